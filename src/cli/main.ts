@@ -1,0 +1,157 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { loadConfig } from '../config.ts';
+import type { Environment } from '../domain/model.ts';
+import { formatMinor } from '../domain/money.ts';
+import { startServer } from '../server.ts';
+import { createServices, type Services } from '../services.ts';
+import { fail, print, run } from './output.ts';
+
+/** `opentill`: serve the API, migrate, and manage vendors, products and sandbox purchases. */
+const program = new Command('opentill').description('opentill: self-hostable payments and subscriptions').showHelpAfterError();
+
+async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  const services = createServices(config);
+  try {
+    await services.database.migrate();
+    return await fn(services);
+  } finally {
+    await services.close();
+  }
+}
+
+const environment = (value: string): Environment => {
+  if (value !== 'sandbox' && value !== 'production') throw new InvalidArgumentError('must be sandbox or production');
+  return value;
+};
+
+const price = (value: string, previous: { currency: string; value: string }[] = []) => {
+  const match = /^([A-Za-z]{3})[:=](\d+(?:\.\d+)?)$/.exec(value);
+  if (!match) throw new InvalidArgumentError('write prices as CURRENCY:AMOUNT, e.g. USD:19.99');
+  return [...previous, { currency: match[1]!, value: match[2]! }];
+};
+
+program
+  .command('serve')
+  .description('start the HTTP server (migrates first; seeds a demo vendor on the very first start)')
+  .action(async () => {
+    try {
+      await startServer(loadConfig());
+    } catch (err) {
+      fail((err as Error).message);
+    }
+  });
+
+program
+  .command('migrate')
+  .description('bring the database schema up to date')
+  .option('--json', 'print JSON')
+  .action(async (opts: { json?: boolean }) =>
+    run(!!opts.json, () =>
+      withServices(async (services) => {
+        // migrate() already ran in withServices; a second call reports nothing new.
+        const applied = await services.database.migrate();
+        print(!!opts.json, { applied, dialect: services.database.dialect }, () => `Schema is up to date on ${services.database.dialect}.`);
+      }),
+    ),
+  );
+
+const vendor = program.command('vendor').description('manage vendors');
+vendor
+  .command('create')
+  .description('create a vendor and print its production and sandbox API credentials (shown once)')
+  .requiredOption('--name <name>', 'vendor name')
+  .requiredOption('--email <email>', 'contact e-mail')
+  .option('--json', 'print JSON')
+  .action(async (opts: { name: string; email: string; json?: boolean }) =>
+    run(!!opts.json, () =>
+      withServices(async (services) => {
+        const created = await services.catalog.createVendor(opts);
+        const production = await services.credentials.issue({ vendorId: created.id, environment: 'production' });
+        const sandbox = await services.credentials.issue({ vendorId: created.id, environment: 'sandbox' });
+        print(!!opts.json, { vendor: created, credentials: { production: production.authorization, sandbox: sandbox.authorization } }, () =>
+          [
+            `Vendor ${created.name} created: ${created.id}`,
+            'API credentials (Authorization header values; shown only now, keep them secret):',
+            `  production (${services.urls.base('production')}/v1): ${production.authorization}`,
+            `  sandbox    (${services.urls.base('sandbox')}/v1): ${sandbox.authorization}`,
+          ].join('\n'),
+        );
+      }),
+    ),
+  );
+
+const product = program.command('product').description('manage products');
+product
+  .command('create')
+  .description('create a product')
+  .requiredOption('--vendor <id>', 'vendor id (TC-VE_...)')
+  .requiredOption('--name <name>', 'product name')
+  .requiredOption('--type <type>', 'ONETIME, SUBSCRIPTION or VAULTED')
+  .requiredOption('--price <CUR:AMOUNT>', 'net price, repeatable; USD is required', price)
+  .option('--env <environment>', 'sandbox or production', environment, 'sandbox')
+  .option('--frequency <frequency>', 'DAILY, WEEKLY, MONTHLY, HALF_YEARLY or YEARLY (subscriptions)')
+  .option('--trial-days <days>', 'trial length in days (subscriptions)', (v) => Number(v))
+  .option('--licences', 'issue a licence key with every purchase')
+  .option('--description <text>', 'description')
+  .option('--json', 'print JSON')
+  .action(async (opts) =>
+    run(!!opts.json, () =>
+      withServices(async (services) => {
+        if (!(await services.store.vendors.find(opts.vendor))) fail(`There is no vendor ${opts.vendor}.`, !!opts.json);
+        const created = await services.catalog.createProduct(
+          { vendorId: opts.vendor, environment: opts.env },
+          { name: opts.name, type: opts.type, prices: opts.price, chargeFrequency: opts.frequency, trialDays: opts.trialDays, issuesLicences: !!opts.licences, description: opts.description },
+        );
+        print(!!opts.json, created, () =>
+          [
+            `Product ${created.name} created in ${created.environment}: ${created.id}`,
+            `  ${created.type}${created.type === 'SUBSCRIPTION' ? ` ${created.chargeFrequency}` : ''}${created.trialDays ? `, ${created.trialDays}-day trial` : ''}${created.issuesLicences ? ', issues licences' : ''}`,
+            `  prices: ${Object.entries(created.prices).map(([c, m]) => `${formatMinor(m, c)} ${c}`).join(', ')}`,
+          ].join('\n'),
+        );
+      }),
+    ),
+  );
+
+const sandbox = program.command('sandbox').description('sandbox tools');
+sandbox
+  .command('purchase')
+  .description('buy a sandbox product with a test card, through the same code as the checkout')
+  .requiredOption('--vendor <id>', 'vendor id (TC-VE_...)')
+  .requiredOption('--product <id>', 'product or customized product id')
+  .requiredOption('--email <email>', "customer's e-mail")
+  .option('--country <code>', 'customer country (ISO 3166-1 alpha-2)', 'US')
+  .option('--region <code>', 'US state or Canadian province')
+  .option('--currency <code>', 'currency to pay in (default: the country\'s)')
+  .option('--card <number>', 'test card number', '4242424242424242')
+  .option('--expiry <MM/YY>', 'card expiry', '12/34')
+  .option('--json', 'print JSON')
+  .action(async (opts) =>
+    run(!!opts.json, () =>
+      withServices(async (services) => {
+        const expiry = /^(\d{1,2})\/(\d{2,4})$/.exec(opts.expiry);
+        if (!expiry) fail('--expiry must look like 12/34.', !!opts.json);
+        const result = await services.purchases.purchase(
+          { vendorId: opts.vendor, environment: 'sandbox' },
+          { productId: opts.product, email: opts.email, country: opts.country, region: opts.region, currency: opts.currency, card: { number: opts.card, expMonth: Number(expiry[1]), expYear: Number(expiry[2]) } },
+        );
+        if (result.status === 'DECLINED') fail(`Payment declined (${result.code}): ${result.message}`, !!opts.json);
+        const { transaction: t, quote: q, licence } = result;
+        print(!!opts.json, { transaction: t, licence }, () =>
+          [
+            `Paid: ${t.id} (${t.status})`,
+            `  ${t.productName} for ${t.email} in ${t.country}: ${formatMinor(q.netMinor, q.currency)} + ${q.taxName || 'tax'} ${formatMinor(q.taxMinor, q.currency)} = ${formatMinor(q.totalMinor, q.currency)} ${q.currency}`,
+            ...(licence ? [`  licence: ${licence}`] : []),
+          ].join('\n'),
+        );
+      }),
+    ),
+  );
+
+await program.parseAsync(process.argv);

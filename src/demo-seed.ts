@@ -1,0 +1,43 @@
+import type { IssuedCredential } from './domain/credentials.ts';
+import type { Scope } from './domain/model.ts';
+import type { Services } from './services.ts';
+
+/**
+ * On the very first start of an empty store: a demo vendor with sandbox products and a few sandbox
+ * purchases, so a newcomer can call the API at once. Returns the sandbox credential (shown once).
+ */
+export async function seedDemoIfEmpty(services: Services): Promise<IssuedCredential | undefined> {
+  if ((await services.store.vendors.list()).length > 0) return undefined;
+  const vendor = await services.catalog.createVendor({ name: 'Demo Software Ltd', email: 'owner@demo.opentill.test' });
+  const scope: Scope = { vendorId: vendor.id, environment: 'sandbox' };
+  const credential = await services.credentials.issue(scope);
+  const licence = await services.catalog.createProduct(scope, {
+    name: 'Demo App Pro (lifetime licence)',
+    type: 'ONETIME',
+    issuesLicences: true,
+    prices: [{ currency: 'USD', value: 49 }, { currency: 'EUR', value: 45 }],
+  });
+  const monthly = await services.catalog.createProduct(scope, {
+    name: 'Demo App Team (monthly)',
+    type: 'SUBSCRIPTION',
+    chargeFrequency: 'MONTHLY',
+    prices: [{ currency: 'USD', value: 19.99 }],
+  });
+  const trial = await services.catalog.createProduct(scope, {
+    name: 'Demo App Business (yearly, 14-day trial)',
+    type: 'SUBSCRIPTION',
+    chargeFrequency: 'YEARLY',
+    trialDays: 14,
+    prices: [{ currency: 'USD', value: 199 }, { currency: 'GBP', value: 159 }],
+  });
+  const usage = await services.catalog.createProduct(scope, { name: 'Demo API usage (vaulted card)', type: 'VAULTED', prices: [{ currency: 'USD', value: 0 }] });
+  const card = { number: '4242424242424242', expMonth: 12, expYear: services.clock.now().getUTCFullYear() + 3 };
+  const buyers = [
+    { productId: licence.id, email: 'anna@example.com', firstName: 'Anna', lastName: 'Schmidt', country: 'DE' },
+    { productId: monthly.id, email: 'bob@example.com', firstName: 'Bob', lastName: 'Jones', country: 'US', region: 'CA' },
+    { productId: trial.id, email: 'chloe@example.com', firstName: 'Chloe', lastName: 'Smith', country: 'GB' },
+    { productId: usage.id, email: 'bob@example.com', firstName: 'Bob', lastName: 'Jones', country: 'US', region: 'CA' },
+  ];
+  for (const buyer of buyers) await services.purchases.purchase(scope, { ...buyer, card });
+  return credential;
+}

@@ -1,0 +1,159 @@
+import type { Clock } from './clock.ts';
+import { AppError, invalidInput, invalidState, notFound } from './errors.ts';
+import { newId } from './ids.ts';
+import type { ChargeFrequency, CustomizedProduct, Product, Scope, TransactionType, Vendor } from './model.ts';
+import { RECURRING_FREQUENCIES, TRANSACTION_TYPES } from './model.ts';
+import type { Repositories } from './ports.ts';
+import { parsePriceList, requireEmail, requirePayload } from './validation.ts';
+
+/** Vendors, products and customized products: what can be sold, and by whom. */
+export interface CatalogDeps {
+  store: Pick<Repositories, 'vendors' | 'products' | 'customizedProducts' | 'transactions'>;
+  clock: Clock;
+  /** `{hosted_url}` of an environment: where payment links point. */
+  hostedUrl: (environment: Scope['environment']) => string;
+}
+
+export interface NewProduct {
+  name: string;
+  description?: string | undefined;
+  type: string;
+  chargeFrequency?: string | undefined;
+  trialDays?: number | undefined;
+  issuesLicences?: boolean | undefined;
+  /** As the API takes them: [{currency, value}] with net prices; USD mandatory. */
+  prices: unknown;
+}
+
+export interface CustomizeRequest {
+  prices: unknown;
+  description?: string | undefined;
+  payload?: string | null | undefined;
+  transactionIdToMigrate?: string | undefined;
+  expiresIn?: number | undefined;
+  userFirstName?: string | undefined;
+  userLastName?: string | undefined;
+  userMail?: string | undefined;
+}
+
+export function catalogService(deps: CatalogDeps) {
+  const now = () => deps.clock.now().toISOString();
+
+  return {
+    async createVendor(input: { name: string; email: string }): Promise<Vendor> {
+      const name = input.name?.trim();
+      if (!name) throw invalidInput('A vendor needs a name.');
+      const vendor: Vendor = { id: newId('vendor'), name, email: requireEmail(input.email), createdAt: now() };
+      await deps.store.vendors.insert(vendor);
+      return vendor;
+    },
+
+    async createProduct(scope: Scope, input: NewProduct): Promise<Product> {
+      const name = input.name?.trim();
+      if (!name) throw invalidInput('A product needs a name.');
+      if (name.length > 200) throw invalidInput('A product name has at most 200 characters.');
+      const type = input.type?.toUpperCase() as TransactionType;
+      if (!TRANSACTION_TYPES.includes(type)) throw invalidInput('type must be ONETIME, SUBSCRIPTION or VAULTED.');
+      let chargeFrequency: ChargeFrequency = 'UNKNOWN';
+      if (type === 'SUBSCRIPTION') {
+        chargeFrequency = (input.chargeFrequency ?? 'MONTHLY').toUpperCase() as ChargeFrequency;
+        if (!RECURRING_FREQUENCIES.includes(chargeFrequency)) {
+          throw invalidInput('chargeFrequency must be DAILY, WEEKLY, MONTHLY, HALF_YEARLY or YEARLY.');
+        }
+      }
+      const trialDays = input.trialDays ?? 0;
+      if (!Number.isInteger(trialDays) || trialDays < 0 || trialDays > 365) throw invalidInput('trialDays must be a whole number from 0 to 365.');
+      if (trialDays > 0 && type !== 'SUBSCRIPTION') throw invalidInput('Only subscriptions can have a trial.');
+      const product: Product = {
+        id: newId('product'),
+        vendorId: scope.vendorId,
+        environment: scope.environment,
+        name,
+        description: input.description?.trim() ?? '',
+        type,
+        chargeFrequency,
+        trialDays,
+        issuesLicences: input.issuesLicences ?? false,
+        prices: parsePriceList(input.prices),
+        createdAt: now(),
+      };
+      await deps.store.products.insert(product);
+      return product;
+    },
+
+    listProducts: (scope: Scope) => deps.store.products.list(scope),
+
+    async customizeProduct(scope: Scope, productId: string, input: CustomizeRequest) {
+      const product = await deps.store.products.find(scope, productId);
+      if (!product) throw notFound(`Product ${productId}`);
+      const prices = parsePriceList(input.prices);
+      const payload = requirePayload(input.payload);
+      const userMail = input.userMail === undefined || input.userMail === null ? null : requireEmail(input.userMail, 'userMail');
+      let expiresAt: string | null = null;
+      if (input.expiresIn !== undefined && input.expiresIn !== null) {
+        if (typeof input.expiresIn !== 'number' || !Number.isFinite(input.expiresIn) || input.expiresIn <= 0 || input.expiresIn > 10 * 365 * 86400) {
+          throw invalidInput('expiresIn must be a positive number of seconds (at most ten years).');
+        }
+        expiresAt = new Date(deps.clock.now().getTime() + Math.round(input.expiresIn * 1000)).toISOString();
+      }
+      let transactionIdToMigrate: string | null = null;
+      if (input.transactionIdToMigrate) {
+        if (product.type !== 'SUBSCRIPTION') throw invalidInput('Only a subscription product can replace a subscription (transactionIdToMigrate).');
+        const old = await deps.store.transactions.find(scope, input.transactionIdToMigrate);
+        if (!old) throw notFound(`Transaction ${input.transactionIdToMigrate}`);
+        if (old.type !== 'SUBSCRIPTION' || old.status !== 'SUBSCRIPTION_STATUS_ACTIVE') {
+          throw invalidState(`transactionIdToMigrate must be an active subscription; ${old.id} is ${old.type} with status ${old.status}.`);
+        }
+        transactionIdToMigrate = old.id;
+      }
+      const customized: CustomizedProduct = {
+        id: newId('customizedProduct'),
+        vendorId: scope.vendorId,
+        environment: scope.environment,
+        productId: product.id,
+        description: input.description ?? null,
+        payload,
+        transactionIdToMigrate,
+        expiresAt,
+        userFirstName: input.userFirstName ?? null,
+        userLastName: input.userLastName ?? null,
+        userMail,
+        prices,
+        createdAt: now(),
+      };
+      await deps.store.customizedProducts.insert(customized);
+      return { customized, link: paymentLink(deps.hostedUrl(scope.environment), customized.id) };
+    },
+
+    /**
+     * What a checkout sells for a product or customized-product id: the base product with the
+     * customization's prices and overrides. An expired customized product is LINK_EXPIRED.
+     */
+    async resolveOffer(scope: Scope, id: string): Promise<Offer> {
+      if (id.startsWith('PC_')) {
+        const customized = await deps.store.customizedProducts.find(scope, id);
+        if (!customized) throw notFound(`Product ${id}`);
+        if (customized.expiresAt && customized.expiresAt <= deps.clock.now().toISOString()) {
+          throw new AppError('LINK_EXPIRED', 'This payment link has expired. Ask the seller for a new one.');
+        }
+        const product = await deps.store.products.find(scope, customized.productId);
+        if (!product) throw notFound(`Product ${id}`);
+        return { product: { ...product, prices: customized.prices, description: customized.description ?? product.description }, customized };
+      }
+      const product = await deps.store.products.find(scope, id);
+      if (!product) throw notFound(`Product ${id}`);
+      return { product, customized: null };
+    },
+  };
+}
+
+export interface Offer {
+  product: Product;
+  customized: CustomizedProduct | null;
+}
+
+export function paymentLink(hostedUrl: string, productId: string): string {
+  return `${hostedUrl}/payment/product/${encodeURIComponent(productId)}`;
+}
+
+export type CatalogService = ReturnType<typeof catalogService>;

@@ -1,0 +1,85 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Clock } from './clock.ts';
+import { newId, randomToken } from './ids.ts';
+import type { Environment, Scope } from './model.ts';
+import type { Repositories, StoredCredential } from './ports.ts';
+
+/**
+ * API credentials: `<API_LOGIN>:<API_PASSWORD>`, no scheme. The password has 256 random bits, is shown
+ * once, and is stored only as HMAC-SHA-256 under the server secret: a stolen table reveals nothing,
+ * and checking it costs microseconds, not a slow hash on every request.
+ */
+export interface IssuedCredential {
+  id: string;
+  environment: Environment;
+  login: string;
+  password: string;
+  authorization: string;
+}
+
+export interface CredentialDeps {
+  store: Pick<Repositories, 'credentials'>;
+  clock: Clock;
+  secret: string;
+}
+
+const CACHE_MS = 5_000;
+
+export function credentialService(deps: CredentialDeps) {
+  const hash = (password: string) => createHmac('sha256', deps.secret).update(password).digest();
+  // Recently seen logins; a short life bounds how long a revoked credential keeps working here.
+  const cache = new Map<string, { credential: StoredCredential | undefined; until: number }>();
+
+  async function lookup(login: string): Promise<StoredCredential | undefined> {
+    const now = Date.now();
+    const hit = cache.get(login);
+    if (hit && hit.until > now) return hit.credential;
+    const credential = await deps.store.credentials.findByLogin(login);
+    if (cache.size > 10_000) cache.clear();
+    cache.set(login, { credential, until: now + CACHE_MS });
+    return credential;
+  }
+
+  return {
+    async issue(scope: Scope): Promise<IssuedCredential> {
+      const login = `${scope.environment === 'sandbox' ? 'test' : 'live'}_${randomToken(12)}`;
+      const password = randomToken(32);
+      const id = newId('credential');
+      await deps.store.credentials.insert({
+        id,
+        vendorId: scope.vendorId,
+        environment: scope.environment,
+        login,
+        secretHash: hash(password).toString('hex'),
+        createdAt: deps.clock.now().toISOString(),
+        revokedAt: null,
+      });
+      return { id, environment: scope.environment, login, password, authorization: `${login}:${password}` };
+    },
+
+    /** The scope an Authorization header grants at this environment's base URL, or undefined. */
+    async authenticate(header: string | undefined, environment: Environment): Promise<Scope | undefined> {
+      if (!header) return undefined;
+      const colon = header.indexOf(':');
+      if (colon <= 0 || header.length > 512) return undefined;
+      const credential = await lookup(header.slice(0, colon).trim());
+      const expected = Buffer.from(credential?.secretHash ?? '0'.repeat(64), 'hex');
+      const matches = timingSafeEqual(hash(header.slice(colon + 1).trim()), expected);
+      if (!credential || !matches || credential.revokedAt !== null || credential.environment !== environment) return undefined;
+      return { vendorId: credential.vendorId, environment };
+    },
+
+    async revoke(scope: Scope, id: string): Promise<boolean> {
+      const revoked = await deps.store.credentials.revoke(scope, id, deps.clock.now().toISOString());
+      cache.clear();
+      return revoked;
+    },
+
+    async list(vendorId: string) {
+      const all = await deps.store.credentials.listForVendor(vendorId);
+      return all.map(({ secretHash: _hidden, ...rest }) => rest);
+    },
+  };
+}
+
+export type CredentialService = ReturnType<typeof credentialService>;

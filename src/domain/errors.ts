@@ -1,0 +1,36 @@
+/**
+ * The closed set of error codes the domain can raise. The HTTP layer maps each code to a status
+ * in one table (src/http/error-status.ts); the CLI prints the message. Expected outcomes such as a
+ * declined card are values, not errors.
+ */
+export type ErrorCode =
+  | 'INVALID_INPUT'
+  | 'USD_PRICE_REQUIRED'
+  | 'PAYLOAD_TOO_LONG'
+  | 'INVALID_EMAIL'
+  | 'INVALID_STATE'
+  | 'NOT_FOUND'
+  | 'UNAUTHORIZED'
+  | 'LINK_EXPIRED'
+  | 'IDEMPOTENCY_CONFLICT'
+  | 'REQUEST_IN_PROGRESS'
+  | 'RATE_LIMITED'
+  | 'PAYMENT_DECLINED'
+  | 'SERVICE_UNAVAILABLE';
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { retryAfterSeconds?: number } = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+export const invalidInput = (message: string) => new AppError('INVALID_INPUT', message);
+export const notFound = (what: string) =>
+  new AppError('NOT_FOUND', `${what} was not found for this vendor and environment.`);
+export const invalidState = (message: string) => new AppError('INVALID_STATE', message);

@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+
+/** Prefixes that clients of the original service have seen (DECISIONS.md, "Identity"). */
+export const ID_PREFIX = {
+  transaction: 'TC-TR_',
+  product: 'TC-PR_',
+  entry: 'TC-EN_',
+  hash: 'TC-BA_',
+  customizedProduct: 'PC_',
+  vendor: 'TC-VE_',
+  credential: 'TC-CR_',
+  paymentMethod: 'TC-PM_',
+  customer: 'TC-CU_',
+  licence: 'TC-LI_',
+  chargeAttempt: 'TC-CA_',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIX;
+
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'; // Crockford base32: no I, L, O, U
+
+function encodeTime(ms: number): string {
+  let out = '';
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[ms % 32] + out;
+    ms = Math.floor(ms / 32);
+  }
+  return out;
+}
+
+function encodeRandom(chars: number): string {
+  const bytes = randomBytes(chars);
+  let out = '';
+  for (const byte of bytes) out += ALPHABET[byte & 31];
+  return out;
+}
+
+/**
+ * Time-ordered first (new rows append to the index), then 100 random bits so IDs cannot be guessed.
+ */
+export function newId(kind: IdKind, nowMs: number = Date.now()): string {
+  return ID_PREFIX[kind] + encodeTime(nowMs) + encodeRandom(20);
+}
+
+/** A random secret token in URL-safe base64. */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}

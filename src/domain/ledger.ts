@@ -1,0 +1,80 @@
+import { newId } from './ids.ts';
+import type { EntryType, Environment, LedgerEntry, Transaction } from './model.ts';
+
+export type NewEntry = LedgerEntry & { vendorId: string; environment: Environment; description: string | null };
+
+/** A payment entry: what the customer paid, the tax in it, and what the vendor keeps. */
+export function paymentEntry(args: {
+  type: Extract<EntryType, 'SUBSCRIPTION_PAYMENT' | 'VAULTED_PAYMENT' | 'ONETIME_PAYMENT'>;
+  transaction: Pick<Transaction, 'id' | 'vendorId' | 'environment' | 'country'>;
+  currency: string;
+  netMinor: number;
+  taxMinor: number;
+  taxRate: string;
+  feeMinor: number;
+  gatewayReference: string;
+  provider: string;
+  at: Date;
+  periodStart?: string | null;
+  description?: string | null;
+}): NewEntry {
+  return {
+    id: newId('entry', args.at.getTime()),
+    transactionId: args.transaction.id,
+    vendorId: args.transaction.vendorId,
+    environment: args.transaction.environment,
+    type: args.type,
+    createdAt: args.at.toISOString(),
+    currency: args.currency,
+    amountTotalMinor: args.netMinor + args.taxMinor,
+    taxMinor: args.taxMinor,
+    netMinor: args.netMinor,
+    taxRate: args.taxRate,
+    incomeMinor: args.netMinor - args.feeMinor,
+    incomeCurrency: args.currency,
+    affiliateIncomeMinor: 0,
+    serviceFeeMinor: 0,
+    transactionFeeMinor: args.feeMinor,
+    reversesEntryId: null,
+    periodStart: args.periodStart ?? null,
+    hashId: newId('hash', args.at.getTime()),
+    externalId: args.gatewayReference,
+    paymentProvider: args.provider,
+    country: args.transaction.country,
+    description: args.description ?? null,
+  };
+}
+
+/** The entry that reverses a payment: the same amounts, negated, pointing at the payment. */
+export function reversalEntry(payment: LedgerEntry, args: { type: EntryType; vendorId: string; environment: Environment; externalId: string | null; at: Date }): NewEntry {
+  return {
+    ...payment,
+    id: newId('entry', args.at.getTime()),
+    vendorId: args.vendorId,
+    environment: args.environment,
+    type: args.type,
+    createdAt: args.at.toISOString(),
+    amountTotalMinor: -payment.amountTotalMinor,
+    taxMinor: -payment.taxMinor,
+    netMinor: -payment.netMinor,
+    incomeMinor: -payment.incomeMinor,
+    affiliateIncomeMinor: -payment.affiliateIncomeMinor,
+    serviceFeeMinor: -payment.serviceFeeMinor,
+    transactionFeeMinor: -payment.transactionFeeMinor,
+    reversesEntryId: payment.id,
+    periodStart: null,
+    hashId: newId('hash', args.at.getTime()),
+    externalId: args.externalId,
+    description: null,
+  };
+}
+
+export function isPayment(entry: LedgerEntry): boolean {
+  return entry.type === 'ONETIME_PAYMENT' || entry.type === 'SUBSCRIPTION_PAYMENT' || entry.type === 'VAULTED_PAYMENT';
+}
+
+/** The latest payment that no refund or chargeback has reversed yet. */
+export function latestUnreversedPayment(entries: readonly LedgerEntry[]): LedgerEntry | undefined {
+  const reversed = new Set(entries.map((e) => e.reversesEntryId).filter((id): id is string => id !== null));
+  return [...entries].reverse().find((e) => isPayment(e) && !reversed.has(e.id));
+}

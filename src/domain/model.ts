@@ -1,0 +1,153 @@
+/** The product's vocabulary: the values clients see on the wire are the ones in SPEC.md. */
+
+export type Environment = 'production' | 'sandbox';
+export const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];
+
+/** Who is asking: every record belongs to one vendor in one environment. */
+export interface Scope {
+  readonly vendorId: string;
+  readonly environment: Environment;
+}
+
+export type TransactionType = 'ONETIME' | 'SUBSCRIPTION' | 'VAULTED';
+export const TRANSACTION_TYPES: readonly TransactionType[] = ['ONETIME', 'SUBSCRIPTION', 'VAULTED'];
+
+export type TransactionStatus =
+  | 'TRANSACTION_STATUS_PENDING'
+  | 'TRANSACTION_STATUS_REFUNDED'
+  | 'ONE_TIME_PAYMENT_STATUS_PAID'
+  | 'SUBSCRIPTION_STATUS_ACTIVE'
+  | 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'
+  | 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'
+  | 'SUBSCRIPTION_STATUS_CANCELLED'
+  | 'VAULTED_STATUS_ACTIVE'
+  | 'VAULTED_STATUS_INACTIVE';
+
+export type ChargeFrequency = 'UNKNOWN' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'HALF_YEARLY' | 'YEARLY';
+export const RECURRING_FREQUENCIES: readonly ChargeFrequency[] = ['DAILY', 'WEEKLY', 'MONTHLY', 'HALF_YEARLY', 'YEARLY'];
+
+export type WhoCanceled = 'TRANSACTION_CLOUD_ADMIN' | 'VENDOR' | 'CUSTOMER' | 'NEXT_CHARGE_FAILED' | 'WALLET_PROVIDER';
+
+export type EntryType =
+  | 'SUBSCRIPTION_PAYMENT'
+  | 'VAULTED_PAYMENT'
+  | 'ONETIME_PAYMENT'
+  | 'SUBSCRIPTION_REFUND'
+  | 'ONETIME_PAYMENT_REFUND'
+  | 'CHARGEBACK';
+
+export const PAYMENT_ENTRY_TYPES: readonly EntryType[] = ['SUBSCRIPTION_PAYMENT', 'VAULTED_PAYMENT', 'ONETIME_PAYMENT'];
+
+export type ChangeFlag =
+  | 'CHANGED_STATUS_NEW'
+  | 'CHANGED_STATUS_RENEWED'
+  | 'CHANGED_STATUS_CANCELLED'
+  | 'CHANGED_STATUS_REFUNDED'
+  | 'CHANGED_STATUS_TRIAL'
+  | 'CHANGED_STATUS_VAULTED_ACTIVATION'
+  | 'CHANGED_STATUS_VAULTED_DEACTIVATION';
+
+export interface Vendor {
+  id: string;
+  name: string;
+  email: string;
+  createdAt: string;
+}
+
+export interface Product {
+  id: string;
+  vendorId: string;
+  environment: Environment;
+  name: string;
+  description: string;
+  type: TransactionType;
+  chargeFrequency: ChargeFrequency;
+  trialDays: number;
+  issuesLicences: boolean;
+  /** Net prices in minor units by currency; USD is always present. */
+  prices: Record<string, number>;
+  createdAt: string;
+}
+
+export interface CustomizedProduct {
+  id: string;
+  vendorId: string;
+  environment: Environment;
+  productId: string;
+  description: string | null;
+  payload: string | null;
+  transactionIdToMigrate: string | null;
+  expiresAt: string | null;
+  userFirstName: string | null;
+  userLastName: string | null;
+  userMail: string | null;
+  prices: Record<string, number>;
+  createdAt: string;
+}
+
+export interface Transaction {
+  id: string;
+  vendorId: string;
+  environment: Environment;
+  productId: string;
+  customizedProductId: string | null;
+  customerId: string;
+  paymentMethodId: string | null;
+  email: string;
+  assignedEmail: string | null;
+  productName: string;
+  type: TransactionType;
+  status: TransactionStatus;
+  chargeFrequency: ChargeFrequency;
+  country: string;
+  region: string | null;
+  currency: string;
+  netMinor: number;
+  taxMinor: number;
+  netUsdMinor: number;
+  taxRate: string;
+  taxName: string;
+  payload: string | null;
+  whoCanceled: WhoCanceled | null;
+  lastCharge: string | null;
+  nextCharge: string | null;
+  createdAt: string;
+  changeFlag: ChangeFlag | null;
+  changedAt: string | null;
+}
+
+export interface LedgerEntry {
+  id: string;
+  transactionId: string;
+  type: EntryType;
+  createdAt: string;
+  currency: string;
+  amountTotalMinor: number;
+  taxMinor: number;
+  netMinor: number;
+  taxRate: string;
+  incomeMinor: number;
+  incomeCurrency: string;
+  affiliateIncomeMinor: number;
+  serviceFeeMinor: number;
+  transactionFeeMinor: number;
+  /** For a refund or chargeback: the payment entry it reverses. */
+  reversesEntryId: string | null;
+  /** For a subscription payment: the billing period it pays for (its start, ISO). */
+  periodStart: string | null;
+  hashId: string;
+  externalId: string | null;
+  paymentProvider: string;
+  country: string;
+}
+
+export interface PaymentMethod {
+  id: string;
+  token: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+export type LicenceStatus = 'ACTIVE' | 'INACTIVE' | 'NOT_FOUND';

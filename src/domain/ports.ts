@@ -1,0 +1,129 @@
+import type {
+  ChangeFlag,
+  CustomizedProduct,
+  Environment,
+  LedgerEntry,
+  PaymentMethod,
+  Product,
+  Scope,
+  Transaction,
+  Vendor,
+} from './model.ts';
+
+/**
+ * What the domain needs from storage, in the domain's words. src/store implements it for SQLite and
+ * PostgreSQL; services never see SQL. Inside `transaction`, every call is part of one database
+ * transaction, and `lockTransaction` holds the row until it commits.
+ */
+export interface Repositories {
+  vendors: {
+    insert(vendor: Vendor): Promise<void>;
+    find(id: string): Promise<Vendor | undefined>;
+    list(): Promise<Vendor[]>;
+  };
+  credentials: {
+    insert(credential: StoredCredential): Promise<void>;
+    findByLogin(login: string): Promise<StoredCredential | undefined>;
+    listForVendor(vendorId: string): Promise<StoredCredential[]>;
+    revoke(scope: Scope, id: string, at: string): Promise<boolean>;
+  };
+  products: {
+    insert(product: Product): Promise<void>;
+    find(scope: Scope, id: string): Promise<Product | undefined>;
+    list(scope: Scope): Promise<Product[]>;
+    /** The vendor of a product or customized product id, for public pages that carry no credential. */
+    ownerOf(id: string, environment: Environment): Promise<string | undefined>;
+  };
+  customizedProducts: {
+    insert(product: CustomizedProduct): Promise<void>;
+    find(scope: Scope, id: string): Promise<CustomizedProduct | undefined>;
+  };
+  customers: {
+    /** The customer with this e-mail (case-insensitive), created if new; returns its id. */
+    upsert(scope: Scope, customer: { id: string; email: string; firstName: string | null; lastName: string | null; createdAt: string }): Promise<string>;
+  };
+  paymentMethods: {
+    insert(scope: Scope, customerId: string, gateway: string, method: PaymentMethod, createdAt: string): Promise<void>;
+    find(id: string): Promise<PaymentMethod | undefined>;
+  };
+  transactions: {
+    insert(transaction: Transaction): Promise<void>;
+    find(scope: Scope, id: string): Promise<Transaction | undefined>;
+    /** Reads the row and locks it until the surrounding database transaction ends. */
+    lock(scope: Scope, id: string): Promise<Transaction | undefined>;
+    listByEmail(scope: Scope, email: string): Promise<Transaction[]>;
+    listByCustomerEmail(scope: Scope, email: string): Promise<Transaction[]>;
+    /** Applies the patch; with a change flag, the transaction (re-)enters the changed feed. */
+    update(scope: Scope, id: string, patch: TransactionPatch, change?: { flag: ChangeFlag; at: string }): Promise<void>;
+  };
+  entries: {
+    insert(entry: LedgerEntry & { vendorId: string; environment: Environment; description: string | null }): Promise<void>;
+    listForTransaction(transactionId: string): Promise<LedgerEntry[]>;
+  };
+  licences: {
+    insert(licence: { id: string; scope: Scope; productId: string; transactionId: string; key: string; createdAt: string }): Promise<void>;
+    find(scope: Scope, productId: string, key: string): Promise<{ transactionId: string } | undefined>;
+  };
+  feed: {
+    /** Pending changes, oldest first; records what was shown so marking cannot drop a later change. */
+    list(scope: Scope, limit: number): Promise<{ transactions: Transaction[]; more: boolean }>;
+    /** Returns false when the transaction is not the vendor's. */
+    markProcessed(scope: Scope, id: string): Promise<boolean>;
+  };
+  chargeAttempts: {
+    insert(attempt: ChargeAttempt): Promise<void>;
+    findByKey(key: string): Promise<ChargeAttempt | undefined>;
+    settle(id: string, patch: { status: ChargeAttemptStatus; gatewayReference: string | null; failureCode: string | null; transactionId?: string; updatedAt: string }): Promise<void>;
+  };
+  idempotency: {
+    /** Claims the key; if it was already claimed, returns the earlier record instead. */
+    claim(scope: Scope, key: string, requestHash: string, at: string): Promise<IdempotencyRecord | undefined>;
+    complete(scope: Scope, key: string, statusCode: number, body: string): Promise<void>;
+    release(scope: Scope, key: string): Promise<void>;
+    purgeOlderThan(at: string): Promise<number>;
+  };
+}
+
+export interface Store extends Repositories {
+  transaction<T>(fn: (repos: Repositories) => Promise<T>): Promise<T>;
+}
+
+export interface StoredCredential {
+  id: string;
+  vendorId: string;
+  environment: Environment;
+  login: string;
+  secretHash: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export type TransactionPatch = Partial<
+  Pick<
+    Transaction,
+    'status' | 'assignedEmail' | 'payload' | 'whoCanceled' | 'lastCharge' | 'nextCharge' | 'paymentMethodId'
+  >
+>;
+
+export type ChargeAttemptStatus = 'PENDING' | 'SUCCEEDED' | 'DECLINED' | 'UNKNOWN';
+
+export interface ChargeAttempt {
+  id: string;
+  scope: Scope;
+  key: string;
+  transactionId: string | null;
+  amountMinor: number;
+  currency: string;
+  status: ChargeAttemptStatus;
+  gatewayReference: string | null;
+  failureCode: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface IdempotencyRecord {
+  requestHash: string;
+  state: 'IN_PROGRESS' | 'DONE';
+  statusCode: number | null;
+  body: string | null;
+}

@@ -1,0 +1,70 @@
+import { invalidInput } from './errors.ts';
+import type { ExchangeRates } from './exchange-rates.ts';
+import { currencyExponent, divideRoundHalfUp, formatDecimal, multiplyByRate } from './money.ts';
+import { taxRateFor } from './tax-rates.ts';
+
+/**
+ * The one pricing function: the widget, the checkout, renewals and charge-vaulted all price through
+ * `quotePrice`, so a customer is charged exactly what they were shown.
+ */
+export interface PriceQuote {
+  currency: string;
+  netMinor: number;
+  taxMinor: number;
+  totalMinor: number;
+  /** Tax rate as a decimal string, e.g. "0.19". */
+  taxRate: string;
+  taxName: string;
+  netUsdMinor: number;
+}
+
+export interface QuoteRequest {
+  /** Net prices in minor units by currency; USD must be present. */
+  prices: Readonly<Record<string, number>>;
+  /** The currency the customer would pay in; falls back to USD when it cannot be offered. */
+  currency: string;
+  country: string;
+  region?: string | null;
+  allowConversion: boolean;
+  rates: ExchangeRates;
+}
+
+export function quotePrice(request: QuoteRequest): PriceQuote {
+  const usd = request.prices.USD;
+  if (usd === undefined) throw invalidInput('A USD price is required.');
+  const currency = chooseCurrency(request);
+  const netMinor = request.prices[currency] ?? convertFromUsd(usd, currency, request.rates);
+  const tax = taxRateFor(request.country, request.region);
+  const taxMinor = multiplyByRate(netMinor, tax.rate);
+  return {
+    currency,
+    netMinor,
+    taxMinor,
+    totalMinor: netMinor + taxMinor,
+    taxRate: formatDecimal(tax.rate),
+    taxName: tax.name,
+    netUsdMinor: usd,
+  };
+}
+
+function chooseCurrency(request: QuoteRequest): string {
+  const wanted = request.currency.toUpperCase();
+  if (request.prices[wanted] !== undefined) return wanted;
+  if (request.allowConversion && request.rates.perEuro.has(wanted)) return wanted;
+  return 'USD';
+}
+
+/** USD minor units to `currency` minor units through the EUR-based table, rounded half-up once. */
+export function convertFromUsd(usdMinor: number, currency: string, rates: ExchangeRates): number {
+  if (currency === 'USD') return usdMinor;
+  const usd = rates.perEuro.get('USD');
+  const target = rates.perEuro.get(currency);
+  if (!usd || !target) throw invalidInput(`No exchange rate for ${currency}; give a ${currency} price or pay in USD.`);
+  // usdMinor / 10^eUSD USD * (target/usd) = amount in currency; times 10^eTarget minor units.
+  let numerator = BigInt(usdMinor) * target.units * 10n ** BigInt(usd.scale);
+  let denominator = usd.units * 10n ** BigInt(target.scale);
+  const shift = currencyExponent(currency) - currencyExponent('USD');
+  if (shift >= 0) numerator *= 10n ** BigInt(shift);
+  else denominator *= 10n ** BigInt(-shift);
+  return Number(divideRoundHalfUp(numerator, denominator));
+}

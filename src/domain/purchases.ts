@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto';
+import { periodStart } from './billing-period.ts';
+import type { CatalogService } from './catalog.ts';
+import type { Clock } from './clock.ts';
+import { AppError } from './errors.ts';
+import type { ExchangeRates } from './exchange-rates.ts';
+import type { CardInput, PaymentGateway } from './gateway.ts';
+import { newId } from './ids.ts';
+import { paymentEntry } from './ledger.ts';
+import type { ChangeFlag, Environment, Scope, Transaction, TransactionStatus } from './model.ts';
+import type { Store } from './ports.ts';
+import { quotePrice, type PriceQuote } from './pricing.ts';
+import { localCurrencyOf } from './tax-rates.ts';
+import { requireCountry, requireEmail, requirePayload } from './validation.ts';
+
+/**
+ * A customer buys a product: price it, take the card, charge what is due now, and record the
+ * transaction, its first ledger entry, its licence and its change flag in one database transaction.
+ * The hosted checkout, the CLI and the demo seed all buy through here.
+ */
+export interface PurchaseDeps {
+  store: Store;
+  clock: Clock;
+  catalog: Pick<CatalogService, 'resolveOffer'>;
+  gateways: Record<Environment, PaymentGateway>;
+  rates: ExchangeRates;
+}
+
+export interface PurchaseRequest {
+  productId: string;
+  email: string;
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  country: string;
+  /** US state or Canadian province, where the tax differs by region. */
+  region?: string | undefined;
+  /** The currency the customer was shown; defaults to the country's own. */
+  currency?: string | undefined;
+  card: CardInput;
+  payload?: string | null | undefined;
+}
+
+export type PurchaseResult =
+  | { status: 'PAID'; transaction: Transaction; quote: PriceQuote; licence: string | null }
+  | { status: 'DECLINED'; code: string; message: string };
+
+export function purchaseService(deps: PurchaseDeps) {
+  return {
+    async purchase(scope: Scope, request: PurchaseRequest): Promise<PurchaseResult> {
+      const { product, customized } = await deps.catalog.resolveOffer(scope, request.productId);
+      const email = requireEmail(request.email);
+      if (customized?.userMail && customized.userMail.toLowerCase() !== email.toLowerCase()) {
+        throw new AppError('INVALID_INPUT', 'This payment link is for another e-mail address.');
+      }
+      const country = requireCountry(request.country);
+      const payload = requirePayload(customized?.payload ?? request.payload ?? null);
+      const quote = quotePrice({
+        prices: product.prices,
+        currency: request.currency ?? localCurrencyOf(country) ?? 'USD',
+        country,
+        region: request.region ?? null,
+        allowConversion: true,
+        rates: deps.rates,
+      });
+      const gateway = deps.gateways[scope.environment];
+      const now = deps.clock.now();
+      const tokenized = await gateway.tokenize(request.card, now);
+      if (tokenized.status !== 'OK') return { status: 'DECLINED', code: tokenized.code, message: tokenized.message };
+
+      const inTrial = product.type === 'SUBSCRIPTION' && product.trialDays > 0;
+      const chargeNow = !inTrial && quote.totalMinor > 0;
+      const transactionId = newId('transaction', now.getTime());
+      let charge: { reference: string; feeMinor: number } | null = null;
+      if (chargeNow) {
+        // Recorded before the gateway is called: a crash leaves a PENDING attempt to reconcile.
+        const attemptId = newId('chargeAttempt', now.getTime());
+        await deps.store.chargeAttempts.insert({
+          id: attemptId,
+          scope,
+          key: `purchase:${transactionId}`,
+          transactionId: null,
+          amountMinor: quote.totalMinor,
+          currency: quote.currency,
+          status: 'PENDING',
+          gatewayReference: null,
+          failureCode: null,
+          createdAt: now.toISOString(),
+          updatedAt: now.toISOString(),
+        });
+        const result = await gateway.charge({ attemptId, token: tokenized.card.token, amountMinor: quote.totalMinor, currency: quote.currency });
+        const settledAt = deps.clock.now().toISOString();
+        if (result.status !== 'SUCCEEDED') {
+          await deps.store.chargeAttempts.settle(attemptId, {
+            status: result.status === 'UNKNOWN' ? 'UNKNOWN' : 'DECLINED',
+            gatewayReference: null,
+            failureCode: result.status === 'UNKNOWN' ? null : result.code,
+            updatedAt: settledAt,
+          });
+          if (result.status === 'UNKNOWN') {
+            throw new AppError('SERVICE_UNAVAILABLE', 'The payment provider did not answer; the payment is being checked. Do not pay again.');
+          }
+          return { status: 'DECLINED', code: result.code, message: result.message };
+        }
+        charge = { reference: result.reference, feeMinor: result.feeMinor };
+        await deps.store.chargeAttempts.settle(attemptId, { status: 'SUCCEEDED', gatewayReference: result.reference, failureCode: null, transactionId, updatedAt: settledAt });
+      }
+
+      const { status, flag, nextCharge } = openingState(product.type, inTrial, product.trialDays, product.chargeFrequency, now);
+      const transaction: Transaction = {
+        id: transactionId,
+        vendorId: scope.vendorId,
+        environment: scope.environment,
+        productId: product.id,
+        customizedProductId: customized?.id ?? null,
+        customerId: '',
+        paymentMethodId: newId('paymentMethod', now.getTime()),
+        email,
+        assignedEmail: null,
+        productName: product.name,
+        type: product.type,
+        status,
+        chargeFrequency: product.chargeFrequency,
+        country,
+        region: request.region?.toUpperCase() ?? null,
+        currency: quote.currency,
+        netMinor: quote.netMinor,
+        taxMinor: quote.taxMinor,
+        netUsdMinor: quote.netUsdMinor,
+        taxRate: quote.taxRate,
+        taxName: quote.taxName,
+        payload,
+        whoCanceled: null,
+        lastCharge: charge ? now.toISOString() : null,
+        nextCharge,
+        createdAt: now.toISOString(),
+        changeFlag: flag,
+        changedAt: now.toISOString(),
+      };
+      const licence = product.issuesLicences ? newLicenceKey() : null;
+
+      await deps.store.transaction(async (repos) => {
+        transaction.customerId = await repos.customers.upsert(scope, {
+          id: newId('customer', now.getTime()),
+          email,
+          firstName: request.firstName ?? customized?.userFirstName ?? null,
+          lastName: request.lastName ?? customized?.userLastName ?? null,
+          createdAt: now.toISOString(),
+        });
+        await repos.paymentMethods.insert(scope, transaction.customerId, gateway.provider, { id: transaction.paymentMethodId!, ...tokenized.card }, now.toISOString());
+        await repos.transactions.insert(transaction);
+        if (charge) {
+          await repos.entries.insert(
+            paymentEntry({
+              type: product.type === 'ONETIME' ? 'ONETIME_PAYMENT' : product.type === 'SUBSCRIPTION' ? 'SUBSCRIPTION_PAYMENT' : 'VAULTED_PAYMENT',
+              transaction,
+              currency: quote.currency,
+              netMinor: quote.netMinor,
+              taxMinor: quote.taxMinor,
+              taxRate: quote.taxRate,
+              feeMinor: charge.feeMinor,
+              gatewayReference: charge.reference,
+              provider: gateway.provider,
+              at: now,
+              periodStart: product.type === 'SUBSCRIPTION' ? now.toISOString() : null,
+            }),
+          );
+        }
+        if (licence) {
+          await repos.licences.insert({ id: newId('licence', now.getTime()), scope, productId: product.id, transactionId, key: licence, createdAt: now.toISOString() });
+        }
+      });
+      return { status: 'PAID', transaction, quote, licence };
+    },
+  };
+}
+
+function openingState(
+  type: Transaction['type'],
+  inTrial: boolean,
+  trialDays: number,
+  frequency: Transaction['chargeFrequency'],
+  now: Date,
+): { status: TransactionStatus; flag: ChangeFlag; nextCharge: string | null } {
+  if (type === 'ONETIME') return { status: 'ONE_TIME_PAYMENT_STATUS_PAID', flag: 'CHANGED_STATUS_NEW', nextCharge: null };
+  if (type === 'VAULTED') return { status: 'VAULTED_STATUS_ACTIVE', flag: 'CHANGED_STATUS_VAULTED_ACTIVATION', nextCharge: null };
+  if (inTrial) {
+    return {
+      status: 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL',
+      flag: 'CHANGED_STATUS_TRIAL',
+      nextCharge: new Date(now.getTime() + trialDays * 86_400_000).toISOString(),
+    };
+  }
+  return { status: 'SUBSCRIPTION_STATUS_ACTIVE', flag: 'CHANGED_STATUS_NEW', nextCharge: periodStart(now, frequency, 1).toISOString() };
+}
+
+const KEY_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** Five groups of five, 125 random bits: easy to read out, impossible to guess. */
+export function newLicenceKey(): string {
+  const bytes = randomBytes(25);
+  const chars = [...bytes].map((b) => KEY_ALPHABET[b & 31]).join('');
+  return chars.match(/.{5}/g)!.join('-');
+}
+
+export type PurchaseService = ReturnType<typeof purchaseService>;

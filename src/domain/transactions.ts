@@ -1,0 +1,88 @@
+import type { Clock } from './clock.ts';
+import { invalidState, notFound } from './errors.ts';
+import type { LedgerEntry, Scope, Transaction, WhoCanceled } from './model.ts';
+import type { Repositories, Store } from './ports.ts';
+import { requireEmail, requirePayload } from './validation.ts';
+
+/** Reading transactions, and the changes that move no money: e-mail, payload, cancellation. */
+export interface TransactionDeps {
+  store: Store;
+  clock: Clock;
+}
+
+export type CancelOutcome = { transaction: Transaction; changed: boolean };
+
+export function transactionService(deps: TransactionDeps) {
+  async function mustFind(repos: Pick<Repositories, 'transactions'>, scope: Scope, id: string, lock = false): Promise<Transaction> {
+    const found = lock ? await repos.transactions.lock(scope, id) : await repos.transactions.find(scope, id);
+    if (!found) throw notFound(`Transaction ${id}`);
+    return found;
+  }
+
+  return {
+    listByEmail(scope: Scope, email: string): Promise<Transaction[]> {
+      return deps.store.transactions.listByEmail(scope, requireEmail(email));
+    },
+
+    async get(scope: Scope, id: string): Promise<{ transaction: Transaction; entries: LedgerEntry[] }> {
+      const transaction = await mustFind(deps.store, scope, id);
+      return { transaction, entries: await deps.store.entries.listForTransaction(id) };
+    },
+
+    async assignEmail(scope: Scope, id: string, email: string): Promise<Transaction> {
+      const assignedEmail = requireEmail(email, 'assignEmail');
+      return deps.store.transaction(async (repos) => {
+        const transaction = await mustFind(repos, scope, id, true);
+        await repos.transactions.update(scope, id, { assignedEmail });
+        return { ...transaction, assignedEmail };
+      });
+    },
+
+    async updatePayload(scope: Scope, id: string, value: unknown): Promise<Transaction> {
+      const payload = requirePayload(value);
+      return deps.store.transaction(async (repos) => {
+        const transaction = await mustFind(repos, scope, id, true);
+        await repos.transactions.update(scope, id, { payload });
+        return { ...transaction, payload };
+      });
+    },
+
+    /**
+     * Subscription: cancelled at the end of the paid period (CANCELLED_PENDING), or at once in a
+     * trial. Vaulted: deactivated. Already ended: nothing changes, and that is not an error.
+     */
+    async cancel(scope: Scope, id: string, who: WhoCanceled): Promise<CancelOutcome> {
+      return deps.store.transaction(async (repos) => {
+        const transaction = await mustFind(repos, scope, id, true);
+        const at = deps.clock.now().toISOString();
+        if (transaction.type === 'ONETIME') {
+          throw invalidState(`A one-time payment cannot be cancelled (status ${transaction.status}); refund it instead.`);
+        }
+        const ended: Transaction['status'][] = [
+          'SUBSCRIPTION_STATUS_CANCELLED_PENDING',
+          'SUBSCRIPTION_STATUS_CANCELLED',
+          'VAULTED_STATUS_INACTIVE',
+          'TRANSACTION_STATUS_REFUNDED',
+        ];
+        if (ended.includes(transaction.status)) return { transaction, changed: false };
+        if (transaction.status === 'TRANSACTION_STATUS_PENDING') {
+          throw invalidState(`Transaction ${id} is pending payment and cannot be cancelled yet.`);
+        }
+        let patch: Partial<Transaction>;
+        if (transaction.type === 'VAULTED') {
+          patch = { status: 'VAULTED_STATUS_INACTIVE', whoCanceled: who };
+          await repos.transactions.update(scope, id, patch, { flag: 'CHANGED_STATUS_VAULTED_DEACTIVATION', at });
+          return { transaction: { ...transaction, ...patch, changeFlag: 'CHANGED_STATUS_VAULTED_DEACTIVATION' }, changed: true };
+        }
+        patch =
+          transaction.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'
+            ? { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: who, nextCharge: null }
+            : { status: 'SUBSCRIPTION_STATUS_CANCELLED_PENDING', whoCanceled: who };
+        await repos.transactions.update(scope, id, patch, { flag: 'CHANGED_STATUS_CANCELLED', at });
+        return { transaction: { ...transaction, ...patch, changeFlag: 'CHANGED_STATUS_CANCELLED' }, changed: true };
+      });
+    },
+  };
+}
+
+export type TransactionService = ReturnType<typeof transactionService>;

@@ -1,0 +1,64 @@
+import { AppError, invalidInput } from './errors.ts';
+import { normalizeCurrency, toMinor } from './money.ts';
+
+/** Fewer than 5000 characters (SPEC.md section 8). */
+export const MAX_PAYLOAD_LENGTH = 4999;
+
+// A practical address check: one @, no spaces, a dot in the domain. RFC 5322 in full accepts
+// addresses no mail system delivers to.
+const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:.]{2,}$/;
+
+export function isEmail(value: string): boolean {
+  return value.length <= 254 && EMAIL.test(value);
+}
+
+export function requireEmail(value: unknown, field = 'email'): string {
+  if (typeof value !== 'string' || !isEmail(value.trim())) {
+    throw new AppError('INVALID_EMAIL', `${field} must be an e-mail address such as customer@example.com.`);
+  }
+  return value.trim();
+}
+
+export function requirePayload(value: unknown, field = 'payload'): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'string') throw invalidInput(`${field} must be a string or null.`);
+  if (value.length > MAX_PAYLOAD_LENGTH) {
+    throw new AppError('PAYLOAD_TOO_LONG', `${field} has ${value.length} characters; it must have fewer than 5000.`);
+  }
+  return value;
+}
+
+/**
+ * A list of {currency, value} net prices, as an array or as a string holding the serialized array
+ * (both forms exist in client code). Returns minor units by currency; USD is mandatory.
+ */
+export function parsePriceList(input: unknown): Record<string, number> {
+  let list = input;
+  if (typeof list === 'string') {
+    try {
+      list = JSON.parse(list);
+    } catch {
+      throw invalidInput('prices is a string but not a serialized JSON array of {currency, value}.');
+    }
+  }
+  if (!Array.isArray(list) || list.length === 0) throw invalidInput('prices must be a non-empty array of {currency, value}.');
+  const prices: Record<string, number> = {};
+  for (const item of list) {
+    if (typeof item !== 'object' || item === null) throw invalidInput('Each price must be an object {currency, value}.');
+    const { currency, value } = item as { currency?: unknown; value?: unknown };
+    if (typeof currency !== 'string') throw invalidInput('Each price needs a currency code, e.g. "USD".');
+    const code = normalizeCurrency(currency);
+    if (typeof value !== 'number' && typeof value !== 'string') throw invalidInput(`The ${code} price needs a numeric value.`);
+    const minor = toMinor(value, code);
+    if (minor < 0) throw invalidInput(`The ${code} price must not be negative.`);
+    if (prices[code] !== undefined) throw invalidInput(`prices lists ${code} twice.`);
+    prices[code] = minor;
+  }
+  if (prices.USD === undefined) throw new AppError('USD_PRICE_REQUIRED', 'prices must include a USD price; other currencies are converted from it when missing.');
+  return prices;
+}
+
+export function requireCountry(value: unknown): string {
+  if (typeof value !== 'string' || !/^[A-Za-z]{2}$/.test(value)) throw invalidInput('country must be a two-letter ISO 3166-1 code such as "DE".');
+  return value.toUpperCase();
+}

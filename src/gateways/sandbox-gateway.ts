@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { cardBrand, isExpired, passesLuhn, type ChargeResult, type Decline, type PaymentGateway } from '../domain/gateway.ts';
+import type { Schema } from '../store/schema.ts';
+import { SANDBOX_TEST_CARDS, type SandboxBehaviour } from './sandbox-cards.ts';
+
+const DECLINES: Record<Exclude<SandboxBehaviour, 'success'>, Decline> = {
+  card_declined: { status: 'DECLINED', code: 'card_declined', message: 'The card was declined.', permanent: false },
+  insufficient_funds: { status: 'DECLINED', code: 'insufficient_funds', message: 'The card has insufficient funds.', permanent: false },
+  expired_card: { status: 'DECLINED', code: 'expired_card', message: 'The card has expired.', permanent: true },
+};
+
+/**
+ * Virtual money. The token carries the test card's behaviour; charges are kept by attempt id, so
+ * asking twice for the same attempt answers the first outcome, as a real provider's idempotency does.
+ */
+export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new Date()): PaymentGateway {
+  return {
+    provider: 'SANDBOX',
+    async tokenize(card, at) {
+      const digits = card.number.replace(/[\s-]/g, '');
+      if (!passesLuhn(digits)) return { status: 'DECLINED', code: 'invalid_card', message: 'The card number is not valid.', permanent: true };
+      const test = SANDBOX_TEST_CARDS[digits];
+      if (!test) {
+        return { status: 'DECLINED', code: 'invalid_card', message: 'The sandbox accepts only its test card numbers; real cards are refused.', permanent: true };
+      }
+      if (isExpired(card.expMonth, card.expYear, at)) return DECLINES.expired_card;
+      return {
+        status: 'OK',
+        card: {
+          token: `sbx_${test.behaviour}_${randomBytes(12).toString('hex')}`,
+          brand: cardBrand(digits),
+          last4: digits.slice(-4),
+          expMonth: card.expMonth,
+          expYear: card.expYear < 100 ? 2000 + card.expYear : card.expYear,
+        },
+      };
+    },
+    async charge(request): Promise<ChargeResult> {
+      const behaviour = /^sbx_(success|card_declined|insufficient_funds|expired_card)_/.exec(request.token)?.[1] as SandboxBehaviour | undefined;
+      const outcome = behaviour ?? 'card_declined';
+      await db
+        .insertInto('sandbox_gateway_charges')
+        .values({
+          attempt_id: request.attemptId,
+          token: request.token,
+          amount_minor: request.amountMinor,
+          currency: request.currency,
+          outcome,
+          reference: `sbx_ch_${randomBytes(10).toString('hex')}`,
+          created_at: now().toISOString(),
+        })
+        .onConflict((oc) => oc.column('attempt_id').doNothing())
+        .execute();
+      const row = await db.selectFrom('sandbox_gateway_charges').selectAll().where('attempt_id', '=', request.attemptId).executeTakeFirstOrThrow();
+      if (row.outcome === 'success') return { status: 'SUCCEEDED', reference: row.reference, feeMinor: 0 };
+      return DECLINES[row.outcome as Exclude<SandboxBehaviour, 'success'>];
+    },
+    async refund(request) {
+      return { status: 'SUCCEEDED', reference: `sbx_re_${request.refundId}` };
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Services } from '../services.ts';
+import { registerErrorHandling, sendError } from './errors-plugin.ts';
+import { registerHostedPages } from './hosted-pages.ts';
+import { v1Plugin } from './v1-plugin.ts';
+
+export interface AppOptions {
+  logger?: boolean | { level: string };
+}
+
+/**
+ * Builds the whole HTTP application without listening (src/server.ts listens). Production lives at
+ * the root, the sandbox under /sandbox: the same routes, separate credentials and data.
+ */
+export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
+  const { config } = services;
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: typeof options.logger === 'object' ? options.logger.level : config.logLevel,
+            // Never a credential, card number or payload in a log line: only method, path and status.
+            redact: ['req.headers.authorization', 'req.headers.cookie'],
+            serializers: {
+              req: (req) => ({ method: req.method, url: (req.url ?? '').split('?')[0], remoteAddress: req.ip }),
+              res: (res) => ({ statusCode: res.statusCode }),
+            },
+          },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  registerErrorHandling(app);
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-request-id', request.id);
+    return payload;
+  });
+
+  // A POST with Content-Type: application/json and an empty body is a POST with no body (cancel, refund).
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    defaultJson(request, body as string, done);
+  });
+
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimit.perAddressPerMinute,
+    timeWindow: 60_000,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      error: 'RATE_LIMITED',
+      message: `Too many requests from this address; retry in ${Math.ceil(context.ttl / 1000)} s.`,
+    }),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'opentill Transaction Management API',
+        version: '1.0.0',
+        description:
+          'Read and manage the transactions of your customers. Authenticate every call with the header `Authorization: <API_LOGIN>:<API_PASSWORD>` (no scheme). Every error answers `{error, message}`. Send `Idempotency-Key` on POSTs to make retries safe.',
+      },
+      servers: [
+        { url: config.baseUrl, description: 'Production' },
+        { url: config.sandboxUrl, description: 'Sandbox' },
+      ],
+      components: { securitySchemes: { apiCredentials: { type: 'apiKey', in: 'header', name: 'Authorization', description: '<API_LOGIN>:<API_PASSWORD>' } } },
+      security: [{ apiCredentials: [] }],
+    },
+    transform: ({ schema, url }) => ({ schema: (url.startsWith('/sandbox') ? { ...schema, hide: true } : schema) as never, url }),
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { docExpansion: 'list' } });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.get('/healthz', { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) => {
+    try {
+      await services.store.vendors.find('healthz');
+      return { status: 'ok' };
+    } catch {
+      return sendError(reply, 503, 'SERVICE_UNAVAILABLE', 'The database is not reachable.');
+    }
+  });
+
+  await app.register(async (scoped) => v1Plugin(scoped as never, { services, environment: 'production' }), { prefix: '/v1' });
+  await app.register(async (scoped) => v1Plugin(scoped as never, { services, environment: 'sandbox' }), { prefix: '/sandbox/v1' });
+  await app.register(async (scoped) => registerHostedPages(scoped, services, 'production'));
+  await app.register(async (scoped) => registerHostedPages(scoped, services, 'sandbox'), { prefix: '/sandbox' });
+
+  return app;
+}

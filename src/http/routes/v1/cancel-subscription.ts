@@ -1,0 +1,22 @@
+import { Type } from 'typebox';
+import { errorResponses, Ok } from '../../schemas.ts';
+import type { V1App, V1Context } from '../../v1-context.ts';
+
+/** Item 7. Cancelling something already cancelled answers 200 and changes nothing. */
+export function cancelSubscriptionRoute(app: V1App, { services }: V1Context) {
+  app.post(
+    '/cancel-subscription/:transactionId',
+    {
+      schema: {
+        summary: 'Cancel a subscription (at the end of the paid period) or deactivate a vaulted method',
+        tags: ['transactions'],
+        params: Type.Object({ transactionId: Type.String() }),
+        response: { 200: Ok, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { transaction, changed } = await services.transactions.cancel(request.scope, request.params.transactionId, 'VENDOR');
+      return { id: transaction.id, transactionStatus: transaction.status, changed };
+    },
+  );
+}

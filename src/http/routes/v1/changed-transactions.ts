@@ -1,0 +1,48 @@
+import { Type } from 'typebox';
+import { invalidInput, notFound } from '../../../domain/errors.ts';
+import { changedTransaction } from '../../presenters.ts';
+import { ChangedTransaction, errorResponses } from '../../schemas.ts';
+import type { V1App, V1Context } from '../../v1-context.ts';
+
+export const MORE_CHANGES_HEADER = 'x-more-changes';
+
+/** Items 9 and 10: the changed-transactions feed, and marking a transaction processed. */
+export function changedTransactionRoutes(app: V1App, { services }: V1Context) {
+  app.get(
+    '/changed-transactions',
+    {
+      schema: {
+        summary: 'Transactions changed since they were last marked processed, oldest change first',
+        description: `At most \`limit\` (default 1000, up to 10000). The header \`${MORE_CHANGES_HEADER}: true\` says more are waiting.`,
+        tags: ['changes'],
+        querystring: Type.Object({ limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$' })) }),
+        response: { 200: Type.Array(ChangedTransaction), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const limit = request.query.limit === undefined ? 1000 : Number(request.query.limit);
+      if (limit < 1 || limit > 10000) throw invalidInput('limit must be between 1 and 10000.');
+      const { transactions, more } = await services.store.feed.list(request.scope, limit);
+      reply.header(MORE_CHANGES_HEADER, String(more));
+      return transactions.map(changedTransaction);
+    },
+  );
+
+  app.post(
+    '/changed-transactions/:transactionId',
+    {
+      schema: {
+        summary: 'Mark a changed transaction processed',
+        description: 'Removes the changes the vendor has seen in a list; a later change keeps the transaction in the feed.',
+        tags: ['changes'],
+        params: Type.Object({ transactionId: Type.String() }),
+        response: { 200: Type.Object({ id: Type.String(), processed: Type.Boolean() }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const found = await services.store.feed.markProcessed(request.scope, request.params.transactionId);
+      if (!found) throw notFound(`Transaction ${request.params.transactionId}`);
+      return { id: request.params.transactionId, processed: true };
+    },
+  );
+}

@@ -1,0 +1,37 @@
+import { Type } from 'typebox';
+import { formatMinor, minorToNumber } from '../../../domain/money.ts';
+import { ChargeVaultedBody, errorResponses, VaultedChargeResult } from '../../schemas.ts';
+import type { V1App, V1Context } from '../../v1-context.ts';
+
+/** Item 12: a decline is a 200 with status FAILED; `deactivation` says the method is now unusable. */
+export function chargeVaultedRoute(app: V1App, { services }: V1Context) {
+  app.post(
+    '/charge-vaulted/:transactionId',
+    {
+      schema: {
+        summary: 'Charge a vaulted payment method',
+        description: 'Send an Idempotency-Key header: a retry with the same key never charges twice.',
+        tags: ['transactions'],
+        params: Type.Object({ transactionId: Type.String() }),
+        body: ChargeVaultedBody,
+        response: { 200: VaultedChargeResult, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const result = await services.vaulted.charge(request.scope, request.params.transactionId, request.body, request.idempotencyKey ?? undefined);
+      const { quote } = result;
+      return {
+        currency: quote.currency,
+        deactivation: result.deactivation,
+        price: minorToNumber(quote.totalMinor, quote.currency),
+        priceS: formatMinor(quote.totalMinor, quote.currency),
+        taxValue: minorToNumber(quote.taxMinor, quote.currency),
+        taxValueS: formatMinor(quote.taxMinor, quote.currency),
+        netValue: minorToNumber(quote.netMinor, quote.currency),
+        netValueS: formatMinor(quote.netMinor, quote.currency),
+        status: result.status,
+        message: result.message,
+      };
+    },
+  );
+}

@@ -1,0 +1,20 @@
+import { Type } from 'typebox';
+import { errorResponses, LicenceStatus } from '../../schemas.ts';
+import type { V1App, V1Context } from '../../v1-context.ts';
+
+/** Item 13. */
+export function checkLicenceRoute(app: V1App, { services }: V1Context) {
+  app.get(
+    '/check-licence/:productId/:licence',
+    {
+      schema: {
+        summary: 'Check a licence key of a product',
+        description: 'ACTIVE while paid up (also in trial, or cancelled but still paid); INACTIVE once refunded, cancelled or failed; NOT_FOUND for an unknown key.',
+        tags: ['licences'],
+        params: Type.Object({ productId: Type.String(), licence: Type.String({ maxLength: 200 }) }),
+        response: { 200: LicenceStatus, ...errorResponses },
+      },
+    },
+    async (request) => services.licences.check(request.scope, request.params.productId, request.params.licence),
+  );
+}

@@ -1,0 +1,23 @@
+import { Type } from 'typebox';
+import { CustomizeBody, CustomizeResult, errorResponses } from '../../schemas.ts';
+import type { V1App, V1Context } from '../../v1-context.ts';
+
+/** Item 11: custom prices, expiry, prefilled user or a subscription migration, with a payment link. */
+export function customizeProductRoute(app: V1App, { services }: V1Context) {
+  app.post(
+    '/customize-product/:productId',
+    {
+      schema: {
+        summary: 'Create a customized product and its payment link',
+        tags: ['products'],
+        params: Type.Object({ productId: Type.String() }),
+        body: CustomizeBody,
+        response: { 200: CustomizeResult, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { customized, link } = await services.catalog.customizeProduct(request.scope, request.params.productId, request.body);
+      return { link, customizedProductId: customized.id, customProductId: customized.id };
+    },
+  );
+}

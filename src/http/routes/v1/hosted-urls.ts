@@ -1,0 +1,37 @@
+import { Type } from 'typebox';
+import { requireEmail } from '../../../domain/validation.ts';
+import { errorResponses, UrlResult } from '../../schemas.ts';
+import type { V1App, V1Context } from '../../v1-context.ts';
+
+/** Items 1 and 2: temporary URLs of the customer's management page and of the admin tool. */
+export function hostedUrlRoutes(app: V1App, { services }: V1Context) {
+  app.get(
+    '/generate-url-to-manage-transactions/:customerEmail',
+    {
+      schema: {
+        summary: 'Temporary URL of the page where a customer manages all their transactions',
+        description: 'Valid for one hour.',
+        tags: ['hosted pages'],
+        params: Type.Object({ customerEmail: Type.String() }),
+        response: { 200: UrlResult, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const email = requireEmail(request.params.customerEmail, 'customerEmail').toLowerCase();
+      return { url: services.hostedUrl('manage', request.scope, email) };
+    },
+  );
+
+  app.get(
+    '/generate-url-to-admin',
+    {
+      schema: {
+        summary: 'Temporary URL of the admin tool, to embed in an iframe',
+        description: 'Must be opened within 15 minutes.',
+        tags: ['hosted pages'],
+        response: { 200: UrlResult, ...errorResponses },
+      },
+    },
+    async (request) => ({ url: services.hostedUrl('admin', request.scope, request.scope.vendorId) }),
+  );
+}

@@ -1,0 +1,40 @@
+import { Type } from 'typebox';
+import { listedTransaction, transactionWithEntries } from '../../presenters.ts';
+import { errorResponses, ListedTransaction, TransactionWithEntries } from '../../schemas.ts';
+import type { V1App, V1Context } from '../../v1-context.ts';
+
+/** Items 3 and 4: transactions by customer e-mail, and one transaction with its ledger. */
+export function readTransactionRoutes(app: V1App, { services }: V1Context) {
+  app.get(
+    '/transactions/:email',
+    {
+      schema: {
+        summary: 'List the transactions of a customer',
+        description: 'Matches the purchase e-mail or the assigned e-mail, case-insensitively. Newest first.',
+        tags: ['transactions'],
+        params: Type.Object({ email: Type.String() }),
+        response: { 200: Type.Array(ListedTransaction), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const list = await services.transactions.listByEmail(request.scope, request.params.email);
+      return list.map(listedTransaction);
+    },
+  );
+
+  app.get(
+    '/transaction/:transactionId',
+    {
+      schema: {
+        summary: 'Read one transaction with its ledger entries',
+        tags: ['transactions'],
+        params: Type.Object({ transactionId: Type.String() }),
+        response: { 200: TransactionWithEntries, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { transaction, entries } = await services.transactions.get(request.scope, request.params.transactionId);
+      return transactionWithEntries(transaction, entries);
+    },
+  );
+}

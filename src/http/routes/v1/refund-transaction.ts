@@ -1,0 +1,23 @@
+import { Type } from 'typebox';
+import { refundRecord } from '../../presenters.ts';
+import { errorResponses, RefundRecord } from '../../schemas.ts';
+import type { V1App, V1Context } from '../../v1-context.ts';
+
+/** Item 8: refunds the latest payment not yet refunded. */
+export function refundTransactionRoute(app: V1App, { services, environment }: V1Context) {
+  app.post(
+    '/refund-transaction/:transactionId',
+    {
+      schema: {
+        summary: 'Refund the latest payment of a transaction',
+        tags: ['transactions'],
+        params: Type.Object({ transactionId: Type.String() }),
+        response: { 200: Type.Array(RefundRecord), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { refund } = await services.refunds.refund(request.scope, request.params.transactionId);
+      return [refundRecord(refund, services.urls.base(environment))];
+    },
+  );
+}

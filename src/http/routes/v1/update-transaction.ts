@@ -1,0 +1,35 @@
+import { Type } from 'typebox';
+import { invalidInput } from '../../../domain/errors.ts';
+import { updatedTransaction } from '../../presenters.ts';
+import { errorResponses, UpdatedTransaction, UpdateTransactionBody } from '../../schemas.ts';
+import type { V1App, V1Context } from '../../v1-context.ts';
+
+/** Items 5 and 6 share a path: the body's field (assignEmail or payload) selects the operation. */
+export function updateTransactionRoutes(app: V1App, { services }: V1Context) {
+  app.post(
+    '/transaction/:transactionId',
+    {
+      schema: {
+        summary: 'Assign a sign-up e-mail, or replace the payload, of a transaction',
+        description: 'Send exactly one of `assignEmail` (an e-mail) or `payload` (a string or null, fewer than 5000 characters).',
+        tags: ['transactions'],
+        params: Type.Object({ transactionId: Type.String() }),
+        body: UpdateTransactionBody,
+        response: { 200: UpdatedTransaction, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { transactionId } = request.params;
+      const body = request.body;
+      const hasEmail = body.assignEmail !== undefined;
+      const hasPayload = body.payload !== undefined;
+      if (hasEmail === hasPayload) {
+        throw invalidInput('Send exactly one of "assignEmail" or "payload" in the body.');
+      }
+      const transaction = hasEmail
+        ? await services.transactions.assignEmail(request.scope, transactionId, body.assignEmail!)
+        : await services.transactions.updatePayload(request.scope, transactionId, body.payload);
+      return updatedTransaction(transaction);
+    },
+  );
+}

@@ -1,0 +1,162 @@
+import { Type, type Static, type TSchema } from 'typebox';
+
+/**
+ * Request and response schemas of the v1 API: they validate input, let fast-json-stringify
+ * serialize output, and make the OpenAPI document.
+ */
+const nullable = <T extends TSchema>(schema: T) =>
+  Type.Unsafe<Static<T> | null>({ ...schema, type: [(schema as unknown as { type: string }).type, 'null'] });
+
+export const ErrorBody = Type.Object(
+  { error: Type.String({ description: 'Error name, e.g. INVALID_INPUT' }), message: Type.String({ description: 'What is wrong and how to fix it' }) },
+  { $id: 'Error' },
+);
+
+const amountFields = {
+  netPrice: Type.Number(),
+  netPriceS: Type.String({ description: 'netPrice with exactly the currency\'s decimals' }),
+  netPriceInUSD: Type.Number(),
+  netPriceInUSDS: Type.String(),
+  tax: Type.Number(),
+  taxS: Type.String(),
+  currency: Type.String(),
+};
+
+const headFields = {
+  id: Type.String(),
+  createDate: Type.String({ format: 'date-time' }),
+  email: Type.String(),
+};
+
+const commonFields = {
+  productId: Type.String(),
+  productName: Type.String(),
+  transactionType: Type.String({ enum: ['ONETIME', 'SUBSCRIPTION', 'VAULTED'] }),
+  transactionStatus: Type.String(),
+  chargeFrequency: nullable(Type.String()),
+  country: Type.String(),
+  lastCharge: nullable(Type.String()),
+};
+
+const tailFields = {
+  payload: nullable(Type.String()),
+  whoCanceled: nullable(Type.String()),
+};
+
+export const Entry = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  createDate: Type.String(),
+  taxAmount: Type.String(),
+  income: Type.String(),
+  incomeCurrency: Type.String(),
+  taxRate: Type.String(),
+  currency: Type.String(),
+  amountTotal: Type.String(),
+  affiliateIncome: Type.String(),
+  affiliateIncomeCurrency: Type.String(),
+});
+
+export const ListedTransaction = Type.Object({ ...headFields, assignedEmail: nullable(Type.String()), ...commonFields, nextCharge: nullable(Type.String()), ...tailFields, ...amountFields });
+export const TransactionWithEntries = Type.Object({ ...headFields, assignedEmail: nullable(Type.String()), ...commonFields, ...tailFields, ...amountFields, entries: Type.Array(Entry) });
+export const UpdatedTransaction = Type.Object({ ...headFields, assignEmail: nullable(Type.String()), ...commonFields, ...tailFields, ...amountFields });
+
+export const ChangedTransaction = Type.Object({
+  assignEmail: nullable(Type.String()),
+  assignedEmail: nullable(Type.String()),
+  changeStatus: nullable(Type.String()),
+  changedStatus: nullable(Type.String()),
+  chargeFrequency: nullable(Type.String()),
+  country: Type.String(),
+  createDate: Type.String(),
+  email: Type.String(),
+  id: Type.String(),
+  lastCharge: nullable(Type.String()),
+  nextCharge: nullable(Type.String()),
+  payload: nullable(Type.String()),
+  productId: Type.String(),
+  productName: Type.String(),
+  transactionStatus: Type.String(),
+  transactionType: Type.String(),
+  whoCanceled: nullable(Type.String()),
+});
+
+export const RefundRecord = Type.Object({
+  TCFee: Type.Number({ description: 'The platform fee' }),
+  amountTotal: Type.Number(),
+  currency: Type.String(),
+  externalId: Type.String(),
+  hashId: Type.String(),
+  id: Type.String(),
+  incomeCurrency: Type.String(),
+  invoiceLink: Type.String(),
+  paymentProvider: Type.String(),
+  refundable: Type.Boolean(),
+  taxAmount: Type.Number(),
+  timestamp: Type.Integer(),
+  transactionFee: Type.Number(),
+  vendorIncome: Type.Number(),
+  country: Type.String(),
+});
+
+export const UrlResult = Type.Object({ url: Type.String() });
+
+export const Price = Type.Object({ currency: Type.String(), value: Type.Union([Type.Number(), Type.String()]) });
+/** `prices` as the schema declares it (an array) or as the samples send it (a serialized string). */
+export const Prices = Type.Union([Type.Array(Price), Type.String()]);
+
+export const CustomizeBody = Type.Object(
+  {
+    prices: Prices,
+    description: Type.Optional(Type.String({ maxLength: 10000 })),
+    payload: Type.Optional(nullable(Type.String())),
+    transactionIdToMigrate: Type.Optional(Type.String({ maxLength: 100 })),
+    expiresIn: Type.Optional(Type.Number()),
+    userFirstName: Type.Optional(Type.String({ maxLength: 200 })),
+    userLastName: Type.Optional(Type.String({ maxLength: 200 })),
+    userMail: Type.Optional(Type.String({ maxLength: 254 })),
+  },
+  { additionalProperties: false },
+);
+
+export const CustomizeResult = Type.Object({ link: Type.String(), customizedProductId: Type.String(), customProductId: Type.String() });
+
+export const ChargeVaultedBody = Type.Object(
+  { prices: Prices, chargeDescription: Type.Optional(Type.String({ maxLength: 1000 })) },
+  { additionalProperties: false },
+);
+
+export const VaultedChargeResult = Type.Object({
+  currency: Type.String(),
+  deactivation: Type.Boolean(),
+  price: Type.Number(),
+  priceS: Type.String(),
+  taxValue: Type.Number(),
+  taxValueS: Type.String(),
+  netValue: Type.Number(),
+  netValueS: Type.String(),
+  status: Type.String({ enum: ['SUCCESS', 'FAILED'] }),
+  message: nullable(Type.String()),
+});
+
+export const UpdateTransactionBody = Type.Object(
+  { assignEmail: Type.Optional(Type.String({ maxLength: 254 })), payload: Type.Optional(nullable(Type.String())) },
+  { additionalProperties: false },
+);
+
+export const LicenceStatus = Type.Object({
+  status: Type.String({ enum: ['ACTIVE', 'INACTIVE', 'NOT_FOUND'] }),
+  productId: Type.String(),
+  transactionId: nullable(Type.String()),
+  licence: Type.String(),
+});
+
+export const Ok = Type.Object({ id: Type.String(), transactionStatus: Type.String(), changed: Type.Optional(Type.Boolean()) });
+
+export const errorResponses = {
+  400: ErrorBody,
+  401: ErrorBody,
+  404: ErrorBody,
+  409: ErrorBody,
+  429: ErrorBody,
+};

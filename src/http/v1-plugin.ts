@@ -1,0 +1,71 @@
+import type {} from '@fastify/rate-limit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../domain/errors.ts';
+import { idempotencyHooks } from './idempotency.ts';
+import { cancelSubscriptionRoute } from './routes/v1/cancel-subscription.ts';
+import { changedTransactionRoutes } from './routes/v1/changed-transactions.ts';
+import { chargeVaultedRoute } from './routes/v1/charge-vaulted.ts';
+import { checkLicenceRoute } from './routes/v1/check-licence.ts';
+import { customizeProductRoute } from './routes/v1/customize-product.ts';
+import { hostedUrlRoutes } from './routes/v1/hosted-urls.ts';
+import { readTransactionRoutes } from './routes/v1/read-transactions.ts';
+import { refundTransactionRoute } from './routes/v1/refund-transaction.ts';
+import { updateTransactionRoutes } from './routes/v1/update-transaction.ts';
+import type { V1App, V1Context } from './v1-context.ts';
+
+const ROUTES = [
+  hostedUrlRoutes,
+  readTransactionRoutes,
+  updateTransactionRoutes,
+  cancelSubscriptionRoute,
+  refundTransactionRoute,
+  changedTransactionRoutes,
+  customizeProductRoute,
+  chargeVaultedRoute,
+  checkLicenceRoute,
+];
+
+const loginOf = (request: FastifyRequest) => {
+  const header = request.headers.authorization ?? '';
+  const colon = header.indexOf(':');
+  return colon > 0 ? header.slice(0, Math.min(colon, 128)) : '';
+};
+
+/** The v1 API of one environment: authentication, per-credential limits, idempotency, routes. */
+export async function v1Plugin(app: V1App, context: V1Context) {
+  const { services, environment } = context;
+  const limits = services.config.rateLimit;
+  const perCredential = app.createRateLimit({ max: limits.perCredentialPerMinute, timeWindow: 60_000, keyGenerator: (r) => `cred:${loginOf(r)}` });
+  const authFailures = app.createRateLimit({ max: limits.authFailuresPerMinute, timeWindow: 60_000, keyGenerator: (r) => `authfail:${r.ip}` });
+  const idempotency = idempotencyHooks(services.store, () => services.clock.now());
+
+  app.decorateRequest('scope', null as never);
+  app.decorateRequest('idempotencyKey', null);
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const scope = await services.credentials.authenticate(request.headers.authorization, environment);
+    if (!scope) {
+      // Only failures count, so a vendor with a valid credential is never locked out by an attacker.
+      const failures = await authFailures(request);
+      if (!failures.isAllowed && failures.isExceeded) {
+        throw new AppError('RATE_LIMITED', 'Too many failed authentication attempts from this address; wait and retry.', { retryAfterSeconds: failures.ttlInSeconds });
+      }
+      const missing = !request.headers.authorization;
+      throw new AppError(
+        'UNAUTHORIZED',
+        missing
+          ? 'The Authorization header is missing. Send "Authorization: <API_LOGIN>:<API_PASSWORD>" with the credentials of this environment.'
+          : `The Authorization header is not a valid ${environment} credential ("<API_LOGIN>:<API_PASSWORD>", no scheme).`,
+      );
+    }
+    const limit = await perCredential(request);
+    if (!limit.isAllowed && limit.isExceeded) {
+      throw new AppError('RATE_LIMITED', `This credential sent more than ${limits.perCredentialPerMinute} requests in a minute; retry later.`, { retryAfterSeconds: limit.ttlInSeconds });
+    }
+    request.scope = scope;
+  });
+  app.addHook('preHandler', idempotency.preHandler);
+  app.addHook('onSend', idempotency.onSend);
+
+  for (const register of ROUTES) register(app, context);
+}

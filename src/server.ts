@@ -1,0 +1,38 @@
+import closeWithGrace from 'close-with-grace';
+import type { Config } from './config.ts';
+import { seedDemoIfEmpty } from './demo-seed.ts';
+import { buildApp } from './http/app.ts';
+import { createServices } from './services.ts';
+
+/** The only place that listens: migrate, seed a first start, serve, and close gracefully on SIGTERM. */
+export async function startServer(config: Config) {
+  const services = createServices(config);
+  await services.database.migrate();
+  const demo = config.seedDemo ? await seedDemoIfEmpty(services) : undefined;
+  const app = await buildApp(services);
+  app.server.keepAliveTimeout = 72_000;
+  app.server.requestTimeout = 30_000;
+  await app.listen({ host: config.host, port: config.port });
+
+  const store = config.databaseUrl ? 'PostgreSQL' : `SQLite at ${config.sqliteFile}`;
+  const lines = [`opentill is listening on ${config.baseUrl} (sandbox: ${config.sandboxUrl}), store: ${store}`, `API reference: ${config.baseUrl}/docs`];
+  if (demo) {
+    lines.push(
+      '',
+      'First start: a demo vendor with sandbox products and purchases was created.',
+      `Sandbox API credential (shown only now): ${demo.authorization}`,
+      'Try:',
+      `  curl -H 'Authorization: ${demo.authorization}' ${config.sandboxUrl}/v1/transactions/bob@example.com`,
+    );
+  }
+  process.stdout.write(lines.join('\n') + '\n');
+
+  // In-flight requests finish; new connections are refused; the database closes last.
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await services.close();
+  });
+  return { app, services };
+}

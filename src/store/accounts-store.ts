@@ -1,0 +1,116 @@
+import type { Environment } from '../domain/model.ts';
+import type { Repositories } from '../domain/ports.ts';
+import type { Executor } from './database.ts';
+
+/** Vendors, their API credentials, and their customers with stored payment methods. */
+export function vendorsStore(db: Executor): Repositories['vendors'] {
+  return {
+    async insert(vendor) {
+      await db.insertInto('vendors').values({ id: vendor.id, name: vendor.name, email: vendor.email, created_at: vendor.createdAt }).execute();
+    },
+    async find(id) {
+      const row = await db.selectFrom('vendors').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && { id: row.id, name: row.name, email: row.email, createdAt: row.created_at };
+    },
+    async list() {
+      const rows = await db.selectFrom('vendors').selectAll().orderBy('created_at').execute();
+      return rows.map((row) => ({ id: row.id, name: row.name, email: row.email, createdAt: row.created_at }));
+    },
+  };
+}
+
+export function credentialsStore(db: Executor): Repositories['credentials'] {
+  const toCredential = (row: { id: string; vendor_id: string; environment: string; login: string; secret_hash: string; created_at: string; revoked_at: string | null }) => ({
+    id: row.id,
+    vendorId: row.vendor_id,
+    environment: row.environment as Environment,
+    login: row.login,
+    secretHash: row.secret_hash,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  });
+  return {
+    async insert(c) {
+      await db
+        .insertInto('api_credentials')
+        .values({ id: c.id, vendor_id: c.vendorId, environment: c.environment, login: c.login, secret_hash: c.secretHash, created_at: c.createdAt, revoked_at: c.revokedAt })
+        .execute();
+    },
+    async findByLogin(login) {
+      const row = await db.selectFrom('api_credentials').selectAll().where('login', '=', login).executeTakeFirst();
+      return row && toCredential(row);
+    },
+    async listForVendor(vendorId) {
+      const rows = await db.selectFrom('api_credentials').selectAll().where('vendor_id', '=', vendorId).orderBy('created_at').execute();
+      return rows.map(toCredential);
+    },
+    async revoke(scope, id, at) {
+      const result = await db
+        .updateTable('api_credentials')
+        .set({ revoked_at: at })
+        .where('id', '=', id)
+        .where('vendor_id', '=', scope.vendorId)
+        .where('environment', '=', scope.environment)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+  };
+}
+
+export function customersStore(db: Executor): Repositories['customers'] {
+  return {
+    async upsert(scope, customer) {
+      const lower = customer.email.toLowerCase();
+      await db
+        .insertInto('customers')
+        .values({
+          id: customer.id,
+          vendor_id: scope.vendorId,
+          environment: scope.environment,
+          email: customer.email,
+          email_lower: lower,
+          first_name: customer.firstName,
+          last_name: customer.lastName,
+          created_at: customer.createdAt,
+        })
+        .onConflict((oc) => oc.columns(['vendor_id', 'environment', 'email_lower']).doNothing())
+        .execute();
+      const row = await db
+        .selectFrom('customers')
+        .select('id')
+        .where('vendor_id', '=', scope.vendorId)
+        .where('environment', '=', scope.environment)
+        .where('email_lower', '=', lower)
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+  };
+}
+
+export function paymentMethodsStore(db: Executor): Repositories['paymentMethods'] {
+  return {
+    async insert(scope, customerId, gateway, method, createdAt) {
+      await db
+        .insertInto('payment_methods')
+        .values({
+          id: method.id,
+          vendor_id: scope.vendorId,
+          environment: scope.environment,
+          customer_id: customerId,
+          gateway,
+          token: method.token,
+          brand: method.brand,
+          last4: method.last4,
+          exp_month: method.expMonth,
+          exp_year: method.expYear,
+          created_at: createdAt,
+        })
+        .execute();
+    },
+    async find(id) {
+      const row = await db.selectFrom('payment_methods').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && { id: row.id, token: row.token, brand: row.brand, last4: row.last4, expMonth: Number(row.exp_month), expYear: Number(row.exp_year) };
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import type { Environment } from '../domain/model.ts';
+import type { ChargeAttemptStatus, Repositories } from '../domain/ports.ts';
+import type { Executor } from './database.ts';
+import { isUniqueViolation } from './database.ts';
+
+/** Charge attempts (recorded before the gateway is called) and idempotency keys of POSTs. */
+export function chargeAttemptsStore(db: Executor): Repositories['chargeAttempts'] {
+  return {
+    async insert(a) {
+      await db
+        .insertInto('charge_attempts')
+        .values({
+          id: a.id,
+          vendor_id: a.scope.vendorId,
+          environment: a.scope.environment,
+          attempt_key: a.key,
+          transaction_id: a.transactionId,
+          amount_minor: a.amountMinor,
+          currency: a.currency,
+          status: a.status,
+          gateway_reference: a.gatewayReference,
+          failure_code: a.failureCode,
+          created_at: a.createdAt,
+          updated_at: a.updatedAt,
+        })
+        .execute();
+    },
+    async findByKey(key) {
+      const row = await db.selectFrom('charge_attempts').selectAll().where('attempt_key', '=', key).executeTakeFirst();
+      return (
+        row && {
+          id: row.id,
+          scope: { vendorId: row.vendor_id, environment: row.environment as Environment },
+          key: row.attempt_key,
+          transactionId: row.transaction_id,
+          amountMinor: Number(row.amount_minor),
+          currency: row.currency,
+          status: row.status as ChargeAttemptStatus,
+          gatewayReference: row.gateway_reference,
+          failureCode: row.failure_code,
+          createdAt: row.created_at,
+          updatedAt: row.updated_at,
+        }
+      );
+    },
+    async settle(id, patch) {
+      await db
+        .updateTable('charge_attempts')
+        .set({
+          status: patch.status,
+          gateway_reference: patch.gatewayReference,
+          failure_code: patch.failureCode,
+          updated_at: patch.updatedAt,
+          ...(patch.transactionId ? { transaction_id: patch.transactionId } : {}),
+        })
+        .where('id', '=', id)
+        .execute();
+    },
+  };
+}
+
+export function idempotencyStore(db: Executor): Repositories['idempotency'] {
+  const keyOf = (scope: { vendorId: string; environment: string }, key: string) => (q: any) =>
+    q.where('vendor_id', '=', scope.vendorId).where('environment', '=', scope.environment).where('idempotency_key', '=', key);
+  return {
+    async claim(scope, key, requestHash, at) {
+      try {
+        await db
+          .insertInto('idempotency_keys')
+          .values({ vendor_id: scope.vendorId, environment: scope.environment, idempotency_key: key, request_hash: requestHash, state: 'IN_PROGRESS', status_code: null, response_body: null, created_at: at })
+          .execute();
+        return undefined;
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+      }
+      const row = await db.selectFrom('idempotency_keys').selectAll().$call(keyOf(scope, key)).executeTakeFirst();
+      if (!row) return this.claim(scope, key, requestHash, at); // released in between: claim again
+      return { requestHash: row.request_hash, state: row.state as 'IN_PROGRESS' | 'DONE', statusCode: row.status_code, body: row.response_body };
+    },
+    async complete(scope, key, statusCode, body) {
+      await db.updateTable('idempotency_keys').set({ state: 'DONE', status_code: statusCode, response_body: body }).$call(keyOf(scope, key)).execute();
+    },
+    async release(scope, key) {
+      await db.deleteFrom('idempotency_keys').$call(keyOf(scope, key)).execute();
+    },
+    async purgeOlderThan(at) {
+      const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', at).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import type { ChargeFrequency, CustomizedProduct, Environment, Product, TransactionType } from '../domain/model.ts';
+import type { Repositories } from '../domain/ports.ts';
+import type { Executor } from './database.ts';
+
+/** Products with their prices, and customized products. */
+export function productsStore(db: Executor): Repositories['products'] {
+  async function pricesOf(productIds: string[]): Promise<Map<string, Record<string, number>>> {
+    const byProduct = new Map<string, Record<string, number>>();
+    if (productIds.length === 0) return byProduct;
+    const rows = await db.selectFrom('product_prices').selectAll().where('product_id', 'in', productIds).execute();
+    for (const row of rows) {
+      const prices = byProduct.get(row.product_id) ?? {};
+      prices[row.currency] = Number(row.amount_minor);
+      byProduct.set(row.product_id, prices);
+    }
+    return byProduct;
+  }
+
+  return {
+    async insert(product) {
+      await db
+        .insertInto('products')
+        .values({
+          id: product.id,
+          vendor_id: product.vendorId,
+          environment: product.environment,
+          name: product.name,
+          description: product.description,
+          type: product.type,
+          charge_frequency: product.chargeFrequency,
+          trial_days: product.trialDays,
+          issues_licences: product.issuesLicences ? 1 : 0,
+          created_at: product.createdAt,
+        })
+        .execute();
+      await db
+        .insertInto('product_prices')
+        .values(Object.entries(product.prices).map(([currency, amount]) => ({ product_id: product.id, currency, amount_minor: amount })))
+        .execute();
+    },
+    async find(scope, id) {
+      const row = await db
+        .selectFrom('products')
+        .selectAll()
+        .where('id', '=', id)
+        .where('vendor_id', '=', scope.vendorId)
+        .where('environment', '=', scope.environment)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const prices = await pricesOf([row.id]);
+      return toProduct(row, prices.get(row.id) ?? {});
+    },
+    async list(scope) {
+      const rows = await db
+        .selectFrom('products')
+        .selectAll()
+        .where('vendor_id', '=', scope.vendorId)
+        .where('environment', '=', scope.environment)
+        .orderBy('created_at')
+        .execute();
+      const prices = await pricesOf(rows.map((r) => r.id));
+      return rows.map((row) => toProduct(row, prices.get(row.id) ?? {}));
+    },
+    async ownerOf(id, environment) {
+      const table = id.startsWith('PC_') ? 'customized_products' : 'products';
+      const row = await db.selectFrom(table).select('vendor_id').where('id', '=', id).where('environment', '=', environment).executeTakeFirst();
+      return row?.vendor_id;
+    },
+  };
+}
+
+function toProduct(
+  row: { id: string; vendor_id: string; environment: string; name: string; description: string; type: string; charge_frequency: string; trial_days: number; issues_licences: number; created_at: string },
+  prices: Record<string, number>,
+): Product {
+  return {
+    id: row.id,
+    vendorId: row.vendor_id,
+    environment: row.environment as Environment,
+    name: row.name,
+    description: row.description,
+    type: row.type as TransactionType,
+    chargeFrequency: row.charge_frequency as ChargeFrequency,
+    trialDays: Number(row.trial_days),
+    issuesLicences: Number(row.issues_licences) === 1,
+    prices,
+    createdAt: row.created_at,
+  };
+}
+
+export function customizedProductsStore(db: Executor): Repositories['customizedProducts'] {
+  return {
+    async insert(p) {
+      await db
+        .insertInto('customized_products')
+        .values({
+          id: p.id,
+          vendor_id: p.vendorId,
+          environment: p.environment,
+          product_id: p.productId,
+          description: p.description,
+          payload: p.payload,
+          transaction_id_to_migrate: p.transactionIdToMigrate,
+          expires_at: p.expiresAt,
+          user_first_name: p.userFirstName,
+          user_last_name: p.userLastName,
+          user_mail: p.userMail,
+          prices_json: JSON.stringify(p.prices),
+          created_at: p.createdAt,
+        })
+        .execute();
+    },
+    async find(scope, id) {
+      const row = await db
+        .selectFrom('customized_products')
+        .selectAll()
+        .where('id', '=', id)
+        .where('vendor_id', '=', scope.vendorId)
+        .where('environment', '=', scope.environment)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const product: CustomizedProduct = {
+        id: row.id,
+        vendorId: row.vendor_id,
+        environment: row.environment as Environment,
+        productId: row.product_id,
+        description: row.description,
+        payload: row.payload,
+        transactionIdToMigrate: row.transaction_id_to_migrate,
+        expiresAt: row.expires_at,
+        userFirstName: row.user_first_name,
+        userLastName: row.user_last_name,
+        userMail: row.user_mail,
+        prices: JSON.parse(row.prices_json) as Record<string, number>,
+        createdAt: row.created_at,
+      };
+      return product;
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type Transaction,
+} from 'kysely';
+import { migrationProvider } from './migrations/index.ts';
+import type { Schema } from './schema.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+export type Executor = Kysely<Schema> | Transaction<Schema>;
+
+export interface Database {
+  readonly kysely: Kysely<Schema>;
+  readonly dialect: DialectName;
+  /** Runs fn in one database transaction. Refuses to nest: a nested call would not be atomic. */
+  transaction<T>(fn: (trx: Transaction<Schema>) => Promise<T>): Promise<T>;
+  migrate(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** Writers take the write lock at BEGIN, so two processes never deadlock upgrading a read lock. */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+export function openSqlite(file: string): Database {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('busy_timeout = 10000');
+  sqlite.pragma('foreign_keys = ON');
+  return wrap(new Kysely<Schema>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) }), 'sqlite');
+}
+
+export function openPostgres(connectionString: string, poolSize = 10): Database {
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    // int8 columns hold minor units well inside Number.MAX_SAFE_INTEGER.
+    types: {
+      getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+        oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
+    },
+  });
+  return wrap(new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
+}
+
+export function openDatabase(options: { databaseUrl?: string | undefined; sqliteFile: string }): Database {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.sqliteFile);
+}
+
+function wrap(kysely: Kysely<Schema>, dialect: DialectName): Database {
+  return {
+    kysely,
+    dialect,
+    async transaction(fn) {
+      if (kysely.isTransaction) throw new Error('nested database transaction');
+      return kysely.transaction().execute(fn);
+    },
+    async migrate() {
+      const migrator = new Migrator({ db: kysely, provider: migrationProvider });
+      const { error, results } = await migrator.migrateToLatest();
+      if (error) throw error;
+      return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    },
+    async close() {
+      await kysely.destroy();
+    },
+  };
+}
+
+/** True when err is a unique-constraint violation on either store. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string } | undefined;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -1,0 +1,33 @@
+import type { Repositories, Store } from '../domain/ports.ts';
+import type { Database, Executor } from './database.ts';
+import { credentialsStore, customersStore, paymentMethodsStore, vendorsStore } from './accounts-store.ts';
+import { chargeAttemptsStore, idempotencyStore } from './attempts-store.ts';
+import { customizedProductsStore, productsStore } from './catalog-store.ts';
+import { feedStore } from './feed-store.ts';
+import { entriesStore, licencesStore } from './ledger-store.ts';
+import { transactionsStore } from './transactions-store.ts';
+
+function repositories(db: Executor, dialect: Database['dialect']): Repositories {
+  return {
+    vendors: vendorsStore(db),
+    credentials: credentialsStore(db),
+    products: productsStore(db),
+    customizedProducts: customizedProductsStore(db),
+    customers: customersStore(db),
+    paymentMethods: paymentMethodsStore(db),
+    transactions: transactionsStore(db, dialect),
+    entries: entriesStore(db),
+    licences: licencesStore(db),
+    feed: feedStore(db),
+    chargeAttempts: chargeAttemptsStore(db),
+    idempotency: idempotencyStore(db),
+  };
+}
+
+/** The domain's Store over one database: plain calls autocommit, `transaction` groups them. */
+export function createStore(database: Database): Store {
+  return {
+    ...repositories(database.kysely, database.dialect),
+    transaction: (fn) => database.transaction((trx) => fn(repositories(trx, database.dialect))),
+  };
+}

@@ -1,0 +1,102 @@
+import type { EntryType, LedgerEntry } from '../domain/model.ts';
+import type { Repositories } from '../domain/ports.ts';
+import type { Executor } from './database.ts';
+
+/** Ledger entries are append-only: this store can insert and read them, never change them. */
+export function entriesStore(db: Executor): Repositories['entries'] {
+  return {
+    async insert(e) {
+      await db
+        .insertInto('ledger_entries')
+        .values({
+          id: e.id,
+          transaction_id: e.transactionId,
+          vendor_id: e.vendorId,
+          environment: e.environment,
+          type: e.type,
+          created_at: e.createdAt,
+          currency: e.currency,
+          amount_total_minor: e.amountTotalMinor,
+          tax_minor: e.taxMinor,
+          net_minor: e.netMinor,
+          tax_rate: e.taxRate,
+          income_minor: e.incomeMinor,
+          income_currency: e.incomeCurrency,
+          affiliate_income_minor: e.affiliateIncomeMinor,
+          service_fee_minor: e.serviceFeeMinor,
+          transaction_fee_minor: e.transactionFeeMinor,
+          reverses_entry_id: e.reversesEntryId,
+          period_start: e.periodStart,
+          hash_id: e.hashId,
+          external_id: e.externalId,
+          payment_provider: e.paymentProvider,
+          country: e.country,
+          description: e.description,
+        })
+        .execute();
+    },
+    async listForTransaction(transactionId) {
+      const rows = await db
+        .selectFrom('ledger_entries')
+        .selectAll()
+        .where('transaction_id', '=', transactionId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map(
+        (row): LedgerEntry => ({
+          id: row.id,
+          transactionId: row.transaction_id,
+          type: row.type as EntryType,
+          createdAt: row.created_at,
+          currency: row.currency,
+          amountTotalMinor: Number(row.amount_total_minor),
+          taxMinor: Number(row.tax_minor),
+          netMinor: Number(row.net_minor),
+          taxRate: row.tax_rate,
+          incomeMinor: Number(row.income_minor),
+          incomeCurrency: row.income_currency,
+          affiliateIncomeMinor: Number(row.affiliate_income_minor),
+          serviceFeeMinor: Number(row.service_fee_minor),
+          transactionFeeMinor: Number(row.transaction_fee_minor),
+          reversesEntryId: row.reverses_entry_id,
+          periodStart: row.period_start,
+          hashId: row.hash_id,
+          externalId: row.external_id,
+          paymentProvider: row.payment_provider,
+          country: row.country,
+        }),
+      );
+    },
+  };
+}
+
+export function licencesStore(db: Executor): Repositories['licences'] {
+  return {
+    async insert(l) {
+      await db
+        .insertInto('licences')
+        .values({
+          id: l.id,
+          vendor_id: l.scope.vendorId,
+          environment: l.scope.environment,
+          product_id: l.productId,
+          transaction_id: l.transactionId,
+          licence_key: l.key,
+          created_at: l.createdAt,
+        })
+        .execute();
+    },
+    async find(scope, productId, key) {
+      const row = await db
+        .selectFrom('licences')
+        .select('transaction_id')
+        .where('product_id', '=', productId)
+        .where('licence_key', '=', key)
+        .where('vendor_id', '=', scope.vendorId)
+        .where('environment', '=', scope.environment)
+        .executeTakeFirst();
+      return row && { transactionId: row.transaction_id };
+    },
+  };
+}

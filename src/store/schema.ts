@@ -1,0 +1,206 @@
+/**
+ * Row types of every table. Timestamps are ISO-8601 UTC strings (fixed width, so they sort),
+ * money is integer minor units, booleans are 0/1: the same representation on SQLite and PostgreSQL.
+ */
+export interface VendorsTable {
+  id: string;
+  name: string;
+  email: string;
+  created_at: string;
+}
+
+export interface ApiCredentialsTable {
+  id: string;
+  vendor_id: string;
+  environment: string;
+  login: string;
+  secret_hash: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface ProductsTable {
+  id: string;
+  vendor_id: string;
+  environment: string;
+  name: string;
+  description: string;
+  type: string;
+  charge_frequency: string;
+  trial_days: number;
+  issues_licences: number;
+  created_at: string;
+}
+
+export interface ProductPricesTable {
+  product_id: string;
+  currency: string;
+  amount_minor: number;
+}
+
+export interface CustomizedProductsTable {
+  id: string;
+  vendor_id: string;
+  environment: string;
+  product_id: string;
+  description: string | null;
+  payload: string | null;
+  transaction_id_to_migrate: string | null;
+  expires_at: string | null;
+  user_first_name: string | null;
+  user_last_name: string | null;
+  user_mail: string | null;
+  prices_json: string;
+  created_at: string;
+}
+
+export interface CustomersTable {
+  id: string;
+  vendor_id: string;
+  environment: string;
+  email: string;
+  email_lower: string;
+  first_name: string | null;
+  last_name: string | null;
+  created_at: string;
+}
+
+export interface PaymentMethodsTable {
+  id: string;
+  vendor_id: string;
+  environment: string;
+  customer_id: string;
+  gateway: string;
+  token: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  created_at: string;
+}
+
+export interface TransactionsTable {
+  id: string;
+  vendor_id: string;
+  environment: string;
+  product_id: string;
+  customized_product_id: string | null;
+  customer_id: string;
+  payment_method_id: string | null;
+  email: string;
+  email_lower: string;
+  assigned_email: string | null;
+  assigned_email_lower: string | null;
+  product_name: string;
+  type: string;
+  status: string;
+  charge_frequency: string;
+  country: string;
+  region: string | null;
+  currency: string;
+  net_minor: number;
+  tax_minor: number;
+  net_usd_minor: number;
+  tax_rate: string;
+  tax_name: string;
+  payload: string | null;
+  who_canceled: string | null;
+  last_charge: string | null;
+  next_charge: string | null;
+  created_at: string;
+  change_flag: string | null;
+  changed_at: string | null;
+  /** Bumped on every change; the feed compares it with listed_version (see feed-store). */
+  change_version: number;
+  listed_version: number;
+  feed_pending: number;
+}
+
+export interface LedgerEntriesTable {
+  id: string;
+  transaction_id: string;
+  vendor_id: string;
+  environment: string;
+  type: string;
+  created_at: string;
+  currency: string;
+  amount_total_minor: number;
+  tax_minor: number;
+  net_minor: number;
+  tax_rate: string;
+  income_minor: number;
+  income_currency: string;
+  affiliate_income_minor: number;
+  service_fee_minor: number;
+  transaction_fee_minor: number;
+  reverses_entry_id: string | null;
+  period_start: string | null;
+  hash_id: string;
+  external_id: string | null;
+  payment_provider: string;
+  country: string;
+  description: string | null;
+}
+
+export interface LicencesTable {
+  id: string;
+  vendor_id: string;
+  environment: string;
+  product_id: string;
+  transaction_id: string;
+  licence_key: string;
+  created_at: string;
+}
+
+export interface ChargeAttemptsTable {
+  id: string;
+  vendor_id: string;
+  environment: string;
+  /** Deterministic identity, e.g. "vaulted:<idempotency>" or "renewal:<tx>:<period>". */
+  attempt_key: string;
+  transaction_id: string | null;
+  amount_minor: number;
+  currency: string;
+  status: string;
+  gateway_reference: string | null;
+  failure_code: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  vendor_id: string;
+  environment: string;
+  idempotency_key: string;
+  request_hash: string;
+  state: string;
+  status_code: number | null;
+  response_body: string | null;
+  created_at: string;
+}
+
+export interface SandboxGatewayChargesTable {
+  attempt_id: string;
+  token: string;
+  amount_minor: number;
+  currency: string;
+  outcome: string;
+  reference: string;
+  created_at: string;
+}
+
+export interface Schema {
+  vendors: VendorsTable;
+  api_credentials: ApiCredentialsTable;
+  products: ProductsTable;
+  product_prices: ProductPricesTable;
+  customized_products: CustomizedProductsTable;
+  customers: CustomersTable;
+  payment_methods: PaymentMethodsTable;
+  transactions: TransactionsTable;
+  ledger_entries: LedgerEntriesTable;
+  licences: LicencesTable;
+  charge_attempts: ChargeAttemptsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  sandbox_gateway_charges: SandboxGatewayChargesTable;
+}

@@ -1,0 +1,72 @@
+import { sql } from 'kysely';
+import type { Repositories, TransactionPatch } from '../domain/ports.ts';
+import type { DialectName, Executor } from './database.ts';
+import { toTransaction, toTransactionRow } from './transaction-rows.ts';
+import type { TransactionsTable } from './schema.ts';
+
+export function transactionsStore(db: Executor, dialect: DialectName): Repositories['transactions'] {
+  const scoped = (vendorId: string, environment: string) =>
+    db.selectFrom('transactions').selectAll().where('vendor_id', '=', vendorId).where('environment', '=', environment);
+
+  return {
+    async insert(transaction) {
+      await db.insertInto('transactions').values(toTransactionRow(transaction)).execute();
+    },
+    async find(scope, id) {
+      const row = await scoped(scope.vendorId, scope.environment).where('id', '=', id).executeTakeFirst();
+      return row && toTransaction(row);
+    },
+    async lock(scope, id) {
+      // SQLite writers already hold the database lock (BEGIN IMMEDIATE); PostgreSQL locks the row.
+      let query = scoped(scope.vendorId, scope.environment).where('id', '=', id);
+      if (dialect === 'postgres') query = query.forUpdate();
+      const row = await query.executeTakeFirst();
+      return row && toTransaction(row);
+    },
+    async listByEmail(scope, email) {
+      const lower = email.toLowerCase();
+      const rows = await scoped(scope.vendorId, scope.environment)
+        .where((eb) => eb.or([eb('email_lower', '=', lower), eb('assigned_email_lower', '=', lower)]))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      return rows.map(toTransaction);
+    },
+    async listByCustomerEmail(scope, email) {
+      return this.listByEmail(scope, email);
+    },
+    async update(scope, id, patch, change) {
+      const values: Partial<TransactionsTable> = patchToRow(patch);
+      let query = db
+        .updateTable('transactions')
+        .set(values)
+        .where('id', '=', id)
+        .where('vendor_id', '=', scope.vendorId)
+        .where('environment', '=', scope.environment);
+      if (change) {
+        query = query.set({
+          change_flag: change.flag,
+          changed_at: change.at,
+          feed_pending: 1,
+          change_version: sql<number>`change_version + 1`,
+        });
+      }
+      await query.execute();
+    },
+  };
+}
+
+function patchToRow(patch: TransactionPatch): Partial<TransactionsTable> {
+  const row: Partial<TransactionsTable> = {};
+  if (patch.status !== undefined) row.status = patch.status;
+  if (patch.assignedEmail !== undefined) {
+    row.assigned_email = patch.assignedEmail;
+    row.assigned_email_lower = patch.assignedEmail?.toLowerCase() ?? null;
+  }
+  if (patch.payload !== undefined) row.payload = patch.payload;
+  if (patch.whoCanceled !== undefined) row.who_canceled = patch.whoCanceled;
+  if (patch.lastCharge !== undefined) row.last_charge = patch.lastCharge;
+  if (patch.nextCharge !== undefined) row.next_charge = patch.nextCharge;
+  if (patch.paymentMethodId !== undefined) row.payment_method_id = patch.paymentMethodId;
+  return row;
+}
