@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+
+for (const kind of await storeKinds()) {
+  describe(`reading transactions (${kind})`, () => {
+    let t: TestApp;
+    let v: TestVendor;
+    before(async () => {
+      t = await startTestApp(kind);
+      v = await t.newVendor();
+    });
+    after(() => t.close());
+
+    test('a one-time purchase in Germany lists with EUR price, VAT, USD net and string twins', async () => {
+      const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }, { currency: 'EUR', value: 18.5 }] });
+      const id = await v.buy(product.id, { email: 'Anna@Example.com', country: 'DE' });
+      const res = await v.api('/v1/transactions/anna%40example.com');
+      assert.equal(res.status, 200);
+      assert.equal(res.json.length, 1);
+      const tx = res.json[0];
+      assert.equal(tx.id, id);
+      assert.equal(tx.transactionStatus, 'ONE_TIME_PAYMENT_STATUS_PAID');
+      assert.equal(tx.chargeFrequency, 'UNKNOWN');
+      assert.equal(tx.nextCharge, null);
+      assert.equal(tx.currency, 'EUR');
+      assert.equal(tx.netPrice, 18.5);
+      assert.equal(tx.netPriceS, '18.50');
+      assert.equal(tx.tax, 3.52); // 19% of 18.50 = 3.515, rounded half-up
+      assert.equal(tx.taxS, '3.52');
+      assert.equal(tx.netPriceInUSD, 20);
+      assert.equal(tx.netPriceInUSDS, '20.00');
+      assert.equal(tx.assignedEmail, null);
+      assert.match(tx.createDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    });
+
+    test('the by-id read carries the ledger and no nextCharge', async () => {
+      const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 10 }] });
+      const id = await v.buy(product.id, { email: 'entries@example.com', country: 'US', region: 'CA' });
+      const res = await v.api(`/v1/transaction/${id}`);
+      assert.equal(res.status, 200);
+      assert.equal('nextCharge' in res.json, false);
+      assert.equal(res.json.entries.length, 1);
+      const [entry] = res.json.entries;
+      assert.equal(entry.type, 'ONETIME_PAYMENT');
+      assert.equal(entry.amountTotal, '10.83'); // California 8.25%: 0.825 rounds to 0.83
+      assert.equal(entry.taxAmount, '0.83');
+      assert.equal(entry.taxRate, '0.0825');
+      assert.equal(entry.currency, 'USD');
+    });
+
+    test('an unknown id is 404 with {error, message}', async () => {
+      const res = await v.api('/v1/transaction/TC-TR_DOESNOTEXIST');
+      assert.equal(res.status, 404);
+      assert.equal(res.json.error, 'NOT_FOUND');
+      assert.equal(typeof res.json.message, 'string');
+    });
+  });
+}

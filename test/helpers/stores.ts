@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openPostgres, openSqlite, type Database } from '../../src/store/database.ts';
+
+/**
+ * Every API test runs on both stores. PostgreSQL is at 127.0.0.1:5432 on the machines that run
+ * the tests; elsewhere its run is skipped with a clear note, unless OPENTILL_REQUIRE_POSTGRES=1
+ * (CI) makes its absence a failure.
+ */
+export type StoreKind = 'sqlite' | 'postgres';
+
+const ADMIN_URL = process.env.OPENTILL_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+let postgresAvailable: Promise<boolean> | undefined;
+
+async function probePostgres(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch (err) {
+    if (process.env.OPENTILL_REQUIRE_POSTGRES === '1') {
+      throw new Error(`PostgreSQL is required (OPENTILL_REQUIRE_POSTGRES=1) but ${ADMIN_URL} is not reachable: ${(err as Error).message}`);
+    }
+    process.stderr.write(`\n*** PostgreSQL at ${ADMIN_URL} is not reachable: the PostgreSQL runs of the API tests are SKIPPED. ***\n\n`);
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+export async function storeKinds(): Promise<StoreKind[]> {
+  postgresAvailable ??= probePostgres();
+  return (await postgresAvailable) ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/** A fresh, migrated database of its own; `drop` removes it. */
+export async function freshDatabase(kind: StoreKind): Promise<{ database: Database; drop(): Promise<void> }> {
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'opentill-test-'));
+    const database = openSqlite(join(dir, 'test.db'));
+    await database.migrate();
+    return {
+      database,
+      async drop() {
+        await database.close().catch(() => undefined);
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `opentill_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const database = openPostgres(url.toString(), 25);
+  await database.migrate();
+  return {
+    database,
+    async drop() {
+      await database.close().catch(() => undefined);
+      const cleanup = new pg.Client({ connectionString: ADMIN_URL });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
