@@ -9,7 +9,7 @@ import { fail, print, run } from './output.ts';
 /** `opentill`: serve the API, migrate, and manage vendors, products and sandbox purchases. */
 const program = new Command('opentill').description('opentill: self-hostable payments and subscriptions').showHelpAfterError();
 
-async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
+async function withServices<T>(fn: (services: Services, applied: string[]) => Promise<T>): Promise<T> {
   let config;
   try {
     config = loadConfig();
@@ -18,8 +18,8 @@ async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<
   }
   const services = createServices(config);
   try {
-    await services.database.migrate();
-    return await fn(services);
+    const applied = await services.database.migrate();
+    return await fn(services, applied);
   } finally {
     await services.close();
   }
@@ -53,10 +53,14 @@ program
   .option('--json', 'print JSON')
   .action(async (opts: { json?: boolean }) =>
     run(!!opts.json, () =>
-      withServices(async (services) => {
-        // migrate() already ran in withServices; a second call reports nothing new.
-        const applied = await services.database.migrate();
-        print(!!opts.json, { applied, dialect: services.database.dialect }, () => `Schema is up to date on ${services.database.dialect}.`);
+      withServices(async (services, applied) => {
+        // withServices has just migrated: report what that run applied.
+        print(!!opts.json, { applied, dialect: services.database.dialect }, () =>
+          [
+            ...(applied.length ? [`Applied ${applied.length} migration(s): ${applied.join(', ')}`] : ['No migration to apply.']),
+            `Schema is up to date on ${services.database.dialect}.`,
+          ].join('\n'),
+        );
       }),
     ),
   );
@@ -137,6 +141,7 @@ sandbox
       withServices(async (services) => {
         const expiry = /^(\d{1,2})\/(\d{2,4})$/.exec(opts.expiry);
         if (!expiry) fail('--expiry must look like 12/34.', !!opts.json);
+        if (!(await services.store.vendors.find(opts.vendor))) fail(`There is no vendor ${opts.vendor}.`, !!opts.json);
         const result = await services.purchases.purchase(
           { vendorId: opts.vendor, environment: 'sandbox' },
           { productId: opts.product, email: opts.email, country: opts.country, region: opts.region, currency: opts.currency, card: { number: opts.card, expMonth: Number(expiry[1]), expYear: Number(expiry[2]) } },

@@ -16,6 +16,8 @@ export async function run(json: boolean, action: () => Promise<void>) {
     await action();
   } catch (err) {
     if (err instanceof AppError) fail(err.message, json);
-    throw err;
+    // Anything else (an unreachable database, a failed migration): one line with the reason, not a stack trace.
+    const e = err as { message?: string; code?: string };
+    fail(`unexpected error${e?.code ? ` (${e.code})` : ''}: ${e?.message || String(err)}`, json);
   }
 }

@@ -34,8 +34,8 @@ export function refundService(deps: RefundDeps) {
       return deps.store.transaction(async (repos) => {
         const transaction = await repos.transactions.lock(scope, id);
         if (!transaction) throw notFound(`Transaction ${id}`);
-        if (transaction.status === 'TRANSACTION_STATUS_PENDING') throw invalidState(`Transaction ${id} is pending; there is no payment to refund yet.`);
-        if (transaction.status === 'TRANSACTION_STATUS_REFUNDED') throw invalidState(`Transaction ${id} is already refunded.`);
+        if (transaction.status === 'TRANSACTION_STATUS_PENDING') throw invalidState(`Transaction ${id} is ${transaction.status}: there is no payment to refund yet.`);
+        if (transaction.status === 'TRANSACTION_STATUS_REFUNDED') throw invalidState(`Transaction ${id} is already refunded (status ${transaction.status}).`);
         const entries = await repos.entries.listForTransaction(id);
         const payment = latestUnreversedPayment(entries);
         if (!payment) throw invalidState(`Transaction ${id} (status ${transaction.status}) has no payment left to refund.`);

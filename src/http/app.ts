@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -11,6 +13,25 @@ import { v1Plugin } from './v1-plugin.ts';
 
 export interface AppOptions {
   logger?: boolean | { level: string };
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers over 16 KB, a malformed
+ * request line): the same `{error, message}` body as every other error, with an error NAME.
+ */
+function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, error, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'HEADERS_TOO_LARGE', 'The request line and headers exceed 16 KB; send shorter headers and URL.']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'REQUEST_TIMEOUT', 'The request was not received in time; retry.']
+        : [400, 'BAD_REQUEST', 'The HTTP request is malformed.'];
+  const body = JSON.stringify({ error, message });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
 }
 
 /**
@@ -42,6 +63,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerErrorHandling(app);

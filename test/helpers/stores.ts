@@ -38,8 +38,8 @@ export async function storeKinds(): Promise<StoreKind[]> {
   return (await postgresAvailable) ? ['sqlite', 'postgres'] : ['sqlite'];
 }
 
-/** A fresh, migrated database of its own; `drop` removes it. */
-export async function freshDatabase(kind: StoreKind): Promise<{ database: Database; drop(): Promise<void> }> {
+/** A fresh, migrated database of its own; `drop` removes it. `url` is set for PostgreSQL (its connection URL). */
+export async function freshDatabase(kind: StoreKind): Promise<{ database: Database; url?: string; drop(): Promise<void> }> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'opentill-test-'));
     const database = openSqlite(join(dir, 'test.db'));
@@ -63,10 +63,18 @@ export async function freshDatabase(kind: StoreKind): Promise<{ database: Databa
   await database.migrate();
   return {
     database,
+    url: url.toString(),
     async drop() {
       await database.close().catch(() => undefined);
       const cleanup = new pg.Client({ connectionString: ADMIN_URL });
       await cleanup.connect();
+      // pool.end() resolves before its idle connections have said goodbye; a forced drop then kills
+      // them and their 'error' event, which has no listener, becomes an uncaught exception. Wait for them.
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await cleanup.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (rows[0]?.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await cleanup.query(`drop database if exists ${name} with (force)`);
       await cleanup.end();
     },

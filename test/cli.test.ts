@@ -1,0 +1,262 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { freshDatabase, storeKinds } from './helpers/stores.ts';
+
+/**
+ * The `opentill` command as a user runs it: `node bin/opentill.js ...` in a child process, each test
+ * with a data directory (and so an SQLite store) of its own.
+ */
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const BIN = join(ROOT, 'bin', 'opentill.js');
+const SECRET = 'cli-test-secret-0123456789-0123456789-ab'; // 40 characters
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, OPENTILL_SECRET: SECRET, ...env };
+  if (!('DATABASE_URL' in env)) delete childEnv.DATABASE_URL;
+  delete childEnv.NODE_OPTIONS; // the test runner's loader flags are not the user's
+  return new Promise((done, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    // Not a timed assertion: only a guard so a hung command fails the test instead of the run.
+    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A fresh data directory per test; `run` calls the CLI with it. */
+function sandboxDir() {
+  const dir = mkdtempSync(join(tmpdir(), 'opentill-cli-'));
+  return {
+    dir,
+    run: (...args: string[]) => cli(args, { OPENTILL_DATA_DIR: dir }),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+function parseJson(result: CliResult): any {
+  try {
+    return JSON.parse(result.stdout);
+  } catch {
+    assert.fail(`stdout is not JSON (exit ${result.code}):\n${result.stdout}\nstderr:\n${result.stderr}`);
+  }
+}
+
+function succeeded(result: CliResult) {
+  assert.equal(result.code, 0, `exit ${result.code}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
+}
+
+function failedWith(result: CliResult, message: RegExp) {
+  assert.notEqual(result.code, 0, `expected a failure, got exit 0\nstdout:\n${result.stdout}`);
+  assert.match(result.stderr, message);
+  assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
+}
+
+async function createVendor(run: (...args: string[]) => Promise<CliResult>, extra: string[] = []) {
+  const result = await run('vendor', 'create', '--name', 'Acme', '--email', 'owner@acme.test', '--json', ...extra);
+  succeeded(result);
+  return parseJson(result) as { vendor: { id: string }; credentials: { production: string; sandbox: string } };
+}
+
+describe('opentill CLI', () => {
+  test('vendor create --json prints the vendor id and both credentials', async () => {
+    const d = sandboxDir();
+    try {
+      const result = await d.run('vendor', 'create', '--name', 'X', '--email', 'x@y.test', '--json');
+      succeeded(result);
+      const out = parseJson(result);
+      assert.match(out.vendor.id, /^TC-VE_/);
+      assert.equal(out.vendor.name, 'X');
+      assert.equal(out.vendor.email, 'x@y.test');
+      assert.match(out.credentials.production, /^live_[^:]+:.{22,}$/);
+      assert.match(out.credentials.sandbox, /^test_[^:]+:.{22,}$/);
+      assert.notEqual(out.credentials.production, out.credentials.sandbox);
+    } finally {
+      d.remove();
+    }
+  });
+
+  test('vendor create prints readable lines without --json', async () => {
+    const d = sandboxDir();
+    try {
+      const result = await d.run('vendor', 'create', '--name', 'Readable Ltd', '--email', 'owner@readable.test');
+      succeeded(result);
+      assert.throws(() => JSON.parse(result.stdout));
+      assert.match(result.stdout, /^Vendor Readable Ltd created: TC-VE_\S+$/m);
+      assert.match(result.stdout, /production \(.*\/v1\): live_\S+:\S+/);
+      assert.match(result.stdout, /sandbox +\(.*\/sandbox\/v1\): test_\S+:\S+/);
+    } finally {
+      d.remove();
+    }
+  });
+
+  test('vendor create with a bad e-mail exits non-zero with a reason on stderr', async () => {
+    const d = sandboxDir();
+    try {
+      failedWith(await d.run('vendor', 'create', '--name', 'X', '--email', 'not-an-email'), /^opentill: .*e-mail/m);
+      const json = await d.run('vendor', 'create', '--name', 'X', '--email', 'not-an-email', '--json');
+      failedWith(json, /e-mail/);
+      assert.equal(parseJson(json).error, 'FAILED');
+      assert.match(parseJson(json).message, /e-mail/);
+    } finally {
+      d.remove();
+    }
+  });
+
+  test('product create with USD and EUR prices (JSON and text)', async () => {
+    const d = sandboxDir();
+    try {
+      const { vendor } = await createVendor(d.run);
+      const json = await d.run('product', 'create', '--vendor', vendor.id, '--name', 'Pro', '--type', 'ONETIME', '--price', 'USD:19.99', '--price', 'EUR:18', '--licences', '--json');
+      succeeded(json);
+      const product = parseJson(json);
+      assert.match(product.id, /^TC-PR_/);
+      assert.equal(product.vendorId, vendor.id);
+      assert.equal(product.environment, 'sandbox');
+      assert.equal(product.type, 'ONETIME');
+      assert.equal(product.issuesLicences, true);
+      assert.deepEqual(product.prices, { USD: 1999, EUR: 1800 });
+
+      const text = await d.run('product', 'create', '--vendor', vendor.id, '--name', 'Team', '--type', 'SUBSCRIPTION', '--frequency', 'YEARLY', '--trial-days', '14', '--price', 'USD:19.99', '--price', 'EUR:18');
+      succeeded(text);
+      assert.match(text.stdout, /^Product Team created in sandbox: TC-PR_\S+$/m);
+      assert.match(text.stdout, /SUBSCRIPTION YEARLY, 14-day trial/);
+      assert.match(text.stdout, /prices: 19\.99 USD, 18\.00 EUR/);
+    } finally {
+      d.remove();
+    }
+  });
+
+  test('product create refuses a missing USD price, a malformed --price, an unknown vendor and a bad type', async () => {
+    const d = sandboxDir();
+    try {
+      const { vendor } = await createVendor(d.run);
+      const base = ['product', 'create', '--vendor', vendor.id, '--name', 'Pro', '--type', 'ONETIME'];
+      failedWith(await d.run(...base, '--price', 'EUR:18'), /USD/);
+      failedWith(await d.run(...base, '--price', 'USD19.99'), /CURRENCY:AMOUNT/);
+      failedWith(await d.run(...base, '--price', 'USD:abc'), /CURRENCY:AMOUNT/);
+      failedWith(await d.run(...base, '--price', 'USD:19.999'), /decimals/);
+      failedWith(await d.run('product', 'create', '--vendor', 'TC-VE_UNKNOWN', '--name', 'Pro', '--type', 'ONETIME', '--price', 'USD:10'), /no vendor TC-VE_UNKNOWN/);
+      failedWith(await d.run('product', 'create', '--vendor', vendor.id, '--name', 'Pro', '--type', 'LIFETIME', '--price', 'USD:10'), /ONETIME, SUBSCRIPTION or VAULTED/);
+    } finally {
+      d.remove();
+    }
+  });
+
+  test('sandbox purchase with the success card pays; with the decline card it fails', async () => {
+    const d = sandboxDir();
+    try {
+      const { vendor } = await createVendor(d.run);
+      const created = await d.run('product', 'create', '--vendor', vendor.id, '--name', 'Pro', '--type', 'ONETIME', '--price', 'USD:19.99', '--price', 'EUR:18', '--licences', '--json');
+      succeeded(created);
+      const productId = parseJson(created).id as string;
+      const purchase = ['sandbox', 'purchase', '--vendor', vendor.id, '--product', productId];
+
+      const text = await d.run(...purchase, '--email', 'anna@example.com', '--country', 'DE');
+      succeeded(text);
+      assert.match(text.stdout, /^Paid: TC-TR_\S+ \(ONE_TIME_PAYMENT_STATUS_PAID\)$/m);
+      assert.match(text.stdout, /18\.00 \+ VAT 3\.42 = 21\.42 EUR/);
+      assert.match(text.stdout, /licence: \S+/);
+
+      const json = await d.run(...purchase, '--email', 'bob@example.com', '--country', 'US', '--region', 'CA', '--card', '5555555555554444', '--json');
+      succeeded(json);
+      const out = parseJson(json);
+      assert.match(out.transaction.id, /^TC-TR_/);
+      assert.equal(out.transaction.status, 'ONE_TIME_PAYMENT_STATUS_PAID');
+      assert.equal(out.transaction.email, 'bob@example.com');
+      assert.equal(out.transaction.productId, productId);
+      assert.equal(out.transaction.currency, 'USD');
+      assert.equal(typeof out.licence, 'string');
+
+      const declined = await d.run(...purchase, '--email', 'carl@example.com', '--card', '4000000000000002');
+      failedWith(declined, /declined/i);
+      assert.doesNotMatch(declined.stdout, /Paid/);
+      const declinedJson = await d.run(...purchase, '--email', 'carl@example.com', '--card', '4000000000000002', '--json');
+      failedWith(declinedJson, /declined/i);
+      assert.equal(parseJson(declinedJson).error, 'FAILED');
+
+      failedWith(await d.run(...purchase, '--email', 'dora@example.com', '--expiry', '1234'), /--expiry/);
+      failedWith(await d.run('sandbox', 'purchase', '--vendor', 'TC-VE_UNKNOWN', '--product', productId, '--email', 'e@example.com'), /no vendor TC-VE_UNKNOWN/);
+      failedWith(await d.run('sandbox', 'purchase', '--vendor', vendor.id, '--product', 'TC-PR_UNKNOWN', '--email', 'e@example.com'), /TC-PR_UNKNOWN/);
+    } finally {
+      d.remove();
+    }
+  });
+
+  test('migrate --json reports the applied migrations, then nothing to apply', async () => {
+    const d = sandboxDir();
+    try {
+      const first = await d.run('migrate', '--json');
+      succeeded(first);
+      const out = parseJson(first);
+      assert.equal(out.dialect, 'sqlite');
+      assert.ok(Array.isArray(out.applied) && out.applied.length > 0, `first migrate applies the schema: ${first.stdout}`);
+      const second = await d.run('migrate', '--json');
+      succeeded(second);
+      assert.deepEqual(parseJson(second), { applied: [], dialect: 'sqlite' });
+      const text = await d.run('migrate');
+      succeeded(text);
+      assert.match(text.stdout, /Schema is up to date on sqlite/);
+    } finally {
+      d.remove();
+    }
+  });
+
+  test('an unreachable database is one line of reason, not a stack trace', async () => {
+    const d = sandboxDir();
+    try {
+      const result = await cli(['migrate'], { OPENTILL_DATA_DIR: d.dir, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+      failedWith(result, /^opentill: .*ECONNREFUSED/m);
+    } finally {
+      d.remove();
+    }
+  });
+
+  test('vendor, product and sandbox purchase against PostgreSQL', async (t) => {
+    if (!(await storeKinds()).includes('postgres')) {
+      t.skip('PostgreSQL is not reachable');
+      return;
+    }
+    const fresh = await freshDatabase('postgres');
+    await fresh.database.close(); // the CLI opens its own connections; the schema is already migrated
+    const d = sandboxDir();
+    const run = (...args: string[]) => cli(args, { OPENTILL_DATA_DIR: d.dir, DATABASE_URL: fresh.url! });
+    try {
+      const migrated = await run('migrate', '--json');
+      succeeded(migrated);
+      assert.deepEqual(parseJson(migrated), { applied: [], dialect: 'postgres' });
+      const { vendor, credentials } = await createVendor(run);
+      assert.match(credentials.sandbox, /^test_/);
+      const created = await run('product', 'create', '--vendor', vendor.id, '--name', 'Pro', '--type', 'SUBSCRIPTION', '--frequency', 'MONTHLY', '--price', 'USD:19.99', '--price', 'EUR:18', '--json');
+      succeeded(created);
+      const paid = await run('sandbox', 'purchase', '--vendor', vendor.id, '--product', parseJson(created).id, '--email', 'pg@example.com', '--country', 'DE', '--json');
+      succeeded(paid);
+      const { transaction } = parseJson(paid);
+      assert.equal(transaction.status, 'SUBSCRIPTION_STATUS_ACTIVE');
+      assert.equal(transaction.currency, 'EUR');
+      failedWith(await run('sandbox', 'purchase', '--vendor', vendor.id, '--product', parseJson(created).id, '--email', 'pg@example.com', '--card', '4000000000000002'), /declined/i);
+      // Nothing landed in SQLite: the data directory holds no store.
+      assert.deepEqual(readdirSync(d.dir).filter((f) => f.endsWith('.db')), []);
+    } finally {
+      d.remove();
+      await fresh.drop();
+    }
+  });
+});

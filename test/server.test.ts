@@ -1,0 +1,264 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * `opentill serve` as an operator runs it: a child process on a free port with a data directory of
+ * its own (SQLite), spoken to over HTTP.
+ */
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const BIN = join(ROOT, 'bin', 'opentill.js');
+const SECRET = 'server-test-secret-0123456789-0123456789';
+
+/** A free port: listen on port 0, read the port, close. */
+function freePort(): Promise<number> {
+  return new Promise((done, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => done(port));
+    });
+  });
+}
+
+class Server {
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private readonly child: ChildProcess;
+  private waiters: (() => void)[] = [];
+
+  constructor(readonly port: number, dataDir: string) {
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', OPENTILL_DATA_DIR: dataDir, OPENTILL_SECRET: SECRET, LOG_LEVEL: 'info' };
+    for (const name of ['DATABASE_URL', 'NODE_OPTIONS', 'BASE_URL', 'SANDBOX_URL', 'SQLITE_FILE', 'OPENTILL_DEMO']) delete env[name];
+    this.child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const notify = () => this.waiters.splice(0).forEach((w) => w());
+    this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => ((this.stdout += chunk), notify()));
+    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => ((this.stderr += chunk), notify()));
+    this.exited = new Promise((done) => this.child.on('exit', (code, signal) => (notify(), done({ code, signal }))));
+  }
+
+  get url() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get running() {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Resolves once stdout matches; fails if the process exits first. */
+  async waitFor(pattern: RegExp): Promise<RegExpMatchArray> {
+    for (;;) {
+      const match = this.stdout.match(pattern);
+      if (match) return match;
+      if (!this.running) assert.fail(`the server exited before printing ${pattern}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+      await new Promise<void>((done) => this.waiters.push(done));
+    }
+  }
+
+  /** Waits for the start-up banner (written in one piece, after listening). */
+  started() {
+    return this.waitFor(/^API reference: .*\n(?:\nFirst start:[^]*curl .*\n)?/m);
+  }
+
+  signal(signal: NodeJS.Signals) {
+    this.child.kill(signal);
+  }
+
+  /** Makes sure nothing is left running, whatever the test did. */
+  async kill() {
+    if (this.running) {
+      this.child.kill('SIGKILL');
+      await this.exited;
+    }
+  }
+}
+
+/** Bounds a wait so a hung process fails the test instead of hanging the run; not a timing assertion. */
+async function within<T>(promise: Promise<T>, what: string, ms = 30_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`gave up waiting for ${what}`)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The JSON log lines of stdout (the banner is plain text). */
+function logLines(stdout: string): Record<string, any>[] {
+  return stdout.split('\n').flatMap((line) => {
+    if (!line.startsWith('{')) return [];
+    try {
+      return [JSON.parse(line)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+describe('opentill serve', () => {
+  let dataDir: string;
+  let first: Server;
+  let credential: string;
+  let curlUrl: string;
+  let firstStartPurchases: number;
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'opentill-serve-'));
+    first = new Server(await freePort(), dataDir);
+    await within(first.started(), 'the first start');
+  });
+
+  after(async () => {
+    await first?.kill();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('the very first start prints the demo sandbox credential and a curl line that works', async () => {
+    const banner = first.stdout;
+    assert.match(banner, new RegExp(`opentill is listening on http://localhost:${first.port} \\(sandbox: http://localhost:${first.port}/sandbox\\), store: SQLite`));
+    assert.match(banner, /First start: a demo vendor/);
+    const shown = banner.match(/^Sandbox API credential \(shown only now\): (test_\S+:\S+)$/m);
+    assert.ok(shown, banner);
+    credential = shown[1]!;
+    const curl = banner.match(/^ {2}curl -H 'Authorization: ([^']+)' (\S+)$/m);
+    assert.ok(curl, banner);
+    assert.equal(curl[1], credential);
+    curlUrl = curl[2]!;
+    assert.equal(curlUrl, `http://localhost:${first.port}/sandbox/v1/transactions/bob@example.com`);
+
+    // What the curl line does, with the host the server listens on.
+    const res = await fetch(curlUrl.replace('localhost', '127.0.0.1'), { headers: { authorization: credential } });
+    assert.equal(res.status, 200);
+    const purchases = (await res.json()) as any[];
+    assert.ok(purchases.length > 0, 'bob has demo purchases');
+    for (const tx of purchases) {
+      assert.match(tx.id, /^TC-TR_/);
+      assert.equal(tx.email, 'bob@example.com');
+    }
+    firstStartPurchases = purchases.length;
+
+    // A sandbox credential is no production credential.
+    const production = await fetch(`${first.url}/v1/transactions/bob@example.com`, { headers: { authorization: credential } });
+    assert.equal(production.status, 401);
+  });
+
+  test('/healthz answers 200 {status: ok}', async () => {
+    const res = await fetch(`${first.url}/healthz`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { status: 'ok' });
+  });
+
+  test('/openapi.json is OpenAPI 3.1.0 and covers every operation of the API', async () => {
+    const res = await fetch(`${first.url}/openapi.json`);
+    assert.equal(res.status, 200);
+    const doc = (await res.json()) as any;
+    assert.equal(doc.openapi, '3.1.0');
+    const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+        .map((m) => `${m.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '{}')}`),
+    );
+    // SPEC 4.1's 13 items: 5 and 6 share one method and path, 9 and 10 differ by method (and a segment).
+    const expected = [
+      'GET /v1/generate-url-to-manage-transactions/{}', // 1
+      'GET /v1/generate-url-to-admin', // 2
+      'GET /v1/transactions/{}', // 3
+      'GET /v1/transaction/{}', // 4
+      'POST /v1/transaction/{}', // 5 and 6
+      'POST /v1/cancel-subscription/{}', // 7
+      'POST /v1/refund-transaction/{}', // 8
+      'GET /v1/changed-transactions', // 9
+      'POST /v1/changed-transactions/{}', // 10
+      'POST /v1/customize-product/{}', // 11
+      'POST /v1/charge-vaulted/{}', // 12
+      'GET /v1/check-licence/{}/{}', // 13
+    ];
+    assert.deepEqual([...operations].sort(), [...expected].sort());
+    assert.equal(new Set(Object.keys(doc.paths)).size, 11);
+    // Items 5 and 6: the one POST documents both body fields.
+    const update = JSON.stringify(doc.paths[Object.keys(doc.paths).find((p) => p.startsWith('/v1/transaction/'))!].post.requestBody);
+    assert.match(update, /assignEmail/);
+    assert.match(update, /payload/);
+    // The sandbox's copy of the routes is not listed twice; both servers are.
+    assert.ok(Object.keys(doc.paths).every((p) => !p.startsWith('/sandbox')));
+    assert.deepEqual(
+      (doc.servers as { url: string }[]).map((s) => s.url),
+      [`http://localhost:${first.port}`, `http://localhost:${first.port}/sandbox`],
+    );
+  });
+
+  test('/docs serves the API reference as HTML', async () => {
+    const res = await fetch(`${first.url}/docs`, { redirect: 'follow' });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /text\/html/);
+    assert.match(await res.text(), /<html/i);
+  });
+
+  test('request log lines are JSON with a reqId and never carry the Authorization value', async () => {
+    const before = first.stdout.length;
+    const res = await fetch(`${first.url}/sandbox/v1/transactions/bob%40example.com`, { headers: { authorization: credential, 'x-request-id': 'log-check-1' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('x-request-id'), 'log-check-1');
+    const password = credential.slice(credential.indexOf(':') + 1);
+    const wrong = await fetch(`${first.url}/sandbox/v1/transactions/bob%40example.com`, { headers: { authorization: `${credential.split(':')[0]}:wrong-${password}` } });
+    assert.equal(wrong.status, 401);
+    await wrong.text();
+    // Each request logs "request completed"; wait for both (the log is written asynchronously).
+    await within(first.waitFor(/"reqId":"log-check-1"[^\n]*"request completed"[^]*\n[^]*"statusCode":401[^\n]*"request completed"/), 'the request log lines');
+
+    const logged = first.stdout.slice(before);
+    const lines = logLines(logged).filter((l) => l.req || l.res);
+    assert.ok(lines.length >= 4, logged);
+    for (const line of lines) assert.equal(typeof line.reqId, 'string', JSON.stringify(line));
+    assert.ok(lines.some((l) => l.reqId === 'log-check-1' && l.res?.statusCode === 200));
+    assert.equal(logged.includes(password), false, 'the password is not logged');
+    assert.equal(logged.includes(credential), false, 'the Authorization value is not logged');
+    assert.doesNotMatch(logged, /authorization/i);
+  });
+
+  test('a second start on the same data directory does not seed again', async () => {
+    // Stop the first server; it must exit cleanly.
+    first.signal('SIGTERM');
+    const stopped = await within(first.exited, 'the first server to exit');
+    assert.deepEqual(stopped, { code: 0, signal: null });
+    assert.equal(first.stderr, '');
+
+    const second = new Server(await freePort(), dataDir);
+    try {
+      await within(second.started(), 'the second start');
+      assert.match(second.stdout, /opentill is listening/);
+      assert.doesNotMatch(second.stdout, /First start/);
+      assert.doesNotMatch(second.stdout, /credential/i);
+      assert.doesNotMatch(second.stdout, /test_/);
+
+      // The first start's credential still works, and the demo data was not duplicated.
+      const res = await fetch(`${second.url}/sandbox/v1/transactions/bob@example.com`, { headers: { authorization: credential } });
+      assert.equal(res.status, 200);
+      assert.equal(((await res.json()) as unknown[]).length, firstStartPurchases);
+
+      // Nothing of the credential in anything this process printed (it never printed it itself).
+      await within(second.waitFor(/"statusCode":200[^\n]*"request completed"/), 'the request log line');
+      const password = credential.slice(credential.indexOf(':') + 1);
+      assert.equal(second.stdout.includes(password), false);
+      assert.equal(second.stderr.includes(password), false);
+
+      // Graceful shutdown: SIGTERM ends it with exit code 0 and no error.
+      second.signal('SIGTERM');
+      const exit = await within(second.exited, 'the server to exit on SIGTERM', 15_000);
+      assert.deepEqual(exit, { code: 0, signal: null });
+      assert.equal(second.stderr, '');
+      const levels = logLines(second.stdout).map((l) => l.level as number);
+      assert.ok(levels.every((level) => level < 50), `no error log lines:\n${second.stdout}`);
+      assert.ok(logLines(second.stdout).some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM'));
+    } finally {
+      await second.kill();
+    }
+  });
+});
