@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -259,6 +260,47 @@ describe('opentill serve', () => {
       assert.ok(logLines(second.stdout).some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM'));
     } finally {
       await second.kill();
+    }
+  });
+});
+
+describe('opentill serve: graceful shutdown', () => {
+  test('SIGTERM lets an in-flight request finish, refuses new connections, then exits 0', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'opentill-shutdown-'));
+    const server = new Server(await freePort(), dataDir);
+    try {
+      await within(server.started(), 'the start');
+      const credential = server.stdout.match(/^Sandbox API credential \(shown only now\): (\S+)$/m)![1]!;
+      const listed = await fetch(`${server.url}/sandbox/v1/transactions/bob@example.com`, { headers: { authorization: credential } });
+      const id = ((await listed.json()) as { id: string }[])[0]!.id;
+
+      // A request whose headers and half of its body have arrived: in flight when SIGTERM comes.
+      const body = JSON.stringify({ payload: 'written during shutdown' });
+      const inFlight = httpRequest(`${server.url}/sandbox/v1/transaction/${id}`, {
+        method: 'POST',
+        headers: { authorization: credential, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      });
+      const response = new Promise<IncomingMessage>((done, reject) => inFlight.on('response', done).on('error', reject));
+      inFlight.write(body.slice(0, 10));
+      await within(server.waitFor(new RegExp(`"url":"/sandbox/v1/transaction/${id}"[^\\n]*"incoming request"`)), 'the server to see the request');
+
+      server.signal('SIGTERM');
+      await within(server.waitFor(/"msg":"shutting down"/), 'the shutdown to begin');
+      // The listening socket is closed: a new connection is refused.
+      await assert.rejects(fetch(`${server.url}/healthz`));
+
+      inFlight.end(body.slice(10));
+      const res = await within(response, "the in-flight response");
+      let text = '';
+      for await (const chunk of res) text += chunk;
+      assert.equal(res.statusCode, 200, text);
+      assert.equal(JSON.parse(text).payload, 'written during shutdown');
+
+      assert.deepEqual(await within(server.exited, 'the server to exit'), { code: 0, signal: null });
+      assert.equal(server.stderr, '');
+    } finally {
+      await server.kill();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -89,8 +89,12 @@ export async function v1Plugin(app: V1App, context: V1Context) {
       if (containsNul(value)) throw invalidInput(`The ${part} contains the NUL character (U+0000), which no field may hold.`);
     }
   });
-  app.addHook('preHandler', idempotency.preHandler);
-  app.addHook('onSend', idempotency.onSend);
+  // Idempotency concerns POSTs only: reads skip both hooks entirely.
+  app.addHook('onRoute', (route) => {
+    if (route.method !== 'POST') return;
+    route.preHandler = [idempotency.preHandler, ...[route.preHandler ?? []].flat()];
+    route.onSend = [idempotency.onSend, ...[route.onSend ?? []].flat()];
+  });
 
   for (const register of ROUTES) register(app, context);
 }
