@@ -27,12 +27,24 @@ export async function startServer(config: Config) {
   }
   process.stdout.write(lines.join('\n') + '\n');
 
+  const purge = scheduleIdempotencyPurge(services, (err) => app.log.error({ err }, 'idempotency purge failed'));
+
   // In-flight requests finish; new connections are refused; the database closes last.
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
+    clearInterval(purge);
     await app.close();
     await services.close();
   });
   return { app, services };
+}
+
+/** Idempotency keys are kept at least 24 hours (DECISIONS.md); older ones are dropped hourly. */
+const KEEP_KEYS_MS = 25 * 3600_000;
+
+function scheduleIdempotencyPurge(services: ReturnType<typeof createServices>, onError: (err: unknown) => void) {
+  const purge = () => services.store.idempotency.purgeOlderThan(new Date(services.clock.now().getTime() - KEEP_KEYS_MS).toISOString()).catch(onError);
+  void purge();
+  return setInterval(purge, 3600_000).unref();
 }

@@ -120,6 +120,46 @@ describe('opentill CLI', () => {
     }
   });
 
+  test('credential create, list and revoke: a rotation from the command line', async () => {
+    const d = sandboxDir();
+    try {
+      const { vendor, credentials } = await createVendor(d.run);
+      const created = await d.run('credential', 'create', '--vendor', vendor.id, '--environment', 'sandbox', '--json');
+      succeeded(created);
+      const fresh = parseJson(created);
+      assert.match(fresh.id, /^TC-CR_/);
+      assert.match(fresh.authorization, /^test_[^:]+:.{22,}$/);
+      assert.notEqual(fresh.authorization, credentials.sandbox);
+
+      const oldLogin = credentials.sandbox.split(':')[0]!;
+      const revoked = await d.run('credential', 'revoke', '--vendor', vendor.id, '--credential', oldLogin);
+      succeeded(revoked);
+      assert.match(revoked.stdout, new RegExp(`\\(${oldLogin}\\) is revoked`));
+
+      const listed = await d.run('credential', 'list', '--vendor', vendor.id, '--json');
+      succeeded(listed);
+      const all = parseJson(listed) as { id: string; login: string; environment: string; revokedAt: string | null }[];
+      assert.equal(all.length, 3);
+      assert.deepEqual(all.map((c) => [c.login, c.environment, c.revokedAt !== null]).sort(), [
+        [credentials.production.split(':')[0], 'production', false],
+        [fresh.login, 'sandbox', false],
+        [oldLogin, 'sandbox', true],
+      ].sort());
+      assert.doesNotMatch(listed.stdout, /secret|hash/i, 'no password material is listed');
+      assert.equal(listed.stdout.includes(credentials.sandbox.split(':')[1]!), false);
+
+      const text = await d.run('credential', 'list', '--vendor', vendor.id);
+      assert.match(text.stdout, new RegExp(`${oldLogin} .*revoked`));
+
+      failedWith(await d.run('credential', 'revoke', '--vendor', vendor.id, '--credential', oldLogin), /already revoked/);
+      failedWith(await d.run('credential', 'revoke', '--vendor', vendor.id, '--credential', 'test_nobody'), /no credential test_nobody/);
+      failedWith(await d.run('credential', 'create', '--vendor', 'TC-VE_nobody', '--environment', 'sandbox'), /no vendor TC-VE_nobody/);
+      failedWith(await d.run('credential', 'create', '--vendor', vendor.id, '--environment', 'staging'), /sandbox or production/);
+    } finally {
+      d.remove();
+    }
+  });
+
   test('product create with USD and EUR prices (JSON and text)', async () => {
     const d = sandboxDir();
     try {

@@ -5,6 +5,7 @@ import type { Clock } from './clock.ts';
 import { AppError } from './errors.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
 import type { CardInput, PaymentGateway } from './gateway.ts';
+import { pendingAttempt } from './charge-attempts.ts';
 import { newId } from './ids.ts';
 import { paymentEntry } from './ledger.ts';
 import type { ChangeFlag, Environment, Scope, Transaction, TransactionStatus } from './model.ts';
@@ -73,20 +74,9 @@ export function purchaseService(deps: PurchaseDeps) {
       let charge: { reference: string; feeMinor: number } | null = null;
       if (chargeNow) {
         // Recorded before the gateway is called: a crash leaves a PENDING attempt to reconcile.
-        const attemptId = newId('chargeAttempt', now.getTime());
-        await deps.store.chargeAttempts.insert({
-          id: attemptId,
-          scope,
-          key: `purchase:${transactionId}`,
-          transactionId: null,
-          amountMinor: quote.totalMinor,
-          currency: quote.currency,
-          status: 'PENDING',
-          gatewayReference: null,
-          failureCode: null,
-          createdAt: now.toISOString(),
-          updatedAt: now.toISOString(),
-        });
+        const attempt = pendingAttempt({ scope, key: `purchase:${transactionId}`, transactionId: null, amountMinor: quote.totalMinor, currency: quote.currency, now });
+        const attemptId = attempt.id;
+        await deps.store.chargeAttempts.insert(attempt);
         const result = await gateway.charge({ attemptId, token: tokenized.card.token, amountMinor: quote.totalMinor, currency: quote.currency });
         const settledAt = deps.clock.now().toISOString();
         if (result.status !== 'SUCCEEDED') {

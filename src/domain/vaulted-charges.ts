@@ -2,7 +2,8 @@ import type { Clock } from './clock.ts';
 import { invalidState, notFound } from './errors.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
 import type { PaymentGateway } from './gateway.ts';
-import { newId, randomToken } from './ids.ts';
+import { pendingAttempt } from './charge-attempts.ts';
+import { randomToken } from './ids.ts';
 import { paymentEntry } from './ledger.ts';
 import type { Environment, Scope } from './model.ts';
 import type { Store } from './ports.ts';
@@ -44,24 +45,16 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
         if (!method) throw invalidState(`Transaction ${id} has no stored payment method.`);
         const quote = quotePrice({ prices, currency: transaction.currency, country: transaction.country, region: transaction.region, allowConversion: true, rates: deps.rates });
         const existing = await repos.chargeAttempts.findByKey(attemptKey);
-        const attemptId = existing?.id ?? newId('chargeAttempt', now.getTime());
-        if (!existing) {
-          await repos.chargeAttempts.insert({
-            id: attemptId,
-            scope,
-            key: attemptKey,
-            transactionId: id,
-            amountMinor: quote.totalMinor,
-            currency: quote.currency,
-            status: 'PENDING',
-            gatewayReference: null,
-            failureCode: null,
-            createdAt: now.toISOString(),
-            updatedAt: now.toISOString(),
-          });
-        }
-        return { transaction, token: method.token, quote, attemptId };
+        if (existing?.status === 'SUCCEEDED' || existing?.status === 'DECLINED') return { settled: existing, quote } as const;
+        const attempt = existing ?? pendingAttempt({ scope, key: attemptKey, transactionId: id, amountMinor: quote.totalMinor, currency: quote.currency, now });
+        if (!existing) await repos.chargeAttempts.insert(attempt);
+        return { settled: undefined, transaction, token: method.token, quote, attemptId: attempt.id } as const;
       });
+      // The same key was charged before (its answer no longer replayable): repeat its outcome, never the charge.
+      if (prepared.settled) {
+        const succeeded = prepared.settled.status === 'SUCCEEDED';
+        return { status: succeeded ? 'SUCCESS' : 'FAILED', deactivation: false, quote: prepared.quote, message: succeeded ? null : `This charge was declined before (${prepared.settled.failureCode}).` };
+      }
 
       const gateway = deps.gateways[scope.environment];
       const result = await gateway.charge({ attemptId: prepared.attemptId, token: prepared.token, amountMinor: prepared.quote.totalMinor, currency: prepared.quote.currency });

@@ -67,6 +67,20 @@ for (const kind of await storeKinds()) {
       assert.equal(await entriesOf(a, id, 'VAULTED_PAYMENT'), 2);
     });
 
+    test('after the stored answer is purged, the same charge-vaulted key repeats its outcome and still charges once', async () => {
+      const id = await activeVaulted(a);
+      const key = newKey();
+      const first = await a.api(`/v1/charge-vaulted/${id}`, { body: CHARGE, headers: { 'idempotency-key': key } });
+      assert.equal(first.json.status, 'SUCCESS', first.text);
+      // What the daily purge does to keys past their 24 hours: the answer can no longer be replayed.
+      assert.ok((await t.services.store.idempotency.purgeOlderThan('9999-12-31T00:00:00.000Z')) >= 1);
+      const again = await a.api(`/v1/charge-vaulted/${id}`, { body: CHARGE, headers: { 'idempotency-key': key } });
+      assert.equal(again.status, 200, again.text);
+      assert.equal(again.headers.get('idempotent-replayed'), null, 'a fresh run, not a replay');
+      assert.equal(again.json.status, 'SUCCESS');
+      assert.equal(await entriesOf(a, id, 'VAULTED_PAYMENT'), 1);
+    });
+
     test('an error answer is replayed too, so a retry cannot turn into a different outcome', async () => {
       const product = await a.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }] });
       const key = newKey();

@@ -1,0 +1,25 @@
+import { newId } from './ids.ts';
+import type { Scope } from './model.ts';
+import type { ChargeAttempt } from './ports.ts';
+
+/**
+ * A charge attempt as it is recorded before the gateway is called: PENDING until the gateway's
+ * answer settles it, so a crash in between leaves a record to reconcile instead of a lost or
+ * doubled charge. `key` is the attempt's identity: the same key is the same charge.
+ */
+export function pendingAttempt(input: { scope: Scope; key: string; transactionId: string | null; amountMinor: number; currency: string; now: Date }): ChargeAttempt {
+  const at = input.now.toISOString();
+  return {
+    id: newId('chargeAttempt', input.now.getTime()),
+    scope: input.scope,
+    key: input.key,
+    transactionId: input.transactionId,
+    amountMinor: input.amountMinor,
+    currency: input.currency,
+    status: 'PENDING',
+    gatewayReference: null,
+    failureCode: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
