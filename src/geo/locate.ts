@@ -1,0 +1,35 @@
+import { createRequire } from 'node:module';
+
+/**
+ * Where a customer is, for prices and tax: the country from the request's IP address (a GeoIP
+ * database shipped inside the geoip-country package, read locally), and the state or province
+ * from a US ZIP code or a Canadian postal code. Infrastructure, not domain: it reads data files.
+ */
+const require = createRequire(import.meta.url);
+const geoip = require('geoip-country') as { lookup(ip: string): { country: string } | null };
+const zipcodes = require('zipcodes') as { lookup(zip: string): { state: string; country: string } | undefined };
+
+/** ISO 3166-1 alpha-2 country of an IPv4 or IPv6 address; undefined for private or unknown ones. */
+export function countryOfIp(ip: string): string | undefined {
+  const address = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  const found = geoip.lookup(address);
+  return found?.country || undefined;
+}
+
+// Canada Post's first letter names the province (X is shared by NT and NU; both tax alike).
+const CANADIAN_PROVINCE_BY_LETTER: Record<string, string> = {
+  A: 'NL', B: 'NS', C: 'PE', E: 'NB', G: 'QC', H: 'QC', J: 'QC', K: 'ON', L: 'ON', M: 'ON', N: 'ON', P: 'ON',
+  R: 'MB', S: 'SK', T: 'AB', V: 'BC', X: 'NT', Y: 'YT',
+};
+
+/** The state of a US ZIP code or the province of a Canadian postal code; undefined if unknown. */
+export function regionOfPostalCode(country: string, postalCode: string): string | undefined {
+  const code = postalCode.trim().toUpperCase();
+  if (country === 'US') {
+    const zip = /^(\d{5})(?:-\d{4})?$/.exec(code)?.[1];
+    const found = zip ? zipcodes.lookup(zip) : undefined;
+    return found?.country === 'US' ? found.state : undefined;
+  }
+  if (country === 'CA' && /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/.test(code)) return CANADIAN_PROVINCE_BY_LETTER[code[0]!];
+  return undefined;
+}
