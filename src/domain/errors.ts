@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'REQUEST_IN_PROGRESS'
   | 'RATE_LIMITED'
   | 'PAYMENT_DECLINED'
+  | 'PRICE_CHANGED'
   | 'SERVICE_UNAVAILABLE';
 
 export class AppError extends Error {

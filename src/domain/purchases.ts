@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { periodStart } from './billing-period.ts';
-import type { CatalogService } from './catalog.ts';
+import type { CatalogService, Offer } from './catalog.ts';
 import type { Clock } from './clock.ts';
 import { AppError } from './errors.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
@@ -10,6 +10,7 @@ import { newId } from './ids.ts';
 import { paymentEntry } from './ledger.ts';
 import type { ChangeFlag, Environment, Scope, Transaction, TransactionStatus } from './model.ts';
 import type { Store } from './ports.ts';
+import { formatMinor } from './money.ts';
 import { quotePrice, type PriceQuote } from './pricing.ts';
 import { localCurrencyOf } from './tax-rates.ts';
 import { requireCountry, requireEmail, requirePayload } from './validation.ts';
@@ -39,6 +40,28 @@ export interface PurchaseRequest {
   currency?: string | undefined;
   card: CardInput;
   payload?: string | null | undefined;
+  /** The total the customer was shown; a purchase at any other price is refused, never charged. */
+  expectedTotal?: { currency: string; totalMinor: number } | undefined;
+}
+
+/** Where the customer is: what decides the currency and the tax. */
+export interface Locality {
+  country: string;
+  region?: string | null | undefined;
+}
+
+export type { Offer };
+
+/** The one price of an offer for a customer: what the widget shows, the checkout shows and charges. */
+function priceOffer(offer: Offer, locality: Locality, rates: ExchangeRates, currency?: string): PriceQuote {
+  return quotePrice({
+    prices: offer.product.prices,
+    currency: currency ?? localCurrencyOf(locality.country) ?? 'USD',
+    country: locality.country,
+    region: locality.region ?? null,
+    allowConversion: true,
+    rates,
+  });
 }
 
 export type PurchaseResult =
@@ -47,22 +70,26 @@ export type PurchaseResult =
 
 export function purchaseService(deps: PurchaseDeps) {
   return {
+    /** The offer behind a product or customized-product id, priced for a customer at `locality`. */
+    async quote(scope: Scope, productId: string, locality: Locality): Promise<{ offer: Offer; quote: PriceQuote }> {
+      const offer = await deps.catalog.resolveOffer(scope, productId);
+      return { offer, quote: priceOffer(offer, { ...locality, country: requireCountry(locality.country) }, deps.rates) };
+    },
+
     async purchase(scope: Scope, request: PurchaseRequest): Promise<PurchaseResult> {
-      const { product, customized } = await deps.catalog.resolveOffer(scope, request.productId);
+      const offer = await deps.catalog.resolveOffer(scope, request.productId);
+      const { product, customized } = offer;
       const email = requireEmail(request.email);
       if (customized?.userMail && customized.userMail.toLowerCase() !== email.toLowerCase()) {
         throw new AppError('INVALID_INPUT', 'This payment link is for another e-mail address.');
       }
       const country = requireCountry(request.country);
       const payload = requirePayload(customized?.payload ?? request.payload ?? null);
-      const quote = quotePrice({
-        prices: product.prices,
-        currency: request.currency ?? localCurrencyOf(country) ?? 'USD',
-        country,
-        region: request.region ?? null,
-        allowConversion: true,
-        rates: deps.rates,
-      });
+      const quote = priceOffer(offer, { country, region: request.region }, deps.rates, request.currency);
+      const expected = request.expectedTotal;
+      if (expected && (expected.currency.toUpperCase() !== quote.currency || expected.totalMinor !== quote.totalMinor)) {
+        throw new AppError('PRICE_CHANGED', `The price is now ${formatMinor(quote.totalMinor, quote.currency)} ${quote.currency}, not what was shown; nothing was charged. Check the new price and pay again.`);
+      }
       const gateway = deps.gateways[scope.environment];
       const now = deps.clock.now();
       const tokenized = await gateway.tokenize(request.card, now);

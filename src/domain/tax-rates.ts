@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import countryToCurrency from 'country-to-currency';
 import { parseDecimal, type Decimal } from './money.ts';
 
 /**
@@ -34,13 +35,17 @@ function label(type: string, country: string): string {
   return type.toUpperCase();
 }
 
+/** Every ISO 3166-1 country (with its currency, from country-to-currency), sorted: a country picker's choices. */
+export const KNOWN_COUNTRIES: readonly string[] = Object.freeze(Object.keys(countryToCurrency).filter((c) => /^[A-Z]{2}$/.test(c)).sort());
+
+/** A country code opentill can price for; countries the tax dataset does not list charge no tax. */
 export function isKnownCountry(country: string): boolean {
-  return Object.hasOwn(dataset, country);
+  return Object.hasOwn(countryToCurrency, country);
 }
 
-/** The country's usual currency according to the dataset, e.g. DE -> EUR. */
+/** The country's own currency, e.g. DE -> EUR, HK -> HKD. */
 export function localCurrencyOf(country: string): string | undefined {
-  return dataset[country]?.currency;
+  return (countryToCurrency as Record<string, string>)[country] ?? dataset[country]?.currency;
 }
 
 /** The tax of a country, plus the state or province's where it has one (US, CA, ...). */

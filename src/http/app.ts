@@ -8,6 +8,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from '../services.ts';
 import { registerErrorHandling, sendError } from './errors-plugin.ts';
+import { registerCheckout } from './checkout/checkout-routes.ts';
+import { publicPlugin } from './public-plugin.ts';
 import { registerHostedPages } from './hosted-pages.ts';
 import { v1Plugin } from './v1-plugin.ts';
 
@@ -123,8 +125,17 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   await app.register(async (scoped) => v1Plugin(scoped as never, { services, environment: 'production' }), { prefix: '/v1' });
   await app.register(async (scoped) => v1Plugin(scoped as never, { services, environment: 'sandbox' }), { prefix: '/sandbox/v1' });
-  await app.register(async (scoped) => registerHostedPages(scoped, services, 'production'));
-  await app.register(async (scoped) => registerHostedPages(scoped, services, 'sandbox'), { prefix: '/sandbox' });
+  await app.register(async (scoped) => publicPlugin(scoped as never, { services, environment: 'production' }), { prefix: '/public/v1' });
+  await app.register(async (scoped) => publicPlugin(scoped as never, { services, environment: 'sandbox' }), { prefix: '/sandbox/public/v1' });
+  for (const [environment, prefix] of [['production', ''], ['sandbox', '/sandbox']] as const) {
+    await app.register(
+      async (scoped) => {
+        registerHostedPages(scoped, services, environment);
+        registerCheckout(scoped, services, environment);
+      },
+      { prefix },
+    );
+  }
 
   return app;
 }

@@ -1,0 +1,183 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, notFound } from '../../domain/errors.ts';
+import type { Offer } from '../../domain/catalog.ts';
+import type { Environment, Scope } from '../../domain/model.ts';
+import { KNOWN_COUNTRIES } from '../../domain/tax-rates.ts';
+import type { Services } from '../../services.ts';
+import { customerLocality } from '../customer-locality.ts';
+import { html, sendPage } from '../html.ts';
+import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
+import { checkoutForm, receipt } from './checkout-views.ts';
+
+/**
+ * The hosted checkout at {hosted_url}/payment/product/{id}: a server-rendered form that works
+ * without JavaScript, priced on the server. Submitting charges through the same purchase code as
+ * the API's tools; the form's one-time token is an idempotency key, so a double submit (or a
+ * reload of the POST) never pays twice, and the total the customer saw must be the total charged.
+ */
+type Params = { productId: string };
+type Form = Record<string, string | undefined>;
+
+/** Inside the widget's iframe: tell the parent page what happened, and let the customer close. */
+const EMBED_SCRIPT = (message: object | null) => `(function(){var p=window.parent;if(p===window)return;
+function send(m){p.postMessage(Object.assign({source:'opentill'},m),'*')}
+send({type:'ready'});${message ? `send(${JSON.stringify(message)});` : ''}
+var c=document.getElementById('close');if(c)c.addEventListener('click',function(){send({type:'close'})});
+document.addEventListener('keydown',function(e){if(e.key==='Escape')send({type:'close'})});})();`;
+
+function parseForm(_request: FastifyRequest, body: string, done: (err: Error | null, value?: Form) => void) {
+  done(null, Object.fromEntries(new URLSearchParams(body)));
+}
+
+export function registerCheckout(app: FastifyInstance, services: Services, environment: Environment) {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (request, body, done) => parseForm(request, body as string, done));
+
+  const ownerOf = async (productId: string): Promise<Scope> => {
+    const vendorId = await services.store.products.ownerOf(productId, environment);
+    if (!vendorId) throw notFound(`Product ${productId}`);
+    return { vendorId, environment };
+  };
+
+  const vendorName = async (scope: Scope) => (await services.store.vendors.find(scope.vendorId))?.name ?? '';
+  const embeddedOf = (request: FastifyRequest) => (request.query as Record<string, unknown>).embedded === '1';
+
+  async function showForm(request: FastifyRequest, reply: FastifyReply, scope: Scope, offer: Offer, prefill: CheckoutPrefill, status: number, messages: { error?: string; notice?: string } = {}) {
+    const locality = customerLocality(request, environment, { zip: prefill.zipCode, country: prefill.country });
+    const { quote } = await services.purchases.quote(scope, (request.params as Params).productId, locality);
+    const lockedEmail = offer.customized?.userMail ?? undefined;
+    const embedded = embeddedOf(request);
+    return sendPage(reply, {
+      status,
+      title: offer.product.name,
+      frameAncestors: '*',
+      body: checkoutForm(
+        {
+          environment,
+          vendorName: await vendorName(scope),
+          offer,
+          quote,
+          country: locality.country,
+          countryEditable: environment === 'sandbox' || locality.source === 'fallback',
+          countries: KNOWN_COUNTRIES,
+          prefill: { ...prefill, email: lockedEmail ?? prefill.email, firstName: prefill.firstName ?? offer.customized?.userFirstName ?? undefined, lastName: prefill.lastName ?? offer.customized?.userLastName ?? undefined },
+          emailLocked: !!lockedEmail || !!(prefill.nonEditableEmail && prefill.email),
+          token: randomBytes(18).toString('base64url'),
+          ...messages,
+        },
+        embedded,
+      ),
+      script: embedded ? EMBED_SCRIPT(null) : undefined,
+    });
+  }
+
+  function problemPage(reply: FastifyReply, status: number, title: string, text: string) {
+    return sendPage(reply, { status, title, frameAncestors: '*', body: html`<h1>${title}</h1><p>${text}</p>` });
+  }
+
+  /** Page-level failures that are not the form's fault: unknown product, expired link. */
+  function offerFailure(reply: FastifyReply, err: unknown) {
+    if (err instanceof AppError && err.code === 'LINK_EXPIRED') return problemPage(reply, 410, 'This link has expired', err.message);
+    if (err instanceof AppError && err.code === 'NOT_FOUND') return problemPage(reply, 404, 'Product not found', 'This payment link does not lead to a product. Check the link, or ask the seller for a new one.');
+    throw err;
+  }
+
+  app.get<{ Params: Params }>('/payment/product/:productId', { schema: { hide: true } }, async (request, reply) => {
+    let scope: Scope;
+    let offer: Offer;
+    try {
+      scope = await ownerOf(request.params.productId);
+      offer = await services.catalog.resolveOffer(scope, request.params.productId);
+    } catch (err) {
+      return offerFailure(reply, err);
+    }
+    const prefill = readPrefill(request.query as Record<string, unknown>);
+    try {
+      return await showForm(request, reply, scope, offer, prefill, 200);
+    } catch (err) {
+      // A prefill that cannot be priced (an unknown sandbox country): show the form without it.
+      if (err instanceof AppError && err.code === 'INVALID_INPUT') return showForm(request, reply, scope, offer, { ...prefill, country: undefined }, 400, { error: err.message });
+      throw err;
+    }
+  });
+
+  app.post<{ Params: Params; Body: Form }>('/payment/product/:productId', { schema: { hide: true } }, async (request, reply) => {
+    let scope: Scope;
+    let offer: Offer;
+    try {
+      scope = await ownerOf(request.params.productId);
+      offer = await services.catalog.resolveOffer(scope, request.params.productId);
+    } catch (err) {
+      return offerFailure(reply, err);
+    }
+    const form: Form = request.body && typeof request.body === 'object' ? request.body : {};
+    const prefill: CheckoutPrefill = {
+      ...readPrefill(request.query as Record<string, unknown>),
+      email: form.email,
+      firstName: form.firstName,
+      lastName: form.lastName,
+      zipCode: form.zipCode,
+      payload: form.payload,
+      country: form.country,
+    };
+    const embedded = embeddedOf(request);
+    const token = form.token ?? '';
+    if (!/^[\w-]{16,64}$/.test(token)) return showForm(request, reply, scope, offer, prefill, 400, { error: 'The form has expired; check the details and pay again.' });
+
+    // One token, one payment: a second submit of the same form shows the first outcome.
+    const key = `checkout:${token}`;
+    const fingerprint = createHash('sha256').update(request.params.productId).digest('hex');
+    const earlier = await services.store.idempotency.claim(scope, key, fingerprint, services.clock.now().toISOString());
+    if (earlier?.state === 'DONE' && earlier.body) {
+      const done = await services.transactions.get(scope, earlier.body).catch(() => undefined);
+      if (done) return sendPage(reply, { status: 200, title: 'Thank you', frameAncestors: '*', body: receipt({ vendorName: await vendorName(scope), offer, transaction: done.transaction, licence: null }, embedded), script: embedded ? EMBED_SCRIPT({ type: 'paid', transactionId: done.transaction.id }) : undefined });
+    }
+    if (earlier) return problemPage(reply, 409, 'Payment in progress', 'This payment is already being processed. Wait a moment and reload this page; do not pay again.');
+
+    let completed = false;
+    try {
+      const locality = customerLocality(request, environment, { zip: form.zipCode, country: environment === 'sandbox' ? form.country : undefined });
+      const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.cardExpiry ?? '');
+      if (!expiry) throw new AppError('INVALID_INPUT', 'Enter the card expiry as MM/YY.');
+      if (!/^\d{3,4}$/.test((form.cardCvc ?? '').trim())) throw new AppError('INVALID_INPUT', 'Enter the 3 or 4 digit security code (CVC) of the card.');
+      const expectedCurrency = form.expectedCurrency ?? '';
+      const expectedTotal = /^\d{1,15}$/.test(form.expectedTotal ?? '') ? Number(form.expectedTotal) : NaN;
+      if (!/^[A-Za-z]{3}$/.test(expectedCurrency) || !Number.isSafeInteger(expectedTotal)) throw new AppError('INVALID_INPUT', 'The form is incomplete; reload the page and pay again.');
+      const result = await services.purchases.purchase(scope, {
+        productId: request.params.productId,
+        email: form.email ?? '',
+        firstName: form.firstName || undefined,
+        lastName: form.lastName || undefined,
+        country: locality.country,
+        region: locality.region ?? undefined,
+        card: { number: (form.cardNumber ?? '').replace(/[\s-]/g, ''), expMonth: Number(expiry[1]), expYear: Number(expiry[2]) },
+        payload: offer.customized?.payload ?? form.payload ?? null,
+        expectedTotal: { currency: expectedCurrency, totalMinor: expectedTotal },
+      });
+      if (result.status === 'DECLINED') {
+        return await showForm(request, reply, scope, offer, prefill, 402, { error: `The payment was declined: ${result.message} Try another card.` });
+      }
+      await services.store.idempotency.complete(scope, key, 200, result.transaction.id);
+      completed = true;
+      return sendPage(reply, {
+        status: 200,
+        title: 'Thank you',
+        frameAncestors: '*',
+        body: receipt({ vendorName: await vendorName(scope), offer, transaction: result.transaction, licence: result.licence }, embedded),
+        script: embedded ? EMBED_SCRIPT({ type: 'paid', transactionId: result.transaction.id }) : undefined,
+      });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      // The provider did not answer: the payment may have gone through. Keep the token claimed so
+      // this form cannot pay again; it is reconciled, not retried.
+      if (err.code === 'SERVICE_UNAVAILABLE') completed = true;
+      if (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND') return offerFailure(reply, err);
+      const status = err.code === 'PRICE_CHANGED' ? 409 : err.code === 'SERVICE_UNAVAILABLE' ? 503 : 400;
+      return showForm(request, reply, scope, offer, prefill, status, { error: err.message });
+    } finally {
+      // Anything but a payment frees the token, so the customer can correct the form and retry.
+      if (!completed) await services.store.idempotency.release(scope, key);
+    }
+  });
+}
+

@@ -1,0 +1,38 @@
+/** Prefill of the checkout page, from SPEC 4.3's data attributes or `tc.buy` options. */
+export interface CheckoutPrefill {
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  email?: string | undefined;
+  zipCode?: string | undefined;
+  coupon?: string | undefined;
+  payload?: string | undefined;
+  nonEditableEmail?: boolean | undefined;
+  country?: string | undefined;
+}
+
+const FIELDS = ['firstName', 'lastName', 'email', 'zipCode', 'coupon', 'payload', 'country'] as const;
+
+export function checkoutUrl(hostedBase: string, productId: string, prefill: CheckoutPrefill): string {
+  const query = new URLSearchParams();
+  for (const field of FIELDS) {
+    const value = prefill[field];
+    if (value) query.set(field, value);
+  }
+  if (prefill.nonEditableEmail) query.set('nonEditableEmail', 'true');
+  const search = query.toString();
+  return `${hostedBase}/payment/product/${encodeURIComponent(productId)}${search ? `?${search}` : ''}`;
+}
+
+export function readPrefill(query: Record<string, unknown>): CheckoutPrefill {
+  const text = (name: string) => (typeof query[name] === 'string' && query[name] !== '' ? (query[name] as string) : undefined);
+  return {
+    firstName: text('firstName'),
+    lastName: text('lastName'),
+    email: text('email'),
+    zipCode: text('zipCode'),
+    coupon: text('coupon'),
+    payload: text('payload'),
+    nonEditableEmail: text('nonEditableEmail') === 'true',
+    country: text('country'),
+  };
+}

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+
+/** Server-rendered pages: one small look, strict security headers, no third-party anything. */
+export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Tagged template that escapes every interpolated value unless it is already `Html`. */
+export class Html {
+  constructor(readonly text: string) {}
+  toString() {
+    return this.text;
+  }
+}
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  let out = strings[0]!;
+  values.forEach((value, i) => {
+    const rendered = Array.isArray(value) ? value.map((v) => (v instanceof Html ? v.text : escapeHtml(String(v ?? '')))).join('') : value instanceof Html ? value.text : escapeHtml(String(value ?? ''));
+    out += rendered + strings[i + 1]!;
+  });
+  return new Html(out);
+}
+
+const STYLE = `
+:root{--ink:#1a1a1a;--muted:#5b6270;--line:#d9dce1;--accent:#2550c8;--bad:#b42318;--ok:#067647;--bg:#fff}
+*{box-sizing:border-box}body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--ink);background:var(--bg);margin:0}
+main{max-width:30rem;margin:0 auto;padding:1.5rem 1rem 3rem}h1{font-size:1.35rem;margin:.2rem 0 .3rem}p{margin:.4rem 0}
+.muted{color:var(--muted);font-size:.92rem}.box{border:1px solid var(--line);border-radius:.6rem;padding:1rem;margin:1rem 0}
+table{width:100%;border-collapse:collapse}td{padding:.25rem 0}td:last-child{text-align:right;font-variant-numeric:tabular-nums}
+tr.total td{border-top:1px solid var(--line);font-weight:600;padding-top:.5rem}
+label{display:block;font-weight:500;margin:.8rem 0 .25rem}input,select{width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #9aa1ad;border-radius:.45rem;background:#fff}
+input[readonly]{background:#f3f4f6}input:focus,select:focus,button:focus{outline:3px solid #9db4f0;outline-offset:1px}
+.row{display:flex;gap:.75rem}.row>div{flex:1}
+button{font:inherit;font-weight:600;width:100%;margin-top:1.2rem;padding:.8rem;border:0;border-radius:.5rem;background:var(--accent);color:#fff;cursor:pointer}
+button.link{background:none;color:var(--accent);width:auto;margin:0;padding:.2rem .4rem}
+.alert{border-radius:.5rem;padding:.7rem .9rem;margin:1rem 0;border:1px solid}.alert.bad{color:var(--bad);border-color:#f4b7b2;background:#fef3f2}
+.alert.ok{color:var(--ok);border-color:#a6e4c1;background:#ecfdf3}code{font-size:.95em}
+.top{display:flex;justify-content:space-between;align-items:center}ul{padding-left:1.2rem}
+`;
+
+export interface PageOptions {
+  status: number;
+  title: string;
+  body: Html;
+  /** Origins that may frame the page; default none. */
+  frameAncestors?: string;
+  /** Inline script, allowed by a per-response nonce. */
+  script?: string;
+}
+
+export function sendPage(reply: FastifyReply, options: PageOptions) {
+  const nonce = randomBytes(16).toString('base64');
+  const csp = [
+    "default-src 'none'",
+    `style-src 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'`,
+    "connect-src 'self'",
+    "img-src 'self' data:",
+    "form-action 'self'",
+    "base-uri 'none'",
+    `frame-ancestors ${options.frameAncestors ?? "'none'"}`,
+  ].join('; ');
+  const page =
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${escapeHtml(options.title)} · opentill</title><style nonce="${nonce}">${STYLE}</style></head><body><main>${options.body.text}</main>` +
+    (options.script ? `<script nonce="${nonce}">${options.script}</script>` : '') +
+    `</body></html>`;
+  return reply
+    .code(options.status)
+    .header('content-security-policy', csp)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(page);
+}

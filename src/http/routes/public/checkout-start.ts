@@ -1,0 +1,45 @@
+import { Type } from 'typebox';
+import { requireEmail, requirePayload } from '../../../domain/validation.ts';
+import { checkoutUrl } from '../../checkout/checkout-url.ts';
+import { customerLocality } from '../../customer-locality.ts';
+import { ErrorBody } from '../../schemas.ts';
+import type { PublicApp, PublicContext } from './context.ts';
+
+/**
+ * `tc.buy`: checks the product can be bought and answers the checkout page's URL with the
+ * prefill. No price travels from the browser: the checkout page prices on the server.
+ */
+export function checkoutStartRoute(app: PublicApp, { services, environment }: PublicContext) {
+  app.post(
+    '/checkout',
+    {
+      schema: {
+        hide: true,
+        body: Type.Object(
+          {
+            productId: Type.String({ minLength: 1, maxLength: 100 }),
+            firstName: Type.Optional(Type.String({ maxLength: 100 })),
+            lastName: Type.Optional(Type.String({ maxLength: 100 })),
+            email: Type.Optional(Type.String({ maxLength: 254 })),
+            zipCode: Type.Optional(Type.String({ maxLength: 12 })),
+            coupon: Type.Optional(Type.String({ maxLength: 64 })),
+            payload: Type.Optional(Type.String()),
+            nonEditableEmail: Type.Optional(Type.Boolean()),
+            country: Type.Optional(Type.String({ maxLength: 2 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ url: Type.String() }), '4xx': ErrorBody },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      if (body.email) requireEmail(body.email);
+      if (body.payload !== undefined) requirePayload(body.payload);
+      const owner = await app.ownerOf(body.productId);
+      // Prices now, so an unknown, expired or unpriceable product fails here and not on the page.
+      await services.purchases.quote(owner, body.productId, customerLocality(request, environment, { zip: body.zipCode, country: body.country }));
+      return { url: checkoutUrl(services.urls.hosted(environment), body.productId, body) };
+    },
+  );
+}
