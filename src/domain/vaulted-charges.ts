@@ -1,5 +1,5 @@
 import type { Clock } from './clock.ts';
-import { invalidState, notFound } from './errors.ts';
+import { AppError, invalidState, notFound } from './errors.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
 import type { PaymentGateway } from './gateway.ts';
 import { pendingAttempt } from './charge-attempts.ts';
@@ -52,6 +52,9 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
       });
       // The same key was charged before (its answer no longer replayable): repeat its outcome, never the charge.
       if (prepared.settled) {
+        if (prepared.settled.amountMinor !== prepared.quote.totalMinor || prepared.settled.currency !== prepared.quote.currency) {
+          throw new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a charge of another amount; use a new key for a new charge.');
+        }
         const succeeded = prepared.settled.status === 'SUCCEEDED';
         return { status: succeeded ? 'SUCCESS' : 'FAILED', deactivation: false, quote: prepared.quote, message: succeeded ? null : `This charge was declined before (${prepared.settled.failureCode}).` };
       }

@@ -36,9 +36,12 @@ function body(t: Transaction) {
   };
 }
 
+/** SPEC 2.1: nextCharge is absent for one-time transactions (and null once nothing is due). */
+const nextChargeOf = (t: Transaction) => (t.type === 'ONETIME' ? {} : { nextCharge: t.nextCharge });
+
 /** Element of GET /v1/transactions/{email}. */
 export function listedTransaction(t: Transaction) {
-  return { ...head(t), assignedEmail: t.assignedEmail, ...body(t), nextCharge: t.nextCharge, payload: t.payload, whoCanceled: t.whoCanceled, ...amounts(t) };
+  return { ...head(t), assignedEmail: t.assignedEmail, ...body(t), ...nextChargeOf(t), payload: t.payload, whoCanceled: t.whoCanceled, ...amounts(t) };
 }
 
 /** GET /v1/transaction/{id}: no nextCharge, with the ledger. */
@@ -64,7 +67,7 @@ export function changedTransaction(t: Transaction) {
     email: t.email,
     id: t.id,
     lastCharge: t.lastCharge,
-    nextCharge: t.nextCharge,
+    ...nextChargeOf(t),
     payload: t.payload,
     productId: t.productId,
     productName: t.productName,

@@ -57,7 +57,7 @@ export const Entry = Type.Object({
   affiliateIncomeCurrency: Type.String(),
 });
 
-export const ListedTransaction = Type.Object({ ...headFields, assignedEmail: nullable(Type.String()), ...commonFields, nextCharge: nullable(Type.String()), ...tailFields, ...amountFields });
+export const ListedTransaction = Type.Object({ ...headFields, assignedEmail: nullable(Type.String()), ...commonFields, nextCharge: Type.Optional(nullable(Type.String({ description: 'Absent for one-time transactions' }))), ...tailFields, ...amountFields });
 export const TransactionWithEntries = Type.Object({ ...headFields, assignedEmail: nullable(Type.String()), ...commonFields, ...tailFields, ...amountFields, entries: Type.Array(Entry) });
 export const UpdatedTransaction = Type.Object({ ...headFields, assignEmail: nullable(Type.String()), ...commonFields, ...tailFields, ...amountFields });
 
@@ -72,7 +72,7 @@ export const ChangedTransaction = Type.Object({
   email: Type.String(),
   id: Type.String(),
   lastCharge: nullable(Type.String()),
-  nextCharge: nullable(Type.String()),
+  nextCharge: Type.Optional(nullable(Type.String({ description: 'Absent for one-time transactions' }))),
   payload: nullable(Type.String()),
   productId: Type.String(),
   productName: Type.String(),

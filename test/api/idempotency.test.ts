@@ -79,6 +79,11 @@ for (const kind of await storeKinds()) {
       assert.equal(again.headers.get('idempotent-replayed'), null, 'a fresh run, not a replay');
       assert.equal(again.json.status, 'SUCCESS');
       assert.equal(await entriesOf(a, id, 'VAULTED_PAYMENT'), 1);
+      // The same key with other prices is another charge, not a repeat: refused, nothing charged.
+      await t.services.store.idempotency.purgeOlderThan('9999-12-31T00:00:00.000Z');
+      const other = await a.api(`/v1/charge-vaulted/${id}`, { body: { ...CHARGE, prices: [{ currency: 'USD', value: 99 }] }, headers: { 'idempotency-key': key } });
+      assertError(other, 409, 'IDEMPOTENCY_CONFLICT');
+      assert.equal(await entriesOf(a, id, 'VAULTED_PAYMENT'), 1);
     });
 
     test('an error answer is replayed too, so a retry cannot turn into a different outcome', async () => {
