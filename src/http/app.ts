@@ -10,6 +10,7 @@ import type { Services } from '../services.ts';
 import { registerErrorHandling, sendError } from './errors-plugin.ts';
 import { registerCheckout } from './checkout/checkout-routes.ts';
 import { publicPlugin } from './public-plugin.ts';
+import { registerWidgetRoutes } from './widget-routes.ts';
 import { registerHostedPages } from './hosted-pages.ts';
 import { v1Plugin } from './v1-plugin.ts';
 
@@ -125,6 +126,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   await app.register(async (scoped) => v1Plugin(scoped as never, { services, environment: 'production' }), { prefix: '/v1' });
   await app.register(async (scoped) => v1Plugin(scoped as never, { services, environment: 'sandbox' }), { prefix: '/sandbox/v1' });
+  // The client script, both environments at {cdn_url}/latest/ (the CDN is this server).
+  await app.register(registerWidgetRoutes);
   await app.register(async (scoped) => publicPlugin(scoped as never, { services, environment: 'production' }), { prefix: '/public/v1' });
   await app.register(async (scoped) => publicPlugin(scoped as never, { services, environment: 'sandbox' }), { prefix: '/sandbox/public/v1' });
   for (const [environment, prefix] of [['production', ''], ['sandbox', '/sandbox']] as const) {

@@ -1,0 +1,385 @@
+/**
+ * The client script vendors put in the head of their page (SPEC 4.3): `window.tc` and the
+ * `data-ts-*` attributes. Browser code only, no dependencies; src/widget/build.ts bundles it twice
+ * with `__OPENTILL_SANDBOX__` defined, so the production script carries no sandbox-only code.
+ *
+ * Nothing here may throw into the vendor's page: DOM work runs inside `guard`, and failures show
+ * as `data-ts-error` on the element (and a console warning) or as rejections of `tc`'s promises.
+ */
+declare const __OPENTILL_SANDBOX__: boolean;
+
+export interface WidgetPrice {
+  currency: string;
+  price: number;
+  priceNet: number;
+  tax: number;
+  taxName: string;
+  taxRate: number;
+}
+
+/** The price endpoint's answer; `tc.getPrice` hands out only the WidgetPrice part. */
+interface PriceAnswer extends WidgetPrice {
+  priceS: string;
+  priceNetS: string;
+  taxS: string;
+  country: string;
+}
+
+export interface PriceOptions {
+  zipCode?: string;
+  /** Sandbox only: the customer's country (ISO alpha-2), instead of the one found from the address. */
+  country?: string;
+}
+
+export interface BuyOptions extends PriceOptions {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  coupon?: string;
+  payload?: string;
+  nonEditableEmail?: boolean;
+  /** Open the checkout as a full page instead of over this one. */
+  redirect?: boolean;
+}
+
+type PrefillField = 'firstName' | 'lastName' | 'email' | 'zipCode' | 'coupon' | 'payload';
+
+const SANDBOX = __OPENTILL_SANDBOX__;
+/** The embedded checkout has this long to say 'ready'; after it the customer goes there as a full page. */
+const READY_TIMEOUT_MS = 8000;
+const PREFILL: PrefillField[] = ['firstName', 'lastName', 'email', 'zipCode', 'coupon', 'payload'];
+const WATCHED = ['data-ts-price', 'data-ts-button', 'data-ts-product', 'data-ts-zip-code', 'data-ts-style'];
+if (SANDBOX) WATCHED.push('data-ts-country');
+const SELECTOR = '[data-ts-price],[data-ts-button]';
+const BUTTON_CLASS = 'opentill-button';
+const BUTTON_CSS =
+  `.${BUTTON_CLASS}{display:inline-block;padding:.6em 1.25em;border:0;border-radius:.5em;background:#2550c8;color:#fff;` +
+  `font:600 1em/1.25 system-ui,-apple-system,"Segoe UI",sans-serif;text-align:center;text-decoration:none;cursor:pointer}` +
+  `.${BUTTON_CLASS}:hover{background:#1e43a8}.${BUTTON_CLASS}:focus-visible{outline:3px solid #9db4f0;outline-offset:2px}` +
+  `.${BUTTON_CLASS}[aria-busy=true]{opacity:.7;cursor:progress}`;
+
+const doc = document;
+const win = window as unknown as Record<string, unknown>;
+/** Read now: `document.currentScript` is only set while this script first runs. */
+const script = (doc.currentScript || doc.querySelector('script[src*="/latest/widget"]')) as HTMLScriptElement | null;
+const api = apiBase(script && script.src);
+const defaultCountry = SANDBOX && script ? script.getAttribute('data-ts-country') : null;
+
+const quotes = new Map<string, Promise<PriceAnswer>>();
+const formats = new Map<string, Intl.NumberFormat>();
+/** Per price element: the (product, zip, country) it shows or is loading, and its text before we wrote a price. */
+const shown = new WeakMap<Element, string>();
+const originalText = new WeakMap<Element, string | null>();
+const boundButtons = new WeakSet<Element>();
+const busyButtons = new WeakSet<Element>();
+let styleInjected = false;
+/** Closes the open checkout, if any, and answers where focus should return. */
+let closeCheckout: (() => Element | null) | null = null;
+
+/** `https://pay.example/latest/widget.min.js` → `https://pay.example/public/v1`; a path prefix before /latest is kept. */
+function apiBase(src: string | null): string | null {
+  try {
+    const url = new URL(src as string);
+    const prefix = /^(.*)\/latest\/[^/]*$/.exec(url.pathname);
+    return url.origin + (prefix ? prefix[1] : '') + (SANDBOX ? '/sandbox/public/v1' : '/public/v1');
+  } catch {
+    return null;
+  }
+}
+
+function guard(work: () => void) {
+  try {
+    work();
+  } catch (error) {
+    warn(error);
+  }
+}
+
+function warn(error: unknown) {
+  if (typeof console !== 'undefined') console.warn('opentill:', error);
+}
+
+/** Runs `work` inside a promise, so a synchronous throw becomes a rejection. */
+function attempt<T>(work: () => T | PromiseLike<T>): Promise<T> {
+  return new Promise<T>((resolve) => resolve(work()));
+}
+
+function requiredProductId(productId: unknown): string {
+  if (typeof productId !== 'string' || !productId) throw new Error('opentill: a product ID is required.');
+  return productId;
+}
+
+/** Sandbox only: the explicit country, else the script tag's data-ts-country. */
+function countryOf(given: string | null | undefined): string {
+  return SANDBOX ? (given || defaultCountry || '').trim().toUpperCase() : '';
+}
+
+/** One request to the public API; rejects with the server's `message` when it answers an error. */
+function call<T>(path: string, init?: RequestInit): Promise<T> {
+  if (!api) return Promise.reject(new Error('opentill: cannot tell where the script was loaded from.'));
+  return fetch(api + path, init).then((response) =>
+    response.text().then((text) => {
+      let body: { message?: unknown } | null = null;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // Not JSON (a proxy's error page): the status says enough.
+      }
+      if (response.ok && body && typeof body === 'object') return body as T;
+      throw new Error(body && typeof body.message === 'string' && body.message ? body.message : `opentill: the request failed with HTTP ${response.status}.`);
+    }),
+  );
+}
+
+/** The price for this customer; one request per distinct (product, zip, country), failures retried next time. */
+function quote(productId: unknown, zip: string | null | undefined, country: string): Promise<PriceAnswer> {
+  const query = new URLSearchParams();
+  if (zip && zip.trim()) query.set('zip', zip.trim());
+  if (SANDBOX && country) query.set('country', country);
+  const search = query.toString();
+  const path = `/price/${encodeURIComponent(requiredProductId(productId))}${search ? `?${search}` : ''}`;
+  let answer = quotes.get(path);
+  if (!answer) {
+    const request = call<PriceAnswer>(path);
+    answer = request;
+    quotes.set(path, request);
+    request.catch(() => quotes.get(path) === request && quotes.delete(path));
+  }
+  return answer;
+}
+
+function getPrice(productId: string, options?: PriceOptions): Promise<WidgetPrice> {
+  return attempt(() => quote(productId, options && options.zipCode, SANDBOX ? countryOf(options && options.country) : '')).then((p) => ({
+    currency: p.currency,
+    price: p.price,
+    priceNet: p.priceNet,
+    tax: p.tax,
+    taxName: p.taxName,
+    taxRate: p.taxRate,
+  }));
+}
+
+function buy(productId: string, options?: BuyOptions): Promise<void> {
+  const o = options || {};
+  return attempt(() => {
+    const body: Record<string, unknown> = { productId: requiredProductId(productId) };
+    for (const field of PREFILL) {
+      const value = o[field];
+      if (value != null && value !== '') body[field] = String(value);
+    }
+    if (o.nonEditableEmail === true) body.nonEditableEmail = true;
+    if (SANDBOX && countryOf(o.country)) body.country = countryOf(o.country);
+    return call<{ url?: unknown }>('/checkout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  }).then((answer) => {
+    const url = typeof answer.url === 'string' ? new URL(answer.url) : null;
+    if (!url || !/^https?:$/.test(url.protocol)) throw new Error('opentill: the server answered no checkout address.');
+    if (o.redirect === true) location.href = url.href;
+    else openCheckout(url);
+  });
+}
+
+/**
+ * The checkout in an iframe over the page. The page inside says 'ready' once loaded and 'close'
+ * when the customer closes it; without 'ready' in time (blocked frame, slow network) the customer
+ * is sent to the checkout as a full page instead.
+ */
+function openCheckout(url: URL) {
+  const returnFocus = closeCheckout ? closeCheckout() : doc.activeElement;
+  const framed = new URL(url.href);
+  framed.searchParams.set('embedded', '1');
+
+  // Inline styles (CSSOM, allowed by a strict style-src) beat any vendor rule that is not !important.
+  const overlay = doc.createElement('div');
+  overlay.setAttribute('role', 'dialog');
+  overlay.setAttribute('aria-modal', 'true');
+  overlay.setAttribute('aria-label', 'Checkout');
+  overlay.style.cssText =
+    'position:fixed;top:0;left:0;width:100%;height:100%;margin:0;padding:0;border:0;z-index:2147483647;' +
+    'display:flex;align-items:center;justify-content:center;background:rgba(17,24,39,.6)';
+  const frame = doc.createElement('iframe');
+  frame.title = 'Checkout';
+  frame.setAttribute('allow', 'payment');
+  frame.style.cssText =
+    'display:block;width:100%;max-width:520px;height:100%;max-height:760px;margin:0;padding:0;border:0;' +
+    'border-radius:12px;background:#fff;box-shadow:0 12px 48px rgba(0,0,0,.35)';
+  frame.src = framed.href;
+  overlay.appendChild(frame);
+
+  const root = doc.documentElement;
+  const overflow = root.style.overflow;
+  const timer = window.setTimeout(() => {
+    close();
+    location.href = url.href;
+  }, READY_TIMEOUT_MS);
+
+  function onMessage(event: MessageEvent) {
+    const data = event.data;
+    if (event.source !== frame.contentWindow || event.origin !== url.origin || !data || data.source !== 'opentill') return;
+    if (data.type === 'ready' || data.type === 'paid') window.clearTimeout(timer);
+    else if (data.type === 'close') close(true);
+  }
+  function onKey(event: KeyboardEvent) {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      close(true);
+    }
+  }
+  // Keep focus in the dialog: tabbing out of the iframe comes back to it.
+  function onFocus(event: FocusEvent) {
+    if (!overlay.contains(event.target as Node)) frame.focus();
+  }
+  function close(restoreFocus?: boolean): Element | null {
+    window.clearTimeout(timer);
+    window.removeEventListener('message', onMessage);
+    doc.removeEventListener('keydown', onKey, true);
+    doc.removeEventListener('focusin', onFocus, true);
+    if (overlay.parentNode) overlay.parentNode.removeChild(overlay);
+    root.style.overflow = overflow;
+    closeCheckout = null;
+    if (restoreFocus && returnFocus && returnFocus.isConnected && 'focus' in returnFocus) (returnFocus as HTMLElement).focus();
+    return returnFocus;
+  }
+
+  window.addEventListener('message', onMessage);
+  doc.addEventListener('keydown', onKey, true);
+  doc.addEventListener('focusin', onFocus, true);
+  root.style.overflow = 'hidden';
+  (doc.body || root).appendChild(overlay);
+  closeCheckout = close;
+  frame.focus();
+}
+
+function moneyFormat(currency: string): Intl.NumberFormat {
+  let format = formats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
+    formats.set(currency, format);
+  }
+  return format;
+}
+
+/** `data-ts-price`: the element's text becomes the localized total; tax details go to attributes. */
+function showPrice(el: Element) {
+  const country = SANDBOX ? countryOf(el.getAttribute('data-ts-country')) : '';
+  const productId = el.getAttribute('data-ts-product');
+  const zip = el.getAttribute('data-ts-zip-code');
+  const key = `${productId}\n${zip}\n${country}`;
+  if (shown.get(el) === key) return;
+  shown.set(el, key);
+  attempt(() => quote(productId, zip, country))
+    .then((p) => {
+      if (shown.get(el) !== key) return;
+      const format = moneyFormat(p.currency);
+      const total = format.format(p.price);
+      const net = format.format(p.priceNet);
+      if (!originalText.has(el)) originalText.set(el, el.textContent);
+      el.textContent = total;
+      el.setAttribute('data-ts-price-net', net);
+      el.setAttribute('data-ts-tax-name', p.taxName);
+      el.setAttribute('data-ts-tax-rate', String(p.taxRate));
+      el.removeAttribute('data-ts-error');
+    })
+    .catch((error: unknown) => {
+      if (shown.get(el) !== key) return;
+      if (originalText.has(el)) el.textContent = originalText.get(el) as string | null;
+      for (const name of ['price-net', 'tax-name', 'tax-rate']) el.removeAttribute(`data-ts-${name}`);
+      el.setAttribute('data-ts-error', error instanceof Error ? error.message : String(error));
+      warn(error);
+    });
+}
+
+function injectStyle() {
+  if (styleInjected) return;
+  styleInjected = true;
+  const style = doc.createElement('style');
+  style.textContent = BUTTON_CSS;
+  // First in <head>, so the vendor's own rules of equal specificity win.
+  const head = doc.head || doc.documentElement;
+  head.insertBefore(style, head.firstChild);
+}
+
+/** `data-ts-button`: click (and Enter/Space on elements that are not buttons) starts checkout. */
+function setUpButton(el: HTMLElement) {
+  if (el.getAttribute('data-ts-style') === 'none') el.classList.remove(BUTTON_CLASS);
+  else {
+    injectStyle();
+    el.classList.add(BUTTON_CLASS);
+  }
+  if (boundButtons.has(el)) return;
+  boundButtons.add(el);
+  el.addEventListener('click', (event) => {
+    if (!el.hasAttribute('data-ts-button')) return;
+    event.preventDefault();
+    activate(el);
+  });
+  if (/^(button|input)$/i.test(el.tagName)) return;
+  if (!el.hasAttribute('role')) el.setAttribute('role', 'button');
+  if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '0');
+  el.addEventListener('keydown', (event) => {
+    if (!el.hasAttribute('data-ts-button') || (event.key !== 'Enter' && event.key !== ' ')) return;
+    event.preventDefault();
+    activate(el);
+  });
+}
+
+function activate(el: Element) {
+  if (busyButtons.has(el)) return;
+  const options: BuyOptions = {};
+  for (const field of PREFILL) {
+    const value = el.getAttribute(`data-ts-${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+    if (value) options[field] = value;
+  }
+  if (el.getAttribute('data-ts-non-editable-email') === 'true') options.nonEditableEmail = true;
+  if (SANDBOX) options.country = el.getAttribute('data-ts-country') || undefined;
+  busyButtons.add(el);
+  el.setAttribute('aria-busy', 'true');
+  buy(el.getAttribute('data-ts-product') as string, options)
+    .then(
+      () => el.removeAttribute('data-ts-error'),
+      (error: Error) => {
+        el.setAttribute('data-ts-error', error.message);
+        warn(error);
+      },
+    )
+    .then(() => {
+      busyButtons.delete(el);
+      el.removeAttribute('aria-busy');
+    });
+}
+
+function visit(el: Element) {
+  if (!el.hasAttribute('data-ts-product')) return;
+  if (el.hasAttribute('data-ts-price')) showPrice(el);
+  if (el.hasAttribute('data-ts-button')) setUpButton(el as HTMLElement);
+}
+
+function scan(root: Element) {
+  visit(root);
+  const found = root.querySelectorAll(SELECTOR);
+  for (let i = 0; i < found.length; i++) visit(found[i] as Element);
+}
+
+function start() {
+  win.tc = { getPrice, buy };
+  const root = doc.documentElement;
+  // Elements the parser adds after this script, and those the page adds or changes later.
+  new MutationObserver((records) =>
+    guard(() => {
+      for (const record of records) {
+        if (record.type === 'attributes') visit(record.target as Element);
+        else for (let i = 0; i < record.addedNodes.length; i++) {
+          const node = record.addedNodes[i] as Node;
+          if (node.nodeType === 1) scan(node as Element);
+        }
+      }
+    }),
+  ).observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: WATCHED });
+  scan(root);
+  doc.addEventListener('DOMContentLoaded', () => guard(() => scan(root)));
+}
+
+// Loaded twice (two script tags): the first copy serves the page.
+if (!win.__opentill) {
+  win.__opentill = true;
+  guard(start);
+}
