@@ -58,7 +58,7 @@ export interface ApiResponse {
 
 export const TEST_CARD = { number: '4242424242424242', expMonth: 12, expYear: 2035 };
 
-export async function startTestApp(kind: StoreKind, options: { clock?: Clock; gateways?: Partial<Record<Environment, PaymentGateway>>; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startTestApp(kind: StoreKind, options: { clock?: Clock; gateways?: Partial<Record<Environment, PaymentGateway>>; env?: Record<string, string>; port?: number } = {}): Promise<TestApp> {
   const { database, drop } = await freshDatabase(kind);
   const config = loadConfig({
     OPENTILL_SECRET: 'test-secret-test-secret-test-secret-0123456789',
@@ -76,7 +76,7 @@ export async function startTestApp(kind: StoreKind, options: { clock?: Clock; ga
     gateways: { production: sandboxGateway(database.kysely), ...options.gateways },
   });
   const app = await buildApp(services, { logger: false });
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
   async function request(path: string, init: ApiInit, authorization: string | undefined): Promise<ApiResponse> {
