@@ -18,7 +18,13 @@ export interface Config {
   readonly dataDir: string;
   /** Keys the HMAC of API passwords and signs hosted links. */
   readonly secret: string;
+  /**
+   * The exchange-rate table to load: RATES_FILE, else the one `opentill rates import` wrote
+   * (`importedRatesFile`) when it exists, else undefined for the bundled table.
+   */
   readonly ratesFile: string | undefined;
+  /** Where `opentill rates import` writes the table: `<dataDir>/exchange-rates.xml`. */
+  readonly importedRatesFile: string;
   readonly trustProxy: boolean | string;
   readonly logLevel: string;
   readonly rateLimit: { readonly perCredentialPerMinute: number; readonly perAddressPerMinute: number; readonly authFailuresPerMinute: number };
@@ -51,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.OPENTILL_DATA_DIR ?? 'data');
   const baseUrl = (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   const trust = env.TRUST_PROXY;
+  const importedRatesFile = resolve(dataDir, 'exchange-rates.xml');
   return Object.freeze({
     host: env.HOST ?? '127.0.0.1',
     port,
@@ -60,7 +67,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteFile: resolve(env.SQLITE_FILE ?? resolve(dataDir, 'opentill.db')),
     dataDir,
     secret: loadSecret(env, dataDir),
-    ratesFile: env.RATES_FILE || undefined,
+    ratesFile: env.RATES_FILE ? resolve(env.RATES_FILE) : existsSync(importedRatesFile) ? importedRatesFile : undefined,
+    importedRatesFile,
     trustProxy: trust === undefined || trust === '' || trust === 'false' ? false : trust === 'true' ? true : trust,
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimit: Object.freeze({

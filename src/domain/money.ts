@@ -107,9 +107,21 @@ export function divideRoundHalfUp(units: bigint, divisor: bigint): bigint {
   return negative ? -quotient : quotient;
 }
 
+const MAX_SAFE_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A computed count of minor units as a number. Past Number.MAX_SAFE_INTEGER a double cannot hold
+ * every integer, so such an amount is refused instead of being silently rounded by a float.
+ * `what` names the amount in the error (called only then).
+ */
+export function safeMinor(minor: bigint, what: () => string): number {
+  if (minor > MAX_SAFE_MINOR || minor < -MAX_SAFE_MINOR) throw invalidInput(`${what()} is too large to be handled exactly.`);
+  return Number(minor);
+}
+
 /** amount x rate, rounded half-up to the minor unit (tax on a net amount). */
 export function multiplyByRate(minor: number, rate: Decimal): number {
-  return Number(divideRoundHalfUp(BigInt(minor) * rate.units, 10n ** BigInt(rate.scale)));
+  return safeMinor(divideRoundHalfUp(BigInt(minor) * rate.units, 10n ** BigInt(rate.scale)), () => `${minor} minor units x ${formatDecimal(rate)}`);
 }
 
 /**
@@ -121,7 +133,7 @@ export function convert(minor: number, from: string, to: string, rate: Decimal):
   let denominator = 10n ** BigInt(rate.scale);
   if (shift >= 0) numerator *= 10n ** BigInt(shift);
   else denominator *= 10n ** BigInt(-shift);
-  return Number(divideRoundHalfUp(numerator, denominator));
+  return safeMinor(divideRoundHalfUp(numerator, denominator), () => `${formatMinor(minor, from)} ${from} in ${to}`);
 }
 
 /** A decimal rate as a plain string, e.g. {units: 19n, scale: 2} -> "0.19". */

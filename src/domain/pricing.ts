@@ -1,6 +1,6 @@
 import { invalidInput } from './errors.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
-import { currencyExponent, divideRoundHalfUp, formatDecimal, multiplyByRate } from './money.ts';
+import { currencyExponent, divideRoundHalfUp, formatDecimal, formatMinor, multiplyByRate, safeMinor } from './money.ts';
 import { taxRateFor } from './tax-rates.ts';
 
 /**
@@ -36,11 +36,13 @@ export function quotePrice(request: QuoteRequest): PriceQuote {
   const netMinor = request.prices[currency] ?? convertFromUsd(usd, currency, request.rates);
   const tax = taxRateFor(request.country, request.region);
   const taxMinor = multiplyByRate(netMinor, tax.rate);
+  // Summed in BigInt: a float sum past 2^53 would round the total the customer pays.
+  const totalMinor = safeMinor(BigInt(netMinor) + BigInt(taxMinor), () => `The total of ${formatMinor(netMinor, currency)} ${currency} with tax`);
   return {
     currency,
     netMinor,
     taxMinor,
-    totalMinor: netMinor + taxMinor,
+    totalMinor,
     taxRate: formatDecimal(tax.rate),
     taxName: tax.name,
     netUsdMinor: usd,
@@ -66,5 +68,5 @@ export function convertFromUsd(usdMinor: number, currency: string, rates: Exchan
   const shift = currencyExponent(currency) - currencyExponent('USD');
   if (shift >= 0) numerator *= 10n ** BigInt(shift);
   else denominator *= 10n ** BigInt(-shift);
-  return Number(divideRoundHalfUp(numerator, denominator));
+  return safeMinor(divideRoundHalfUp(numerator, denominator), () => `${formatMinor(usdMinor, 'USD')} USD in ${currency}`);
 }

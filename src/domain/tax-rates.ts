@@ -55,7 +55,11 @@ export function taxRateFor(country: string, region?: string | null): TaxRate {
   let rate = parseDecimal(record.rate);
   let name = label(record.type, country);
   const state = region ? record.states?.[region.toUpperCase()] : undefined;
-  if (state && state.rate > 0) {
+  if (state && state.rate < 0) {
+    // A negative adjustment replaces the national tax (Canary Islands: IGIC 7% instead of 21% VAT).
+    rate = addDecimals(rate, parseDecimal(state.rate));
+    name = label(state.type, country);
+  } else if (state && state.rate > 0) {
     rate = addDecimals(rate, parseDecimal(state.rate));
     const stateName = label(state.type, country);
     // Canada's HST replaces GST in name; PST and QST are charged beside GST.

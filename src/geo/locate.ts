@@ -22,6 +22,8 @@ const CANADIAN_PROVINCE_BY_LETTER: Record<string, string> = {
   R: 'MB', S: 'SK', T: 'AB', V: 'BC', X: 'NT', Y: 'YT',
 };
 
+const SPANISH_TERRITORY_BY_PREFIX: Record<string, string> = { '35': 'GC', '38': 'TF', '51': 'CE', '52': 'ML' };
+
 /** The state of a US ZIP code or the province of a Canadian postal code; undefined if unknown. */
 export function regionOfPostalCode(country: string, postalCode: string): string | undefined {
   const code = postalCode.trim().toUpperCase();
@@ -31,5 +33,7 @@ export function regionOfPostalCode(country: string, postalCode: string): string 
     return found?.country === 'US' ? found.state : undefined;
   }
   if (country === 'CA' && /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/.test(code)) return CANADIAN_PROVINCE_BY_LETTER[code[0]!];
+  // Spain's territories outside the EU VAT area: the Canary Islands, Ceuta and Melilla.
+  if (country === 'ES' && /^\d{5}$/.test(code)) return SPANISH_TERRITORY_BY_PREFIX[code.slice(0, 2)];
   return undefined;
 }
