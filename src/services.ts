@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import { catalogService } from './domain/catalog.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
+import { couponService, type CouponService } from './domain/coupons.ts';
 import { credentialService } from './domain/credentials.ts';
 import { loadExchangeRates, type ExchangeRates } from './domain/exchange-rates.ts';
 import type { PaymentGateway } from './domain/gateway.ts';
@@ -27,6 +28,7 @@ export interface Services {
   readonly urls: { base(environment: Environment): string; hosted(environment: Environment): string };
   readonly credentials: ReturnType<typeof credentialService>;
   readonly catalog: ReturnType<typeof catalogService>;
+  readonly coupons: CouponService;
   readonly purchases: ReturnType<typeof purchaseService>;
   readonly transactions: ReturnType<typeof transactionService>;
   readonly refunds: ReturnType<typeof refundService>;
@@ -60,6 +62,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   };
   const catalog = catalogService({ store, clock, hostedUrl: urls.hosted });
   const links = hostedLinks(config.secret);
+  const coupons = couponService({ store, clock });
   return {
     config,
     database,
@@ -69,7 +72,8 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     urls,
     credentials: credentialService({ store, clock, secret: config.secret }),
     catalog,
-    purchases: purchaseService({ store, clock, catalog, gateways, rates }),
+    coupons,
+    purchases: purchaseService({ store, clock, catalog, coupons, gateways, rates }),
     transactions: transactionService({ store, clock }),
     refunds: refundService({ store, clock, gateways }),
     vaulted: vaultedChargeService({ store, clock, gateways, rates }),

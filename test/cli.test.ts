@@ -240,6 +240,44 @@ describe('opentill CLI', () => {
     }
   });
 
+  test('coupon create, list and revoke; a sandbox purchase with a coupon pays the discounted price', async () => {
+    const d = sandboxDir();
+    try {
+      const { vendor } = await createVendor(d.run);
+      const created = await d.run('product', 'create', '--vendor', vendor.id, '--name', 'Pro', '--type', 'ONETIME', '--price', 'USD:20', '--json');
+      const productId = parseJson(created).id as string;
+      const coupon = (...args: string[]) => d.run('coupon', 'create', '--vendor', vendor.id, '--product', productId, ...args);
+
+      const percent = await coupon('--code', 'launch10', '--percent', '10', '--json');
+      succeeded(percent);
+      assert.equal(parseJson(percent).code, 'LAUNCH10');
+      assert.equal(parseJson(percent).percentOff, '10');
+      const fixed = await coupon('--code', 'FIVE', '--amount', 'USD:5');
+      succeeded(fixed);
+      assert.match(fixed.stdout, /FIVE {2}5\.00 USD off/);
+
+      failedWith(await coupon('--code', 'BOTH', '--percent', '5', '--amount', 'USD:1'), /either a percentage off or amounts off/);
+      failedWith(await coupon('--code', 'NONE'), /either a percentage off or amounts off/);
+      failedWith(await coupon('--code', 'TOOMUCH', '--percent', '150'), /at most 100/);
+      failedWith(await coupon('--code', 'EURONLY', '--amount', 'EUR:5'), /USD/);
+      failedWith(await coupon('--code', 'PAST', '--percent', '5', '--expires', '2001-01-01'), /in the future/);
+      failedWith(await coupon('--code', 'x', '--percent', '5'), /3 to 32/);
+      failedWith(await coupon('--code', 'LAUNCH10', '--percent', '5'), /already has a coupon LAUNCH10/);
+
+      const paid = await d.run('sandbox', 'purchase', '--vendor', vendor.id, '--product', productId, '--email', 'c@example.com', '--coupon', 'launch10', '--json');
+      succeeded(paid);
+      assert.equal(parseJson(paid).transaction.netMinor, 1800);
+
+      const listed = parseJson(await d.run('coupon', 'list', '--vendor', vendor.id, '--json')) as { id: string; code: string }[];
+      assert.deepEqual(listed.map((c) => c.code), ['LAUNCH10', 'FIVE']);
+      succeeded(await d.run('coupon', 'revoke', '--vendor', vendor.id, '--coupon', listed[0]!.id));
+      failedWith(await d.run('sandbox', 'purchase', '--vendor', vendor.id, '--product', productId, '--email', 'c@example.com', '--coupon', 'launch10'), /not valid/);
+      failedWith(await d.run('coupon', 'revoke', '--vendor', vendor.id, '--coupon', listed[0]!.id), /not found/);
+    } finally {
+      d.remove();
+    }
+  });
+
   test('migrate --json reports the applied migrations, then nothing to apply', async () => {
     const d = sandboxDir();
     try {

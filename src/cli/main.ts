@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.ts';
 import { BUNDLED_RATES_FILE, loadExchangeRates, writeExchangeRatesFile } from '../domain/exchange-rates.ts';
-import type { Environment } from '../domain/model.ts';
+import type { Coupon, Environment } from '../domain/model.ts';
 import { formatDecimal, formatMinor } from '../domain/money.ts';
 import { startServer } from '../server.ts';
 import { createServices, type Services } from '../services.ts';
@@ -179,6 +179,62 @@ product
     ),
   );
 
+const coupon = program.command('coupon').description("manage a product's discount codes");
+const couponLine = (c: Coupon) =>
+  `${c.id}  ${c.code}  ${c.percentOff !== null ? `${c.percentOff}% off` : `${Object.entries(c.amountsOff).map(([cur, m]) => `${formatMinor(m, cur)} ${cur}`).join(', ')} off`}  product ${c.productId}${c.expiresAt ? `  expires ${c.expiresAt}` : ''}${c.revokedAt ? `  revoked ${c.revokedAt}` : ''}`;
+coupon
+  .command('create')
+  .description('create a coupon: a percentage off (--percent) or an amount off (--amount, USD required)')
+  .requiredOption('--vendor <id>', 'vendor id (TC-VE_...)')
+  .requiredOption('--product <id>', 'product id (TC-PR_...)')
+  .requiredOption('--code <code>', 'what customers type, e.g. LAUNCH25 (case does not matter)')
+  .option('--percent <percent>', 'percent off the net price, e.g. 25 or 12.5')
+  .option('--amount <CUR:AMOUNT>', 'amount off the net price, repeatable; USD is required', price)
+  .option('--expires <date>', 'last moment it can be used, e.g. 2030-12-31T23:59:59Z')
+  .option('--env <environment>', 'sandbox or production', environment, 'sandbox')
+  .option('--json', 'print JSON')
+  .action(async (opts: { vendor: string; product: string; code: string; percent?: string; amount?: { currency: string; value: string }[]; expires?: string; env: Environment; json?: boolean }) =>
+    run(!!opts.json, () =>
+      withServices(async (services) => {
+        if (!(await services.store.vendors.find(opts.vendor))) fail(`There is no vendor ${opts.vendor}.`, !!opts.json);
+        const created = await services.coupons.create(
+          { vendorId: opts.vendor, environment: opts.env },
+          { productId: opts.product, code: opts.code, percentOff: opts.percent, amountsOff: opts.amount, expiresAt: opts.expires },
+        );
+        print(!!opts.json, created, () => `Coupon created in ${created.environment}: ${couponLine(created)}`);
+      }),
+    ),
+  );
+coupon
+  .command('list')
+  .description("list a vendor's coupons")
+  .requiredOption('--vendor <id>', 'vendor id (TC-VE_...)')
+  .option('--env <environment>', 'sandbox or production', environment, 'sandbox')
+  .option('--json', 'print JSON')
+  .action(async (opts: { vendor: string; env: Environment; json?: boolean }) =>
+    run(!!opts.json, () =>
+      withServices(async (services) => {
+        const all = await services.coupons.list({ vendorId: opts.vendor, environment: opts.env });
+        print(!!opts.json, all, () => (all.length ? all.map(couponLine).join('\n') : 'No coupons.'));
+      }),
+    ),
+  );
+coupon
+  .command('revoke')
+  .description('stop a coupon from being used')
+  .requiredOption('--vendor <id>', 'vendor id (TC-VE_...)')
+  .requiredOption('--coupon <id>', 'coupon id (TC-CO_...)')
+  .option('--env <environment>', 'sandbox or production', environment, 'sandbox')
+  .option('--json', 'print JSON')
+  .action(async (opts: { vendor: string; coupon: string; env: Environment; json?: boolean }) =>
+    run(!!opts.json, () =>
+      withServices(async (services) => {
+        await services.coupons.revoke({ vendorId: opts.vendor, environment: opts.env }, opts.coupon);
+        print(!!opts.json, { id: opts.coupon, revoked: true }, () => `Coupon ${opts.coupon} is revoked.`);
+      }),
+    ),
+  );
+
 const sandbox = program.command('sandbox').description('sandbox tools');
 sandbox
   .command('purchase')
@@ -189,6 +245,7 @@ sandbox
   .option('--country <code>', 'customer country (ISO 3166-1 alpha-2)', 'US')
   .option('--region <code>', 'US state or Canadian province')
   .option('--currency <code>', 'currency to pay in (default: the country\'s)')
+  .option('--coupon <code>', 'a coupon code of the product')
   .option('--card <number>', 'test card number', '4242424242424242')
   .option('--expiry <MM/YY>', 'card expiry', '12/34')
   .option('--json', 'print JSON')
@@ -200,7 +257,7 @@ sandbox
         if (!(await services.store.vendors.find(opts.vendor))) fail(`There is no vendor ${opts.vendor}.`, !!opts.json);
         const result = await services.purchases.purchase(
           { vendorId: opts.vendor, environment: 'sandbox' },
-          { productId: opts.product, email: opts.email, country: opts.country, region: opts.region, currency: opts.currency, card: { number: opts.card, expMonth: Number(expiry[1]), expYear: Number(expiry[2]) } },
+          { productId: opts.product, email: opts.email, country: opts.country, region: opts.region, currency: opts.currency, coupon: opts.coupon, card: { number: opts.card, expMonth: Number(expiry[1]), expYear: Number(expiry[2]) } },
         );
         if (result.status === 'DECLINED') fail(`Payment declined (${result.code}): ${result.message}`, !!opts.json);
         const { transaction: t, quote: q, licence } = result;

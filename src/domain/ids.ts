@@ -13,6 +13,7 @@ export const ID_PREFIX = {
   customer: 'TC-CU_',
   licence: 'TC-LI_',
   chargeAttempt: 'TC-CA_',
+  coupon: 'TC-CO_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -85,6 +85,23 @@ export interface CustomizedProduct {
   createdAt: string;
 }
 
+/** A discount code of one product: a percentage, or fixed amounts by currency (USD required). */
+export interface Coupon {
+  id: string;
+  vendorId: string;
+  environment: Environment;
+  productId: string;
+  /** Upper case; customers may type it in any case. */
+  code: string;
+  /** Percent off the net price as a decimal string ("25", "12.5"), or null for a fixed discount. */
+  percentOff: string | null;
+  /** Fixed discount in minor units by currency; empty for a percentage. */
+  amountsOff: Record<string, number>;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
 export interface Transaction {
   id: string;
   vendorId: string;

@@ -1,5 +1,6 @@
 import type {
   ChangeFlag,
+  Coupon,
   CustomizedProduct,
   Environment,
   LedgerEntry,
@@ -37,6 +38,13 @@ export interface Repositories {
   customizedProducts: {
     insert(product: CustomizedProduct): Promise<void>;
     find(scope: Scope, id: string): Promise<CustomizedProduct | undefined>;
+  };
+  coupons: {
+    insert(coupon: Coupon): Promise<void>;
+    /** The coupon of this product with this code (upper case), revoked or not. */
+    findByCode(scope: Scope, productId: string, code: string): Promise<Coupon | undefined>;
+    list(scope: Scope): Promise<Coupon[]>;
+    revoke(scope: Scope, id: string, at: string): Promise<boolean>;
   };
   customers: {
     /** The customer with this e-mail (case-insensitive), created if new; returns its id. */

@@ -9,7 +9,10 @@ import { taxRateFor } from './tax-rates.ts';
  */
 export interface PriceQuote {
   currency: string;
+  /** Net price after any discount: what tax is charged on. */
   netMinor: number;
+  /** What a coupon took off the net price (0 without one). */
+  discountMinor: number;
   taxMinor: number;
   totalMinor: number;
   /** Tax rate as a decimal string, e.g. "0.19". */
@@ -27,13 +30,16 @@ export interface QuoteRequest {
   region?: string | null;
   allowConversion: boolean;
   rates: ExchangeRates;
+  /** The net price after a discount, given the list net price in the chosen currency. */
+  discount?: ((netMinor: number, currency: string) => number) | undefined;
 }
 
 export function quotePrice(request: QuoteRequest): PriceQuote {
   const usd = request.prices.USD;
   if (usd === undefined) throw invalidInput('A USD price is required.');
   const currency = chooseCurrency(request);
-  const netMinor = request.prices[currency] ?? convertFromUsd(usd, currency, request.rates);
+  const listNetMinor = request.prices[currency] ?? convertFromUsd(usd, currency, request.rates);
+  const netMinor = request.discount ? request.discount(listNetMinor, currency) : listNetMinor;
   const tax = taxRateFor(request.country, request.region);
   const taxMinor = multiplyByRate(netMinor, tax.rate);
   // Summed in BigInt: a float sum past 2^53 would round the total the customer pays.
@@ -41,11 +47,12 @@ export function quotePrice(request: QuoteRequest): PriceQuote {
   return {
     currency,
     netMinor,
+    discountMinor: listNetMinor - netMinor,
     taxMinor,
     totalMinor,
     taxRate: formatDecimal(tax.rate),
     taxName: tax.name,
-    netUsdMinor: usd,
+    netUsdMinor: request.discount ? request.discount(usd, 'USD') : usd,
   };
 }
 

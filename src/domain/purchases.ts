@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { periodStart } from './billing-period.ts';
 import type { CatalogService, Offer } from './catalog.ts';
+import { discountedNet, type CouponService } from './coupons.ts';
 import type { Clock } from './clock.ts';
 import { AppError } from './errors.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
@@ -8,7 +9,7 @@ import type { CardInput, PaymentGateway } from './gateway.ts';
 import { pendingAttempt } from './charge-attempts.ts';
 import { newId } from './ids.ts';
 import { paymentEntry } from './ledger.ts';
-import type { ChangeFlag, Environment, Scope, Transaction, TransactionStatus } from './model.ts';
+import type { ChangeFlag, Coupon, Environment, Scope, Transaction, TransactionStatus } from './model.ts';
 import type { Store } from './ports.ts';
 import { formatMinor } from './money.ts';
 import { quotePrice, type PriceQuote } from './pricing.ts';
@@ -24,6 +25,7 @@ export interface PurchaseDeps {
   store: Store;
   clock: Clock;
   catalog: Pick<CatalogService, 'resolveOffer'>;
+  coupons: Pick<CouponService, 'redeemable'>;
   gateways: Record<Environment, PaymentGateway>;
   rates: ExchangeRates;
 }
@@ -40,6 +42,8 @@ export interface PurchaseRequest {
   currency?: string | undefined;
   card: CardInput;
   payload?: string | null | undefined;
+  /** A coupon code the customer typed. */
+  coupon?: string | undefined;
   /** The total the customer was shown; a purchase at any other price is refused, never charged. */
   expectedTotal?: { currency: string; totalMinor: number } | undefined;
 }
@@ -53,8 +57,9 @@ export interface Locality {
 export type { Offer };
 
 /** The one price of an offer for a customer: what the widget shows, the checkout shows and charges. */
-function priceOffer(offer: Offer, locality: Locality, rates: ExchangeRates, currency?: string): PriceQuote {
+function priceOffer(offer: Offer, locality: Locality, rates: ExchangeRates, currency?: string, coupon?: Coupon): PriceQuote {
   return quotePrice({
+    discount: coupon ? (netMinor, paidIn) => discountedNet(netMinor, paidIn, coupon, rates) : undefined,
     prices: offer.product.prices,
     currency: currency ?? localCurrencyOf(locality.country) ?? 'USD',
     country: locality.country,
@@ -71,9 +76,10 @@ export type PurchaseResult =
 export function purchaseService(deps: PurchaseDeps) {
   return {
     /** The offer behind a product or customized-product id, priced for a customer at `locality`. */
-    async quote(scope: Scope, productId: string, locality: Locality): Promise<{ offer: Offer; quote: PriceQuote }> {
+    async quote(scope: Scope, productId: string, locality: Locality, couponCode?: string): Promise<{ offer: Offer; quote: PriceQuote; coupon: Coupon | null }> {
       const offer = await deps.catalog.resolveOffer(scope, productId);
-      return { offer, quote: priceOffer(offer, { ...locality, country: requireCountry(locality.country) }, deps.rates) };
+      const coupon = couponCode ? await deps.coupons.redeemable(scope, offer.product.id, couponCode) : null;
+      return { offer, coupon, quote: priceOffer(offer, { ...locality, country: requireCountry(locality.country) }, deps.rates, undefined, coupon ?? undefined) };
     },
 
     async purchase(scope: Scope, request: PurchaseRequest): Promise<PurchaseResult> {
@@ -85,7 +91,8 @@ export function purchaseService(deps: PurchaseDeps) {
       }
       const country = requireCountry(request.country);
       const payload = requirePayload(customized?.payload ?? request.payload ?? null);
-      const quote = priceOffer(offer, { country, region: request.region }, deps.rates, request.currency);
+      const coupon = request.coupon ? await deps.coupons.redeemable(scope, product.id, request.coupon) : undefined;
+      const quote = priceOffer(offer, { country, region: request.region }, deps.rates, request.currency, coupon);
       const expected = request.expectedTotal;
       if (expected && (expected.currency.toUpperCase() !== quote.currency || expected.totalMinor !== quote.totalMinor)) {
         throw new AppError('PRICE_CHANGED', `The price is now ${formatMinor(quote.totalMinor, quote.currency)} ${quote.currency}, not what was shown; nothing was charged. Check the new price and pay again.`);

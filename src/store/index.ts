@@ -3,6 +3,7 @@ import type { Database, Executor } from './database.ts';
 import { credentialsStore, customersStore, paymentMethodsStore, vendorsStore } from './accounts-store.ts';
 import { chargeAttemptsStore, idempotencyStore } from './attempts-store.ts';
 import { customizedProductsStore, productsStore } from './catalog-store.ts';
+import { couponsStore } from './coupons-store.ts';
 import { feedStore } from './feed-store.ts';
 import { entriesStore, licencesStore } from './ledger-store.ts';
 import { transactionsStore } from './transactions-store.ts';
@@ -13,6 +14,7 @@ function repositories(db: Executor, dialect: Database['dialect']): Repositories 
     credentials: credentialsStore(db),
     products: productsStore(db),
     customizedProducts: customizedProductsStore(db),
+    coupons: couponsStore(db),
     customers: customersStore(db),
     paymentMethods: paymentMethodsStore(db),
     transactions: transactionsStore(db, dialect),

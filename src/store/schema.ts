@@ -54,6 +54,19 @@ export interface CustomizedProductsTable {
   created_at: string;
 }
 
+export interface CouponsTable {
+  id: string;
+  vendor_id: string;
+  environment: string;
+  product_id: string;
+  code: string;
+  percent_off: string | null;
+  amounts_off_json: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
 export interface CustomersTable {
   id: string;
   vendor_id: string;
@@ -195,6 +208,7 @@ export interface Schema {
   products: ProductsTable;
   product_prices: ProductPricesTable;
   customized_products: CustomizedProductsTable;
+  coupons: CouponsTable;
   customers: CustomersTable;
   payment_methods: PaymentMethodsTable;
   transactions: TransactionsTable;

@@ -214,6 +214,58 @@ for (const kind of await storeKinds()) {
       assert.equal((await openPage('TC-PR_00000000000000000000000000')).status, 404);
     });
 
+    test('a percentage coupon lowers the net price before tax, on the page and in the transaction', async () => {
+      await t.services.coupons.create(v.scope(), { productId, code: 'launch25', percentOff: 25 });
+      const page = await openPage(productId, '?country=DE&coupon=Launch25');
+      assert.equal(page.status, 200);
+      assert.match(page.html, /data-testid="list">18\.50 EUR/);
+      assert.match(page.html, /data-testid="discount">−4\.63 EUR/); // 25% of 18.50 = 4.625, half up
+      assert.match(page.html, /data-testid="net">13\.87 EUR/);
+      assert.match(page.html, /data-testid="tax">2\.64 EUR/); // 19% of 13.87 = 2.6353
+      assert.match(page.html, /data-testid="total">16\.51 EUR/);
+      assert.equal(page.form.appliedCoupon, 'Launch25');
+      const paid = await pay(productId, { ...page.form, coupon: 'Launch25', email: 'coupon@example.com', country: 'DE', ...card() });
+      assert.equal(paid.status, 200, alertOf(paid.html));
+      const [tx] = await purchasesOf('coupon@example.com');
+      assert.deepEqual([tx.netPrice, tx.tax, tx.netPriceInUSD], [13.87, 2.64, 15]);
+    });
+
+    test('a coupon typed into the form shows the new total first and charges only on the next submit', async () => {
+      await t.services.coupons.create(v.scope(), { productId, code: 'FIVEOFF', amountsOff: [{ currency: 'USD', value: 5 }, { currency: 'EUR', value: 4.5 }] });
+      const page = await openPage(productId, '?country=DE');
+      const shown = await pay(productId, { ...page.form, coupon: 'fiveoff', email: 'typed@example.com', country: 'DE', ...card() });
+      assert.equal(shown.status, 200);
+      assert.match(shown.html, /Coupon FIVEOFF applied/);
+      assert.match(shown.html, /data-testid="net">14\.00 EUR/);
+      assert.deepEqual(await purchasesOf('typed@example.com'), [], 'nothing charged yet');
+      const form: Record<string, string> = {};
+      for (const m of shown.html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) form[m[1]!] = m[2]!;
+      const paid = await pay(productId, { ...form, coupon: 'fiveoff', email: 'typed@example.com', country: 'DE', ...card() });
+      assert.equal(paid.status, 200, alertOf(paid.html));
+      assert.match(paid.html, /16\.66 EUR/); // 14.00 + 19% (2.66)
+    });
+
+    test('unknown, expired, revoked and other products\' coupons are refused with a message and the full price', async () => {
+      const other = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 50 }] });
+      await t.services.coupons.create(v.scope(), { productId: other.id, code: 'OTHERONLY', percentOff: 10 });
+      await t.services.coupons.create(v.scope(), { productId, code: 'SHORTLIVED', percentOff: 10, expiresAt: new Date(clock.now().getTime() + 60_000).toISOString() });
+      const revoked = await t.services.coupons.create(v.scope(), { productId, code: 'GONE', percentOff: 10 });
+      await t.services.coupons.revoke(v.scope(), revoked.id);
+      clock.advance(61_000);
+      for (const code of ['NOPE', 'OTHERONLY', 'SHORTLIVED', 'GONE']) {
+        const page = await openPage(productId, `?country=DE&coupon=${code}`);
+        assert.equal(page.status, 200, code);
+        assert.match(alertOf(page.html)!, /coupon/i, code);
+        assert.match(page.html, /data-testid="total">22\.02 EUR/, code);
+        const start = await fetch(`${t.url}/sandbox/public/v1/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ productId, coupon: code, country: 'DE' }) });
+        assert.equal(start.status, 400, code);
+      }
+      // A production coupon code is unknown in the sandbox.
+      const prod = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 10 }] }, 'production');
+      await t.services.coupons.create(v.scope('production'), { productId: prod.id, code: 'PRODONLY', percentOff: 50 });
+      assert.ok((await t.services.coupons.list(v.scope())).every((c) => c.code !== 'PRODONLY'));
+    });
+
     test('the API still refuses form bodies: the form parser lives only on the checkout pages', async () => {
       const res = await v.api('/v1/transaction/x', { rawBody: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
       assert.equal(res.status, 415);

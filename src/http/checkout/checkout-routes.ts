@@ -42,9 +42,20 @@ export function registerCheckout(app: FastifyInstance, services: Services, envir
   const vendorName = async (scope: Scope) => (await services.store.vendors.find(scope.vendorId))?.name ?? '';
   const embeddedOf = (request: FastifyRequest) => (request.query as Record<string, unknown>).embedded === '1';
 
-  async function showForm(request: FastifyRequest, reply: FastifyReply, scope: Scope, offer: Offer, prefill: CheckoutPrefill, status: number, messages: { error?: string; notice?: string } = {}) {
+  async function showForm(request: FastifyRequest, reply: FastifyReply, scope: Scope, offer: Offer, prefill: CheckoutPrefill, status: number, messages: { error?: string | undefined; notice?: string | undefined } = {}) {
     const locality = customerLocality(request, environment, { zip: prefill.zipCode, country: prefill.country });
-    const { quote } = await services.purchases.quote(scope, (request.params as Params).productId, locality);
+    const productId = (request.params as Params).productId;
+    let priced;
+    try {
+      priced = await services.purchases.quote(scope, productId, locality, prefill.coupon);
+    } catch (err) {
+      // A coupon that cannot be used: show the price without it, and say why.
+      if (!(err instanceof AppError) || err.code !== 'INVALID_INPUT' || !prefill.coupon) throw err;
+      priced = await services.purchases.quote(scope, productId, locality);
+      messages = { error: messages.error ?? err.message };
+      prefill = { ...prefill, coupon: undefined };
+    }
+    const { quote } = priced;
     const lockedEmail = offer.customized?.userMail ?? undefined;
     const embedded = embeddedOf(request);
     return sendPage(reply, {
@@ -118,9 +129,14 @@ export function registerCheckout(app: FastifyInstance, services: Services, envir
       lastName: form.lastName,
       zipCode: form.zipCode,
       payload: form.payload,
+      coupon: form.coupon?.trim() || undefined,
       country: form.country,
     };
     const embedded = embeddedOf(request);
+    // A coupon typed after the price was shown: show the new price first, charge on the next submit.
+    if ((prefill.coupon ?? '').toUpperCase() !== (form.appliedCoupon ?? '').toUpperCase()) {
+      return showForm(request, reply, scope, offer, prefill, 200, prefill.coupon ? { notice: `Coupon ${prefill.coupon.toUpperCase()} applied. Check the new total and pay.` } : {});
+    }
     const token = form.token ?? '';
     if (!/^[\w-]{16,64}$/.test(token)) return showForm(request, reply, scope, offer, prefill, 400, { error: 'The form has expired; check the details and pay again.' });
 
@@ -152,6 +168,7 @@ export function registerCheckout(app: FastifyInstance, services: Services, envir
         region: locality.region ?? undefined,
         card: { number: (form.cardNumber ?? '').replace(/[\s-]/g, ''), expMonth: Number(expiry[1]), expYear: Number(expiry[2]) },
         payload: offer.customized?.payload ?? form.payload ?? null,
+        coupon: prefill.coupon,
         expectedTotal: { currency: expectedCurrency, totalMinor: expectedTotal },
       });
       if (result.status === 'DECLINED') {

@@ -33,7 +33,11 @@ function priceLines(offer: Offer, quote: PriceQuote): Html {
   const { product } = offer;
   const every = product.type === 'SUBSCRIPTION' ? EVERY[product.chargeFrequency] : undefined;
   return html`<table aria-label="Price">
-    <tr><td>Price</td><td data-testid="net">${money(quote.netMinor, c)}</td></tr>
+    ${quote.discountMinor > 0
+      ? html`<tr><td>Price</td><td data-testid="list">${money(quote.netMinor + quote.discountMinor, c)}</td></tr>
+    <tr><td>Discount</td><td data-testid="discount">−${money(quote.discountMinor, c)}</td></tr>
+    <tr><td>Net</td><td data-testid="net">${money(quote.netMinor, c)}</td></tr>`
+      : html`<tr><td>Price</td><td data-testid="net">${money(quote.netMinor, c)}</td></tr>`}
     <tr><td>${quote.taxName ? `${quote.taxName} (${percent(quote.taxRate)})` : 'Tax'}</td><td data-testid="tax">${money(quote.taxMinor, c)}</td></tr>
     <tr class="total"><td>Total${every ? ` every ${every}` : ''}</td><td data-testid="total">${money(quote.totalMinor, c)}</td></tr>
   </table>
@@ -63,6 +67,7 @@ export function checkoutForm(view: FormView, embedded: boolean): Html {
     <input type="hidden" name="token" value="${view.token}">
     <input type="hidden" name="expectedCurrency" value="${quote.currency}">
     <input type="hidden" name="expectedTotal" value="${String(quote.totalMinor)}">
+    <input type="hidden" name="appliedCoupon" value="${prefill.coupon ?? ''}">
     ${prefill.payload ? html`<input type="hidden" name="payload" value="${prefill.payload}">` : ''}
     <label for="email">E-mail</label>
     <input id="email" name="email" type="email" autocomplete="email" required value="${prefill.email ?? ''}"${view.emailLocked ? html` readonly aria-readonly="true"` : ''}>
@@ -78,6 +83,8 @@ export function checkoutForm(view: FormView, embedded: boolean): Html {
       }</div>
       <div><label for="zipCode">ZIP / postal code</label><input id="zipCode" name="zipCode" autocomplete="postal-code" value="${prefill.zipCode ?? ''}"></div>
     </div>
+    <label for="coupon">Coupon (optional)</label>
+    <input id="coupon" name="coupon" autocomplete="off" value="${prefill.coupon ?? ''}">
     <label for="cardNumber">Card number</label>
     <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required placeholder="1234 1234 1234 1234">
     <div class="row">

@@ -38,7 +38,7 @@ export function checkoutStartRoute(app: PublicApp, { services, environment }: Pu
       if (body.payload !== undefined) requirePayload(body.payload);
       const owner = await app.ownerOf(body.productId);
       // Prices now, so an unknown, expired or unpriceable product fails here and not on the page.
-      await services.purchases.quote(owner, body.productId, customerLocality(request, environment, { zip: body.zipCode, country: body.country }));
+      await services.purchases.quote(owner, body.productId, customerLocality(request, environment, { zip: body.zipCode, country: body.country }), body.coupon);
       return { url: checkoutUrl(services.urls.hosted(environment), body.productId, body) };
     },
   );
