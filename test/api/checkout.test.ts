@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
+import { unconfiguredGateway } from '../../src/gateways/unconfigured-gateway.ts';
 import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 const clock = fixedClock(new Date('2030-05-01T09:00:00.000Z'));
@@ -272,3 +273,29 @@ for (const kind of await storeKinds()) {
     });
   });
 }
+
+describe('production checkout', () => {
+  test('refuses the sandbox test cards, shows no test cards, and records nothing', async () => {
+    const t = await startTestApp('sqlite', { gateways: { production: unconfiguredGateway } });
+    try {
+      const v = await t.newVendor();
+      const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 10 }] }, 'production');
+      const res = await fetch(`${t.url}/payment/product/${product.id}`);
+      const html = await res.text();
+      assert.equal(res.status, 200);
+      assert.doesNotMatch(html, /4242424242424242|Sandbox/);
+      const form: Record<string, string> = {};
+      for (const m of html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) form[m[1]!] = m[2]!;
+      const paid = await fetch(`${t.url}/payment/product/${product.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ ...form, email: 'prod@example.com', cardNumber: '4242424242424242', cardExpiry: '12/34', cardCvc: '123' }),
+      });
+      assert.equal(paid.status, 402);
+      assert.match(await paid.text(), /Test card numbers work only in the sandbox/);
+      assert.deepEqual((await v.api('/v1/transactions/prod%40example.com', { environment: 'production' })).json, []);
+    } finally {
+      await t.close();
+    }
+  });
+});
