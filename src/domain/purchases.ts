@@ -3,7 +3,7 @@ import { periodStart } from './billing-period.ts';
 import type { CatalogService, Offer } from './catalog.ts';
 import { discountedNet, type CouponService } from './coupons.ts';
 import type { Clock } from './clock.ts';
-import { AppError } from './errors.ts';
+import { AppError, invalidState } from './errors.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
 import type { CardInput, PaymentGateway } from './gateway.ts';
 import { pendingAttempt } from './charge-attempts.ts';
@@ -13,6 +13,7 @@ import type { ChangeFlag, Coupon, Environment, Scope, Transaction, TransactionSt
 import type { Store } from './ports.ts';
 import { formatMinor } from './money.ts';
 import { quotePrice, type PriceQuote } from './pricing.ts';
+import { prorate } from './proration.ts';
 import { localCurrencyOf } from './tax-rates.ts';
 import { requireCountry, requireEmail, requirePayload } from './validation.ts';
 
@@ -74,6 +75,17 @@ export type PurchaseResult =
   | { status: 'DECLINED'; code: string; message: string };
 
 export function purchaseService(deps: PurchaseDeps) {
+  /** The subscription a migration replaces, checked, with its proration. */
+  async function migrationOf(scope: Scope, oldId: string, email: string, newNetUsdMinor: number, frequency: Transaction['chargeFrequency'], now: Date) {
+    const old = await deps.store.transactions.find(scope, oldId);
+    if (!old || old.type !== 'SUBSCRIPTION' || old.status !== 'SUBSCRIPTION_STATUS_ACTIVE') {
+      throw invalidState(`This upgrade link replaces subscription ${oldId}, which is ${old ? old.status : 'gone'}; ask the seller for a new link.`);
+    }
+    const owner = [old.email, old.assignedEmail].filter(Boolean).map((e) => e!.toLowerCase());
+    if (!owner.includes(email.toLowerCase())) throw new AppError('INVALID_INPUT', 'This upgrade link is for the e-mail address of the subscription it replaces.');
+    return { old, proration: prorate(old, { netUsdMinor: newNetUsdMinor, chargeFrequency: frequency }, now) };
+  }
+
   return {
     /** The offer behind a product or customized-product id, priced for a customer at `locality`. */
     async quote(scope: Scope, productId: string, locality: Locality, couponCode?: string): Promise<{ offer: Offer; quote: PriceQuote; coupon: Coupon | null }> {
@@ -102,8 +114,11 @@ export function purchaseService(deps: PurchaseDeps) {
       const tokenized = await gateway.tokenize(request.card, now);
       if (tokenized.status !== 'OK') return { status: 'DECLINED', code: tokenized.code, message: tokenized.message };
 
-      const inTrial = product.type === 'SUBSCRIPTION' && product.trialDays > 0;
-      const chargeNow = !inTrial && quote.totalMinor > 0;
+      // An upgrade or downgrade replaces an active subscription: no trial, no charge now; the value
+      // left on the old one delays the first charge of the new one.
+      const migration = customized?.transactionIdToMigrate ? await migrationOf(scope, customized.transactionIdToMigrate, email, quote.netUsdMinor, product.chargeFrequency, now) : null;
+      const inTrial = !migration && product.type === 'SUBSCRIPTION' && product.trialDays > 0;
+      const chargeNow = !migration && !inTrial && quote.totalMinor > 0;
       const transactionId = newId('transaction', now.getTime());
       let charge: { reference: string; feeMinor: number } | null = null;
       if (chargeNow) {
@@ -129,7 +144,9 @@ export function purchaseService(deps: PurchaseDeps) {
         await deps.store.chargeAttempts.settle(attemptId, { status: 'SUCCEEDED', gatewayReference: result.reference, failureCode: null, transactionId, updatedAt: settledAt });
       }
 
-      const { status, flag, nextCharge } = openingState(product.type, inTrial, product.trialDays, product.chargeFrequency, now);
+      const { status, flag, nextCharge } = migration
+        ? { status: 'SUBSCRIPTION_STATUS_ACTIVE' as const, flag: 'CHANGED_STATUS_NEW' as const, nextCharge: migration.proration.firstCharge.toISOString() }
+        : openingState(product.type, inTrial, product.trialDays, product.chargeFrequency, now);
       const transaction: Transaction = {
         id: transactionId,
         vendorId: scope.vendorId,
@@ -171,6 +188,14 @@ export function purchaseService(deps: PurchaseDeps) {
           createdAt: now.toISOString(),
         });
         await repos.paymentMethods.insert(scope, transaction.customerId, gateway.provider, { id: transaction.paymentMethodId!, ...tokenized.card }, now.toISOString());
+        if (migration) {
+          // Ends the old subscription in the same database transaction, if it is still as priced.
+          const current = await repos.transactions.lock(scope, migration.old.id);
+          if (!current || current.status !== 'SUBSCRIPTION_STATUS_ACTIVE' || current.nextCharge !== migration.old.nextCharge) {
+            throw invalidState(`Subscription ${migration.old.id} changed (now ${current?.status ?? 'gone'}); ask the seller for a new upgrade link.`);
+          }
+          await repos.transactions.update(scope, current.id, { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: 'VENDOR', nextCharge: null }, { flag: 'CHANGED_STATUS_CANCELLED', at: now.toISOString() });
+        }
         await repos.transactions.insert(transaction);
         if (charge) {
           await repos.entries.insert(

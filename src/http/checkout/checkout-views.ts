@@ -41,7 +41,7 @@ function priceLines(offer: Offer, quote: PriceQuote): Html {
     <tr><td>${quote.taxName ? `${quote.taxName} (${percent(quote.taxRate)})` : 'Tax'}</td><td data-testid="tax">${money(quote.taxMinor, c)}</td></tr>
     <tr class="total"><td>Total${every ? ` every ${every}` : ''}</td><td data-testid="total">${money(quote.totalMinor, c)}</td></tr>
   </table>
-  ${product.type === 'SUBSCRIPTION' && product.trialDays > 0 ? html`<p class="muted">Free for ${product.trialDays} days; the first charge comes at the end of the trial.</p>` : ''}
+  ${product.type === 'SUBSCRIPTION' && product.trialDays > 0 && !offer.customized?.transactionIdToMigrate ? html`<p class="muted">Free for ${product.trialDays} days; the first charge comes at the end of the trial.</p>` : ''}
   ${product.type === 'VAULTED' ? html`<p class="muted">Your card is stored with the payment provider so ${offer.product.name} can charge it later.</p>` : ''}`;
 }
 
@@ -51,8 +51,10 @@ function header(view: { vendorName: string; offer: Offer }, embedded: boolean): 
 
 export function checkoutForm(view: FormView, embedded: boolean): Html {
   const { offer, quote, prefill } = view;
-  const payLabel =
-    offer.product.type === 'SUBSCRIPTION' && offer.product.trialDays > 0
+  const migrating = !!offer.customized?.transactionIdToMigrate;
+  const payLabel = migrating
+    ? 'Switch subscription'
+    : offer.product.type === 'SUBSCRIPTION' && offer.product.trialDays > 0
       ? 'Start free trial'
       : quote.totalMinor === 0
         ? 'Save card'
@@ -60,7 +62,7 @@ export function checkoutForm(view: FormView, embedded: boolean): Html {
   return html`${header(view, embedded)}
   <h1>${offer.product.name}</h1>
   ${offer.product.description ? html`<p class="muted">${offer.product.description}</p>` : ''}
-  <div class="box">${priceLines(offer, quote)}</div>
+  <div class="box">${priceLines(offer, quote)}${migrating ? html`<p class="muted" id="migration">This replaces your current subscription, which ends now. What is left of it pays for the first days of this one, so nothing is charged today; the receipt shows the date of the first charge.</p>` : ''}</div>
   ${view.error ? html`<div class="alert bad" role="alert" id="error">${view.error}</div>` : ''}
   ${view.notice ? html`<div class="alert ok" role="status">${view.notice}</div>` : ''}
   <form method="post" novalidate>
@@ -108,7 +110,13 @@ export function receipt(view: { vendorName: string; offer: Offer; transaction: T
   return html`${header(view, embedded)}
   <h1>Thank you</h1>
   <div class="alert ok" role="status" id="receipt">${
-    paidNow ? html`Payment of <strong>${money(total, t.currency)}</strong> received.` : t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' ? html`Your free trial has started.` : html`Your card is saved.`
+    paidNow
+      ? html`Payment of <strong>${money(total, t.currency)}</strong> received.`
+      : t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'
+        ? html`Your free trial has started.`
+        : t.type === 'SUBSCRIPTION'
+          ? html`Your subscription has started; the first charge is on ${t.nextCharge?.slice(0, 10) ?? ''}.`
+          : html`Your card is saved.`
   }</div>
   <div class="box"><table aria-label="Receipt">
     <tr><td>Product</td><td>${t.productName}</td></tr>
