@@ -102,6 +102,41 @@ describe('client script and checkout in Chromium', () => {
     await page.close();
   });
 
+  test('elements added after load get their price; buy with redirect opens checkout as a full page', async () => {
+    const page = await openSite();
+    await page.evaluate((id) => {
+      const late = document.createElement('span');
+      late.id = 'late';
+      late.dataset.tsPrice = '';
+      late.dataset.tsProduct = id;
+      late.dataset.tsCountry = 'DE';
+      document.body.append(late);
+    }, productId);
+    await page.waitForFunction(() => document.getElementById('late')!.dataset.tsTaxRate !== undefined);
+    assert.equal(await page.textContent('#late'), '€22.02');
+
+    await Promise.all([page.waitForURL(/\/sandbox\/payment\/product\//), page.evaluate((id) => (window as any).tc.buy(id, { email: 'redirect@example.com', redirect: true }), productId)]);
+    assert.equal(await page.inputValue('#email'), 'redirect@example.com');
+    await page.close();
+  });
+
+  test('the checkout page fits a phone screen', async () => {
+    const page = await browser.newPage({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+    await page.goto(`${t.url}/sandbox/payment/product/${productId}?country=DE`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.equal(overflow, 0, 'no horizontal scrolling');
+    for (const field of ['#email', '#cardNumber', '#cardExpiry', '#cardCvc']) {
+      const box = (await page.locator(field).boundingBox())!;
+      assert.ok(box.height >= 40, `${field} is tall enough to tap (${box.height}px)`);
+      assert.ok(box.x >= 0 && box.x + box.width <= 375, `${field} fits the screen`);
+    }
+    // Every input has a label.
+    const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input:not([type=hidden]), select')].filter((el) => !document.querySelector(`label[for="${el.id}"]`)).map((el) => el.id));
+    assert.deepEqual(unlabelled, []);
+    await page.screenshot({ path: `${ARTIFACTS}checkout-phone.png`, fullPage: true });
+    await page.close();
+  });
+
   test('the decline card shows a clear message and creates no paid transaction', async () => {
     const page = await openSite();
     await page.evaluate((id) => (window as any).tc.buy(id, { email: 'declined-browser@example.com', country: 'DE' }), productId);
