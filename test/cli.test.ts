@@ -278,6 +278,27 @@ describe('opentill CLI', () => {
     }
   });
 
+  test('vendor settings turns conversion from USD off and on', async () => {
+    const d = sandboxDir();
+    try {
+      const { vendor } = await createVendor(d.run);
+      const created = await d.run('product', 'create', '--vendor', vendor.id, '--name', 'Pro', '--type', 'ONETIME', '--price', 'USD:20', '--json');
+      const productId = parseJson(created).id as string;
+      const buyInGermany = async () => parseJson(await d.run('sandbox', 'purchase', '--vendor', vendor.id, '--product', productId, '--email', 'x@example.com', '--country', 'DE', '--json')).transaction.currency;
+      assert.equal(await buyInGermany(), 'EUR');
+      const off = await d.run('vendor', 'settings', '--vendor', vendor.id, '--allow-conversion', 'no');
+      succeeded(off);
+      assert.match(off.stdout, /conversion from USD is off/);
+      assert.equal(await buyInGermany(), 'USD');
+      succeeded(await d.run('vendor', 'settings', '--vendor', vendor.id, '--allow-conversion', 'yes'));
+      assert.equal(await buyInGermany(), 'EUR');
+      failedWith(await d.run('vendor', 'settings', '--vendor', vendor.id, '--allow-conversion', 'maybe'), /yes or no/);
+      failedWith(await d.run('vendor', 'settings', '--vendor', 'TC-VE_NOBODY', '--allow-conversion', 'no'), /TC-VE_NOBODY/);
+    } finally {
+      d.remove();
+    }
+  });
+
   test('migrate --json reports the applied migrations, then nothing to apply', async () => {
     const d = sandboxDir();
     try {

@@ -146,6 +146,24 @@ credential
     ),
   );
 
+vendor
+  .command('settings')
+  .description("change a vendor's settings")
+  .requiredOption('--vendor <id>', 'vendor id (TC-VE_...)')
+  .requiredOption('--allow-conversion <yes|no>', 'customers may pay in their own currency converted from USD (yes), or only in the listed currencies, else USD (no)', (v) => {
+    if (!['yes', 'no', 'true', 'false'].includes(v)) throw new InvalidArgumentError('must be yes or no');
+    return v === 'yes' || v === 'true';
+  })
+  .option('--json', 'print JSON')
+  .action(async (opts: { vendor: string; allowConversion: boolean; json?: boolean }) =>
+    run(!!opts.json, () =>
+      withServices(async (services) => {
+        const updated = await services.catalog.updateVendorSettings(opts.vendor, { allowConversion: opts.allowConversion });
+        print(!!opts.json, updated, () => `Vendor ${updated.id}: conversion from USD is ${updated.allowConversion ? 'allowed' : 'off; customers pay in listed currencies or USD'}.`);
+      }),
+    ),
+  );
+
 const product = program.command('product').description('manage products');
 product
   .command('create')

@@ -43,9 +43,14 @@ export function catalogService(deps: CatalogDeps) {
     async createVendor(input: { name: string; email: string }): Promise<Vendor> {
       const name = input.name?.trim();
       if (!name) throw invalidInput('A vendor needs a name.');
-      const vendor: Vendor = { id: newId('vendor'), name, email: requireEmail(input.email), createdAt: now() };
+      const vendor: Vendor = { id: newId('vendor'), name, email: requireEmail(input.email), createdAt: now(), allowConversion: true };
       await deps.store.vendors.insert(vendor);
       return vendor;
+    },
+
+    async updateVendorSettings(vendorId: string, settings: Pick<Vendor, 'allowConversion'>): Promise<Vendor> {
+      if (!(await deps.store.vendors.updateSettings(vendorId, settings))) throw notFound(`Vendor ${vendorId}`);
+      return (await deps.store.vendors.find(vendorId))!;
     },
 
     async createProduct(scope: Scope, input: NewProduct): Promise<Product> {

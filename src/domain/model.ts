@@ -52,6 +52,8 @@ export interface Vendor {
   name: string;
   email: string;
   createdAt: string;
+  /** Customers may pay in their own currency converted from USD, not only in the listed ones. */
+  allowConversion: boolean;
 }
 
 export interface Product {

@@ -21,6 +21,7 @@ export interface Repositories {
     insert(vendor: Vendor): Promise<void>;
     find(id: string): Promise<Vendor | undefined>;
     list(): Promise<Vendor[]>;
+    updateSettings(id: string, settings: Pick<Vendor, 'allowConversion'>): Promise<boolean>;
   };
   credentials: {
     insert(credential: StoredCredential): Promise<void>;

@@ -58,14 +58,14 @@ export interface Locality {
 export type { Offer };
 
 /** The one price of an offer for a customer: what the widget shows, the checkout shows and charges. */
-function priceOffer(offer: Offer, locality: Locality, rates: ExchangeRates, currency?: string, coupon?: Coupon): PriceQuote {
+function priceOffer(offer: Offer, locality: Locality, rates: ExchangeRates, allowConversion: boolean, currency?: string, coupon?: Coupon): PriceQuote {
   return quotePrice({
     discount: coupon ? (netMinor, paidIn) => discountedNet(netMinor, paidIn, coupon, rates) : undefined,
     prices: offer.product.prices,
     currency: currency ?? localCurrencyOf(locality.country) ?? 'USD',
     country: locality.country,
     region: locality.region ?? null,
-    allowConversion: true,
+    allowConversion,
     rates,
   });
 }
@@ -75,6 +75,8 @@ export type PurchaseResult =
   | { status: 'DECLINED'; code: string; message: string };
 
 export function purchaseService(deps: PurchaseDeps) {
+  const conversionAllowed = async (scope: Scope) => (await deps.store.vendors.find(scope.vendorId))?.allowConversion ?? true;
+
   /** The subscription a migration replaces, checked, with its proration. */
   async function migrationOf(scope: Scope, oldId: string, email: string, newNetUsdMinor: number, frequency: Transaction['chargeFrequency'], now: Date) {
     const old = await deps.store.transactions.find(scope, oldId);
@@ -91,7 +93,8 @@ export function purchaseService(deps: PurchaseDeps) {
     async quote(scope: Scope, productId: string, locality: Locality, couponCode?: string): Promise<{ offer: Offer; quote: PriceQuote; coupon: Coupon | null }> {
       const offer = await deps.catalog.resolveOffer(scope, productId);
       const coupon = couponCode ? await deps.coupons.redeemable(scope, offer.product.id, couponCode) : null;
-      return { offer, coupon, quote: priceOffer(offer, { ...locality, country: requireCountry(locality.country) }, deps.rates, undefined, coupon ?? undefined) };
+      const allowConversion = await conversionAllowed(scope);
+      return { offer, coupon, quote: priceOffer(offer, { ...locality, country: requireCountry(locality.country) }, deps.rates, allowConversion, undefined, coupon ?? undefined) };
     },
 
     async purchase(scope: Scope, request: PurchaseRequest): Promise<PurchaseResult> {
@@ -104,7 +107,7 @@ export function purchaseService(deps: PurchaseDeps) {
       const country = requireCountry(request.country);
       const payload = requirePayload(customized?.payload ?? request.payload ?? null);
       const coupon = request.coupon ? await deps.coupons.redeemable(scope, product.id, request.coupon) : undefined;
-      const quote = priceOffer(offer, { country, region: request.region }, deps.rates, request.currency, coupon);
+      const quote = priceOffer(offer, { country, region: request.region }, deps.rates, await conversionAllowed(scope), request.currency, coupon);
       const expected = request.expectedTotal;
       if (expected && (expected.currency.toUpperCase() !== quote.currency || expected.totalMinor !== quote.totalMinor)) {
         throw new AppError('PRICE_CHANGED', `The price is now ${formatMinor(quote.totalMinor, quote.currency)} ${quote.currency}, not what was shown; nothing was charged. Check the new price and pay again.`);

@@ -3,18 +3,33 @@ import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
 
 /** Vendors, their API credentials, and their customers with stored payment methods. */
+const toVendor = (row: { id: string; name: string; email: string; created_at: string; allow_conversion: number }) => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  createdAt: row.created_at,
+  allowConversion: Number(row.allow_conversion) === 1,
+});
+
 export function vendorsStore(db: Executor): Repositories['vendors'] {
   return {
     async insert(vendor) {
-      await db.insertInto('vendors').values({ id: vendor.id, name: vendor.name, email: vendor.email, created_at: vendor.createdAt }).execute();
+      await db
+        .insertInto('vendors')
+        .values({ id: vendor.id, name: vendor.name, email: vendor.email, created_at: vendor.createdAt, allow_conversion: vendor.allowConversion ? 1 : 0 })
+        .execute();
     },
     async find(id) {
       const row = await db.selectFrom('vendors').selectAll().where('id', '=', id).executeTakeFirst();
-      return row && { id: row.id, name: row.name, email: row.email, createdAt: row.created_at };
+      return row && toVendor(row);
     },
     async list() {
       const rows = await db.selectFrom('vendors').selectAll().orderBy('created_at').execute();
-      return rows.map((row) => ({ id: row.id, name: row.name, email: row.email, createdAt: row.created_at }));
+      return rows.map(toVendor);
+    },
+    async updateSettings(id, settings) {
+      const result = await db.updateTable('vendors').set({ allow_conversion: settings.allowConversion ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
   };
 }

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Row types of every table. Timestamps are ISO-8601 UTC strings (fixed width, so they sort),
  * money is integer minor units, booleans are 0/1: the same representation on SQLite and PostgreSQL.
@@ -7,6 +9,7 @@ export interface VendorsTable {
   name: string;
   email: string;
   created_at: string;
+  allow_conversion: Generated<number>;
 }
 
 export interface ApiCredentialsTable {

@@ -267,6 +267,18 @@ for (const kind of await storeKinds()) {
       assert.ok((await t.services.coupons.list(v.scope())).every((c) => c.code !== 'PRODONLY'));
     });
 
+    test('a vendor that turns conversion off is paid in its listed currencies, or USD', async () => {
+      const strict = await t.newVendor('Strict Ltd');
+      await t.services.catalog.updateVendorSettings(strict.vendor.id, { allowConversion: false });
+      const usdOnly = await strict.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }] });
+      const withEur = await strict.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }, { currency: 'EUR', value: 18 }] });
+      assert.deepEqual([(await price(usdOnly.id, '?country=DE')).json.currency, (await price(usdOnly.id, '?country=DE')).json.priceNet], ['USD', 20]);
+      assert.equal((await price(withEur.id, '?country=DE')).json.currency, 'EUR');
+      assert.equal((await price(usdOnly.id, '?country=HK')).json.currency, 'USD');
+      // Conversion stays on for everyone else.
+      assert.equal((await price(productId, '?country=HK')).json.currency, 'HKD');
+    });
+
     test('the API still refuses form bodies: the form parser lives only on the checkout pages', async () => {
       const res = await v.api('/v1/transaction/x', { rawBody: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
       assert.equal(res.status, 415);

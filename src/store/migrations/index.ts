@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './0001-initial.ts';
 import * as idempotencyPurgeIndex from './0002-idempotency-purge-index.ts';
 import * as coupons from './0003-coupons.ts';
+import * as vendorConversionSetting from './0004-vendor-conversion-setting.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-idempotency-purge-index': idempotencyPurgeIndex,
   '0003-coupons': coupons,
+  '0004-vendor-conversion-setting': vendorConversionSetting,
 };
 
 export const migrationProvider: MigrationProvider = {
