@@ -29,6 +29,8 @@ export interface Config {
   readonly logLevel: string;
   readonly rateLimit: { readonly perCredentialPerMinute: number; readonly perAddressPerMinute: number; readonly authFailuresPerMinute: number };
   readonly seedDemo: boolean;
+  /** The billing worker: run inside `serve` (OPENTILL_WORKER=false turns it off), how often, and its lease. */
+  readonly billing: { readonly runInServer: boolean; readonly intervalSeconds: number; readonly leaseSeconds: number };
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -77,5 +79,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       authFailuresPerMinute: int(env.AUTH_FAILURES_PER_MINUTE, 20, 'AUTH_FAILURES_PER_MINUTE'),
     }),
     seedDemo: env.OPENTILL_DEMO !== 'false',
+    billing: Object.freeze({
+      runInServer: env.OPENTILL_WORKER !== 'false',
+      intervalSeconds: int(env.BILLING_INTERVAL_SECONDS, 10, 'BILLING_INTERVAL_SECONDS'),
+      leaseSeconds: int(env.BILLING_LEASE_SECONDS, 120, 'BILLING_LEASE_SECONDS'),
+    }),
   });
 }

@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import { seedDemoIfEmpty } from './demo-seed.ts';
 import { buildApp } from './http/app.ts';
 import { createServices } from './services.ts';
+import { eventful, startBillingWorker } from './worker.ts';
 
 /** The only place that listens: migrate, seed a first start, serve, and close gracefully on SIGTERM. */
 export async function startServer(config: Config) {
@@ -28,16 +29,24 @@ export async function startServer(config: Config) {
   process.stdout.write(lines.join('\n') + '\n');
 
   const purge = scheduleIdempotencyPurge(services, (err) => app.log.error({ err }, 'idempotency purge failed'));
+  const worker = config.billing.runInServer
+    ? startBillingWorker(services, {
+        intervalMs: config.billing.intervalSeconds * 1000,
+        onReport: (report) => eventful(report) && app.log.info({ billing: report }, 'billing run'),
+        onError: (err) => app.log.error({ err }, 'billing run failed'),
+      })
+    : undefined;
 
   // In-flight requests finish; new connections are refused; the database closes last.
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
     clearInterval(purge);
+    await worker?.stop();
     await app.close();
     await services.close();
   });
-  return { app, services };
+  return { app, services, worker };
 }
 
 /** Idempotency keys are kept at least 24 hours (DECISIONS.md); older ones are dropped hourly. */

@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import { catalogService } from './domain/catalog.ts';
-import { systemClock, type Clock } from './domain/clock.ts';
+import { billingService, type BillingOptions } from './domain/billing.ts';
+import { systemClock, vendorClock, type Clock, type VendorClock } from './domain/clock.ts';
 import { couponService, type CouponService } from './domain/coupons.ts';
 import { credentialService } from './domain/credentials.ts';
 import { loadExchangeRates, type ExchangeRates } from './domain/exchange-rates.ts';
@@ -11,6 +12,7 @@ import type { Environment, Scope } from './domain/model.ts';
 import type { Store } from './domain/ports.ts';
 import { purchaseService } from './domain/purchases.ts';
 import { refundService } from './domain/refunds.ts';
+import { sandboxClockService } from './domain/sandbox-clock.ts';
 import { transactionService } from './domain/transactions.ts';
 import { vaultedChargeService } from './domain/vaulted-charges.ts';
 import { sandboxGateway } from './gateways/sandbox-gateway.ts';
@@ -23,7 +25,8 @@ export interface Services {
   readonly config: Config;
   readonly database: Database;
   readonly store: Store;
-  readonly clock: Clock;
+  /** Real time, and each vendor's sandbox time (which the vendor may move forward). */
+  readonly clock: VendorClock;
   readonly rates: ExchangeRates;
   readonly urls: { base(environment: Environment): string; hosted(environment: Environment): string };
   readonly credentials: ReturnType<typeof credentialService>;
@@ -35,6 +38,8 @@ export interface Services {
   readonly vaulted: ReturnType<typeof vaultedChargeService>;
   readonly licences: ReturnType<typeof licenceService>;
   readonly links: ReturnType<typeof hostedLinks>;
+  readonly billing: ReturnType<typeof billingService>;
+  readonly sandboxClock: ReturnType<typeof sandboxClockService>;
   /** Mints the temporary URL of a hosted page. */
   hostedUrl(purpose: 'manage' | 'admin', scope: Scope, subject: string): string;
   close(): Promise<void>;
@@ -45,16 +50,17 @@ export interface ServiceOverrides {
   clock?: Clock;
   /** Tests replace production's gateway: the payment network is the edge of the world. */
   gateways?: Partial<Record<Environment, PaymentGateway>>;
+  billing?: BillingOptions;
 }
 
 export function createServices(config: Config, overrides: ServiceOverrides = {}): Services {
   const database = overrides.database ?? openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
   const store = createStore(database);
-  const clock = overrides.clock ?? systemClock;
+  const clock = vendorClock(overrides.clock ?? systemClock);
   const rates = loadExchangeRates(config.ratesFile);
   const gateways: Record<Environment, PaymentGateway> = {
     production: overrides.gateways?.production ?? unconfiguredGateway,
-    sandbox: overrides.gateways?.sandbox ?? sandboxGateway(database.kysely, () => clock.now()),
+    sandbox: overrides.gateways?.sandbox ?? sandboxGateway(database.kysely, () => clock.real()),
   };
   const urls = {
     base: (environment: Environment) => (environment === 'sandbox' ? config.sandboxUrl : config.baseUrl),
@@ -63,6 +69,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   const catalog = catalogService({ store, clock, hostedUrl: urls.hosted });
   const links = hostedLinks(config.secret);
   const coupons = couponService({ store, clock });
+  const billing = billingService({ store, clock, gateways, rates }, { leaseMs: config.billing.leaseSeconds * 1000, ...overrides.billing });
   return {
     config,
     database,
@@ -79,6 +86,8 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     vaulted: vaultedChargeService({ store, clock, gateways, rates }),
     licences: licenceService({ store }),
     links,
+    billing,
+    sandboxClock: sandboxClockService({ store, clock, billing }),
     hostedUrl(purpose, scope, subject) {
       const token = links.issue(purpose, scope, subject, clock.now());
       return `${urls.hosted(scope.environment)}/${purpose}/${token}`;

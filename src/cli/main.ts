@@ -7,6 +7,7 @@ import { formatDecimal, formatMinor } from '../domain/money.ts';
 import { startServer } from '../server.ts';
 import { createServices, type Services } from '../services.ts';
 import { fail, print, run } from './output.ts';
+import { eventful, startBillingWorker } from '../worker.ts';
 
 /** `opentill`: serve the API, migrate, and manage vendors, products and sandbox purchases. */
 const program = new Command('opentill').description('opentill: self-hostable payments and subscriptions').showHelpAfterError();
@@ -289,6 +290,77 @@ sandbox
       }),
     ),
   );
+
+sandbox
+  .command('clock')
+  .description("read a vendor's sandbox clock, or move it forward and bill what became due")
+  .requiredOption('--vendor <id>', 'vendor id (TC-VE_...)')
+  .option('--days <n>', 'move forward by this many days', (v) => positiveNumber(v))
+  .option('--seconds <n>', 'move forward by this many seconds', (v) => positiveNumber(v))
+  .option('--to <time>', 'move forward to this ISO-8601 instant')
+  .option('--json', 'print JSON')
+  .action(async (opts: { vendor: string; days?: number; seconds?: number; to?: string; json?: boolean }) =>
+    run(!!opts.json, () =>
+      withServices(async (services) => {
+        if (!(await services.store.vendors.find(opts.vendor))) fail(`There is no vendor ${opts.vendor}.`, !!opts.json);
+        const scope = { vendorId: opts.vendor, environment: 'sandbox' as const };
+        const by = (opts.days ?? 0) * 86400 + (opts.seconds ?? 0);
+        if (!by && !opts.to) {
+          const reading = await services.sandboxClock.read(scope);
+          return print(!!opts.json, reading, () => `Sandbox time of ${opts.vendor}: ${reading.now} (${Math.floor(reading.offsetMs / 1000)} s ahead of real time)`);
+        }
+        const moved = await services.sandboxClock.advance(scope, opts.to ? { to: opts.to } : { seconds: Math.round(by) });
+        const b = moved.billing;
+        print(!!opts.json, moved, () =>
+          [
+            `Sandbox time of ${opts.vendor} is now ${moved.now}.`,
+            `Billing: ${b.renewed} renewed, ${b.declined} declined, ${b.ended} ended, ${b.failed} cancelled after failed retries, ${b.expiredOffers} offers expired.`,
+            ...b.errors.map((e) => `  held: ${e}`),
+          ].join('\n'),
+        );
+      }),
+    ),
+  );
+
+program
+  .command('worker')
+  .description('run the billing worker (renewals, trials, dunning, period ends, offer expiry); `serve` runs one too unless OPENTILL_WORKER=false')
+  .option('--once', 'do everything due now, print what was done, and exit')
+  .option('--json', 'print JSON')
+  .action(async (opts: { once?: boolean; json?: boolean }) =>
+    run(!!opts.json, async () => {
+      if (opts.once) {
+        return withServices(async (services) => {
+          await services.sandboxClock.refresh();
+          const b = await services.billing.runDue();
+          print(!!opts.json, b, () => `Billing: ${b.renewed} renewed, ${b.declined} declined, ${b.ended} ended, ${b.failed} cancelled after failed retries, ${b.unknown} unknown, ${b.expiredOffers} offers expired, ${b.errors.length} held.`);
+        });
+      }
+      const config = configOrFail(!!opts.json);
+      const services = createServices(config);
+      await services.database.migrate();
+      const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+      const worker = startBillingWorker(services, {
+        intervalMs: config.billing.intervalSeconds * 1000,
+        onReport: (report) => eventful(report) && log(JSON.stringify({ billing: report })),
+        onError: (err) => log(`billing run failed: ${(err as Error).stack ?? err}`),
+      });
+      log(`billing worker running every ${config.billing.intervalSeconds} s; SIGTERM or Ctrl-C stops it after the current batch`);
+      await new Promise<void>((resolveStop) => {
+        const stop = () => resolveStop();
+        process.once('SIGTERM', stop);
+        process.once('SIGINT', stop);
+      });
+      await worker.stop();
+      await services.close();
+    }),
+  );
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('must be a positive number');
+  return n;
+}
 
 function configOrFail(json: boolean) {
   try {

@@ -21,3 +21,12 @@ export function periodStart(anchor: Date, frequency: ChargeFrequency, n: number)
   result.setUTCFullYear(year, month, Math.min(anchor.getUTCDate(), lastDay));
   return result;
 }
+
+/** Dunning (DECISIONS.md): a declined renewal is retried 1, 3, 5 and 7 days after its due date. */
+export const RETRY_DAYS: readonly number[] = [1, 3, 5, 7];
+
+/** When the next try of a period due at `due` happens after `failedAttempts` declines, or null when none is left. */
+export function retryAt(due: Date, failedAttempts: number): Date | null {
+  const days = RETRY_DAYS[failedAttempts - 1];
+  return days === undefined ? null : new Date(due.getTime() + days * 86_400_000);
+}

@@ -99,7 +99,7 @@ export function catalogService(deps: CatalogDeps) {
         if (typeof input.expiresIn !== 'number' || !Number.isFinite(input.expiresIn) || input.expiresIn <= 0 || input.expiresIn > 10 * 365 * 86400) {
           throw invalidInput('expiresIn must be a positive number of seconds (at most ten years).');
         }
-        expiresAt = new Date(deps.clock.now().getTime() + Math.round(input.expiresIn * 1000)).toISOString();
+        expiresAt = new Date(deps.clock.now(scope).getTime() + Math.round(input.expiresIn * 1000)).toISOString();
       }
       let transactionIdToMigrate: string | null = null;
       if (input.transactionIdToMigrate) {
@@ -138,7 +138,7 @@ export function catalogService(deps: CatalogDeps) {
       if (id.startsWith('PC_')) {
         const customized = await deps.store.customizedProducts.find(scope, id);
         if (!customized) throw notFound(`Product ${id}`);
-        if (customized.expiresAt && customized.expiresAt <= deps.clock.now().toISOString()) {
+        if (customized.expiresAt && customized.expiresAt <= deps.clock.now(scope).toISOString()) {
           throw new AppError('LINK_EXPIRED', 'This payment link has expired. Ask the seller for a new one.');
         }
         const product = await deps.store.products.find(scope, customized.productId);

@@ -1,6 +1,12 @@
-/** The clock is an interface so billing and expiry can be tested and a sandbox can move time. */
+import type { Scope } from './model.ts';
+
+/**
+ * The clock is an interface so billing and expiry can be tested and a sandbox can move time.
+ * `now(scope)` is the time in that vendor's environment: real time in production, and real time
+ * plus the vendor's offset in a sandbox whose clock the vendor moved forward.
+ */
 export interface Clock {
-  now(): Date;
+  now(scope?: Scope): Date;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -15,5 +21,33 @@ export function fixedClock(start: Date): Clock & { advance(ms: number): void; se
     set(date: Date) {
       current = date.getTime();
     },
+  };
+}
+
+/** A clock whose sandboxes can run ahead of real time, one offset per vendor. */
+export interface VendorClock extends Clock {
+  /** Real time, whatever the scope. */
+  real(): Date;
+  offsetOf(vendorId: string): number;
+  setOffset(vendorId: string, offsetMs: number): void;
+  /** Vendors whose sandbox runs ahead, with their offsets. */
+  ahead(): [vendorId: string, offsetMs: number][];
+}
+
+export function vendorClock(base: Clock): VendorClock {
+  const offsets = new Map<string, number>();
+  return {
+    real: () => base.now(),
+    now(scope) {
+      const real = base.now();
+      const offset = scope?.environment === 'sandbox' ? offsets.get(scope.vendorId) : undefined;
+      return offset ? new Date(real.getTime() + offset) : real;
+    },
+    offsetOf: (vendorId) => offsets.get(vendorId) ?? 0,
+    setOffset(vendorId, offsetMs) {
+      if (offsetMs > 0) offsets.set(vendorId, offsetMs);
+      else offsets.delete(vendorId);
+    },
+    ahead: () => [...offsets.entries()],
   };
 }

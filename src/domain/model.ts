@@ -133,6 +133,18 @@ export interface Transaction {
   createdAt: string;
   changeFlag: ChangeFlag | null;
   changedAt: string | null;
+  /** A subscription's billing schedule; absent for one-time payments and vaulted methods. */
+  billing?: BillingSchedule | undefined;
+}
+
+/**
+ * Periods are counted from the anchor (calendar-correct, see billing-period.ts): `nextCharge` is
+ * the start of period `period`, or a dunning retry of it after `failedAttempts` declines.
+ */
+export interface BillingSchedule {
+  anchor: string;
+  period: number;
+  failedAttempts: number;
 }
 
 export interface LedgerEntry {

@@ -84,6 +84,26 @@ export interface Repositories {
     findByKey(key: string): Promise<ChargeAttempt | undefined>;
     settle(id: string, patch: { status: ChargeAttemptStatus; gatewayReference: string | null; failureCode: string | null; transactionId?: string; updatedAt: string }): Promise<void>;
   };
+  billing: {
+    /**
+     * Leases up to `limit` subscriptions due by `dueBy` (in one vendor's sandbox when
+     * `sandboxVendorId` is set) that hold no live lease, oldest due first. PostgreSQL skips rows
+     * another worker has locked; the lease keeps them from other workers until it runs out.
+     */
+    claimDue(query: { dueBy: string; sandboxVendorId?: string | undefined; now: string; leaseUntil: string; limit: number }): Promise<DueSubscription[]>;
+    /** The rows as they are now, locked until the surrounding database transaction ends. */
+    lockMany(ids: readonly string[]): Promise<Map<string, Transaction>>;
+    /** Inserts the attempts whose keys are new; returns the attempt of every key, earlier ones as they were. */
+    recordAttempts(attempts: readonly ChargeAttempt[]): Promise<Map<string, ChargeAttempt>>;
+    /** Writes each outcome: the row's new state and change flag, its ledger entry, its attempt. */
+    apply(writes: readonly BillingWrite[]): Promise<void>;
+    /** Marks customized products expired by `before` and clears their personal data; returns how many. */
+    expireOffers(before: string, sandboxVendorId?: string): Promise<number>;
+  };
+  sandboxClocks: {
+    list(): Promise<{ vendorId: string; offsetMs: number }[]>;
+    set(vendorId: string, offsetMs: number, at: string): Promise<void>;
+  };
   idempotency: {
     /** Claims the key; if it was already claimed, returns the earlier record instead. */
     claim(scope: Scope, key: string, requestHash: string, at: string): Promise<IdempotencyRecord | undefined>;
@@ -128,6 +148,30 @@ export interface ChargeAttempt {
   failureCode: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface DueSubscription {
+  transaction: Transaction;
+  /** The stored payment method's token, if the subscription has one. */
+  token: string | null;
+}
+
+/** One billing step's result for one subscription, written in one database transaction with the rest of its batch. */
+export interface BillingWrite {
+  transactionId: string;
+  state: {
+    status: Transaction['status'];
+    whoCanceled: Transaction['whoCanceled'];
+    lastCharge: string | null;
+    nextCharge: string | null;
+    period: number;
+    failedAttempts: number;
+    /** null releases the row; a time keeps it from workers until then (an unknown gateway outcome). */
+    leaseUntil: string | null;
+  };
+  change: { flag: ChangeFlag; at: string } | null;
+  entry: (LedgerEntry & { vendorId: string; environment: Environment; description: string | null }) | null;
+  attempt: { id: string; status: ChargeAttemptStatus; gatewayReference: string | null; failureCode: string | null; updatedAt: string } | null;
 }
 
 export interface IdempotencyRecord {

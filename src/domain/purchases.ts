@@ -113,7 +113,7 @@ export function purchaseService(deps: PurchaseDeps) {
         throw new AppError('PRICE_CHANGED', `The price is now ${formatMinor(quote.totalMinor, quote.currency)} ${quote.currency}, not what was shown; nothing was charged. Check the new price and pay again.`);
       }
       const gateway = deps.gateways[scope.environment];
-      const now = deps.clock.now();
+      const now = deps.clock.now(scope);
       const tokenized = await gateway.tokenize(request.card, now);
       if (tokenized.status !== 'OK') return { status: 'DECLINED', code: tokenized.code, message: tokenized.message };
 
@@ -130,7 +130,7 @@ export function purchaseService(deps: PurchaseDeps) {
         const attemptId = attempt.id;
         await deps.store.chargeAttempts.insert(attempt);
         const result = await gateway.charge({ attemptId, token: tokenized.card.token, amountMinor: quote.totalMinor, currency: quote.currency });
-        const settledAt = deps.clock.now().toISOString();
+        const settledAt = deps.clock.now(scope).toISOString();
         if (result.status !== 'SUCCEEDED') {
           await deps.store.chargeAttempts.settle(attemptId, {
             status: result.status === 'UNKNOWN' ? 'UNKNOWN' : 'DECLINED',
@@ -179,6 +179,14 @@ export function purchaseService(deps: PurchaseDeps) {
         createdAt: now.toISOString(),
         changeFlag: flag,
         changedAt: now.toISOString(),
+        // Paid now: period 0 started now and period 1 is next. Trial or migration: nothing paid
+        // yet, and period 0 starts at the first charge.
+        billing:
+          product.type !== 'SUBSCRIPTION' || !nextCharge
+            ? undefined
+            : migration || inTrial
+              ? { anchor: nextCharge, period: 0, failedAttempts: 0 }
+              : { anchor: now.toISOString(), period: 1, failedAttempts: 0 },
       };
       const licence = product.issuesLicences ? newLicenceKey() : null;
 

@@ -40,7 +40,7 @@ export function refundService(deps: RefundDeps) {
         const payment = latestUnreversedPayment(entries);
         if (!payment) throw invalidState(`Transaction ${id} (status ${transaction.status}) has no payment left to refund.`);
 
-        const now = deps.clock.now();
+        const now = deps.clock.now(scope);
         const refund = reversalEntry(payment, { type: REFUND_TYPE[transaction.type], vendorId: scope.vendorId, environment: scope.environment, externalId: null, at: now });
         const result = await deps.gateways[scope.environment].refund({
           refundId: refund.id,

@@ -54,7 +54,7 @@ export function transactionService(deps: TransactionDeps) {
     async cancel(scope: Scope, id: string, who: WhoCanceled): Promise<CancelOutcome> {
       return deps.store.transaction(async (repos) => {
         const transaction = await mustFind(repos, scope, id, true);
-        const at = deps.clock.now().toISOString();
+        const at = deps.clock.now(scope).toISOString();
         if (transaction.type === 'ONETIME') {
           throw invalidState(`A one-time payment cannot be cancelled (status ${transaction.status}); refund it instead.`);
         }

@@ -33,7 +33,7 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
   return {
     async charge(scope: Scope, id: string, input: { prices: unknown; chargeDescription?: string | undefined }, idempotencyKey?: string): Promise<VaultedChargeResult> {
       const prices = parsePriceList(input.prices);
-      const now = deps.clock.now();
+      const now = deps.clock.now(scope);
       const attemptKey = `vaulted:${scope.vendorId}:${scope.environment}:${id}:${idempotencyKey ?? randomToken(16)}`;
 
       const prepared = await deps.store.transaction(async (repos) => {
@@ -61,7 +61,7 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
 
       const gateway = deps.gateways[scope.environment];
       const result = await gateway.charge({ attemptId: prepared.attemptId, token: prepared.token, amountMinor: prepared.quote.totalMinor, currency: prepared.quote.currency });
-      const at = deps.clock.now();
+      const at = deps.clock.now(scope);
 
       return deps.store.transaction(async (repos) => {
         if (result.status === 'SUCCEEDED') {

@@ -4,7 +4,7 @@ import { cardBrand, isExpired, passesLuhn, type ChargeResult, type Decline, type
 import type { Schema } from '../store/schema.ts';
 import { SANDBOX_TEST_CARDS, type SandboxBehaviour } from './sandbox-cards.ts';
 
-const DECLINES: Record<Exclude<SandboxBehaviour, 'success'>, Decline> = {
+const DECLINES: Record<Exclude<SandboxBehaviour, 'success' | 'later_declined'>, Decline> = {
   card_declined: { status: 'DECLINED', code: 'card_declined', message: 'The card was declined.', permanent: false },
   insufficient_funds: { status: 'DECLINED', code: 'insufficient_funds', message: 'The card has insufficient funds.', permanent: false },
   expired_card: { status: 'DECLINED', code: 'expired_card', message: 'The card has expired.', permanent: true },
@@ -37,8 +37,12 @@ export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new D
       };
     },
     async charge(request): Promise<ChargeResult> {
-      const behaviour = /^sbx_(success|card_declined|insufficient_funds|expired_card)_/.exec(request.token)?.[1] as SandboxBehaviour | undefined;
-      const outcome = behaviour ?? 'card_declined';
+      const behaviour = /^sbx_(success|card_declined|insufficient_funds|expired_card|later_declined)_/.exec(request.token)?.[1] as SandboxBehaviour | undefined;
+      let outcome: Exclude<SandboxBehaviour, 'later_declined'> = behaviour === 'later_declined' ? 'success' : (behaviour ?? 'card_declined');
+      if (behaviour === 'later_declined') {
+        const earlier = await db.selectFrom('sandbox_gateway_charges').select('attempt_id').where('token', '=', request.token).where('attempt_id', '!=', request.attemptId).limit(1).executeTakeFirst();
+        if (earlier) outcome = 'card_declined';
+      }
       await db
         .insertInto('sandbox_gateway_charges')
         .values({
@@ -54,7 +58,7 @@ export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new D
         .execute();
       const row = await db.selectFrom('sandbox_gateway_charges').selectAll().where('attempt_id', '=', request.attemptId).executeTakeFirstOrThrow();
       if (row.outcome === 'success') return { status: 'SUCCEEDED', reference: row.reference, feeMinor: 0 };
-      return DECLINES[row.outcome as Exclude<SandboxBehaviour, 'success'>];
+      return DECLINES[row.outcome as keyof typeof DECLINES];
     },
     async refund(request) {
       return { status: 'SUCCEEDED', reference: `sbx_re_${request.refundId}` };

@@ -10,6 +10,7 @@ import { customizeProductRoute } from './routes/v1/customize-product.ts';
 import { hostedUrlRoutes } from './routes/v1/hosted-urls.ts';
 import { readTransactionRoutes } from './routes/v1/read-transactions.ts';
 import { refundTransactionRoute } from './routes/v1/refund-transaction.ts';
+import { sandboxClockRoutes } from './routes/v1/sandbox-clock.ts';
 import { updateTransactionRoutes } from './routes/v1/update-transaction.ts';
 import type { V1App, V1Context } from './v1-context.ts';
 
@@ -23,6 +24,7 @@ const ROUTES = [
   customizeProductRoute,
   chargeVaultedRoute,
   checkLicenceRoute,
+  sandboxClockRoutes,
 ];
 
 const loginOf = (request: FastifyRequest) => {

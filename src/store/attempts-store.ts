@@ -2,6 +2,43 @@ import type { Environment } from '../domain/model.ts';
 import type { ChargeAttemptStatus, Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
 import { isUniqueViolation } from './database.ts';
+import type { Selectable } from 'kysely';
+import type { ChargeAttemptsTable } from './schema.ts';
+
+type Attempt = Parameters<Repositories['chargeAttempts']['insert']>[0];
+
+export function toAttemptRow(a: Attempt): ChargeAttemptsTable {
+  return {
+    id: a.id,
+    vendor_id: a.scope.vendorId,
+    environment: a.scope.environment,
+    attempt_key: a.key,
+    transaction_id: a.transactionId,
+    amount_minor: a.amountMinor,
+    currency: a.currency,
+    status: a.status,
+    gateway_reference: a.gatewayReference,
+    failure_code: a.failureCode,
+    created_at: a.createdAt,
+    updated_at: a.updatedAt,
+  };
+}
+
+export function toAttempt(row: Selectable<ChargeAttemptsTable>): Attempt {
+  return {
+    id: row.id,
+    scope: { vendorId: row.vendor_id, environment: row.environment as Environment },
+    key: row.attempt_key,
+    transactionId: row.transaction_id,
+    amountMinor: Number(row.amount_minor),
+    currency: row.currency,
+    status: row.status as ChargeAttemptStatus,
+    gatewayReference: row.gateway_reference,
+    failureCode: row.failure_code,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
 
 /** Charge attempts (recorded before the gateway is called) and idempotency keys of POSTs. */
 export function chargeAttemptsStore(db: Executor): Repositories['chargeAttempts'] {
@@ -9,39 +46,12 @@ export function chargeAttemptsStore(db: Executor): Repositories['chargeAttempts'
     async insert(a) {
       await db
         .insertInto('charge_attempts')
-        .values({
-          id: a.id,
-          vendor_id: a.scope.vendorId,
-          environment: a.scope.environment,
-          attempt_key: a.key,
-          transaction_id: a.transactionId,
-          amount_minor: a.amountMinor,
-          currency: a.currency,
-          status: a.status,
-          gateway_reference: a.gatewayReference,
-          failure_code: a.failureCode,
-          created_at: a.createdAt,
-          updated_at: a.updatedAt,
-        })
+        .values(toAttemptRow(a))
         .execute();
     },
     async findByKey(key) {
       const row = await db.selectFrom('charge_attempts').selectAll().where('attempt_key', '=', key).executeTakeFirst();
-      return (
-        row && {
-          id: row.id,
-          scope: { vendorId: row.vendor_id, environment: row.environment as Environment },
-          key: row.attempt_key,
-          transactionId: row.transaction_id,
-          amountMinor: Number(row.amount_minor),
-          currency: row.currency,
-          status: row.status as ChargeAttemptStatus,
-          gatewayReference: row.gateway_reference,
-          failureCode: row.failure_code,
-          createdAt: row.created_at,
-          updatedAt: row.updated_at,
-        }
-      );
+      return row && toAttempt(row);
     },
     async settle(id, patch) {
       await db

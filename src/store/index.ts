@@ -2,6 +2,7 @@ import type { Repositories, Store } from '../domain/ports.ts';
 import type { Database, Executor } from './database.ts';
 import { credentialsStore, customersStore, paymentMethodsStore, vendorsStore } from './accounts-store.ts';
 import { chargeAttemptsStore, idempotencyStore } from './attempts-store.ts';
+import { billingStore, sandboxClocksStore } from './billing-store.ts';
 import { customizedProductsStore, productsStore } from './catalog-store.ts';
 import { couponsStore } from './coupons-store.ts';
 import { feedStore } from './feed-store.ts';
@@ -23,6 +24,8 @@ function repositories(db: Executor, dialect: Database['dialect']): Repositories 
     feed: feedStore(db),
     chargeAttempts: chargeAttemptsStore(db),
     idempotency: idempotencyStore(db),
+    billing: billingStore(db, dialect),
+    sandboxClocks: sandboxClocksStore(db),
   };
 }
 

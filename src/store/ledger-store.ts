@@ -1,6 +1,37 @@
 import type { EntryType, LedgerEntry } from '../domain/model.ts';
 import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
+import type { LedgerEntriesTable } from './schema.ts';
+
+type NewEntry = Parameters<Repositories['entries']['insert']>[0];
+
+export function toEntryRow(e: NewEntry): LedgerEntriesTable {
+  return {
+    id: e.id,
+    transaction_id: e.transactionId,
+    vendor_id: e.vendorId,
+    environment: e.environment,
+    type: e.type,
+    created_at: e.createdAt,
+    currency: e.currency,
+    amount_total_minor: e.amountTotalMinor,
+    tax_minor: e.taxMinor,
+    net_minor: e.netMinor,
+    tax_rate: e.taxRate,
+    income_minor: e.incomeMinor,
+    income_currency: e.incomeCurrency,
+    affiliate_income_minor: e.affiliateIncomeMinor,
+    service_fee_minor: e.serviceFeeMinor,
+    transaction_fee_minor: e.transactionFeeMinor,
+    reverses_entry_id: e.reversesEntryId,
+    period_start: e.periodStart,
+    hash_id: e.hashId,
+    external_id: e.externalId,
+    payment_provider: e.paymentProvider,
+    country: e.country,
+    description: e.description,
+  };
+}
 
 /** Ledger entries are append-only: this store can insert and read them, never change them. */
 export function entriesStore(db: Executor): Repositories['entries'] {
@@ -8,31 +39,7 @@ export function entriesStore(db: Executor): Repositories['entries'] {
     async insert(e) {
       await db
         .insertInto('ledger_entries')
-        .values({
-          id: e.id,
-          transaction_id: e.transactionId,
-          vendor_id: e.vendorId,
-          environment: e.environment,
-          type: e.type,
-          created_at: e.createdAt,
-          currency: e.currency,
-          amount_total_minor: e.amountTotalMinor,
-          tax_minor: e.taxMinor,
-          net_minor: e.netMinor,
-          tax_rate: e.taxRate,
-          income_minor: e.incomeMinor,
-          income_currency: e.incomeCurrency,
-          affiliate_income_minor: e.affiliateIncomeMinor,
-          service_fee_minor: e.serviceFeeMinor,
-          transaction_fee_minor: e.transactionFeeMinor,
-          reverses_entry_id: e.reversesEntryId,
-          period_start: e.periodStart,
-          hash_id: e.hashId,
-          external_id: e.externalId,
-          payment_provider: e.paymentProvider,
-          country: e.country,
-          description: e.description,
-        })
+        .values(toEntryRow(e))
         .execute();
     },
     async listForTransaction(transactionId) {

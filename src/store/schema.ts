@@ -55,6 +55,8 @@ export interface CustomizedProductsTable {
   user_mail: string | null;
   prices_json: string;
   created_at: string;
+  /** Set by the worker once expires_at has passed (and the offer's personal data cleared). */
+  expired: Generated<number>;
 }
 
 export interface CouponsTable {
@@ -130,6 +132,13 @@ export interface TransactionsTable {
   change_version: number;
   listed_version: number;
   feed_pending: number;
+  /** The billing schedule: periods are counted from the anchor; `next_charge` starts period `billing_period`. */
+  billing_anchor: string | null;
+  billing_period: Generated<number>;
+  /** Declined tries of the period now due (dunning). */
+  failed_attempts: Generated<number>;
+  /** A worker charging this row holds it until then; a crashed worker's lease simply runs out. */
+  billing_lease_until: string | null;
 }
 
 export interface LedgerEntriesTable {
@@ -205,6 +214,13 @@ export interface SandboxGatewayChargesTable {
   created_at: string;
 }
 
+export interface SandboxClocksTable {
+  vendor_id: string;
+  /** How far this vendor's sandbox runs ahead of real time. */
+  offset_ms: number;
+  updated_at: string;
+}
+
 export interface Schema {
   vendors: VendorsTable;
   api_credentials: ApiCredentialsTable;
@@ -220,4 +236,5 @@ export interface Schema {
   charge_attempts: ChargeAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
   sandbox_gateway_charges: SandboxGatewayChargesTable;
+  sandbox_clocks: SandboxClocksTable;
 }

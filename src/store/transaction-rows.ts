@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { ChangeFlag, ChargeFrequency, Environment, Transaction, TransactionStatus, TransactionType, WhoCanceled } from '../domain/model.ts';
 import type { TransactionsTable } from './schema.ts';
 
@@ -32,10 +32,11 @@ export function toTransaction(row: Selectable<TransactionsTable>): Transaction {
     createdAt: row.created_at,
     changeFlag: row.change_flag as ChangeFlag | null,
     changedAt: row.changed_at,
+    billing: row.billing_anchor ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) } : undefined,
   };
 }
 
-export function toTransactionRow(t: Transaction): TransactionsTable {
+export function toTransactionRow(t: Transaction): Insertable<TransactionsTable> {
   return {
     id: t.id,
     vendor_id: t.vendorId,
@@ -70,5 +71,9 @@ export function toTransactionRow(t: Transaction): TransactionsTable {
     change_version: t.changeFlag ? 1 : 0,
     listed_version: 0,
     feed_pending: t.changeFlag ? 1 : 0,
+    billing_anchor: t.billing?.anchor ?? null,
+    billing_period: t.billing?.period ?? 0,
+    failed_attempts: t.billing?.failedAttempts ?? 0,
+    billing_lease_until: null,
   };
 }

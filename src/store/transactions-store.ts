@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import type { Repositories, TransactionPatch } from '../domain/ports.ts';
 import type { DialectName, Executor } from './database.ts';
 import { toTransaction, toTransactionRow } from './transaction-rows.ts';
@@ -36,7 +36,7 @@ export function transactionsStore(db: Executor, dialect: DialectName): Repositor
       return this.listByEmail(scope, email);
     },
     async update(scope, id, patch, change) {
-      const values: Partial<TransactionsTable> = patchToRow(patch);
+      const values: Updateable<TransactionsTable> = patchToRow(patch);
       let query = db
         .updateTable('transactions')
         .set(values)
@@ -56,8 +56,8 @@ export function transactionsStore(db: Executor, dialect: DialectName): Repositor
   };
 }
 
-function patchToRow(patch: TransactionPatch): Partial<TransactionsTable> {
-  const row: Partial<TransactionsTable> = {};
+function patchToRow(patch: TransactionPatch): Updateable<TransactionsTable> {
+  const row: Updateable<TransactionsTable> = {};
   if (patch.status !== undefined) row.status = patch.status;
   if (patch.assignedEmail !== undefined) {
     row.assigned_email = patch.assignedEmail;

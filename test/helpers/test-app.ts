@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.ts';
+import type { BillingOptions } from '../../src/domain/billing.ts';
 import type { Clock } from '../../src/domain/clock.ts';
 import type { IssuedCredential } from '../../src/domain/credentials.ts';
 import type { PaymentGateway } from '../../src/domain/gateway.ts';
@@ -58,7 +59,10 @@ export interface ApiResponse {
 
 export const TEST_CARD = { number: '4242424242424242', expMonth: 12, expYear: 2035 };
 
-export async function startTestApp(kind: StoreKind, options: { clock?: Clock; gateways?: Partial<Record<Environment, PaymentGateway>>; env?: Record<string, string>; port?: number } = {}): Promise<TestApp> {
+export async function startTestApp(
+  kind: StoreKind,
+  options: { clock?: Clock; gateways?: Partial<Record<Environment, PaymentGateway>>; billing?: BillingOptions; env?: Record<string, string>; port?: number } = {},
+): Promise<TestApp> {
   const { database, drop } = await freshDatabase(kind);
   const config = loadConfig({
     OPENTILL_SECRET: 'test-secret-test-secret-test-secret-0123456789',
@@ -74,6 +78,7 @@ export async function startTestApp(kind: StoreKind, options: { clock?: Clock; ga
     database,
     clock: options.clock,
     gateways: { production: sandboxGateway(database.kysely), ...options.gateways },
+    billing: options.billing,
   });
   const app = await buildApp(services, { logger: false });
   await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });

@@ -3,6 +3,7 @@ import * as initial from './0001-initial.ts';
 import * as idempotencyPurgeIndex from './0002-idempotency-purge-index.ts';
 import * as coupons from './0003-coupons.ts';
 import * as vendorConversionSetting from './0004-vendor-conversion-setting.ts';
+import * as billing from './0005-billing.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0002-idempotency-purge-index': idempotencyPurgeIndex,
   '0003-coupons': coupons,
   '0004-vendor-conversion-setting': vendorConversionSetting,
+  '0005-billing': billing,
 };
 
 export const migrationProvider: MigrationProvider = {

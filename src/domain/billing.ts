@@ -1,0 +1,286 @@
+import { periodStart, retryAt } from './billing-period.ts';
+import { pendingAttempt } from './charge-attempts.ts';
+import type { VendorClock } from './clock.ts';
+import type { ExchangeRates } from './exchange-rates.ts';
+import type { ChargeResult, PaymentGateway } from './gateway.ts';
+import { paymentEntry } from './ledger.ts';
+import type { Environment, Scope, Transaction } from './model.ts';
+import type { BillingWrite, ChargeAttempt, DueSubscription, Store } from './ports.ts';
+import { quotePrice, type PriceQuote } from './pricing.ts';
+
+/**
+ * The billing engine: renewals at nextCharge, the first charge after a trial, dunning retries,
+ * the end of cancelled subscriptions' paid periods, and expiry of customized products.
+ *
+ * Exactly once: a charge's identity is (transaction, period, try). Its attempt is committed before
+ * the gateway is called, and the gateway is always asked with that attempt's id, which a provider
+ * answers with the first outcome when asked again. The ledger entry, new dates, status, change flag
+ * and settled attempt are then written in one database transaction, guarded by the row's state, and
+ * the ledger's unique (transaction, period) index is the last line of defence. A worker killed at
+ * any point leaves either nothing or a PENDING attempt that the next run settles through the same id.
+ */
+export interface BillingDeps {
+  store: Store;
+  clock: VendorClock;
+  gateways: Record<Environment, PaymentGateway>;
+  rates: ExchangeRates;
+}
+
+export interface BillingOptions {
+  /** Subscriptions per batch (one claim, one write transaction). */
+  batchSize?: number;
+  /** How long a worker holds the rows it claimed; a crashed worker's rows return after this. */
+  leaseMs?: number;
+  /** How long to wait before asking the gateway again about a charge whose outcome was unknown. */
+  unknownRetryMs?: number;
+  /** Gateway calls in flight at once within a batch. */
+  gatewayConcurrency?: number;
+}
+
+export interface BillingReport {
+  renewed: number;
+  declined: number;
+  /** Cancelled at the end of the paid period. */
+  ended: number;
+  /** Cancelled after the last dunning retry failed. */
+  failed: number;
+  /** Gateway outcome unknown: asked again later. */
+  unknown: number;
+  expiredOffers: number;
+  /** Subscriptions that could not be billed (say, no longer priceable); held and retried later. */
+  errors: string[];
+}
+
+type Plan =
+  | { kind: 'end'; due: DueSubscription; at: Date }
+  | { kind: 'clear'; due: DueSubscription; at: Date }
+  | { kind: 'hold'; due: DueSubscription; at: Date; reason: string }
+  | { kind: 'charge'; due: DueSubscription; at: Date; quote: PriceQuote; period: number; periodStart: string; key: string };
+
+export function billingService(deps: BillingDeps, options: BillingOptions = {}) {
+  const batchSize = options.batchSize ?? 500;
+  const leaseMs = options.leaseMs ?? 120_000;
+  const unknownRetryMs = options.unknownRetryMs ?? 15 * 60_000;
+  const concurrency = options.gatewayConcurrency ?? 16;
+  const scopeOf = (t: Transaction): Scope => ({ vendorId: t.vendorId, environment: t.environment });
+
+  /** In a sandbox whose clock was moved, a step happens at its scheduled moment; elsewhere, when it is done. */
+  function stepTime(t: Transaction): Date {
+    const real = deps.clock.real();
+    const vendorNow = deps.clock.now(scopeOf(t));
+    if (vendorNow.getTime() === real.getTime() || !t.nextCharge) return real;
+    return new Date(Math.min(vendorNow.getTime(), Math.max(Date.parse(t.nextCharge), real.getTime())));
+  }
+
+  async function pricesOf(t: Transaction, cache: Map<string, Record<string, number> | undefined>) {
+    const id = t.customizedProductId ?? t.productId;
+    if (!cache.has(id)) {
+      const scope = scopeOf(t);
+      const offer = t.customizedProductId ? await deps.store.customizedProducts.find(scope, id) : await deps.store.products.find(scope, id);
+      cache.set(id, offer?.prices);
+    }
+    return cache.get(id);
+  }
+
+  async function plan(due: DueSubscription, prices: Map<string, Record<string, number> | undefined>): Promise<Plan> {
+    const t = due.transaction;
+    const at = stepTime(t);
+    if (t.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING') return { kind: 'end', due, at };
+    if ((t.status !== 'SUBSCRIPTION_STATUS_ACTIVE' && t.status !== 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL') || !t.billing) return { kind: 'clear', due, at };
+    const list = await pricesOf(t, prices);
+    if (!list) return { kind: 'hold', due, at, reason: `${t.id}: its product is gone` };
+    try {
+      // Renewals are priced by the one pricing function, in the currency and place of the purchase.
+      const quote = quotePrice({ prices: list, currency: t.currency, country: t.country, region: t.region, allowConversion: true, rates: deps.rates });
+      const { period, failedAttempts, anchor } = t.billing;
+      const start = periodStart(new Date(anchor), t.chargeFrequency, period).toISOString();
+      return { kind: 'charge', due, at, quote, period, periodStart: start, key: `renewal:${t.id}:${period}:${failedAttempts}` };
+    } catch (err) {
+      return { kind: 'hold', due, at, reason: `${t.id}: ${(err as Error).message}` };
+    }
+  }
+
+  /** Asks the gateway about every attempt, a few at a time; a thrown error is an unknown outcome. */
+  async function charge(plans: Extract<Plan, { kind: 'charge' }>[], attempts: Map<string, ChargeAttempt>): Promise<Map<string, ChargeResult>> {
+    const results = new Map<string, ChargeResult>();
+    let next = 0;
+    const lane = async () => {
+      while (next < plans.length) {
+        const p = plans[next++]!;
+        const attempt = attempts.get(p.key)!;
+        const gateway = deps.gateways[p.due.transaction.environment];
+        let result: ChargeResult;
+        try {
+          result = await gateway.charge({ attemptId: attempt.id, token: p.due.token!, amountMinor: attempt.amountMinor, currency: attempt.currency });
+        } catch {
+          result = { status: 'UNKNOWN' };
+        }
+        results.set(p.key, result);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, plans.length) }, lane));
+    return results;
+  }
+
+  /** The write of one planned step, decided against the row as it is now (locked). */
+  function resolve(p: Plan, current: Transaction, result: ChargeResult | undefined, attempt: ChargeAttempt | undefined, report: BillingReport): BillingWrite {
+    const t = p.due.transaction;
+    const at = p.at.toISOString();
+    const billing = current.billing ?? { anchor: at, period: 0, failedAttempts: 0 };
+    const state: BillingWrite['state'] = {
+      status: current.status,
+      whoCanceled: current.whoCanceled,
+      lastCharge: current.lastCharge,
+      nextCharge: current.nextCharge,
+      period: billing.period,
+      failedAttempts: billing.failedAttempts,
+      leaseUntil: null,
+    };
+    const write: BillingWrite = { transactionId: t.id, state, change: null, entry: null, attempt: null };
+    // Unchanged since it was planned: nobody cancelled, refunded or billed it in between.
+    const unchanged =
+      current.status === t.status && current.nextCharge === t.nextCharge && billing.period === t.billing?.period && billing.failedAttempts === t.billing?.failedAttempts;
+
+    if (p.kind === 'hold') {
+      report.errors.push(p.reason);
+      state.leaseUntil = new Date(deps.clock.real().getTime() + unknownRetryMs).toISOString();
+      return write;
+    }
+    if (p.kind === 'clear') {
+      if (unchanged) state.nextCharge = null;
+      return write;
+    }
+    if (p.kind === 'end') {
+      if (unchanged) {
+        Object.assign(state, { status: 'SUBSCRIPTION_STATUS_CANCELLED', nextCharge: null });
+        write.change = { flag: 'CHANGED_STATUS_CANCELLED', at };
+        report.ended++;
+      }
+      return write;
+    }
+
+    const outcome = result ?? { status: 'SUCCEEDED' as const, reference: '', feeMinor: 0 };
+    if (attempt) {
+      write.attempt = {
+        id: attempt.id,
+        status: outcome.status === 'SUCCEEDED' ? 'SUCCEEDED' : outcome.status,
+        gatewayReference: outcome.status === 'SUCCEEDED' ? outcome.reference : null,
+        failureCode: outcome.status === 'DECLINED' ? outcome.code : null,
+        updatedAt: deps.clock.real().toISOString(),
+      };
+    }
+    if (outcome.status === 'UNKNOWN') {
+      report.unknown++;
+      state.leaseUntil = new Date(deps.clock.real().getTime() + unknownRetryMs).toISOString();
+      return write;
+    }
+    const samePeriod = billing.period === p.period;
+    if (outcome.status === 'SUCCEEDED') {
+      // Money moved for this period: the ledger records it even if the row changed meanwhile.
+      if (samePeriod && attempt) {
+        write.entry = paymentEntry({
+          type: 'SUBSCRIPTION_PAYMENT',
+          transaction: t,
+          currency: p.quote.currency,
+          netMinor: p.quote.netMinor,
+          taxMinor: p.quote.taxMinor,
+          taxRate: p.quote.taxRate,
+          feeMinor: outcome.feeMinor,
+          gatewayReference: outcome.reference,
+          provider: deps.gateways[t.environment].provider,
+          at: p.at,
+          periodStart: p.periodStart,
+        });
+      }
+      const billable = ['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'].includes(current.status);
+      if (samePeriod && billable) {
+        Object.assign(state, {
+          status: current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? current.status : 'SUBSCRIPTION_STATUS_ACTIVE',
+          lastCharge: at,
+          nextCharge: periodStart(new Date(billing.anchor), current.chargeFrequency, p.period + 1).toISOString(),
+          period: p.period + 1,
+          failedAttempts: 0,
+        });
+        write.change = { flag: 'CHANGED_STATUS_RENEWED', at };
+        report.renewed++;
+      }
+      return write;
+    }
+    // Declined: retried on the dunning schedule, then cancelled.
+    if (!unchanged) return write;
+    report.declined++;
+    const failedAttempts = billing.failedAttempts + 1;
+    const retry = retryAt(new Date(p.periodStart), failedAttempts);
+    if (retry) {
+      Object.assign(state, { failedAttempts, nextCharge: retry.toISOString() });
+    } else {
+      Object.assign(state, { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: 'NEXT_CHARGE_FAILED', nextCharge: null, failedAttempts });
+      write.change = { flag: 'CHANGED_STATUS_CANCELLED', at };
+      report.failed++;
+    }
+    return write;
+  }
+
+  async function runBatch(batch: DueSubscription[], report: BillingReport): Promise<void> {
+    const prices = new Map<string, Record<string, number> | undefined>();
+    const plans: Plan[] = [];
+    for (const due of batch) plans.push(await plan(due, prices));
+
+    // A free period needs no gateway; no stored method is a decline without one.
+    const toCharge = plans.filter((p): p is Extract<Plan, { kind: 'charge' }> => p.kind === 'charge' && p.quote.totalMinor > 0 && p.due.token !== null);
+    const attempts = await deps.store.billing.recordAttempts(
+      toCharge.map((p) =>
+        pendingAttempt({ scope: scopeOf(p.due.transaction), key: p.key, transactionId: p.due.transaction.id, amountMinor: p.quote.totalMinor, currency: p.quote.currency, now: deps.clock.real() }),
+      ),
+    );
+    // An attempt recorded before a crash keeps its amount; a price changed since is held, not guessed.
+    const charged = toCharge.filter((p) => {
+      const a = attempts.get(p.key)!;
+      if (a.amountMinor === p.quote.totalMinor && a.currency === p.quote.currency) return true;
+      plans[plans.indexOf(p)] = { kind: 'hold', due: p.due, at: p.at, reason: `${p.due.transaction.id}: the price changed while a charge of it was in flight` };
+      return false;
+    });
+    const results = await charge(charged, attempts);
+
+    await deps.store.transaction(async (repos) => {
+      const current = await repos.billing.lockMany(plans.map((p) => p.due.transaction.id));
+      const writes = plans.map((p) => {
+        const key = p.kind === 'charge' ? p.key : undefined;
+        const noMethod: ChargeResult = { status: 'DECLINED', code: 'card_declined', message: 'No stored payment method.', permanent: true };
+        const result = key === undefined ? undefined : results.get(key) ?? (p.due.token === null && p.kind === 'charge' && p.quote.totalMinor > 0 ? noMethod : undefined);
+        return resolve(p, current.get(p.due.transaction.id)!, result, key === undefined ? undefined : attempts.get(key), report);
+      });
+      await repos.billing.apply(writes);
+    });
+  }
+
+  return {
+    /**
+     * Does everything due now: in every environment by real time, and in each sandbox whose clock
+     * was moved by its own time. With `sandboxVendorId`, only that vendor's sandbox.
+     */
+    async runDue(only: { sandboxVendorId?: string; maxBatches?: number } = {}): Promise<BillingReport> {
+      const report: BillingReport = { renewed: 0, declined: 0, ended: 0, failed: 0, unknown: 0, expiredOffers: 0, errors: [] };
+      const clocks: { sandboxVendorId?: string; offsetMs: number }[] = only.sandboxVendorId
+        ? [{ sandboxVendorId: only.sandboxVendorId, offsetMs: deps.clock.offsetOf(only.sandboxVendorId) }]
+        : [{ offsetMs: 0 }, ...deps.clock.ahead().map(([sandboxVendorId, offsetMs]) => ({ sandboxVendorId, offsetMs }))];
+      let batches = 0;
+      for (const c of clocks) {
+        let dueBy = '';
+        for (;;) {
+          const real = deps.clock.real();
+          dueBy = new Date(real.getTime() + c.offsetMs).toISOString();
+          const query = { dueBy, sandboxVendorId: c.sandboxVendorId, now: real.toISOString(), leaseUntil: new Date(real.getTime() + leaseMs).toISOString(), limit: batchSize };
+          const batch = await deps.store.transaction((repos) => repos.billing.claimDue(query));
+          if (batch.length === 0) break;
+          await runBatch(batch, report);
+          if (only.maxBatches !== undefined && ++batches >= only.maxBatches) return report;
+        }
+        report.expiredOffers += await deps.store.billing.expireOffers(dueBy, c.sandboxVendorId);
+      }
+      return report;
+    },
+  };
+}
+
+export type BillingService = ReturnType<typeof billingService>;

@@ -1,0 +1,148 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Repositories } from '../domain/ports.ts';
+import { toAttempt, toAttemptRow } from './attempts-store.ts';
+import type { DialectName, Executor } from './database.ts';
+import { toEntryRow } from './ledger-store.ts';
+import { toTransaction } from './transaction-rows.ts';
+
+/** Rows per statement: far below both stores' limits on bound parameters. */
+const CHUNK = 500;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}
+
+const int = (value: number | null) => sql`cast(${value} as integer)`;
+
+/** `WITH v(columns) AS (VALUES ...)`: many rows' values in one statement, on both stores. */
+function valuesTable(columns: string[], rows: RawBuilder<unknown>[][]) {
+  const tuples = rows.map((row) => sql`(${sql.join(row)})`);
+  return sql`with v(${sql.join(columns.map((c) => sql.id(c)))}) as (values ${sql.join(tuples)})`;
+}
+
+/**
+ * What the billing worker reads and writes. Claiming and writing are batched: a batch of due
+ * subscriptions costs a handful of statements, whatever its size, so the worker keeps up with
+ * the store's raw write rate instead of its round-trip latency.
+ */
+export function billingStore(db: Executor, dialect: DialectName): Repositories['billing'] {
+  return {
+    async claimDue(q) {
+      let query = db
+        .selectFrom('transactions')
+        .selectAll()
+        .where('next_charge', 'is not', null)
+        .where('next_charge', '<=', q.dueBy)
+        .where((eb) => eb.or([eb('billing_lease_until', 'is', null), eb('billing_lease_until', '<', q.now)]));
+      if (q.sandboxVendorId) query = query.where('vendor_id', '=', q.sandboxVendorId).where('environment', '=', 'sandbox');
+      query = query.orderBy('next_charge').orderBy('id').limit(q.limit);
+      if (dialect === 'postgres') query = query.forUpdate().skipLocked();
+      const rows = await query.execute();
+      if (rows.length === 0) return [];
+      const ids = rows.map((r) => r.id);
+      const tokens = new Map<string, string>();
+      for (const part of chunks(ids)) {
+        await db.updateTable('transactions').set({ billing_lease_until: q.leaseUntil }).where('id', 'in', part).execute();
+      }
+      const methodIds = rows.map((r) => r.payment_method_id).filter((id): id is string => id !== null);
+      for (const part of chunks(methodIds)) {
+        for (const m of await db.selectFrom('payment_methods').select(['id', 'token']).where('id', 'in', part).execute()) tokens.set(m.id, m.token);
+      }
+      return rows.map((row) => ({ transaction: toTransaction(row), token: (row.payment_method_id && tokens.get(row.payment_method_id)) ?? null }));
+    },
+
+    async lockMany(ids) {
+      const found = new Map<string, ReturnType<typeof toTransaction>>();
+      for (const part of chunks(ids)) {
+        let query = db.selectFrom('transactions').selectAll().where('id', 'in', part);
+        if (dialect === 'postgres') query = query.forUpdate();
+        for (const row of await query.execute()) found.set(row.id, toTransaction(row));
+      }
+      return found;
+    },
+
+    async recordAttempts(attempts) {
+      const byKey = new Map<string, (typeof attempts)[number]>();
+      for (const part of chunks(attempts)) {
+        await db
+          .insertInto('charge_attempts')
+          .values(part.map(toAttemptRow))
+          .onConflict((oc) => oc.column('attempt_key').doNothing())
+          .execute();
+        const rows = await db.selectFrom('charge_attempts').selectAll().where('attempt_key', 'in', part.map((a) => a.key)).execute();
+        for (const row of rows) byKey.set(row.attempt_key, toAttempt(row));
+      }
+      return byKey;
+    },
+
+    async apply(writes) {
+      const entries = writes.flatMap((w) => (w.entry ? [toEntryRow(w.entry)] : []));
+      for (const part of chunks(entries)) await db.insertInto('ledger_entries').values(part).execute();
+
+      const attempts = writes.flatMap((w) => (w.attempt ? [{ ...w.attempt, transactionId: w.transactionId }] : []));
+      for (const part of chunks(attempts)) {
+        const values = valuesTable(
+          ['id', 'status', 'reference', 'code', 'at', 'tx'],
+          part.map((a) => [sql`${a.id}`, sql`${a.status}`, sql`${a.gatewayReference}`, sql`${a.failureCode}`, sql`${a.updatedAt}`, sql`${a.transactionId}`]),
+        );
+        await sql`${values} update charge_attempts set status = v.status, gateway_reference = v.reference, failure_code = v.code,
+          updated_at = v.at, transaction_id = v.tx from v where charge_attempts.id = v.id`.execute(db);
+      }
+
+      for (const part of chunks(writes)) {
+        const values = valuesTable(
+          ['id', 'status', 'who', 'last_charge', 'next_charge', 'period', 'failed', 'lease', 'flag', 'changed_at'],
+          part.map((w) => [
+            sql`${w.transactionId}`,
+            sql`${w.state.status}`,
+            sql`${w.state.whoCanceled}`,
+            sql`${w.state.lastCharge}`,
+            sql`${w.state.nextCharge}`,
+            int(w.state.period),
+            int(w.state.failedAttempts),
+            sql`${w.state.leaseUntil}`,
+            sql`${w.change?.flag ?? null}`,
+            sql`${w.change?.at ?? null}`,
+          ]),
+        );
+        // A change flag puts the row (back) in the changed feed, as transactions.update does.
+        await sql`${values} update transactions set status = v.status, who_canceled = v.who, last_charge = v.last_charge,
+          next_charge = v.next_charge, billing_period = v.period, failed_attempts = v.failed, billing_lease_until = v.lease,
+          change_flag = coalesce(v.flag, transactions.change_flag), changed_at = coalesce(v.changed_at, transactions.changed_at),
+          feed_pending = case when v.flag is null then transactions.feed_pending else 1 end,
+          change_version = transactions.change_version + case when v.flag is null then 0 else 1 end
+          from v where transactions.id = v.id`.execute(db);
+      }
+    },
+
+    async expireOffers(before, sandboxVendorId) {
+      let query = db
+        .updateTable('customized_products')
+        .set({ expired: 1, user_mail: null, user_first_name: null, user_last_name: null, payload: null })
+        .where('expired', '=', 0)
+        .where('expires_at', 'is not', null)
+        .where('expires_at', '<=', before);
+      if (sandboxVendorId) query = query.where('vendor_id', '=', sandboxVendorId).where('environment', '=', 'sandbox');
+      const result = await query.executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+  };
+}
+
+export function sandboxClocksStore(db: Executor): Repositories['sandboxClocks'] {
+  return {
+    async list() {
+      const rows = await db.selectFrom('sandbox_clocks').select(['vendor_id', 'offset_ms']).execute();
+      return rows.map((r) => ({ vendorId: r.vendor_id, offsetMs: Number(r.offset_ms) }));
+    },
+    async set(vendorId, offsetMs, at) {
+      await db
+        .insertInto('sandbox_clocks')
+        .values({ vendor_id: vendorId, offset_ms: offsetMs, updated_at: at })
+        .onConflict((oc) => oc.column('vendor_id').doUpdateSet({ offset_ms: offsetMs, updated_at: at }))
+        .execute();
+    },
+  };
+}
