@@ -30,7 +30,7 @@ export interface Config {
   readonly rateLimit: { readonly perCredentialPerMinute: number; readonly perAddressPerMinute: number; readonly authFailuresPerMinute: number };
   readonly seedDemo: boolean;
   /** The billing worker: run inside `serve` (OPENTILL_WORKER=false turns it off), how often, and its lease. */
-  readonly billing: { readonly runInServer: boolean; readonly intervalSeconds: number; readonly leaseSeconds: number };
+  readonly billing: { readonly runInServer: boolean; readonly intervalSeconds: number; readonly leaseSeconds: number; readonly batchSize: number };
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -83,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       runInServer: env.OPENTILL_WORKER !== 'false',
       intervalSeconds: int(env.BILLING_INTERVAL_SECONDS, 10, 'BILLING_INTERVAL_SECONDS'),
       leaseSeconds: int(env.BILLING_LEASE_SECONDS, 120, 'BILLING_LEASE_SECONDS'),
+      batchSize: int(env.BILLING_BATCH_SIZE, 500, 'BILLING_BATCH_SIZE'),
     }),
   });
 }

@@ -69,7 +69,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   const catalog = catalogService({ store, clock, hostedUrl: urls.hosted });
   const links = hostedLinks(config.secret);
   const coupons = couponService({ store, clock });
-  const billing = billingService({ store, clock, gateways, rates }, { leaseMs: config.billing.leaseSeconds * 1000, ...overrides.billing });
+  const billing = billingService({ store, clock, gateways, rates }, { leaseMs: config.billing.leaseSeconds * 1000, batchSize: config.billing.batchSize, ...overrides.billing });
   return {
     config,
     database,

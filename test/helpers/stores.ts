@@ -39,13 +39,15 @@ export async function storeKinds(): Promise<StoreKind[]> {
 }
 
 /** A fresh, migrated database of its own; `drop` removes it. `url` is set for PostgreSQL (its connection URL). */
-export async function freshDatabase(kind: StoreKind): Promise<{ database: Database; url?: string; drop(): Promise<void> }> {
+export async function freshDatabase(kind: StoreKind): Promise<{ database: Database; url?: string; file?: string; drop(): Promise<void> }> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'opentill-test-'));
-    const database = openSqlite(join(dir, 'test.db'));
+    const file = join(dir, 'test.db');
+    const database = openSqlite(file);
     await database.migrate();
     return {
       database,
+      file,
       async drop() {
         await database.close().catch(() => undefined);
         rmSync(dir, { recursive: true, force: true });
