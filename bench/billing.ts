@@ -1,0 +1,127 @@
+/**
+ * `npm run bench:billing`: the billing engine renewing BENCH_RENEWALS (default 100,000) due monthly
+ * subscriptions, on SQLite and on PostgreSQL, beside the store's raw ceiling measured in the same
+ * run on the same database: the same rows written by plain batched SQL, one ledger-entry insert and
+ * one transaction update per renewal, 500 renewals per database transaction. Prints renewals/s of
+ * each and the ratio (target: at least 0.30). Not part of `npm test`.
+ *
+ * The payment network is an in-memory stand-in that answers every charge at once (the edge of the
+ * world, whose latency is not the store's); everything else is the engine as `opentill worker` runs it.
+ *
+ * Environment:
+ *   BENCH_RENEWALS=100000   due subscriptions per store
+ *   BENCH_STORES=sqlite,postgres
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { billingService } from '../src/domain/billing.ts';
+import { systemClock, vendorClock } from '../src/domain/clock.ts';
+import { loadExchangeRates } from '../src/domain/exchange-rates.ts';
+import type { PaymentGateway } from '../src/domain/gateway.ts';
+import { newId } from '../src/domain/ids.ts';
+import { createStore } from '../src/store/index.ts';
+import type { Database } from '../src/store/database.ts';
+import { seedDueSubscriptions, SEEDED_PRICE_MINOR } from '../test/helpers/due-subscriptions.ts';
+import { freshDatabase, type StoreKind } from '../test/helpers/stores.ts';
+
+const RENEWALS = Number(process.env.BENCH_RENEWALS ?? 100_000);
+const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',') as StoreKind[];
+const BATCH = 500;
+
+/** Answers every charge at once and, like a provider, the same outcome for the same attempt id. */
+function instantGateway(): PaymentGateway {
+  const references = new Map<string, string>();
+  return {
+    provider: 'BENCH',
+    tokenize: async () => ({ status: 'DECLINED', code: 'invalid_card', message: 'not in the bench', permanent: true }),
+    async charge(request) {
+      let reference = references.get(request.attemptId);
+      if (!reference) references.set(request.attemptId, (reference = `bench_${randomBytes(6).toString('hex')}`));
+      return { status: 'SUCCEEDED', reference, feeMinor: 0 };
+    },
+    refund: async (request) => ({ status: 'SUCCEEDED', reference: `bench_re_${request.refundId}` }),
+  };
+}
+
+/** Plain batched SQL: per renewal one entry insert and one transaction update, 500 per transaction. */
+async function rawCeiling(database: Database, vendorId: string, dueAt: string, nextAt: string): Promise<number> {
+  const db = database.kysely;
+  const rows = await db.selectFrom('transactions').select(['id', 'country']).where('vendor_id', '=', vendorId).orderBy('id').execute();
+  const at = new Date().toISOString();
+  const started = performance.now();
+  for (let i = 0; i < rows.length; i += BATCH) {
+    const part = rows.slice(i, i + BATCH);
+    await database.transaction(async (trx) => {
+      await trx
+        .insertInto('ledger_entries')
+        .values(
+          part.map((r) => ({
+            id: newId('entry'),
+            transaction_id: r.id,
+            vendor_id: vendorId,
+            environment: 'sandbox',
+            type: 'SUBSCRIPTION_PAYMENT',
+            created_at: at,
+            currency: 'USD',
+            amount_total_minor: SEEDED_PRICE_MINOR,
+            tax_minor: 0,
+            net_minor: SEEDED_PRICE_MINOR,
+            tax_rate: '0',
+            income_minor: SEEDED_PRICE_MINOR,
+            income_currency: 'USD',
+            affiliate_income_minor: 0,
+            service_fee_minor: 0,
+            transaction_fee_minor: 0,
+            reverses_entry_id: null,
+            period_start: dueAt,
+            hash_id: newId('hash'),
+            external_id: 'raw',
+            payment_provider: 'BENCH',
+            country: r.country,
+            description: null,
+          })),
+        )
+        .execute();
+      const tuples = part.map((r) => sql`(${r.id}, ${at}, ${nextAt})`);
+      await sql`with v(id, last_charge, next_charge) as (values ${sql.join(tuples)})
+        update transactions set last_charge = v.last_charge, next_charge = v.next_charge, billing_period = billing_period + 1,
+          change_flag = 'CHANGED_STATUS_RENEWED', changed_at = v.last_charge, feed_pending = 1, change_version = change_version + 1
+        from v where transactions.id = v.id`.execute(trx);
+    });
+  }
+  return rows.length / ((performance.now() - started) / 1000);
+}
+
+async function engine(database: Database): Promise<{ perSecond: number; renewed: number }> {
+  const gateway = instantGateway();
+  const billing = billingService({ store: createStore(database), clock: vendorClock(systemClock), gateways: { production: gateway, sandbox: gateway }, rates: loadExchangeRates() });
+  const started = performance.now();
+  const report = await billing.runDue();
+  return { perSecond: report.renewed / ((performance.now() - started) / 1000), renewed: report.renewed };
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const lines: string[] = [];
+for (const kind of STORES) {
+  const store = await freshDatabase(kind);
+  try {
+    process.stdout.write(`${kind}: seeding 2 x ${fmt(RENEWALS)} due subscriptions...\n`);
+    const raw = await seedDueSubscriptions(store.database, RENEWALS);
+    const billed = await seedDueSubscriptions(store.database, RENEWALS);
+    // The raw rows first, so the engine's run finds only its own vendor's due.
+    const ceiling = await rawCeiling(store.database, raw.vendorId, raw.dueAt, raw.nextAt);
+    const result = await engine(store.database);
+    const payments = await store.database.kysely
+      .selectFrom('ledger_entries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('vendor_id', '=', billed.vendorId)
+      .executeTakeFirstOrThrow();
+    if (Number(payments.n) !== RENEWALS || result.renewed !== RENEWALS) throw new Error(`${kind}: expected ${RENEWALS} renewals, got ${result.renewed} (${payments.n} entries)`);
+    const line = `${kind.padEnd(8)} engine ${fmt(result.perSecond).padStart(7)} renewals/s   raw ceiling ${fmt(ceiling).padStart(7)} rows/s   ratio ${(result.perSecond / ceiling).toFixed(2)} (target >= 0.30)`;
+    lines.push(line);
+    process.stdout.write(line + '\n');
+  } finally {
+    await store.drop();
+  }
+}
+process.stdout.write(`\nbench:billing, ${fmt(RENEWALS)} renewals per store\n${lines.join('\n')}\n`);
