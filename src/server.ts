@@ -10,6 +10,7 @@ export async function startServer(config: Config) {
   const services = createServices(config);
   await services.database.migrate();
   const demo = config.seedDemo ? await seedDemoIfEmpty(services) : undefined;
+  await services.sandboxClock.refresh();
   const app = await buildApp(services);
   app.server.keepAliveTimeout = 72_000;
   app.server.requestTimeout = 30_000;

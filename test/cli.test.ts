@@ -240,6 +240,32 @@ describe('opentill CLI', () => {
     }
   });
 
+  test('sandbox clock moves a vendor\'s sandbox forward and renews; worker --once then finds nothing due', async () => {
+    const d = sandboxDir();
+    try {
+      const { vendor } = await createVendor(d.run);
+      const created = await d.run('product', 'create', '--vendor', vendor.id, '--name', 'Monthly', '--type', 'SUBSCRIPTION', '--frequency', 'MONTHLY', '--price', 'USD:10', '--json');
+      succeeded(created);
+      succeeded(await d.run('sandbox', 'purchase', '--vendor', vendor.id, '--product', parseJson(created).id, '--email', 'sub@example.com'));
+
+      const read = await d.run('sandbox', 'clock', '--vendor', vendor.id, '--json');
+      succeeded(read);
+      assert.equal(parseJson(read).offsetMs, 0);
+
+      const moved = await d.run('sandbox', 'clock', '--vendor', vendor.id, '--days', '32');
+      succeeded(moved);
+      assert.match(moved.stdout, /Billing: 1 renewed, 0 declined/);
+      const again = await d.run('worker', '--once', '--json');
+      succeeded(again);
+      assert.equal(parseJson(again).renewed, 0, 'the renewal is not repeated');
+
+      failedWith(await d.run('sandbox', 'clock', '--vendor', vendor.id, '--to', '2001-01-01T00:00:00Z'), /only moves forward/);
+      failedWith(await d.run('sandbox', 'clock', '--vendor', vendor.id, '--days', '-3'), /positive number/);
+    } finally {
+      d.remove();
+    }
+  });
+
   test('coupon create, list and revoke; a sandbox purchase with a coupon pays the discounted price', async () => {
     const d = sandboxDir();
     try {
