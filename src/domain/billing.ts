@@ -5,7 +5,7 @@ import type { ExchangeRates } from './exchange-rates.ts';
 import type { ChargeResult, PaymentGateway } from './gateway.ts';
 import { paymentEntry } from './ledger.ts';
 import type { Environment, Scope, Transaction } from './model.ts';
-import type { BillingWrite, ChargeAttempt, DueSubscription, Store } from './ports.ts';
+import type { BillingState, BillingWrite, ChargeAttempt, DueSubscription, Store } from './ports.ts';
 import { quotePrice, type PriceQuote } from './pricing.ts';
 
 /**
@@ -123,7 +123,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
   }
 
   /** The write of one planned step, decided against the row as it is now (locked). */
-  function resolve(p: Plan, current: Transaction, result: ChargeResult | undefined, attempt: ChargeAttempt | undefined, report: BillingReport): BillingWrite {
+  function resolve(p: Plan, current: BillingState, result: ChargeResult | undefined, attempt: ChargeAttempt | undefined, report: BillingReport): BillingWrite {
     const t = p.due.transaction;
     const at = p.at.toISOString();
     const billing = current.billing ?? { anchor: at, period: 0, failedAttempts: 0 };
@@ -212,7 +212,9 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     const failedAttempts = billing.failedAttempts + 1;
     const retry = retryAt(new Date(p.periodStart), failedAttempts);
     if (retry) {
-      Object.assign(state, { failedAttempts, nextCharge: retry.toISOString() });
+      // Tries stay at least a day apart even when a stopped worker left several overdue.
+      const next = Math.max(retry.getTime(), p.at.getTime() + 86_400_000);
+      Object.assign(state, { failedAttempts, nextCharge: new Date(next).toISOString() });
     } else {
       Object.assign(state, { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: 'NEXT_CHARGE_FAILED', nextCharge: null, failedAttempts });
       write.change = { flag: 'CHANGED_STATUS_CANCELLED', at };

@@ -92,7 +92,7 @@ export interface Repositories {
      */
     claimDue(query: { dueBy: string; sandboxVendorId?: string | undefined; now: string; leaseUntil: string; limit: number }): Promise<DueSubscription[]>;
     /** The rows as they are now, locked until the surrounding database transaction ends. */
-    lockMany(ids: readonly string[]): Promise<Map<string, Transaction>>;
+    lockMany(ids: readonly string[]): Promise<Map<string, BillingState>>;
     /** Inserts the attempts whose keys are new; returns the attempt of every key, earlier ones as they were. */
     recordAttempts(attempts: readonly ChargeAttempt[]): Promise<Map<string, ChargeAttempt>>;
     /** Writes each outcome: the row's new state and change flag, its ledger entry, its attempt. */
@@ -149,6 +149,9 @@ export interface ChargeAttempt {
   createdAt: string;
   updatedAt: string;
 }
+
+/** What billing decides on: a subscription's status and schedule as they are now. */
+export type BillingState = Pick<Transaction, 'status' | 'whoCanceled' | 'lastCharge' | 'nextCharge' | 'chargeFrequency' | 'billing'>;
 
 export interface DueSubscription {
   transaction: Transaction;

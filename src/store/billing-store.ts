@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Repositories } from '../domain/ports.ts';
+import type { BillingState, Repositories } from '../domain/ports.ts';
 import { toAttempt, toAttemptRow } from './attempts-store.ts';
 import type { DialectName, Executor } from './database.ts';
 import { toEntryRow } from './ledger-store.ts';
@@ -30,22 +30,19 @@ function valuesTable(columns: string[], rows: RawBuilder<unknown>[][]) {
 export function billingStore(db: Executor, dialect: DialectName): Repositories['billing'] {
   return {
     async claimDue(q) {
-      let query = db
+      // One statement picks the due rows and leases them; PostgreSQL skips rows another worker holds.
+      let due = db
         .selectFrom('transactions')
-        .selectAll()
+        .select('id')
         .where('next_charge', 'is not', null)
         .where('next_charge', '<=', q.dueBy)
         .where((eb) => eb.or([eb('billing_lease_until', 'is', null), eb('billing_lease_until', '<', q.now)]));
-      if (q.sandboxVendorId) query = query.where('vendor_id', '=', q.sandboxVendorId).where('environment', '=', 'sandbox');
-      query = query.orderBy('next_charge').orderBy('id').limit(q.limit);
-      if (dialect === 'postgres') query = query.forUpdate().skipLocked();
-      const rows = await query.execute();
+      if (q.sandboxVendorId) due = due.where('vendor_id', '=', q.sandboxVendorId).where('environment', '=', 'sandbox');
+      due = due.orderBy('next_charge').orderBy('id').limit(q.limit);
+      if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+      const rows = await db.updateTable('transactions').set({ billing_lease_until: q.leaseUntil }).where('id', 'in', due).returningAll().execute();
       if (rows.length === 0) return [];
-      const ids = rows.map((r) => r.id);
       const tokens = new Map<string, string>();
-      for (const part of chunks(ids)) {
-        await db.updateTable('transactions').set({ billing_lease_until: q.leaseUntil }).where('id', 'in', part).execute();
-      }
       const methodIds = rows.map((r) => r.payment_method_id).filter((id): id is string => id !== null);
       for (const part of chunks(methodIds)) {
         for (const m of await db.selectFrom('payment_methods').select(['id', 'token']).where('id', 'in', part).execute()) tokens.set(m.id, m.token);
@@ -54,11 +51,23 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
     },
 
     async lockMany(ids) {
-      const found = new Map<string, ReturnType<typeof toTransaction>>();
+      const found = new Map<string, BillingState>();
       for (const part of chunks(ids)) {
-        let query = db.selectFrom('transactions').selectAll().where('id', 'in', part);
+        let query = db
+          .selectFrom('transactions')
+          .select(['id', 'status', 'who_canceled', 'last_charge', 'next_charge', 'charge_frequency', 'billing_anchor', 'billing_period', 'failed_attempts'])
+          .where('id', 'in', part);
         if (dialect === 'postgres') query = query.forUpdate();
-        for (const row of await query.execute()) found.set(row.id, toTransaction(row));
+        for (const row of await query.execute()) {
+          found.set(row.id, {
+            status: row.status as BillingState['status'],
+            whoCanceled: row.who_canceled as BillingState['whoCanceled'],
+            lastCharge: row.last_charge,
+            nextCharge: row.next_charge,
+            chargeFrequency: row.charge_frequency as BillingState['chargeFrequency'],
+            billing: row.billing_anchor ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) } : undefined,
+          });
+        }
       }
       return found;
     },
@@ -66,13 +75,17 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
     async recordAttempts(attempts) {
       const byKey = new Map<string, (typeof attempts)[number]>();
       for (const part of chunks(attempts)) {
-        await db
+        const inserted = await db
           .insertInto('charge_attempts')
           .values(part.map(toAttemptRow))
           .onConflict((oc) => oc.column('attempt_key').doNothing())
+          .returningAll()
           .execute();
-        const rows = await db.selectFrom('charge_attempts').selectAll().where('attempt_key', 'in', part.map((a) => a.key)).execute();
-        for (const row of rows) byKey.set(row.attempt_key, toAttempt(row));
+        for (const row of inserted) byKey.set(row.attempt_key, toAttempt(row));
+        // Keys recorded before (a run that crashed): their attempts as they were.
+        const earlier = part.filter((a) => !byKey.has(a.key)).map((a) => a.key);
+        if (earlier.length === 0) continue;
+        for (const row of await db.selectFrom('charge_attempts').selectAll().where('attempt_key', 'in', earlier).execute()) byKey.set(row.attempt_key, toAttempt(row));
       }
       return byKey;
     },

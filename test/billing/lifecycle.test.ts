@@ -224,6 +224,16 @@ for (const kind of await storeKinds()) {
       assert.equal(new Set(script.attempts).size, 5, 'five distinct tries, one per date');
     });
 
+    test('after a worker outage, overdue retries stay a day apart instead of cancelling at once', async () => {
+      at('2030-01-10T08:00:00.000Z');
+      const id = await v.buy((await product('MONTHLY')).id, { card: LATER_DECLINED });
+      at('2030-02-20T08:00:00.000Z'); // ten days after the due date, every retry date is past
+      assert.equal((await run()).declined, 1, 'one try per run, not five');
+      const tx = await listed(id);
+      assert.equal(tx.transactionStatus, 'SUBSCRIPTION_STATUS_ACTIVE');
+      assert.equal(tx.nextCharge, '2030-02-21T08:00:00.000Z');
+    });
+
     test('a renewal that succeeds on its first retry keeps the calendar: the next charge is one month after the due date', async () => {
       const id = await v.buy((await product('MONTHLY')).id);
       script.decline = 1;
