@@ -7,6 +7,7 @@ import { credentialService } from './domain/credentials.ts';
 import { loadExchangeRates, type ExchangeRates } from './domain/exchange-rates.ts';
 import type { PaymentGateway } from './domain/gateway.ts';
 import { hostedLinks } from './domain/hosted-links.ts';
+import { invoiceService } from './domain/invoices.ts';
 import { licenceService } from './domain/licences.ts';
 import type { Environment, Scope } from './domain/model.ts';
 import type { Store } from './domain/ports.ts';
@@ -37,6 +38,7 @@ export interface Services {
   readonly refunds: ReturnType<typeof refundService>;
   readonly vaulted: ReturnType<typeof vaultedChargeService>;
   readonly licences: ReturnType<typeof licenceService>;
+  readonly invoices: ReturnType<typeof invoiceService>;
   readonly links: ReturnType<typeof hostedLinks>;
   readonly billing: ReturnType<typeof billingService>;
   readonly sandboxClock: ReturnType<typeof sandboxClockService>;
@@ -85,6 +87,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     refunds: refundService({ store, clock, gateways }),
     vaulted: vaultedChargeService({ store, clock, gateways, rates }),
     licences: licenceService({ store }),
+    invoices: invoiceService({ store }),
     links,
     billing,
     sandboxClock: sandboxClockService({ store, clock, billing }),

@@ -170,6 +170,8 @@ export interface LedgerEntry {
   externalId: string | null;
   paymentProvider: string;
   country: string;
+  /** The invoice's or credit note's number, sequential per vendor and environment (none for a chargeback). */
+  invoiceNumber?: number | null;
 }
 
 export interface PaymentMethod {

@@ -50,6 +50,8 @@ export interface Repositories {
   customers: {
     /** The customer with this e-mail (case-insensitive), created if new; returns its id. */
     upsert(scope: Scope, customer: { id: string; email: string; firstName: string | null; lastName: string | null; createdAt: string }): Promise<string>;
+    /** The customer's name as given at checkout. */
+    find(scope: Scope, id: string): Promise<{ email: string; firstName: string | null; lastName: string | null } | undefined>;
   };
   paymentMethods: {
     insert(scope: Scope, customerId: string, gateway: string, method: PaymentMethod, createdAt: string): Promise<void>;
@@ -68,6 +70,8 @@ export interface Repositories {
   entries: {
     insert(entry: LedgerEntry & { vendorId: string; environment: Environment; description: string | null }): Promise<void>;
     listForTransaction(transactionId: string): Promise<LedgerEntry[]>;
+    /** The entry behind an invoice link, with the vendor it belongs to. */
+    findByHash(environment: Environment, hashId: string): Promise<(LedgerEntry & { vendorId: string }) | undefined>;
   };
   licences: {
     insert(licence: { id: string; scope: Scope; productId: string; transactionId: string; key: string; createdAt: string }): Promise<void>;

@@ -12,6 +12,7 @@ import { registerCheckout } from './checkout/checkout-routes.ts';
 import { publicPlugin } from './public-plugin.ts';
 import { registerWidgetRoutes } from './widget-routes.ts';
 import { registerHostedPages } from './hosted-pages.ts';
+import { registerInvoiceRoutes } from './invoice-routes.ts';
 import { v1Plugin } from './v1-plugin.ts';
 
 export interface AppOptions {
@@ -135,6 +136,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       async (scoped) => {
         registerHostedPages(scoped, services, environment);
         registerCheckout(scoped, services, environment);
+        registerInvoiceRoutes(scoped, services, environment);
       },
       { prefix },
     );

@@ -100,6 +100,16 @@ export function customersStore(db: Executor): Repositories['customers'] {
         .executeTakeFirstOrThrow();
       return row.id;
     },
+    async find(scope, id) {
+      const row = await db
+        .selectFrom('customers')
+        .select(['email', 'first_name', 'last_name'])
+        .where('id', '=', id)
+        .where('vendor_id', '=', scope.vendorId)
+        .where('environment', '=', scope.environment)
+        .executeTakeFirst();
+      return row && { email: row.email, firstName: row.first_name, lastName: row.last_name };
+    },
   };
 }
 

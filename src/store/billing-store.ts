@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { BillingState, Repositories } from '../domain/ports.ts';
 import { toAttempt, toAttemptRow } from './attempts-store.ts';
 import type { DialectName, Executor } from './database.ts';
-import { toEntryRow } from './ledger-store.ts';
+import { reserveInvoiceNumbers, toEntryRow } from './ledger-store.ts';
 import { toTransaction } from './transaction-rows.ts';
 
 /** Rows per statement: far below both stores' limits on bound parameters. */
@@ -91,8 +91,21 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
     },
 
     async apply(writes) {
-      const entries = writes.flatMap((w) => (w.entry ? [toEntryRow(w.entry)] : []));
-      for (const part of chunks(entries)) await db.insertInto('ledger_entries').values(part).execute();
+      // Invoice numbers: one reservation per vendor and environment in the batch, in batch order.
+      const entries = writes.flatMap((w) => (w.entry ? [w.entry] : []));
+      const groups = new Map<string, typeof entries>();
+      for (const e of entries) {
+        const key = `${e.vendorId}\u0000${e.environment}`;
+        const group = groups.get(key);
+        if (group) group.push(e);
+        else groups.set(key, [e]);
+      }
+      const rows = [];
+      for (const group of groups.values()) {
+        let next = await reserveInvoiceNumbers(db, group[0]!.vendorId, group[0]!.environment, group.length);
+        for (const e of group) rows.push(toEntryRow(e, next++));
+      }
+      for (const part of chunks(rows)) await db.insertInto('ledger_entries').values(part).execute();
 
       const attempts = writes.flatMap((w) => (w.attempt ? [{ ...w.attempt, transactionId: w.transactionId }] : []));
       for (const part of chunks(attempts)) {

@@ -1,3 +1,4 @@
+import { sql, type Selectable } from 'kysely';
 import type { EntryType, LedgerEntry } from '../domain/model.ts';
 import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
@@ -5,7 +6,7 @@ import type { LedgerEntriesTable } from './schema.ts';
 
 type NewEntry = Parameters<Repositories['entries']['insert']>[0];
 
-export function toEntryRow(e: NewEntry): LedgerEntriesTable {
+export function toEntryRow(e: NewEntry, invoiceNumber: number | null): LedgerEntriesTable {
   return {
     id: e.id,
     transaction_id: e.transactionId,
@@ -30,6 +31,51 @@ export function toEntryRow(e: NewEntry): LedgerEntriesTable {
     payment_provider: e.paymentProvider,
     country: e.country,
     description: e.description,
+    invoice_number: invoiceNumber,
+  };
+}
+
+/** Entries that are invoices (payments) or credit notes (refunds); a chargeback is neither. */
+export const isInvoiced = (e: Pick<NewEntry, 'type'>) => e.type !== 'CHARGEBACK';
+
+/**
+ * Takes the next `count` invoice numbers of a vendor's environment and returns the first. Called in
+ * the database transaction that inserts the entries, so numbers are never skipped or shared; on
+ * PostgreSQL the counter row stays locked until that transaction ends.
+ */
+export async function reserveInvoiceNumbers(db: Executor, vendorId: string, environment: string, count: number): Promise<number> {
+  const row = await db
+    .insertInto('invoice_counters')
+    .values({ vendor_id: vendorId, environment, last_number: count })
+    .onConflict((oc) => oc.columns(['vendor_id', 'environment']).doUpdateSet({ last_number: sql<number>`invoice_counters.last_number + ${count}` }))
+    .returning('last_number')
+    .executeTakeFirstOrThrow();
+  return Number(row.last_number) - count + 1;
+}
+
+function toEntry(row: Selectable<LedgerEntriesTable>): LedgerEntry {
+  return {
+    id: row.id,
+    transactionId: row.transaction_id,
+    type: row.type as EntryType,
+    createdAt: row.created_at,
+    currency: row.currency,
+    amountTotalMinor: Number(row.amount_total_minor),
+    taxMinor: Number(row.tax_minor),
+    netMinor: Number(row.net_minor),
+    taxRate: row.tax_rate,
+    incomeMinor: Number(row.income_minor),
+    incomeCurrency: row.income_currency,
+    affiliateIncomeMinor: Number(row.affiliate_income_minor),
+    serviceFeeMinor: Number(row.service_fee_minor),
+    transactionFeeMinor: Number(row.transaction_fee_minor),
+    reversesEntryId: row.reverses_entry_id,
+    periodStart: row.period_start,
+    hashId: row.hash_id,
+    externalId: row.external_id,
+    paymentProvider: row.payment_provider,
+    country: row.country,
+    invoiceNumber: row.invoice_number === null ? null : Number(row.invoice_number),
   };
 }
 
@@ -39,7 +85,7 @@ export function entriesStore(db: Executor): Repositories['entries'] {
     async insert(e) {
       await db
         .insertInto('ledger_entries')
-        .values(toEntryRow(e))
+        .values(toEntryRow(e, isInvoiced(e) ? await reserveInvoiceNumbers(db, e.vendorId, e.environment, 1) : null))
         .execute();
     },
     async listForTransaction(transactionId) {
@@ -50,30 +96,11 @@ export function entriesStore(db: Executor): Repositories['entries'] {
         .orderBy('created_at')
         .orderBy('id')
         .execute();
-      return rows.map(
-        (row): LedgerEntry => ({
-          id: row.id,
-          transactionId: row.transaction_id,
-          type: row.type as EntryType,
-          createdAt: row.created_at,
-          currency: row.currency,
-          amountTotalMinor: Number(row.amount_total_minor),
-          taxMinor: Number(row.tax_minor),
-          netMinor: Number(row.net_minor),
-          taxRate: row.tax_rate,
-          incomeMinor: Number(row.income_minor),
-          incomeCurrency: row.income_currency,
-          affiliateIncomeMinor: Number(row.affiliate_income_minor),
-          serviceFeeMinor: Number(row.service_fee_minor),
-          transactionFeeMinor: Number(row.transaction_fee_minor),
-          reversesEntryId: row.reverses_entry_id,
-          periodStart: row.period_start,
-          hashId: row.hash_id,
-          externalId: row.external_id,
-          paymentProvider: row.payment_provider,
-          country: row.country,
-        }),
-      );
+      return rows.map(toEntry);
+    },
+    async findByHash(environment, hashId) {
+      const row = await db.selectFrom('ledger_entries').selectAll().where('hash_id', '=', hashId).where('environment', '=', environment).executeTakeFirst();
+      return row && { ...toEntry(row), vendorId: row.vendor_id };
     },
   };
 }

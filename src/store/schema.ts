@@ -165,6 +165,14 @@ export interface LedgerEntriesTable {
   payment_provider: string;
   country: string;
   description: string | null;
+  /** The invoice's (or credit note's) number, sequential per vendor and environment. */
+  invoice_number: number | null;
+}
+
+export interface InvoiceCountersTable {
+  vendor_id: string;
+  environment: string;
+  last_number: number;
 }
 
 export interface LicencesTable {
@@ -237,4 +245,5 @@ export interface Schema {
   idempotency_keys: IdempotencyKeysTable;
   sandbox_gateway_charges: SandboxGatewayChargesTable;
   sandbox_clocks: SandboxClocksTable;
+  invoice_counters: InvoiceCountersTable;
 }

@@ -127,6 +127,12 @@ for (const kind of await storeKinds()) {
       assert.equal(paid.status, 200, alertOf(paid.html));
       assert.match(paid.html, /Payment of <strong>22\.02 EUR<\/strong> received/);
       assert.match(paid.html, /data-testid="licence">[0-9A-Z]{5}(-[0-9A-Z]{5}){4}</);
+      // The receipt links the invoice, relative to the page.
+      const href = /<a href="([^"]+)"[^>]*data-testid="invoice">/.exec(paid.html)?.[1];
+      assert.ok(href, 'the receipt links the invoice');
+      const invoice = await fetch(new URL(href, `${t.url}/sandbox/payment/product/${productId}`));
+      assert.equal(invoice.status, 200);
+      assert.equal(invoice.headers.get('content-type'), 'application/pdf');
       // The same form sent again (a double click, a reload) shows the receipt and pays nothing more.
       const again = await pay(productId, fields);
       assert.equal(again.status, 200);

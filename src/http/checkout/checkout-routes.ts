@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../../domain/errors.ts';
 import type { Offer } from '../../domain/catalog.ts';
-import type { Environment, Scope } from '../../domain/model.ts';
+import { isPayment } from '../../domain/ledger.ts';
+import type { Environment, LedgerEntry, Scope } from '../../domain/model.ts';
 import { KNOWN_COUNTRIES } from '../../domain/tax-rates.ts';
 import type { Services } from '../../services.ts';
 import { customerLocality } from '../customer-locality.ts';
@@ -25,6 +26,12 @@ function send(m){p.postMessage(Object.assign({source:'opentill'},m),'*')}
 send({type:'ready'});${message ? `send(${JSON.stringify(message)});` : ''}
 var c=document.getElementById('close');if(c)c.addEventListener('click',function(){send({type:'close'})});
 document.addEventListener('keydown',function(e){if(e.key==='Escape')send({type:'close'})});})();`;
+
+/** The receipt's link to the payment's invoice, relative to `/payment/product/{id}` so it works behind any host name. */
+function invoicePath(entries: readonly LedgerEntry[]): string | null {
+  const payment = entries.find(isPayment);
+  return payment ? `../../invoice/${encodeURIComponent(payment.hashId)}` : null;
+}
 
 function parseForm(_request: FastifyRequest, body: string, done: (err: Error | null, value?: Form) => void) {
   done(null, Object.fromEntries(new URLSearchParams(body)));
@@ -146,7 +153,7 @@ export function registerCheckout(app: FastifyInstance, services: Services, envir
     const earlier = await services.store.idempotency.claim(scope, key, fingerprint, services.clock.now().toISOString());
     if (earlier?.state === 'DONE' && earlier.body) {
       const done = await services.transactions.get(scope, earlier.body).catch(() => undefined);
-      if (done) return sendPage(reply, { status: 200, title: 'Thank you', frameAncestors: '*', body: receipt({ vendorName: await vendorName(scope), offer, transaction: done.transaction, licence: null }, embedded), script: embedded ? EMBED_SCRIPT({ type: 'paid', transactionId: done.transaction.id }) : undefined });
+      if (done) return sendPage(reply, { status: 200, title: 'Thank you', frameAncestors: '*', body: receipt({ vendorName: await vendorName(scope), offer, transaction: done.transaction, licence: null, invoicePath: invoicePath(done.entries) }, embedded), script: embedded ? EMBED_SCRIPT({ type: 'paid', transactionId: done.transaction.id }) : undefined });
     }
     if (earlier) return problemPage(reply, 409, 'Payment in progress', 'This payment is already being processed. Wait a moment and reload this page; do not pay again.');
 
@@ -180,7 +187,7 @@ export function registerCheckout(app: FastifyInstance, services: Services, envir
         status: 200,
         title: 'Thank you',
         frameAncestors: '*',
-        body: receipt({ vendorName: await vendorName(scope), offer, transaction: result.transaction, licence: result.licence }, embedded),
+        body: receipt({ vendorName: await vendorName(scope), offer, transaction: result.transaction, licence: result.licence, invoicePath: invoicePath(await services.store.entries.listForTransaction(result.transaction.id)) }, embedded),
         script: embedded ? EMBED_SCRIPT({ type: 'paid', transactionId: result.transaction.id }) : undefined,
       });
     } catch (err) {

@@ -103,7 +103,7 @@ function sandboxCards(): Html {
   <ul>${Object.entries(SANDBOX_TEST_CARDS).map(([number, card]) => html`<li><code>${number}</code> ${card.description}</li>`)}</ul></div>`;
 }
 
-export function receipt(view: { vendorName: string; offer: Offer; transaction: Transaction; licence: string | null }, embedded: boolean): Html {
+export function receipt(view: { vendorName: string; offer: Offer; transaction: Transaction; licence: string | null; invoicePath: string | null }, embedded: boolean): Html {
   const t = view.transaction;
   const total = t.netMinor + t.taxMinor;
   const paidNow = t.lastCharge !== null;
@@ -126,6 +126,6 @@ export function receipt(view: { vendorName: string; offer: Offer; transaction: T
     ${t.nextCharge ? html`<tr><td>Next charge</td><td>${t.nextCharge.slice(0, 10)}</td></tr>` : ''}
     <tr><td>E-mail</td><td>${t.email}</td></tr>
     <tr><td>Reference</td><td><code data-testid="transaction-id">${t.id}</code></td></tr>
-  </table></div>
+  </table>${view.invoicePath ? html`<p><a href="${view.invoicePath}" target="_blank" rel="noopener" data-testid="invoice">Download the invoice (PDF)</a></p>` : ''}</div>
   ${view.licence ? html`<div class="box"><p>Your licence key:</p><p><code data-testid="licence">${view.licence}</code></p></div>` : ''}`;
 }

@@ -4,6 +4,7 @@ import * as idempotencyPurgeIndex from './0002-idempotency-purge-index.ts';
 import * as coupons from './0003-coupons.ts';
 import * as vendorConversionSetting from './0004-vendor-conversion-setting.ts';
 import * as billing from './0005-billing.ts';
+import * as invoiceNumbers from './0006-invoice-numbers.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003-coupons': coupons,
   '0004-vendor-conversion-setting': vendorConversionSetting,
   '0005-billing': billing,
+  '0006-invoice-numbers': invoiceNumbers,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../domain/errors.ts';
+import type { Environment } from '../domain/model.ts';
+import { renderInvoicePdf } from '../documents/invoice-pdf.ts';
+import type { Services } from '../services.ts';
+import { html, sendPage } from './html.ts';
+
+/**
+ * `{base_url}/invoice/{hashId}`: the PDF of a payment's invoice or a refund's credit note. The
+ * hash id is unguessable (96+ random bits) and bound to its environment; anything else is a 404 page.
+ */
+export function registerInvoiceRoutes(app: FastifyInstance, services: Services, environment: Environment) {
+  app.get<{ Params: { hashId: string } }>('/invoice/:hashId', { schema: { hide: true } }, async (request, reply) => {
+    try {
+      const document = await services.invoices.find(environment, request.params.hashId);
+      const pdf = await renderInvoicePdf(document);
+      const name = `${document.kind === 'INVOICE' ? 'invoice' : 'credit-note'}-${document.number}.pdf`;
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${name}"`)
+        .header('cache-control', 'private, max-age=300')
+        .header('x-content-type-options', 'nosniff')
+        .send(pdf);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'NOT_FOUND') throw err;
+      return sendPage(reply, { status: 404, title: 'Invoice not found', body: html`<h1>Invoice not found</h1><p>Check that you copied the whole link.</p>` });
+    }
+  });
+}
