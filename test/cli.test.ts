@@ -75,7 +75,8 @@ async function createVendor(run: (...args: string[]) => Promise<CliResult>, extr
   return parseJson(result) as { vendor: { id: string }; credentials: { production: string; sandbox: string } };
 }
 
-describe('opentill CLI', () => {
+// Each test has its own data directory (or database): they run side by side, as most of their time is Node starting.
+describe('opentill CLI', { concurrency: 3 }, () => {
   test('vendor create --json prints the vendor id and both credentials', async () => {
     const d = sandboxDir();
     try {

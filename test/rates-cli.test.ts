@@ -97,7 +97,8 @@ const ECB_XML = `<?xml version="1.0" encoding="UTF-8"?>
 
 const CSV = ['# ECB reference rates of 2026-12-05', 'currency,rate', 'USD,1.25', 'jpy,150', 'KWD,0.3845', 'GBP, 0.8600 ', ''].join('\r\n');
 
-describe('opentill rates', () => {
+// Each test has its own data directory: they run side by side, as most of their time is Node starting.
+describe('opentill rates', { concurrency: 3 }, () => {
   test('rates show prints the bundled table until one is imported', async () => {
     const d = sandboxDir();
     try {

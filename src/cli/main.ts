@@ -4,7 +4,6 @@ import { loadConfig } from '../config.ts';
 import { BUNDLED_RATES_FILE, loadExchangeRates, writeExchangeRatesFile } from '../domain/exchange-rates.ts';
 import type { Coupon, Environment } from '../domain/model.ts';
 import { formatDecimal, formatMinor } from '../domain/money.ts';
-import { startServer } from '../server.ts';
 import { createServices, type Services } from '../services.ts';
 import { fail, print, run } from './output.ts';
 import { eventful, startBillingWorker } from '../worker.ts';
@@ -44,6 +43,8 @@ program
   .description('start the HTTP server (migrates first; seeds a demo vendor on the very first start)')
   .action(async () => {
     try {
+      // Loaded only here: the HTTP stack is most of a cold start, and no other command needs it.
+      const { startServer } = await import('../server.ts');
       await startServer(loadConfig());
     } catch (err) {
       fail((err as Error).message);
