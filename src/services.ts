@@ -4,6 +4,7 @@ import { billingService, type BillingOptions } from './domain/billing.ts';
 import { systemClock, vendorClock, type Clock, type VendorClock } from './domain/clock.ts';
 import { couponService, type CouponService } from './domain/coupons.ts';
 import { credentialService } from './domain/credentials.ts';
+import { customerPortalService } from './domain/customer-portal.ts';
 import { loadExchangeRates, type ExchangeRates } from './domain/exchange-rates.ts';
 import type { PaymentGateway } from './domain/gateway.ts';
 import { hostedLinks } from './domain/hosted-links.ts';
@@ -39,6 +40,7 @@ export interface Services {
   readonly vaulted: ReturnType<typeof vaultedChargeService>;
   readonly licences: ReturnType<typeof licenceService>;
   readonly invoices: ReturnType<typeof invoiceService>;
+  readonly portal: ReturnType<typeof customerPortalService>;
   readonly links: ReturnType<typeof hostedLinks>;
   readonly billing: ReturnType<typeof billingService>;
   readonly sandboxClock: ReturnType<typeof sandboxClockService>;
@@ -71,6 +73,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   const catalog = catalogService({ store, clock, hostedUrl: urls.hosted });
   const links = hostedLinks(config.secret);
   const coupons = couponService({ store, clock });
+  const transactions = transactionService({ store, clock });
   const billing = billingService({ store, clock, gateways, rates }, { leaseMs: config.billing.leaseSeconds * 1000, batchSize: config.billing.batchSize, ...overrides.billing });
   return {
     config,
@@ -83,11 +86,12 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     catalog,
     coupons,
     purchases: purchaseService({ store, clock, catalog, coupons, gateways, rates }),
-    transactions: transactionService({ store, clock }),
+    transactions,
     refunds: refundService({ store, clock, gateways }),
     vaulted: vaultedChargeService({ store, clock, gateways, rates }),
     licences: licenceService({ store }),
     invoices: invoiceService({ store }),
+    portal: customerPortalService({ store, clock, gateways, transactions }),
     links,
     billing,
     sandboxClock: sandboxClockService({ store, clock, billing }),

@@ -35,6 +35,17 @@ export function hostedLinks(secret: string) {
       return `${body}.${sign(body)}`;
     },
 
+    /** The anti-forgery token of the forms on the page a link opens: bound to that link, unguessable without the secret. */
+    formToken(token: string): string {
+      return createHmac('sha256', `${secret}:form`).update(token).digest('base64url');
+    },
+
+    formTokenMatches(token: string, given: string): boolean {
+      const expected = Buffer.from(this.formToken(token));
+      const actual = Buffer.from(given);
+      return expected.length === actual.length && timingSafeEqual(expected, actual);
+    },
+
     check(token: string, purpose: LinkPurpose, now: Date): LinkCheck {
       const [body, signature, extra] = token.split('.');
       if (!body || !signature || extra !== undefined) return { status: 'invalid' };

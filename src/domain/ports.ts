@@ -76,6 +76,7 @@ export interface Repositories {
   licences: {
     insert(licence: { id: string; scope: Scope; productId: string; transactionId: string; key: string; createdAt: string }): Promise<void>;
     find(scope: Scope, productId: string, key: string): Promise<{ transactionId: string } | undefined>;
+    keyOf(scope: Scope, transactionId: string): Promise<string | undefined>;
   };
   feed: {
     /** Pending changes, oldest first; records what was shown so marking cannot drop a later change. */

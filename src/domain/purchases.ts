@@ -15,7 +15,7 @@ import { formatMinor } from './money.ts';
 import { quotePrice, type PriceQuote } from './pricing.ts';
 import { prorate } from './proration.ts';
 import { localCurrencyOf } from './tax-rates.ts';
-import { requireCountry, requireEmail, requirePayload } from './validation.ts';
+import { requireCardExpiry, requireCountry, requireEmail, requirePayload } from './validation.ts';
 
 /**
  * A customer buys a product: price it, take the card, charge what is due now, and record the
@@ -112,6 +112,7 @@ export function purchaseService(deps: PurchaseDeps) {
       if (expected && (expected.currency.toUpperCase() !== quote.currency || expected.totalMinor !== quote.totalMinor)) {
         throw new AppError('PRICE_CHANGED', `The price is now ${formatMinor(quote.totalMinor, quote.currency)} ${quote.currency}, not what was shown; nothing was charged. Check the new price and pay again.`);
       }
+      requireCardExpiry(request.card);
       const gateway = deps.gateways[scope.environment];
       const now = deps.clock.now(scope);
       const tokenized = await gateway.tokenize(request.card, now);

@@ -62,3 +62,9 @@ export function requireCountry(value: unknown): string {
   if (typeof value !== 'string' || !/^[A-Za-z]{2}$/.test(value)) throw invalidInput('country must be a two-letter ISO 3166-1 code such as "DE".');
   return value.toUpperCase();
 }
+
+/** A card's expiry month is 1 to 12; a two-digit year means 20xx. Anything else is the customer's typo, not a decline. */
+export function requireCardExpiry(card: { expMonth: number; expYear: number }): void {
+  if (!Number.isInteger(card.expMonth) || card.expMonth < 1 || card.expMonth > 12) throw invalidInput('The card expiry month must be between 01 and 12.');
+  if (!Number.isInteger(card.expYear) || card.expYear < 0 || (card.expYear > 99 && (card.expYear < 2000 || card.expYear > 2099))) throw invalidInput('The card expiry year is not valid.');
+}

@@ -13,6 +13,7 @@ import { publicPlugin } from './public-plugin.ts';
 import { registerWidgetRoutes } from './widget-routes.ts';
 import { registerHostedPages } from './hosted-pages.ts';
 import { registerInvoiceRoutes } from './invoice-routes.ts';
+import { registerManagePage } from './manage/manage-routes.ts';
 import { v1Plugin } from './v1-plugin.ts';
 
 export interface AppOptions {
@@ -137,6 +138,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
         registerHostedPages(scoped, services, environment);
         registerCheckout(scoped, services, environment);
         registerInvoiceRoutes(scoped, services, environment);
+        registerManagePage(scoped, services, environment);
       },
       { prefix },
     );

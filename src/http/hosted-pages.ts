@@ -5,13 +5,14 @@ import type { Services } from '../services.ts';
 import { html, sendPage } from './html.ts';
 
 /**
- * The pages behind the temporary URLs of items 1 and 2. The real pages come with the panel issue;
- * for now each URL resolves to a small page that already checks its token: valid, expired or forged.
+ * The page behind the temporary URL of item 2 (the admin tool). It comes with the panel issue; for
+ * now the URL resolves to a small page that already checks its token: valid, expired or forged.
+ * Item 1's page is src/http/manage.
  */
-const TITLES: Record<LinkPurpose, string> = { manage: 'Your purchases', admin: 'Transactions admin' };
+const TITLES: Partial<Record<LinkPurpose, string>> = { admin: 'Transactions admin' };
 
 export function registerHostedPages(app: FastifyInstance, services: Services, environment: Environment) {
-  for (const purpose of ['manage', 'admin'] as const) {
+  for (const purpose of ['admin'] as const) {
     app.get<{ Params: { token: string } }>(`/${purpose}/:token`, { schema: { hide: true } }, async (request, reply) => {
       const check = services.links.check(request.params.token, purpose, services.clock.now());
       const page = (status: number, title: string, text: string) => sendPage(reply, { status, title, body: html`<h1>${title}</h1><p>${text}</p>` });
@@ -19,7 +20,7 @@ export function registerHostedPages(app: FastifyInstance, services: Services, en
       if (check.status === 'invalid' || check.claims.environment !== environment) {
         return page(404, 'This link is not valid', 'Check that you copied the whole link, or ask for a new one.');
       }
-      return page(200, TITLES[purpose], purpose === 'manage' ? `Signed in as ${check.claims.subject}. This page is being built.` : 'This page is being built.');
+      return page(200, TITLES[purpose]!, 'This page is being built.');
     });
   }
 }

@@ -31,6 +31,7 @@ label{display:block;font-weight:500;margin:.8rem 0 .25rem}input,select{width:100
 input[readonly]{background:#f3f4f6}input:focus,select:focus,button:focus{outline:3px solid #9db4f0;outline-offset:1px}
 .row{display:flex;gap:.75rem}.row>div{flex:1}
 button{font:inherit;font-weight:600;width:100%;margin-top:1.2rem;padding:.8rem;border:0;border-radius:.5rem;background:var(--accent);color:#fff;cursor:pointer}
+button.secondary{background:#fff;color:var(--bad);border:1px solid #f4b7b2}summary{cursor:pointer;color:var(--accent);margin-top:.6rem}
 button.link{background:none;color:var(--accent);width:auto;margin:0;padding:.2rem .4rem}
 .alert{border-radius:.5rem;padding:.7rem .9rem;margin:1rem 0;border:1px solid}.alert.bad{color:var(--bad);border-color:#f4b7b2;background:#fef3f2}
 .alert.ok{color:var(--ok);border-color:#a6e4c1;background:#ecfdf3}code{font-size:.95em}

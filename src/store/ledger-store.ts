@@ -132,5 +132,15 @@ export function licencesStore(db: Executor): Repositories['licences'] {
         .executeTakeFirst();
       return row && { transactionId: row.transaction_id };
     },
+    async keyOf(scope, transactionId) {
+      const row = await db
+        .selectFrom('licences')
+        .select('licence_key')
+        .where('transaction_id', '=', transactionId)
+        .where('vendor_id', '=', scope.vendorId)
+        .where('environment', '=', scope.environment)
+        .executeTakeFirst();
+      return row?.licence_key;
+    },
   };
 }

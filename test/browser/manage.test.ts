@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer as netServer, type AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import { pdfText } from '../helpers/pdf-text.ts';
+import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+
+/**
+ * The customer's management page in a real Chromium: the customer opens the link from the vendor,
+ * sees the purchases, cancels a subscription and downloads an invoice. Screenshots go to test-artifacts/.
+ */
+const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
+
+const freePort = () =>
+  new Promise<number>((done) => {
+    const probe = netServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => done(port));
+    });
+  });
+
+describe('customer management page in Chromium', () => {
+  let t: TestApp;
+  let v: TestVendor;
+  let browser: Browser;
+  let subscriptionId: string;
+
+  before(async () => {
+    const port = await freePort();
+    t = await startTestApp('sqlite', { port, env: { BASE_URL: `http://127.0.0.1:${port}` } });
+    v = await t.newVendor('Acme Software');
+    const app = await v.product({ type: 'ONETIME', name: 'Acme Desktop', issuesLicences: true, prices: [{ currency: 'USD', value: 49 }, { currency: 'EUR', value: 45 }] } as any);
+    const plan = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', name: 'Acme Cloud', prices: [{ currency: 'USD', value: 8 }, { currency: 'EUR', value: 7.5 }] } as any);
+    await v.buy(app.id, { email: 'greta@example.com', firstName: 'Greta', lastName: 'Berg', country: 'DE' });
+    subscriptionId = await v.buy(plan.id, { email: 'greta@example.com', country: 'DE' });
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  test('the customer opens the link, cancels the subscription and downloads an invoice', async () => {
+    const url = (await v.api('/v1/generate-url-to-manage-transactions/greta%40example.com')).json.url as string;
+    const page = await browser.newPage({ locale: 'en-US', viewport: { width: 390, height: 844 }, acceptDownloads: true });
+    await page.goto(url);
+    assert.equal(await page.locator('h1').textContent(), 'Your purchases');
+    assert.equal(await page.locator('[data-testid="purchase"]').count(), 2);
+    assert.match((await page.locator('[data-testid="licence"]').textContent())!, /^[0-9A-Z]{5}(-[0-9A-Z]{5}){4}$/);
+    await page.screenshot({ path: `${ARTIFACTS}manage-page.png`, fullPage: true });
+
+    const plan = page.locator(`[data-id="${subscriptionId}"]`);
+    await plan.locator('[data-testid="cancel"]').click();
+    await page.waitForURL(/done=cancelled/);
+    assert.match((await page.locator('[role="status"]').textContent())!, /Cancelled/);
+    assert.match((await plan.locator('[data-testid="status"]').textContent())!, /^Cancelled, active until \d{4}-\d\d-\d\d$/);
+    assert.equal(await plan.locator('[data-testid="cancel"]').count(), 0);
+    await page.screenshot({ path: `${ARTIFACTS}manage-cancelled.png`, fullPage: true });
+    const tx = await t.services.store.transactions.find(v.scope(), subscriptionId);
+    assert.deepEqual([tx?.status, tx?.whoCanceled], ['SUBSCRIPTION_STATUS_CANCELLED_PENDING', 'CUSTOMER']);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), plan.locator('[data-testid="invoice"]').first().click()]);
+    assert.match(download.suggestedFilename(), /^invoice-TEST-\d{6}\.pdf$/);
+    const text = await pdfText(readFileSync((await download.path())!));
+    assert.match(text, /Acme Cloud/);
+    assert.match(text, /VAT 19%\s*1\.43 EUR Total paid\s*8\.93 EUR/);
+    await page.close();
+  });
+
+  test('an expired or forged link shows a clear page', async () => {
+    const page = await browser.newPage();
+    const url = (await v.api('/v1/generate-url-to-manage-transactions/greta%40example.com')).json.url as string;
+    const forged = await page.goto(url.slice(0, -3) + 'abc');
+    assert.equal(forged?.status(), 404);
+    assert.equal(await page.locator('h1').textContent(), 'This link is not valid');
+    await page.screenshot({ path: `${ARTIFACTS}manage-forged.png` });
+    await page.close();
+  });
+});
