@@ -152,16 +152,24 @@ vendor
   .command('settings')
   .description("change a vendor's settings")
   .requiredOption('--vendor <id>', 'vendor id (TC-VE_...)')
-  .requiredOption('--allow-conversion <yes|no>', 'customers may pay in their own currency converted from USD (yes), or only in the listed currencies, else USD (no)', (v) => {
+  .option('--allow-conversion <yes|no>', 'customers may pay in their own currency converted from USD (yes), or only in the listed currencies, else USD (no)', (v) => {
     if (!['yes', 'no', 'true', 'false'].includes(v)) throw new InvalidArgumentError('must be yes or no');
     return v === 'yes' || v === 'true';
   })
+  .option('--admin-frame-origins <origins>', 'origins whose pages may frame the admin tool, comma-separated (e.g. https://admin.acme.test), or "none"')
   .option('--json', 'print JSON')
-  .action(async (opts: { vendor: string; allowConversion: boolean; json?: boolean }) =>
+  .action(async (opts: { vendor: string; allowConversion?: boolean; adminFrameOrigins?: string; json?: boolean }) =>
     run(!!opts.json, () =>
       withServices(async (services) => {
-        const updated = await services.catalog.updateVendorSettings(opts.vendor, { allowConversion: opts.allowConversion });
-        print(!!opts.json, updated, () => `Vendor ${updated.id}: conversion from USD is ${updated.allowConversion ? 'allowed' : 'off; customers pay in listed currencies or USD'}.`);
+        if (opts.allowConversion === undefined && opts.adminFrameOrigins === undefined) fail('Give a setting to change: --allow-conversion or --admin-frame-origins.', !!opts.json);
+        const origins = opts.adminFrameOrigins === undefined ? undefined : opts.adminFrameOrigins === 'none' ? [] : opts.adminFrameOrigins.split(/[\s,]+/).filter(Boolean);
+        const updated = await services.catalog.updateVendorSettings(opts.vendor, { allowConversion: opts.allowConversion, adminFrameOrigins: origins });
+        print(!!opts.json, updated, () =>
+          [
+            `Vendor ${updated.id}: conversion from USD is ${updated.allowConversion ? 'allowed' : 'off; customers pay in listed currencies or USD'}.`,
+            `The admin tool may be framed by: ${updated.adminFrameOrigins.length ? updated.adminFrameOrigins.join(', ') : 'no other site'}.`,
+          ].join('\n'),
+        );
       }),
     ),
   );

@@ -4,7 +4,7 @@ import { newId } from './ids.ts';
 import type { ChargeFrequency, CustomizedProduct, Product, Scope, TransactionType, Vendor } from './model.ts';
 import { RECURRING_FREQUENCIES, TRANSACTION_TYPES } from './model.ts';
 import type { Repositories } from './ports.ts';
-import { parsePriceList, requireEmail, requirePayload } from './validation.ts';
+import { parsePriceList, requireEmail, requireOrigin, requirePayload } from './validation.ts';
 
 /** Vendors, products and customized products: what can be sold, and by whom. */
 export interface CatalogDeps {
@@ -43,13 +43,14 @@ export function catalogService(deps: CatalogDeps) {
     async createVendor(input: { name: string; email: string }): Promise<Vendor> {
       const name = input.name?.trim();
       if (!name) throw invalidInput('A vendor needs a name.');
-      const vendor: Vendor = { id: newId('vendor'), name, email: requireEmail(input.email), createdAt: now(), allowConversion: true };
+      const vendor: Vendor = { id: newId('vendor'), name, email: requireEmail(input.email), createdAt: now(), allowConversion: true, adminFrameOrigins: [] };
       await deps.store.vendors.insert(vendor);
       return vendor;
     },
 
-    async updateVendorSettings(vendorId: string, settings: Pick<Vendor, 'allowConversion'>): Promise<Vendor> {
-      if (!(await deps.store.vendors.updateSettings(vendorId, settings))) throw notFound(`Vendor ${vendorId}`);
+    async updateVendorSettings(vendorId: string, settings: Partial<Pick<Vendor, 'allowConversion' | 'adminFrameOrigins'>>): Promise<Vendor> {
+      const origins = settings.adminFrameOrigins?.map(requireOrigin);
+      if (!(await deps.store.vendors.updateSettings(vendorId, { ...settings, ...(origins ? { adminFrameOrigins: [...new Set(origins)] } : {}) }))) throw notFound(`Vendor ${vendorId}`);
       return (await deps.store.vendors.find(vendorId))!;
     },
 

@@ -5,9 +5,10 @@ import type { Environment, Scope } from './model.ts';
  * Temporary, unforgeable URLs of hosted pages: a token that signs purpose, vendor, environment,
  * subject and expiry with the server secret. Nothing is stored; changing the secret voids them all.
  */
-export type LinkPurpose = 'manage' | 'admin';
+/** `admin-session`: what an opened admin link becomes, so the tool stays usable after the link's 15 minutes. */
+export type LinkPurpose = 'manage' | 'admin' | 'admin-session';
 
-export const LINK_LIFETIME_SECONDS: Record<LinkPurpose, number> = { manage: 3600, admin: 900 };
+export const LINK_LIFETIME_SECONDS: Record<LinkPurpose, number> = { manage: 3600, admin: 900, 'admin-session': 8 * 3600 };
 
 export interface LinkClaims {
   purpose: LinkPurpose;

@@ -54,6 +54,8 @@ export interface Vendor {
   createdAt: string;
   /** Customers may pay in their own currency converted from USD, not only in the listed ones. */
   allowConversion: boolean;
+  /** Origins (scheme://host[:port]) whose pages may frame the admin tool; none by default. */
+  adminFrameOrigins: string[];
 }
 
 export interface Product {

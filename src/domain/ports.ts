@@ -21,7 +21,7 @@ export interface Repositories {
     insert(vendor: Vendor): Promise<void>;
     find(id: string): Promise<Vendor | undefined>;
     list(): Promise<Vendor[]>;
-    updateSettings(id: string, settings: Pick<Vendor, 'allowConversion'>): Promise<boolean>;
+    updateSettings(id: string, settings: Partial<Pick<Vendor, 'allowConversion' | 'adminFrameOrigins'>>): Promise<boolean>;
   };
   credentials: {
     insert(credential: StoredCredential): Promise<void>;
@@ -64,6 +64,8 @@ export interface Repositories {
     lock(scope: Scope, id: string): Promise<Transaction | undefined>;
     listByEmail(scope: Scope, email: string): Promise<Transaction[]>;
     listByCustomerEmail(scope: Scope, email: string): Promise<Transaction[]>;
+    /** The vendor's latest transactions, newest first. */
+    recent(scope: Scope, limit: number): Promise<Transaction[]>;
     /** Applies the patch; with a change flag, the transaction (re-)enters the changed feed. */
     update(scope: Scope, id: string, patch: TransactionPatch, change?: { flag: ChangeFlag; at: string }): Promise<void>;
   };

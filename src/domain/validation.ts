@@ -63,6 +63,23 @@ export function requireCountry(value: unknown): string {
   return value.toUpperCase();
 }
 
+/**
+ * A web origin as a CSP frame-ancestors source: https://host[:port], or http:// for localhost and
+ * private testing. Returned in its canonical form (lower case, no default port, no path).
+ */
+export function requireOrigin(value: unknown): string {
+  let url: URL;
+  try {
+    url = new URL(String(value));
+  } catch {
+    throw invalidInput(`"${String(value)}" is not an origin; write it as https://admin.example.com`);
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
+    throw invalidInput(`"${String(value)}" is not an origin; write it as https://admin.example.com, without a path`);
+  }
+  return url.origin;
+}
+
 /** A card's expiry month is 1 to 12; a two-digit year means 20xx. Anything else is the customer's typo, not a decline. */
 export function requireCardExpiry(card: { expMonth: number; expYear: number }): void {
   if (!Number.isInteger(card.expMonth) || card.expMonth < 1 || card.expMonth > 12) throw invalidInput('The card expiry month must be between 01 and 12.');

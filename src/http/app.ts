@@ -11,7 +11,7 @@ import { registerErrorHandling, sendError } from './errors-plugin.ts';
 import { registerCheckout } from './checkout/checkout-routes.ts';
 import { publicPlugin } from './public-plugin.ts';
 import { registerWidgetRoutes } from './widget-routes.ts';
-import { registerHostedPages } from './hosted-pages.ts';
+import { registerAdminTool } from './admin/admin-routes.ts';
 import { registerInvoiceRoutes } from './invoice-routes.ts';
 import { registerManagePage } from './manage/manage-routes.ts';
 import { v1Plugin } from './v1-plugin.ts';
@@ -135,7 +135,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   for (const [environment, prefix] of [['production', ''], ['sandbox', '/sandbox']] as const) {
     await app.register(
       async (scoped) => {
-        registerHostedPages(scoped, services, environment);
+        registerAdminTool(scoped, services, environment);
         registerCheckout(scoped, services, environment);
         registerInvoiceRoutes(scoped, services, environment);
         registerManagePage(scoped, services, environment);

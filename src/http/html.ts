@@ -27,14 +27,15 @@ main{max-width:30rem;margin:0 auto;padding:1.5rem 1rem 3rem}h1{font-size:1.35rem
 .muted{color:var(--muted);font-size:.92rem}.box{border:1px solid var(--line);border-radius:.6rem;padding:1rem;margin:1rem 0}
 table{width:100%;border-collapse:collapse}td{padding:.25rem 0}td:last-child{text-align:right;font-variant-numeric:tabular-nums}
 tr.total td{border-top:1px solid var(--line);font-weight:600;padding-top:.5rem}
-label{display:block;font-weight:500;margin:.8rem 0 .25rem}input,select{width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #9aa1ad;border-radius:.45rem;background:#fff}
-input[readonly]{background:#f3f4f6}input:focus,select:focus,button:focus{outline:3px solid #9db4f0;outline-offset:1px}
+label{display:block;font-weight:500;margin:.8rem 0 .25rem}input,select,textarea{width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #9aa1ad;border-radius:.45rem;background:#fff}
+input[readonly]{background:#f3f4f6}input:focus,select:focus,textarea:focus,button:focus{outline:3px solid #9db4f0;outline-offset:1px}
 .row{display:flex;gap:.75rem}.row>div{flex:1}
 button{font:inherit;font-weight:600;width:100%;margin-top:1.2rem;padding:.8rem;border:0;border-radius:.5rem;background:var(--accent);color:#fff;cursor:pointer}
+h2{font-size:1.1rem;margin:1.4rem 0 .4rem}table.list td{border-top:1px solid var(--line);padding:.5rem 0;vertical-align:top}
 button.secondary{background:#fff;color:var(--bad);border:1px solid #f4b7b2}summary{cursor:pointer;color:var(--accent);margin-top:.6rem}
 button.link{background:none;color:var(--accent);width:auto;margin:0;padding:.2rem .4rem}
 .alert{border-radius:.5rem;padding:.7rem .9rem;margin:1rem 0;border:1px solid}.alert.bad{color:var(--bad);border-color:#f4b7b2;background:#fef3f2}
-.alert.ok{color:var(--ok);border-color:#a6e4c1;background:#ecfdf3}code{font-size:.95em}
+.alert.ok{color:var(--ok);border-color:#a6e4c1;background:#ecfdf3}code{font-size:.95em;word-break:break-all}
 .top{display:flex;justify-content:space-between;align-items:center}ul{padding-left:1.2rem}
 `;
 

@@ -3,12 +3,13 @@ import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
 
 /** Vendors, their API credentials, and their customers with stored payment methods. */
-const toVendor = (row: { id: string; name: string; email: string; created_at: string; allow_conversion: number }) => ({
+const toVendor = (row: { id: string; name: string; email: string; created_at: string; allow_conversion: number; admin_frame_origins: string }) => ({
   id: row.id,
   name: row.name,
   email: row.email,
   createdAt: row.created_at,
   allowConversion: Number(row.allow_conversion) === 1,
+  adminFrameOrigins: row.admin_frame_origins.split(' ').filter(Boolean),
 });
 
 export function vendorsStore(db: Executor): Repositories['vendors'] {
@@ -16,7 +17,7 @@ export function vendorsStore(db: Executor): Repositories['vendors'] {
     async insert(vendor) {
       await db
         .insertInto('vendors')
-        .values({ id: vendor.id, name: vendor.name, email: vendor.email, created_at: vendor.createdAt, allow_conversion: vendor.allowConversion ? 1 : 0 })
+        .values({ id: vendor.id, name: vendor.name, email: vendor.email, created_at: vendor.createdAt, allow_conversion: vendor.allowConversion ? 1 : 0, admin_frame_origins: vendor.adminFrameOrigins.join(' ') })
         .execute();
     },
     async find(id) {
@@ -28,7 +29,14 @@ export function vendorsStore(db: Executor): Repositories['vendors'] {
       return rows.map(toVendor);
     },
     async updateSettings(id, settings) {
-      const result = await db.updateTable('vendors').set({ allow_conversion: settings.allowConversion ? 1 : 0 }).where('id', '=', id).executeTakeFirst();
+      const result = await db
+        .updateTable('vendors')
+        .set({
+          ...(settings.allowConversion !== undefined ? { allow_conversion: settings.allowConversion ? 1 : 0 } : {}),
+          ...(settings.adminFrameOrigins !== undefined ? { admin_frame_origins: settings.adminFrameOrigins.join(' ') } : {}),
+        })
+        .where('id', '=', id)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
   };

@@ -10,6 +10,8 @@ export interface VendorsTable {
   email: string;
   created_at: string;
   allow_conversion: Generated<number>;
+  /** Origins allowed to frame the admin tool, space-separated. */
+  admin_frame_origins: Generated<string>;
 }
 
 export interface ApiCredentialsTable {

@@ -32,6 +32,10 @@ export function transactionsStore(db: Executor, dialect: DialectName): Repositor
         .execute();
       return rows.map(toTransaction);
     },
+    async recent(scope, limit) {
+      const rows = await scoped(scope.vendorId, scope.environment).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+      return rows.map(toTransaction);
+    },
     async listByCustomerEmail(scope, email) {
       return this.listByEmail(scope, email);
     },

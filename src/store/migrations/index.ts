@@ -5,6 +5,7 @@ import * as coupons from './0003-coupons.ts';
 import * as vendorConversionSetting from './0004-vendor-conversion-setting.ts';
 import * as billing from './0005-billing.ts';
 import * as invoiceNumbers from './0006-invoice-numbers.ts';
+import * as adminTool from './0007-admin-tool.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004-vendor-conversion-setting': vendorConversionSetting,
   '0005-billing': billing,
   '0006-invoice-numbers': invoiceNumbers,
+  '0007-admin-tool': adminTool,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,116 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AppError } from '../../domain/errors.ts';
+import type { Environment, Scope, Transaction } from '../../domain/model.ts';
+import type { Services } from '../../services.ts';
+import { html, sendPage } from '../html.ts';
+import { adminDetail, adminList } from './admin-views.ts';
+
+const NOTICES: Record<string, string> = {
+  refunded: 'Refunded.',
+  cancelled: 'Cancelled.',
+  assigned: 'The e-mail is assigned.',
+  payload: 'The payload is saved.',
+};
+
+/**
+ * The admin tool behind the URL of generate-url-to-admin, made to live in an iframe of the vendor's
+ * own site: only the origins of the vendor's admin_frame_origins setting may frame it. The link
+ * (15 minutes to open) becomes a session token in the path, valid 8 hours; cookies would not reach a
+ * cross-site iframe. Forms carry an HMAC of the session, so no other site can submit them.
+ */
+export function registerAdminTool(app: FastifyInstance, services: Services, environment: Environment) {
+  const problem = (reply: FastifyReply, status: number, title: string, text: string, frameAncestors?: string) =>
+    sendPage(reply, { status, title, frameAncestors, body: html`<h1>${title}</h1><p>${text}</p>` });
+  const framers = async (vendorId: string) => {
+    const origins = (await services.store.vendors.find(vendorId))?.adminFrameOrigins ?? [];
+    return origins.length ? origins.join(' ') : "'none'";
+  };
+
+  app.get<{ Params: { token: string } }>('/admin/:token', { schema: { hide: true } }, async (request, reply) => {
+    const check = services.links.check(request.params.token, 'admin', services.clock.real());
+    if (check.status === 'expired') return problem(reply, 410, 'This link has expired', 'Admin links must be opened within 15 minutes. Ask for a new one.');
+    if (check.status === 'invalid' || check.claims.environment !== environment) return problem(reply, 404, 'This link is not valid', 'Check that you copied the whole link.');
+    const session = services.links.issue('admin-session', { vendorId: check.claims.vendorId, environment }, check.claims.vendorId, services.clock.real());
+    return reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store').redirect(`s/${session}`, 303);
+  });
+
+  /** The session's vendor scope, or the page that says why there is none. */
+  const session = async (reply: FastifyReply, token: string) => {
+    const check = services.links.check(token, 'admin-session', services.clock.real());
+    if (check.status === 'expired') return { reply: problem(reply, 410, 'This session has ended', 'Open the admin tool again from your own site.') };
+    if (check.status === 'invalid' || check.claims.environment !== environment) return { reply: problem(reply, 404, 'This link is not valid', 'Open the admin tool again from your own site.') };
+    const scope: Scope = { vendorId: check.claims.vendorId, environment };
+    const vendor = await services.store.vendors.find(scope.vendorId);
+    return { scope, vendorName: vendor?.name ?? '', frameAncestors: await framers(scope.vendorId) };
+  };
+
+  app.get<{ Params: { session: string }; Querystring: { q?: string } }>('/admin/s/:session', { schema: { hide: true } }, async (request, reply) => {
+    const s = await session(reply, request.params.session);
+    if (s.reply) return s.reply;
+    const query = (request.query.q ?? '').trim().slice(0, 320);
+    let transactions: Transaction[];
+    let error: string | undefined;
+    if (!query) transactions = await services.store.transactions.recent(s.scope, 50);
+    else if (/^TC-TR_[0-9A-Z]+$/i.test(query)) transactions = [await services.store.transactions.find(s.scope, query.toUpperCase())].filter((t): t is Transaction => !!t);
+    else {
+      try {
+        transactions = await services.transactions.listByEmail(s.scope, query);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        transactions = [];
+        error = 'Search by a whole e-mail address or a transaction ID (TC-TR_…).';
+      }
+    }
+    return sendPage(reply, {
+      status: 200,
+      title: 'Transactions',
+      frameAncestors: s.frameAncestors,
+      body: adminList({ vendorName: s.vendorName, environment, session: request.params.session, query, transactions, error }),
+    });
+  });
+
+  const detail = async (reply: FastifyReply, token: string, s: { scope: Scope; vendorName: string; frameAncestors: string }, id: string, status: number, message: { notice?: string | undefined; error?: string | undefined }) => {
+    const found = await services.transactions.get(s.scope, id).catch((err) => {
+      if (err instanceof AppError && err.code === 'NOT_FOUND') return undefined;
+      throw err;
+    });
+    if (!found) return problem(reply, 404, 'Not found', `There is no transaction ${id} here.`, s.frameAncestors);
+    return sendPage(reply, {
+      status,
+      title: found.transaction.productName,
+      frameAncestors: s.frameAncestors,
+      body: adminDetail({ vendorName: s.vendorName, environment, session: token, transaction: found.transaction, entries: found.entries, formToken: services.links.formToken(token), ...message }),
+    });
+  };
+
+  app.get<{ Params: { session: string; id: string }; Querystring: { done?: string } }>('/admin/s/:session/tx/:id', { schema: { hide: true } }, async (request, reply) => {
+    const s = await session(reply, request.params.session);
+    if (s.reply) return s.reply;
+    return detail(reply, request.params.session, s, request.params.id, 200, { notice: NOTICES[request.query.done ?? ''] });
+  });
+
+  app.post<{ Params: { session: string; id: string }; Body: Record<string, string | undefined> }>('/admin/s/:session/tx/:id', { schema: { hide: true } }, async (request, reply) => {
+    const token = request.params.session;
+    const s = await session(reply, token);
+    if (s.reply) return s.reply;
+    const form = (request.body ?? {}) as Record<string, string | undefined>;
+    if (!services.links.formTokenMatches(token, form.formToken ?? '')) return problem(reply, 403, 'This form has expired', 'Reload the page and try again.', s.frameAncestors);
+    const id = request.params.id;
+    try {
+      // A form sent twice (a double click) must not refund a second payment: the ledger it saw is checked.
+      const current = await services.transactions.get(s.scope, id);
+      if (form.version !== String(current.entries.length)) throw new AppError('INVALID_STATE', 'The transaction changed since this page was shown; check it and try again.');
+      if (form.action === 'refund') await services.refunds.refund(s.scope, id);
+      else if (form.action === 'cancel') await services.transactions.cancel(s.scope, id, 'VENDOR');
+      else if (form.action === 'assign') await services.transactions.assignEmail(s.scope, id, form.assignEmail ?? '');
+      else if (form.action === 'payload') await services.transactions.updatePayload(s.scope, id, form.payload ? form.payload.replace(/\r\n/g, '\n') : null);
+      else throw new AppError('INVALID_INPUT', 'Unknown action; reload the page and try again.');
+      const done = { refund: 'refunded', cancel: 'cancelled', assign: 'assigned', payload: 'payload' }[form.action];
+      return reply.redirect(`?done=${done}`, 303);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      if (err.code === 'NOT_FOUND') return problem(reply, 404, 'Not found', `There is no transaction ${id} here.`, s.frameAncestors);
+      return detail(reply, token, s, id, 400, { error: err.message });
+    }
+  });
+}

@@ -1,0 +1,86 @@
+import { formatInvoiceNumber } from '../../domain/invoices.ts';
+import { isPayment, latestUnreversedPayment } from '../../domain/ledger.ts';
+import type { Environment, LedgerEntry, Transaction } from '../../domain/model.ts';
+import { formatMinor } from '../../domain/money.ts';
+import { html, type Html } from '../html.ts';
+
+const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
+const money = (minor: number, currency: string) => `${formatMinor(minor, currency)} ${currency}`;
+const STATUS_WORDS: Record<Transaction['status'], string> = {
+  TRANSACTION_STATUS_PENDING: 'Pending',
+  TRANSACTION_STATUS_REFUNDED: 'Refunded',
+  ONE_TIME_PAYMENT_STATUS_PAID: 'Paid',
+  SUBSCRIPTION_STATUS_ACTIVE: 'Active',
+  SUBSCRIPTION_STATUS_ACTIVE_TRIAL: 'Trial',
+  SUBSCRIPTION_STATUS_CANCELLED_PENDING: 'Cancelled (paid period running)',
+  SUBSCRIPTION_STATUS_CANCELLED: 'Cancelled',
+  VAULTED_STATUS_ACTIVE: 'Card saved',
+  VAULTED_STATUS_INACTIVE: 'Card removed',
+};
+
+function header(vendorName: string, environment: Environment): Html {
+  return html`<p class="muted">${vendorName} · transactions admin${environment === 'sandbox' ? ' · sandbox' : ''}</p>`;
+}
+
+function messages(view: { notice?: string | undefined; error?: string | undefined }): Html {
+  return html`${view.notice ? html`<div class="alert ok" role="status">${view.notice}</div>` : ''}${view.error ? html`<div class="alert bad" role="alert">${view.error}</div>` : ''}`;
+}
+
+export function adminList(view: { vendorName: string; environment: Environment; session: string; query: string; transactions: Transaction[]; notice?: string | undefined; error?: string | undefined }): Html {
+  return html`${header(view.vendorName, view.environment)}
+  <h1>Transactions</h1>
+  ${messages(view)}
+  <form method="get" role="search"><label for="q">Search by e-mail or transaction ID</label>
+  <div class="row"><div><input id="q" name="q" value="${view.query}" placeholder="customer@example.com or TC-TR_…"></div><div style="flex:0 0 6rem"><button type="submit" style="margin-top:0">Search</button></div></div></form>
+  <p class="muted">${view.query ? `${view.transactions.length} found for "${view.query}"` : `The latest ${view.transactions.length}`}</p>
+  <table aria-label="Transactions" class="list">
+  ${view.transactions.map(
+    (t) => html`<tr data-testid="row" data-id="${t.id}"><td><a href="${view.session}/tx/${t.id}">${t.email}</a><br><span class="muted">${t.productName} · ${day(t.createdAt)}</span></td>
+      <td>${money(t.netMinor + t.taxMinor, t.currency)}<br><span class="muted">${STATUS_WORDS[t.status]}</span></td></tr>`,
+  )}</table>`;
+}
+
+export function adminDetail(view: {
+  vendorName: string;
+  environment: Environment;
+  session: string;
+  transaction: Transaction;
+  entries: LedgerEntry[];
+  formToken: string;
+  notice?: string | undefined;
+  error?: string | undefined;
+}): Html {
+  const t = view.transaction;
+  const version = String(view.entries.length);
+  const form = (action: string, body: Html) =>
+    html`<form method="post"><input type="hidden" name="formToken" value="${view.formToken}"><input type="hidden" name="action" value="${action}"><input type="hidden" name="version" value="${version}">${body}</form>`;
+  const refundable = t.status !== 'TRANSACTION_STATUS_PENDING' && t.status !== 'TRANSACTION_STATUS_REFUNDED' && latestUnreversedPayment(view.entries);
+  const cancellable = ['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL', 'VAULTED_STATUS_ACTIVE'].includes(t.status);
+  return html`${header(view.vendorName, view.environment)}
+  <p><a href="../../${view.session}">← All transactions</a></p>
+  <h1>${t.productName}</h1>
+  ${messages(view)}
+  <div class="box"><table aria-label="Transaction">
+    <tr><td>ID</td><td><code data-testid="id">${t.id}</code></td></tr>
+    <tr><td>Status</td><td data-testid="status">${STATUS_WORDS[t.status]}</td></tr>
+    <tr><td>Type</td><td>${t.type}${t.type === 'SUBSCRIPTION' ? ` (${t.chargeFrequency})` : ''}</td></tr>
+    <tr><td>Customer</td><td>${t.email}</td></tr>
+    <tr><td>Assigned e-mail</td><td data-testid="assigned">${t.assignedEmail ?? '—'}</td></tr>
+    <tr><td>Country</td><td>${t.country}${t.region ? ` (${t.region})` : ''}</td></tr>
+    <tr><td>Price</td><td>${money(t.netMinor, t.currency)} + ${t.taxName || 'tax'} ${money(t.taxMinor, t.currency)}</td></tr>
+    <tr><td>Created</td><td>${day(t.createdAt)}</td></tr>
+    ${t.lastCharge ? html`<tr><td>Last charge</td><td>${day(t.lastCharge)}</td></tr>` : ''}
+    ${t.nextCharge ? html`<tr><td>Next charge</td><td>${day(t.nextCharge)}</td></tr>` : ''}
+    ${t.whoCanceled ? html`<tr><td>Cancelled by</td><td>${t.whoCanceled}</td></tr>` : ''}
+  </table></div>
+  <h2>Ledger</h2>
+  <table aria-label="Ledger" class="list">${view.entries.map(
+    (e) => html`<tr data-testid="entry"><td>${e.type}<br><span class="muted">${day(e.createdAt)}${
+      e.invoiceNumber ? html` · <a href="../../../../invoice/${e.hashId}" download>${isPayment(e) ? 'Invoice' : 'Credit note'} ${formatInvoiceNumber(e.invoiceNumber, view.environment)}</a>` : ''
+    }</span></td><td>${money(e.amountTotalMinor, e.currency)}</td></tr>`,
+  )}</table>
+  ${refundable ? form('refund', html`<button type="submit" class="secondary" data-testid="refund">Refund ${money(latestUnreversedPayment(view.entries)!.amountTotalMinor, t.currency)}</button>`) : ''}
+  ${cancellable ? form('cancel', html`<button type="submit" class="secondary" data-testid="cancel">${t.type === 'VAULTED' ? 'Deactivate the saved card' : 'Cancel the subscription'}</button>`) : ''}
+  ${form('assign', html`<label for="assignEmail">Assign to e-mail</label><input id="assignEmail" name="assignEmail" type="email" value="${t.assignedEmail ?? ''}" required><button type="submit">Assign</button>`)}
+  ${form('payload', html`<label for="payload">Payload</label><textarea id="payload" name="payload" maxlength="4999" rows="4">${t.payload ?? ''}</textarea><button type="submit">Save the payload</button>`)}`;
+}
