@@ -10,6 +10,7 @@ import type { PaymentGateway } from './domain/gateway.ts';
 import { hostedLinks } from './domain/hosted-links.ts';
 import { invoiceService } from './domain/invoices.ts';
 import { licenceService } from './domain/licences.ts';
+import { panelAccountService } from './domain/panel-accounts.ts';
 import type { Environment, Scope } from './domain/model.ts';
 import type { Store } from './domain/ports.ts';
 import { purchaseService } from './domain/purchases.ts';
@@ -41,6 +42,7 @@ export interface Services {
   readonly licences: ReturnType<typeof licenceService>;
   readonly invoices: ReturnType<typeof invoiceService>;
   readonly portal: ReturnType<typeof customerPortalService>;
+  readonly panel: ReturnType<typeof panelAccountService>;
   readonly links: ReturnType<typeof hostedLinks>;
   readonly billing: ReturnType<typeof billingService>;
   readonly sandboxClock: ReturnType<typeof sandboxClockService>;
@@ -92,6 +94,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     licences: licenceService({ store }),
     invoices: invoiceService({ store }),
     portal: customerPortalService({ store, clock, gateways, transactions }),
+    panel: panelAccountService({ store, clock, createVendor: (input) => catalog.createVendor(input) }),
     links,
     billing,
     sandboxClock: sandboxClockService({ store, clock, billing }),

@@ -14,6 +14,7 @@ export const ID_PREFIX = {
   licence: 'TC-LI_',
   chargeAttempt: 'TC-CA_',
   coupon: 'TC-CO_',
+  panelUser: 'TC-US_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

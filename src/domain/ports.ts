@@ -111,6 +111,14 @@ export interface Repositories {
     list(): Promise<{ vendorId: string; offsetMs: number }[]>;
     set(vendorId: string, offsetMs: number, at: string): Promise<void>;
   };
+  panel: {
+    insertUser(user: PanelUser): Promise<void>;
+    findUserByEmail(email: string): Promise<PanelUser | undefined>;
+    insertSession(session: { idHash: string; userId: string; csrfToken: string; expiresAt: string; createdAt: string }): Promise<void>;
+    /** The live session with this hash and its user, or undefined. */
+    findSession(idHash: string, now: string): Promise<{ user: PanelUser; csrfToken: string; expiresAt: string } | undefined>;
+    deleteSession(idHash: string): Promise<void>;
+  };
   idempotency: {
     /** Claims the key; if it was already claimed, returns the earlier record instead. */
     claim(scope: Scope, key: string, requestHash: string, at: string): Promise<IdempotencyRecord | undefined>;
@@ -159,6 +167,14 @@ export interface ChargeAttempt {
 
 /** What billing decides on: a subscription's status and schedule as they are now. */
 export type BillingState = Pick<Transaction, 'status' | 'whoCanceled' | 'lastCharge' | 'nextCharge' | 'chargeFrequency' | 'billing'>;
+
+export interface PanelUser {
+  id: string;
+  vendorId: string;
+  email: string;
+  passwordHash: string;
+  createdAt: string;
+}
 
 export interface DueSubscription {
   transaction: Transaction;

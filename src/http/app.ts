@@ -14,6 +14,7 @@ import { registerWidgetRoutes } from './widget-routes.ts';
 import { registerAdminTool } from './admin/admin-routes.ts';
 import { registerInvoiceRoutes } from './invoice-routes.ts';
 import { registerManagePage } from './manage/manage-routes.ts';
+import { registerPanel } from './panel/panel-routes.ts';
 import { v1Plugin } from './v1-plugin.ts';
 
 export interface AppOptions {
@@ -130,6 +131,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(async (scoped) => v1Plugin(scoped as never, { services, environment: 'sandbox' }), { prefix: '/sandbox/v1' });
   // The client script, both environments at {cdn_url}/latest/ (the CDN is this server).
   await app.register(registerWidgetRoutes);
+  await registerPanel(app, services);
   await app.register(async (scoped) => publicPlugin(scoped as never, { services, environment: 'production' }), { prefix: '/public/v1' });
   await app.register(async (scoped) => publicPlugin(scoped as never, { services, environment: 'sandbox' }), { prefix: '/sandbox/public/v1' });
   for (const [environment, prefix] of [['production', ''], ['sandbox', '/sandbox']] as const) {

@@ -6,6 +6,7 @@ import { billingStore, sandboxClocksStore } from './billing-store.ts';
 import { customizedProductsStore, productsStore } from './catalog-store.ts';
 import { couponsStore } from './coupons-store.ts';
 import { feedStore } from './feed-store.ts';
+import { panelStore } from './panel-store.ts';
 import { entriesStore, licencesStore } from './ledger-store.ts';
 import { transactionsStore } from './transactions-store.ts';
 
@@ -26,6 +27,7 @@ function repositories(db: Executor, dialect: Database['dialect']): Repositories 
     idempotency: idempotencyStore(db),
     billing: billingStore(db, dialect),
     sandboxClocks: sandboxClocksStore(db),
+    panel: panelStore(db),
   };
 }
 

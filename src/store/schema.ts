@@ -231,6 +231,22 @@ export interface SandboxClocksTable {
   updated_at: string;
 }
 
+export interface PanelUsersTable {
+  id: string;
+  vendor_id: string;
+  email_lower: string;
+  password_hash: string;
+  created_at: string;
+}
+
+export interface PanelSessionsTable {
+  id_hash: string;
+  user_id: string;
+  csrf_token: string;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface Schema {
   vendors: VendorsTable;
   api_credentials: ApiCredentialsTable;
@@ -248,4 +264,6 @@ export interface Schema {
   sandbox_gateway_charges: SandboxGatewayChargesTable;
   sandbox_clocks: SandboxClocksTable;
   invoice_counters: InvoiceCountersTable;
+  panel_users: PanelUsersTable;
+  panel_sessions: PanelSessionsTable;
 }

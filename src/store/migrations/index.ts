@@ -6,6 +6,7 @@ import * as vendorConversionSetting from './0004-vendor-conversion-setting.ts';
 import * as billing from './0005-billing.ts';
 import * as invoiceNumbers from './0006-invoice-numbers.ts';
 import * as adminTool from './0007-admin-tool.ts';
+import * as panelAccounts from './0008-panel-accounts.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0005-billing': billing,
   '0006-invoice-numbers': invoiceNumbers,
   '0007-admin-tool': adminTool,
+  '0008-panel-accounts': panelAccounts,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { fixedClock } from '../../src/domain/clock.ts';
+import { startTestApp, storeKinds, type TestApp } from '../helpers/test-app.ts';
+
+/**
+ * The vendor panel over HTTP: sign-up, sign-in, sessions in cookies that expire, forms refused
+ * without their token, credentials shown once and usable at once, products with snippets, and one
+ * vendor never reaching another's data.
+ */
+for (const kind of await storeKinds()) {
+  describe(`vendor panel (${kind})`, () => {
+    const clock = fixedClock(new Date('2030-07-01T09:00:00.000Z'));
+    let t: TestApp;
+    before(async () => {
+      t = await startTestApp(kind, { clock });
+    });
+    after(() => t.close());
+
+    /** A browser of sorts: keeps cookies, reads the page's form token. */
+    function browser() {
+      const jar = new Map<string, string>();
+      const remember = (res: Response) => {
+        for (const line of res.headers.getSetCookie()) {
+          const [pair] = line.split(';');
+          const [name, value] = pair!.split('=');
+          if (value) jar.set(name!, value);
+          else jar.delete(name!);
+        }
+      };
+      const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+      let lastPage = '';
+      return {
+        jar,
+        async get(path: string) {
+          const res = await fetch(`${t.url}${path}`, { headers: { cookie: cookie() }, redirect: 'manual' });
+          remember(res);
+          lastPage = await res.text();
+          return { status: res.status, html: lastPage, location: res.headers.get('location'), headers: res.headers };
+        },
+        async post(path: string, fields: Record<string, string>, withToken = true) {
+          const token = /name="csrf" value="([^"]*)"/.exec(lastPage)?.[1] ?? '';
+          const res = await fetch(`${t.url}${path}`, {
+            method: 'POST',
+            redirect: 'manual',
+            headers: { cookie: cookie(), 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams(withToken ? { csrf: token, ...fields } : fields),
+          });
+          remember(res);
+          const html = await res.text();
+          if (res.status === 200) lastPage = html;
+          return { status: res.status, html, location: res.headers.get('location'), setCookie: res.headers.getSetCookie() };
+        },
+      };
+    }
+
+    async function signUp(email: string, company = 'Acme Software') {
+      const b = browser();
+      await b.get('/panel/signup');
+      const res = await b.post('/panel/signup', { company, email, password: 'correct horse battery' });
+      assert.equal(res.status, 303, res.html);
+      assert.equal(res.location, '/panel');
+      return b;
+    }
+
+    test('sign-up signs in with an HttpOnly, SameSite cookie; the panel opens on the sandbox with security headers', async () => {
+      const anonymous = browser();
+      const closed = await anonymous.get('/panel');
+      assert.equal(closed.status, 303);
+      assert.equal(closed.location, '/panel/signin');
+
+      const b = browser();
+      await b.get('/panel/signup');
+      const res = await b.post('/panel/signup', { company: 'Acme Software', email: 'owner@acme.test', password: 'correct horse battery' });
+      assert.equal(res.status, 303);
+      assert.match(res.setCookie.find((c) => c.startsWith('ot_panel='))!, /HttpOnly; SameSite=Lax; Max-Age=43200/);
+      const page = await b.get('/panel');
+      assert.equal(page.status, 200);
+      assert.match(page.html, /<h1>Sandbox<\/h1>/);
+      assert.match(page.html, /Acme Software · owner@acme\.test/);
+      assert.match(page.headers.get('content-security-policy')!, /default-src 'none'.*frame-ancestors 'none'/);
+      assert.equal(page.headers.get('x-content-type-options'), 'nosniff');
+      await b.get('/panel/signup');
+      assert.equal((await b.post('/panel/signup', { company: 'Again', email: 'OWNER@acme.test', password: 'another long one' })).status, 400);
+      const weak = browser();
+      await weak.get('/panel/signup');
+      assert.match((await weak.post('/panel/signup', { company: 'X', email: 'x@acme.test', password: 'short' })).html, /10 to 200 characters/);
+    });
+
+    test('sign-in: a wrong password is refused; the right one opens a session that ends after 12 hours or at sign-out', async () => {
+      await signUp('sign@acme.test');
+      const b = browser();
+      await b.get('/panel/signin');
+      const wrong = await b.post('/panel/signin', { email: 'sign@acme.test', password: 'not the password' });
+      assert.equal(wrong.status, 401);
+      assert.match(wrong.html, /e-mail or the password is wrong/);
+      await b.get('/panel/signin');
+      assert.equal((await b.post('/panel/signin', { email: 'nobody@acme.test', password: 'correct horse battery' })).status, 401);
+      await b.get('/panel/signin');
+      assert.equal((await b.post('/panel/signin', { email: 'Sign@Acme.test', password: 'correct horse battery' })).status, 303);
+      assert.equal((await b.get('/panel')).status, 200);
+      clock.advance(12 * 3600_000);
+      assert.equal((await b.get('/panel')).status, 303, 'the session has expired');
+
+      await b.get('/panel/signin');
+      await b.post('/panel/signin', { email: 'sign@acme.test', password: 'correct horse battery' });
+      await b.get('/panel');
+      assert.equal((await b.post('/panel/signout', {})).status, 303);
+      assert.equal((await b.get('/panel')).status, 303);
+    });
+
+    test('a credential is shown once and works at its own environment only; revoked, it stops working', async () => {
+      const b = await signUp('api@acme.test');
+      await b.get('/panel');
+      const created = await b.post('/panel/credentials?env=sandbox', { action: 'create' });
+      assert.equal(created.status, 200);
+      const authorization = /data-testid="authorization">([^<]+)</.exec(created.html)![1]!;
+      assert.equal((await fetch(`${t.url}/sandbox/v1/transactions/a%40b.test`, { headers: { authorization } })).status, 200);
+      assert.equal((await fetch(`${t.url}/v1/transactions/a%40b.test`, { headers: { authorization } })).status, 401);
+      const again = await b.get('/panel');
+      assert.ok(!again.html.includes(authorization.split(':')[1]!), 'the password is not shown again');
+
+      const id = /name="action" value="revoke"><input type="hidden" name="id" value="([^"]+)"/.exec(again.html)![1]!;
+      assert.equal((await b.post('/panel/credentials?env=sandbox', { action: 'revoke', id })).status, 303);
+      clock.advance(6000); // past the credential cache's few seconds
+      assert.equal((await fetch(`${t.url}/sandbox/v1/transactions/a%40b.test`, { headers: { authorization } })).status, 401);
+    });
+
+    test('products: created per environment with their snippet, payment link and id; bad input is shown, not stored', async () => {
+      const b = await signUp('shop@acme.test');
+      await b.get('/panel');
+      const res = await b.post('/panel/products?env=sandbox', { name: 'Acme Pro', type: 'SUBSCRIPTION', frequency: 'YEARLY', trialDays: '14', prices: 'USD 99, EUR 89.50', licences: 'yes' });
+      assert.equal(res.status, 303);
+      const page = await b.get('/panel?env=sandbox');
+      const id = /data-testid="product" data-id="([^"]+)"/.exec(page.html)![1]!;
+      assert.match(page.html, /SUBSCRIPTION · YEARLY · 14-day trial · licences · 99\.00 USD, 89\.50 EUR/);
+      assert.ok(page.html.includes(`data-ts-product=&#34;${id}&#34;`), 'the snippet names the product');
+      assert.ok(page.html.includes(`/sandbox/payment/product/${id}`));
+      assert.equal((await fetch(`${t.url}/sandbox/public/v1/price/${id}?country=US`)).status, 200);
+
+      const production = await b.get('/panel?env=production');
+      assert.match(production.html, /<h1>Production<\/h1>/);
+      assert.match(production.html, /No production products yet/);
+      const bad = await b.post('/panel/products?env=sandbox', { name: 'Cheap', type: 'ONETIME', prices: 'EUR 5' });
+      assert.equal(bad.status, 400);
+      assert.match(bad.html, /USD/);
+      const junk = await b.post('/panel/products?env=sandbox', { name: 'Cheap', type: 'ONETIME', prices: 'five dollars' });
+      assert.match(junk.html, /Write prices as/);
+      assert.equal((await b.get('/panel?env=sandbox')).html.match(/data-testid="product"/g)?.length, 1);
+    });
+
+    test('forms without the session token change nothing, and one vendor reaches nothing of another', async () => {
+      const a = await signUp('a@acme.test', 'Vendor A');
+      await a.get('/panel');
+      await a.post('/panel/credentials?env=sandbox', { action: 'create' });
+      const aPage = await a.get('/panel');
+      const aCredential = /name="action" value="revoke"><input type="hidden" name="id" value="([^"]+)"/.exec(aPage.html)![1]!;
+
+      const forged = await a.post('/panel/products?env=sandbox', { name: 'Forged', type: 'ONETIME', prices: 'USD 1' }, false);
+      assert.equal(forged.status, 403);
+      assert.ok(!(await a.get('/panel')).html.includes('Forged'));
+
+      const b = await signUp('b@acme.test', 'Vendor B');
+      const bPage = await b.get('/panel');
+      assert.ok(!bPage.html.includes(aCredential));
+      const attempt = await b.post('/panel/credentials?env=sandbox', { action: 'revoke', id: aCredential });
+      assert.equal(attempt.status, 400);
+      assert.match((await a.get('/panel')).html, new RegExp(`value="${aCredential}"`), "A's credential is still active");
+
+      // The transactions button opens the admin tool for the signed-in vendor only.
+      await b.get('/panel');
+      const opened = await b.post('/panel/transactions?env=sandbox', {});
+      assert.equal(opened.status, 303);
+      assert.match(opened.location!, /^\/sandbox\/admin\/s\//);
+      const claims = JSON.parse(Buffer.from(opened.location!.split('/').pop()!.split('.')[0]!, 'base64url').toString());
+      assert.notEqual(claims.vendorId, undefined);
+      assert.ok(!(await b.get(opened.location!)).html.includes('Vendor A'));
+    });
+  });
+}
