@@ -32,6 +32,8 @@ input[readonly]{background:#f3f4f6}input:focus,select:focus,textarea:focus,butto
 .row{display:flex;gap:.75rem}.row>div{flex:1}
 button{font:inherit;font-weight:600;width:100%;margin-top:1.2rem;padding:.8rem;border:0;border-radius:.5rem;background:var(--accent);color:#fff;cursor:pointer}
 h2{font-size:1.1rem;margin:1.4rem 0 .4rem}table.list td{border-top:1px solid var(--line);padding:.5rem 0;vertical-align:top}
+pre{white-space:pre-wrap;word-break:break-all;background:#f6f7f9;padding:.6rem;border-radius:.4rem;font-size:.85rem}
+label.check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400}label.check input{width:auto;margin-top:.35rem}
 button.secondary{background:#fff;color:var(--bad);border:1px solid #f4b7b2}summary{cursor:pointer;color:var(--accent);margin-top:.6rem}
 button.link{background:none;color:var(--accent);width:auto;margin:0;padding:.2rem .4rem}
 .alert{border-radius:.5rem;padding:.7rem .9rem;margin:1rem 0;border:1px solid}.alert.bad{color:var(--bad);border-color:#f4b7b2;background:#fef3f2}

@@ -60,6 +60,7 @@ export function registerPanel(app: FastifyInstance, services: Services) {
         csrf: session.csrfToken,
         credentials,
         products: await services.catalog.listProducts(scope),
+        apiBase: services.urls.base(environment),
         widgetUrl: `${services.config.baseUrl}/latest/widget${environment === 'sandbox' ? '.sandbox' : ''}.min.js`,
         paymentLink: (id) => `${services.urls.hosted(environment)}/payment/product/${id}`,
         ...extra,

@@ -12,6 +12,7 @@ export interface PanelView {
   credentials: Omit<StoredCredential, 'secretHash'>[];
   products: Product[];
   widgetUrl: string;
+  apiBase: string;
   paymentLink: (productId: string) => string;
   issued?: IssuedCredential | undefined;
   notice?: string | undefined;
@@ -56,7 +57,7 @@ export function dashboard(view: PanelView): Html {
   ${view.error ? html`<div class="alert bad" role="alert">${view.error}</div>` : ''}
 
   <h2 id="api">API setup</h2>
-  <p class="muted">API base URL for ${env}: the credentials below work there only. Send them as <code>Authorization: LOGIN:PASSWORD</code>.</p>
+  <p class="muted">API base URL: <code data-testid="api-base">${view.apiBase}/v1</code>. The ${env} credentials below work there only; send one as the header <code>Authorization: LOGIN:PASSWORD</code>.</p>
   ${
     view.issued
       ? html`<div class="alert ok" role="status" data-testid="issued"><p>Your new credential. Copy it now: it is shown only once.</p>
@@ -77,7 +78,7 @@ export function dashboard(view: PanelView): Html {
     <label for="frequency">Charged (subscriptions)</label><select id="frequency" name="frequency"><option>MONTHLY</option><option>YEARLY</option><option>HALF_YEARLY</option><option>WEEKLY</option><option>DAILY</option></select>
     <label for="trialDays">Trial days (subscriptions)</label><input id="trialDays" name="trialDays" inputmode="numeric" value="0">
     <label for="prices">Net prices, USD required</label><input id="prices" name="prices" placeholder="USD 20.00, EUR 18.50" required>
-    <label><input type="checkbox" name="licences" value="yes" style="width:auto"> Issue a licence key with each purchase</label>
+    <label class="check"><input type="checkbox" name="licences" value="yes"> Issue a licence key with each purchase</label>
     <button type="submit">Create the product</button></form></details>
 
   <h2 id="transactions">Transactions</h2>
@@ -85,7 +86,7 @@ export function dashboard(view: PanelView): Html {
 
   <h2 id="settings">Settings</h2>
   <form method="post" action="/panel/settings?env=${env}">${csrfField(view.csrf)}
-    <label><input type="checkbox" name="allowConversion" value="yes" style="width:auto"${view.vendor.allowConversion ? html` checked` : ''}> Customers may pay in their own currency, converted from USD</label>
+    <label class="check"><input type="checkbox" name="allowConversion" value="yes"${view.vendor.allowConversion ? html` checked` : ''}> Customers may pay in their own currency, converted from USD</label>
     <label for="origins">Sites that may frame the admin tool (origins, comma-separated)</label><input id="origins" name="adminFrameOrigins" value="${view.vendor.adminFrameOrigins.join(', ')}" placeholder="https://admin.example.com">
     <button type="submit">Save the settings</button></form>`;
 }
