@@ -3,12 +3,12 @@ import { AppError, invalidInput, invalidState, notFound } from './errors.ts';
 import { newId } from './ids.ts';
 import type { ChargeFrequency, CustomizedProduct, Product, Scope, TransactionType, Vendor } from './model.ts';
 import { RECURRING_FREQUENCIES, TRANSACTION_TYPES } from './model.ts';
-import type { Repositories } from './ports.ts';
+import type { Repositories, Store } from './ports.ts';
 import { parsePriceList, requireEmail, requireOrigin, requirePayload } from './validation.ts';
 
 /** Vendors, products and customized products: what can be sold, and by whom. */
 export interface CatalogDeps {
-  store: Pick<Repositories, 'vendors' | 'products' | 'customizedProducts' | 'transactions'>;
+  store: Pick<Repositories, 'vendors' | 'products' | 'customizedProducts' | 'transactions'> & Pick<Store, 'transaction'>;
   clock: Clock;
   /** `{hosted_url}` of an environment: where payment links point. */
   hostedUrl: (environment: Scope['environment']) => string;
@@ -88,6 +88,24 @@ export function catalogService(deps: CatalogDeps) {
     },
 
     listProducts: (scope: Scope) => deps.store.products.list(scope),
+
+    /**
+     * New name, description, prices, trial or licences for a product. Its type and frequency stay:
+     * subscriptions sold on it renew on their schedule, at the new price (the renewal re-prices).
+     */
+    async updateProduct(scope: Scope, id: string, input: Omit<NewProduct, 'type' | 'chargeFrequency'>): Promise<Product> {
+      const current = await deps.store.products.find(scope, id);
+      if (!current) throw notFound(`Product ${id}`);
+      const name = input.name?.trim();
+      if (!name) throw invalidInput('A product needs a name.');
+      if (name.length > 200) throw invalidInput('A product name has at most 200 characters.');
+      const trialDays = input.trialDays ?? current.trialDays;
+      if (!Number.isInteger(trialDays) || trialDays < 0 || trialDays > 365) throw invalidInput('trialDays must be a whole number from 0 to 365.');
+      if (trialDays > 0 && current.type !== 'SUBSCRIPTION') throw invalidInput('Only subscriptions can have a trial.');
+      const fields = { name, description: input.description?.trim() ?? current.description, trialDays, issuesLicences: input.issuesLicences ?? current.issuesLicences, prices: parsePriceList(input.prices) };
+      await deps.store.transaction((repos) => repos.products.update(scope, id, fields));
+      return { ...current, ...fields };
+    },
 
     async customizeProduct(scope: Scope, productId: string, input: CustomizeRequest) {
       const product = await deps.store.products.find(scope, productId);

@@ -33,6 +33,8 @@ export interface Repositories {
     insert(product: Product): Promise<void>;
     find(scope: Scope, id: string): Promise<Product | undefined>;
     list(scope: Scope): Promise<Product[]>;
+    /** Changes what a product shows and costs from now on; its type and frequency stay. */
+    update(scope: Scope, id: string, fields: Pick<Product, 'name' | 'description' | 'trialDays' | 'issuesLicences' | 'prices'>): Promise<boolean>;
     /** The vendor of a product or customized product id, for public pages that carry no credential. */
     ownerOf(id: string, environment: Environment): Promise<string | undefined>;
   };

@@ -38,6 +38,22 @@ export function productsStore(db: Executor): Repositories['products'] {
         .values(Object.entries(product.prices).map(([currency, amount]) => ({ product_id: product.id, currency, amount_minor: amount })))
         .execute();
     },
+    async update(scope, id, fields) {
+      const result = await db
+        .updateTable('products')
+        .set({ name: fields.name, description: fields.description, trial_days: fields.trialDays, issues_licences: fields.issuesLicences ? 1 : 0 })
+        .where('id', '=', id)
+        .where('vendor_id', '=', scope.vendorId)
+        .where('environment', '=', scope.environment)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await db.deleteFrom('product_prices').where('product_id', '=', id).execute();
+      await db
+        .insertInto('product_prices')
+        .values(Object.entries(fields.prices).map(([currency, amount]) => ({ product_id: id, currency, amount_minor: amount })))
+        .execute();
+      return true;
+    },
     async find(scope, id) {
       const row = await db
         .selectFrom('products')

@@ -149,6 +149,40 @@ for (const kind of await storeKinds()) {
       assert.equal((await b.get('/panel?env=sandbox')).html.match(/data-testid="product"/g)?.length, 1);
     });
 
+    test('a product is edited (name, prices, licences) and coupons are created and revoked; another vendor\'s product cannot be edited', async () => {
+      const b = await signUp('edit@acme.test');
+      await b.get('/panel');
+      await b.post('/panel/products?env=sandbox', { name: 'Starter', type: 'ONETIME', prices: 'USD 10' });
+      let page = await b.get('/panel?env=sandbox');
+      const id = /data-testid="product" data-id="([^"]+)"/.exec(page.html)![1]!;
+      assert.match(page.html, new RegExp(`id="prices-${id}" name="prices" value="USD 10\\.00"`));
+      assert.equal((await b.post('/panel/products/edit?env=sandbox', { id, name: 'Starter plus', prices: 'USD 12.50, EUR 11', licences: 'yes' })).status, 303);
+      const product = (await t.services.store.products.find({ vendorId: (await t.services.store.panel.findUserByEmail('edit@acme.test'))!.vendorId, environment: 'sandbox' }, id))!;
+      assert.deepEqual([product.name, product.prices, product.issuesLicences], ['Starter plus', { USD: 1250, EUR: 1100 }, true]);
+      const price = await (await fetch(`${t.url}/sandbox/public/v1/price/${id}?country=US`)).json();
+      assert.equal(price.price, 12.5);
+      await b.get('/panel?env=sandbox');
+      assert.match((await b.post('/panel/products/edit?env=sandbox', { id, name: 'X', prices: 'EUR 5' })).html, /USD/);
+
+      await b.get('/panel?env=sandbox');
+      assert.equal((await b.post('/panel/coupons?env=sandbox', { action: 'create', productId: id, code: 'launch25', off: '25%', expiresAt: '2031-01-31' })).status, 303);
+      await b.get('/panel?env=sandbox');
+      assert.equal((await b.post('/panel/coupons?env=sandbox', { action: 'create', productId: id, code: 'FIVE', off: 'USD 5, EUR 4.50' })).status, 303);
+      page = await b.get('/panel?env=sandbox');
+      assert.match(page.html, /<code>LAUNCH25<\/code> · Starter plus<br><span class="muted">25% off, until 2031-01-31/);
+      assert.match(page.html, /<code>FIVE<\/code> · Starter plus<br><span class="muted">USD 5\.00, EUR 4\.50 off/);
+      const couponId = /name="action" value="revoke"><input type="hidden" name="id" value="(TC-CO_[^"]+)"/.exec(page.html)![1]!;
+      assert.equal((await b.post('/panel/coupons?env=sandbox', { action: 'revoke', id: couponId })).status, 303);
+      assert.match((await b.get('/panel?env=sandbox')).html, /, revoked/);
+
+      const other = await signUp('other-editor@acme.test', 'Other');
+      await other.get('/panel?env=sandbox');
+      const foreign = await other.post('/panel/products/edit?env=sandbox', { id, name: 'Hijacked', prices: 'USD 1' });
+      assert.equal(foreign.status, 400);
+      assert.match(foreign.html, /not found/);
+      assert.equal((await t.services.store.products.find(product, id))?.name, 'Starter plus');
+    });
+
     test('forms without the session token change nothing, and one vendor reaches nothing of another', async () => {
       const a = await signUp('a@acme.test', 'Vendor A');
       await a.get('/panel');

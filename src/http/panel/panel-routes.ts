@@ -60,6 +60,7 @@ export function registerPanel(app: FastifyInstance, services: Services) {
         csrf: session.csrfToken,
         credentials,
         products: await services.catalog.listProducts(scope),
+        coupons: await services.coupons.list(scope),
         apiBase: services.urls.base(environment),
         widgetUrl: `${services.config.baseUrl}/latest/widget${environment === 'sandbox' ? '.sandbox' : ''}.min.js`,
         paymentLink: (id) => `${services.urls.hosted(environment)}/payment/product/${id}`,
@@ -115,7 +116,14 @@ export function registerPanel(app: FastifyInstance, services: Services) {
       const session = await signedIn(request, reply);
       if (!session) return reply;
       const done = (request.query as { done?: string }).done;
-      const notices: Record<string, string> = { product: 'The product is created.', settings: 'The settings are saved.', revoked: 'The credential is revoked.' };
+      const notices: Record<string, string> = {
+        product: 'The product is created.',
+        'product-saved': 'The product is saved.',
+        coupon: 'The coupon is created.',
+        'coupon-revoked': 'The coupon is revoked.',
+        settings: 'The settings are saved.',
+        revoked: 'The credential is revoked.',
+      };
       return render(reply, session, environmentOf(request), 200, { notice: done ? notices[done] : undefined });
     });
 
@@ -151,6 +159,28 @@ export function registerPanel(app: FastifyInstance, services: Services) {
         prices: parsePrices(form.prices),
       });
       return reply.redirect(`/panel?env=${scope.environment}&done=product`, 303);
+    });
+
+    action('/panel/products/edit', async (_session, scope, form, reply) => {
+      const trialDays = form.trialDays ? Number(form.trialDays) : undefined;
+      await services.catalog.updateProduct(scope, form.id ?? '', { name: form.name ?? '', trialDays, issuesLicences: form.licences === 'yes', prices: parsePrices(form.prices) });
+      return reply.redirect(`/panel?env=${scope.environment}&done=product-saved`, 303);
+    });
+
+    action('/panel/coupons', async (_session, scope, form, reply) => {
+      if (form.action === 'revoke') {
+        await services.coupons.revoke(scope, form.id ?? '');
+        return reply.redirect(`/panel?env=${scope.environment}&done=coupon-revoked`, 303);
+      }
+      const off = (form.off ?? '').trim();
+      const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(off);
+      await services.coupons.create(scope, {
+        productId: form.productId ?? '',
+        code: form.code ?? '',
+        ...(percent ? { percentOff: percent[1] } : { amountsOff: parsePrices(off) }),
+        expiresAt: form.expiresAt ? `${form.expiresAt}T23:59:59.999Z` : undefined,
+      });
+      return reply.redirect(`/panel?env=${scope.environment}&done=coupon`, 303);
     });
 
     action('/panel/settings', async (session, scope, form, reply) => {

@@ -1,5 +1,5 @@
 import type { IssuedCredential } from '../../domain/credentials.ts';
-import type { Environment, Product, Vendor } from '../../domain/model.ts';
+import type { Coupon, Environment, Product, Vendor } from '../../domain/model.ts';
 import { formatMinor } from '../../domain/money.ts';
 import type { StoredCredential } from '../../domain/ports.ts';
 import { html, type Html } from '../html.ts';
@@ -11,6 +11,7 @@ export interface PanelView {
   csrf: string;
   credentials: Omit<StoredCredential, 'secretHash'>[];
   products: Product[];
+  coupons: Coupon[];
   widgetUrl: string;
   apiBase: string;
   paymentLink: (productId: string) => string;
@@ -33,6 +34,12 @@ export function authPage(view: { mode: 'signin' | 'signup'; csrf: string; error?
   <p class="muted">${signup ? html`Have an account? <a href="/panel/signin">Sign in</a>` : html`New here? <a href="/panel/signup">Create an account</a>`}</p>`;
 }
 
+const priceText = (prices: Record<string, number>) =>
+  Object.entries(prices)
+    .sort(([a], [b]) => (a === 'USD' ? -1 : b === 'USD' ? 1 : a.localeCompare(b)))
+    .map(([currency, minor]) => `${currency} ${formatMinor(minor, currency)}`)
+    .join(', ');
+
 function productRow(p: Product, view: PanelView): Html {
   const snippet = `<script src="${view.widgetUrl}"></script>\n<span data-ts-price data-ts-product="${p.id}"></span>\n<button data-ts-button data-ts-product="${p.id}">Buy</button>`;
   const prices = Object.entries(p.prices)
@@ -43,7 +50,14 @@ function productRow(p: Product, view: PanelView): Html {
   <p class="muted">${p.type}${p.type === 'SUBSCRIPTION' ? ` · ${p.chargeFrequency}` : ''}${p.trialDays ? ` · ${p.trialDays}-day trial` : ''}${p.issuesLicences ? ' · licences' : ''} · ${prices}</p>
   <p>ID <code id="id-${p.id}">${p.id}</code> <button type="button" class="link" data-copy="id-${p.id}">Copy</button></p>
   <p>Payment link <code id="link-${p.id}">${view.paymentLink(p.id)}</code> <button type="button" class="link" data-copy="link-${p.id}">Copy</button></p>
-  <p>Script for your page <button type="button" class="link" data-copy="snippet-${p.id}">Copy</button></p><pre id="snippet-${p.id}" data-testid="snippet">${snippet}</pre></section>`;
+  <p>Script for your page <button type="button" class="link" data-copy="snippet-${p.id}">Copy</button></p><pre id="snippet-${p.id}" data-testid="snippet">${snippet}</pre>
+  <details><summary>Edit</summary><form method="post" action="/panel/products/edit?env=${view.environment}">${csrfField(view.csrf)}<input type="hidden" name="id" value="${p.id}">
+    <label for="name-${p.id}">Name</label><input id="name-${p.id}" name="name" value="${p.name}" required maxlength="200">
+    <label for="prices-${p.id}">Net prices, USD required</label><input id="prices-${p.id}" name="prices" value="${priceText(p.prices)}" required>
+    ${p.type === 'SUBSCRIPTION' ? html`<label for="trial-${p.id}">Trial days</label><input id="trial-${p.id}" name="trialDays" inputmode="numeric" value="${String(p.trialDays)}">` : ''}
+    <label class="check"><input type="checkbox" name="licences" value="yes"${p.issuesLicences ? html` checked` : ''}> Issue a licence key with each purchase</label>
+    <p class="muted">New prices apply to new purchases and to renewals from now on.</p>
+    <button type="submit">Save the product</button></form></details></section>`;
 }
 
 export function dashboard(view: PanelView): Html {
@@ -80,6 +94,24 @@ export function dashboard(view: PanelView): Html {
     <label for="prices">Net prices, USD required</label><input id="prices" name="prices" placeholder="USD 20.00, EUR 18.50" required>
     <label class="check"><input type="checkbox" name="licences" value="yes"> Issue a licence key with each purchase</label>
     <button type="submit">Create the product</button></form></details>
+
+  <h2 id="coupons">Coupons</h2>
+  <table class="list" aria-label="Coupons">${view.coupons.map((c) => {
+    const product = view.products.find((p) => p.id === c.productId);
+    const off = c.percentOff !== null ? `${c.percentOff}% off` : `${priceText(c.amountsOff)} off`;
+    return html`<tr data-testid="coupon"><td><code>${c.code}</code> · ${product?.name ?? c.productId}<br><span class="muted">${off}${c.expiresAt ? `, until ${c.expiresAt.slice(0, 10)}` : ''}${c.revokedAt ? ', revoked' : ''}</span></td>
+    <td>${c.revokedAt ? '' : html`<form method="post" action="/panel/coupons?env=${view.environment}">${csrfField(view.csrf)}<input type="hidden" name="action" value="revoke"><input type="hidden" name="id" value="${c.id}"><button type="submit" class="link">Revoke</button></form>`}</td></tr>`;
+  })}</table>
+  ${
+    view.products.length
+      ? html`<details class="box"><summary>New coupon</summary><form method="post" action="/panel/coupons?env=${env}">${csrfField(view.csrf)}<input type="hidden" name="action" value="create">
+    <label for="coupon-product">Product</label><select id="coupon-product" name="productId">${view.products.map((p) => html`<option value="${p.id}">${p.name}</option>`)}</select>
+    <label for="coupon-code">Code</label><input id="coupon-code" name="code" required maxlength="32" placeholder="LAUNCH25">
+    <label for="coupon-off">Discount: a percentage, or amounts off</label><input id="coupon-off" name="off" required placeholder="25% or USD 5, EUR 4.50">
+    <label for="coupon-expires">Expires (optional)</label><input id="coupon-expires" name="expiresAt" type="date">
+    <button type="submit">Create the coupon</button></form></details>`
+      : ''
+  }
 
   <h2 id="transactions">Transactions</h2>
   <form method="post" action="/panel/transactions?env=${env}">${csrfField(view.csrf)}<button type="submit" data-testid="transactions">Open the ${env} transactions</button></form>
