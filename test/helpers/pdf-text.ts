@@ -6,6 +6,10 @@ export function pdfText(pdf: Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
     parser.on('pdfParser_dataError', (err: any) => reject(err?.parserError ?? err));
     parser.on('pdfParser_dataReady', () => resolve(parser.getRawTextContent().replace(/\s+/g, ' ')));
-    parser.parseBuffer(pdf);
+    // pdf2json reads the Buffer's whole underlying ArrayBuffer, and small Buffers share a pooled
+    // one at an offset: hand it a copy that owns its memory from byte 0.
+    const own = new Uint8Array(pdf.length);
+    own.set(pdf);
+    parser.parseBuffer(Buffer.from(own.buffer));
   });
 }

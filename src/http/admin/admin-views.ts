@@ -31,7 +31,7 @@ export function adminList(view: { vendorName: string; environment: Environment; 
   <h1>Transactions</h1>
   ${messages(view)}
   <form method="get" role="search"><label for="q">Search by e-mail or transaction ID</label>
-  <div class="row"><div><input id="q" name="q" value="${view.query}" placeholder="customer@example.com or TC-TR_…"></div><div style="flex:0 0 6rem"><button type="submit" style="margin-top:0">Search</button></div></div></form>
+  <div class="row search"><div><input id="q" name="q" value="${view.query}" placeholder="customer@example.com or TC-TR_…"></div><div class="fixed"><button type="submit">Search</button></div></div></form>
   <p class="muted">${view.query ? `${view.transactions.length} found for "${view.query}"` : `The latest ${view.transactions.length}`}</p>
   <table aria-label="Transactions" class="list">
   ${view.transactions.map(
