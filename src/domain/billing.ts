@@ -5,7 +5,7 @@ import type { ExchangeRates } from './exchange-rates.ts';
 import type { ChargeResult, PaymentGateway } from './gateway.ts';
 import { paymentEntry } from './ledger.ts';
 import type { Environment, Scope, Transaction } from './model.ts';
-import type { BillingState, BillingWrite, ChargeAttempt, DueSubscription, Store } from './ports.ts';
+import type { BillingState, BillingWrite, ChargeAttempt, DueSubscription, Repositories, Store } from './ports.ts';
 import { quotePrice, type PriceQuote } from './pricing.ts';
 
 /**
@@ -72,22 +72,22 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     return new Date(Math.min(vendorNow.getTime(), Math.max(Date.parse(t.nextCharge), real.getTime())));
   }
 
-  async function pricesOf(t: Transaction, cache: Map<string, Record<string, number> | undefined>) {
+  async function pricesOf(repos: Repositories, t: Transaction, cache: Map<string, Record<string, number> | undefined>) {
     const id = t.customizedProductId ?? t.productId;
     if (!cache.has(id)) {
       const scope = scopeOf(t);
-      const offer = t.customizedProductId ? await deps.store.customizedProducts.find(scope, id) : await deps.store.products.find(scope, id);
+      const offer = t.customizedProductId ? await repos.customizedProducts.find(scope, id) : await repos.products.find(scope, id);
       cache.set(id, offer?.prices);
     }
     return cache.get(id);
   }
 
-  async function plan(due: DueSubscription, prices: Map<string, Record<string, number> | undefined>): Promise<Plan> {
+  async function plan(repos: Repositories, due: DueSubscription, prices: Map<string, Record<string, number> | undefined>): Promise<Plan> {
     const t = due.transaction;
     const at = stepTime(t);
     if (t.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING') return { kind: 'end', due, at };
     if ((t.status !== 'SUBSCRIPTION_STATUS_ACTIVE' && t.status !== 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL') || !t.billing) return { kind: 'clear', due, at };
-    const list = await pricesOf(t, prices);
+    const list = await pricesOf(repos, t, prices);
     if (!list) return { kind: 'hold', due, at, reason: `${t.id}: its product is gone` };
     try {
       // Renewals are priced by the one pricing function, in the currency and place of the purchase.
@@ -223,18 +223,30 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     return write;
   }
 
-  async function runBatch(batch: DueSubscription[], report: BillingReport): Promise<void> {
-    const prices = new Map<string, Record<string, number> | undefined>();
-    const plans: Plan[] = [];
-    for (const due of batch) plans.push(await plan(due, prices));
+  /**
+   * Claims a batch, plans each step and records the charge attempts, in one database transaction:
+   * when it commits, every charge about to be made is on record. Undefined when nothing is due.
+   */
+  async function claimAndPlan(query: Parameters<Repositories['billing']['claimDue']>[0]) {
+    return deps.store.transaction(async (repos) => {
+      const batch = await repos.billing.claimDue(query);
+      if (batch.length === 0) return undefined;
+      const prices = new Map<string, Record<string, number> | undefined>();
+      const plans: Plan[] = [];
+      for (const due of batch) plans.push(await plan(repos, due, prices));
+      // A free period needs no gateway; no stored method is a decline without one.
+      const toCharge = plans.filter((p): p is Extract<Plan, { kind: 'charge' }> => p.kind === 'charge' && p.quote.totalMinor > 0 && p.due.token !== null);
+      const attempts = await repos.billing.recordAttempts(
+        toCharge.map((p) =>
+          pendingAttempt({ scope: scopeOf(p.due.transaction), key: p.key, transactionId: p.due.transaction.id, amountMinor: p.quote.totalMinor, currency: p.quote.currency, now: deps.clock.real() }),
+        ),
+      );
+      return { plans, toCharge, attempts };
+    });
+  }
 
-    // A free period needs no gateway; no stored method is a decline without one.
-    const toCharge = plans.filter((p): p is Extract<Plan, { kind: 'charge' }> => p.kind === 'charge' && p.quote.totalMinor > 0 && p.due.token !== null);
-    const attempts = await deps.store.billing.recordAttempts(
-      toCharge.map((p) =>
-        pendingAttempt({ scope: scopeOf(p.due.transaction), key: p.key, transactionId: p.due.transaction.id, amountMinor: p.quote.totalMinor, currency: p.quote.currency, now: deps.clock.real() }),
-      ),
-    );
+  async function runBatch(claimed: NonNullable<Awaited<ReturnType<typeof claimAndPlan>>>, report: BillingReport): Promise<void> {
+    const { plans, toCharge, attempts } = claimed;
     // An attempt recorded before a crash keeps its amount; a price changed since is held, not guessed.
     const charged = toCharge.filter((p) => {
       const a = attempts.get(p.key)!;
@@ -273,9 +285,9 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
           const real = deps.clock.real();
           dueBy = new Date(real.getTime() + c.offsetMs).toISOString();
           const query = { dueBy, sandboxVendorId: c.sandboxVendorId, now: real.toISOString(), leaseUntil: new Date(real.getTime() + leaseMs).toISOString(), limit: batchSize };
-          const batch = await deps.store.transaction((repos) => repos.billing.claimDue(query));
-          if (batch.length === 0) break;
-          await runBatch(batch, report);
+          const claimed = await claimAndPlan(query);
+          if (!claimed) break;
+          await runBatch(claimed, report);
           if (only.maxBatches !== undefined && ++batches >= only.maxBatches) return report;
         }
         report.expiredOffers += await deps.store.billing.expireOffers(dueBy, c.sandboxVendorId);
