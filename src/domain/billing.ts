@@ -5,7 +5,7 @@ import type { ExchangeRates } from './exchange-rates.ts';
 import type { ChargeResult, PaymentGateway } from './gateway.ts';
 import { paymentEntry } from './ledger.ts';
 import type { Environment, Scope, Transaction } from './model.ts';
-import type { BillingState, BillingWrite, ChargeAttempt, DueSubscription, Repositories, Store } from './ports.ts';
+import type { BillingState, BillingWrite, ChargeAttempt, DueSubscription, DueTransaction, Repositories, Store } from './ports.ts';
 import { quotePrice, type PriceQuote } from './pricing.ts';
 
 /**
@@ -62,17 +62,17 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
   const leaseMs = options.leaseMs ?? 120_000;
   const unknownRetryMs = options.unknownRetryMs ?? 15 * 60_000;
   const concurrency = options.gatewayConcurrency ?? 16;
-  const scopeOf = (t: Transaction): Scope => ({ vendorId: t.vendorId, environment: t.environment });
+  const scopeOf = (t: Pick<Transaction, 'vendorId' | 'environment'>): Scope => ({ vendorId: t.vendorId, environment: t.environment });
 
   /** In a sandbox whose clock was moved, a step happens at its scheduled moment; elsewhere, when it is done. */
-  function stepTime(t: Transaction): Date {
+  function stepTime(t: DueTransaction): Date {
     const real = deps.clock.real();
     const vendorNow = deps.clock.now(scopeOf(t));
     if (vendorNow.getTime() === real.getTime() || !t.nextCharge) return real;
     return new Date(Math.min(vendorNow.getTime(), Math.max(Date.parse(t.nextCharge), real.getTime())));
   }
 
-  async function pricesOf(repos: Repositories, t: Transaction, cache: Map<string, Record<string, number> | undefined>) {
+  async function pricesOf(repos: Repositories, t: DueTransaction, cache: Map<string, Record<string, number> | undefined>) {
     const id = t.customizedProductId ?? t.productId;
     if (!cache.has(id)) {
       const scope = scopeOf(t);

@@ -178,8 +178,14 @@ export interface PanelUser {
   createdAt: string;
 }
 
+/** What billing reads of a due subscription. */
+export type DueTransaction = Pick<
+  Transaction,
+  'id' | 'vendorId' | 'environment' | 'productId' | 'customizedProductId' | 'status' | 'chargeFrequency' | 'country' | 'region' | 'currency' | 'nextCharge' | 'billing'
+>;
+
 export interface DueSubscription {
-  transaction: Transaction;
+  transaction: DueTransaction;
   /** The stored payment method's token, if the subscription has one. */
   token: string | null;
 }

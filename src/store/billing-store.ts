@@ -1,9 +1,9 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { ChargeFrequency, Environment, TransactionStatus } from '../domain/model.ts';
 import type { BillingState, Repositories } from '../domain/ports.ts';
 import { toAttempt, toAttemptRow } from './attempts-store.ts';
 import type { DialectName, Executor } from './database.ts';
 import { reserveInvoiceNumbers, toEntryRow } from './ledger-store.ts';
-import { toTransaction } from './transaction-rows.ts';
 
 /** Rows per statement: far below both stores' limits on bound parameters. */
 const CHUNK = 500;
@@ -40,14 +40,35 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
       if (q.sandboxVendorId) due = due.where('vendor_id', '=', q.sandboxVendorId).where('environment', '=', 'sandbox');
       due = due.orderBy('next_charge').orderBy('id').limit(q.limit);
       if (dialect === 'postgres') due = due.forUpdate().skipLocked();
-      const rows = await db.updateTable('transactions').set({ billing_lease_until: q.leaseUntil }).where('id', 'in', due).returningAll().execute();
+      const rows = await db
+        .updateTable('transactions')
+        .set({ billing_lease_until: q.leaseUntil })
+        .where('id', 'in', due)
+        .returning(['id', 'vendor_id', 'environment', 'product_id', 'customized_product_id', 'payment_method_id', 'status', 'charge_frequency', 'country', 'region', 'currency', 'next_charge', 'billing_anchor', 'billing_period', 'failed_attempts'])
+        .execute();
       if (rows.length === 0) return [];
       const tokens = new Map<string, string>();
       const methodIds = rows.map((r) => r.payment_method_id).filter((id): id is string => id !== null);
       for (const part of chunks(methodIds)) {
         for (const m of await db.selectFrom('payment_methods').select(['id', 'token']).where('id', 'in', part).execute()) tokens.set(m.id, m.token);
       }
-      return rows.map((row) => ({ transaction: toTransaction(row), token: (row.payment_method_id && tokens.get(row.payment_method_id)) ?? null }));
+      return rows.map((row) => ({
+        transaction: {
+          id: row.id,
+          vendorId: row.vendor_id,
+          environment: row.environment as Environment,
+          productId: row.product_id,
+          customizedProductId: row.customized_product_id,
+          status: row.status as TransactionStatus,
+          chargeFrequency: row.charge_frequency as ChargeFrequency,
+          country: row.country,
+          region: row.region,
+          currency: row.currency,
+          nextCharge: row.next_charge,
+          billing: row.billing_anchor ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) } : undefined,
+        },
+        token: (row.payment_method_id && tokens.get(row.payment_method_id)) ?? null,
+      }));
     },
 
     async lockMany(ids) {
