@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../test/helpers/browser.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
 import { createServices } from '../src/services.ts';
@@ -33,10 +33,7 @@ const site = createServer((req, res) => res.writeHead(200, { 'content-type': 'te
 await new Promise<void>((done) => site.listen(0, '127.0.0.1', done));
 const siteUrl = `http://localhost:${(site.address() as AddressInfo).port}`;
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
+const browser = await launchChromium();
 const context = await browser.newContext();
 // Notes the moment the price text appears, relative to the start of navigation.
 await context.addInitScript(() => {

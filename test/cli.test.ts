@@ -1,45 +1,17 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { cli as runCli, failedWith, parseJson, succeeded, type CliResult } from './helpers/cli.ts';
 import { freshDatabase, storeKinds } from './helpers/stores.ts';
 
 /**
  * The `opentill` command as a user runs it: `node bin/opentill.js ...` in a child process, each test
  * with a data directory (and so an SQLite store) of its own.
  */
-const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const BIN = join(ROOT, 'bin', 'opentill.js');
 const SECRET = 'cli-test-secret-0123456789-0123456789-ab'; // 40 characters
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, OPENTILL_SECRET: SECRET, ...env };
-  if (!('DATABASE_URL' in env)) delete childEnv.DATABASE_URL;
-  delete childEnv.NODE_OPTIONS; // the test runner's loader flags are not the user's
-  return new Promise((done, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    // Not a timed assertion: only a guard so a hung command fails the test instead of the run.
-    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      done({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], env: Record<string, string>) => runCli(args, { OPENTILL_SECRET: SECRET, ...env });
 
 /** A fresh data directory per test; `run` calls the CLI with it. */
 function sandboxDir() {
@@ -49,24 +21,6 @@ function sandboxDir() {
     run: (...args: string[]) => cli(args, { OPENTILL_DATA_DIR: dir }),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
-}
-
-function parseJson(result: CliResult): any {
-  try {
-    return JSON.parse(result.stdout);
-  } catch {
-    assert.fail(`stdout is not JSON (exit ${result.code}):\n${result.stdout}\nstderr:\n${result.stderr}`);
-  }
-}
-
-function succeeded(result: CliResult) {
-  assert.equal(result.code, 0, `exit ${result.code}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
-}
-
-function failedWith(result: CliResult, message: RegExp) {
-  assert.notEqual(result.code, 0, `expected a failure, got exit 0\nstdout:\n${result.stdout}`);
-  assert.match(result.stderr, message);
-  assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
 }
 
 async function createVendor(run: (...args: string[]) => Promise<CliResult>, extra: string[] = []) {

@@ -1,46 +1,17 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { cli as runCli, failedWith as failedWithReason, parseJson, ROOT, succeeded, type CliResult } from './helpers/cli.ts';
 
 /**
  * `opentill rates import` and `opentill rates show` as an operator runs them: `node bin/opentill.js`
  * in a child process, each test with a data directory of its own.
  */
-const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const BIN = join(ROOT, 'bin', 'opentill.js');
 const SECRET = 'rates-test-secret-0123456789-0123456789'; // 40 characters
 const BUNDLED = join(ROOT, 'src', 'domain', 'reference', 'exchange-rates.xml');
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, OPENTILL_SECRET: SECRET, ...env };
-  delete childEnv.DATABASE_URL;
-  if (!('RATES_FILE' in env)) delete childEnv.RATES_FILE;
-  delete childEnv.NODE_OPTIONS; // the test runner's loader flags are not the user's
-  return new Promise((done, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    // Not a timed assertion: only a guard so a hung command fails the test instead of the run.
-    const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      done({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], env: Record<string, string>) => runCli(args, { OPENTILL_SECRET: SECRET, ...env });
 
 /** A fresh data directory per test, plus a scratch directory for the files to import. */
 function sandboxDir(env: Record<string, string> = {}) {
@@ -59,23 +30,10 @@ function sandboxDir(env: Record<string, string> = {}) {
   };
 }
 
-function parseJson(result: CliResult): any {
-  try {
-    return JSON.parse(result.stdout);
-  } catch {
-    assert.fail(`stdout is not JSON (exit ${result.code}):\n${result.stdout}\nstderr:\n${result.stderr}`);
-  }
-}
-
-function succeeded(result: CliResult) {
-  assert.equal(result.code, 0, `exit ${result.code}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
-}
-
+/** Rates commands fail with one line of reason. */
 function failedWith(result: CliResult, message: RegExp) {
-  assert.notEqual(result.code, 0, `expected a failure, got exit 0\nstdout:\n${result.stdout}`);
-  assert.match(result.stderr, message);
+  failedWithReason(result, message);
   assert.equal(result.stderr.trim().split('\n').length, 1, `one line of reason:\n${result.stderr}`);
-  assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
 }
 
 const ECB_XML = `<?xml version="1.0" encoding="UTF-8"?>

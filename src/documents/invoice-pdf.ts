@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import type { InvoiceDocument } from '../domain/invoices.ts';
-import { formatDecimal, formatMinor, parseDecimal } from '../domain/money.ts';
+import { formatAmount, formatDecimal, parseDecimal } from '../domain/money.ts';
 import { countryName } from './country-names.ts';
 
 /** "0.19" → "19%", "0.0725" → "7.25%". */
@@ -22,7 +22,7 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     pdf.on('end', () => resolve(Buffer.concat(chunks)));
     pdf.on('error', reject);
   });
-  const money = (minor: number) => `${formatMinor(minor, doc.currency)} ${doc.currency}`;
+  const money = (minor: number) => formatAmount(minor, doc.currency);
   const day = doc.issuedAt.slice(0, 10);
 
   pdf.font('Helvetica-Bold').fontSize(22).text(`${title} ${doc.number}`);

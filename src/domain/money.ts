@@ -93,6 +93,11 @@ export function formatMinor(minor: number, currency: string): string {
   return negative ? `-${text}` : text;
 }
 
+/** "12.50 EUR": an amount as pages and documents show it. */
+export function formatAmount(minor: number, currency: string): string {
+  return `${formatMinor(minor, currency)} ${currency}`;
+}
+
 /** The JSON number of an amount: the same value as formatMinor, as a number. */
 export function minorToNumber(minor: number, currency: string): number {
   return Number(formatMinor(minor, currency));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { startTestApp, storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 const clock = fixedClock(new Date('2030-03-01T12:00:00.000Z'));
 
@@ -9,11 +9,7 @@ for (const kind of await storeKinds()) {
   describe(`temporary URLs of hosted pages (${kind})`, () => {
     let t: TestApp;
     let v: TestVendor;
-    before(async () => {
-      t = await startTestApp(kind, { clock });
-      v = await t.newVendor();
-    });
-    after(() => t.close());
+    useTestApp(kind, { clock }, (app, vendor) => ((t = app), (v = vendor)));
 
     /** The URL the API answered, opened on the test server instead of the configured host. */
     const open = async (url: string) => {

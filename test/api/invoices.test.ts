@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
 import { pdfText } from '../helpers/pdf-text.ts';
-import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
  * Invoices and credit notes: a PDF for every payment and refund at `{base_url}/invoice/{hashId}`,
@@ -13,11 +13,7 @@ for (const kind of await storeKinds()) {
     const clock = fixedClock(new Date('2030-03-05T09:00:00.000Z'));
     let t: TestApp;
     let v: TestVendor;
-    before(async () => {
-      t = await startTestApp(kind, { clock });
-      v = await t.newVendor('Acme Software GmbH');
-    });
-    after(() => t.close());
+    useTestApp(kind, { clock }, (app, vendor) => ((t = app), (v = vendor)), 'Acme Software GmbH');
 
     const paymentHash = async (transactionId: string, index = 0) => (await t.services.store.entries.listForTransaction(transactionId))[index]!.hashId;
     const fetchPdf = async (path: string) => {

@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Product } from '../../src/domain/model.ts';
-import { startTestApp, storeKinds, TEST_CARD, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { startTestApp, useTestApp, storeKinds, TEST_CARD, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 for (const kind of await storeKinds()) {
   describe(`check-licence (${kind})`, () => {
     let t: TestApp;
     let v: TestVendor;
-    before(async () => {
-      t = await startTestApp(kind);
-      v = await t.newVendor();
-    });
-    after(() => t.close());
+    useTestApp(kind, {}, (app, vendor) => ((t = app), (v = vendor)));
 
     /** Buys through the domain to learn the licence key the checkout would show the customer. */
     const buyLicensed = async (product: Product, email = 'licensee@example.com') => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
 import { pdfText } from '../helpers/pdf-text.ts';
-import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
  * The customer's management page behind generate-url-to-manage-transactions: their purchases with
@@ -16,11 +16,7 @@ for (const kind of await storeKinds()) {
     const clock = fixedClock(new Date('2030-05-02T08:00:00.000Z'));
     let t: TestApp;
     let v: TestVendor;
-    before(async () => {
-      t = await startTestApp(kind, { clock });
-      v = await t.newVendor('Acme Software');
-    });
-    after(() => t.close());
+    useTestApp(kind, { clock }, (app, vendor) => ((t = app), (v = vendor)), 'Acme Software');
 
     /** The page's path (under t.url) for a customer. */
     const manageLink = async (email: string) => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
  * Upgrade and downgrade through transactionIdToMigrate (SPEC 4.2), with the proration worked out
@@ -12,11 +12,7 @@ for (const kind of await storeKinds()) {
     const clock = fixedClock(new Date('2030-04-01T00:00:00.000Z'));
     let t: TestApp;
     let v: TestVendor;
-    before(async () => {
-      t = await startTestApp(kind, { clock });
-      v = await t.newVendor();
-    });
-    after(() => t.close());
+    useTestApp(kind, { clock }, (app, vendor) => ((t = app), (v = vendor)));
 
     const monthly = (usd: number) => v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: usd }] });
     const upgradeLink = async (productId: string, oldId: string, usd: number) => {

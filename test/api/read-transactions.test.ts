@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { describe, test } from 'node:test';
+import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 for (const kind of await storeKinds()) {
   describe(`reading transactions (${kind})`, () => {
     let t: TestApp;
     let v: TestVendor;
-    before(async () => {
-      t = await startTestApp(kind);
-      v = await t.newVendor();
-    });
-    after(() => t.close());
+    useTestApp(kind, {}, (app, vendor) => ((t = app), (v = vendor)));
 
     test('a one-time purchase in Germany lists with EUR price, VAT, USD net and string twins', async () => {
       const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }, { currency: 'EUR', value: 18.5 }] });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 const clock = fixedClock(new Date('2030-03-10T09:00:00.000Z'));
 const tick = () => clock.advance(1000);
@@ -10,11 +10,7 @@ for (const kind of await storeKinds()) {
   describe(`refund-transaction (${kind})`, () => {
     let t: TestApp;
     let v: TestVendor;
-    before(async () => {
-      t = await startTestApp(kind, { clock });
-      v = await t.newVendor();
-    });
-    after(() => t.close());
+    useTestApp(kind, { clock }, (app, vendor) => ((t = app), (v = vendor)));
 
     const entriesOf = async (id: string, environment: 'sandbox' | 'production' = 'sandbox') => {
       const res = await v.api(`/v1/transaction/${id}`, { environment });

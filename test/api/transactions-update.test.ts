@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { describe, test } from 'node:test';
+import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /** SPEC 2.1 "update responses": the by-id read minus entries and nextCharge, assignEmail for assignedEmail. */
 const UPDATE_FIELDS = [
@@ -13,11 +13,7 @@ for (const kind of await storeKinds()) {
   describe(`assign e-mail and update payload (${kind})`, () => {
     let t: TestApp;
     let v: TestVendor;
-    before(async () => {
-      t = await startTestApp(kind);
-      v = await t.newVendor();
-    });
-    after(() => t.close());
+    useTestApp(kind, {}, (app, vendor) => ((t = app), (v = vendor)));
 
     const update = (id: string, body: unknown) => v.api(`/v1/transaction/${id}`, { body });
 

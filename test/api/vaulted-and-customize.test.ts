@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 const clock = fixedClock(new Date('2030-07-01T10:00:00.000Z'));
 const tick = () => clock.advance(1000);
@@ -14,11 +14,7 @@ for (const kind of await storeKinds()) {
   describe(`charge-vaulted (${kind})`, () => {
     let t: TestApp;
     let v: TestVendor;
-    before(async () => {
-      t = await startTestApp(kind, { clock });
-      v = await t.newVendor();
-    });
-    after(() => t.close());
+    useTestApp(kind, { clock }, (app, vendor) => ((t = app), (v = vendor)));
 
     const vaulted = async (input: Parameters<TestVendor['buy']>[1] = {}) => {
       tick();
@@ -146,11 +142,7 @@ for (const kind of await storeKinds()) {
   describe(`customize-product (${kind})`, () => {
     let t: TestApp;
     let v: TestVendor;
-    before(async () => {
-      t = await startTestApp(kind, { clock });
-      v = await t.newVendor();
-    });
-    after(() => t.close());
+    useTestApp(kind, { clock }, (app, vendor) => ((t = app), (v = vendor)));
 
     const customize = (productId: string, body: Record<string, unknown>) => v.api(`/v1/customize-product/${productId}`, { body });
     /** The link's path on the test server: the configured sandbox URL is http://opentill.test/sandbox. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
  * The changed-transactions feed under fire: renewals (the billing worker), cancels and refunds
@@ -16,11 +16,7 @@ for (const kind of await storeKinds()) {
     const clock = fixedClock(new Date('2030-01-15T12:00:00.000Z'));
     let t: TestApp;
     let v: TestVendor;
-    before(async () => {
-      t = await startTestApp(kind, { clock });
-      v = await t.newVendor();
-    });
-    after(() => t.close());
+    useTestApp(kind, { clock }, (app, vendor) => ((t = app), (v = vendor)));
 
     test('every change is seen at least once and the feed ends empty', { timeout: 300_000 }, async () => {
       const product = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY' } as any);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as netServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { ARTIFACTS, freePort, launchChromium } from '../helpers/browser.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
@@ -11,16 +11,6 @@ import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app
  * inside a page of an origin the vendor allowed, and the browser refuses to show it inside a page of
  * any other origin. Screenshots go to test-artifacts/.
  */
-const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const probe = netServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => done(port));
-    });
-  });
-
 /** A vendor site that frames whatever URL it is given in ?src=. */
 async function vendorSite(): Promise<{ server: Server; origin: string }> {
   const server = createServer((req, res) => {
@@ -50,11 +40,7 @@ describe('admin tool in an iframe in Chromium', () => {
     const product = await v.product({ type: 'ONETIME', name: 'Acme Pro', prices: [{ currency: 'USD', value: 30 }] });
     paidId = await v.buy(product.id, { email: 'hana@example.com' });
     await v.buy(product.id, { email: 'ivan@example.com' });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
   });
 
   after(async () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as netServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { ARTIFACTS, freePort, launchChromium } from '../helpers/browser.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
@@ -11,16 +11,6 @@ import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app
  * script, shows localized prices, opens checkout in the overlay and pays. Screenshots go to
  * test-artifacts/.
  */
-const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const probe = netServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => done(port));
-    });
-  });
-
 describe('client script and checkout in Chromium', () => {
   let t: TestApp;
   let v: TestVendor;
@@ -45,11 +35,7 @@ describe('client script and checkout in Chromium', () => {
     vendorSite = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page));
     await new Promise<void>((done) => vendorSite.listen(0, '127.0.0.1', done));
     siteUrl = `http://localhost:${(vendorSite.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
   });
 
   after(async () => {

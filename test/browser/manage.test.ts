@@ -1,25 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createServer as netServer, type AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { pdfText } from '../helpers/pdf-text.ts';
+import { ARTIFACTS, freePort, launchChromium } from '../helpers/browser.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
  * The customer's management page in a real Chromium: the customer opens the link from the vendor,
  * sees the purchases, cancels a subscription and downloads an invoice. Screenshots go to test-artifacts/.
  */
-const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const probe = netServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => done(port));
-    });
-  });
-
 describe('customer management page in Chromium', () => {
   let t: TestApp;
   let v: TestVendor;
@@ -34,11 +24,7 @@ describe('customer management page in Chromium', () => {
     const plan = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', name: 'Acme Cloud', prices: [{ currency: 'USD', value: 8 }, { currency: 'EUR', value: 7.5 }] } as any);
     await v.buy(app.id, { email: 'greta@example.com', firstName: 'Greta', lastName: 'Berg', country: 'DE' });
     subscriptionId = await v.buy(plan.id, { email: 'greta@example.com', country: 'DE' });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
   });
 
   after(async () => {

@@ -1,24 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { createServer as netServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { ARTIFACTS, freePort, launchChromium } from '../helpers/browser.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**
  * The vendor panel in a real Chromium: a vendor signs up, creates a sandbox product, creates a
  * sandbox credential, copies it from the page and calls the API with it. Screenshots go to test-artifacts/.
  */
-const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const probe = netServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => done(port));
-    });
-  });
-
 describe('vendor panel in Chromium', () => {
   let t: TestApp;
   let browser: Browser;
@@ -26,11 +15,7 @@ describe('vendor panel in Chromium', () => {
   before(async () => {
     const port = await freePort();
     t = await startTestApp('sqlite', { port, env: { BASE_URL: `http://127.0.0.1:${port}` } });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
   });
 
   after(async () => {

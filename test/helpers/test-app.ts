@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { BillingOptions } from '../../src/domain/billing.ts';
@@ -139,6 +140,19 @@ export async function startTestApp(
       await drop();
     },
   };
+}
+
+/**
+ * Starts a test app with one vendor before the enclosing suite's tests and closes it after them;
+ * `bind` receives both, for the suite's own variables.
+ */
+export function useTestApp(kind: StoreKind, options: Parameters<typeof startTestApp>[1], bind: (app: TestApp, vendor: TestVendor) => void, vendorName?: string) {
+  let app: TestApp | undefined;
+  before(async () => {
+    app = await startTestApp(kind, options);
+    bind(app, await app.newVendor(vendorName));
+  });
+  after(() => app?.close());
 }
 
 /** Runs `fn` once per available store, as `describe` blocks named after the store. */

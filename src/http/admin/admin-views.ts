@@ -1,11 +1,11 @@
+import { canCancel } from '../../domain/customer-portal.ts';
 import { formatInvoiceNumber } from '../../domain/invoices.ts';
 import { isPayment, latestUnreversedPayment } from '../../domain/ledger.ts';
 import type { Environment, LedgerEntry, Transaction } from '../../domain/model.ts';
-import { formatMinor } from '../../domain/money.ts';
+import { formatAmount } from '../../domain/money.ts';
 import { html, type Html } from '../html.ts';
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
-const money = (minor: number, currency: string) => `${formatMinor(minor, currency)} ${currency}`;
 const STATUS_WORDS: Record<Transaction['status'], string> = {
   TRANSACTION_STATUS_PENDING: 'Pending',
   TRANSACTION_STATUS_REFUNDED: 'Refunded',
@@ -36,7 +36,7 @@ export function adminList(view: { vendorName: string; environment: Environment; 
   <table aria-label="Transactions" class="list">
   ${view.transactions.map(
     (t) => html`<tr data-testid="row" data-id="${t.id}"><td><a href="${view.session}/tx/${t.id}">${t.email}</a><br><span class="muted">${t.productName} · ${day(t.createdAt)}</span></td>
-      <td>${money(t.netMinor + t.taxMinor, t.currency)}<br><span class="muted">${STATUS_WORDS[t.status]}</span></td></tr>`,
+      <td>${formatAmount(t.netMinor + t.taxMinor, t.currency)}<br><span class="muted">${STATUS_WORDS[t.status]}</span></td></tr>`,
   )}</table>`;
 }
 
@@ -55,7 +55,7 @@ export function adminDetail(view: {
   const form = (action: string, body: Html) =>
     html`<form method="post"><input type="hidden" name="formToken" value="${view.formToken}"><input type="hidden" name="action" value="${action}"><input type="hidden" name="version" value="${version}">${body}</form>`;
   const refundable = t.status !== 'TRANSACTION_STATUS_PENDING' && t.status !== 'TRANSACTION_STATUS_REFUNDED' && latestUnreversedPayment(view.entries);
-  const cancellable = ['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL', 'VAULTED_STATUS_ACTIVE'].includes(t.status);
+  const cancellable = canCancel(t);
   return html`${header(view.vendorName, view.environment)}
   <p><a href="../../${view.session}">← All transactions</a></p>
   <h1>${t.productName}</h1>
@@ -67,7 +67,7 @@ export function adminDetail(view: {
     <tr><td>Customer</td><td>${t.email}</td></tr>
     <tr><td>Assigned e-mail</td><td data-testid="assigned">${t.assignedEmail ?? '—'}</td></tr>
     <tr><td>Country</td><td>${t.country}${t.region ? ` (${t.region})` : ''}</td></tr>
-    <tr><td>Price</td><td>${money(t.netMinor, t.currency)} + ${t.taxName || 'tax'} ${money(t.taxMinor, t.currency)}</td></tr>
+    <tr><td>Price</td><td>${formatAmount(t.netMinor, t.currency)} + ${t.taxName || 'tax'} ${formatAmount(t.taxMinor, t.currency)}</td></tr>
     <tr><td>Created</td><td>${day(t.createdAt)}</td></tr>
     ${t.lastCharge ? html`<tr><td>Last charge</td><td>${day(t.lastCharge)}</td></tr>` : ''}
     ${t.nextCharge ? html`<tr><td>Next charge</td><td>${day(t.nextCharge)}</td></tr>` : ''}
@@ -77,9 +77,9 @@ export function adminDetail(view: {
   <table aria-label="Ledger" class="list">${view.entries.map(
     (e) => html`<tr data-testid="entry"><td>${e.type}<br><span class="muted">${day(e.createdAt)}${
       e.invoiceNumber ? html` · <a href="../../../../invoice/${e.hashId}" download>${isPayment(e) ? 'Invoice' : 'Credit note'} ${formatInvoiceNumber(e.invoiceNumber, view.environment)}</a>` : ''
-    }</span></td><td>${money(e.amountTotalMinor, e.currency)}</td></tr>`,
+    }</span></td><td>${formatAmount(e.amountTotalMinor, e.currency)}</td></tr>`,
   )}</table>
-  ${refundable ? form('refund', html`<button type="submit" class="secondary" data-testid="refund">Refund ${money(latestUnreversedPayment(view.entries)!.amountTotalMinor, t.currency)}</button>`) : ''}
+  ${refundable ? form('refund', html`<button type="submit" class="secondary" data-testid="refund">Refund ${formatAmount(latestUnreversedPayment(view.entries)!.amountTotalMinor, t.currency)}</button>`) : ''}
   ${cancellable ? form('cancel', html`<button type="submit" class="secondary" data-testid="cancel">${t.type === 'VAULTED' ? 'Deactivate the saved card' : 'Cancel the subscription'}</button>`) : ''}
   ${form('assign', html`<label for="assignEmail">Assign to e-mail</label><input id="assignEmail" name="assignEmail" type="email" value="${t.assignedEmail ?? ''}" required><button type="submit">Assign</button>`)}
   ${form('payload', html`<label for="payload">Payload</label><textarea id="payload" name="payload" maxlength="4999" rows="4">${t.payload ?? ''}</textarea><button type="submit">Save the payload</button>`)}`;

@@ -93,6 +93,11 @@ export function registerCheckout(app: FastifyInstance, services: Services, envir
     return sendPage(reply, { status, title, frameAncestors: '*', body: html`<h1>${title}</h1><p>${text}</p>` });
   }
 
+  const offerOf = async (productId: string): Promise<{ scope: Scope; offer: Offer }> => {
+    const scope = await ownerOf(productId);
+    return { scope, offer: await services.catalog.resolveOffer(scope, productId) };
+  };
+
   /** Page-level failures that are not the form's fault: unknown product, expired link. */
   function offerFailure(reply: FastifyReply, err: unknown) {
     if (err instanceof AppError && err.code === 'LINK_EXPIRED') return problemPage(reply, 410, 'This link has expired', err.message);
@@ -101,14 +106,9 @@ export function registerCheckout(app: FastifyInstance, services: Services, envir
   }
 
   app.get<{ Params: Params }>('/payment/product/:productId', { schema: { hide: true } }, async (request, reply) => {
-    let scope: Scope;
-    let offer: Offer;
-    try {
-      scope = await ownerOf(request.params.productId);
-      offer = await services.catalog.resolveOffer(scope, request.params.productId);
-    } catch (err) {
-      return offerFailure(reply, err);
-    }
+    const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
+    if ('failure' in found) return offerFailure(reply, found.failure);
+    const { scope, offer } = found;
     const prefill = readPrefill(request.query as Record<string, unknown>);
     try {
       return await showForm(request, reply, scope, offer, prefill, 200);
@@ -120,14 +120,9 @@ export function registerCheckout(app: FastifyInstance, services: Services, envir
   });
 
   app.post<{ Params: Params; Body: Form }>('/payment/product/:productId', { schema: { hide: true } }, async (request, reply) => {
-    let scope: Scope;
-    let offer: Offer;
-    try {
-      scope = await ownerOf(request.params.productId);
-      offer = await services.catalog.resolveOffer(scope, request.params.productId);
-    } catch (err) {
-      return offerFailure(reply, err);
-    }
+    const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
+    if ('failure' in found) return offerFailure(reply, found.failure);
+    const { scope, offer } = found;
     const form: Form = request.body && typeof request.body === 'object' ? request.body : {};
     const prefill: CheckoutPrefill = {
       ...readPrefill(request.query as Record<string, unknown>),

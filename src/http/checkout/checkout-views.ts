@@ -1,6 +1,6 @@
 import type { Offer } from '../../domain/catalog.ts';
 import type { Environment, Transaction } from '../../domain/model.ts';
-import { formatMinor } from '../../domain/money.ts';
+import { formatAmount } from '../../domain/money.ts';
 import type { PriceQuote } from '../../domain/pricing.ts';
 import { SANDBOX_TEST_CARDS } from '../../gateways/sandbox-cards.ts';
 import { html, type Html } from '../html.ts';
@@ -9,7 +9,6 @@ import type { CheckoutPrefill } from './checkout-url.ts';
 /** The checkout's pages: the payment form, the receipt, and "this link has expired". */
 const EVERY: Record<string, string> = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month', HALF_YEARLY: 'six months', YEARLY: 'year' };
 
-export const money = (minor: number, currency: string) => `${formatMinor(minor, currency)} ${currency}`;
 const percent = (rate: string) => `${(Number(rate) * 100).toLocaleString('en-US', { maximumFractionDigits: 3 })}%`;
 
 export interface FormView {
@@ -34,12 +33,12 @@ function priceLines(offer: Offer, quote: PriceQuote): Html {
   const every = product.type === 'SUBSCRIPTION' ? EVERY[product.chargeFrequency] : undefined;
   return html`<table aria-label="Price">
     ${quote.discountMinor > 0
-      ? html`<tr><td>Price</td><td data-testid="list">${money(quote.netMinor + quote.discountMinor, c)}</td></tr>
-    <tr><td>Discount</td><td data-testid="discount">−${money(quote.discountMinor, c)}</td></tr>
-    <tr><td>Net</td><td data-testid="net">${money(quote.netMinor, c)}</td></tr>`
-      : html`<tr><td>Price</td><td data-testid="net">${money(quote.netMinor, c)}</td></tr>`}
-    <tr><td>${quote.taxName ? `${quote.taxName} (${percent(quote.taxRate)})` : 'Tax'}</td><td data-testid="tax">${money(quote.taxMinor, c)}</td></tr>
-    <tr class="total"><td>Total${every ? ` every ${every}` : ''}</td><td data-testid="total">${money(quote.totalMinor, c)}</td></tr>
+      ? html`<tr><td>Price</td><td data-testid="list">${formatAmount(quote.netMinor + quote.discountMinor, c)}</td></tr>
+    <tr><td>Discount</td><td data-testid="discount">−${formatAmount(quote.discountMinor, c)}</td></tr>
+    <tr><td>Net</td><td data-testid="net">${formatAmount(quote.netMinor, c)}</td></tr>`
+      : html`<tr><td>Price</td><td data-testid="net">${formatAmount(quote.netMinor, c)}</td></tr>`}
+    <tr><td>${quote.taxName ? `${quote.taxName} (${percent(quote.taxRate)})` : 'Tax'}</td><td data-testid="tax">${formatAmount(quote.taxMinor, c)}</td></tr>
+    <tr class="total"><td>Total${every ? ` every ${every}` : ''}</td><td data-testid="total">${formatAmount(quote.totalMinor, c)}</td></tr>
   </table>
   ${product.type === 'SUBSCRIPTION' && product.trialDays > 0 && !offer.customized?.transactionIdToMigrate ? html`<p class="muted">Free for ${product.trialDays} days; the first charge comes at the end of the trial.</p>` : ''}
   ${product.type === 'VAULTED' ? html`<p class="muted">Your card is stored with the payment provider so ${offer.product.name} can charge it later.</p>` : ''}`;
@@ -58,7 +57,7 @@ export function checkoutForm(view: FormView, embedded: boolean): Html {
       ? 'Start free trial'
       : quote.totalMinor === 0
         ? 'Save card'
-        : `Pay ${money(quote.totalMinor, quote.currency)}`;
+        : `Pay ${formatAmount(quote.totalMinor, quote.currency)}`;
   return html`${header(view, embedded)}
   <h1>${offer.product.name}</h1>
   ${offer.product.description ? html`<p class="muted">${offer.product.description}</p>` : ''}
@@ -111,7 +110,7 @@ export function receipt(view: { vendorName: string; offer: Offer; transaction: T
   <h1>Thank you</h1>
   <div class="alert ok" role="status" id="receipt">${
     paidNow
-      ? html`Payment of <strong>${money(total, t.currency)}</strong> received.`
+      ? html`Payment of <strong>${formatAmount(total, t.currency)}</strong> received.`
       : t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'
         ? html`Your free trial has started.`
         : t.type === 'SUBSCRIPTION'
@@ -120,9 +119,9 @@ export function receipt(view: { vendorName: string; offer: Offer; transaction: T
   }</div>
   <div class="box"><table aria-label="Receipt">
     <tr><td>Product</td><td>${t.productName}</td></tr>
-    <tr><td>Price</td><td>${money(t.netMinor, t.currency)}</td></tr>
-    <tr><td>${t.taxName || 'Tax'}</td><td>${money(t.taxMinor, t.currency)}</td></tr>
-    <tr class="total"><td>Total</td><td>${money(total, t.currency)}</td></tr>
+    <tr><td>Price</td><td>${formatAmount(t.netMinor, t.currency)}</td></tr>
+    <tr><td>${t.taxName || 'Tax'}</td><td>${formatAmount(t.taxMinor, t.currency)}</td></tr>
+    <tr class="total"><td>Total</td><td>${formatAmount(total, t.currency)}</td></tr>
     ${t.nextCharge ? html`<tr><td>Next charge</td><td>${t.nextCharge.slice(0, 10)}</td></tr>` : ''}
     <tr><td>E-mail</td><td>${t.email}</td></tr>
     <tr><td>Reference</td><td><code data-testid="transaction-id">${t.id}</code></td></tr>

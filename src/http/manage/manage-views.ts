@@ -2,12 +2,11 @@ import { canCancel, canUpdateCard, type PortalItem } from '../../domain/customer
 import { formatInvoiceNumber } from '../../domain/invoices.ts';
 import { isPayment } from '../../domain/ledger.ts';
 import type { Environment, Transaction } from '../../domain/model.ts';
-import { formatMinor } from '../../domain/money.ts';
+import { formatAmount, formatMinor } from '../../domain/money.ts';
 import { html, type Html } from '../html.ts';
 
 const PERIOD: Record<Transaction['chargeFrequency'], string> = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month', HALF_YEARLY: 'half-year', YEARLY: 'year', UNKNOWN: 'period' };
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
-const money = (minor: number, currency: string) => `${formatMinor(minor, currency)} ${currency}`;
 
 /** What the customer reads for a status: plain words and the date that matters. */
 function statusLine(t: Transaction): string {
@@ -43,14 +42,14 @@ function item(entry: PortalItem, environment: Environment, formToken: string): H
   return html`<section class="box" data-testid="purchase" data-id="${t.id}" aria-label="${t.productName}">
   <div class="top"><strong>${t.productName}</strong></div>
   <p data-testid="status">${statusLine(t)}</p>
-  ${t.type !== 'VAULTED' ? html`<p class="muted">${money(t.netMinor + t.taxMinor, t.currency)}${perPeriod}${t.taxMinor ? ` (incl. ${t.taxName} ${formatMinor(t.taxMinor, t.currency)})` : ''}</p>` : ''}
+  ${t.type !== 'VAULTED' ? html`<p class="muted">${formatAmount(t.netMinor + t.taxMinor, t.currency)}${perPeriod}${t.taxMinor ? ` (incl. ${t.taxName} ${formatMinor(t.taxMinor, t.currency)})` : ''}</p>` : ''}
   ${entry.licence ? html`<p>Licence key: <code data-testid="licence">${entry.licence}</code></p>` : ''}
   ${entry.card && t.type !== 'ONETIME' ? html`<p class="muted" data-testid="card">Card: ${entry.card.brand} ending in ${entry.card.last4}, expires ${String(entry.card.expMonth).padStart(2, '0')}/${entry.card.expYear}</p>` : ''}
   ${
     entry.entries.length
       ? html`<ul aria-label="Invoices">${entry.entries.map(
           (e) =>
-            html`<li><a href="../invoice/${e.hashId}" download data-testid="invoice">${isPayment(e) ? 'Invoice' : 'Credit note'} ${formatInvoiceNumber(e.invoiceNumber!, environment)}</a> <span class="muted">${day(e.createdAt)}, ${money(Math.abs(e.amountTotalMinor), e.currency)}</span></li>`,
+            html`<li><a href="../invoice/${e.hashId}" download data-testid="invoice">${isPayment(e) ? 'Invoice' : 'Credit note'} ${formatInvoiceNumber(e.invoiceNumber!, environment)}</a> <span class="muted">${day(e.createdAt)}, ${formatAmount(Math.abs(e.amountTotalMinor), e.currency)}</span></li>`,
         )}</ul>`
       : ''
   }

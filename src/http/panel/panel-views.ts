@@ -1,6 +1,6 @@
 import type { IssuedCredential } from '../../domain/credentials.ts';
 import type { Coupon, Environment, Product, Vendor } from '../../domain/model.ts';
-import { formatMinor } from '../../domain/money.ts';
+import { formatAmount, formatMinor } from '../../domain/money.ts';
 import type { StoredCredential } from '../../domain/ports.ts';
 import { html, type Html } from '../html.ts';
 
@@ -34,17 +34,15 @@ export function authPage(view: { mode: 'signin' | 'signup'; csrf: string; error?
   <p class="muted">${signup ? html`Have an account? <a href="/panel/signin">Sign in</a>` : html`New here? <a href="/panel/signup">Create an account</a>`}</p>`;
 }
 
-const priceText = (prices: Record<string, number>) =>
-  Object.entries(prices)
-    .sort(([a], [b]) => (a === 'USD' ? -1 : b === 'USD' ? 1 : a.localeCompare(b)))
-    .map(([currency, minor]) => `${currency} ${formatMinor(minor, currency)}`)
-    .join(', ');
+/** Prices by currency, USD first: the order vendors entered them in is not kept. */
+const byCurrency = (prices: Record<string, number>) => Object.entries(prices).sort(([a], [b]) => (a === 'USD' ? -1 : b === 'USD' ? 1 : a.localeCompare(b)));
+/** As the price field takes them: "USD 20.00, EUR 18.50". */
+const priceText = (prices: Record<string, number>) => byCurrency(prices).map(([currency, minor]) => `${currency} ${formatMinor(minor, currency)}`).join(', ');
 
 function productRow(p: Product, view: PanelView): Html {
   const snippet = `<script src="${view.widgetUrl}"></script>\n<span data-ts-price data-ts-product="${p.id}"></span>\n<button data-ts-button data-ts-product="${p.id}">Buy</button>`;
-  const prices = Object.entries(p.prices)
-    .sort(([a], [b]) => (a === 'USD' ? -1 : b === 'USD' ? 1 : a.localeCompare(b)))
-    .map(([currency, minor]) => `${formatMinor(minor, currency)} ${currency}`)
+  const prices = byCurrency(p.prices)
+    .map(([currency, minor]) => formatAmount(minor, currency))
     .join(', ');
   return html`<section class="box" data-testid="product" data-id="${p.id}"><strong>${p.name}</strong>
   <p class="muted">${p.type}${p.type === 'SUBSCRIPTION' ? ` · ${p.chargeFrequency}` : ''}${p.trialDays ? ` · ${p.trialDays}-day trial` : ''}${p.issuesLicences ? ' · licences' : ''} · ${prices}</p>
