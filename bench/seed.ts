@@ -13,7 +13,7 @@ import { openSqlite } from '../src/store/database.ts';
  * rows with fresh, time-ordered IDs, bulk-inserted with prepared statements. The file is cached in
  * the temporary directory under a version key, so a rerun starts at once.
  */
-export const SEED_VERSION = 'v1';
+export const SEED_VERSION = 'v2';
 /** The server secret the bench runs with: API passwords are stored as HMACs under it. */
 export const BENCH_SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
 
@@ -112,6 +112,8 @@ export async function seededStore(rows: number, options: { force?: boolean; log?
       entry.created_at = at;
       entry.hash_id = newId('hash', ms);
       if (entry.external_id !== null) entry.external_id = `sbx_bench_${i}`;
+      // Invoice numbers are unique per vendor and environment; the template purchase holds number 1.
+      entry.invoice_number = i + 2;
       insertTx.run(tx);
       insertEntry.run(entry);
       if (i % sampleEvery === 0 && sampleIds.length < SAMPLE_SIZE) sampleIds.push(id);
@@ -122,6 +124,7 @@ export async function seededStore(rows: number, options: { force?: boolean; log?
     if ((from / BATCH) % 4 === 3) log(`  ${(from + BATCH).toLocaleString('en-US')} rows, ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
   if (sampleIds.length === 0) sampleIds.push(bought.transaction.id);
+  db.prepare('UPDATE invoice_counters SET last_number = ? WHERE vendor_id = ? AND environment = ?').run(rows, vendor.id, 'sandbox');
   const count = (db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
   if (count !== rows) throw new Error(`seeded ${count} transactions, expected ${rows}`);
   // No ANALYZE: opentill never runs it, so the planner sees what a production file has.
