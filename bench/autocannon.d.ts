@@ -16,6 +16,7 @@ declare module 'autocannon' {
     method?: string;
     path?: string;
     headers?: Record<string, string>;
+    body?: string;
   }
   export interface Client {
     setRequests(requests: Request[]): void;
