@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { billingService } from '../src/domain/billing.ts';
 import { systemClock, vendorClock } from '../src/domain/clock.ts';
-import { loadExchangeRates } from '../src/domain/exchange-rates.ts';
+import { loadExchangeRates } from '../src/files/exchange-rates-file.ts';
 import type { PaymentGateway } from '../src/domain/gateway.ts';
 import { newId } from '../src/domain/ids.ts';
 import { createStore } from '../src/store/index.ts';

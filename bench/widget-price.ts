@@ -19,7 +19,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const dir = mkdtempSync(join(tmpdir(), 'opentill-widget-bench-'));
 const config = loadConfig({ OPENTILL_SECRET: 'widget-bench-secret-0123456789-0123456789', OPENTILL_DATA_DIR: dir, LOG_LEVEL: 'silent', SQLITE_FILE: join(dir, 'bench.db') });
 const services = createServices(config);
-await services.database.migrate();
+await services.maintenance.migrate();
 const app = await buildApp(services, { logger: false });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const api = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

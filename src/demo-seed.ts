@@ -7,7 +7,7 @@ import type { Services } from './services.ts';
  * purchases, so a newcomer can call the API at once. Returns the sandbox credential (shown once).
  */
 export async function seedDemoIfEmpty(services: Services): Promise<IssuedCredential | undefined> {
-  if ((await services.store.vendors.list()).length > 0) return undefined;
+  if ((await services.catalog.listVendors()).length > 0) return undefined;
   const vendor = await services.catalog.createVendor({ name: 'Demo Software Ltd', email: 'owner@demo.opentill.test' });
   const scope: Scope = { vendorId: vendor.id, environment: 'sandbox' };
   const credential = await services.credentials.issue(scope);

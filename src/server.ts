@@ -2,13 +2,13 @@ import closeWithGrace from 'close-with-grace';
 import type { Config } from './config.ts';
 import { seedDemoIfEmpty } from './demo-seed.ts';
 import { buildApp } from './http/app.ts';
-import { createServices } from './services.ts';
+import { createServices, type Services } from './services.ts';
 import { eventful, startBillingWorker } from './worker.ts';
 
 /** The only place that listens: migrate, seed a first start, serve, and close gracefully on SIGTERM. */
 export async function startServer(config: Config) {
   const services = createServices(config);
-  await services.database.migrate();
+  await services.maintenance.migrate();
   const demo = config.seedDemo ? await seedDemoIfEmpty(services) : undefined;
   await services.sandboxClock.refresh();
   const app = await buildApp(services);
@@ -50,11 +50,8 @@ export async function startServer(config: Config) {
   return { app, services, worker };
 }
 
-/** Idempotency keys are kept at least 24 hours (DECISIONS.md); older ones are dropped hourly. */
-const KEEP_KEYS_MS = 25 * 3600_000;
-
-function scheduleIdempotencyPurge(services: ReturnType<typeof createServices>, onError: (err: unknown) => void) {
-  const purge = () => services.store.idempotency.purgeOlderThan(new Date(services.clock.now().getTime() - KEEP_KEYS_MS).toISOString()).catch(onError);
+function scheduleIdempotencyPurge(services: Services, onError: (err: unknown) => void) {
+  const purge = () => services.idempotency.purgeExpired().catch(onError);
   void purge();
   return setInterval(purge, 3600_000).unref();
 }

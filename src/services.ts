@@ -1,13 +1,16 @@
 import type { Config } from './config.ts';
 import { catalogService } from './domain/catalog.ts';
+import { checkoutService, type CheckoutService } from './domain/checkout.ts';
 import { billingService, type BillingOptions } from './domain/billing.ts';
 import { systemClock, vendorClock, type Clock, type VendorClock } from './domain/clock.ts';
 import { couponService, type CouponService } from './domain/coupons.ts';
 import { credentialService } from './domain/credentials.ts';
 import { customerPortalService } from './domain/customer-portal.ts';
-import { loadExchangeRates, type ExchangeRates } from './domain/exchange-rates.ts';
+import type { ExchangeRates } from './domain/exchange-rates.ts';
+import { loadExchangeRates } from './files/exchange-rates-file.ts';
 import type { PaymentGateway } from './domain/gateway.ts';
 import { hostedLinks } from './domain/hosted-links.ts';
+import { idempotencyService, type IdempotencyService } from './domain/idempotency.ts';
 import { invoiceService } from './domain/invoices.ts';
 import { licenceService } from './domain/licences.ts';
 import { panelAccountService } from './domain/panel-accounts.ts';
@@ -21,17 +24,21 @@ import { vaultedChargeService } from './domain/vaulted-charges.ts';
 import { sandboxGateway } from './gateways/sandbox-gateway.ts';
 import { unconfiguredGateway } from './gateways/unconfigured-gateway.ts';
 import { createStore } from './store/index.ts';
-import { openDatabase, type Database } from './store/database.ts';
+import { openDatabase, type Database, type DialectName } from './store/database.ts';
 
-/** The composition root: one place that wires the store, the gateways and the domain services. */
+/**
+ * The composition root: one place that wires the store, the gateways and the domain services.
+ * Transport (src/http, src/cli) receives `Services`: domain services only, never the store or the
+ * database handle. `createServices` returns `Wiring`, which adds those two for the server's start-up,
+ * the tests and the benchmarks.
+ */
 export interface Services {
   readonly config: Config;
-  readonly database: Database;
-  readonly store: Store;
   /** Real time, and each vendor's sandbox time (which the vendor may move forward). */
   readonly clock: VendorClock;
   readonly rates: ExchangeRates;
-  readonly urls: { base(environment: Environment): string; hosted(environment: Environment): string };
+  /** `{base_url}` of an environment: its API and hosted pages. */
+  readonly urls: { base(environment: Environment): string };
   readonly credentials: ReturnType<typeof credentialService>;
   readonly catalog: ReturnType<typeof catalogService>;
   readonly coupons: CouponService;
@@ -46,9 +53,23 @@ export interface Services {
   readonly links: ReturnType<typeof hostedLinks>;
   readonly billing: ReturnType<typeof billingService>;
   readonly sandboxClock: ReturnType<typeof sandboxClockService>;
+  readonly idempotency: IdempotencyService;
+  readonly checkout: CheckoutService;
+  /** What an operator runs: schema migrations, the health check. */
+  readonly maintenance: {
+    readonly dialect: DialectName;
+    migrate(): Promise<string[]>;
+    /** Throws when the database cannot be reached. */
+    ping(): Promise<void>;
+  };
   /** Mints the temporary URL of a hosted page. */
   hostedUrl(purpose: 'manage' | 'admin', scope: Scope, subject: string): string;
   close(): Promise<void>;
+}
+
+export interface Wiring extends Services {
+  readonly database: Database;
+  readonly store: Store;
 }
 
 export interface ServiceOverrides {
@@ -59,7 +80,7 @@ export interface ServiceOverrides {
   billing?: BillingOptions;
 }
 
-export function createServices(config: Config, overrides: ServiceOverrides = {}): Services {
+export function createServices(config: Config, overrides: ServiceOverrides = {}): Wiring {
   const database = overrides.database ?? openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
   const store = createStore(database);
   const clock = vendorClock(overrides.clock ?? systemClock);
@@ -70,12 +91,13 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   };
   const urls = {
     base: (environment: Environment) => (environment === 'sandbox' ? config.sandboxUrl : config.baseUrl),
-    hosted: (environment: Environment) => (environment === 'sandbox' ? config.sandboxUrl : config.baseUrl),
   };
-  const catalog = catalogService({ store, clock, hostedUrl: urls.hosted });
+  const catalog = catalogService({ store, clock, hostedUrl: urls.base });
   const links = hostedLinks(config.secret);
   const coupons = couponService({ store, clock });
   const transactions = transactionService({ store, clock });
+  const idempotency = idempotencyService({ store, clock });
+  const purchases = purchaseService({ store, clock, catalog, coupons, gateways, rates });
   const billing = billingService({ store, clock, gateways, rates }, { leaseMs: config.billing.leaseSeconds * 1000, batchSize: config.billing.batchSize, ...overrides.billing });
   return {
     config,
@@ -87,7 +109,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     credentials: credentialService({ store, clock, secret: config.secret }),
     catalog,
     coupons,
-    purchases: purchaseService({ store, clock, catalog, coupons, gateways, rates }),
+    purchases,
     transactions,
     refunds: refundService({ store, clock, gateways }),
     vaulted: vaultedChargeService({ store, clock, gateways, rates }),
@@ -98,9 +120,18 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     links,
     billing,
     sandboxClock: sandboxClockService({ store, clock, billing }),
+    idempotency,
+    checkout: checkoutService({ idempotency, purchases, transactions }),
+    maintenance: {
+      dialect: database.dialect,
+      migrate: () => database.migrate(),
+      ping: async () => {
+        await store.vendors.find('ping');
+      },
+    },
     hostedUrl(purpose, scope, subject) {
       const token = links.issue(purpose, scope, subject, clock.now());
-      return `${urls.hosted(scope.environment)}/${purpose}/${token}`;
+      return `${urls.base(scope.environment)}/${purpose}/${token}`;
     },
     close: () => database.close(),
   };

@@ -1,7 +1,7 @@
 import type { Clock } from './clock.ts';
 import { AppError, invalidInput, invalidState, notFound } from './errors.ts';
 import { newId } from './ids.ts';
-import type { ChargeFrequency, CustomizedProduct, Product, Scope, TransactionType, Vendor } from './model.ts';
+import type { ChargeFrequency, CustomizedProduct, Environment, Product, Scope, TransactionType, Vendor } from './model.ts';
 import { RECURRING_FREQUENCIES, TRANSACTION_TYPES } from './model.ts';
 import type { Repositories, Store } from './ports.ts';
 import { parsePriceList, requireEmail, requireOrigin, requirePayload } from './validation.ts';
@@ -46,6 +46,24 @@ export function catalogService(deps: CatalogDeps) {
       const vendor: Vendor = { id: newId('vendor'), name, email: requireEmail(input.email), createdAt: now(), allowConversion: true, adminFrameOrigins: [] };
       await deps.store.vendors.insert(vendor);
       return vendor;
+    },
+
+    findVendor: (id: string): Promise<Vendor | undefined> => deps.store.vendors.find(id),
+
+    /** The vendor, or NOT_FOUND: what every command and page that names a vendor checks first. */
+    async requireVendor(id: string): Promise<Vendor> {
+      const vendor = await deps.store.vendors.find(id);
+      if (!vendor) throw notFound(`Vendor ${id}`);
+      return vendor;
+    },
+
+    listVendors: (): Promise<Vendor[]> => deps.store.vendors.list(),
+
+    /** The scope of a product or customized product id, for public pages that carry no credential. */
+    async ownerOf(productId: string, environment: Environment): Promise<Scope> {
+      const vendorId = await deps.store.products.ownerOf(productId, environment);
+      if (!vendorId) throw notFound(`Product ${productId}`);
+      return { vendorId, environment };
     },
 
     async updateVendorSettings(vendorId: string, settings: Partial<Pick<Vendor, 'allowConversion' | 'adminFrameOrigins'>>): Promise<Vendor> {

@@ -1,6 +1,3 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { invalidInput } from './errors.ts';
 import { formatDecimal, isCurrency, type Decimal } from './money.ts';
 
@@ -14,7 +11,6 @@ export interface ExchangeRates {
   readonly perEuro: ReadonlyMap<string, Decimal>;
 }
 
-export const BUNDLED_RATES_FILE = fileURLToPath(new URL('./reference/exchange-rates.xml', import.meta.url));
 
 const EUR_RATE: Decimal = { units: 1n, scale: 0 };
 
@@ -124,22 +120,6 @@ function isIsoDate(text: string): boolean {
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === text;
 }
 
-/** Reads and parses a rate table file; errors name the file. */
-export function loadExchangeRates(file: string = BUNDLED_RATES_FILE, options: { undatedAs?: string } = {}): ExchangeRates {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw invalidInput(`Cannot read the rate table ${file}: ${(err as Error).message}`);
-  }
-  try {
-    return parseExchangeRates(text, options);
-  } catch (err) {
-    if (err instanceof Error) err.message = `${file}: ${err.message}`;
-    throw err;
-  }
-}
-
 /** The table in ECB eurofxref XML, the format the service loads; EUR is implied, as the ECB does. */
 export function formatExchangeRatesXml(rates: ExchangeRates): string {
   const lines = [...rates.perEuro].filter(([currency]) => currency !== 'EUR').map(([currency, rate]) => `      <Cube currency="${currency}" rate="${formatDecimal(rate)}"/>`);
@@ -156,26 +136,4 @@ export function formatExchangeRatesXml(rates: ExchangeRates): string {
     '</gesmes:Envelope>',
     '',
   ].join('\n');
-}
-
-/**
- * Writes the table to `file` atomically: a temporary file in the same directory, flushed to disk,
- * then renamed over the old one, so a reader sees the old table or the new one, never half of one.
- */
-export function writeExchangeRatesFile(file: string, rates: ExchangeRates): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    const fd = openSync(temporary, 'wx', 0o644);
-    try {
-      writeSync(fd, formatExchangeRatesXml(rates));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, file);
-  } catch (err) {
-    rmSync(temporary, { force: true });
-    throw err;
-  }
 }

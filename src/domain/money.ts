@@ -6,10 +6,6 @@ import { invalidInput } from './errors.ts';
  * decimal numbers clients send or read happens here, with exact (BigInt) arithmetic and
  * half-up rounding, so no binary floating point rounding ever reaches a stored amount.
  */
-export interface Money {
-  readonly minor: number;
-  readonly currency: string;
-}
 
 const exponents = new Map<string, number>();
 for (const entry of currencyCodes.data) {

@@ -10,6 +10,7 @@ import type {
   Transaction,
   Vendor,
 } from './model.ts';
+import type { IdempotencyRecord } from './idempotency.ts';
 
 /**
  * What the domain needs from storage, in the domain's words. src/store implements it for SQLite and
@@ -65,7 +66,6 @@ export interface Repositories {
     /** Reads the row and locks it until the surrounding database transaction ends. */
     lock(scope: Scope, id: string): Promise<Transaction | undefined>;
     listByEmail(scope: Scope, email: string): Promise<Transaction[]>;
-    listByCustomerEmail(scope: Scope, email: string): Promise<Transaction[]>;
     /** The vendor's latest transactions, newest first. */
     recent(scope: Scope, limit: number): Promise<Transaction[]>;
     /** Applies the patch; with a change flag, the transaction (re-)enters the changed feed. */
@@ -206,11 +206,4 @@ export interface BillingWrite {
   change: { flag: ChangeFlag; at: string } | null;
   entry: (LedgerEntry & { vendorId: string; environment: Environment; description: string | null }) | null;
   attempt: { id: string; status: ChargeAttemptStatus; gatewayReference: string | null; failureCode: string | null; updatedAt: string } | null;
-}
-
-export interface IdempotencyRecord {
-  requestHash: string;
-  state: 'IN_PROGRESS' | 'DONE';
-  statusCode: number | null;
-  body: string | null;
 }

@@ -4,6 +4,7 @@ import type { PaymentGateway } from './gateway.ts';
 import { latestUnreversedPayment, reversalEntry, type NewEntry } from './ledger.ts';
 import type { EntryType, Environment, Scope, Transaction } from './model.ts';
 import type { Store } from './ports.ts';
+import { requireUnchanged, type SeenLedger } from './seen-ledger.ts';
 
 /**
  * Refunds the latest payment not yet refunded. The row lock (and on SQLite the write lock) plus the
@@ -30,10 +31,12 @@ const REFUND_TYPE: Record<Transaction['type'], EntryType> = {
 
 export function refundService(deps: RefundDeps) {
   return {
-    async refund(scope: Scope, id: string): Promise<RefundOutcome> {
+    /** `seen`: the ledger as the caller showed it; refused if it changed since (a form sent twice). */
+    async refund(scope: Scope, id: string, seen?: SeenLedger): Promise<RefundOutcome> {
       return deps.store.transaction(async (repos) => {
         const transaction = await repos.transactions.lock(scope, id);
         if (!transaction) throw notFound(`Transaction ${id}`);
+        await requireUnchanged(repos, id, seen);
         if (transaction.status === 'TRANSACTION_STATUS_PENDING') throw invalidState(`Transaction ${id} is ${transaction.status}: there is no payment to refund yet.`);
         if (transaction.status === 'TRANSACTION_STATUS_REFUNDED') throw invalidState(`Transaction ${id} is already refunded (status ${transaction.status}).`);
         const entries = await repos.entries.listForTransaction(id);

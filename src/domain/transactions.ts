@@ -1,7 +1,8 @@
 import type { Clock } from './clock.ts';
-import { invalidState, notFound } from './errors.ts';
+import { AppError, invalidState, notFound } from './errors.ts';
 import type { LedgerEntry, Scope, Transaction, WhoCanceled } from './model.ts';
 import type { Repositories, Store } from './ports.ts';
+import { requireUnchanged, type SeenLedger } from './seen-ledger.ts';
 import { requireEmail, requirePayload } from './validation.ts';
 
 /** Reading transactions, and the changes that move no money: e-mail, payload, cancellation. */
@@ -19,9 +20,39 @@ export function transactionService(deps: TransactionDeps) {
     return found;
   }
 
+  /** Locks the row, then refuses if its ledger moved since the caller's page showed it. */
+  async function lockUnchanged(repos: Repositories, scope: Scope, id: string, seen: SeenLedger | undefined): Promise<Transaction> {
+    const transaction = await mustFind(repos, scope, id, true);
+    await requireUnchanged(repos, id, seen);
+    return transaction;
+  }
+
   return {
     listByEmail(scope: Scope, email: string): Promise<Transaction[]> {
       return deps.store.transactions.listByEmail(scope, requireEmail(email));
+    },
+
+    /** What a vendor types into a search box: a transaction ID, an e-mail, or nothing for the latest. */
+    async search(scope: Scope, query: string, limit = 50): Promise<{ transactions: Transaction[]; error?: string }> {
+      const q = query.trim();
+      if (!q) return { transactions: await deps.store.transactions.recent(scope, limit) };
+      if (/^TC-TR_[0-9A-Z]+$/i.test(q)) {
+        const found = await deps.store.transactions.find(scope, q.toUpperCase());
+        return { transactions: found ? [found] : [] };
+      }
+      try {
+        return { transactions: await deps.store.transactions.listByEmail(scope, requireEmail(q)) };
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        return { transactions: [], error: 'Search by a whole e-mail address or a transaction ID (TC-TR_…).' };
+      }
+    },
+
+    /** The changed-transactions feed (docs/decisions.md, the feed): oldest change first. */
+    listChanged: (scope: Scope, limit: number) => deps.store.feed.list(scope, limit),
+
+    async markProcessed(scope: Scope, id: string): Promise<void> {
+      if (!(await deps.store.feed.markProcessed(scope, id))) throw notFound(`Transaction ${id}`);
     },
 
     async get(scope: Scope, id: string): Promise<{ transaction: Transaction; entries: LedgerEntry[] }> {
@@ -29,19 +60,19 @@ export function transactionService(deps: TransactionDeps) {
       return { transaction, entries: await deps.store.entries.listForTransaction(id) };
     },
 
-    async assignEmail(scope: Scope, id: string, email: string): Promise<Transaction> {
+    async assignEmail(scope: Scope, id: string, email: string, seen?: SeenLedger): Promise<Transaction> {
       const assignedEmail = requireEmail(email, 'assignEmail');
       return deps.store.transaction(async (repos) => {
-        const transaction = await mustFind(repos, scope, id, true);
+        const transaction = await lockUnchanged(repos, scope, id, seen);
         await repos.transactions.update(scope, id, { assignedEmail });
         return { ...transaction, assignedEmail };
       });
     },
 
-    async updatePayload(scope: Scope, id: string, value: unknown): Promise<Transaction> {
+    async updatePayload(scope: Scope, id: string, value: unknown, seen?: SeenLedger): Promise<Transaction> {
       const payload = requirePayload(value);
       return deps.store.transaction(async (repos) => {
-        const transaction = await mustFind(repos, scope, id, true);
+        const transaction = await lockUnchanged(repos, scope, id, seen);
         await repos.transactions.update(scope, id, { payload });
         return { ...transaction, payload };
       });
@@ -51,9 +82,9 @@ export function transactionService(deps: TransactionDeps) {
      * Subscription: cancelled at the end of the paid period (CANCELLED_PENDING), or at once in a
      * trial. Vaulted: deactivated. Already ended: nothing changes, and that is not an error.
      */
-    async cancel(scope: Scope, id: string, who: WhoCanceled): Promise<CancelOutcome> {
+    async cancel(scope: Scope, id: string, who: WhoCanceled, seen?: SeenLedger): Promise<CancelOutcome> {
       return deps.store.transaction(async (repos) => {
-        const transaction = await mustFind(repos, scope, id, true);
+        const transaction = await lockUnchanged(repos, scope, id, seen);
         const at = deps.clock.now(scope).toISOString();
         if (transaction.type === 'ONETIME') {
           throw invalidState(`A one-time payment cannot be cancelled (status ${transaction.status}); refund it instead.`);

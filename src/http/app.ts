@@ -7,14 +7,12 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from '../services.ts';
+import { ERROR_STATUS, type WireErrorCode } from './error-status.ts';
 import { registerErrorHandling, sendError } from './errors-plugin.ts';
-import { registerCheckout } from './checkout/checkout-routes.ts';
 import { publicPlugin } from './public-plugin.ts';
 import { registerWidgetRoutes } from './widget-routes.ts';
-import { registerAdminTool } from './admin/admin-routes.ts';
-import { registerInvoiceRoutes } from './invoice-routes.ts';
-import { registerManagePage } from './manage/manage-routes.ts';
-import { registerPanel } from './panel/panel-routes.ts';
+import { ENVIRONMENT_PREFIXES } from './http-app.ts';
+import { pagesPlugin } from './pages/index.ts';
 import { v1Plugin } from './v1-plugin.ts';
 
 export interface AppOptions {
@@ -27,12 +25,13 @@ export interface AppOptions {
  */
 function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex) {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, error, message] =
+  const [error, message]: [WireErrorCode, string] =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'HEADERS_TOO_LARGE', 'The request line and headers exceed 16 KB; send shorter headers and URL.']
+      ? ['HEADERS_TOO_LARGE', 'The request line and headers exceed 16 KB; send shorter headers and URL.']
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'REQUEST_TIMEOUT', 'The request was not received in time; retry.']
-        : [400, 'BAD_REQUEST', 'The HTTP request is malformed.'];
+        ? ['REQUEST_TIMEOUT', 'The request was not received in time; retry.']
+        : ['BAD_REQUEST', 'The HTTP request is malformed.'];
+  const status = ERROR_STATUS[error];
   const body = JSON.stringify({ error, message });
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
@@ -90,8 +89,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     global: true,
     max: config.rateLimit.perAddressPerMinute,
     timeWindow: 60_000,
-    errorResponseBuilder: (_request, context) => ({
+    errorResponseBuilder: (request, context) => ({
       statusCode: 429,
+      requestId: request.id,
       error: 'RATE_LIMITED',
       message: `Too many requests from this address; retry in ${Math.ceil(context.ttl / 1000)} s.`,
     }),
@@ -120,31 +120,20 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   app.get('/healthz', { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) => {
     try {
-      await services.store.vendors.find('healthz');
+      await services.maintenance.ping();
       return { status: 'ok' };
     } catch {
-      return sendError(reply, 503, 'SERVICE_UNAVAILABLE', 'The database is not reachable.');
+      return sendError(reply, 'SERVICE_UNAVAILABLE', 'The database is not reachable.');
     }
   });
 
-  await app.register(async (scoped) => v1Plugin(scoped as never, { services, environment: 'production' }), { prefix: '/v1' });
-  await app.register(async (scoped) => v1Plugin(scoped as never, { services, environment: 'sandbox' }), { prefix: '/sandbox/v1' });
+  for (const [environment, prefix] of ENVIRONMENT_PREFIXES) {
+    await app.register(v1Plugin, { prefix: `${prefix}/v1`, services, environment });
+    await app.register(publicPlugin, { prefix: `${prefix}/public/v1`, services, environment });
+  }
   // The client script, both environments at {cdn_url}/latest/ (the CDN is this server).
   await app.register(registerWidgetRoutes);
-  await registerPanel(app, services);
-  await app.register(async (scoped) => publicPlugin(scoped as never, { services, environment: 'production' }), { prefix: '/public/v1' });
-  await app.register(async (scoped) => publicPlugin(scoped as never, { services, environment: 'sandbox' }), { prefix: '/sandbox/public/v1' });
-  for (const [environment, prefix] of [['production', ''], ['sandbox', '/sandbox']] as const) {
-    await app.register(
-      async (scoped) => {
-        registerAdminTool(scoped, services, environment);
-        registerCheckout(scoped, services, environment);
-        registerInvoiceRoutes(scoped, services, environment);
-        registerManagePage(scoped, services, environment);
-      },
-      { prefix },
-    );
-  }
+  await app.register(pagesPlugin, { services });
 
   return app;
 }

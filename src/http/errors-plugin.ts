@@ -1,15 +1,21 @@
 import FindMyWay from 'find-my-way';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../domain/errors.ts';
-import { ERROR_STATUS } from './error-status.ts';
+import { ERROR_STATUS, type WireErrorCode } from './error-status.ts';
 
-/** Every error answer is `{error, message}`; nothing a client sends can produce a bare 500. */
-export function sendError(reply: FastifyReply, status: number, error: string, message: string, retryAfterSeconds?: number) {
-  if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
-  return reply.code(status).type('application/json; charset=utf-8').send({ error, message });
+/**
+ * Every error answer is `{error, message, requestId}`; nothing a client sends can produce a bare
+ * 500. The status comes from the one table, unless the framework knows a more precise 4xx.
+ */
+export function sendError(reply: FastifyReply, error: WireErrorCode, message: string, options: { status?: number; retryAfterSeconds?: number } = {}) {
+  if (options.retryAfterSeconds !== undefined) reply.header('retry-after', String(options.retryAfterSeconds));
+  return reply
+    .code(options.status ?? ERROR_STATUS[error])
+    .type('application/json; charset=utf-8')
+    .send({ error, message, requestId: reply.request.id });
 }
 
-const FRAMEWORK_ERRORS: Record<string, [string, string]> = {
+const FRAMEWORK_ERRORS: Record<string, [WireErrorCode, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with the header Content-Type: application/json.'],
   FST_ERR_CTP_BODY_TOO_LARGE: ['BODY_TOO_LARGE', 'The body is larger than 1 MB.'],
   FST_ERR_CTP_INVALID_JSON_BODY: ['INVALID_JSON', 'The body is not valid JSON.'],
@@ -39,27 +45,27 @@ export function registerErrorHandling(app: FastifyInstance) {
     const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => m !== request.method && known.find(m as 'GET', path));
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
-      return sendError(reply, 405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allowed.join(' or ')}.`);
+      return sendError(reply, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allowed.join(' or ')}.`);
     }
-    return sendError(reply, 404, 'NOT_FOUND', `There is no ${request.method} ${path}. The API lives under /v1 (see /docs).`);
+    return sendError(reply, 'NOT_FOUND', `There is no ${request.method} ${path}. The API lives under /v1 (see /docs).`);
   });
 
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     if (err instanceof AppError) {
-      return sendError(reply, ERROR_STATUS[err.code], err.code, err.message, err.retryAfterSeconds);
+      return sendError(reply, err.code, err.message, { retryAfterSeconds: err.retryAfterSeconds });
     }
     const fe = err as FastifyError;
     if (fe.validation) {
-      return sendError(reply, 400, 'INVALID_INPUT', validationMessage(fe));
+      return sendError(reply, 'INVALID_INPUT', validationMessage(fe));
     }
     const known = fe.code ? FRAMEWORK_ERRORS[fe.code] : undefined;
-    if (known) return sendError(reply, fe.statusCode ?? 400, known[0], known[1]);
-    if (fe.statusCode === 429) return sendError(reply, 429, 'RATE_LIMITED', fe.message);
+    if (known) return sendError(reply, known[0], known[1], { status: fe.statusCode ?? ERROR_STATUS[known[0]] });
+    if (fe.statusCode === 429) return sendError(reply, 'RATE_LIMITED', fe.message);
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-      return sendError(reply, fe.statusCode, 'INVALID_INPUT', fe.message);
+      return sendError(reply, 'INVALID_INPUT', fe.message, { status: fe.statusCode });
     }
     request.log.error({ err }, 'unhandled error');
-    return sendError(reply, 500, 'INTERNAL_ERROR', 'Something went wrong on our side; nothing was changed by this request. Retry later.');
+    return sendError(reply, 'INTERNAL_ERROR', 'Something went wrong on our side; nothing was changed by this request. Retry later.');
   });
 }
 

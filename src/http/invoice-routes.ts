@@ -1,15 +1,15 @@
-import type { FastifyInstance } from 'fastify';
 import { AppError } from '../domain/errors.ts';
 import type { Environment } from '../domain/model.ts';
 import { renderInvoicePdf } from '../documents/invoice-pdf.ts';
 import type { Services } from '../services.ts';
-import { html, sendPage } from './html.ts';
+import type { EnvironmentContext, HttpApp } from './http-app.ts';
+import { sendProblem } from './pages/layout.ts';
 
 /**
  * `{base_url}/invoice/{hashId}`: the PDF of a payment's invoice or a refund's credit note. The
  * hash id is unguessable (96+ random bits) and bound to its environment; anything else is a 404 page.
  */
-export function registerInvoiceRoutes(app: FastifyInstance, services: Services, environment: Environment) {
+export function registerInvoiceRoutes(app: HttpApp, { services, environment }: EnvironmentContext) {
   app.get<{ Params: { hashId: string } }>('/invoice/:hashId', { schema: { hide: true } }, async (request, reply) => {
     try {
       const document = await services.invoices.find(environment, request.params.hashId);
@@ -23,7 +23,7 @@ export function registerInvoiceRoutes(app: FastifyInstance, services: Services, 
         .send(pdf);
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'NOT_FOUND') throw err;
-      return sendPage(reply, { status: 404, title: 'Invoice not found', body: html`<h1>Invoice not found</h1><p>Check that you copied the whole link.</p>` });
+      return sendProblem(reply, 404, 'Invoice not found', 'Check that you copied the whole link.');
     }
   });
 }

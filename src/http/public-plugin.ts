@@ -1,8 +1,6 @@
 import cors from '@fastify/cors';
-import { notFound } from '../domain/errors.ts';
-import type { Scope } from '../domain/model.ts';
 import { checkoutStartRoute } from './routes/public/checkout-start.ts';
-import type { PublicApp, PublicContext } from './routes/public/context.ts';
+import type { EnvironmentContext, HttpApp } from './http-app.ts';
 import { priceRoute } from './routes/public/price.ts';
 
 /**
@@ -10,13 +8,8 @@ import { priceRoute } from './routes/public/price.ts';
  * No credentials, CORS for every origin, a tighter per-address limit than the API; it exposes
  * nothing but a product's price and the checkout URL.
  */
-export async function publicPlugin(app: PublicApp, { services, environment }: PublicContext) {
+export async function publicPlugin(app: HttpApp, { services, environment }: EnvironmentContext) {
   await app.register(cors, { origin: '*', methods: ['GET', 'POST'], allowedHeaders: ['content-type'], maxAge: 86400 });
-  app.decorate('ownerOf', async (productId: string): Promise<Scope> => {
-    const vendorId = await services.store.products.ownerOf(productId, environment);
-    if (!vendorId) throw notFound(`Product ${productId}`);
-    return { vendorId, environment };
-  });
   // A tenth of the API's per-address budget (default 1200 a minute): plenty for pages, little for scrapers.
   const perAddress = Math.max(1, Math.floor(services.config.rateLimit.perAddressPerMinute / 10));
   app.addHook('onRoute', (route) => {

@@ -8,7 +8,11 @@ const nullable = <T extends TSchema>(schema: T) =>
   Type.Unsafe<Static<T> | null>({ ...schema, type: [(schema as unknown as { type: string }).type, 'null'] });
 
 export const ErrorBody = Type.Object(
-  { error: Type.String({ description: 'Error name, e.g. INVALID_INPUT' }), message: Type.String({ description: 'What is wrong and how to fix it' }) },
+  {
+    error: Type.String({ description: 'Error name, e.g. INVALID_INPUT' }),
+    message: Type.String({ description: 'What is wrong and how to fix it' }),
+    requestId: Type.Optional(Type.String({ description: 'The id of this request (also in the X-Request-Id header): quote it when asking for help' })),
+  },
   { $id: 'Error' },
 );
 

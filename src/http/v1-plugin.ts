@@ -12,7 +12,7 @@ import { readTransactionRoutes } from './routes/v1/read-transactions.ts';
 import { refundTransactionRoute } from './routes/v1/refund-transaction.ts';
 import { sandboxClockRoutes } from './routes/v1/sandbox-clock.ts';
 import { updateTransactionRoutes } from './routes/v1/update-transaction.ts';
-import type { V1App, V1Context } from './v1-context.ts';
+import type { EnvironmentContext, HttpApp } from './http-app.ts';
 
 const ROUTES = [
   hostedUrlRoutes,
@@ -53,12 +53,12 @@ function containsNul(value: unknown): boolean {
 }
 
 /** The v1 API of one environment: authentication, per-credential limits, idempotency, routes. */
-export async function v1Plugin(app: V1App, context: V1Context) {
+export async function v1Plugin(app: HttpApp, context: EnvironmentContext) {
   const { services, environment } = context;
   const limits = services.config.rateLimit;
   const perCredential = app.createRateLimit({ max: limits.perCredentialPerMinute, timeWindow: 60_000, keyGenerator: (r) => `cred:${loginOf(r)}` });
   const authFailures = app.createRateLimit({ max: limits.authFailuresPerMinute, timeWindow: 60_000, keyGenerator: (r) => `authfail:${r.ip}` });
-  const idempotency = idempotencyHooks(services.store, () => services.clock.now());
+  const idempotency = idempotencyHooks(services.idempotency);
 
   app.decorateRequest('scope', null as never);
   app.decorateRequest('idempotencyKey', null);

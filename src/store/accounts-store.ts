@@ -1,6 +1,8 @@
 import type { Environment } from '../domain/model.ts';
 import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
+import { revokeOwned } from './revocation.ts';
+import { whereScope } from './scope.ts';
 
 /** Vendors, their API credentials, and their customers with stored payment methods. */
 const toVendor = (row: { id: string; name: string; email: string; created_at: string; allow_conversion: number; admin_frame_origins: string }) => ({
@@ -67,17 +69,7 @@ export function credentialsStore(db: Executor): Repositories['credentials'] {
       const rows = await db.selectFrom('api_credentials').selectAll().where('vendor_id', '=', vendorId).orderBy('created_at').execute();
       return rows.map(toCredential);
     },
-    async revoke(scope, id, at) {
-      const result = await db
-        .updateTable('api_credentials')
-        .set({ revoked_at: at })
-        .where('id', '=', id)
-        .where('vendor_id', '=', scope.vendorId)
-        .where('environment', '=', scope.environment)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
-    },
+    revoke: (scope, id, at) => revokeOwned(db, 'api_credentials', scope, id, at),
   };
 }
 
@@ -102,8 +94,7 @@ export function customersStore(db: Executor): Repositories['customers'] {
       const row = await db
         .selectFrom('customers')
         .select('id')
-        .where('vendor_id', '=', scope.vendorId)
-        .where('environment', '=', scope.environment)
+        .$call(whereScope(scope))
         .where('email_lower', '=', lower)
         .executeTakeFirstOrThrow();
       return row.id;
@@ -113,8 +104,7 @@ export function customersStore(db: Executor): Repositories['customers'] {
         .selectFrom('customers')
         .select(['email', 'first_name', 'last_name'])
         .where('id', '=', id)
-        .where('vendor_id', '=', scope.vendorId)
-        .where('environment', '=', scope.environment)
+        .$call(whereScope(scope))
         .executeTakeFirst();
       return row && { email: row.email, firstName: row.first_name, lastName: row.last_name };
     },

@@ -2,6 +2,7 @@ import type { Environment } from '../domain/model.ts';
 import type { ChargeAttemptStatus, Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
 import { isUniqueViolation } from './database.ts';
+import { whereScope } from './scope.ts';
 import type { Selectable } from 'kysely';
 import type { ChargeAttemptsTable } from './schema.ts';
 
@@ -70,8 +71,6 @@ export function chargeAttemptsStore(db: Executor): Repositories['chargeAttempts'
 }
 
 export function idempotencyStore(db: Executor): Repositories['idempotency'] {
-  const keyOf = (scope: { vendorId: string; environment: string }, key: string) => (q: any) =>
-    q.where('vendor_id', '=', scope.vendorId).where('environment', '=', scope.environment).where('idempotency_key', '=', key);
   return {
     async claim(scope, key, requestHash, at) {
       try {
@@ -83,15 +82,15 @@ export function idempotencyStore(db: Executor): Repositories['idempotency'] {
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
       }
-      const row = await db.selectFrom('idempotency_keys').selectAll().$call(keyOf(scope, key)).executeTakeFirst();
+      const row = await db.selectFrom('idempotency_keys').selectAll().$call(whereScope(scope)).where('idempotency_key', '=', key).executeTakeFirst();
       if (!row) return this.claim(scope, key, requestHash, at); // released in between: claim again
       return { requestHash: row.request_hash, state: row.state as 'IN_PROGRESS' | 'DONE', statusCode: row.status_code, body: row.response_body };
     },
     async complete(scope, key, statusCode, body) {
-      await db.updateTable('idempotency_keys').set({ state: 'DONE', status_code: statusCode, response_body: body }).$call(keyOf(scope, key)).execute();
+      await db.updateTable('idempotency_keys').set({ state: 'DONE', status_code: statusCode, response_body: body }).$call(whereScope(scope)).where('idempotency_key', '=', key).execute();
     },
     async release(scope, key) {
-      await db.deleteFrom('idempotency_keys').$call(keyOf(scope, key)).execute();
+      await db.deleteFrom('idempotency_keys').$call(whereScope(scope)).where('idempotency_key', '=', key).execute();
     },
     async purgeOlderThan(at) {
       const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', at).executeTakeFirst();

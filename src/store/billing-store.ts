@@ -4,6 +4,7 @@ import type { BillingState, Repositories } from '../domain/ports.ts';
 import { toAttempt, toAttemptRow } from './attempts-store.ts';
 import type { DialectName, Executor } from './database.ts';
 import { reserveInvoiceNumbers, toEntryRow } from './ledger-store.ts';
+import { whereScope } from './scope.ts';
 
 /** Rows per statement: far below both stores' limits on bound parameters. */
 const CHUNK = 500;
@@ -37,7 +38,7 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
         .where('next_charge', 'is not', null)
         .where('next_charge', '<=', q.dueBy)
         .where((eb) => eb.or([eb('billing_lease_until', 'is', null), eb('billing_lease_until', '<', q.now)]));
-      if (q.sandboxVendorId) due = due.where('vendor_id', '=', q.sandboxVendorId).where('environment', '=', 'sandbox');
+      if (q.sandboxVendorId) due = due.$call(whereScope({ vendorId: q.sandboxVendorId, environment: 'sandbox' }));
       due = due.orderBy('next_charge').orderBy('id').limit(q.limit);
       if (dialect === 'postgres') due = due.forUpdate().skipLocked();
       const rows = await db
@@ -171,7 +172,7 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
         .where('expired', '=', 0)
         .where('expires_at', 'is not', null)
         .where('expires_at', '<=', before);
-      if (sandboxVendorId) query = query.where('vendor_id', '=', sandboxVendorId).where('environment', '=', 'sandbox');
+      if (sandboxVendorId) query = query.$call(whereScope({ vendorId: sandboxVendorId, environment: 'sandbox' }));
       const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows);
     },

@@ -1,6 +1,7 @@
 import type { ChargeFrequency, CustomizedProduct, Environment, Product, TransactionType } from '../domain/model.ts';
 import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
+import { whereScope } from './scope.ts';
 
 /** Products with their prices, and customized products. */
 export function productsStore(db: Executor): Repositories['products'] {
@@ -43,8 +44,7 @@ export function productsStore(db: Executor): Repositories['products'] {
         .updateTable('products')
         .set({ name: fields.name, description: fields.description, trial_days: fields.trialDays, issues_licences: fields.issuesLicences ? 1 : 0 })
         .where('id', '=', id)
-        .where('vendor_id', '=', scope.vendorId)
-        .where('environment', '=', scope.environment)
+        .$call(whereScope(scope))
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) return false;
       await db.deleteFrom('product_prices').where('product_id', '=', id).execute();
@@ -59,8 +59,7 @@ export function productsStore(db: Executor): Repositories['products'] {
         .selectFrom('products')
         .selectAll()
         .where('id', '=', id)
-        .where('vendor_id', '=', scope.vendorId)
-        .where('environment', '=', scope.environment)
+        .$call(whereScope(scope))
         .executeTakeFirst();
       if (!row) return undefined;
       const prices = await pricesOf([row.id]);
@@ -70,8 +69,7 @@ export function productsStore(db: Executor): Repositories['products'] {
       const rows = await db
         .selectFrom('products')
         .selectAll()
-        .where('vendor_id', '=', scope.vendorId)
-        .where('environment', '=', scope.environment)
+        .$call(whereScope(scope))
         .orderBy('created_at')
         .execute();
       const prices = await pricesOf(rows.map((r) => r.id));
@@ -131,8 +129,7 @@ export function customizedProductsStore(db: Executor): Repositories['customizedP
         .selectFrom('customized_products')
         .selectAll()
         .where('id', '=', id)
-        .where('vendor_id', '=', scope.vendorId)
-        .where('environment', '=', scope.environment)
+        .$call(whereScope(scope))
         .executeTakeFirst();
       if (!row) return undefined;
       const product: CustomizedProduct = {

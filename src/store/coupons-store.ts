@@ -1,6 +1,8 @@
-import type { Coupon, Environment } from '../domain/model.ts';
+import type { Coupon, Environment, Scope } from '../domain/model.ts';
 import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
+import { revokeOwned } from './revocation.ts';
+import { whereScope } from './scope.ts';
 import type { CouponsTable } from './schema.ts';
 
 const toCoupon = (row: CouponsTable): Coupon => ({
@@ -17,7 +19,7 @@ const toCoupon = (row: CouponsTable): Coupon => ({
 });
 
 export function couponsStore(db: Executor): Repositories['coupons'] {
-  const scoped = (vendorId: string, environment: string) => db.selectFrom('coupons').selectAll().where('vendor_id', '=', vendorId).where('environment', '=', environment);
+  const scoped = (scope: Scope) => db.selectFrom('coupons').selectAll().$call(whereScope(scope));
   return {
     async insert(c) {
       await db
@@ -37,23 +39,13 @@ export function couponsStore(db: Executor): Repositories['coupons'] {
         .execute();
     },
     async findByCode(scope, productId, code) {
-      const row = await scoped(scope.vendorId, scope.environment).where('product_id', '=', productId).where('code', '=', code).executeTakeFirst();
+      const row = await scoped(scope).where('product_id', '=', productId).where('code', '=', code).executeTakeFirst();
       return row && toCoupon(row);
     },
     async list(scope) {
-      const rows = await scoped(scope.vendorId, scope.environment).orderBy('created_at').orderBy('id').execute();
+      const rows = await scoped(scope).orderBy('created_at').orderBy('id').execute();
       return rows.map(toCoupon);
     },
-    async revoke(scope, id, at) {
-      const result = await db
-        .updateTable('coupons')
-        .set({ revoked_at: at })
-        .where('id', '=', id)
-        .where('vendor_id', '=', scope.vendorId)
-        .where('environment', '=', scope.environment)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
+    revoke: (scope, id, at) => revokeOwned(db, 'coupons', scope, id, at),
   };
 }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -22,7 +23,11 @@ export type Executor = Kysely<Schema> | Transaction<Schema>;
 export interface Database {
   readonly kysely: Kysely<Schema>;
   readonly dialect: DialectName;
-  /** Runs fn in one database transaction. Refuses to nest: a nested call would not be atomic. */
+  /**
+   * Runs fn in one database transaction. Refuses to nest (throws while one is open in the same
+   * async context): a nested call would not be atomic with the outer one, and on SQLite's single
+   * connection it would wait for the outer one forever.
+   */
   transaction<T>(fn: (trx: Transaction<Schema>) => Promise<T>): Promise<T>;
   migrate(): Promise<string[]>;
   close(): Promise<void>;
@@ -97,12 +102,24 @@ export function openDatabase(options: { databaseUrl?: string | undefined; sqlite
 }
 
 function wrap(kysely: Kysely<Schema>, dialect: DialectName): Database {
+  // The transaction whose fn is running in this async context, if any. `open` turns false when fn
+  // ends, so work fn started and left running (a timer, an unawaited promise) may open its own later.
+  const current = new AsyncLocalStorage<{ open: boolean }>();
   return {
     kysely,
     dialect,
     async transaction(fn) {
-      if (kysely.isTransaction) throw new Error('nested database transaction');
-      return kysely.transaction().execute(fn);
+      if (current.getStore()?.open) throw new Error('nested database transaction');
+      const state = { open: true };
+      return current.run(state, () =>
+        kysely.transaction().execute(async (trx) => {
+          try {
+            return await fn(trx);
+          } finally {
+            state.open = false;
+          }
+        }),
+      );
     },
     async migrate() {
       const migrator = new Migrator({ db: kysely, provider: migrationProvider });

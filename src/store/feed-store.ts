@@ -1,13 +1,14 @@
 import { sql } from 'kysely';
 import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
+import { whereScope } from './scope.ts';
 import { toTransaction } from './transaction-rows.ts';
 
 /**
  * The changed-transactions feed lives on the transaction row: feed_pending says it is in the feed,
  * change_version counts its changes, listed_version is the version the vendor last saw in a list.
  * Marking processed clears the row only if nothing changed since that list, so a change that races
- * with list-then-mark is never lost (DECISIONS.md, "The changed-transactions feed").
+ * with list-then-mark is never lost (docs/decisions.md, section 6, "Changed-transactions").
  */
 export function feedStore(db: Executor): Repositories['feed'] {
   return {
@@ -15,8 +16,7 @@ export function feedStore(db: Executor): Repositories['feed'] {
       const rows = await db
         .selectFrom('transactions')
         .selectAll()
-        .where('vendor_id', '=', scope.vendorId)
-        .where('environment', '=', scope.environment)
+        .$call(whereScope(scope))
         .where('feed_pending', '=', 1)
         .orderBy('changed_at')
         .orderBy('id')
@@ -49,8 +49,7 @@ export function feedStore(db: Executor): Repositories['feed'] {
         .selectFrom('transactions')
         .select('id')
         .where('id', '=', id)
-        .where('vendor_id', '=', scope.vendorId)
-        .where('environment', '=', scope.environment)
+        .$call(whereScope(scope))
         .executeTakeFirst();
       if (!owned) return false;
       await db

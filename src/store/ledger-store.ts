@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { EntryType, LedgerEntry } from '../domain/model.ts';
 import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
+import { whereScope } from './scope.ts';
 import type { LedgerEntriesTable } from './schema.ts';
 
 type NewEntry = Parameters<Repositories['entries']['insert']>[0];
@@ -127,8 +128,7 @@ export function licencesStore(db: Executor): Repositories['licences'] {
         .select('transaction_id')
         .where('product_id', '=', productId)
         .where('licence_key', '=', key)
-        .where('vendor_id', '=', scope.vendorId)
-        .where('environment', '=', scope.environment)
+        .$call(whereScope(scope))
         .executeTakeFirst();
       return row && { transactionId: row.transaction_id };
     },
@@ -137,8 +137,7 @@ export function licencesStore(db: Executor): Repositories['licences'] {
         .selectFrom('licences')
         .select('licence_key')
         .where('transaction_id', '=', transactionId)
-        .where('vendor_id', '=', scope.vendorId)
-        .where('environment', '=', scope.environment)
+        .$call(whereScope(scope))
         .executeTakeFirst();
       return row?.licence_key;
     },

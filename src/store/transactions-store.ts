@@ -1,31 +1,32 @@
 import { sql, type Updateable } from 'kysely';
+import type { Scope } from '../domain/model.ts';
 import type { Repositories, TransactionPatch } from '../domain/ports.ts';
 import type { DialectName, Executor } from './database.ts';
+import { whereScope } from './scope.ts';
 import { toTransaction, toTransactionRow } from './transaction-rows.ts';
 import type { TransactionsTable } from './schema.ts';
 
 export function transactionsStore(db: Executor, dialect: DialectName): Repositories['transactions'] {
-  const scoped = (vendorId: string, environment: string) =>
-    db.selectFrom('transactions').selectAll().where('vendor_id', '=', vendorId).where('environment', '=', environment);
+  const scoped = (scope: Scope) => db.selectFrom('transactions').selectAll().$call(whereScope(scope));
 
   return {
     async insert(transaction) {
       await db.insertInto('transactions').values(toTransactionRow(transaction)).execute();
     },
     async find(scope, id) {
-      const row = await scoped(scope.vendorId, scope.environment).where('id', '=', id).executeTakeFirst();
+      const row = await scoped(scope).where('id', '=', id).executeTakeFirst();
       return row && toTransaction(row);
     },
     async lock(scope, id) {
       // SQLite writers already hold the database lock (BEGIN IMMEDIATE); PostgreSQL locks the row.
-      let query = scoped(scope.vendorId, scope.environment).where('id', '=', id);
+      let query = scoped(scope).where('id', '=', id);
       if (dialect === 'postgres') query = query.forUpdate();
       const row = await query.executeTakeFirst();
       return row && toTransaction(row);
     },
     async listByEmail(scope, email) {
       const lower = email.toLowerCase();
-      const rows = await scoped(scope.vendorId, scope.environment)
+      const rows = await scoped(scope)
         .where((eb) => eb.or([eb('email_lower', '=', lower), eb('assigned_email_lower', '=', lower)]))
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
@@ -33,11 +34,8 @@ export function transactionsStore(db: Executor, dialect: DialectName): Repositor
       return rows.map(toTransaction);
     },
     async recent(scope, limit) {
-      const rows = await scoped(scope.vendorId, scope.environment).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+      const rows = await scoped(scope).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
       return rows.map(toTransaction);
-    },
-    async listByCustomerEmail(scope, email) {
-      return this.listByEmail(scope, email);
     },
     async update(scope, id, patch, change) {
       const values: Updateable<TransactionsTable> = patchToRow(patch);
@@ -45,8 +43,7 @@ export function transactionsStore(db: Executor, dialect: DialectName): Repositor
         .updateTable('transactions')
         .set(values)
         .where('id', '=', id)
-        .where('vendor_id', '=', scope.vendorId)
-        .where('environment', '=', scope.environment);
+        .$call(whereScope(scope));
       if (change) {
         query = query.set({
           change_flag: change.flag,

@@ -11,7 +11,7 @@ import type { NewProduct } from '../../src/domain/catalog.ts';
 import type { PurchaseRequest } from '../../src/domain/purchases.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { buildApp } from '../../src/http/app.ts';
-import { createServices, type Services } from '../../src/services.ts';
+import { createServices, type Wiring } from '../../src/services.ts';
 import { freshDatabase, type StoreKind } from './stores.ts';
 
 /**
@@ -22,7 +22,7 @@ import { freshDatabase, type StoreKind } from './stores.ts';
 export interface TestApp {
   kind: StoreKind;
   url: string;
-  services: Services;
+  services: Wiring;
   app: FastifyInstance;
   config: Config;
   /** A vendor with credentials for both environments. */

@@ -1,15 +1,15 @@
 import { Type } from 'typebox';
 import { requireEmail, requirePayload } from '../../../domain/validation.ts';
-import { checkoutUrl } from '../../checkout/checkout-url.ts';
+import { checkoutUrl } from '../../pages/checkout/checkout-url.ts';
 import { customerLocality } from '../../customer-locality.ts';
 import { ErrorBody } from '../../schemas.ts';
-import type { PublicApp, PublicContext } from './context.ts';
+import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 /**
  * `tc.buy`: checks the product can be bought and answers the checkout page's URL with the
  * prefill. No price travels from the browser: the checkout page prices on the server.
  */
-export function checkoutStartRoute(app: PublicApp, { services, environment }: PublicContext) {
+export function checkoutStartRoute(app: HttpApp, { services, environment }: EnvironmentContext) {
   app.post(
     '/checkout',
     {
@@ -36,10 +36,10 @@ export function checkoutStartRoute(app: PublicApp, { services, environment }: Pu
       const body = request.body;
       if (body.email) requireEmail(body.email);
       if (body.payload !== undefined) requirePayload(body.payload);
-      const owner = await app.ownerOf(body.productId);
+      const owner = await services.catalog.ownerOf(body.productId, environment);
       // Prices now, so an unknown, expired or unpriceable product fails here and not on the page.
       await services.purchases.quote(owner, body.productId, customerLocality(request, environment, { zip: body.zipCode, country: body.country }), body.coupon);
-      return { url: checkoutUrl(services.urls.hosted(environment), body.productId, body) };
+      return { url: checkoutUrl(services.urls.base(environment), body.productId, body) };
     },
   );
 }

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { formatMinor, minorToNumber } from '../../../domain/money.ts';
 import { customerLocality } from '../../customer-locality.ts';
 import { ErrorBody } from '../../schemas.ts';
-import type { PublicApp, PublicContext } from './context.ts';
+import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 const PriceBody = Type.Object({
   productId: Type.String(),
@@ -19,7 +19,7 @@ const PriceBody = Type.Object({
 });
 
 /** What `tc.getPrice` and `data-ts-price` show: the product's price for this customer, with tax. */
-export function priceRoute(app: PublicApp, { services, environment }: PublicContext) {
+export function priceRoute(app: HttpApp, { services, environment }: EnvironmentContext) {
   app.get(
     '/price/:productId',
     {
@@ -31,7 +31,7 @@ export function priceRoute(app: PublicApp, { services, environment }: PublicCont
       },
     },
     async (request) => {
-      const owner = await app.ownerOf(request.params.productId);
+      const owner = await services.catalog.ownerOf(request.params.productId, environment);
       const locality = customerLocality(request, environment, request.query);
       const { quote } = await services.purchases.quote(owner, request.params.productId, locality);
       const c = quote.currency;

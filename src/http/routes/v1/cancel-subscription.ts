@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { errorResponses, Ok } from '../../schemas.ts';
-import type { V1App, V1Context } from '../../v1-context.ts';
+import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 /** Item 7. Cancelling something already cancelled answers 200 and changes nothing. */
-export function cancelSubscriptionRoute(app: V1App, { services }: V1Context) {
+export function cancelSubscriptionRoute(app: HttpApp, { services }: EnvironmentContext) {
   app.post(
     '/cancel-subscription/:transactionId',
     {

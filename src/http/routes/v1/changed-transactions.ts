@@ -1,13 +1,13 @@
 import { Type } from 'typebox';
-import { invalidInput, notFound } from '../../../domain/errors.ts';
+import { invalidInput } from '../../../domain/errors.ts';
 import { changedTransaction } from '../../presenters.ts';
 import { ChangedTransaction, errorResponses } from '../../schemas.ts';
-import type { V1App, V1Context } from '../../v1-context.ts';
+import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 export const MORE_CHANGES_HEADER = 'x-more-changes';
 
 /** Items 9 and 10: the changed-transactions feed, and marking a transaction processed. */
-export function changedTransactionRoutes(app: V1App, { services }: V1Context) {
+export function changedTransactionRoutes(app: HttpApp, { services }: EnvironmentContext) {
   app.get(
     '/changed-transactions',
     {
@@ -22,7 +22,7 @@ export function changedTransactionRoutes(app: V1App, { services }: V1Context) {
     async (request, reply) => {
       const limit = request.query.limit === undefined ? 1000 : Number(request.query.limit);
       if (limit < 1 || limit > 10000) throw invalidInput('limit must be between 1 and 10000.');
-      const { transactions, more } = await services.store.feed.list(request.scope, limit);
+      const { transactions, more } = await services.transactions.listChanged(request.scope, limit);
       reply.header(MORE_CHANGES_HEADER, String(more));
       return transactions.map(changedTransaction);
     },
@@ -40,8 +40,7 @@ export function changedTransactionRoutes(app: V1App, { services }: V1Context) {
       },
     },
     async (request) => {
-      const found = await services.store.feed.markProcessed(request.scope, request.params.transactionId);
-      if (!found) throw notFound(`Transaction ${request.params.transactionId}`);
+      await services.transactions.markProcessed(request.scope, request.params.transactionId);
       return { id: request.params.transactionId, processed: true };
     },
   );

@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
 import { formatMinor, minorToNumber } from '../../../domain/money.ts';
 import { ChargeVaultedBody, errorResponses, VaultedChargeResult } from '../../schemas.ts';
-import type { V1App, V1Context } from '../../v1-context.ts';
+import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 /** Item 12: a decline is a 200 with status FAILED; `deactivation` says the method is now unusable. */
-export function chargeVaultedRoute(app: V1App, { services }: V1Context) {
+export function chargeVaultedRoute(app: HttpApp, { services }: EnvironmentContext) {
   app.post(
     '/charge-vaulted/:transactionId',
     {

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { errorResponses, LicenceStatus } from '../../schemas.ts';
-import type { V1App, V1Context } from '../../v1-context.ts';
+import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 /** Item 13. */
-export function checkLicenceRoute(app: V1App, { services }: V1Context) {
+export function checkLicenceRoute(app: HttpApp, { services }: EnvironmentContext) {
   app.get(
     '/check-licence/:productId/:licence',
     {

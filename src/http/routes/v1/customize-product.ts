@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { CustomizeBody, CustomizeResult, errorResponses } from '../../schemas.ts';
-import type { V1App, V1Context } from '../../v1-context.ts';
+import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 /** Item 11: custom prices, expiry, prefilled user or a subscription migration, with a payment link. */
-export function customizeProductRoute(app: V1App, { services }: V1Context) {
+export function customizeProductRoute(app: HttpApp, { services }: EnvironmentContext) {
   app.post(
     '/customize-product/:productId',
     {

@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
 import { requireEmail } from '../../../domain/validation.ts';
 import { errorResponses, UrlResult } from '../../schemas.ts';
-import type { V1App, V1Context } from '../../v1-context.ts';
+import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 /** Items 1 and 2: temporary URLs of the customer's management page and of the admin tool. */
-export function hostedUrlRoutes(app: V1App, { services }: V1Context) {
+export function hostedUrlRoutes(app: HttpApp, { services }: EnvironmentContext) {
   app.get(
     '/generate-url-to-manage-transactions/:customerEmail',
     {

@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
 import { listedTransaction, transactionWithEntries } from '../../presenters.ts';
 import { errorResponses, ListedTransaction, TransactionWithEntries } from '../../schemas.ts';
-import type { V1App, V1Context } from '../../v1-context.ts';
+import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 /** Items 3 and 4: transactions by customer e-mail, and one transaction with its ledger. */
-export function readTransactionRoutes(app: V1App, { services }: V1Context) {
+export function readTransactionRoutes(app: HttpApp, { services }: EnvironmentContext) {
   app.get(
     '/transactions/:email',
     {

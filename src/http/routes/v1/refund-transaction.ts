@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
 import { refundRecord } from '../../presenters.ts';
 import { errorResponses, RefundRecord } from '../../schemas.ts';
-import type { V1App, V1Context } from '../../v1-context.ts';
+import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 /** Item 8: refunds the latest payment not yet refunded. */
-export function refundTransactionRoute(app: V1App, { services, environment }: V1Context) {
+export function refundTransactionRoute(app: HttpApp, { services, environment }: EnvironmentContext) {
   app.post(
     '/refund-transaction/:transactionId',
     {

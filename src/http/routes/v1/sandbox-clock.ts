@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../schemas.ts';
-import type { V1App, V1Context } from '../../v1-context.ts';
+import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 const Reading = Type.Object({ now: Type.String(), offsetSeconds: Type.Number() });
 const Report = Type.Object({
@@ -17,7 +17,7 @@ const Report = Type.Object({
  * The sandbox clock (opentill's addition, not in SPEC.md): read it, or move it forward and have
  * the billing worker do at once everything that became due. Production answers 404.
  */
-export function sandboxClockRoutes(app: V1App, { services }: V1Context) {
+export function sandboxClockRoutes(app: HttpApp, { services }: EnvironmentContext) {
   app.get(
     '/clock',
     { schema: { summary: "Read this sandbox's clock", tags: ['sandbox'], response: { 200: Reading, ...errorResponses } } },

@@ -2,10 +2,10 @@ import { Type } from 'typebox';
 import { invalidInput } from '../../../domain/errors.ts';
 import { updatedTransaction } from '../../presenters.ts';
 import { errorResponses, UpdatedTransaction, UpdateTransactionBody } from '../../schemas.ts';
-import type { V1App, V1Context } from '../../v1-context.ts';
+import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 /** Items 5 and 6 share a path: the body's field (assignEmail or payload) selects the operation. */
-export function updateTransactionRoutes(app: V1App, { services }: V1Context) {
+export function updateTransactionRoutes(app: HttpApp, { services }: EnvironmentContext) {
   app.post(
     '/transaction/:transactionId',
     {

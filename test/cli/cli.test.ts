@@ -3,8 +3,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { cli as runCli, failedWith, parseJson, succeeded, type CliResult } from './helpers/cli.ts';
-import { freshDatabase, storeKinds } from './helpers/stores.ts';
+import { cli as runCli, failedWith, parseJson, succeeded, type CliResult } from '../helpers/cli.ts';
+import { freshDatabase, storeKinds } from '../helpers/stores.ts';
 
 /**
  * The `opentill` command as a user runs it: `node bin/opentill.js ...` in a child process, each test

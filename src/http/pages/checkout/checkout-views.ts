@@ -1,9 +1,9 @@
-import type { Offer } from '../../domain/catalog.ts';
-import type { Environment, Transaction } from '../../domain/model.ts';
-import { formatAmount } from '../../domain/money.ts';
-import type { PriceQuote } from '../../domain/pricing.ts';
-import { SANDBOX_TEST_CARDS } from '../../gateways/sandbox-cards.ts';
-import { html, type Html } from '../html.ts';
+import type { Offer } from '../../../domain/catalog.ts';
+import type { Environment, Transaction } from '../../../domain/model.ts';
+import { formatAmount } from '../../../domain/money.ts';
+import type { PriceQuote } from '../../../domain/pricing.ts';
+import { SANDBOX_TEST_CARDS } from '../../../gateways/sandbox-cards.ts';
+import { html, type Html } from '../layout.ts';
 import type { CheckoutPrefill } from './checkout-url.ts';
 
 /** The checkout's pages: the payment form, the receipt, and "this link has expired". */

@@ -1,13 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, notFound } from '../../domain/errors.ts';
-import type { Offer } from '../../domain/catalog.ts';
-import { isPayment } from '../../domain/ledger.ts';
-import type { Environment, LedgerEntry, Scope } from '../../domain/model.ts';
-import { KNOWN_COUNTRIES } from '../../domain/tax-rates.ts';
-import type { Services } from '../../services.ts';
-import { customerLocality } from '../customer-locality.ts';
-import { html, sendPage } from '../html.ts';
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../../domain/errors.ts';
+import type { Offer } from '../../../domain/catalog.ts';
+import { isPayment } from '../../../domain/ledger.ts';
+import type { Environment, LedgerEntry, Scope, Transaction } from '../../../domain/model.ts';
+import { KNOWN_COUNTRIES } from '../../../domain/tax-rates.ts';
+import type { Services } from '../../../services.ts';
+import { customerLocality } from '../../customer-locality.ts';
+import { ERROR_STATUS } from '../../error-status.ts';
+import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
+import type { FormBody } from '../form-body.ts';
+import { sendPage, sendProblem } from '../layout.ts';
 import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
 import { checkoutForm, receipt } from './checkout-views.ts';
 
@@ -18,7 +21,6 @@ import { checkoutForm, receipt } from './checkout-views.ts';
  * reload of the POST) never pays twice, and the total the customer saw must be the total charged.
  */
 type Params = { productId: string };
-type Form = Record<string, string | undefined>;
 
 /** Inside the widget's iframe: tell the parent page what happened, and let the customer close. */
 const EMBED_SCRIPT = (message: object | null) => `(function(){var p=window.parent;if(p===window)return;
@@ -33,20 +35,8 @@ function invoicePath(entries: readonly LedgerEntry[]): string | null {
   return payment ? `../../invoice/${encodeURIComponent(payment.hashId)}` : null;
 }
 
-function parseForm(_request: FastifyRequest, body: string, done: (err: Error | null, value?: Form) => void) {
-  done(null, Object.fromEntries(new URLSearchParams(body)));
-}
-
-export function registerCheckout(app: FastifyInstance, services: Services, environment: Environment) {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (request, body, done) => parseForm(request, body as string, done));
-
-  const ownerOf = async (productId: string): Promise<Scope> => {
-    const vendorId = await services.store.products.ownerOf(productId, environment);
-    if (!vendorId) throw notFound(`Product ${productId}`);
-    return { vendorId, environment };
-  };
-
-  const vendorName = async (scope: Scope) => (await services.store.vendors.find(scope.vendorId))?.name ?? '';
+export function registerCheckout(app: HttpApp, { services, environment }: EnvironmentContext) {
+  const vendorName = async (scope: Scope) => (await services.catalog.findVendor(scope.vendorId))?.name ?? '';
   const embeddedOf = (request: FastifyRequest) => (request.query as Record<string, unknown>).embedded === '1';
 
   async function showForm(request: FastifyRequest, reply: FastifyReply, scope: Scope, offer: Offer, prefill: CheckoutPrefill, status: number, messages: { error?: string | undefined; notice?: string | undefined } = {}) {
@@ -89,12 +79,21 @@ export function registerCheckout(app: FastifyInstance, services: Services, envir
     });
   }
 
-  function problemPage(reply: FastifyReply, status: number, title: string, text: string) {
-    return sendPage(reply, { status, title, frameAncestors: '*', body: html`<h1>${title}</h1><p>${text}</p>` });
-  }
+  const problemPage = (reply: FastifyReply, status: number, title: string, text: string) => sendProblem(reply, status, title, text, '*');
+
+  const showReceipt = async (request: FastifyRequest, reply: FastifyReply, scope: Scope, offer: Offer, paid: { transaction: Transaction; entries: LedgerEntry[]; licence: string | null }) => {
+    const embedded = embeddedOf(request);
+    return sendPage(reply, {
+      status: 200,
+      title: 'Thank you',
+      frameAncestors: '*',
+      body: receipt({ vendorName: await vendorName(scope), offer, transaction: paid.transaction, licence: paid.licence, invoicePath: invoicePath(paid.entries) }, embedded),
+      script: embedded ? EMBED_SCRIPT({ type: 'paid', transactionId: paid.transaction.id }) : undefined,
+    });
+  };
 
   const offerOf = async (productId: string): Promise<{ scope: Scope; offer: Offer }> => {
-    const scope = await ownerOf(productId);
+    const scope = await services.catalog.ownerOf(productId, environment);
     return { scope, offer: await services.catalog.resolveOffer(scope, productId) };
   };
 
@@ -119,11 +118,11 @@ export function registerCheckout(app: FastifyInstance, services: Services, envir
     }
   });
 
-  app.post<{ Params: Params; Body: Form }>('/payment/product/:productId', { schema: { hide: true } }, async (request, reply) => {
+  app.post<{ Params: Params; Body: FormBody }>('/payment/product/:productId', { schema: { hide: true } }, async (request, reply) => {
     const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
     if ('failure' in found) return offerFailure(reply, found.failure);
     const { scope, offer } = found;
-    const form: Form = request.body && typeof request.body === 'object' ? request.body : {};
+    const form: FormBody = request.body && typeof request.body === 'object' ? request.body : {};
     const prefill: CheckoutPrefill = {
       ...readPrefill(request.query as Record<string, unknown>),
       email: form.email,
@@ -134,7 +133,6 @@ export function registerCheckout(app: FastifyInstance, services: Services, envir
       coupon: form.coupon?.trim() || undefined,
       country: form.country,
     };
-    const embedded = embeddedOf(request);
     // A coupon typed after the price was shown: show the new price first, charge on the next submit.
     if ((prefill.coupon ?? '').toUpperCase() !== (form.appliedCoupon ?? '').toUpperCase()) {
       return showForm(request, reply, scope, offer, prefill, 200, prefill.coupon ? { notice: `Coupon ${prefill.coupon.toUpperCase()} applied. Check the new total and pay.` } : {});
@@ -142,17 +140,6 @@ export function registerCheckout(app: FastifyInstance, services: Services, envir
     const token = form.token ?? '';
     if (!/^[\w-]{16,64}$/.test(token)) return showForm(request, reply, scope, offer, prefill, 400, { error: 'The form has expired; check the details and pay again.' });
 
-    // One token, one payment: a second submit of the same form shows the first outcome.
-    const key = `checkout:${token}`;
-    const fingerprint = createHash('sha256').update(request.params.productId).digest('hex');
-    const earlier = await services.store.idempotency.claim(scope, key, fingerprint, services.clock.now().toISOString());
-    if (earlier?.state === 'DONE' && earlier.body) {
-      const done = await services.transactions.get(scope, earlier.body).catch(() => undefined);
-      if (done) return sendPage(reply, { status: 200, title: 'Thank you', frameAncestors: '*', body: receipt({ vendorName: await vendorName(scope), offer, transaction: done.transaction, licence: null, invoicePath: invoicePath(done.entries) }, embedded), script: embedded ? EMBED_SCRIPT({ type: 'paid', transactionId: done.transaction.id }) : undefined });
-    }
-    if (earlier) return problemPage(reply, 409, 'Payment in progress', 'This payment is already being processed. Wait a moment and reload this page; do not pay again.');
-
-    let completed = false;
     try {
       const locality = customerLocality(request, environment, { zip: form.zipCode, country: environment === 'sandbox' ? form.country : undefined });
       const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.cardExpiry ?? '');
@@ -161,7 +148,8 @@ export function registerCheckout(app: FastifyInstance, services: Services, envir
       const expectedCurrency = form.expectedCurrency ?? '';
       const expectedTotal = /^\d{1,15}$/.test(form.expectedTotal ?? '') ? Number(form.expectedTotal) : NaN;
       if (!/^[A-Za-z]{3}$/.test(expectedCurrency) || !Number.isSafeInteger(expectedTotal)) throw new AppError('INVALID_INPUT', 'The form is incomplete; reload the page and pay again.');
-      const result = await services.purchases.purchase(scope, {
+      // One token, one payment: a second submit of the same form shows the first outcome.
+      const outcome = await services.checkout.pay(scope, token, {
         productId: request.params.productId,
         email: form.email ?? '',
         firstName: form.firstName || undefined,
@@ -173,30 +161,13 @@ export function registerCheckout(app: FastifyInstance, services: Services, envir
         coupon: prefill.coupon,
         expectedTotal: { currency: expectedCurrency, totalMinor: expectedTotal },
       });
-      if (result.status === 'DECLINED') {
-        return await showForm(request, reply, scope, offer, prefill, 402, { error: `The payment was declined: ${result.message} Try another card.` });
-      }
-      await services.store.idempotency.complete(scope, key, 200, result.transaction.id);
-      completed = true;
-      return sendPage(reply, {
-        status: 200,
-        title: 'Thank you',
-        frameAncestors: '*',
-        body: receipt({ vendorName: await vendorName(scope), offer, transaction: result.transaction, licence: result.licence, invoicePath: invoicePath(await services.store.entries.listForTransaction(result.transaction.id)) }, embedded),
-        script: embedded ? EMBED_SCRIPT({ type: 'paid', transactionId: result.transaction.id }) : undefined,
-      });
+      if (outcome.status === 'IN_PROGRESS') return problemPage(reply, 409, 'Payment in progress', 'This payment is already being processed. Wait a moment and reload this page; do not pay again.');
+      if (outcome.status === 'DECLINED') return await showForm(request, reply, scope, offer, prefill, 402, { error: `The payment was declined: ${outcome.message} Try another card.` });
+      return await showReceipt(request, reply, scope, offer, outcome);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      // The provider did not answer: the payment may have gone through. Keep the token claimed so
-      // this form cannot pay again; it is reconciled, not retried.
-      if (err.code === 'SERVICE_UNAVAILABLE') completed = true;
       if (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND') return offerFailure(reply, err);
-      const status = err.code === 'PRICE_CHANGED' ? 409 : err.code === 'SERVICE_UNAVAILABLE' ? 503 : 400;
-      return showForm(request, reply, scope, offer, prefill, status, { error: err.message });
-    } finally {
-      // Anything but a payment frees the token, so the customer can correct the form and retry.
-      if (!completed) await services.store.idempotency.release(scope, key);
+      return showForm(request, reply, scope, offer, prefill, ERROR_STATUS[err.code], { error: err.message });
     }
   });
 }
-

@@ -1,9 +1,9 @@
-import { canCancel, canUpdateCard, type PortalItem } from '../../domain/customer-portal.ts';
-import { formatInvoiceNumber } from '../../domain/invoices.ts';
-import { isPayment } from '../../domain/ledger.ts';
-import type { Environment, Transaction } from '../../domain/model.ts';
-import { formatAmount, formatMinor } from '../../domain/money.ts';
-import { html, type Html } from '../html.ts';
+import { canCancel, canUpdateCard, type PortalItem } from '../../../domain/customer-portal.ts';
+import { formatInvoiceNumber } from '../../../domain/invoices.ts';
+import { isPayment } from '../../../domain/ledger.ts';
+import type { Environment, Transaction } from '../../../domain/model.ts';
+import { formatAmount, formatMinor } from '../../../domain/money.ts';
+import { html, type Html } from '../layout.ts';
 
 const PERIOD: Record<Transaction['chargeFrequency'], string> = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month', HALF_YEARLY: 'half-year', YEARLY: 'year', UNKNOWN: 'period' };
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');

@@ -1,8 +1,10 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { AppError } from '../../domain/errors.ts';
-import type { Environment, Scope } from '../../domain/model.ts';
-import type { Services } from '../../services.ts';
-import { html, sendPage } from '../html.ts';
+import type { FastifyReply } from 'fastify';
+import { AppError } from '../../../domain/errors.ts';
+import type { Environment, Scope } from '../../../domain/model.ts';
+import type { Services } from '../../../services.ts';
+import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
+import type { FormBody } from '../form-body.ts';
+import { sendPage, sendProblem } from '../layout.ts';
 import { managePage } from './manage-views.ts';
 
 const NOTICES: Record<string, string> = {
@@ -15,8 +17,8 @@ const NOTICES: Record<string, string> = {
  * link is the customer's credential (one hour); its forms carry a token derived from it, so another
  * site cannot submit them.
  */
-export function registerManagePage(app: FastifyInstance, services: Services, environment: Environment) {
-  const problem = (reply: FastifyReply, status: number, title: string, text: string) => sendPage(reply, { status, title, body: html`<h1>${title}</h1><p>${text}</p>` });
+export function registerManagePage(app: HttpApp, { services, environment }: EnvironmentContext) {
+  const problem = (reply: FastifyReply, status: number, title: string, text: string) => sendProblem(reply, status, title, text);
 
   const open = (reply: FastifyReply, token: string) => {
     const check = services.links.check(token, 'manage', services.clock.real());
@@ -28,7 +30,7 @@ export function registerManagePage(app: FastifyInstance, services: Services, env
   };
 
   const render = async (reply: FastifyReply, token: string, scope: Scope, email: string, status: number, message: { notice?: string | undefined; error?: string | undefined } = {}) => {
-    const vendor = await services.store.vendors.find(scope.vendorId);
+    const vendor = await services.catalog.findVendor(scope.vendorId);
     const items = await services.portal.overview(scope, email);
     return sendPage(reply, {
       status,
@@ -43,12 +45,12 @@ export function registerManagePage(app: FastifyInstance, services: Services, env
     return render(reply, request.params.token, opened.scope, opened.email, 200, { notice: NOTICES[request.query.done ?? ''] });
   });
 
-  app.post<{ Params: { token: string }; Body: Record<string, string | undefined> }>('/manage/:token', { schema: { hide: true } }, async (request, reply) => {
+  app.post<{ Params: { token: string }; Body: FormBody }>('/manage/:token', { schema: { hide: true } }, async (request, reply) => {
     const token = request.params.token;
     const opened = open(reply, token);
     if (opened.reply) return opened.reply;
     const { scope, email } = opened;
-    const form = (request.body ?? {}) as Record<string, string | undefined>;
+    const form = (request.body ?? {}) as FormBody;
     if (!services.links.formTokenMatches(token, form.formToken ?? '')) {
       return problem(reply, 403, 'This form has expired', 'Reload the page and try again.');
     }

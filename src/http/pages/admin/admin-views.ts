@@ -1,9 +1,9 @@
-import { canCancel } from '../../domain/customer-portal.ts';
-import { formatInvoiceNumber } from '../../domain/invoices.ts';
-import { isPayment, latestUnreversedPayment } from '../../domain/ledger.ts';
-import type { Environment, LedgerEntry, Transaction } from '../../domain/model.ts';
-import { formatAmount } from '../../domain/money.ts';
-import { html, type Html } from '../html.ts';
+import { canCancel } from '../../../domain/customer-portal.ts';
+import { formatInvoiceNumber } from '../../../domain/invoices.ts';
+import { isPayment, latestUnreversedPayment } from '../../../domain/ledger.ts';
+import type { Environment, LedgerEntry, Transaction } from '../../../domain/model.ts';
+import { formatAmount } from '../../../domain/money.ts';
+import { html, type Html } from '../layout.ts';
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
 const STATUS_WORDS: Record<Transaction['status'], string> = {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 
-/** Server-rendered pages: one small look, strict security headers, no third-party anything. */
+/** The one layout of every server-rendered page: one small look, strict security headers, no third-party anything. */
 export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Tagged template that escapes every interpolated value unless it is already `Html`. */
@@ -76,4 +76,9 @@ export function sendPage(reply: FastifyReply, options: PageOptions) {
     .header('cache-control', 'no-store')
     .type('text/html; charset=utf-8')
     .send(page);
+}
+
+/** The one problem page of every area: a title and one sentence that says what to do. */
+export function sendProblem(reply: FastifyReply, status: number, title: string, text: string, frameAncestors?: string) {
+  return sendPage(reply, { status, title, frameAncestors, body: html`<h1>${title}</h1><p>${text}</p>` });
 }

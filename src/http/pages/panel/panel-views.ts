@@ -1,8 +1,8 @@
-import type { IssuedCredential } from '../../domain/credentials.ts';
-import type { Coupon, Environment, Product, Vendor } from '../../domain/model.ts';
-import { formatAmount, formatMinor } from '../../domain/money.ts';
-import type { StoredCredential } from '../../domain/ports.ts';
-import { html, type Html } from '../html.ts';
+import type { IssuedCredential } from '../../../domain/credentials.ts';
+import type { Coupon, Environment, Product, Vendor } from '../../../domain/model.ts';
+import { formatAmount, formatMinor } from '../../../domain/money.ts';
+import type { StoredCredential } from '../../../domain/ports.ts';
+import { html, type Html } from '../layout.ts';
 
 export interface PanelView {
   vendor: Vendor;

@@ -1,8 +1,10 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { AppError } from '../../domain/errors.ts';
-import type { Environment, Scope, Transaction } from '../../domain/model.ts';
-import type { Services } from '../../services.ts';
-import { html, sendPage } from '../html.ts';
+import type { FastifyReply } from 'fastify';
+import { AppError } from '../../../domain/errors.ts';
+import type { Environment, Scope } from '../../../domain/model.ts';
+import type { Services } from '../../../services.ts';
+import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
+import type { FormBody } from '../form-body.ts';
+import { sendPage, sendProblem } from '../layout.ts';
 import { adminDetail, adminList } from './admin-views.ts';
 
 const NOTICES: Record<string, string> = {
@@ -18,11 +20,10 @@ const NOTICES: Record<string, string> = {
  * (15 minutes to open) becomes a session token in the path, valid 8 hours; cookies would not reach a
  * cross-site iframe. Forms carry an HMAC of the session, so no other site can submit them.
  */
-export function registerAdminTool(app: FastifyInstance, services: Services, environment: Environment) {
-  const problem = (reply: FastifyReply, status: number, title: string, text: string, frameAncestors?: string) =>
-    sendPage(reply, { status, title, frameAncestors, body: html`<h1>${title}</h1><p>${text}</p>` });
+export function registerAdminTool(app: HttpApp, { services, environment }: EnvironmentContext) {
+  const problem = sendProblem;
   const framers = async (vendorId: string) => {
-    const origins = (await services.store.vendors.find(vendorId))?.adminFrameOrigins ?? [];
+    const origins = (await services.catalog.findVendor(vendorId))?.adminFrameOrigins ?? [];
     return origins.length ? origins.join(' ') : "'none'";
   };
 
@@ -40,7 +41,7 @@ export function registerAdminTool(app: FastifyInstance, services: Services, envi
     if (check.status === 'expired') return { reply: problem(reply, 410, 'This session has ended', 'Open the admin tool again from your own site.') };
     if (check.status === 'invalid' || check.claims.environment !== environment) return { reply: problem(reply, 404, 'This link is not valid', 'Open the admin tool again from your own site.') };
     const scope: Scope = { vendorId: check.claims.vendorId, environment };
-    const vendor = await services.store.vendors.find(scope.vendorId);
+    const vendor = await services.catalog.findVendor(scope.vendorId);
     return { scope, vendorName: vendor?.name ?? '', frameAncestors: await framers(scope.vendorId) };
   };
 
@@ -48,19 +49,7 @@ export function registerAdminTool(app: FastifyInstance, services: Services, envi
     const s = await session(reply, request.params.session);
     if (s.reply) return s.reply;
     const query = (request.query.q ?? '').trim().slice(0, 320);
-    let transactions: Transaction[];
-    let error: string | undefined;
-    if (!query) transactions = await services.store.transactions.recent(s.scope, 50);
-    else if (/^TC-TR_[0-9A-Z]+$/i.test(query)) transactions = [await services.store.transactions.find(s.scope, query.toUpperCase())].filter((t): t is Transaction => !!t);
-    else {
-      try {
-        transactions = await services.transactions.listByEmail(s.scope, query);
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        transactions = [];
-        error = 'Search by a whole e-mail address or a transaction ID (TC-TR_…).';
-      }
-    }
+    const { transactions, error } = await services.transactions.search(s.scope, query);
     return sendPage(reply, {
       status: 200,
       title: 'Transactions',
@@ -89,21 +78,21 @@ export function registerAdminTool(app: FastifyInstance, services: Services, envi
     return detail(reply, request.params.session, s, request.params.id, 200, { notice: NOTICES[request.query.done ?? ''] });
   });
 
-  app.post<{ Params: { session: string; id: string }; Body: Record<string, string | undefined> }>('/admin/s/:session/tx/:id', { schema: { hide: true } }, async (request, reply) => {
+  app.post<{ Params: { session: string; id: string }; Body: FormBody }>('/admin/s/:session/tx/:id', { schema: { hide: true } }, async (request, reply) => {
     const token = request.params.session;
     const s = await session(reply, token);
     if (s.reply) return s.reply;
-    const form = (request.body ?? {}) as Record<string, string | undefined>;
+    const form = (request.body ?? {}) as FormBody;
     if (!services.links.formTokenMatches(token, form.formToken ?? '')) return problem(reply, 403, 'This form has expired', 'Reload the page and try again.', s.frameAncestors);
     const id = request.params.id;
     try {
-      // A form sent twice (a double click) must not refund a second payment: the ledger it saw is checked.
-      const current = await services.transactions.get(s.scope, id);
-      if (form.version !== String(current.entries.length)) throw new AppError('INVALID_STATE', 'The transaction changed since this page was shown; check it and try again.');
-      if (form.action === 'refund') await services.refunds.refund(s.scope, id);
-      else if (form.action === 'cancel') await services.transactions.cancel(s.scope, id, 'VENDOR');
-      else if (form.action === 'assign') await services.transactions.assignEmail(s.scope, id, form.assignEmail ?? '');
-      else if (form.action === 'payload') await services.transactions.updatePayload(s.scope, id, form.payload ? form.payload.replace(/\r\n/g, '\n') : null);
+      // A form sent twice (a double click) must not refund a second payment: the domain checks the
+      // ledger this page showed, under the row lock of the action itself.
+      const seen = { entries: /^\d{1,6}$/.test(form.version ?? '') ? Number(form.version) : -1 };
+      if (form.action === 'refund') await services.refunds.refund(s.scope, id, seen);
+      else if (form.action === 'cancel') await services.transactions.cancel(s.scope, id, 'VENDOR', seen);
+      else if (form.action === 'assign') await services.transactions.assignEmail(s.scope, id, form.assignEmail ?? '', seen);
+      else if (form.action === 'payload') await services.transactions.updatePayload(s.scope, id, form.payload ? form.payload.replace(/\r\n/g, '\n') : null, seen);
       else throw new AppError('INVALID_INPUT', 'Unknown action; reload the page and try again.');
       const done = { refund: 'refunded', cancel: 'cancelled', assign: 'assigned', payload: 'payload' }[form.action];
       return reply.redirect(`?done=${done}`, 303);

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { cli as runCli, failedWith as failedWithReason, parseJson, ROOT, succeeded, type CliResult } from './helpers/cli.ts';
+import { cli as runCli, failedWith as failedWithReason, parseJson, ROOT, succeeded, type CliResult } from '../helpers/cli.ts';
 
 /**
  * `opentill rates import` and `opentill rates show` as an operator runs them: `node bin/opentill.js`

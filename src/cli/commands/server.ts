@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../../config.ts';
+import { fail, print, run } from '../output.ts';
+import { withServices } from '../with-services.ts';
+
+/** `opentill serve` and `opentill migrate`: run the service, or only bring its schema up to date. */
+export function registerServerCommands(program: Command) {
+  program
+    .command('serve')
+    .description('start the HTTP server (migrates first; seeds a demo vendor on the very first start)')
+    .action(async () => {
+      try {
+        // Loaded only here: the HTTP stack is most of a cold start, and no other command needs it.
+        const { startServer } = await import('../../server.ts');
+        await startServer(loadConfig());
+      } catch (err) {
+        fail((err as Error).message);
+      }
+    });
+
+  program
+    .command('migrate')
+    .description('bring the database schema up to date')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) =>
+      run(!!opts.json, () =>
+        withServices(async (services, applied) => {
+          // withServices has just migrated: report what that run applied.
+          const { dialect } = services.maintenance;
+          print(!!opts.json, { applied, dialect }, () =>
+            [
+              ...(applied.length ? [`Applied ${applied.length} migration(s): ${applied.join(', ')}`] : ['No migration to apply.']),
+              `Schema is up to date on ${dialect}.`,
+            ].join('\n'),
+          );
+        }),
+      ),
+    );
+}

@@ -1,0 +1,56 @@
+import type { Command } from 'commander';
+import { yesOrNo } from '../option-parsers.ts';
+import { fail, print, run } from '../output.ts';
+import { withServices } from '../with-services.ts';
+
+/** `opentill vendor create|settings`. */
+export function registerVendorCommands(program: Command) {
+  const vendor = program.command('vendor').description('manage vendors');
+
+  vendor
+    .command('create')
+    .description('create a vendor and print its production and sandbox API credentials (shown once)')
+    .requiredOption('--name <name>', 'vendor name')
+    .requiredOption('--email <email>', 'contact e-mail')
+    .option('--json', 'print JSON')
+    .action(async (opts: { name: string; email: string; json?: boolean }) =>
+      run(!!opts.json, () =>
+        withServices(async (services) => {
+          const created = await services.catalog.createVendor(opts);
+          const production = await services.credentials.issue({ vendorId: created.id, environment: 'production' });
+          const sandbox = await services.credentials.issue({ vendorId: created.id, environment: 'sandbox' });
+          print(!!opts.json, { vendor: created, credentials: { production: production.authorization, sandbox: sandbox.authorization } }, () =>
+            [
+              `Vendor ${created.name} created: ${created.id}`,
+              'API credentials (Authorization header values; shown only now, keep them secret):',
+              `  production (${services.urls.base('production')}/v1): ${production.authorization}`,
+              `  sandbox    (${services.urls.base('sandbox')}/v1): ${sandbox.authorization}`,
+            ].join('\n'),
+          );
+        }),
+      ),
+    );
+
+  vendor
+    .command('settings')
+    .description("change a vendor's settings")
+    .requiredOption('--vendor <id>', 'vendor id (TC-VE_...)')
+    .option('--allow-conversion <yes|no>', 'customers may pay in their own currency converted from USD (yes), or only in the listed currencies, else USD (no)', yesOrNo)
+    .option('--admin-frame-origins <origins>', 'origins whose pages may frame the admin tool, comma-separated (e.g. https://admin.acme.test), or "none"')
+    .option('--json', 'print JSON')
+    .action(async (opts: { vendor: string; allowConversion?: boolean; adminFrameOrigins?: string; json?: boolean }) =>
+      run(!!opts.json, () =>
+        withServices(async (services) => {
+          if (opts.allowConversion === undefined && opts.adminFrameOrigins === undefined) fail('Give a setting to change: --allow-conversion or --admin-frame-origins.', !!opts.json);
+          const origins = opts.adminFrameOrigins === undefined ? undefined : opts.adminFrameOrigins === 'none' ? [] : opts.adminFrameOrigins.split(/[\s,]+/).filter(Boolean);
+          const updated = await services.catalog.updateVendorSettings(opts.vendor, { allowConversion: opts.allowConversion, adminFrameOrigins: origins });
+          print(!!opts.json, updated, () =>
+            [
+              `Vendor ${updated.id}: conversion from USD is ${updated.allowConversion ? 'allowed' : 'off; customers pay in listed currencies or USD'}.`,
+              `The admin tool may be framed by: ${updated.adminFrameOrigins.length ? updated.adminFrameOrigins.join(', ') : 'no other site'}.`,
+            ].join('\n'),
+          );
+        }),
+      ),
+    );
+}

@@ -1,0 +1,49 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { invalidInput } from '../domain/errors.ts';
+import { formatExchangeRatesXml, parseExchangeRates, type ExchangeRates } from '../domain/exchange-rates.ts';
+
+/**
+ * Exchange-rate tables as files: the snapshot bundled with opentill, and the one `opentill rates
+ * import` writes. The domain parses and formats the text; reading and writing files happens here.
+ */
+export const BUNDLED_RATES_FILE = fileURLToPath(new URL('./exchange-rates.xml', import.meta.url));
+
+/** Reads and parses a rate table file; errors name the file. */
+export function loadExchangeRates(file: string = BUNDLED_RATES_FILE, options: { undatedAs?: string } = {}): ExchangeRates {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw invalidInput(`Cannot read the rate table ${file}: ${(err as Error).message}`);
+  }
+  try {
+    return parseExchangeRates(text, options);
+  } catch (err) {
+    if (err instanceof Error) err.message = `${file}: ${err.message}`;
+    throw err;
+  }
+}
+
+/**
+ * Writes the table to `file` atomically: a temporary file in the same directory, flushed to disk,
+ * then renamed over the old one, so a reader sees the old table or the new one, never half of one.
+ */
+export function writeExchangeRatesFile(file: string, rates: ExchangeRates): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    const fd = openSync(temporary, 'wx', 0o644);
+    try {
+      writeSync(fd, formatExchangeRatesXml(rates));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, file);
+  } catch (err) {
+    rmSync(temporary, { force: true });
+    throw err;
+  }
+}
