@@ -23,8 +23,8 @@ import type { PaymentGateway } from '../src/domain/gateway.ts';
 import { newId } from '../src/domain/ids.ts';
 import { createStore } from '../src/store/index.ts';
 import type { Database } from '../src/store/database.ts';
-import { seedDueSubscriptions, SEEDED_PRICE_MINOR } from '../test/helpers/due-subscriptions.ts';
-import { freshDatabase, type StoreKind } from '../test/helpers/stores.ts';
+import { seedDueSubscriptions, SEEDED_PRICE_MINOR } from '../support/due-subscriptions.ts';
+import { freshDatabase, type StoreKind } from '../support/databases.ts';
 
 const RENEWALS = Number(process.env.BENCH_RENEWALS ?? 100_000);
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',') as StoreKind[];
@@ -102,9 +102,19 @@ for (const kind of STORES) {
     // The raw rows are seeded 60 days ahead, so they are not due: the engine's runs bill only its own.
     const raw = await seedDueSubscriptions(store.database, RENEWALS, new Date(Date.now() + 60 * 86_400_000));
     const billed = await seedDueSubscriptions(store.database, RENEWALS);
-    const rawRows = await store.database.kysely.selectFrom('transactions').select(['id', 'country']).where('vendor_id', '=', raw.vendorId).orderBy('id').execute();
+    const rawRows = await store.database.kysely
+      .selectFrom('transactions')
+      .select(['id', 'country'])
+      .where('vendor_id', '=', raw.vendorId)
+      .orderBy('id')
+      .execute();
     const gateway = instantGateway();
-    const billing = billingService({ store: createStore(store.database), clock: vendorClock(systemClock), gateways: { production: gateway, sandbox: gateway }, rates: loadExchangeRates() });
+    const billing = billingService({
+      store: createStore(store.database),
+      clock: vendorClock(systemClock),
+      gateways: { production: gateway, sandbox: gateway },
+      rates: loadExchangeRates(),
+    });
 
     const perRound = Math.ceil(RENEWALS / ROUNDS / BATCH) * BATCH;
     let rawSeconds = 0;
@@ -127,7 +137,8 @@ for (const kind of STORES) {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('vendor_id', '=', billed.vendorId)
       .executeTakeFirstOrThrow();
-    if (Number(payments.n) !== RENEWALS || renewed !== RENEWALS) throw new Error(`${kind}: expected ${RENEWALS} renewals, got ${renewed} (${payments.n} entries)`);
+    if (Number(payments.n) !== RENEWALS || renewed !== RENEWALS)
+      throw new Error(`${kind}: expected ${RENEWALS} renewals, got ${renewed} (${payments.n} entries)`);
     const engineRate = renewed / engineSeconds;
     const ceiling = rawRows.length / rawSeconds;
     const line = `${kind.padEnd(8)} engine ${fmt(engineRate).padStart(7)} renewals/s   raw ceiling ${fmt(ceiling).padStart(7)} rows/s   ratio ${(engineRate / ceiling).toFixed(2)} (target >= 0.30)   rounds ${ratios.map((x) => x.toFixed(2)).join(' ')}`;

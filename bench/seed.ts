@@ -51,7 +51,12 @@ export async function seededStore(rows: number, options: { force?: boolean; log?
 
   // 1. Through the services: schema, vendor, sandbox credential, product, and one real purchase
   //    (which creates the customer, the transaction and its ledger entry): the template rows.
-  const config = loadConfig({ OPENTILL_SECRET: BENCH_SECRET, OPENTILL_DATA_DIR: join(tmpdir(), 'opentill-bench-data'), LOG_LEVEL: 'silent', SQLITE_FILE: work });
+  const config = loadConfig({
+    OPENTILL_SECRET: BENCH_SECRET,
+    OPENTILL_DATA_DIR: join(tmpdir(), 'opentill-bench-data'),
+    LOG_LEVEL: 'silent',
+    SQLITE_FILE: work,
+  });
   const database = openSqlite(work);
   const services = createServices(config, { database });
   await database.migrate();

@@ -137,13 +137,18 @@ async function measure(name: string, url: string, paths: readonly string[], auth
     errors: result.errors,
     non2xx: result.non2xx,
   };
-  if (measured.errors || measured.non2xx) log(`  ${name}: ${measured.errors} errors, ${measured.non2xx} non-2xx answers ${JSON.stringify(result.statusCodeStats)}`);
+  if (measured.errors || measured.non2xx)
+    log(`  ${name}: ${measured.errors} errors, ${measured.non2xx} non-2xx answers ${JSON.stringify(result.statusCodeStats)}`);
   return measured;
 }
 
 async function main() {
   log(`opentill transaction-read bench: ${ROWS.toLocaleString('en-US')} transactions, ${SECONDS} s per server, ${CONNECTIONS} connections`);
-  log(`machine: ${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(2)).join(' ')}, node ${process.version}`);
+  log(
+    `machine: ${cpus().length} cores, load average ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}, node ${process.version}`,
+  );
   const store = await seededStore(ROWS, { force: process.env.BENCH_FRESH === '1', log });
   const children: ChildProcess[] = [];
   try {
@@ -200,17 +205,25 @@ async function main() {
     if (ONLY !== 'bare') results.push(await measure('opentill', base, paths, store.authorization));
 
     log('');
-    log(`GET /sandbox/v1/transaction/{id}, ${ROWS.toLocaleString('en-US')} transactions, ${store.sampleIds.length} distinct ids, ${CONNECTIONS} connections, ${SECONDS} s`);
+    log(
+      `GET /sandbox/v1/transaction/{id}, ${ROWS.toLocaleString('en-US')} transactions, ${store.sampleIds.length} distinct ids, ${CONNECTIONS} connections, ${SECONDS} s`,
+    );
     log(`store: ${store.file} (${store.fresh ? 'seeded now' : 'cached'}; seeding took ${store.seedSeconds.toFixed(1)} s)`);
     for (const r of results) {
-      log(`${r.name.padEnd(16)} ${Math.round(r.rps).toLocaleString('en-US').padStart(8)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   (${r.total.toLocaleString('en-US')} requests${r.errors || r.non2xx ? `, ${r.errors} errors, ${r.non2xx} non-2xx` : ''})`);
+      log(
+        `${r.name.padEnd(16)} ${Math.round(r.rps).toLocaleString('en-US').padStart(8)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   (${r.total.toLocaleString('en-US')} requests${r.errors || r.non2xx ? `, ${r.errors} errors, ${r.non2xx} non-2xx` : ''})`,
+      );
     }
     const [b, o] = results;
     if (b && o && b.name !== o.name) {
       const ratio = o.rps / b.rps;
       log(`ratio opentill/bare ${ratio.toFixed(2)} (target >= ${TARGET.toFixed(2)}: ${ratio >= TARGET ? 'met' : 'NOT met'})`);
     }
-    log(`load average after: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+    log(
+      `load average after: ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')}`,
+    );
     if (results.some((r) => r.errors || r.non2xx)) process.exitCode = 1;
   } finally {
     for (const child of children.reverse()) await stopChild(child);

@@ -10,26 +10,43 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium } from '../test/helpers/browser.ts';
+import { launchChromium } from '../support/chromium.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
 import { createServices } from '../src/services.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const dir = mkdtempSync(join(tmpdir(), 'opentill-widget-bench-'));
-const config = loadConfig({ OPENTILL_SECRET: 'widget-bench-secret-0123456789-0123456789', OPENTILL_DATA_DIR: dir, LOG_LEVEL: 'silent', SQLITE_FILE: join(dir, 'bench.db') });
+const config = loadConfig({
+  OPENTILL_SECRET: 'widget-bench-secret-0123456789-0123456789',
+  OPENTILL_DATA_DIR: dir,
+  LOG_LEVEL: 'silent',
+  SQLITE_FILE: join(dir, 'bench.db'),
+});
 const services = createServices(config);
 await services.maintenance.migrate();
 const app = await buildApp(services, { logger: false });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const api = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 const vendor = await services.catalog.createVendor({ name: 'Bench', email: 'bench@example.com' });
-const product = await services.catalog.createProduct({ vendorId: vendor.id, environment: 'sandbox' }, { name: 'Pro', type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }, { currency: 'EUR', value: 18.5 }] });
+const product = await services.catalog.createProduct(
+  { vendorId: vendor.id, environment: 'sandbox' },
+  {
+    name: 'Pro',
+    type: 'ONETIME',
+    prices: [
+      { currency: 'USD', value: 20 },
+      { currency: 'EUR', value: 18.5 },
+    ],
+  },
+);
 
 const page = (withScript: boolean) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>Shop</title>${withScript ? `<script src="${api}/latest/widget.sandbox.min.js" data-ts-country="DE"></script>` : ''}</head>` +
   `<body><h1>Pro</h1><span id="price" data-ts-price data-ts-product="${product.id}">…</span></body></html>`;
-const site = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page(req.url !== '/plain')));
+const site = createServer((req, res) =>
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page(req.url !== '/plain')),
+);
 await new Promise<void>((done) => site.listen(0, '127.0.0.1', done));
 const siteUrl = `http://localhost:${(site.address() as AddressInfo).port}`;
 
@@ -54,7 +71,12 @@ const measure = async (path: string, withPrice: boolean) => {
     const tab = await context.newPage();
     await tab.goto(`${siteUrl}${path}`);
     if (withPrice) await tab.waitForFunction(() => (window as any).__priceShownAt !== undefined);
-    const timing = await tab.evaluate(() => ({ dcl: performance.getEntriesByType('navigation')[0] ? (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domContentLoadedEventEnd : 0, shown: (window as any).__priceShownAt as number | undefined }));
+    const timing = await tab.evaluate(() => ({
+      dcl: performance.getEntriesByType('navigation')[0]
+        ? (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domContentLoadedEventEnd
+        : 0,
+      shown: (window as any).__priceShownAt as number | undefined,
+    }));
     await tab.close();
     if (i < 3) continue; // warm-up: first loads compile the script and open connections
     dcl.push(timing.dcl);

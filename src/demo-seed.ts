@@ -15,7 +15,10 @@ export async function seedDemoIfEmpty(services: Services): Promise<IssuedCredent
     name: 'Demo App Pro (lifetime licence)',
     type: 'ONETIME',
     issuesLicences: true,
-    prices: [{ currency: 'USD', value: 49 }, { currency: 'EUR', value: 45 }],
+    prices: [
+      { currency: 'USD', value: 49 },
+      { currency: 'EUR', value: 45 },
+    ],
   });
   const monthly = await services.catalog.createProduct(scope, {
     name: 'Demo App Team (monthly)',
@@ -28,9 +31,16 @@ export async function seedDemoIfEmpty(services: Services): Promise<IssuedCredent
     type: 'SUBSCRIPTION',
     chargeFrequency: 'YEARLY',
     trialDays: 14,
-    prices: [{ currency: 'USD', value: 199 }, { currency: 'GBP', value: 159 }],
+    prices: [
+      { currency: 'USD', value: 199 },
+      { currency: 'GBP', value: 159 },
+    ],
   });
-  const usage = await services.catalog.createProduct(scope, { name: 'Demo API usage (vaulted card)', type: 'VAULTED', prices: [{ currency: 'USD', value: 0 }] });
+  const usage = await services.catalog.createProduct(scope, {
+    name: 'Demo API usage (vaulted card)',
+    type: 'VAULTED',
+    prices: [{ currency: 'USD', value: 0 }],
+  });
   const card = { number: '4242424242424242', expMonth: 12, expYear: services.clock.now().getUTCFullYear() + 3 };
   const buyers = [
     { productId: licence.id, email: 'anna@example.com', firstName: 'Anna', lastName: 'Schmidt', country: 'DE' },

@@ -98,7 +98,10 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   const transactions = transactionService({ store, clock });
   const idempotency = idempotencyService({ store, clock });
   const purchases = purchaseService({ store, clock, catalog, coupons, gateways, rates });
-  const billing = billingService({ store, clock, gateways, rates }, { leaseMs: config.billing.leaseSeconds * 1000, batchSize: config.billing.batchSize, ...overrides.billing });
+  const billing = billingService(
+    { store, clock, gateways, rates },
+    { leaseMs: config.billing.leaseSeconds * 1000, batchSize: config.billing.batchSize, ...overrides.billing },
+  );
   return {
     config,
     database,

@@ -139,7 +139,10 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     const write: BillingWrite = { transactionId: t.id, state, change: null, entry: null, attempt: null };
     // Unchanged since it was planned: nobody cancelled, refunded or billed it in between.
     const unchanged =
-      current.status === t.status && current.nextCharge === t.nextCharge && billing.period === t.billing?.period && billing.failedAttempts === t.billing?.failedAttempts;
+      current.status === t.status &&
+      current.nextCharge === t.nextCharge &&
+      billing.period === t.billing?.period &&
+      billing.failedAttempts === t.billing?.failedAttempts;
 
     if (p.kind === 'hold') {
       report.errors.push(p.reason);
@@ -238,7 +241,14 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       const toCharge = plans.filter((p): p is Extract<Plan, { kind: 'charge' }> => p.kind === 'charge' && p.quote.totalMinor > 0 && p.due.token !== null);
       const attempts = await repos.billing.recordAttempts(
         toCharge.map((p) =>
-          pendingAttempt({ scope: scopeOf(p.due.transaction), key: p.key, transactionId: p.due.transaction.id, amountMinor: p.quote.totalMinor, currency: p.quote.currency, now: deps.clock.real() }),
+          pendingAttempt({
+            scope: scopeOf(p.due.transaction),
+            key: p.key,
+            transactionId: p.due.transaction.id,
+            amountMinor: p.quote.totalMinor,
+            currency: p.quote.currency,
+            now: deps.clock.real(),
+          }),
         ),
       );
       return { plans, toCharge, attempts };
@@ -261,7 +271,8 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       const writes = plans.map((p) => {
         const key = p.kind === 'charge' ? p.key : undefined;
         const noMethod: ChargeResult = { status: 'DECLINED', code: 'card_declined', message: 'No stored payment method.', permanent: true };
-        const result = key === undefined ? undefined : results.get(key) ?? (p.due.token === null && p.kind === 'charge' && p.quote.totalMinor > 0 ? noMethod : undefined);
+        const result =
+          key === undefined ? undefined : (results.get(key) ?? (p.due.token === null && p.kind === 'charge' && p.quote.totalMinor > 0 ? noMethod : undefined));
         return resolve(p, current.get(p.due.transaction.id)!, result, key === undefined ? undefined : attempts.get(key), report);
       });
       await repos.billing.apply(writes);
@@ -280,11 +291,17 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
         : [{ offsetMs: 0 }, ...deps.clock.ahead().map(([sandboxVendorId, offsetMs]) => ({ sandboxVendorId, offsetMs }))];
       let batches = 0;
       for (const c of clocks) {
-        let dueBy = '';
+        let dueBy: string;
         for (;;) {
           const real = deps.clock.real();
           dueBy = new Date(real.getTime() + c.offsetMs).toISOString();
-          const query = { dueBy, sandboxVendorId: c.sandboxVendorId, now: real.toISOString(), leaseUntil: new Date(real.getTime() + leaseMs).toISOString(), limit: batchSize };
+          const query = {
+            dueBy,
+            sandboxVendorId: c.sandboxVendorId,
+            now: real.toISOString(),
+            leaseUntil: new Date(real.getTime() + leaseMs).toISOString(),
+            limit: batchSize,
+          };
           const claimed = await claimAndPlan(query);
           if (!claimed) break;
           await runBatch(claimed, report);

@@ -68,7 +68,8 @@ export function catalogService(deps: CatalogDeps) {
 
     async updateVendorSettings(vendorId: string, settings: Partial<Pick<Vendor, 'allowConversion' | 'adminFrameOrigins'>>): Promise<Vendor> {
       const origins = settings.adminFrameOrigins?.map(requireOrigin);
-      if (!(await deps.store.vendors.updateSettings(vendorId, { ...settings, ...(origins ? { adminFrameOrigins: [...new Set(origins)] } : {}) }))) throw notFound(`Vendor ${vendorId}`);
+      if (!(await deps.store.vendors.updateSettings(vendorId, { ...settings, ...(origins ? { adminFrameOrigins: [...new Set(origins)] } : {}) })))
+        throw notFound(`Vendor ${vendorId}`);
       return (await deps.store.vendors.find(vendorId))!;
     },
 
@@ -120,7 +121,13 @@ export function catalogService(deps: CatalogDeps) {
       const trialDays = input.trialDays ?? current.trialDays;
       if (!Number.isInteger(trialDays) || trialDays < 0 || trialDays > 365) throw invalidInput('trialDays must be a whole number from 0 to 365.');
       if (trialDays > 0 && current.type !== 'SUBSCRIPTION') throw invalidInput('Only subscriptions can have a trial.');
-      const fields = { name, description: input.description?.trim() ?? current.description, trialDays, issuesLicences: input.issuesLicences ?? current.issuesLicences, prices: parsePriceList(input.prices) };
+      const fields = {
+        name,
+        description: input.description?.trim() ?? current.description,
+        trialDays,
+        issuesLicences: input.issuesLicences ?? current.issuesLicences,
+        prices: parsePriceList(input.prices),
+      };
       await deps.store.transaction((repos) => repos.products.update(scope, id, fields));
       return { ...current, ...fields };
     },

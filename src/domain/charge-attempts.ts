@@ -7,7 +7,14 @@ import type { ChargeAttempt } from './ports.ts';
  * answer settles it, so a crash in between leaves a record to reconcile instead of a lost or
  * doubled charge. `key` is the attempt's identity: the same key is the same charge.
  */
-export function pendingAttempt(input: { scope: Scope; key: string; transactionId: string | null; amountMinor: number; currency: string; now: Date }): ChargeAttempt {
+export function pendingAttempt(input: {
+  scope: Scope;
+  key: string;
+  transactionId: string | null;
+  amountMinor: number;
+  currency: string;
+  now: Date;
+}): ChargeAttempt {
   const at = input.now.toISOString();
   return {
     id: newId('chargeAttempt', input.now.getTime()),

@@ -41,7 +41,7 @@ export function vendorClock(base: Clock): VendorClock {
     now(scope) {
       const real = base.now();
       const offset = scope?.environment === 'sandbox' ? offsets.get(scope.vendorId) : undefined;
-      return offset ? new Date(real.getTime() + offset) : real;
+      return offset !== undefined && offset !== 0 ? new Date(real.getTime() + offset) : real;
     },
     offsetOf: (vendorId) => offsets.get(vendorId) ?? 0,
     setOffset(vendorId, offsetMs) {

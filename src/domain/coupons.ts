@@ -94,7 +94,8 @@ export function couponService(deps: { store: Store; clock: Clock }) {
     async redeemable(scope: Scope, productId: string, typed: string): Promise<Coupon> {
       const coupon = await deps.store.coupons.findByCode(scope, productId, normalizeCouponCode(typed));
       if (!coupon || coupon.revokedAt !== null) throw new AppError('INVALID_INPUT', `The coupon "${typed.trim()}" is not valid for this product.`);
-      if (coupon.expiresAt !== null && coupon.expiresAt <= deps.clock.now(scope).toISOString()) throw new AppError('INVALID_INPUT', `The coupon "${typed.trim()}" has expired.`);
+      if (coupon.expiresAt !== null && coupon.expiresAt <= deps.clock.now(scope).toISOString())
+        throw new AppError('INVALID_INPUT', `The coupon "${typed.trim()}" has expired.`);
       return coupon;
     },
   };

@@ -52,7 +52,7 @@ export function customerPortalService(deps: PortalDeps) {
           const method = transaction.paymentMethodId ? await deps.store.paymentMethods.find(transaction.paymentMethodId) : undefined;
           return {
             transaction,
-            entries: (await deps.store.entries.listForTransaction(transaction.id)).filter((e) => e.invoiceNumber),
+            entries: (await deps.store.entries.listForTransaction(transaction.id)).filter((e) => e.invoiceNumber != null),
             licence: (await deps.store.licences.keyOf(scope, transaction.id)) ?? null,
             card: method ? { brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear } : null,
           };
@@ -79,7 +79,8 @@ export function customerPortalService(deps: PortalDeps) {
       if (tokenized.status !== 'OK') return { status: 'DECLINED', message: tokenized.message };
       return deps.store.transaction(async (repos) => {
         const transaction = await repos.transactions.lock(scope, id);
-        if (!transaction || !canUpdateCard(transaction)) throw invalidState(`The card of this purchase cannot be changed: it is ${transaction?.status ?? 'gone'}.`);
+        if (!transaction || !canUpdateCard(transaction))
+          throw invalidState(`The card of this purchase cannot be changed: it is ${transaction?.status ?? 'gone'}.`);
         const methodId = newId('paymentMethod', now.getTime());
         await repos.paymentMethods.insert(scope, transaction.customerId, gateway.provider, { id: methodId, ...tokenized.card }, now.toISOString());
         const inDunning = (transaction.billing?.failedAttempts ?? 0) > 0 && transaction.nextCharge !== null;

@@ -11,7 +11,6 @@ export interface ExchangeRates {
   readonly perEuro: ReadonlyMap<string, Decimal>;
 }
 
-
 const EUR_RATE: Decimal = { units: 1n, scale: 0 };
 
 /**
@@ -47,7 +46,8 @@ export function parseExchangeRates(text: string, options: { undatedAs?: string }
     if (seen.has(currency)) throw invalidInput(`${where}: ${currency} is listed twice.`);
     seen.add(currency);
     const value = parseRate(rate, currency, where);
-    if (currency === 'EUR' && !(value.units === 10n ** BigInt(value.scale))) throw invalidInput(`${where}: EUR is the base of the table, its rate must be 1, not ${rate}.`);
+    if (currency === 'EUR' && !(value.units === 10n ** BigInt(value.scale)))
+      throw invalidInput(`${where}: EUR is the base of the table, its rate must be 1, not ${rate}.`);
     perEuro.set(currency, value);
   }
   if (!perEuro.has('USD')) throw invalidInput('The rate table has no USD rate: every conversion starts from USD.');
@@ -95,7 +95,12 @@ function readCsv(text: string, undatedAs: string): { date: string; entries: Entr
       if (!date) date = /\b(\d{4}-\d{2}-\d{2})\b/.exec(line)?.[1] ?? '';
       continue;
     }
-    const fields = line.split(',').map((field) => field.trim().replace(/^"(.*)"$/, '$1').trim());
+    const fields = line.split(',').map((field) =>
+      field
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .trim(),
+    );
     const first = !sawContent;
     sawContent = true;
     if (first && fields.length === 2 && fields[0]!.toLowerCase() === 'currency' && fields[1]!.toLowerCase() === 'rate') continue;
@@ -122,7 +127,9 @@ function isIsoDate(text: string): boolean {
 
 /** The table in ECB eurofxref XML, the format the service loads; EUR is implied, as the ECB does. */
 export function formatExchangeRatesXml(rates: ExchangeRates): string {
-  const lines = [...rates.perEuro].filter(([currency]) => currency !== 'EUR').map(([currency, rate]) => `      <Cube currency="${currency}" rate="${formatDecimal(rate)}"/>`);
+  const lines = [...rates.perEuro]
+    .filter(([currency]) => currency !== 'EUR')
+    .map(([currency, rate]) => `      <Cube currency="${currency}" rate="${formatDecimal(rate)}"/>`);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<!-- Written by `opentill rates import`, in the ECB eurofxref format (1 EUR = rate). -->',

@@ -47,7 +47,7 @@ export function invoiceService(deps: { store: Store }) {
       let creditFor: string | null = null;
       if (!payment && entry.reversesEntryId) {
         const reversed = (await deps.store.entries.listForTransaction(transaction.id)).find((e) => e.id === entry.reversesEntryId);
-        if (reversed?.invoiceNumber) creditFor = formatInvoiceNumber(reversed.invoiceNumber, environment);
+        if (reversed?.invoiceNumber != null) creditFor = formatInvoiceNumber(reversed.invoiceNumber, environment);
       }
       const name = [customer?.firstName, customer?.lastName].filter(Boolean).join(' ');
       const sign = payment ? 1 : -1;

@@ -46,7 +46,10 @@ export function paymentEntry(args: {
 }
 
 /** The entry that reverses a payment: the same amounts, negated, pointing at the payment. */
-export function reversalEntry(payment: LedgerEntry, args: { type: EntryType; vendorId: string; environment: Environment; externalId: string | null; at: Date }): NewEntry {
+export function reversalEntry(
+  payment: LedgerEntry,
+  args: { type: EntryType; vendorId: string; environment: Environment; externalId: string | null; at: Date },
+): NewEntry {
   return {
     ...payment,
     id: newId('entry', args.at.getTime()),

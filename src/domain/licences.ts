@@ -13,7 +13,11 @@ const ACTIVE_STATUSES: readonly TransactionStatus[] = [
 
 export function licenceService(deps: { store: Pick<Repositories, 'products' | 'licences' | 'transactions'> }) {
   return {
-    async check(scope: Scope, productId: string, key: string): Promise<{ status: LicenceStatus; productId: string; transactionId: string | null; licence: string }> {
+    async check(
+      scope: Scope,
+      productId: string,
+      key: string,
+    ): Promise<{ status: LicenceStatus; productId: string; transactionId: string | null; licence: string }> {
       const product = await deps.store.products.find(scope, productId);
       if (!product) throw notFound(`Product ${productId}`);
       const licence = await deps.store.licences.find(scope, productId, key.trim().toUpperCase());

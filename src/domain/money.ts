@@ -53,7 +53,12 @@ function numberToPlainString(value: number): string {
   const negative = mantissa.startsWith('-');
   const digits = mantissa.replace('-', '').replace('.', '');
   const pointAt = (mantissa.replace('-', '').indexOf('.') === -1 ? mantissa.replace('-', '').length : mantissa.replace('-', '').indexOf('.')) + Number(exp);
-  const padded = pointAt <= 0 ? '0.' + '0'.repeat(-pointAt) + digits : pointAt >= digits.length ? digits + '0'.repeat(pointAt - digits.length) : digits.slice(0, pointAt) + '.' + digits.slice(pointAt);
+  const padded =
+    pointAt <= 0
+      ? '0.' + '0'.repeat(-pointAt) + digits
+      : pointAt >= digits.length
+        ? digits + '0'.repeat(pointAt - digits.length)
+        : digits.slice(0, pointAt) + '.' + digits.slice(pointAt);
   return (negative ? '-' : '') + padded;
 }
 

@@ -46,7 +46,13 @@ export function panelAccountService(deps: { store: Store; clock: Clock; createVe
     const id = randomBytes(32).toString('base64url');
     const now = deps.clock.now();
     const csrfToken = randomBytes(24).toString('base64url');
-    await deps.store.panel.insertSession({ idHash: sessionHash(id), userId: user.id, csrfToken, expiresAt: new Date(now.getTime() + PANEL_SESSION_MS).toISOString(), createdAt: now.toISOString() });
+    await deps.store.panel.insertSession({
+      idHash: sessionHash(id),
+      userId: user.id,
+      csrfToken,
+      expiresAt: new Date(now.getTime() + PANEL_SESSION_MS).toISOString(),
+      createdAt: now.toISOString(),
+    });
     return { cookie: id, session: { user, csrfToken } };
   }
 
@@ -57,7 +63,13 @@ export function panelAccountService(deps: { store: Store; clock: Clock; createVe
       if (password.length < 10 || password.length > 200) throw invalidInput('Choose a password of 10 to 200 characters.');
       if (await deps.store.panel.findUserByEmail(email)) throw invalidInput('There is already an account with this e-mail; sign in instead.');
       const vendor = await deps.createVendor({ name: input.company ?? '', email });
-      const user: PanelUser = { id: newId('panelUser'), vendorId: vendor.id, email, passwordHash: await hashPassword(password), createdAt: deps.clock.now().toISOString() };
+      const user: PanelUser = {
+        id: newId('panelUser'),
+        vendorId: vendor.id,
+        email,
+        passwordHash: await hashPassword(password),
+        createdAt: deps.clock.now().toISOString(),
+      };
       await deps.store.panel.insertUser(user);
       return startSession(user);
     },

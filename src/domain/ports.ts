@@ -1,15 +1,4 @@
-import type {
-  ChangeFlag,
-  Coupon,
-  CustomizedProduct,
-  Environment,
-  LedgerEntry,
-  PaymentMethod,
-  Product,
-  Scope,
-  Transaction,
-  Vendor,
-} from './model.ts';
+import type { ChangeFlag, Coupon, CustomizedProduct, Environment, LedgerEntry, PaymentMethod, Product, Scope, Transaction, Vendor } from './model.ts';
 import type { IdempotencyRecord } from './idempotency.ts';
 
 /**
@@ -91,7 +80,10 @@ export interface Repositories {
   chargeAttempts: {
     insert(attempt: ChargeAttempt): Promise<void>;
     findByKey(key: string): Promise<ChargeAttempt | undefined>;
-    settle(id: string, patch: { status: ChargeAttemptStatus; gatewayReference: string | null; failureCode: string | null; transactionId?: string; updatedAt: string }): Promise<void>;
+    settle(
+      id: string,
+      patch: { status: ChargeAttemptStatus; gatewayReference: string | null; failureCode: string | null; transactionId?: string; updatedAt: string },
+    ): Promise<void>;
   };
   billing: {
     /**
@@ -145,10 +137,7 @@ export interface StoredCredential {
 }
 
 export type TransactionPatch = Partial<
-  Pick<
-    Transaction,
-    'status' | 'assignedEmail' | 'payload' | 'whoCanceled' | 'lastCharge' | 'nextCharge' | 'paymentMethodId'
-  >
+  Pick<Transaction, 'status' | 'assignedEmail' | 'payload' | 'whoCanceled' | 'lastCharge' | 'nextCharge' | 'paymentMethodId'>
 >;
 
 export type ChargeAttemptStatus = 'PENDING' | 'SUCCEEDED' | 'DECLINED' | 'UNKNOWN';
@@ -181,7 +170,18 @@ export interface PanelUser {
 /** What billing reads of a due subscription. */
 export type DueTransaction = Pick<
   Transaction,
-  'id' | 'vendorId' | 'environment' | 'productId' | 'customizedProductId' | 'status' | 'chargeFrequency' | 'country' | 'region' | 'currency' | 'nextCharge' | 'billing'
+  | 'id'
+  | 'vendorId'
+  | 'environment'
+  | 'productId'
+  | 'customizedProductId'
+  | 'status'
+  | 'chargeFrequency'
+  | 'country'
+  | 'region'
+  | 'currency'
+  | 'nextCharge'
+  | 'billing'
 >;
 
 export interface DueSubscription {

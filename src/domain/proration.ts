@@ -15,7 +15,11 @@ export interface Proration {
   firstCharge: Date;
 }
 
-export function prorate(old: Pick<Transaction, 'netUsdMinor' | 'lastCharge' | 'nextCharge'>, next: { netUsdMinor: number; chargeFrequency: ChargeFrequency }, now: Date): Proration {
+export function prorate(
+  old: Pick<Transaction, 'netUsdMinor' | 'lastCharge' | 'nextCharge'>,
+  next: { netUsdMinor: number; chargeFrequency: ChargeFrequency },
+  now: Date,
+): Proration {
   const none = { valueLeftUsdMinor: 0, delayMs: 0, firstCharge: now };
   if (!old.lastCharge || !old.nextCharge) return none;
   const start = Date.parse(old.lastCharge);

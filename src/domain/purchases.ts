@@ -71,8 +71,7 @@ function priceOffer(offer: Offer, locality: Locality, rates: ExchangeRates, allo
 }
 
 export type PurchaseResult =
-  | { status: 'PAID'; transaction: Transaction; quote: PriceQuote; licence: string | null }
-  | { status: 'DECLINED'; code: string; message: string };
+  { status: 'PAID'; transaction: Transaction; quote: PriceQuote; licence: string | null } | { status: 'DECLINED'; code: string; message: string };
 
 export function purchaseService(deps: PurchaseDeps) {
   const conversionAllowed = async (scope: Scope) => (await deps.store.vendors.find(scope.vendorId))?.allowConversion ?? true;
@@ -84,7 +83,8 @@ export function purchaseService(deps: PurchaseDeps) {
       throw invalidState(`This upgrade link replaces subscription ${oldId}, which is ${old ? old.status : 'gone'}; ask the seller for a new link.`);
     }
     const owner = [old.email, old.assignedEmail].filter(Boolean).map((e) => e!.toLowerCase());
-    if (!owner.includes(email.toLowerCase())) throw new AppError('INVALID_INPUT', 'This upgrade link is for the e-mail address of the subscription it replaces.');
+    if (!owner.includes(email.toLowerCase()))
+      throw new AppError('INVALID_INPUT', 'This upgrade link is for the e-mail address of the subscription it replaces.');
     return { old, proration: prorate(old, { netUsdMinor: newNetUsdMinor, chargeFrequency: frequency }, now) };
   }
 
@@ -94,7 +94,11 @@ export function purchaseService(deps: PurchaseDeps) {
       const offer = await deps.catalog.resolveOffer(scope, productId);
       const coupon = couponCode ? await deps.coupons.redeemable(scope, offer.product.id, couponCode) : null;
       const allowConversion = await conversionAllowed(scope);
-      return { offer, coupon, quote: priceOffer(offer, { ...locality, country: requireCountry(locality.country) }, deps.rates, allowConversion, undefined, coupon ?? undefined) };
+      return {
+        offer,
+        coupon,
+        quote: priceOffer(offer, { ...locality, country: requireCountry(locality.country) }, deps.rates, allowConversion, undefined, coupon ?? undefined),
+      };
     },
 
     async purchase(scope: Scope, request: PurchaseRequest): Promise<PurchaseResult> {
@@ -110,7 +114,10 @@ export function purchaseService(deps: PurchaseDeps) {
       const quote = priceOffer(offer, { country, region: request.region }, deps.rates, await conversionAllowed(scope), request.currency, coupon);
       const expected = request.expectedTotal;
       if (expected && (expected.currency.toUpperCase() !== quote.currency || expected.totalMinor !== quote.totalMinor)) {
-        throw new AppError('PRICE_CHANGED', `The price is now ${formatMinor(quote.totalMinor, quote.currency)} ${quote.currency}, not what was shown; nothing was charged. Check the new price and pay again.`);
+        throw new AppError(
+          'PRICE_CHANGED',
+          `The price is now ${formatMinor(quote.totalMinor, quote.currency)} ${quote.currency}, not what was shown; nothing was charged. Check the new price and pay again.`,
+        );
       }
       requireCardExpiry(request.card);
       const gateway = deps.gateways[scope.environment];
@@ -120,14 +127,23 @@ export function purchaseService(deps: PurchaseDeps) {
 
       // An upgrade or downgrade replaces an active subscription: no trial, no charge now; the value
       // left on the old one delays the first charge of the new one.
-      const migration = customized?.transactionIdToMigrate ? await migrationOf(scope, customized.transactionIdToMigrate, email, quote.netUsdMinor, product.chargeFrequency, now) : null;
+      const migration = customized?.transactionIdToMigrate
+        ? await migrationOf(scope, customized.transactionIdToMigrate, email, quote.netUsdMinor, product.chargeFrequency, now)
+        : null;
       const inTrial = !migration && product.type === 'SUBSCRIPTION' && product.trialDays > 0;
       const chargeNow = !migration && !inTrial && quote.totalMinor > 0;
       const transactionId = newId('transaction', now.getTime());
       let charge: { reference: string; feeMinor: number } | null = null;
       if (chargeNow) {
         // Recorded before the gateway is called: a crash leaves a PENDING attempt to reconcile.
-        const attempt = pendingAttempt({ scope, key: `purchase:${transactionId}`, transactionId: null, amountMinor: quote.totalMinor, currency: quote.currency, now });
+        const attempt = pendingAttempt({
+          scope,
+          key: `purchase:${transactionId}`,
+          transactionId: null,
+          amountMinor: quote.totalMinor,
+          currency: quote.currency,
+          now,
+        });
         const attemptId = attempt.id;
         await deps.store.chargeAttempts.insert(attempt);
         const result = await gateway.charge({ attemptId, token: tokenized.card.token, amountMinor: quote.totalMinor, currency: quote.currency });
@@ -145,7 +161,13 @@ export function purchaseService(deps: PurchaseDeps) {
           return { status: 'DECLINED', code: result.code, message: result.message };
         }
         charge = { reference: result.reference, feeMinor: result.feeMinor };
-        await deps.store.chargeAttempts.settle(attemptId, { status: 'SUCCEEDED', gatewayReference: result.reference, failureCode: null, transactionId, updatedAt: settledAt });
+        await deps.store.chargeAttempts.settle(attemptId, {
+          status: 'SUCCEEDED',
+          gatewayReference: result.reference,
+          failureCode: null,
+          transactionId,
+          updatedAt: settledAt,
+        });
       }
 
       const { status, flag, nextCharge } = migration
@@ -199,14 +221,25 @@ export function purchaseService(deps: PurchaseDeps) {
           lastName: request.lastName ?? customized?.userLastName ?? null,
           createdAt: now.toISOString(),
         });
-        await repos.paymentMethods.insert(scope, transaction.customerId, gateway.provider, { id: transaction.paymentMethodId!, ...tokenized.card }, now.toISOString());
+        await repos.paymentMethods.insert(
+          scope,
+          transaction.customerId,
+          gateway.provider,
+          { id: transaction.paymentMethodId!, ...tokenized.card },
+          now.toISOString(),
+        );
         if (migration) {
           // Ends the old subscription in the same database transaction, if it is still as priced.
           const current = await repos.transactions.lock(scope, migration.old.id);
           if (!current || current.status !== 'SUBSCRIPTION_STATUS_ACTIVE' || current.nextCharge !== migration.old.nextCharge) {
             throw invalidState(`Subscription ${migration.old.id} changed (now ${current?.status ?? 'gone'}); ask the seller for a new upgrade link.`);
           }
-          await repos.transactions.update(scope, current.id, { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: 'VENDOR', nextCharge: null }, { flag: 'CHANGED_STATUS_CANCELLED', at: now.toISOString() });
+          await repos.transactions.update(
+            scope,
+            current.id,
+            { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: 'VENDOR', nextCharge: null },
+            { flag: 'CHANGED_STATUS_CANCELLED', at: now.toISOString() },
+          );
         }
         await repos.transactions.insert(transaction);
         if (charge) {
@@ -227,7 +260,14 @@ export function purchaseService(deps: PurchaseDeps) {
           );
         }
         if (licence) {
-          await repos.licences.insert({ id: newId('licence', now.getTime()), scope, productId: product.id, transactionId, key: licence, createdAt: now.toISOString() });
+          await repos.licences.insert({
+            id: newId('licence', now.getTime()),
+            scope,
+            productId: product.id,
+            transactionId,
+            key: licence,
+            createdAt: now.toISOString(),
+          });
         }
       });
       return { status: 'PAID', transaction, quote, licence };

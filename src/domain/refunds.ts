@@ -37,14 +37,21 @@ export function refundService(deps: RefundDeps) {
         const transaction = await repos.transactions.lock(scope, id);
         if (!transaction) throw notFound(`Transaction ${id}`);
         await requireUnchanged(repos, id, seen);
-        if (transaction.status === 'TRANSACTION_STATUS_PENDING') throw invalidState(`Transaction ${id} is ${transaction.status}: there is no payment to refund yet.`);
+        if (transaction.status === 'TRANSACTION_STATUS_PENDING')
+          throw invalidState(`Transaction ${id} is ${transaction.status}: there is no payment to refund yet.`);
         if (transaction.status === 'TRANSACTION_STATUS_REFUNDED') throw invalidState(`Transaction ${id} is already refunded (status ${transaction.status}).`);
         const entries = await repos.entries.listForTransaction(id);
         const payment = latestUnreversedPayment(entries);
         if (!payment) throw invalidState(`Transaction ${id} (status ${transaction.status}) has no payment left to refund.`);
 
         const now = deps.clock.now(scope);
-        const refund = reversalEntry(payment, { type: REFUND_TYPE[transaction.type], vendorId: scope.vendorId, environment: scope.environment, externalId: null, at: now });
+        const refund = reversalEntry(payment, {
+          type: REFUND_TYPE[transaction.type],
+          vendorId: scope.vendorId,
+          environment: scope.environment,
+          externalId: null,
+          at: now,
+        });
         const result = await deps.gateways[scope.environment].refund({
           refundId: refund.id,
           chargeReference: payment.externalId,
@@ -56,8 +63,7 @@ export function refundService(deps: RefundDeps) {
         await repos.entries.insert(refund);
 
         // A vaulted method stays usable after one of its charges is refunded.
-        const patch: Partial<Transaction> =
-          transaction.type === 'VAULTED' ? {} : { status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };
+        const patch: Partial<Transaction> = transaction.type === 'VAULTED' ? {} : { status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };
         await repos.transactions.update(scope, id, patch, { flag: 'CHANGED_STATUS_REFUNDED', at: now.toISOString() });
         return { transaction: { ...transaction, ...patch, changeFlag: 'CHANGED_STATUS_REFUNDED' }, refund, payment };
       });

@@ -51,7 +51,8 @@ export function sandboxClockService(deps: { store: Store; clock: VendorClock; bi
         if (offsetMs < current) throw invalidInput(`The sandbox clock only moves forward; it already reads ${reading(scope).now}.`);
       } else {
         const seconds = input.seconds;
-        if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds <= 0) throw invalidInput('"seconds" must be a positive whole number of seconds (or give "to").');
+        if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds <= 0)
+          throw invalidInput('"seconds" must be a positive whole number of seconds (or give "to").');
         offsetMs = current + seconds * 1000;
       }
       if (offsetMs > MAX_OFFSET_MS) throw invalidInput('The sandbox clock can run at most 20 years ahead of real time.');

@@ -36,7 +36,11 @@ function label(type: string, country: string): string {
 }
 
 /** Every ISO 3166-1 country (with its currency, from country-to-currency), sorted: a country picker's choices. */
-export const KNOWN_COUNTRIES: readonly string[] = Object.freeze(Object.keys(countryToCurrency).filter((c) => /^[A-Z]{2}$/.test(c)).sort());
+export const KNOWN_COUNTRIES: readonly string[] = Object.freeze(
+  Object.keys(countryToCurrency)
+    .filter((c) => /^[A-Z]{2}$/.test(c))
+    .sort(),
+);
 
 /** A country code opentill can price for; countries the tax dataset does not list charge no tax. */
 export function isKnownCountry(country: string): boolean {

@@ -54,7 +54,8 @@ export function parsePriceList(input: unknown): Record<string, number> {
     if (prices[code] !== undefined) throw invalidInput(`prices lists ${code} twice.`);
     prices[code] = minor;
   }
-  if (prices.USD === undefined) throw new AppError('USD_PRICE_REQUIRED', 'prices must include a USD price; other currencies are converted from it when missing.');
+  if (prices.USD === undefined)
+    throw new AppError('USD_PRICE_REQUIRED', 'prices must include a USD price; other currencies are converted from it when missing.');
   return prices;
 }
 
@@ -74,7 +75,14 @@ export function requireOrigin(value: unknown): string {
   } catch {
     throw invalidInput(`"${String(value)}" is not an origin; write it as https://admin.example.com`);
   }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
+  if (
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    url.username ||
+    url.password ||
+    (url.pathname !== '/' && url.pathname !== '') ||
+    url.search ||
+    url.hash
+  ) {
     throw invalidInput(`"${String(value)}" is not an origin; write it as https://admin.example.com, without a path`);
   }
   return url.origin;
@@ -83,5 +91,6 @@ export function requireOrigin(value: unknown): string {
 /** A card's expiry month is 1 to 12; a two-digit year means 20xx. Anything else is the customer's typo, not a decline. */
 export function requireCardExpiry(card: { expMonth: number; expYear: number }): void {
   if (!Number.isInteger(card.expMonth) || card.expMonth < 1 || card.expMonth > 12) throw invalidInput('The card expiry month must be between 01 and 12.');
-  if (!Number.isInteger(card.expYear) || card.expYear < 0 || (card.expYear > 99 && (card.expYear < 2000 || card.expYear > 2099))) throw invalidInput('The card expiry year is not valid.');
+  if (!Number.isInteger(card.expYear) || card.expYear < 0 || (card.expYear > 99 && (card.expYear < 2000 || card.expYear > 2099)))
+    throw invalidInput('The card expiry year is not valid.');
 }

@@ -31,7 +31,12 @@ export interface VaultedChargeResult {
 
 export function vaultedChargeService(deps: VaultedChargeDeps) {
   return {
-    async charge(scope: Scope, id: string, input: { prices: unknown; chargeDescription?: string | undefined }, idempotencyKey?: string): Promise<VaultedChargeResult> {
+    async charge(
+      scope: Scope,
+      id: string,
+      input: { prices: unknown; chargeDescription?: string | undefined },
+      idempotencyKey?: string,
+    ): Promise<VaultedChargeResult> {
       const prices = parsePriceList(input.prices);
       const now = deps.clock.now(scope);
       const attemptKey = `vaulted:${scope.vendorId}:${scope.environment}:${id}:${idempotencyKey ?? randomToken(16)}`;
@@ -40,10 +45,18 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
         const transaction = await repos.transactions.lock(scope, id);
         if (!transaction) throw notFound(`Transaction ${id}`);
         if (transaction.type !== 'VAULTED') throw invalidState(`Transaction ${id} is ${transaction.type}, not a vaulted payment method.`);
-        if (transaction.status !== 'VAULTED_STATUS_ACTIVE') throw invalidState(`The vaulted payment method ${id} is ${transaction.status} and cannot be charged.`);
+        if (transaction.status !== 'VAULTED_STATUS_ACTIVE')
+          throw invalidState(`The vaulted payment method ${id} is ${transaction.status} and cannot be charged.`);
         const method = transaction.paymentMethodId ? await repos.paymentMethods.find(transaction.paymentMethodId) : undefined;
         if (!method) throw invalidState(`Transaction ${id} has no stored payment method.`);
-        const quote = quotePrice({ prices, currency: transaction.currency, country: transaction.country, region: transaction.region, allowConversion: true, rates: deps.rates });
+        const quote = quotePrice({
+          prices,
+          currency: transaction.currency,
+          country: transaction.country,
+          region: transaction.region,
+          allowConversion: true,
+          rates: deps.rates,
+        });
         const existing = await repos.chargeAttempts.findByKey(attemptKey);
         if (existing?.status === 'SUCCEEDED' || existing?.status === 'DECLINED') return { settled: existing, quote } as const;
         const attempt = existing ?? pendingAttempt({ scope, key: attemptKey, transactionId: id, amountMinor: quote.totalMinor, currency: quote.currency, now });
@@ -56,16 +69,31 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
           throw new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a charge of another amount; use a new key for a new charge.');
         }
         const succeeded = prepared.settled.status === 'SUCCEEDED';
-        return { status: succeeded ? 'SUCCESS' : 'FAILED', deactivation: false, quote: prepared.quote, message: succeeded ? null : `This charge was declined before (${prepared.settled.failureCode}).` };
+        return {
+          status: succeeded ? 'SUCCESS' : 'FAILED',
+          deactivation: false,
+          quote: prepared.quote,
+          message: succeeded ? null : `This charge was declined before (${prepared.settled.failureCode}).`,
+        };
       }
 
       const gateway = deps.gateways[scope.environment];
-      const result = await gateway.charge({ attemptId: prepared.attemptId, token: prepared.token, amountMinor: prepared.quote.totalMinor, currency: prepared.quote.currency });
+      const result = await gateway.charge({
+        attemptId: prepared.attemptId,
+        token: prepared.token,
+        amountMinor: prepared.quote.totalMinor,
+        currency: prepared.quote.currency,
+      });
       const at = deps.clock.now(scope);
 
       return deps.store.transaction(async (repos) => {
         if (result.status === 'SUCCEEDED') {
-          await repos.chargeAttempts.settle(prepared.attemptId, { status: 'SUCCEEDED', gatewayReference: result.reference, failureCode: null, updatedAt: at.toISOString() });
+          await repos.chargeAttempts.settle(prepared.attemptId, {
+            status: 'SUCCEEDED',
+            gatewayReference: result.reference,
+            failureCode: null,
+            updatedAt: at.toISOString(),
+          });
           await repos.entries.insert(
             paymentEntry({
               type: 'VAULTED_PAYMENT',
@@ -88,9 +116,19 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
           await repos.chargeAttempts.settle(prepared.attemptId, { status: 'UNKNOWN', gatewayReference: null, failureCode: null, updatedAt: at.toISOString() });
           return { status: 'FAILED', deactivation: false, quote: prepared.quote, message: 'The payment provider did not answer; the charge is being checked.' };
         }
-        await repos.chargeAttempts.settle(prepared.attemptId, { status: 'DECLINED', gatewayReference: null, failureCode: result.code, updatedAt: at.toISOString() });
+        await repos.chargeAttempts.settle(prepared.attemptId, {
+          status: 'DECLINED',
+          gatewayReference: null,
+          failureCode: result.code,
+          updatedAt: at.toISOString(),
+        });
         if (result.permanent) {
-          await repos.transactions.update(scope, id, { status: 'VAULTED_STATUS_INACTIVE' }, { flag: 'CHANGED_STATUS_VAULTED_DEACTIVATION', at: at.toISOString() });
+          await repos.transactions.update(
+            scope,
+            id,
+            { status: 'VAULTED_STATUS_INACTIVE' },
+            { flag: 'CHANGED_STATUS_VAULTED_DEACTIVATION', at: at.toISOString() },
+          );
         }
         return { status: 'FAILED', deactivation: result.permanent, quote: prepared.quote, message: result.message };
       });

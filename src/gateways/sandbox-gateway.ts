@@ -22,7 +22,12 @@ export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new D
       if (!passesLuhn(digits)) return { status: 'DECLINED', code: 'invalid_card', message: 'The card number is not valid.', permanent: true };
       const test = SANDBOX_TEST_CARDS[digits];
       if (!test) {
-        return { status: 'DECLINED', code: 'invalid_card', message: 'The sandbox accepts only its test card numbers; real cards are refused.', permanent: true };
+        return {
+          status: 'DECLINED',
+          code: 'invalid_card',
+          message: 'The sandbox accepts only its test card numbers; real cards are refused.',
+          permanent: true,
+        };
       }
       if (isExpired(card.expMonth, card.expYear, at)) return DECLINES.expired_card;
       return {
@@ -40,7 +45,13 @@ export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new D
       const behaviour = /^sbx_(success|card_declined|insufficient_funds|expired_card|later_declined)_/.exec(request.token)?.[1] as SandboxBehaviour | undefined;
       let outcome: Exclude<SandboxBehaviour, 'later_declined'> = behaviour === 'later_declined' ? 'success' : (behaviour ?? 'card_declined');
       if (behaviour === 'later_declined') {
-        const earlier = await db.selectFrom('sandbox_gateway_charges').select('attempt_id').where('token', '=', request.token).where('attempt_id', '!=', request.attemptId).limit(1).executeTakeFirst();
+        const earlier = await db
+          .selectFrom('sandbox_gateway_charges')
+          .select('attempt_id')
+          .where('token', '=', request.token)
+          .where('attempt_id', '!=', request.attemptId)
+          .limit(1)
+          .executeTakeFirst();
         if (earlier) outcome = 'card_declined';
       }
       await db

@@ -18,8 +18,24 @@ export function countryOfIp(ip: string): string | undefined {
 
 // Canada Post's first letter names the province (X is shared by NT and NU; both tax alike).
 const CANADIAN_PROVINCE_BY_LETTER: Record<string, string> = {
-  A: 'NL', B: 'NS', C: 'PE', E: 'NB', G: 'QC', H: 'QC', J: 'QC', K: 'ON', L: 'ON', M: 'ON', N: 'ON', P: 'ON',
-  R: 'MB', S: 'SK', T: 'AB', V: 'BC', X: 'NT', Y: 'YT',
+  A: 'NL',
+  B: 'NS',
+  C: 'PE',
+  E: 'NB',
+  G: 'QC',
+  H: 'QC',
+  J: 'QC',
+  K: 'ON',
+  L: 'ON',
+  M: 'ON',
+  N: 'ON',
+  P: 'ON',
+  R: 'MB',
+  S: 'SK',
+  T: 'AB',
+  V: 'BC',
+  X: 'NT',
+  Y: 'YT',
 };
 
 const SPANISH_TERRITORY_BY_PREFIX: Record<string, string> = { '35': 'GC', '38': 'TF', '51': 'CE', '52': 'ML' };

@@ -19,7 +19,11 @@ export interface LocalityInput {
   country?: string | undefined;
 }
 
-export function customerLocality(request: FastifyRequest, environment: Environment, input: LocalityInput = {}): Locality & { source: 'ip' | 'override' | 'fallback' } {
+export function customerLocality(
+  request: FastifyRequest,
+  environment: Environment,
+  input: LocalityInput = {},
+): Locality & { source: 'ip' | 'override' | 'fallback' } {
   let country: string | undefined;
   let source: 'ip' | 'override' | 'fallback' = 'ip';
   if (input.country && environment === 'sandbox') {

@@ -1,7 +1,5 @@
 import { AppError } from '../domain/errors.ts';
-import type { Environment } from '../domain/model.ts';
 import { renderInvoicePdf } from '../documents/invoice-pdf.ts';
-import type { Services } from '../services.ts';
 import type { EnvironmentContext, HttpApp } from './http-app.ts';
 import { sendProblem } from './pages/layout.ts';
 

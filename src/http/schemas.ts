@@ -4,8 +4,7 @@ import { Type, type Static, type TSchema } from 'typebox';
  * Request and response schemas of the v1 API: they validate input, let fast-json-stringify
  * serialize output, and make the OpenAPI document.
  */
-const nullable = <T extends TSchema>(schema: T) =>
-  Type.Unsafe<Static<T> | null>({ ...schema, type: [(schema as unknown as { type: string }).type, 'null'] });
+const nullable = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, type: [(schema as unknown as { type: string }).type, 'null'] });
 
 export const ErrorBody = Type.Object(
   {
@@ -18,7 +17,7 @@ export const ErrorBody = Type.Object(
 
 const amountFields = {
   netPrice: Type.Number(),
-  netPriceS: Type.String({ description: 'netPrice with exactly the currency\'s decimals' }),
+  netPriceS: Type.String({ description: "netPrice with exactly the currency's decimals" }),
   netPriceInUSD: Type.Number(),
   netPriceInUSDS: Type.String(),
   tax: Type.Number(),
@@ -61,8 +60,22 @@ export const Entry = Type.Object({
   affiliateIncomeCurrency: Type.String(),
 });
 
-export const ListedTransaction = Type.Object({ ...headFields, assignedEmail: nullable(Type.String()), ...commonFields, nextCharge: Type.Optional(nullable(Type.String({ description: 'Absent for one-time transactions' }))), ...tailFields, ...amountFields });
-export const TransactionWithEntries = Type.Object({ ...headFields, assignedEmail: nullable(Type.String()), ...commonFields, ...tailFields, ...amountFields, entries: Type.Array(Entry) });
+export const ListedTransaction = Type.Object({
+  ...headFields,
+  assignedEmail: nullable(Type.String()),
+  ...commonFields,
+  nextCharge: Type.Optional(nullable(Type.String({ description: 'Absent for one-time transactions' }))),
+  ...tailFields,
+  ...amountFields,
+});
+export const TransactionWithEntries = Type.Object({
+  ...headFields,
+  assignedEmail: nullable(Type.String()),
+  ...commonFields,
+  ...tailFields,
+  ...amountFields,
+  entries: Type.Array(Entry),
+});
 export const UpdatedTransaction = Type.Object({ ...headFields, assignEmail: nullable(Type.String()), ...commonFields, ...tailFields, ...amountFields });
 
 export const ChangedTransaction = Type.Object({

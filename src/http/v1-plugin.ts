@@ -1,5 +1,5 @@
 import type {} from '@fastify/rate-limit';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { AppError, invalidInput } from '../domain/errors.ts';
 import { idempotencyHooks } from './idempotency.ts';
 import { cancelSubscriptionRoute } from './routes/v1/cancel-subscription.ts';
@@ -63,13 +63,15 @@ export async function v1Plugin(app: HttpApp, context: EnvironmentContext) {
   app.decorateRequest('scope', null as never);
   app.decorateRequest('idempotencyKey', null);
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onRequest', async (request: FastifyRequest) => {
     const scope = await services.credentials.authenticate(request.headers.authorization, environment);
     if (!scope) {
       // Only failures count, so a vendor with a valid credential is never locked out by an attacker.
       const failures = await authFailures(request);
       if (!failures.isAllowed && failures.isExceeded) {
-        throw new AppError('RATE_LIMITED', 'Too many failed authentication attempts from this address; wait and retry.', { retryAfterSeconds: failures.ttlInSeconds });
+        throw new AppError('RATE_LIMITED', 'Too many failed authentication attempts from this address; wait and retry.', {
+          retryAfterSeconds: failures.ttlInSeconds,
+        });
       }
       const missing = !request.headers.authorization;
       throw new AppError(
@@ -81,13 +83,19 @@ export async function v1Plugin(app: HttpApp, context: EnvironmentContext) {
     }
     const limit = await perCredential(request);
     if (!limit.isAllowed && limit.isExceeded) {
-      throw new AppError('RATE_LIMITED', `This credential sent more than ${limits.perCredentialPerMinute} requests in a minute; retry later.`, { retryAfterSeconds: limit.ttlInSeconds });
+      throw new AppError('RATE_LIMITED', `This credential sent more than ${limits.perCredentialPerMinute} requests in a minute; retry later.`, {
+        retryAfterSeconds: limit.ttlInSeconds,
+      });
     }
     request.scope = scope;
   });
   // No store can keep U+0000 in text (PostgreSQL refuses it): refuse it as input, before any handler runs.
   app.addHook('preValidation', async (request: FastifyRequest) => {
-    for (const [part, value] of [['path', request.params], ['query', request.query], ['body', request.body]] as const) {
+    for (const [part, value] of [
+      ['path', request.params],
+      ['query', request.query],
+      ['body', request.body],
+    ] as const) {
       if (containsNul(value)) throw invalidInput(`The ${part} contains the NUL character (U+0000), which no field may hold.`);
     }
   });

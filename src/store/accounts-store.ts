@@ -19,7 +19,14 @@ export function vendorsStore(db: Executor): Repositories['vendors'] {
     async insert(vendor) {
       await db
         .insertInto('vendors')
-        .values({ id: vendor.id, name: vendor.name, email: vendor.email, created_at: vendor.createdAt, allow_conversion: vendor.allowConversion ? 1 : 0, admin_frame_origins: vendor.adminFrameOrigins.join(' ') })
+        .values({
+          id: vendor.id,
+          name: vendor.name,
+          email: vendor.email,
+          created_at: vendor.createdAt,
+          allow_conversion: vendor.allowConversion ? 1 : 0,
+          admin_frame_origins: vendor.adminFrameOrigins.join(' '),
+        })
         .execute();
     },
     async find(id) {
@@ -45,7 +52,15 @@ export function vendorsStore(db: Executor): Repositories['vendors'] {
 }
 
 export function credentialsStore(db: Executor): Repositories['credentials'] {
-  const toCredential = (row: { id: string; vendor_id: string; environment: string; login: string; secret_hash: string; created_at: string; revoked_at: string | null }) => ({
+  const toCredential = (row: {
+    id: string;
+    vendor_id: string;
+    environment: string;
+    login: string;
+    secret_hash: string;
+    created_at: string;
+    revoked_at: string | null;
+  }) => ({
     id: row.id,
     vendorId: row.vendor_id,
     environment: row.environment as Environment,
@@ -58,7 +73,15 @@ export function credentialsStore(db: Executor): Repositories['credentials'] {
     async insert(c) {
       await db
         .insertInto('api_credentials')
-        .values({ id: c.id, vendor_id: c.vendorId, environment: c.environment, login: c.login, secret_hash: c.secretHash, created_at: c.createdAt, revoked_at: c.revokedAt })
+        .values({
+          id: c.id,
+          vendor_id: c.vendorId,
+          environment: c.environment,
+          login: c.login,
+          secret_hash: c.secretHash,
+          created_at: c.createdAt,
+          revoked_at: c.revokedAt,
+        })
         .execute();
     },
     async findByLogin(login) {
@@ -91,12 +114,7 @@ export function customersStore(db: Executor): Repositories['customers'] {
         })
         .onConflict((oc) => oc.columns(['vendor_id', 'environment', 'email_lower']).doNothing())
         .execute();
-      const row = await db
-        .selectFrom('customers')
-        .select('id')
-        .$call(whereScope(scope))
-        .where('email_lower', '=', lower)
-        .executeTakeFirstOrThrow();
+      const row = await db.selectFrom('customers').select('id').$call(whereScope(scope)).where('email_lower', '=', lower).executeTakeFirstOrThrow();
       return row.id;
     },
     async find(scope, id) {

@@ -45,10 +45,7 @@ export function toAttempt(row: Selectable<ChargeAttemptsTable>): Attempt {
 export function chargeAttemptsStore(db: Executor): Repositories['chargeAttempts'] {
   return {
     async insert(a) {
-      await db
-        .insertInto('charge_attempts')
-        .values(toAttemptRow(a))
-        .execute();
+      await db.insertInto('charge_attempts').values(toAttemptRow(a)).execute();
     },
     async findByKey(key) {
       const row = await db.selectFrom('charge_attempts').selectAll().where('attempt_key', '=', key).executeTakeFirst();
@@ -76,7 +73,16 @@ export function idempotencyStore(db: Executor): Repositories['idempotency'] {
       try {
         await db
           .insertInto('idempotency_keys')
-          .values({ vendor_id: scope.vendorId, environment: scope.environment, idempotency_key: key, request_hash: requestHash, state: 'IN_PROGRESS', status_code: null, response_body: null, created_at: at })
+          .values({
+            vendor_id: scope.vendorId,
+            environment: scope.environment,
+            idempotency_key: key,
+            request_hash: requestHash,
+            state: 'IN_PROGRESS',
+            status_code: null,
+            response_body: null,
+            created_at: at,
+          })
           .execute();
         return undefined;
       } catch (err) {
@@ -87,7 +93,12 @@ export function idempotencyStore(db: Executor): Repositories['idempotency'] {
       return { requestHash: row.request_hash, state: row.state as 'IN_PROGRESS' | 'DONE', statusCode: row.status_code, body: row.response_body };
     },
     async complete(scope, key, statusCode, body) {
-      await db.updateTable('idempotency_keys').set({ state: 'DONE', status_code: statusCode, response_body: body }).$call(whereScope(scope)).where('idempotency_key', '=', key).execute();
+      await db
+        .updateTable('idempotency_keys')
+        .set({ state: 'DONE', status_code: statusCode, response_body: body })
+        .$call(whereScope(scope))
+        .where('idempotency_key', '=', key)
+        .execute();
     },
     async release(scope, key) {
       await db.deleteFrom('idempotency_keys').$call(whereScope(scope)).where('idempotency_key', '=', key).execute();

@@ -45,7 +45,23 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
         .updateTable('transactions')
         .set({ billing_lease_until: q.leaseUntil })
         .where('id', 'in', due)
-        .returning(['id', 'vendor_id', 'environment', 'product_id', 'customized_product_id', 'payment_method_id', 'status', 'charge_frequency', 'country', 'region', 'currency', 'next_charge', 'billing_anchor', 'billing_period', 'failed_attempts'])
+        .returning([
+          'id',
+          'vendor_id',
+          'environment',
+          'product_id',
+          'customized_product_id',
+          'payment_method_id',
+          'status',
+          'charge_frequency',
+          'country',
+          'region',
+          'currency',
+          'next_charge',
+          'billing_anchor',
+          'billing_period',
+          'failed_attempts',
+        ])
         .execute();
       if (rows.length === 0) return [];
       const tokens = new Map<string, string>();
@@ -66,7 +82,9 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
           region: row.region,
           currency: row.currency,
           nextCharge: row.next_charge,
-          billing: row.billing_anchor ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) } : undefined,
+          billing: row.billing_anchor
+            ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) }
+            : undefined,
         },
         token: (row.payment_method_id && tokens.get(row.payment_method_id)) ?? null,
       }));
@@ -87,7 +105,9 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
             lastCharge: row.last_charge,
             nextCharge: row.next_charge,
             chargeFrequency: row.charge_frequency as BillingState['chargeFrequency'],
-            billing: row.billing_anchor ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) } : undefined,
+            billing: row.billing_anchor
+              ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) }
+              : undefined,
           });
         }
       }
@@ -107,7 +127,8 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
         // Keys recorded before (a run that crashed): their attempts as they were.
         const earlier = part.filter((a) => !byKey.has(a.key)).map((a) => a.key);
         if (earlier.length === 0) continue;
-        for (const row of await db.selectFrom('charge_attempts').selectAll().where('attempt_key', 'in', earlier).execute()) byKey.set(row.attempt_key, toAttempt(row));
+        for (const row of await db.selectFrom('charge_attempts').selectAll().where('attempt_key', 'in', earlier).execute())
+          byKey.set(row.attempt_key, toAttempt(row));
       }
       return byKey;
     },

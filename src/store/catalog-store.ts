@@ -55,23 +55,13 @@ export function productsStore(db: Executor): Repositories['products'] {
       return true;
     },
     async find(scope, id) {
-      const row = await db
-        .selectFrom('products')
-        .selectAll()
-        .where('id', '=', id)
-        .$call(whereScope(scope))
-        .executeTakeFirst();
+      const row = await db.selectFrom('products').selectAll().where('id', '=', id).$call(whereScope(scope)).executeTakeFirst();
       if (!row) return undefined;
       const prices = await pricesOf([row.id]);
       return toProduct(row, prices.get(row.id) ?? {});
     },
     async list(scope) {
-      const rows = await db
-        .selectFrom('products')
-        .selectAll()
-        .$call(whereScope(scope))
-        .orderBy('created_at')
-        .execute();
+      const rows = await db.selectFrom('products').selectAll().$call(whereScope(scope)).orderBy('created_at').execute();
       const prices = await pricesOf(rows.map((r) => r.id));
       return rows.map((row) => toProduct(row, prices.get(row.id) ?? {}));
     },
@@ -84,7 +74,18 @@ export function productsStore(db: Executor): Repositories['products'] {
 }
 
 function toProduct(
-  row: { id: string; vendor_id: string; environment: string; name: string; description: string; type: string; charge_frequency: string; trial_days: number; issues_licences: number; created_at: string },
+  row: {
+    id: string;
+    vendor_id: string;
+    environment: string;
+    name: string;
+    description: string;
+    type: string;
+    charge_frequency: string;
+    trial_days: number;
+    issues_licences: number;
+    created_at: string;
+  },
   prices: Record<string, number>,
 ): Product {
   return {
@@ -125,12 +126,7 @@ export function customizedProductsStore(db: Executor): Repositories['customizedP
         .execute();
     },
     async find(scope, id) {
-      const row = await db
-        .selectFrom('customized_products')
-        .selectAll()
-        .where('id', '=', id)
-        .$call(whereScope(scope))
-        .executeTakeFirst();
+      const row = await db.selectFrom('customized_products').selectAll().where('id', '=', id).$call(whereScope(scope)).executeTakeFirst();
       if (!row) return undefined;
       const product: CustomizedProduct = {
         id: row.id,

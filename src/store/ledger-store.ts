@@ -90,13 +90,7 @@ export function entriesStore(db: Executor): Repositories['entries'] {
         .execute();
     },
     async listForTransaction(transactionId) {
-      const rows = await db
-        .selectFrom('ledger_entries')
-        .selectAll()
-        .where('transaction_id', '=', transactionId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
+      const rows = await db.selectFrom('ledger_entries').selectAll().where('transaction_id', '=', transactionId).orderBy('created_at').orderBy('id').execute();
       return rows.map(toEntry);
     },
     async findByHash(environment, hashId) {
@@ -133,12 +127,7 @@ export function licencesStore(db: Executor): Repositories['licences'] {
       return row && { transactionId: row.transaction_id };
     },
     async keyOf(scope, transactionId) {
-      const row = await db
-        .selectFrom('licences')
-        .select('licence_key')
-        .where('transaction_id', '=', transactionId)
-        .$call(whereScope(scope))
-        .executeTakeFirst();
+      const row = await db.selectFrom('licences').select('licence_key').where('transaction_id', '=', transactionId).$call(whereScope(scope)).executeTakeFirst();
       return row?.licence_key;
     },
   };

@@ -12,20 +12,34 @@ export function panelStore(db: Executor): Repositories['panel'] {
   });
   return {
     async insertUser(user) {
-      await db.insertInto('panel_users').values({ id: user.id, vendor_id: user.vendorId, email_lower: user.email.toLowerCase(), password_hash: user.passwordHash, created_at: user.createdAt }).execute();
+      await db
+        .insertInto('panel_users')
+        .values({ id: user.id, vendor_id: user.vendorId, email_lower: user.email.toLowerCase(), password_hash: user.passwordHash, created_at: user.createdAt })
+        .execute();
     },
     async findUserByEmail(email) {
       const row = await db.selectFrom('panel_users').selectAll().where('email_lower', '=', email.toLowerCase()).executeTakeFirst();
       return row && toUser(row);
     },
     async insertSession(s) {
-      await db.insertInto('panel_sessions').values({ id_hash: s.idHash, user_id: s.userId, csrf_token: s.csrfToken, expires_at: s.expiresAt, created_at: s.createdAt }).execute();
+      await db
+        .insertInto('panel_sessions')
+        .values({ id_hash: s.idHash, user_id: s.userId, csrf_token: s.csrfToken, expires_at: s.expiresAt, created_at: s.createdAt })
+        .execute();
     },
     async findSession(idHash, now) {
       const row = await db
         .selectFrom('panel_sessions')
         .innerJoin('panel_users', 'panel_users.id', 'panel_sessions.user_id')
-        .select(['panel_users.id', 'panel_users.vendor_id', 'panel_users.email_lower', 'panel_users.password_hash', 'panel_users.created_at', 'panel_sessions.csrf_token', 'panel_sessions.expires_at'])
+        .select([
+          'panel_users.id',
+          'panel_users.vendor_id',
+          'panel_users.email_lower',
+          'panel_users.password_hash',
+          'panel_users.created_at',
+          'panel_sessions.csrf_token',
+          'panel_sessions.expires_at',
+        ])
         .where('panel_sessions.id_hash', '=', idHash)
         .where('panel_sessions.expires_at', '>', now)
         .executeTakeFirst();

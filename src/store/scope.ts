@@ -7,10 +7,13 @@ type OwnedTable = { [T in keyof Schema]: Schema[T] extends { vendor_id: string; 
 
 /** The tables a select, update or delete reads from. */
 type TablesOf<Q> =
-  Q extends SelectQueryBuilder<Schema, infer T, object> ? T
-  : Q extends UpdateQueryBuilder<Schema, keyof Schema, infer T, object> ? T
-  : Q extends DeleteQueryBuilder<Schema, infer T, object> ? T
-  : never;
+  Q extends SelectQueryBuilder<Schema, infer T, object>
+    ? T
+    : Q extends UpdateQueryBuilder<Schema, keyof Schema, infer T, object>
+      ? T
+      : Q extends DeleteQueryBuilder<Schema, infer T, object>
+        ? T
+        : never;
 
 interface Filterable<Q> {
   where(column: 'vendor_id' | 'environment', op: '=', value: string): Q;

@@ -39,11 +39,7 @@ export function transactionsStore(db: Executor, dialect: DialectName): Repositor
     },
     async update(scope, id, patch, change) {
       const values: Updateable<TransactionsTable> = patchToRow(patch);
-      let query = db
-        .updateTable('transactions')
-        .set(values)
-        .where('id', '=', id)
-        .$call(whereScope(scope));
+      let query = db.updateTable('transactions').set(values).where('id', '=', id).$call(whereScope(scope));
       if (change) {
         query = query.set({
           change_flag: change.flag,

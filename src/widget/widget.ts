@@ -333,7 +333,7 @@ function activate(el: Element) {
   if (SANDBOX) options.country = el.getAttribute('data-ts-country') || undefined;
   busyButtons.add(el);
   el.setAttribute('aria-busy', 'true');
-  buy(el.getAttribute('data-ts-product') as string, options)
+  void buy(el.getAttribute('data-ts-product') as string, options)
     .then(
       () => el.removeAttribute('data-ts-error'),
       (error: Error) => {
@@ -367,10 +367,11 @@ function start() {
     guard(() => {
       for (const record of records) {
         if (record.type === 'attributes') visit(record.target as Element);
-        else for (let i = 0; i < record.addedNodes.length; i++) {
-          const node = record.addedNodes[i] as Node;
-          if (node.nodeType === 1) scan(node as Element);
-        }
+        else
+          for (let i = 0; i < record.addedNodes.length; i++) {
+            const node = record.addedNodes[i] as Node;
+            if (node.nodeType === 1) scan(node as Element);
+          }
       }
     }),
   ).observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: WATCHED });

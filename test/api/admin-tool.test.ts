@@ -36,10 +36,15 @@ for (const kind of await storeKinds()) {
       return Object.fromEntries([...form.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
     };
     const post = (path: string, fields: Record<string, string>) =>
-      fetch(`${t.url}${path}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+      fetch(`${t.url}${path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+      });
     const find = async (id: string) => (await t.services.store.transactions.find(v.scope(), id))!;
 
-    test('the list shows the latest transactions and finds them by e-mail and by id; framed only by the vendor\'s origins', async () => {
+    test("the list shows the latest transactions and finds them by e-mail and by id; framed only by the vendor's origins", async () => {
       const product = await v.product({ type: 'ONETIME', name: 'Pro', prices: [{ currency: 'USD', value: 25 }] });
       const a = await v.buy(product.id, { email: 'amy@example.com' });
       const b = await v.buy(product.id, { email: 'ben@example.com' });
@@ -100,7 +105,7 @@ for (const kind of await storeKinds()) {
       assert.equal(feed.find((e) => e.id === one)?.changeStatus, 'CHANGED_STATUS_REFUNDED');
     });
 
-    test('forms need the page token; another vendor\'s transaction is not found; sessions end after 8 hours', async () => {
+    test("forms need the page token; another vendor's transaction is not found; sessions end after 8 hours", async () => {
       const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 5 }] });
       const mine = await v.buy(product.id, { email: 'eve@example.com' });
       const other = await t.newVendor('Other');

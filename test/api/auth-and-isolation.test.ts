@@ -24,9 +24,21 @@ for (const kind of await storeKinds()) {
       const ok = (res: ApiResponse) => assert.equal(res.status, 200, res.text);
       ok(await a.api('/v1/generate-url-to-admin', { environment: 'sandbox' }));
       ok(await a.api('/v1/generate-url-to-admin', { environment: 'production' }));
-      assertError(await a.api('/v1/generate-url-to-admin', { environment: 'production', authorization: a.credentials.sandbox.authorization }), 401, 'UNAUTHORIZED');
-      assertError(await a.api('/v1/generate-url-to-admin', { environment: 'sandbox', authorization: a.credentials.production.authorization }), 401, 'UNAUTHORIZED');
-      assertError(await a.api('/v1/changed-transactions', { environment: 'production', authorization: b.credentials.sandbox.authorization }), 401, 'UNAUTHORIZED');
+      assertError(
+        await a.api('/v1/generate-url-to-admin', { environment: 'production', authorization: a.credentials.sandbox.authorization }),
+        401,
+        'UNAUTHORIZED',
+      );
+      assertError(
+        await a.api('/v1/generate-url-to-admin', { environment: 'sandbox', authorization: a.credentials.production.authorization }),
+        401,
+        'UNAUTHORIZED',
+      );
+      assertError(
+        await a.api('/v1/changed-transactions', { environment: 'production', authorization: b.credentials.sandbox.authorization }),
+        401,
+        'UNAUTHORIZED',
+      );
     });
 
     test('a wrong password for a real login is 401', async () => {
@@ -36,7 +48,7 @@ for (const kind of await storeKinds()) {
       assertError(await a.api('/v1/generate-url-to-admin', { authorization: `${login}:${b.credentials.sandbox.password}` }), 401, 'UNAUTHORIZED');
     });
 
-    test('a revoked credential gets 401 at once while the vendor\'s other credentials keep working', async () => {
+    test("a revoked credential gets 401 at once while the vendor's other credentials keep working", async () => {
       const vendor = await t.newVendor('Revoking Vendor');
       const issued = await t.services.credentials.issue(vendor.scope('sandbox'));
       const res = await vendor.api('/v1/generate-url-to-admin', { authorization: issued.authorization });
@@ -82,7 +94,10 @@ for (const kind of await storeKinds()) {
       const listed = await a.api('/v1/transactions/b-customer%40example.com');
       assert.equal(listed.status, 200, listed.text);
       assert.deepEqual(listed.json, []);
-      assert.equal((await a.api('/v1/changed-transactions')).json.some((c: { id: string }) => [paid, sub, vault].includes(c.id)), false);
+      assert.equal(
+        (await a.api('/v1/changed-transactions')).json.some((c: { id: string }) => [paid, sub, vault].includes(c.id)),
+        false,
+      );
 
       assert.deepEqual(await read(), before);
       assert.equal(before.vault.entries.filter((e: { type: string }) => e.type === 'VAULTED_PAYMENT').length, 0);
@@ -94,16 +109,29 @@ for (const kind of await storeKinds()) {
       const product = await a.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }] }, 'sandbox');
       const id = await a.buy(product.id, { email: 'sandbox-only@example.com' }, 'sandbox');
       const sandboxList = await a.api('/v1/transactions/sandbox-only%40example.com', { environment: 'sandbox' });
-      assert.deepEqual(sandboxList.json.map((tx: { id: string }) => tx.id), [id]);
+      assert.deepEqual(
+        sandboxList.json.map((tx: { id: string }) => tx.id),
+        [id],
+      );
       const productionList = await a.api('/v1/transactions/sandbox-only%40example.com', { environment: 'production' });
       assert.equal(productionList.status, 200, productionList.text);
       assert.deepEqual(productionList.json, []);
       assertError(await a.api(`/v1/transaction/${id}`, { environment: 'production' }), 404, 'NOT_FOUND');
       assertError(await a.api(`/v1/refund-transaction/${id}`, { environment: 'production', method: 'POST' }), 404, 'NOT_FOUND');
-      assertError(await a.api(`/v1/customize-product/${product.id}`, { environment: 'production', body: { prices: [{ currency: 'USD', value: 1 }] } }), 404, 'NOT_FOUND');
+      assertError(
+        await a.api(`/v1/customize-product/${product.id}`, { environment: 'production', body: { prices: [{ currency: 'USD', value: 1 }] } }),
+        404,
+        'NOT_FOUND',
+      );
       const productionFeed = await a.api('/v1/changed-transactions', { environment: 'production' });
-      assert.equal(productionFeed.json.some((c: { id: string }) => c.id === id), false);
-      assert.equal((await a.api('/v1/changed-transactions')).json.some((c: { id: string }) => c.id === id), true);
+      assert.equal(
+        productionFeed.json.some((c: { id: string }) => c.id === id),
+        false,
+      );
+      assert.equal(
+        (await a.api('/v1/changed-transactions')).json.some((c: { id: string }) => c.id === id),
+        true,
+      );
       assert.equal((await a.api(`/v1/transaction/${id}`)).json.transactionStatus, 'ONE_TIME_PAYMENT_STATUS_PAID');
     });
 

@@ -4,7 +4,12 @@ import { after, before, describe, test } from 'node:test';
 import { startTestApp, storeKinds, type ApiResponse, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /** Sends the path exactly as given (fetch would normalize '..' and re-encode), with a raw body. */
-function raw(base: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+function raw(
+  base: string,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...options.headers };
@@ -78,7 +83,16 @@ for (const kind of await storeKinds()) {
 
     test('malformed Authorization headers (no colon, Bearer scheme, empty password, very long) are 401', async () => {
       const { login, password } = v.credentials.sandbox;
-      const bad = [login + password, `Bearer ${login}:${password}`, 'Bearer x', `${login}:`, `:${password}`, ':', `${login}:${password}${'x'.repeat(10_000)}`, 'x'.repeat(12_000)];
+      const bad = [
+        login + password,
+        `Bearer ${login}:${password}`,
+        'Bearer x',
+        `${login}:`,
+        `:${password}`,
+        ':',
+        `${login}:${password}${'x'.repeat(10_000)}`,
+        'x'.repeat(12_000),
+      ];
       await unchanged(async () => {
         for (const authorization of bad) {
           assertError(await v.api(`/v1/transaction/${txId}`, { authorization }), 401, 'UNAUTHORIZED');
@@ -88,17 +102,34 @@ for (const kind of await storeKinds()) {
     });
 
     test('an Authorization header or URL beyond the 16 KB header limit is 431 HEADERS_TOO_LARGE with {error, message}', async () => {
-      const long = await raw(t.url, 'GET', `/sandbox/v1/transaction/${txId}`, { headers: { authorization: `${v.credentials.sandbox.authorization}${'x'.repeat(20_000)}` } });
+      const long = await raw(t.url, 'GET', `/sandbox/v1/transaction/${txId}`, {
+        headers: { authorization: `${v.credentials.sandbox.authorization}${'x'.repeat(20_000)}` },
+      });
       assertError(long, 431, 'HEADERS_TOO_LARGE');
-      const url = await raw(t.url, 'POST', `/sandbox/v1/transaction/${'y'.repeat(20_000)}`, { headers: { authorization: v.credentials.sandbox.authorization, 'content-type': 'application/json' }, body: '{"payload":"x"}' });
+      const url = await raw(t.url, 'POST', `/sandbox/v1/transaction/${'y'.repeat(20_000)}`, {
+        headers: { authorization: v.credentials.sandbox.authorization, 'content-type': 'application/json' },
+        body: '{"payload":"x"}',
+      });
       assertError(url, 431, 'HEADERS_TOO_LARGE');
     });
 
     test('a sandbox credential at the production URL, and a production one at the sandbox URL, are 401', async () => {
       await unchanged(async () => {
-        assertError(await v.api(`/v1/transaction/${txId}`, { environment: 'production', authorization: v.credentials.sandbox.authorization }), 401, 'UNAUTHORIZED');
-        assertError(await v.api('/v1/generate-url-to-admin', { environment: 'sandbox', authorization: v.credentials.production.authorization }), 401, 'UNAUTHORIZED');
-        assertError(await v.api(`/v1/transaction/${txId}`, { environment: 'sandbox', authorization: v.credentials.production.authorization, body: { payload: 'x' } }), 401, 'UNAUTHORIZED');
+        assertError(
+          await v.api(`/v1/transaction/${txId}`, { environment: 'production', authorization: v.credentials.sandbox.authorization }),
+          401,
+          'UNAUTHORIZED',
+        );
+        assertError(
+          await v.api('/v1/generate-url-to-admin', { environment: 'sandbox', authorization: v.credentials.production.authorization }),
+          401,
+          'UNAUTHORIZED',
+        );
+        assertError(
+          await v.api(`/v1/transaction/${txId}`, { environment: 'sandbox', authorization: v.credentials.production.authorization, body: { payload: 'x' } }),
+          401,
+          'UNAUTHORIZED',
+        );
       });
     });
 
@@ -189,7 +220,11 @@ for (const kind of await storeKinds()) {
       await unchanged(async () => {
         const rawBody = JSON.stringify({ payload: 'changed' });
         assertError(await v.api(`/v1/transaction/${txId}`, { rawBody, headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-        assertError(await v.api(`/v1/transaction/${txId}`, { rawBody: 'payload=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+        assertError(
+          await v.api(`/v1/transaction/${txId}`, { rawBody: 'payload=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+        );
       });
     });
 
@@ -231,7 +266,14 @@ for (const kind of await storeKinds()) {
     });
 
     test('prices as a string holding the serialized array are accepted', async () => {
-      const res = await v.api(`/v1/customize-product/${productId}`, { body: { prices: JSON.stringify([{ currency: 'USD', value: 12.5 }, { currency: 'eur', value: '11.00' }]) } });
+      const res = await v.api(`/v1/customize-product/${productId}`, {
+        body: {
+          prices: JSON.stringify([
+            { currency: 'USD', value: 12.5 },
+            { currency: 'eur', value: '11.00' },
+          ]),
+        },
+      });
       assert.equal(res.status, 200, res.text);
       assert.match(res.json.customizedProductId, /^PC_/);
     });
@@ -239,14 +281,23 @@ for (const kind of await storeKinds()) {
     test('prices with too many decimals, negative, non-numeric, unknown or duplicate currency are 400', async () => {
       const cases: unknown[][] = [
         [{ currency: 'USD', value: 1.005 }],
-        [{ currency: 'USD', value: 10 }, { currency: 'JPY', value: 100.5 }],
+        [
+          { currency: 'USD', value: 10 },
+          { currency: 'JPY', value: 100.5 },
+        ],
         [{ currency: 'USD', value: -1 }],
         [{ currency: 'USD', value: '-0.01' }],
         [{ currency: 'USD', value: 'ten' }],
         [{ currency: 'USD', value: '1e3' }],
         [{ currency: 'USD', value: true }],
-        [{ currency: 'USD', value: 10 }, { currency: 'XYZ', value: 10 }],
-        [{ currency: 'USD', value: 10 }, { currency: 'usd', value: 10 }],
+        [
+          { currency: 'USD', value: 10 },
+          { currency: 'XYZ', value: 10 },
+        ],
+        [
+          { currency: 'USD', value: 10 },
+          { currency: 'usd', value: 10 },
+        ],
         [],
       ];
       for (const prices of cases) {
@@ -275,19 +326,45 @@ for (const kind of await storeKinds()) {
         assertError(await v.api(`/v1/transaction/${txId}`, { body: { assignEmail: 'a\u0000b@example.com' } }), 400, 'INVALID_INPUT');
       });
       await unchanged(async () => {
-        const res = await v.api(`/v1/charge-vaulted/${vaultedId}`, { body: { prices: [{ currency: 'USD', value: 5 }], chargeDescription: 'invoice\u0000text' } });
+        const res = await v.api(`/v1/charge-vaulted/${vaultedId}`, {
+          body: { prices: [{ currency: 'USD', value: 5 }], chargeDescription: 'invoice\u0000text' },
+        });
         assertError(res, 400, 'INVALID_INPUT');
       }, vaultedId);
-      assertError(await v.api(`/v1/customize-product/${productId}`, { body: { prices: [{ currency: 'USD', value: 5 }], description: '\u0000' } }), 400, 'INVALID_INPUT');
+      assertError(
+        await v.api(`/v1/customize-product/${productId}`, { body: { prices: [{ currency: 'USD', value: 5 }], description: '\u0000' } }),
+        400,
+        'INVALID_INPUT',
+      );
     });
 
     test('no hostile path, query or body makes any of the 13 endpoints answer 500', async () => {
       const auth = { authorization: v.credentials.sandbox.authorization };
       const segments = [
-        '%00', 'a%00b', '%ZZ', '%', '%E0%A4%A', '%ED%A0%80', '%C0%AF', '%FF', '..', '%2e%2e', '.', '', '%20', '%0A', '%2F',
-        'x'.repeat(999), 'x'.repeat(1001), 'x'.repeat(6000),
-        encodeURIComponent('ünïcødé 💩 \u202e'), encodeURIComponent("' OR '1'='1"), encodeURIComponent('"; drop table transactions; --'),
-        encodeURIComponent('a\u0000@example.com'), encodeURIComponent('<script>alert(1)</script>'), `TC-TR_${'A'.repeat(60)}`,
+        '%00',
+        'a%00b',
+        '%ZZ',
+        '%',
+        '%E0%A4%A',
+        '%ED%A0%80',
+        '%C0%AF',
+        '%FF',
+        '..',
+        '%2e%2e',
+        '.',
+        '',
+        '%20',
+        '%0A',
+        '%2F',
+        'x'.repeat(999),
+        'x'.repeat(1001),
+        'x'.repeat(6000),
+        encodeURIComponent('ünïcødé 💩 \u202e'),
+        encodeURIComponent("' OR '1'='1"),
+        encodeURIComponent('"; drop table transactions; --'),
+        encodeURIComponent('a\u0000@example.com'),
+        encodeURIComponent('<script>alert(1)</script>'),
+        `TC-TR_${'A'.repeat(60)}`,
       ];
       const endpoints: Array<{ method: string; path: (s: string) => string; body?: boolean }> = [
         { method: 'GET', path: (s) => `/sandbox/v1/generate-url-to-manage-transactions/${s}` },
@@ -306,17 +383,62 @@ for (const kind of await storeKinds()) {
       ];
       const prices = '[{"currency":"USD","value":5}]';
       const bodies = [
-        '[]', '[1,2]', '0', '123', 'null', 'true', '"string"', '{}', '1e999', '[' .repeat(50_000) + ']'.repeat(50_000),
-        '{"constructor":{"prototype":{"x":1}}}', '{"a":{"b":{"c":{"d":[{"e":null}]}}}}',
-        '{"assignEmail":5}', '{"assignEmail":null}', '{"assignEmail":["a@example.com"]}', '{"assignEmail":{"x":1}}', '{"assignEmail":"a\\u0000b@example.com"}', '{"assignEmail":"\\ud800@example.com"}',
-        '{"payload":5}', '{"payload":{"a":1}}', '{"payload":["x"]}', '{"payload":true}', '{"payload":"nul\\u0000byte"}', '{"payload":"\\ud800\\udfff\\ud800"}',
-        '{"prices":5}', '{"prices":null}', '{"prices":{}}', '{"prices":"5"}', '{"prices":"null"}', '{"prices":"[1,2]"}', '{"prices":"[[[]]]"}', '{"prices":[1]}', '{"prices":[null]}', '{"prices":[[]]}',
-        '{"prices":[{"currency":5,"value":1}]}', '{"prices":[{"currency":"USD","value":1e308}]}', '{"prices":[{"currency":"USD","value":1e-300}]}', '{"prices":[{"currency":"USD","value":"99999999999999999999999"}]}',
-        '{"prices":"[{\\"currency\\":\\"USD\\",\\"value\\":{}}]"}', '{"prices":"[{\\"currency\\":null,\\"value\\":1}]"}', '{"prices":"[{\\"currency\\":\\"__proto__\\",\\"value\\":1}]"}', '{"prices":"{\\"__proto__\\":1}"}',
-        '{"prices":"[{\\"currency\\":\\"USD\\",\\"value\\":1,\\"currency\\":\\"constructor\\"}]"}', '{"prices":[{"currency":"toString","value":1}]}',
-        `{"prices":${prices},"expiresIn":"5"}`, `{"prices":${prices},"expiresIn":-1}`, `{"prices":${prices},"expiresIn":1e308}`, `{"prices":${prices},"expiresIn":null}`,
-        `{"prices":${prices},"transactionIdToMigrate":"x\\u0000"}`, `{"prices":${prices},"transactionIdToMigrate":5}`, `{"prices":${prices},"userMail":5}`, `{"prices":${prices},"userMail":"x"}`,
-        `{"prices":${prices},"description":null}`, `{"prices":${prices},"chargeDescription":"\\u0000"}`, `{"prices":${prices},"description":"\\u0000"}`, `{"prices":${prices},"payload":"\\u0000"}`,
+        '[]',
+        '[1,2]',
+        '0',
+        '123',
+        'null',
+        'true',
+        '"string"',
+        '{}',
+        '1e999',
+        '['.repeat(50_000) + ']'.repeat(50_000),
+        '{"constructor":{"prototype":{"x":1}}}',
+        '{"a":{"b":{"c":{"d":[{"e":null}]}}}}',
+        '{"assignEmail":5}',
+        '{"assignEmail":null}',
+        '{"assignEmail":["a@example.com"]}',
+        '{"assignEmail":{"x":1}}',
+        '{"assignEmail":"a\\u0000b@example.com"}',
+        '{"assignEmail":"\\ud800@example.com"}',
+        '{"payload":5}',
+        '{"payload":{"a":1}}',
+        '{"payload":["x"]}',
+        '{"payload":true}',
+        '{"payload":"nul\\u0000byte"}',
+        '{"payload":"\\ud800\\udfff\\ud800"}',
+        '{"prices":5}',
+        '{"prices":null}',
+        '{"prices":{}}',
+        '{"prices":"5"}',
+        '{"prices":"null"}',
+        '{"prices":"[1,2]"}',
+        '{"prices":"[[[]]]"}',
+        '{"prices":[1]}',
+        '{"prices":[null]}',
+        '{"prices":[[]]}',
+        '{"prices":[{"currency":5,"value":1}]}',
+        '{"prices":[{"currency":"USD","value":1e308}]}',
+        '{"prices":[{"currency":"USD","value":1e-300}]}',
+        '{"prices":[{"currency":"USD","value":"99999999999999999999999"}]}',
+        '{"prices":"[{\\"currency\\":\\"USD\\",\\"value\\":{}}]"}',
+        '{"prices":"[{\\"currency\\":null,\\"value\\":1}]"}',
+        '{"prices":"[{\\"currency\\":\\"__proto__\\",\\"value\\":1}]"}',
+        '{"prices":"{\\"__proto__\\":1}"}',
+        '{"prices":"[{\\"currency\\":\\"USD\\",\\"value\\":1,\\"currency\\":\\"constructor\\"}]"}',
+        '{"prices":[{"currency":"toString","value":1}]}',
+        `{"prices":${prices},"expiresIn":"5"}`,
+        `{"prices":${prices},"expiresIn":-1}`,
+        `{"prices":${prices},"expiresIn":1e308}`,
+        `{"prices":${prices},"expiresIn":null}`,
+        `{"prices":${prices},"transactionIdToMigrate":"x\\u0000"}`,
+        `{"prices":${prices},"transactionIdToMigrate":5}`,
+        `{"prices":${prices},"userMail":5}`,
+        `{"prices":${prices},"userMail":"x"}`,
+        `{"prices":${prices},"description":null}`,
+        `{"prices":${prices},"chargeDescription":"\\u0000"}`,
+        `{"prices":${prices},"description":"\\u0000"}`,
+        `{"prices":${prices},"payload":"\\u0000"}`,
       ];
       const problems: string[] = [];
       const check = async (method: string, path: string, body?: string, contentType = 'application/json') => {
@@ -346,7 +468,11 @@ for (const kind of await storeKinds()) {
         await check('POST', path, '{"payload":"x"}', 'application/json; charset=latin1');
         await check('POST', path, '\u00ff\u00fe{', 'application/json');
       }
-      for (const path of [`/sandbox/v1/cancel-subscription/${vaultedId}`, `/sandbox/v1/refund-transaction/${txId}`, `/sandbox/v1/changed-transactions/${txId}`]) {
+      for (const path of [
+        `/sandbox/v1/cancel-subscription/${vaultedId}`,
+        `/sandbox/v1/refund-transaction/${txId}`,
+        `/sandbox/v1/changed-transactions/${txId}`,
+      ]) {
         for (const body of bodies.slice(0, 12)) await check('POST', path, body);
       }
       assert.deepEqual(problems, []);

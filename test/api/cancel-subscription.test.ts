@@ -34,7 +34,10 @@ for (const kind of await storeKinds()) {
       assert.equal(listed.whoCanceled, 'VENDOR');
       // Still paid up to the end of the period: the payment date stays, nothing is refunded.
       assert.equal(listed.lastCharge, before.lastCharge);
-      assert.deepEqual((await read(id)).entries.map((e: { type: string }) => e.type), ['SUBSCRIPTION_PAYMENT']);
+      assert.deepEqual(
+        (await read(id)).entries.map((e: { type: string }) => e.type),
+        ['SUBSCRIPTION_PAYMENT'],
+      );
       const element = await feedElement(id);
       assert.equal(element.changeStatus, 'CHANGED_STATUS_CANCELLED');
       assert.equal(element.changedStatus, 'CHANGED_STATUS_CANCELLED');

@@ -61,7 +61,10 @@ for (const kind of await storeKinds()) {
       const id = await v.buy(product.id);
       const first = await list(v);
       const second = await list(v);
-      assert.deepEqual(first.elements.map((e) => e.id), [id]);
+      assert.deepEqual(
+        first.elements.map((e) => e.id),
+        [id],
+      );
       assert.deepEqual(second.elements, first.elements);
     });
 
@@ -134,7 +137,10 @@ for (const kind of await storeKinds()) {
         bought.push(await v.buy(product.id));
       }
       const two = await list(v, '?limit=2');
-      assert.deepEqual(two.elements.map((e) => e.id), bought.slice(0, 2));
+      assert.deepEqual(
+        two.elements.map((e) => e.id),
+        bought.slice(0, 2),
+      );
       assert.equal(two.more, 'true');
       const three = await list(v, '?limit=3');
       assert.equal(three.elements.length, 3);
@@ -143,7 +149,10 @@ for (const kind of await storeKinds()) {
       assert.equal(all.more, 'false');
       for (const id of bought.slice(0, 2)) await mark(v, id);
       const rest = await list(v, '?limit=2');
-      assert.deepEqual(rest.elements.map((e) => e.id), [bought[2]]);
+      assert.deepEqual(
+        rest.elements.map((e) => e.id),
+        [bought[2]],
+      );
       assert.equal(rest.more, 'false');
     });
 
@@ -156,7 +165,7 @@ for (const kind of await storeKinds()) {
       }
     });
 
-    test('marking an unknown or another vendor\'s transaction is 404 and leaves its feed alone', async () => {
+    test("marking an unknown or another vendor's transaction is 404 and leaves its feed alone", async () => {
       const v = await vendor();
       const other = await vendor();
       tick();
@@ -177,7 +186,10 @@ for (const kind of await storeKinds()) {
       const id = await v.buy(product.id, {}, 'production');
       assert.deepEqual(await ids(v), []);
       const prod = await v.api('/v1/changed-transactions', { environment: 'production' });
-      assert.deepEqual(prod.json.map((e: Element) => e.id), [id]);
+      assert.deepEqual(
+        prod.json.map((e: Element) => e.id),
+        [id],
+      );
       assert.equal((await mark(v, id)).status, 404);
     });
 

@@ -22,7 +22,17 @@ for (const kind of await storeKinds()) {
     before(async () => {
       t = await startTestApp(kind, { clock });
       v = await t.newVendor('Acme Software');
-      productId = (await v.product({ type: 'ONETIME', name: 'Acme Pro', prices: [{ currency: 'USD', value: 20 }, { currency: 'EUR', value: 18.5 }], issuesLicences: true } as never)).id;
+      productId = (
+        await v.product({
+          type: 'ONETIME',
+          name: 'Acme Pro',
+          prices: [
+            { currency: 'USD', value: 20 },
+            { currency: 'EUR', value: 18.5 },
+          ],
+          issuesLicences: true,
+        } as never)
+      ).id;
     });
     after(() => t.close());
 
@@ -38,7 +48,11 @@ for (const kind of await storeKinds()) {
       return { status: res.status, html, headers: res.headers, form };
     };
     const pay = async (id: string, fields: Record<string, string>, query = '') => {
-      const res = await fetch(`${t.url}/sandbox/payment/product/${id}${query}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+      const res = await fetch(`${t.url}/sandbox/payment/product/${id}${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+      });
       return { status: res.status, html: await res.text() };
     };
     const card = (number = '4242424242424242') => ({ cardNumber: number, cardExpiry: '12/34', cardCvc: '123' });
@@ -56,7 +70,10 @@ for (const kind of await storeKinds()) {
       assert.equal(de.json.priceS, '22.02');
 
       const ca = await price(productId, '?country=US&zip=94103');
-      assert.deepEqual([ca.json.currency, ca.json.priceNet, ca.json.tax, ca.json.price, ca.json.taxName, ca.json.taxRate], ['USD', 20, 1.65, 21.65, 'Sales tax', 0.0825]);
+      assert.deepEqual(
+        [ca.json.currency, ca.json.priceNet, ca.json.tax, ca.json.price, ca.json.taxName, ca.json.taxRate],
+        ['USD', 20, 1.65, 21.65, 'Sales tax', 0.0825],
+      );
       const ny = await price(productId, '?country=US&zip=10001');
       assert.equal(ny.json.taxRate, 0.04);
 
@@ -77,7 +94,16 @@ for (const kind of await storeKinds()) {
     });
 
     test('production ignores the country override and prices by address (a loopback address counts as the US)', async () => {
-      const prodProduct = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 10 }, { currency: 'EUR', value: 9 }] }, 'production');
+      const prodProduct = await v.product(
+        {
+          type: 'ONETIME',
+          prices: [
+            { currency: 'USD', value: 10 },
+            { currency: 'EUR', value: 9 },
+          ],
+        },
+        'production',
+      );
       const res = await price(prodProduct.id, '?country=DE', '');
       assert.equal(res.status, 200);
       assert.equal(res.json.country, 'US');
@@ -87,7 +113,11 @@ for (const kind of await storeKinds()) {
 
     test('checkout start answers the page URL with the prefill; unknown products and browser-sent prices are refused', async () => {
       const start = async (body: unknown) => {
-        const res = await fetch(`${t.url}/sandbox/public/v1/checkout`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://shop.vendor.example' }, body: JSON.stringify(body) });
+        const res = await fetch(`${t.url}/sandbox/public/v1/checkout`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: 'https://shop.vendor.example' },
+          body: JSON.stringify(body),
+        });
         return { status: res.status, cors: res.headers.get('access-control-allow-origin'), json: (await res.json()) as any };
       };
       const ok = await start({ productId, email: 'pre@fill.test', firstName: 'Ada', zipCode: '94103', nonEditableEmail: true });
@@ -139,7 +169,10 @@ for (const kind of await storeKinds()) {
       assert.match(again.html, /received/);
       const listed = await purchasesOf('buyer@example.com');
       assert.equal(listed.length, 1);
-      assert.deepEqual([listed[0].currency, listed[0].netPrice, listed[0].tax, listed[0].country, listed[0].transactionStatus], ['EUR', 18.5, 3.52, 'DE', 'ONE_TIME_PAYMENT_STATUS_PAID']);
+      assert.deepEqual(
+        [listed[0].currency, listed[0].netPrice, listed[0].tax, listed[0].country, listed[0].transactionStatus],
+        ['EUR', 18.5, 3.52, 'DE', 'ONE_TIME_PAYMENT_STATUS_PAID'],
+      );
       const entries = (await v.api(`/v1/transaction/${listed[0].id}`)).json.entries;
       assert.equal(entries.length, 1);
       assert.equal(entries[0].amountTotal, '22.02');
@@ -160,7 +193,14 @@ for (const kind of await storeKinds()) {
       const page = await openPage(productId, '?country=DE');
       const tamperings: Record<string, string>[] = [{ expectedTotal: '100' }, { expectedCurrency: 'USD' }, { country: 'US' }, { expectedTotal: 'abc' }];
       for (const tampered of tamperings) {
-        const res = await pay(productId, { ...page.form, email: 'tamper@example.com', country: 'DE', ...card(), ...tampered, token: `tamper-${Object.keys(tampered)[0]}-0123456789` });
+        const res = await pay(productId, {
+          ...page.form,
+          email: 'tamper@example.com',
+          country: 'DE',
+          ...card(),
+          ...tampered,
+          token: `tamper-${Object.keys(tampered)[0]}-0123456789`,
+        });
         assert.ok([400, 409].includes(res.status), `${JSON.stringify(tampered)}: ${res.status}`);
         assert.ok(alertOf(res.html));
       }
@@ -169,25 +209,25 @@ for (const kind of await storeKinds()) {
 
     test('bad form input re-renders the form with a message and charges nothing', async () => {
       const page = await openPage(productId, '?country=DE');
-      const cases: Record<string, string>[] = [
-        { email: 'not-an-email' },
-        { cardExpiry: '13' },
-        { cardCvc: '' },
-        { cardNumber: '1234' },
-        { token: 'short' },
-      ];
+      const cases: Record<string, string>[] = [{ email: 'not-an-email' }, { cardExpiry: '13' }, { cardCvc: '' }, { cardNumber: '1234' }, { token: 'short' }];
       for (const bad of cases) {
         const res = await pay(productId, { ...page.form, email: 'bad-input@example.com', country: 'DE', ...card(), ...bad });
         assert.ok(res.status >= 400 && res.status < 500, `${JSON.stringify(bad)}: ${res.status}`);
         assert.ok(alertOf(res.html), JSON.stringify(bad));
       }
-      const garbage = await fetch(`${t.url}/sandbox/payment/product/${productId}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '%%%&&&==' });
+      const garbage = await fetch(`${t.url}/sandbox/payment/product/${productId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: '%%%&&&==',
+      });
       assert.equal(garbage.status, 400);
       assert.deepEqual(await purchasesOf('bad-input@example.com'), []);
     });
 
     test('a customized product locks its e-mail, charges its own prices, and says when its link expired', async () => {
-      const res = await v.api(`/v1/customize-product/${productId}`, { body: { prices: [{ currency: 'USD', value: 5 }], userMail: 'only@example.com', expiresIn: 600 } });
+      const res = await v.api(`/v1/customize-product/${productId}`, {
+        body: { prices: [{ currency: 'USD', value: 5 }], userMail: 'only@example.com', expiresIn: 600 },
+      });
       assert.equal(res.status, 200, res.text);
       const id = res.json.customizedProductId as string;
       const page = await openPage(id, '?country=HK&email=other@example.com');
@@ -238,7 +278,14 @@ for (const kind of await storeKinds()) {
     });
 
     test('a coupon typed into the form shows the new total first and charges only on the next submit', async () => {
-      await t.services.coupons.create(v.scope(), { productId, code: 'FIVEOFF', amountsOff: [{ currency: 'USD', value: 5 }, { currency: 'EUR', value: 4.5 }] });
+      await t.services.coupons.create(v.scope(), {
+        productId,
+        code: 'FIVEOFF',
+        amountsOff: [
+          { currency: 'USD', value: 5 },
+          { currency: 'EUR', value: 4.5 },
+        ],
+      });
       const page = await openPage(productId, '?country=DE');
       const shown = await pay(productId, { ...page.form, coupon: 'fiveoff', email: 'typed@example.com', country: 'DE', ...card() });
       assert.equal(shown.status, 200);
@@ -252,10 +299,15 @@ for (const kind of await storeKinds()) {
       assert.match(paid.html, /16\.66 EUR/); // 14.00 + 19% (2.66)
     });
 
-    test('unknown, expired, revoked and other products\' coupons are refused with a message and the full price', async () => {
+    test("unknown, expired, revoked and other products' coupons are refused with a message and the full price", async () => {
       const other = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 50 }] });
       await t.services.coupons.create(v.scope(), { productId: other.id, code: 'OTHERONLY', percentOff: 10 });
-      await t.services.coupons.create(v.scope(), { productId, code: 'SHORTLIVED', percentOff: 10, expiresAt: new Date(clock.now().getTime() + 60_000).toISOString() });
+      await t.services.coupons.create(v.scope(), {
+        productId,
+        code: 'SHORTLIVED',
+        percentOff: 10,
+        expiresAt: new Date(clock.now().getTime() + 60_000).toISOString(),
+      });
       const revoked = await t.services.coupons.create(v.scope(), { productId, code: 'GONE', percentOff: 10 });
       await t.services.coupons.revoke(v.scope(), revoked.id);
       clock.advance(61_000);
@@ -264,7 +316,11 @@ for (const kind of await storeKinds()) {
         assert.equal(page.status, 200, code);
         assert.match(alertOf(page.html)!, /coupon/i, code);
         assert.match(page.html, /data-testid="total">22\.02 EUR/, code);
-        const start = await fetch(`${t.url}/sandbox/public/v1/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ productId, coupon: code, country: 'DE' }) });
+        const start = await fetch(`${t.url}/sandbox/public/v1/checkout`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ productId, coupon: code, country: 'DE' }),
+        });
         assert.equal(start.status, 400, code);
       }
       // A production coupon code is unknown in the sandbox.
@@ -277,7 +333,13 @@ for (const kind of await storeKinds()) {
       const strict = await t.newVendor('Strict Ltd');
       await t.services.catalog.updateVendorSettings(strict.vendor.id, { allowConversion: false });
       const usdOnly = await strict.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }] });
-      const withEur = await strict.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }, { currency: 'EUR', value: 18 }] });
+      const withEur = await strict.product({
+        type: 'ONETIME',
+        prices: [
+          { currency: 'USD', value: 20 },
+          { currency: 'EUR', value: 18 },
+        ],
+      });
       assert.deepEqual([(await price(usdOnly.id, '?country=DE')).json.currency, (await price(usdOnly.id, '?country=DE')).json.priceNet], ['USD', 20]);
       assert.equal((await price(withEur.id, '?country=DE')).json.currency, 'EUR');
       assert.equal((await price(usdOnly.id, '?country=HK')).json.currency, 'USD');

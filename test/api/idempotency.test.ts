@@ -81,7 +81,10 @@ for (const kind of await storeKinds()) {
       assert.equal(await entriesOf(a, id, 'VAULTED_PAYMENT'), 1);
       // The same key with other prices is another charge, not a repeat: refused, nothing charged.
       await t.services.store.idempotency.purgeOlderThan('9999-12-31T00:00:00.000Z');
-      const other = await a.api(`/v1/charge-vaulted/${id}`, { body: { ...CHARGE, prices: [{ currency: 'USD', value: 99 }] }, headers: { 'idempotency-key': key } });
+      const other = await a.api(`/v1/charge-vaulted/${id}`, {
+        body: { ...CHARGE, prices: [{ currency: 'USD', value: 99 }] },
+        headers: { 'idempotency-key': key },
+      });
       assertError(other, 409, 'IDEMPOTENCY_CONFLICT');
       assert.equal(await entriesOf(a, id, 'VAULTED_PAYMENT'), 1);
     });
@@ -102,8 +105,16 @@ for (const kind of await storeKinds()) {
       const key = newKey();
       const first = await a.api(`/v1/charge-vaulted/${id}`, { body: CHARGE, headers: { 'idempotency-key': key } });
       assert.equal(first.status, 200, first.text);
-      assertError(await a.api(`/v1/charge-vaulted/${id}`, { body: { prices: [{ currency: 'USD', value: 6 }] }, headers: { 'idempotency-key': key } }), 409, 'IDEMPOTENCY_CONFLICT');
-      assertError(await a.api(`/v1/charge-vaulted/${id}`, { body: { ...CHARGE, chargeDescription: 'other' }, headers: { 'idempotency-key': key } }), 409, 'IDEMPOTENCY_CONFLICT');
+      assertError(
+        await a.api(`/v1/charge-vaulted/${id}`, { body: { prices: [{ currency: 'USD', value: 6 }] }, headers: { 'idempotency-key': key } }),
+        409,
+        'IDEMPOTENCY_CONFLICT',
+      );
+      assertError(
+        await a.api(`/v1/charge-vaulted/${id}`, { body: { ...CHARGE, chargeDescription: 'other' }, headers: { 'idempotency-key': key } }),
+        409,
+        'IDEMPOTENCY_CONFLICT',
+      );
       const otherVaulted = await activeVaulted(a);
       assertError(await a.api(`/v1/charge-vaulted/${otherVaulted}`, { body: CHARGE, headers: { 'idempotency-key': key } }), 409, 'IDEMPOTENCY_CONFLICT');
       assert.equal(await entriesOf(a, id, 'VAULTED_PAYMENT'), 1);
@@ -119,7 +130,10 @@ for (const kind of await storeKinds()) {
       assertError(await a.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': 'k'.repeat(4000) } }), 400, 'INVALID_INPUT');
       assert.equal(await entriesOf(a, id, 'ONETIME_PAYMENT_REFUND'), 0);
       assert.equal((await a.api(`/v1/transaction/${id}`)).json.transactionStatus, 'ONE_TIME_PAYMENT_STATUS_PAID');
-      const ok = await a.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': `${'k'.repeat(250)}${keyCounter++}`.slice(-255).padStart(255, 'k') } });
+      const ok = await a.api(`/v1/refund-transaction/${id}`, {
+        method: 'POST',
+        headers: { 'idempotency-key': `${'k'.repeat(250)}${keyCounter++}`.slice(-255).padStart(255, 'k') },
+      });
       assert.equal(ok.status, 200, ok.text);
       assert.equal(await entriesOf(a, id, 'ONETIME_PAYMENT_REFUND'), 1);
     });
@@ -160,7 +174,9 @@ for (const kind of await storeKinds()) {
     test('20 simultaneous charge-vaulted calls with one key charge exactly once; the others replay or get 409 with Retry-After', async () => {
       const id = await activeVaulted(a);
       const key = newKey();
-      const results = await Promise.all(Array.from({ length: 20 }, () => a.api(`/v1/charge-vaulted/${id}`, { body: CHARGE, headers: { 'idempotency-key': key } })));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => a.api(`/v1/charge-vaulted/${id}`, { body: CHARGE, headers: { 'idempotency-key': key } })),
+      );
       const ok = results.filter((r) => r.status === 200);
       const busy = results.filter((r) => r.status === 409);
       assert.equal(ok.length + busy.length, 20, results.map((r) => `${r.status} ${r.text}`).join('\n'));
@@ -184,7 +200,9 @@ for (const kind of await storeKinds()) {
     test('20 simultaneous refunds with one key refund exactly once', async () => {
       const id = await paidOnetime(a);
       const key = newKey();
-      const results = await Promise.all(Array.from({ length: 20 }, () => a.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': key } })));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => a.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': key } })),
+      );
       const ok = results.filter((r) => r.status === 200);
       assert.ok(ok.length >= 1, results.map((r) => `${r.status} ${r.text}`).join('\n'));
       for (const r of ok) assert.equal(r.text, ok[0]!.text);

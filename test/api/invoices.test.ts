@@ -18,11 +18,23 @@ for (const kind of await storeKinds()) {
     const paymentHash = async (transactionId: string, index = 0) => (await t.services.store.entries.listForTransaction(transactionId))[index]!.hashId;
     const fetchPdf = async (path: string) => {
       const res = await fetch(`${t.url}${path}`);
-      return { status: res.status, type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), body: Buffer.from(await res.arrayBuffer()) };
+      return {
+        status: res.status,
+        type: res.headers.get('content-type'),
+        disposition: res.headers.get('content-disposition'),
+        body: Buffer.from(await res.arrayBuffer()),
+      };
     };
 
     test('the invoice of a payment: seller, buyer, country, net, VAT 19 %, total, and the first number', async () => {
-      const product = await v.product({ type: 'ONETIME', name: 'Pro licence', prices: [{ currency: 'USD', value: 12 }, { currency: 'EUR', value: 10 }] });
+      const product = await v.product({
+        type: 'ONETIME',
+        name: 'Pro licence',
+        prices: [
+          { currency: 'USD', value: 12 },
+          { currency: 'EUR', value: 10 },
+        ],
+      });
       const id = await v.buy(product.id, { email: 'anna@example.com', firstName: 'Anna', lastName: 'Schmidt', country: 'DE' });
       const pdf = await fetchPdf(`/sandbox/invoice/${await paymentHash(id)}`);
       assert.equal(pdf.status, 200);
@@ -71,7 +83,8 @@ for (const kind of await storeKinds()) {
       const p1 = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 5 }] });
       const before = await v.buy(p1.id, { email: 'c1@example.com' });
       const afterId = await v.buy(p1.id, { email: 'c2@example.com' });
-      const n = async (tx: string, path = '/sandbox') => /(?:Invoice|Credit note) ((?:TEST-)?\d{6})/.exec(await pdfText((await fetchPdf(`${path}/invoice/${await paymentHash(tx)}`)).body))![1]!;
+      const n = async (tx: string, path = '/sandbox') =>
+        /(?:Invoice|Credit note) ((?:TEST-)?\d{6})/.exec(await pdfText((await fetchPdf(`${path}/invoice/${await paymentHash(tx)}`)).body))![1]!;
       const first = await n(before);
       assert.equal(Number((await n(afterId)).slice(5)), Number(first.slice(5)) + 1);
       const otherProduct = await other.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 5 }] });

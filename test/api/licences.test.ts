@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Product } from '../../src/domain/model.ts';
-import { startTestApp, useTestApp, storeKinds, TEST_CARD, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { useTestApp, storeKinds, TEST_CARD, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 for (const kind of await storeKinds()) {
   describe(`check-licence (${kind})`, () => {
@@ -79,7 +79,7 @@ for (const kind of await storeKinds()) {
       assert.equal((await check(otherProduct.id, licence)).json.status, 'NOT_FOUND');
     });
 
-    test('another vendor\'s product id, or an unknown one, is 404', async () => {
+    test("another vendor's product id, or an unknown one, is 404", async () => {
       const other = await t.newVendor('other');
       const foreign = await other.product({ type: 'ONETIME', issuesLicences: true });
       const result = await t.services.purchases.purchase(other.scope(), { productId: foreign.id, email: 'o@example.com', country: 'US', card: TEST_CARD });

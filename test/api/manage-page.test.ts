@@ -30,7 +30,12 @@ for (const kind of await storeKinds()) {
     };
     const formToken = (html: string) => /name="formToken" value="([^"]+)"/.exec(html)![1]!;
     const post = (path: string, fields: Record<string, string>) =>
-      fetch(`${t.url}${path}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+      fetch(`${t.url}${path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+      });
     const status = async (id: string) => (await t.services.store.transactions.find(v.scope(), id))!;
 
     test('lists the purchases with status, licence key, card and invoice links that open the PDF', async () => {
@@ -76,7 +81,7 @@ for (const kind of await storeKinds()) {
       assert.doesNotMatch(new RegExp(`data-id="${id}"[\\s\\S]*?</section>`).exec(after.html)![0], /data-testid="cancel"/);
     });
 
-    test('forms are refused without the page token, with another link\'s token, and for someone else\'s purchase', async () => {
+    test("forms are refused without the page token, with another link's token, and for someone else's purchase", async () => {
       const plan = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 9 }] } as any);
       const mine = await v.buy(plan.id, { email: 'carol@example.com' });
       const theirs = await v.buy(plan.id, { email: 'dave@example.com' });
@@ -105,9 +110,23 @@ for (const kind of await storeKinds()) {
 
       const path = await manageLink('erin@example.com');
       const token = formToken((await open(path)).html);
-      const refused = await post(path, { formToken: token, action: 'card', transactionId: id, cardNumber: '4000000000000002', cardExpiry: '13/35', cardCvc: '123' });
+      const refused = await post(path, {
+        formToken: token,
+        action: 'card',
+        transactionId: id,
+        cardNumber: '4000000000000002',
+        cardExpiry: '13/35',
+        cardCvc: '123',
+      });
       assert.equal(refused.status, 400, 'a bad expiry is refused');
-      const saved = await post(path, { formToken: token, action: 'card', transactionId: id, cardNumber: '4242 4242 4242 4242', cardExpiry: '11/36', cardCvc: '123' });
+      const saved = await post(path, {
+        formToken: token,
+        action: 'card',
+        transactionId: id,
+        cardNumber: '4242 4242 4242 4242',
+        cardExpiry: '11/36',
+        cardCvc: '123',
+      });
       assert.equal(saved.status, 303);
       assert.match((await open(`${path}?done=card`)).html, /Card: visa ending in 4242, expires 11\/2036/);
       assert.equal((await status(id)).nextCharge, '2030-06-02T08:00:00.000Z', 'due again now');
@@ -116,7 +135,14 @@ for (const kind of await storeKinds()) {
       assert.equal(tx.status, 'SUBSCRIPTION_STATUS_ACTIVE');
       assert.equal(tx.nextCharge, '2030-07-02T08:00:00.000Z');
 
-      const real = await post(path, { formToken: token, action: 'card', transactionId: id, cardNumber: '4111111111111111', cardExpiry: '11/36', cardCvc: '123' });
+      const real = await post(path, {
+        formToken: token,
+        action: 'card',
+        transactionId: id,
+        cardNumber: '4111111111111111',
+        cardExpiry: '11/36',
+        cardCvc: '123',
+      });
       assert.equal(real.status, 402);
       assert.match(await real.text(), /real cards are refused/);
     });

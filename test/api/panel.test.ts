@@ -73,7 +73,10 @@ for (const kind of await storeKinds()) {
       await b.get('/panel/signup');
       const res = await b.post('/panel/signup', { company: 'Acme Software', email: 'owner@acme.test', password: 'correct horse battery' });
       assert.equal(res.status, 303);
-      assert.match(res.setCookie.find((c) => c.startsWith('ot_panel='))!, /HttpOnly; SameSite=Lax; Max-Age=43200/);
+      assert.match(
+        res.setCookie.find((c) => c.startsWith('ot_panel='))!,
+        /HttpOnly; SameSite=Lax; Max-Age=43200/,
+      );
       const page = await b.get('/panel');
       assert.equal(page.status, 200);
       assert.match(page.html, /<h1>Sandbox<\/h1>/);
@@ -129,7 +132,14 @@ for (const kind of await storeKinds()) {
     test('products: created per environment with their snippet, payment link and id; bad input is shown, not stored', async () => {
       const b = await signUp('shop@acme.test');
       await b.get('/panel');
-      const res = await b.post('/panel/products?env=sandbox', { name: 'Acme Pro', type: 'SUBSCRIPTION', frequency: 'YEARLY', trialDays: '14', prices: 'USD 99, EUR 89.50', licences: 'yes' });
+      const res = await b.post('/panel/products?env=sandbox', {
+        name: 'Acme Pro',
+        type: 'SUBSCRIPTION',
+        frequency: 'YEARLY',
+        trialDays: '14',
+        prices: 'USD 99, EUR 89.50',
+        licences: 'yes',
+      });
       assert.equal(res.status, 303);
       const page = await b.get('/panel?env=sandbox');
       const id = /data-testid="product" data-id="([^"]+)"/.exec(page.html)![1]!;
@@ -149,7 +159,7 @@ for (const kind of await storeKinds()) {
       assert.equal((await b.get('/panel?env=sandbox')).html.match(/data-testid="product"/g)?.length, 1);
     });
 
-    test('a product is edited (name, prices, licences) and coupons are created and revoked; another vendor\'s product cannot be edited', async () => {
+    test("a product is edited (name, prices, licences) and coupons are created and revoked; another vendor's product cannot be edited", async () => {
       const b = await signUp('edit@acme.test');
       await b.get('/panel');
       await b.post('/panel/products?env=sandbox', { name: 'Starter', type: 'ONETIME', prices: 'USD 10' });
@@ -157,7 +167,10 @@ for (const kind of await storeKinds()) {
       const id = /data-testid="product" data-id="([^"]+)"/.exec(page.html)![1]!;
       assert.match(page.html, new RegExp(`id="prices-${id}" name="prices" value="USD 10\\.00"`));
       assert.equal((await b.post('/panel/products/edit?env=sandbox', { id, name: 'Starter plus', prices: 'USD 12.50, EUR 11', licences: 'yes' })).status, 303);
-      const product = (await t.services.store.products.find({ vendorId: (await t.services.store.panel.findUserByEmail('edit@acme.test'))!.vendorId, environment: 'sandbox' }, id))!;
+      const product = (await t.services.store.products.find(
+        { vendorId: (await t.services.store.panel.findUserByEmail('edit@acme.test'))!.vendorId, environment: 'sandbox' },
+        id,
+      ))!;
       assert.deepEqual([product.name, product.prices, product.issuesLicences], ['Starter plus', { USD: 1250, EUR: 1100 }, true]);
       const price = await (await fetch(`${t.url}/sandbox/public/v1/price/${id}?country=US`)).json();
       assert.equal(price.price, 12.5);
@@ -165,7 +178,10 @@ for (const kind of await storeKinds()) {
       assert.match((await b.post('/panel/products/edit?env=sandbox', { id, name: 'X', prices: 'EUR 5' })).html, /USD/);
 
       await b.get('/panel?env=sandbox');
-      assert.equal((await b.post('/panel/coupons?env=sandbox', { action: 'create', productId: id, code: 'launch25', off: '25%', expiresAt: '2031-01-31' })).status, 303);
+      assert.equal(
+        (await b.post('/panel/coupons?env=sandbox', { action: 'create', productId: id, code: 'launch25', off: '25%', expiresAt: '2031-01-31' })).status,
+        303,
+      );
       await b.get('/panel?env=sandbox');
       assert.equal((await b.post('/panel/coupons?env=sandbox', { action: 'create', productId: id, code: 'FIVE', off: 'USD 5, EUR 4.50' })).status, 303);
       page = await b.get('/panel?env=sandbox');

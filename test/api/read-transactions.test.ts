@@ -1,15 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { storeKinds, useTestApp, type TestVendor } from '../helpers/test-app.ts';
 
 for (const kind of await storeKinds()) {
   describe(`reading transactions (${kind})`, () => {
-    let t: TestApp;
     let v: TestVendor;
-    useTestApp(kind, {}, (app, vendor) => ((t = app), (v = vendor)));
+    useTestApp(kind, {}, (_app, vendor) => (v = vendor));
 
     test('a one-time purchase in Germany lists with EUR price, VAT, USD net and string twins', async () => {
-      const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }, { currency: 'EUR', value: 18.5 }] });
+      const product = await v.product({
+        type: 'ONETIME',
+        prices: [
+          { currency: 'USD', value: 20 },
+          { currency: 'EUR', value: 18.5 },
+        ],
+      });
       const id = await v.buy(product.id, { email: 'Anna@Example.com', country: 'DE' });
       const res = await v.api('/v1/transactions/anna%40example.com');
       assert.equal(res.status, 200);

@@ -20,7 +20,16 @@ for (const kind of await storeKinds()) {
 
     test('refunding a one-time payment answers one refund record with every SPEC 2.5 field and the paid amounts', async () => {
       tick();
-      const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }, { currency: 'EUR', value: 18.5 }] }, 'production');
+      const product = await v.product(
+        {
+          type: 'ONETIME',
+          prices: [
+            { currency: 'USD', value: 20 },
+            { currency: 'EUR', value: 18.5 },
+          ],
+        },
+        'production',
+      );
       const id = await v.buy(product.id, { email: 'refund-me@example.com', country: 'DE' }, 'production');
       tick();
       const res = await v.api(`/v1/refund-transaction/${id}`, { method: 'POST', environment: 'production' });
@@ -28,10 +37,26 @@ for (const kind of await storeKinds()) {
       assert.ok(Array.isArray(res.json));
       assert.equal(res.json.length, 1);
       const record = res.json[0];
-      assert.deepEqual(Object.keys(record).sort(), [
-        'TCFee', 'amountTotal', 'country', 'currency', 'externalId', 'hashId', 'id', 'incomeCurrency',
-        'invoiceLink', 'paymentProvider', 'refundable', 'taxAmount', 'timestamp', 'transactionFee', 'vendorIncome',
-      ].sort());
+      assert.deepEqual(
+        Object.keys(record).sort(),
+        [
+          'TCFee',
+          'amountTotal',
+          'country',
+          'currency',
+          'externalId',
+          'hashId',
+          'id',
+          'incomeCurrency',
+          'invoiceLink',
+          'paymentProvider',
+          'refundable',
+          'taxAmount',
+          'timestamp',
+          'transactionFee',
+          'vendorIncome',
+        ].sort(),
+      );
       assert.equal(record.amountTotal, 22.02); // 18.50 net + 19% VAT (3.515 -> 3.52)
       assert.equal(record.taxAmount, 3.52);
       assert.equal(record.vendorIncome, 18.5);
@@ -53,7 +78,13 @@ for (const kind of await storeKinds()) {
 
     test('a refunded one-time payment is TRANSACTION_STATUS_REFUNDED with an ONETIME_PAYMENT_REFUND of negated amounts', async () => {
       tick();
-      const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }, { currency: 'EUR', value: 18.5 }] });
+      const product = await v.product({
+        type: 'ONETIME',
+        prices: [
+          { currency: 'USD', value: 20 },
+          { currency: 'EUR', value: 18.5 },
+        ],
+      });
       const id = await v.buy(product.id, { email: 'ledger-refund@example.com', country: 'DE' });
       tick();
       const res = await v.api(`/v1/refund-transaction/${id}`, { method: 'POST' });
@@ -121,7 +152,10 @@ for (const kind of await storeKinds()) {
       assert.equal(after.json[0].transactionStatus, 'TRANSACTION_STATUS_REFUNDED');
       assert.equal(after.json[0].nextCharge, null);
       const entries = await entriesOf(id);
-      assert.deepEqual(entries.map((e) => e.type), ['SUBSCRIPTION_PAYMENT', 'SUBSCRIPTION_REFUND']);
+      assert.deepEqual(
+        entries.map((e) => e.type),
+        ['SUBSCRIPTION_PAYMENT', 'SUBSCRIPTION_REFUND'],
+      );
       assert.equal(entries[1]!.amountTotal, '-9.99');
     });
 
@@ -161,8 +195,14 @@ for (const kind of await storeKinds()) {
       assert.equal(none.status, 400);
       assert.equal(none.json.error, 'INVALID_STATE');
       const entries = await entriesOf(id);
-      assert.deepEqual(entries.map((e) => e.type), ['VAULTED_PAYMENT', 'VAULTED_PAYMENT', 'VAULTED_PAYMENT', 'ONETIME_PAYMENT_REFUND', 'ONETIME_PAYMENT_REFUND', 'ONETIME_PAYMENT_REFUND']);
-      assert.deepEqual(entries.slice(3).map((e) => e.amountTotal), ['-20.00', '-10.00', '-5.00']);
+      assert.deepEqual(
+        entries.map((e) => e.type),
+        ['VAULTED_PAYMENT', 'VAULTED_PAYMENT', 'VAULTED_PAYMENT', 'ONETIME_PAYMENT_REFUND', 'ONETIME_PAYMENT_REFUND', 'ONETIME_PAYMENT_REFUND'],
+      );
+      assert.deepEqual(
+        entries.slice(3).map((e) => e.amountTotal),
+        ['-20.00', '-10.00', '-5.00'],
+      );
     });
 
     test('20 simultaneous refunds of one payment produce exactly one refund', async () => {
@@ -170,9 +210,7 @@ for (const kind of await storeKinds()) {
       const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 42 }] });
       const id = await v.buy(product.id);
       tick();
-      const answers = await Promise.all(
-        Array.from({ length: 20 }, () => v.api(`/v1/refund-transaction/${id}`, { method: 'POST' })),
-      );
+      const answers = await Promise.all(Array.from({ length: 20 }, () => v.api(`/v1/refund-transaction/${id}`, { method: 'POST' })));
       const statuses = answers.map((a) => a.status).sort();
       assert.deepEqual(statuses, [200, ...Array(19).fill(400)]);
       for (const failed of answers.filter((a) => a.status === 400)) assert.equal(failed.json.error, 'INVALID_STATE');

@@ -4,9 +4,26 @@ import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helper
 
 /** SPEC 2.1 "update responses": the by-id read minus entries and nextCharge, assignEmail for assignedEmail. */
 const UPDATE_FIELDS = [
-  'id', 'createDate', 'email', 'assignEmail', 'productId', 'productName', 'transactionType', 'transactionStatus',
-  'chargeFrequency', 'country', 'lastCharge', 'payload', 'whoCanceled',
-  'netPrice', 'netPriceS', 'netPriceInUSD', 'netPriceInUSDS', 'tax', 'taxS', 'currency',
+  'id',
+  'createDate',
+  'email',
+  'assignEmail',
+  'productId',
+  'productName',
+  'transactionType',
+  'transactionStatus',
+  'chargeFrequency',
+  'country',
+  'lastCharge',
+  'payload',
+  'whoCanceled',
+  'netPrice',
+  'netPriceS',
+  'netPriceInUSD',
+  'netPriceInUSDS',
+  'tax',
+  'taxS',
+  'currency',
 ].sort();
 
 for (const kind of await storeKinds()) {
@@ -18,7 +35,13 @@ for (const kind of await storeKinds()) {
     const update = (id: string, body: unknown) => v.api(`/v1/transaction/${id}`, { body });
 
     test('assigning an e-mail answers the update shape with assignEmail and keeps the original email', async () => {
-      const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }, { currency: 'EUR', value: 18.5 }] });
+      const product = await v.product({
+        type: 'ONETIME',
+        prices: [
+          { currency: 'USD', value: 20 },
+          { currency: 'EUR', value: 18.5 },
+        ],
+      });
       const id = await v.buy(product.id, { email: 'paid-with@example.com', country: 'DE', payload: 'p1' });
       const res = await update(id, { assignEmail: 'Sign.Up+Tag@Example.com' });
       assert.equal(res.status, 200);
@@ -52,11 +75,18 @@ for (const kind of await storeKinds()) {
       for (const path of ['found.me%2Bshop%40example.org', 'FOUND.ME+SHOP@EXAMPLE.ORG', 'Found.Me%2BShop@example.ORG', 'found.me+shop%40example.org']) {
         const res = await v.api(`/v1/transactions/${path}`);
         assert.equal(res.status, 200, path);
-        assert.deepEqual(res.json.map((x: { id: string }) => x.id), [id], path);
+        assert.deepEqual(
+          res.json.map((x: { id: string }) => x.id),
+          [id],
+          path,
+        );
         assert.equal(res.json[0].assignedEmail, 'Found.Me+Shop@Example.org');
       }
       // The purchase e-mail still finds it too.
-      assert.deepEqual((await v.api('/v1/transactions/Original-Buyer%40example.com')).json.map((x: { id: string }) => x.id), [id]);
+      assert.deepEqual(
+        (await v.api('/v1/transactions/Original-Buyer%40example.com')).json.map((x: { id: string }) => x.id),
+        [id],
+      );
     });
 
     test('re-assigning replaces the assigned e-mail: the old one no longer finds the transaction', async () => {

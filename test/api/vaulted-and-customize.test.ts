@@ -8,7 +8,10 @@ const tick = () => clock.advance(1000);
 
 const DECLINED_CARD = { number: '4000000000000002', expMonth: 12, expYear: 2035 };
 const EXPIRED_CARD = { number: '4000000000000069', expMonth: 12, expYear: 2035 };
-const USD_EUR = [{ currency: 'USD', value: 20 }, { currency: 'EUR', value: 18.5 }];
+const USD_EUR = [
+  { currency: 'USD', value: 20 },
+  { currency: 'EUR', value: 18.5 },
+];
 
 for (const kind of await storeKinds()) {
   describe(`charge-vaulted (${kind})`, () => {
@@ -21,8 +24,7 @@ for (const kind of await storeKinds()) {
       const product = await v.product({ type: 'VAULTED', prices: [{ currency: 'USD', value: 0 }] });
       return v.buy(product.id, input);
     };
-    const charge = (id: string, prices: unknown, headers?: Record<string, string>) =>
-      v.api(`/v1/charge-vaulted/${id}`, { body: { prices }, headers });
+    const charge = (id: string, prices: unknown, headers?: Record<string, string>) => v.api(`/v1/charge-vaulted/${id}`, { body: { prices }, headers });
     const read = async (id: string) => (await v.api(`/v1/transaction/${id}`)).json;
 
     test('a customer in Germany is charged the listed EUR price with 19% VAT', async () => {
@@ -51,7 +53,10 @@ for (const kind of await storeKinds()) {
 
     test('a customer in California is charged the USD price with 8.25% sales tax', async () => {
       const id = await vaulted({ country: 'US', region: 'CA' });
-      const res = await charge(id, [{ currency: 'USD', value: 20 }, { currency: 'JPY', value: 3000 }]);
+      const res = await charge(id, [
+        { currency: 'USD', value: 20 },
+        { currency: 'JPY', value: 3000 },
+      ]);
       assert.equal(res.json.status, 'SUCCESS');
       assert.equal(res.json.currency, 'USD');
       assert.equal(res.json.netValue, 20);
@@ -184,14 +189,30 @@ for (const kind of await storeKinds()) {
       assert.equal(expired.status, 410);
       assert.match(await expired.text(), /expired/);
       await assert.rejects(
-        t.services.purchases.purchase(v.scope(), { productId: res.json.customizedProductId, email: 'late@example.com', country: 'US', card: { number: '4242424242424242', expMonth: 12, expYear: 2035 } }),
+        t.services.purchases.purchase(v.scope(), {
+          productId: res.json.customizedProductId,
+          email: 'late@example.com',
+          country: 'US',
+          card: { number: '4242424242424242', expMonth: 12, expYear: 2035 },
+        }),
         (err: { code?: string }) => err.code === 'LINK_EXPIRED',
       );
     });
 
     test('a purchase of a customized product charges the customized prices', async () => {
-      const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }, { currency: 'EUR', value: 18.5 }] });
-      const res = await customize(product.id, { prices: [{ currency: 'USD', value: 15 }, { currency: 'EUR', value: 12 }] });
+      const product = await v.product({
+        type: 'ONETIME',
+        prices: [
+          { currency: 'USD', value: 20 },
+          { currency: 'EUR', value: 18.5 },
+        ],
+      });
+      const res = await customize(product.id, {
+        prices: [
+          { currency: 'USD', value: 15 },
+          { currency: 'EUR', value: 12 },
+        ],
+      });
       tick();
       const id = await v.buy(res.json.customizedProductId, { email: 'custom-buyer@example.com', country: 'DE' });
       const read = (await v.api(`/v1/transaction/${id}`)).json;
@@ -243,7 +264,7 @@ for (const kind of await storeKinds()) {
       assert.equal(good.status, 200);
     });
 
-    test('another vendor\'s or an unknown product is 404', async () => {
+    test("another vendor's or an unknown product is 404", async () => {
       const other = await t.newVendor('other');
       const foreign = await other.product({ type: 'ONETIME' });
       assert.equal((await customize(foreign.id, { prices: [{ currency: 'USD', value: 1 }] })).status, 404);

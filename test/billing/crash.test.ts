@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { billingTotals, seedDueSubscriptions, SEEDED_PRICE_MINOR } from '../helpers/due-subscriptions.ts';
-import { freshDatabase, storeKinds } from '../helpers/stores.ts';
+import { billingTotals, seedDueSubscriptions, SEEDED_PRICE_MINOR } from '../../support/due-subscriptions.ts';
+import { freshDatabase, storeKinds } from '../../support/databases.ts';
 import { startWorkerProcess } from '../helpers/worker-process.ts';
 
 /**

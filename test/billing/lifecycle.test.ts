@@ -296,7 +296,11 @@ for (const kind of await storeKinds()) {
       const tx = await listed(mine);
       assert.equal(tx.lastCharge, '2030-02-28T10:00:00.000Z', 'stamped at its scheduled moment');
       assert.equal(tx.nextCharge, '2030-03-31T10:00:00.000Z');
-      assert.equal((await other.api('/v1/transactions/customer%40example.com')).json.find((x: any) => x.id === theirs).nextCharge, '2030-02-28T10:00:00.000Z', "another vendor's sandbox did not move");
+      assert.equal(
+        (await other.api('/v1/transactions/customer%40example.com')).json.find((x: any) => x.id === theirs).nextCharge,
+        '2030-02-28T10:00:00.000Z',
+        "another vendor's sandbox did not move",
+      );
       assert.equal((await v.api('/v1/clock')).json.now, '2030-03-01T10:00:00.000Z');
 
       const back = await v.api('/v1/clock/advance', { body: { to: '2030-02-01T00:00:00.000Z' } });
@@ -334,7 +338,10 @@ for (const kind of await storeKinds()) {
       assert.equal(tx.transactionStatus, 'SUBSCRIPTION_STATUS_ACTIVE');
       assert.equal(tx.lastCharge, '2030-05-01T00:00:00.000Z');
       assert.equal(tx.nextCharge, '2030-05-21T00:00:00.000Z');
-      assert.deepEqual((await payments(newId)).map((e) => e.amountTotal), ['60.00']);
+      assert.deepEqual(
+        (await payments(newId)).map((e) => e.amountTotal),
+        ['60.00'],
+      );
       assert.equal((await payments(oldId)).length, 1);
     });
 
@@ -344,12 +351,17 @@ for (const kind of await storeKinds()) {
       const id = await v.buy(p.id, { coupon: 'HALF' });
       at('2030-02-28T10:00:00.000Z');
       await run();
-      assert.deepEqual((await payments(id)).map((e) => e.amountTotal), ['10.00', '20.00']);
+      assert.deepEqual(
+        (await payments(id)).map((e) => e.amountTotal),
+        ['10.00', '20.00'],
+      );
     });
 
     test('an expired customized product is marked expired, its personal data cleared, and its link says so', async () => {
       const p = await product('MONTHLY');
-      const res = await v.api(`/v1/customize-product/${p.id}`, { body: { prices: [{ currency: 'USD', value: 5 }], expiresIn: 60, userMail: 'someone@example.com', payload: 'secret' } });
+      const res = await v.api(`/v1/customize-product/${p.id}`, {
+        body: { prices: [{ currency: 'USD', value: 5 }], expiresIn: 60, userMail: 'someone@example.com', payload: 'secret' },
+      });
       const id = res.json.customizedProductId;
       at('2030-01-31T10:01:00.000Z');
       assert.equal((await run()).expiredOffers, 1);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { billingTotals, seedDueSubscriptions, SEEDED_PRICE_MINOR } from '../helpers/due-subscriptions.ts';
-import { freshDatabase, storeKinds } from '../helpers/stores.ts';
+import { billingTotals, seedDueSubscriptions, SEEDED_PRICE_MINOR } from '../../support/due-subscriptions.ts';
+import { freshDatabase, storeKinds } from '../../support/databases.ts';
 import { startWorkerProcess } from '../helpers/worker-process.ts';
 
 /**
@@ -24,7 +24,10 @@ if ((await storeKinds()).includes('postgres')) {
           return JSON.parse(r.stdout) as { renewed: number };
         });
         assert.equal(reports[0]!.renewed + reports[1]!.renewed, COUNT, 'between them they renewed each subscription once');
-        assert.ok(reports.every((r) => r.renewed > 0), `both workers took a share: ${reports.map((r) => r.renewed).join(' + ')}`);
+        assert.ok(
+          reports.every((r) => r.renewed > 0),
+          `both workers took a share: ${reports.map((r) => r.renewed).join(' + ')}`,
+        );
 
         const totals = await billingTotals(store.database, vendorId, dueAt);
         assert.equal(totals.notPaidOnce, 0, 'every subscription has exactly one payment for the period');

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { ARTIFACTS, freePort, launchChromium } from '../helpers/browser.ts';
+import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
@@ -16,7 +16,9 @@ async function vendorSite(): Promise<{ server: Server; origin: string }> {
   const server = createServer((req, res) => {
     const src = new URL(req.url!, 'http://x').searchParams.get('src') ?? '';
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>Vendor admin</title><h1>Our back office</h1><iframe id="admin" src="${src.replace(/"/g, '&quot;')}" style="width:100%;height:700px;border:1px solid #ccc"></iframe>`);
+    res.end(
+      `<!doctype html><title>Vendor admin</title><h1>Our back office</h1><iframe id="admin" src="${src.replace(/"/g, '&quot;')}" style="width:100%;height:700px;border:1px solid #ccc"></iframe>`,
+    );
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return { server, origin: `http://localhost:${(server.address() as AddressInfo).port}` };
@@ -77,7 +79,10 @@ describe('admin tool in an iframe in Chromium', () => {
     // Chromium reports the refusal on the console of the framing page.
     const refused = page.waitForEvent('console', { predicate: (message) => /frame-ancestors/.test(message.text()), timeout: 15_000 });
     await page.goto(`${foreign.origin}/?src=${encodeURIComponent(await adminLink())}`);
-    assert.match((await refused).text(), /violates the following Content Security Policy directive: "frame-ancestors http:\/\/localhost:\d+". The request has been blocked/);
+    assert.match(
+      (await refused).text(),
+      /violates the following Content Security Policy directive: "frame-ancestors http:\/\/localhost:\d+". The request has been blocked/,
+    );
     const frame = page.frames().find((f) => f !== page.mainFrame())!;
     const text = await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '');
     assert.doesNotMatch(text, /Transactions|hana@example\.com/);

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, launchChromium } from '../helpers/browser.ts';
+import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
@@ -23,7 +23,16 @@ describe('client script and checkout in Chromium', () => {
     const port = await freePort();
     t = await startTestApp('sqlite', { port, env: { BASE_URL: `http://127.0.0.1:${port}` } });
     v = await t.newVendor('Acme Software');
-    productId = (await v.product({ type: 'ONETIME', name: 'Acme Pro', prices: [{ currency: 'USD', value: 20 }, { currency: 'EUR', value: 18.5 }] })).id;
+    productId = (
+      await v.product({
+        type: 'ONETIME',
+        name: 'Acme Pro',
+        prices: [
+          { currency: 'USD', value: 20 },
+          { currency: 'EUR', value: 18.5 },
+        ],
+      })
+    ).id;
     // The vendor's own site, on another origin than opentill.
     const page = `<!doctype html><html><head><meta charset="utf-8"><title>Acme</title>
       <script src="${t.url}/latest/widget.sandbox.min.js"></script></head><body>
@@ -61,7 +70,12 @@ describe('client script and checkout in Chromium', () => {
     assert.equal(await page.getAttribute('#hk', 'data-ts-tax-rate'), '0');
     const price = await page.evaluate((id) => (window as any).tc.getPrice(id), productId);
     assert.deepEqual(Object.keys(price).sort(), ['currency', 'price', 'priceNet', 'tax', 'taxName', 'taxRate']);
-    const rejected = await page.evaluate(() => (window as any).tc.buy('TC-PR_00000000000000000000000000').then(() => 'resolved', (e: unknown) => (e instanceof Error ? e.message : 'not an Error')));
+    const rejected = await page.evaluate(() =>
+      (window as any).tc.buy('TC-PR_00000000000000000000000000').then(
+        () => 'resolved',
+        (e: unknown) => (e instanceof Error ? e.message : 'not an Error'),
+      ),
+    );
     assert.match(rejected, /not found/);
     await page.close();
   });
@@ -101,7 +115,10 @@ describe('client script and checkout in Chromium', () => {
     await page.waitForFunction(() => document.getElementById('late')!.dataset.tsTaxRate !== undefined);
     assert.equal(await page.textContent('#late'), '€22.02');
 
-    await Promise.all([page.waitForURL(/\/sandbox\/payment\/product\//), page.evaluate((id) => (window as any).tc.buy(id, { email: 'redirect@example.com', redirect: true }), productId)]);
+    await Promise.all([
+      page.waitForURL(/\/sandbox\/payment\/product\//),
+      page.evaluate((id) => (window as any).tc.buy(id, { email: 'redirect@example.com', redirect: true }), productId),
+    ]);
     assert.equal(await page.inputValue('#email'), 'redirect@example.com');
     await page.close();
   });
@@ -117,7 +134,9 @@ describe('client script and checkout in Chromium', () => {
       assert.ok(box.x >= 0 && box.x + box.width <= 375, `${field} fits the screen`);
     }
     // Every input has a label.
-    const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input:not([type=hidden]), select')].filter((el) => !document.querySelector(`label[for="${el.id}"]`)).map((el) => el.id));
+    const unlabelled = await page.evaluate(() =>
+      [...document.querySelectorAll('input:not([type=hidden]), select')].filter((el) => !document.querySelector(`label[for="${el.id}"]`)).map((el) => el.id),
+    );
     assert.deepEqual(unlabelled, []);
     await page.screenshot({ path: `${ARTIFACTS}checkout-phone.png`, fullPage: true });
     await page.close();

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { pdfText } from '../helpers/pdf-text.ts';
-import { ARTIFACTS, freePort, launchChromium } from '../helpers/browser.ts';
+import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
@@ -20,8 +20,24 @@ describe('customer management page in Chromium', () => {
     const port = await freePort();
     t = await startTestApp('sqlite', { port, env: { BASE_URL: `http://127.0.0.1:${port}` } });
     v = await t.newVendor('Acme Software');
-    const app = await v.product({ type: 'ONETIME', name: 'Acme Desktop', issuesLicences: true, prices: [{ currency: 'USD', value: 49 }, { currency: 'EUR', value: 45 }] } as any);
-    const plan = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', name: 'Acme Cloud', prices: [{ currency: 'USD', value: 8 }, { currency: 'EUR', value: 7.5 }] } as any);
+    const app = await v.product({
+      type: 'ONETIME',
+      name: 'Acme Desktop',
+      issuesLicences: true,
+      prices: [
+        { currency: 'USD', value: 49 },
+        { currency: 'EUR', value: 45 },
+      ],
+    } as any);
+    const plan = await v.product({
+      type: 'SUBSCRIPTION',
+      chargeFrequency: 'MONTHLY',
+      name: 'Acme Cloud',
+      prices: [
+        { currency: 'USD', value: 8 },
+        { currency: 'EUR', value: 7.5 },
+      ],
+    } as any);
     await v.buy(app.id, { email: 'greta@example.com', firstName: 'Greta', lastName: 'Berg', country: 'DE' });
     subscriptionId = await v.buy(plan.id, { email: 'greta@example.com', country: 'DE' });
     browser = await launchChromium();

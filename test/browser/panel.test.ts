@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { ARTIFACTS, freePort, launchChromium } from '../helpers/browser.ts';
+import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { cli as runCli, failedWith, parseJson, succeeded, type CliResult } from '../helpers/cli.ts';
-import { freshDatabase, storeKinds } from '../helpers/stores.ts';
+import { freshDatabase, storeKinds } from '../../support/databases.ts';
 
 /**
  * The `opentill` command as a user runs it: `node bin/opentill.js ...` in a child process, each test
@@ -95,11 +95,14 @@ describe('opentill CLI', { concurrency: 3 }, () => {
       succeeded(listed);
       const all = parseJson(listed) as { id: string; login: string; environment: string; revokedAt: string | null }[];
       assert.equal(all.length, 3);
-      assert.deepEqual(all.map((c) => [c.login, c.environment, c.revokedAt !== null]).sort(), [
-        [credentials.production.split(':')[0], 'production', false],
-        [fresh.login, 'sandbox', false],
-        [oldLogin, 'sandbox', true],
-      ].sort());
+      assert.deepEqual(
+        all.map((c) => [c.login, c.environment, c.revokedAt !== null]).sort(),
+        [
+          [credentials.production.split(':')[0], 'production', false],
+          [fresh.login, 'sandbox', false],
+          [oldLogin, 'sandbox', true],
+        ].sort(),
+      );
       assert.doesNotMatch(listed.stdout, /secret|hash/i, 'no password material is listed');
       assert.equal(listed.stdout.includes(credentials.sandbox.split(':')[1]!), false);
 
@@ -119,7 +122,22 @@ describe('opentill CLI', { concurrency: 3 }, () => {
     const d = sandboxDir();
     try {
       const { vendor } = await createVendor(d.run);
-      const json = await d.run('product', 'create', '--vendor', vendor.id, '--name', 'Pro', '--type', 'ONETIME', '--price', 'USD:19.99', '--price', 'EUR:18', '--licences', '--json');
+      const json = await d.run(
+        'product',
+        'create',
+        '--vendor',
+        vendor.id,
+        '--name',
+        'Pro',
+        '--type',
+        'ONETIME',
+        '--price',
+        'USD:19.99',
+        '--price',
+        'EUR:18',
+        '--licences',
+        '--json',
+      );
       succeeded(json);
       const product = parseJson(json);
       assert.match(product.id, /^TC-PR_/);
@@ -129,7 +147,24 @@ describe('opentill CLI', { concurrency: 3 }, () => {
       assert.equal(product.issuesLicences, true);
       assert.deepEqual(product.prices, { USD: 1999, EUR: 1800 });
 
-      const text = await d.run('product', 'create', '--vendor', vendor.id, '--name', 'Team', '--type', 'SUBSCRIPTION', '--frequency', 'YEARLY', '--trial-days', '14', '--price', 'USD:19.99', '--price', 'EUR:18');
+      const text = await d.run(
+        'product',
+        'create',
+        '--vendor',
+        vendor.id,
+        '--name',
+        'Team',
+        '--type',
+        'SUBSCRIPTION',
+        '--frequency',
+        'YEARLY',
+        '--trial-days',
+        '14',
+        '--price',
+        'USD:19.99',
+        '--price',
+        'EUR:18',
+      );
       succeeded(text);
       assert.match(text.stdout, /^Product Team created in sandbox: TC-PR_\S+$/m);
       assert.match(text.stdout, /SUBSCRIPTION YEARLY, 14-day trial/);
@@ -148,8 +183,14 @@ describe('opentill CLI', { concurrency: 3 }, () => {
       failedWith(await d.run(...base, '--price', 'USD19.99'), /CURRENCY:AMOUNT/);
       failedWith(await d.run(...base, '--price', 'USD:abc'), /CURRENCY:AMOUNT/);
       failedWith(await d.run(...base, '--price', 'USD:19.999'), /decimals/);
-      failedWith(await d.run('product', 'create', '--vendor', 'TC-VE_UNKNOWN', '--name', 'Pro', '--type', 'ONETIME', '--price', 'USD:10'), /no vendor TC-VE_UNKNOWN/);
-      failedWith(await d.run('product', 'create', '--vendor', vendor.id, '--name', 'Pro', '--type', 'LIFETIME', '--price', 'USD:10'), /ONETIME, SUBSCRIPTION or VAULTED/);
+      failedWith(
+        await d.run('product', 'create', '--vendor', 'TC-VE_UNKNOWN', '--name', 'Pro', '--type', 'ONETIME', '--price', 'USD:10'),
+        /no vendor TC-VE_UNKNOWN/,
+      );
+      failedWith(
+        await d.run('product', 'create', '--vendor', vendor.id, '--name', 'Pro', '--type', 'LIFETIME', '--price', 'USD:10'),
+        /ONETIME, SUBSCRIPTION or VAULTED/,
+      );
     } finally {
       d.remove();
     }
@@ -159,7 +200,22 @@ describe('opentill CLI', { concurrency: 3 }, () => {
     const d = sandboxDir();
     try {
       const { vendor } = await createVendor(d.run);
-      const created = await d.run('product', 'create', '--vendor', vendor.id, '--name', 'Pro', '--type', 'ONETIME', '--price', 'USD:19.99', '--price', 'EUR:18', '--licences', '--json');
+      const created = await d.run(
+        'product',
+        'create',
+        '--vendor',
+        vendor.id,
+        '--name',
+        'Pro',
+        '--type',
+        'ONETIME',
+        '--price',
+        'USD:19.99',
+        '--price',
+        'EUR:18',
+        '--licences',
+        '--json',
+      );
       succeeded(created);
       const productId = parseJson(created).id as string;
       const purchase = ['sandbox', 'purchase', '--vendor', vendor.id, '--product', productId];
@@ -188,18 +244,35 @@ describe('opentill CLI', { concurrency: 3 }, () => {
       assert.equal(parseJson(declinedJson).error, 'FAILED');
 
       failedWith(await d.run(...purchase, '--email', 'dora@example.com', '--expiry', '1234'), /--expiry/);
-      failedWith(await d.run('sandbox', 'purchase', '--vendor', 'TC-VE_UNKNOWN', '--product', productId, '--email', 'e@example.com'), /no vendor TC-VE_UNKNOWN/);
+      failedWith(
+        await d.run('sandbox', 'purchase', '--vendor', 'TC-VE_UNKNOWN', '--product', productId, '--email', 'e@example.com'),
+        /no vendor TC-VE_UNKNOWN/,
+      );
       failedWith(await d.run('sandbox', 'purchase', '--vendor', vendor.id, '--product', 'TC-PR_UNKNOWN', '--email', 'e@example.com'), /TC-PR_UNKNOWN/);
     } finally {
       d.remove();
     }
   });
 
-  test('sandbox clock moves a vendor\'s sandbox forward and renews; worker --once then finds nothing due', async () => {
+  test("sandbox clock moves a vendor's sandbox forward and renews; worker --once then finds nothing due", async () => {
     const d = sandboxDir();
     try {
       const { vendor } = await createVendor(d.run);
-      const created = await d.run('product', 'create', '--vendor', vendor.id, '--name', 'Monthly', '--type', 'SUBSCRIPTION', '--frequency', 'MONTHLY', '--price', 'USD:10', '--json');
+      const created = await d.run(
+        'product',
+        'create',
+        '--vendor',
+        vendor.id,
+        '--name',
+        'Monthly',
+        '--type',
+        'SUBSCRIPTION',
+        '--frequency',
+        'MONTHLY',
+        '--price',
+        'USD:10',
+        '--json',
+      );
       succeeded(created);
       succeeded(await d.run('sandbox', 'purchase', '--vendor', vendor.id, '--product', parseJson(created).id, '--email', 'sub@example.com'));
 
@@ -245,14 +318,32 @@ describe('opentill CLI', { concurrency: 3 }, () => {
       failedWith(await coupon('--code', 'x', '--percent', '5'), /3 to 32/);
       failedWith(await coupon('--code', 'LAUNCH10', '--percent', '5'), /already has a coupon LAUNCH10/);
 
-      const paid = await d.run('sandbox', 'purchase', '--vendor', vendor.id, '--product', productId, '--email', 'c@example.com', '--coupon', 'launch10', '--json');
+      const paid = await d.run(
+        'sandbox',
+        'purchase',
+        '--vendor',
+        vendor.id,
+        '--product',
+        productId,
+        '--email',
+        'c@example.com',
+        '--coupon',
+        'launch10',
+        '--json',
+      );
       succeeded(paid);
       assert.equal(parseJson(paid).transaction.netMinor, 1800);
 
       const listed = parseJson(await d.run('coupon', 'list', '--vendor', vendor.id, '--json')) as { id: string; code: string }[];
-      assert.deepEqual(listed.map((c) => c.code), ['LAUNCH10', 'FIVE']);
+      assert.deepEqual(
+        listed.map((c) => c.code),
+        ['LAUNCH10', 'FIVE'],
+      );
       succeeded(await d.run('coupon', 'revoke', '--vendor', vendor.id, '--coupon', listed[0]!.id));
-      failedWith(await d.run('sandbox', 'purchase', '--vendor', vendor.id, '--product', productId, '--email', 'c@example.com', '--coupon', 'launch10'), /not valid/);
+      failedWith(
+        await d.run('sandbox', 'purchase', '--vendor', vendor.id, '--product', productId, '--email', 'c@example.com', '--coupon', 'launch10'),
+        /not valid/,
+      );
       failedWith(await d.run('coupon', 'revoke', '--vendor', vendor.id, '--coupon', listed[0]!.id), /not found/);
     } finally {
       d.remove();
@@ -265,7 +356,9 @@ describe('opentill CLI', { concurrency: 3 }, () => {
       const { vendor } = await createVendor(d.run);
       const created = await d.run('product', 'create', '--vendor', vendor.id, '--name', 'Pro', '--type', 'ONETIME', '--price', 'USD:20', '--json');
       const productId = parseJson(created).id as string;
-      const buyInGermany = async () => parseJson(await d.run('sandbox', 'purchase', '--vendor', vendor.id, '--product', productId, '--email', 'x@example.com', '--country', 'DE', '--json')).transaction.currency;
+      const buyInGermany = async () =>
+        parseJson(await d.run('sandbox', 'purchase', '--vendor', vendor.id, '--product', productId, '--email', 'x@example.com', '--country', 'DE', '--json'))
+          .transaction.currency;
       assert.equal(await buyInGermany(), 'EUR');
       const off = await d.run('vendor', 'settings', '--vendor', vendor.id, '--allow-conversion', 'no');
       succeeded(off);
@@ -324,16 +417,50 @@ describe('opentill CLI', { concurrency: 3 }, () => {
       assert.deepEqual(parseJson(migrated), { applied: [], dialect: 'postgres' });
       const { vendor, credentials } = await createVendor(run);
       assert.match(credentials.sandbox, /^test_/);
-      const created = await run('product', 'create', '--vendor', vendor.id, '--name', 'Pro', '--type', 'SUBSCRIPTION', '--frequency', 'MONTHLY', '--price', 'USD:19.99', '--price', 'EUR:18', '--json');
+      const created = await run(
+        'product',
+        'create',
+        '--vendor',
+        vendor.id,
+        '--name',
+        'Pro',
+        '--type',
+        'SUBSCRIPTION',
+        '--frequency',
+        'MONTHLY',
+        '--price',
+        'USD:19.99',
+        '--price',
+        'EUR:18',
+        '--json',
+      );
       succeeded(created);
-      const paid = await run('sandbox', 'purchase', '--vendor', vendor.id, '--product', parseJson(created).id, '--email', 'pg@example.com', '--country', 'DE', '--json');
+      const paid = await run(
+        'sandbox',
+        'purchase',
+        '--vendor',
+        vendor.id,
+        '--product',
+        parseJson(created).id,
+        '--email',
+        'pg@example.com',
+        '--country',
+        'DE',
+        '--json',
+      );
       succeeded(paid);
       const { transaction } = parseJson(paid);
       assert.equal(transaction.status, 'SUBSCRIPTION_STATUS_ACTIVE');
       assert.equal(transaction.currency, 'EUR');
-      failedWith(await run('sandbox', 'purchase', '--vendor', vendor.id, '--product', parseJson(created).id, '--email', 'pg@example.com', '--card', '4000000000000002'), /declined/i);
+      failedWith(
+        await run('sandbox', 'purchase', '--vendor', vendor.id, '--product', parseJson(created).id, '--email', 'pg@example.com', '--card', '4000000000000002'),
+        /declined/i,
+      );
       // Nothing landed in SQLite: the data directory holds no store.
-      assert.deepEqual(readdirSync(d.dir).filter((f) => f.endsWith('.db')), []);
+      assert.deepEqual(
+        readdirSync(d.dir).filter((f) => f.endsWith('.db')),
+        [],
+      );
     } finally {
       d.remove();
       await fresh.drop();

@@ -10,7 +10,7 @@ import { cli as runCli, failedWith as failedWithReason, parseJson, ROOT, succeed
  * in a child process, each test with a data directory of its own.
  */
 const SECRET = 'rates-test-secret-0123456789-0123456789'; // 40 characters
-const BUNDLED = join(ROOT, 'src', 'domain', 'reference', 'exchange-rates.xml');
+const BUNDLED = join(ROOT, 'src', 'files', 'exchange-rates.xml');
 const cli = (args: string[], env: Record<string, string>) => runCli(args, { OPENTILL_SECRET: SECRET, ...env });
 
 /** A fresh data directory per test, plus a scratch directory for the files to import. */
@@ -86,7 +86,11 @@ describe('opentill rates', { concurrency: 3 }, () => {
       assert.match(imported.stdout, /^Imported 5 currencies \(units per 1 EUR\) dated 2026-12-04 into .*exchange-rates\.xml\.$/m);
       assert.match(imported.stdout, /restart it to use these rates/);
       assert.equal(existsSync(d.table), true);
-      assert.deepEqual(readdirSync(d.dir).filter((f) => f.includes('exchange-rates')), ['exchange-rates.xml'], 'no temporary file is left behind');
+      assert.deepEqual(
+        readdirSync(d.dir).filter((f) => f.includes('exchange-rates')),
+        ['exchange-rates.xml'],
+        'no temporary file is left behind',
+      );
 
       const shown = parseJson(await d.run('rates', 'show', '--json'));
       assert.equal(shown.source, 'imported');
@@ -175,7 +179,10 @@ describe('opentill rates', { concurrency: 3 }, () => {
       assert.match(parseJson(json).message, /"XYZ" is not an ISO 4217 currency code/);
 
       assert.equal(readFileSync(d.table, 'utf8'), before);
-      assert.deepEqual(readdirSync(d.dir).filter((f) => f.includes('exchange-rates')), ['exchange-rates.xml']);
+      assert.deepEqual(
+        readdirSync(d.dir).filter((f) => f.includes('exchange-rates')),
+        ['exchange-rates.xml'],
+      );
       assert.equal(parseJson(await d.run('rates', 'show', '--json')).date, '2026-12-04');
     } finally {
       d.remove();
@@ -190,7 +197,19 @@ describe('opentill rates', { concurrency: 3 }, () => {
       const vendorId = parseJson(vendor).vendor.id as string;
       const product = await d.run('product', 'create', '--vendor', vendorId, '--name', 'Pro', '--type', 'ONETIME', '--price', 'USD:10', '--json');
       succeeded(product);
-      const purchase = ['sandbox', 'purchase', '--vendor', vendorId, '--product', parseJson(product).id as string, '--country', 'US', '--currency', 'JPY', '--json'];
+      const purchase = [
+        'sandbox',
+        'purchase',
+        '--vendor',
+        vendorId,
+        '--product',
+        parseJson(product).id as string,
+        '--country',
+        'US',
+        '--currency',
+        'JPY',
+        '--json',
+      ];
 
       // Each command is a fresh start of the service, as a server restart is.
       const bundled = parseJson(await d.run(...purchase, '--email', 'a@example.com'));

@@ -32,8 +32,20 @@ export class ServerProcess {
   private waiters: (() => void)[] = [];
 
   /** `nodeArgs` go before the script, e.g. `--expose-gc`; `env` over the defaults. */
-  constructor(readonly port: number, dataDir: string, options: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {}) {
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', OPENTILL_DATA_DIR: dataDir, OPENTILL_SECRET: SERVER_SECRET, LOG_LEVEL: 'info', ...options.env };
+  constructor(
+    readonly port: number,
+    dataDir: string,
+    options: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {},
+  ) {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      OPENTILL_DATA_DIR: dataDir,
+      OPENTILL_SECRET: SERVER_SECRET,
+      LOG_LEVEL: 'info',
+      ...options.env,
+    };
     for (const name of ['DATABASE_URL', 'NODE_OPTIONS', 'BASE_URL', 'SANDBOX_URL', 'SQLITE_FILE', 'OPENTILL_DEMO']) delete env[name];
     this.child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const notify = () => this.waiters.splice(0).forEach((w) => w());
@@ -99,4 +111,3 @@ export function logLines(stdout: string): Record<string, any>[] {
     }
   });
 }
-

@@ -12,7 +12,7 @@ import type { PurchaseRequest } from '../../src/domain/purchases.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createServices, type Wiring } from '../../src/services.ts';
-import { freshDatabase, type StoreKind } from './stores.ts';
+import { freshDatabase, type StoreKind } from '../../support/databases.ts';
 
 /**
  * A real server on a real database, listening on a free port of 127.0.0.1. Tests speak HTTP to
@@ -62,7 +62,13 @@ export const TEST_CARD = { number: '4242424242424242', expMonth: 12, expYear: 20
 
 export async function startTestApp(
   kind: StoreKind,
-  options: { clock?: Clock; gateways?: Partial<Record<Environment, PaymentGateway>>; billing?: BillingOptions; env?: Record<string, string>; port?: number } = {},
+  options: {
+    clock?: Clock;
+    gateways?: Partial<Record<Environment, PaymentGateway>>;
+    billing?: BillingOptions;
+    env?: Record<string, string>;
+    port?: number;
+  } = {},
 ): Promise<TestApp> {
   const { database, drop } = await freshDatabase(kind);
   const config = loadConfig({
@@ -94,7 +100,11 @@ export async function startTestApp(
       headers['content-type'] ??= 'application/json';
     }
     const prefix = init.environment === 'production' ? '' : '/sandbox';
-    const res = await fetch(`${url}${path.startsWith('/v1') ? prefix : ''}${path}`, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+    const res = await fetch(`${url}${path.startsWith('/v1') ? prefix : ''}${path}`, {
+      method: init.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers,
+      body,
+    });
     const text = await res.text();
     let json: unknown;
     try {
@@ -124,12 +134,22 @@ export async function startTestApp(
         scope,
         api: (path, init = {}) => {
           const environment = init.environment ?? 'sandbox';
-          return request(path, { ...init, environment }, init.authorization !== undefined ? init.authorization || undefined : credentials[environment].authorization);
+          return request(
+            path,
+            { ...init, environment },
+            init.authorization !== undefined ? init.authorization || undefined : credentials[environment].authorization,
+          );
         },
         product: (input, environment = 'sandbox') =>
           services.catalog.createProduct(scope(environment), { name: 'Product', prices: [{ currency: 'USD', value: 20 }], ...input }),
         async buy(productId, input = {}, environment = 'sandbox') {
-          const result = await services.purchases.purchase(scope(environment), { productId, email: 'customer@example.com', country: 'US', card: TEST_CARD, ...input });
+          const result = await services.purchases.purchase(scope(environment), {
+            productId,
+            email: 'customer@example.com',
+            country: 'US',
+            card: TEST_CARD,
+            ...input,
+          });
           if (result.status !== 'PAID') throw new Error(`purchase declined: ${result.message}`);
           return result.transaction.id;
         },
@@ -146,7 +166,12 @@ export async function startTestApp(
  * Starts a test app with one vendor before the enclosing suite's tests and closes it after them;
  * `bind` receives both, for the suite's own variables.
  */
-export function useTestApp(kind: StoreKind, options: Parameters<typeof startTestApp>[1], bind: (app: TestApp, vendor: TestVendor) => void, vendorName?: string) {
+export function useTestApp(
+  kind: StoreKind,
+  options: Parameters<typeof startTestApp>[1],
+  bind: (app: TestApp, vendor: TestVendor) => void,
+  vendorName?: string,
+) {
   let app: TestApp | undefined;
   before(async () => {
     app = await startTestApp(kind, options);
@@ -156,4 +181,4 @@ export function useTestApp(kind: StoreKind, options: Parameters<typeof startTest
 }
 
 /** Runs `fn` once per available store, as `describe` blocks named after the store. */
-export { storeKinds } from './stores.ts';
+export { storeKinds } from '../../support/databases.ts';

@@ -4,9 +4,16 @@ import { after, before, describe, test } from 'node:test';
 import type { Vendor } from '../../src/domain/model.ts';
 import type { Store } from '../../src/domain/ports.ts';
 import { createStore } from '../../src/store/index.ts';
-import { freshDatabase, storeKinds } from '../helpers/stores.ts';
+import { freshDatabase, storeKinds } from '../../support/databases.ts';
 
-const vendor = (id: string): Vendor => ({ id, name: id, email: `${id}@example.com`, createdAt: '2030-01-01T00:00:00.000Z', allowConversion: true, adminFrameOrigins: [] });
+const vendor = (id: string): Vendor => ({
+  id,
+  name: id,
+  email: `${id}@example.com`,
+  createdAt: '2030-01-01T00:00:00.000Z',
+  allowConversion: true,
+  adminFrameOrigins: [],
+});
 
 for (const kind of await storeKinds()) {
   describe(`database transactions (${kind})`, () => {
@@ -31,7 +38,7 @@ for (const kind of await storeKinds()) {
       assert.equal(await store.vendors.find('TC-VE_nested_inner'), undefined);
     });
 
-    test('nesting is refused however deep in the outer transaction\'s async calls it happens', async () => {
+    test("nesting is refused however deep in the outer transaction's async calls it happens", async () => {
       const deep = async () => {
         await sleep(5);
         await Promise.resolve();

@@ -99,7 +99,12 @@ const decimalRate = (lowMicros: number, highMicros: number): fc.Arbitrary<Decima
  * currencies between 0.0001 and 100,000 per EUR (the span of real reference rates).
  */
 const ratesTable: fc.Arbitrary<ExchangeRates> = fc
-  .tuple(decimalRate(500_000, 2_000_000), fc.subarray(CURRENCIES.filter((c) => c !== 'USD')).chain((codes) => fc.tuple(...codes.map((code) => decimalRate(100, 100_000_000_000).map((rate) => [code, rate] as const)))))
+  .tuple(
+    decimalRate(500_000, 2_000_000),
+    fc
+      .subarray(CURRENCIES.filter((c) => c !== 'USD'))
+      .chain((codes) => fc.tuple(...codes.map((code) => decimalRate(100, 100_000_000_000).map((rate) => [code, rate] as const)))),
+  )
   .map(([usd, others]) => {
     const perEuro = new Map<string, Decimal>([['USD', usd], ...others]);
     perEuro.set('EUR', { units: 1n, scale: 0 }); // EUR per EUR is 1, whatever was drawn
@@ -117,7 +122,9 @@ const locality: fc.Arbitrary<{ country: string; region: string | null }> = fc.on
 );
 
 /** Local net prices the vendor set for some currencies besides USD. */
-const localPrices = fc.subarray(CURRENCIES.filter((c) => c !== 'USD')).chain((codes) => fc.tuple(...codes.map((code) => minorAmount.map((minor) => [code, minor] as const))));
+const localPrices = fc
+  .subarray(CURRENCIES.filter((c) => c !== 'USD'))
+  .chain((codes) => fc.tuple(...codes.map((code) => minorAmount.map((minor) => [code, minor] as const))));
 
 const isInvalidInput = (err: unknown) => (err as { code?: string }).code === 'INVALID_INPUT';
 
@@ -134,55 +141,69 @@ describe('money properties: the test data', () => {
 describe('money properties: quotePrice', () => {
   test('net + tax = total to the minor unit, tax is never negative and is net x rate rounded half up', () => {
     fc.assert(
-      fc.property(minorAmount, localPrices, fc.constantFrom(...CURRENCIES), locality, fc.boolean(), ratesTable, (usd, locals, wanted, { country, region }, allowConversion, rates) => {
-        const prices: Record<string, number> = { USD: usd, ...Object.fromEntries(locals) };
-        const quote = quotePrice({ prices, currency: wanted.toLowerCase(), country, region, allowConversion, rates });
+      fc.property(
+        minorAmount,
+        localPrices,
+        fc.constantFrom(...CURRENCIES),
+        locality,
+        fc.boolean(),
+        ratesTable,
+        (usd, locals, wanted, { country, region }, allowConversion, rates) => {
+          const prices: Record<string, number> = { USD: usd, ...Object.fromEntries(locals) };
+          const quote = quotePrice({ prices, currency: wanted.toLowerCase(), country, region, allowConversion, rates });
 
-        // Which currency and which net amount, decided here from the rules rather than read back.
-        let currency = 'USD';
-        let net = BigInt(usd);
-        if (prices[wanted] !== undefined) {
-          currency = wanted;
-          net = BigInt(prices[wanted]!);
-        } else if (allowConversion && rates.perEuro.has(wanted)) {
-          currency = wanted;
-          const exact = exactFromUsd(usd, wanted, rates.perEuro.get('USD')!, rates.perEuro.get(wanted)!);
-          net = roundHalfAwayFromZero(exact.num, exact.den);
-        }
-        const rate = expectedTaxRate(country, region);
-        const tax = roundHalfAwayFromZero(net * rate.num, rate.den);
+          // Which currency and which net amount, decided here from the rules rather than read back.
+          let currency = 'USD';
+          let net = BigInt(usd);
+          if (prices[wanted] !== undefined) {
+            currency = wanted;
+            net = BigInt(prices[wanted]!);
+          } else if (allowConversion && rates.perEuro.has(wanted)) {
+            currency = wanted;
+            const exact = exactFromUsd(usd, wanted, rates.perEuro.get('USD')!, rates.perEuro.get(wanted)!);
+            net = roundHalfAwayFromZero(exact.num, exact.den);
+          }
+          const rate = expectedTaxRate(country, region);
+          const tax = roundHalfAwayFromZero(net * rate.num, rate.den);
 
-        assert.equal(quote.currency, currency);
-        assert.equal(BigInt(quote.netMinor), net);
-        assert.equal(BigInt(quote.taxMinor), tax);
-        assert.ok(quote.taxMinor >= 0, 'tax is never negative');
-        assert.ok(Number.isSafeInteger(quote.netMinor) && Number.isSafeInteger(quote.taxMinor) && Number.isSafeInteger(quote.totalMinor));
-        assert.equal(BigInt(quote.totalMinor), BigInt(quote.netMinor) + BigInt(quote.taxMinor));
-        assert.ok(sameRatio(ratioOf(quote.taxRate), rate), `taxRate ${quote.taxRate} for ${country}/${region}`);
-        assert.equal(quote.netUsdMinor, usd);
-      }),
+          assert.equal(quote.currency, currency);
+          assert.equal(BigInt(quote.netMinor), net);
+          assert.equal(BigInt(quote.taxMinor), tax);
+          assert.ok(quote.taxMinor >= 0, 'tax is never negative');
+          assert.ok(Number.isSafeInteger(quote.netMinor) && Number.isSafeInteger(quote.taxMinor) && Number.isSafeInteger(quote.totalMinor));
+          assert.equal(BigInt(quote.totalMinor), BigInt(quote.netMinor) + BigInt(quote.taxMinor));
+          assert.ok(sameRatio(ratioOf(quote.taxRate), rate), `taxRate ${quote.taxRate} for ${country}/${region}`);
+          assert.equal(quote.netUsdMinor, usd);
+        },
+      ),
       { numRuns: 5000 },
     );
   });
 
   test('any price a vendor can store quotes exactly, or is refused when an amount would pass 2^53, never rounded by a float', () => {
     fc.assert(
-      fc.property(fc.maxSafeInteger().map((n) => Math.abs(n)), fc.constantFrom(...CURRENCIES), locality, ratesTable, (usd, wanted, { country, region }, rates) => {
-        let net = BigInt(usd);
-        if (wanted !== 'USD' && rates.perEuro.has(wanted)) {
-          const exact = exactFromUsd(usd, wanted, rates.perEuro.get('USD')!, rates.perEuro.get(wanted)!);
-          net = roundHalfAwayFromZero(exact.num, exact.den);
-        }
-        const rate = expectedTaxRate(country, region);
-        const tax = roundHalfAwayFromZero(net * rate.num, rate.den);
-        const quote = () => quotePrice({ prices: { USD: usd }, currency: wanted, country, region, allowConversion: true, rates });
-        if (net + tax > MAX_SAFE) {
-          assert.throws(quote, (err: Error) => isInvalidInput(err) && /too large/.test(err.message));
-          return;
-        }
-        const q = quote();
-        assert.deepEqual([BigInt(q.netMinor), BigInt(q.taxMinor), BigInt(q.totalMinor)], [net, tax, net + tax]);
-      }),
+      fc.property(
+        fc.maxSafeInteger().map((n) => Math.abs(n)),
+        fc.constantFrom(...CURRENCIES),
+        locality,
+        ratesTable,
+        (usd, wanted, { country, region }, rates) => {
+          let net = BigInt(usd);
+          if (wanted !== 'USD' && rates.perEuro.has(wanted)) {
+            const exact = exactFromUsd(usd, wanted, rates.perEuro.get('USD')!, rates.perEuro.get(wanted)!);
+            net = roundHalfAwayFromZero(exact.num, exact.den);
+          }
+          const rate = expectedTaxRate(country, region);
+          const tax = roundHalfAwayFromZero(net * rate.num, rate.den);
+          const quote = () => quotePrice({ prices: { USD: usd }, currency: wanted, country, region, allowConversion: true, rates });
+          if (net + tax > MAX_SAFE) {
+            assert.throws(quote, (err: Error) => isInvalidInput(err) && /too large/.test(err.message));
+            return;
+          }
+          const q = quote();
+          assert.deepEqual([BigInt(q.netMinor), BigInt(q.taxMinor), BigInt(q.totalMinor)], [net, tax, net + tax]);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -223,30 +244,46 @@ describe('money properties: toMinor, formatMinor, minorToNumber', () => {
 
   test('toMinor of any double is exact or refused: it never rounds', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer({ min: -1e9, max: 1e9 }).map((n) => n / 1000)), currency, (value, code) => {
-        let minor;
-        try {
-          minor = toMinor(value, code);
-        } catch (err) {
-          assert.ok(isInvalidInput(err), String(err));
-          return;
-        }
-        assert.ok(Number.isSafeInteger(minor));
-        assert.equal(minorToNumber(minor, code), value === 0 ? 0 : value);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.double({ noNaN: true, noDefaultInfinity: true }),
+          fc.integer({ min: -1e9, max: 1e9 }).map((n) => n / 1000),
+        ),
+        currency,
+        (value, code) => {
+          let minor;
+          try {
+            minor = toMinor(value, code);
+          } catch (err) {
+            assert.ok(isInvalidInput(err), String(err));
+            return;
+          }
+          assert.ok(Number.isSafeInteger(minor));
+          assert.equal(minorToNumber(minor, code), value === 0 ? 0 : value);
+        },
+      ),
       { numRuns: 5000 },
     );
   });
 
   test('toMinor refuses more decimals than the currency allows rather than rounding', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -1e12, max: 1e12 }), currency, fc.integer({ min: 0, max: 4 }), fc.integer({ min: 1, max: 9 }), (minor, code, zeros, digit) => {
-        const exponent = EXPONENTS[code]!;
-        const text = formatMinor(minor, code) + (exponent === 0 ? '.' : '') + '0'.repeat(zeros) + String(digit);
-        assert.throws(() => toMinor(text, code), (err: Error) => isInvalidInput(err) && /more decimals than/.test(err.message));
-        const asNumber = Number(text);
-        if (String(asNumber) === text) assert.throws(() => toMinor(asNumber, code), isInvalidInput);
-      }),
+      fc.property(
+        fc.integer({ min: -1e12, max: 1e12 }),
+        currency,
+        fc.integer({ min: 0, max: 4 }),
+        fc.integer({ min: 1, max: 9 }),
+        (minor, code, zeros, digit) => {
+          const exponent = EXPONENTS[code]!;
+          const text = formatMinor(minor, code) + (exponent === 0 ? '.' : '') + '0'.repeat(zeros) + String(digit);
+          assert.throws(
+            () => toMinor(text, code),
+            (err: Error) => isInvalidInput(err) && /more decimals than/.test(err.message),
+          );
+          const asNumber = Number(text);
+          if (String(asNumber) === text) assert.throws(() => toMinor(asNumber, code), isInvalidInput);
+        },
+      ),
       { numRuns: 5000 },
     );
   });
@@ -295,7 +332,10 @@ describe('money properties: conversion', () => {
         assert.equal(convert(0, from, to, rate), 0);
         if (expected > MAX_SAFE || expected < -MAX_SAFE) {
           // Past 2^53 a number cannot carry every minor unit: refused, not rounded.
-          assert.throws(() => convert(minor, from, to, rate), (err: Error) => isInvalidInput(err) && /too large/.test(err.message));
+          assert.throws(
+            () => convert(minor, from, to, rate),
+            (err: Error) => isInvalidInput(err) && /too large/.test(err.message),
+          );
           return;
         }
         const result = BigInt(convert(minor, from, to, rate));
@@ -359,7 +399,10 @@ describe('money properties: rounding', () => {
         const den = 10n ** BigInt(scale);
         const expected = roundHalfAwayFromZero(BigInt(minor) * units, den);
         if (expected > MAX_SAFE || expected < -MAX_SAFE) {
-          assert.throws(() => multiplyByRate(minor, rate), (err: Error) => isInvalidInput(err) && /too large/.test(err.message));
+          assert.throws(
+            () => multiplyByRate(minor, rate),
+            (err: Error) => isInvalidInput(err) && /too large/.test(err.message),
+          );
           return;
         }
         const result = multiplyByRate(minor, rate);

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseExchangeRates } from '../../src/domain/exchange-rates.ts';
-import { convert, currencyExponent, divideRoundHalfUp, formatMinor, minorToNumber, multiplyByRate, normalizeCurrency, parseDecimal, toMinor } from '../../src/domain/money.ts';
+import {
+  convert,
+  currencyExponent,
+  divideRoundHalfUp,
+  formatMinor,
+  minorToNumber,
+  multiplyByRate,
+  normalizeCurrency,
+  parseDecimal,
+  toMinor,
+} from '../../src/domain/money.ts';
 import { convertFromUsd, quotePrice } from '../../src/domain/pricing.ts';
 
 const invalid = (fn: () => unknown, pattern?: RegExp) =>
@@ -56,7 +66,7 @@ describe('money: minor units', () => {
     invalid(() => toMinor(Number.POSITIVE_INFINITY, 'USD'));
   });
 
-  test('formatMinor writes exactly the currency\'s decimals, minorToNumber the same value', () => {
+  test("formatMinor writes exactly the currency's decimals, minorToNumber the same value", () => {
     assert.equal(formatMinor(1500, 'JPY'), '1500');
     assert.equal(formatMinor(2000, 'USD'), '20.00');
     assert.equal(formatMinor(5, 'USD'), '0.05');
@@ -69,7 +79,11 @@ describe('money: minor units', () => {
     assert.equal(minorToNumber(1999, 'USD'), 19.99);
     assert.equal(minorToNumber(1250, 'KWD'), 1.25);
     assert.equal(minorToNumber(-0, 'USD'), 0);
-    for (const [minor, currency] of [[1999, 'USD'], [1, 'KWD'], [123456789, 'JPY']] as const) {
+    for (const [minor, currency] of [
+      [1999, 'USD'],
+      [1, 'KWD'],
+      [123456789, 'JPY'],
+    ] as const) {
       assert.equal(toMinor(formatMinor(minor, currency), currency), minor);
     }
   });

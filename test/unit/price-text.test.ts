@@ -3,7 +3,10 @@ import { describe, test } from 'node:test';
 import { parsePriceText } from '../../src/domain/price-text.ts';
 
 const invalid = (text: string, pattern: RegExp) =>
-  assert.throws(() => parsePriceText(text), (err: { code?: string; message?: string }) => err.code === 'INVALID_INPUT' && pattern.test(err.message ?? ''));
+  assert.throws(
+    () => parsePriceText(text),
+    (err: { code?: string; message?: string }) => err.code === 'INVALID_INPUT' && pattern.test(err.message ?? ''),
+  );
 
 describe('price text', () => {
   test("the CLI's CURRENCY:AMOUNT and CURRENCY=AMOUNT read as one price, the amount kept as written", () => {
@@ -31,7 +34,7 @@ describe('price text', () => {
     ]);
   });
 
-  test('empty text is an empty list: whether USD is required is the catalog\'s rule', () => {
+  test("empty text is an empty list: whether USD is required is the catalog's rule", () => {
     assert.deepEqual(parsePriceText(''), []);
     assert.deepEqual(parsePriceText(undefined), []);
     assert.deepEqual(parsePriceText(' , ;\n'), []);

@@ -7,7 +7,13 @@ import { print, run } from '../output.ts';
 import { requireVendor, withServices } from '../with-services.ts';
 
 const couponLine = (c: Coupon) =>
-  `${c.id}  ${c.code}  ${c.percentOff !== null ? `${c.percentOff}% off` : `${Object.entries(c.amountsOff).map(([cur, m]) => `${formatMinor(m, cur)} ${cur}`).join(', ')} off`}  product ${c.productId}${c.expiresAt ? `  expires ${c.expiresAt}` : ''}${c.revokedAt ? `  revoked ${c.revokedAt}` : ''}`;
+  `${c.id}  ${c.code}  ${
+    c.percentOff !== null
+      ? `${c.percentOff}% off`
+      : `${Object.entries(c.amountsOff)
+          .map(([cur, m]) => `${formatMinor(m, cur)} ${cur}`)
+          .join(', ')} off`
+  }  product ${c.productId}${c.expiresAt ? `  expires ${c.expiresAt}` : ''}${c.revokedAt ? `  revoked ${c.revokedAt}` : ''}`;
 
 interface CouponCreateOptions {
   vendor: string;

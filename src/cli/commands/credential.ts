@@ -42,7 +42,9 @@ export function registerCredentialCommands(program: Command) {
           print(!!opts.json, all, () =>
             all.length === 0
               ? 'No credentials.'
-              : all.map((c) => `${c.id}  ${c.environment.padEnd(10)}  ${c.login}  created ${c.createdAt}${c.revokedAt ? `  revoked ${c.revokedAt}` : ''}`).join('\n'),
+              : all
+                  .map((c) => `${c.id}  ${c.environment.padEnd(10)}  ${c.login}  created ${c.createdAt}${c.revokedAt ? `  revoked ${c.revokedAt}` : ''}`)
+                  .join('\n'),
           );
         }),
       ),

@@ -42,13 +42,23 @@ export function registerProductCommands(program: Command) {
           await requireVendor(services, opts.vendor, !!opts.json);
           const created = await services.catalog.createProduct(
             { vendorId: opts.vendor, environment: opts.env },
-            { name: opts.name, type: opts.type, prices: opts.price, chargeFrequency: opts.frequency, trialDays: opts.trialDays, issuesLicences: !!opts.licences, description: opts.description },
+            {
+              name: opts.name,
+              type: opts.type,
+              prices: opts.price,
+              chargeFrequency: opts.frequency,
+              trialDays: opts.trialDays,
+              issuesLicences: !!opts.licences,
+              description: opts.description,
+            },
           );
           print(!!opts.json, created, () =>
             [
               `Product ${created.name} created in ${created.environment}: ${created.id}`,
               `  ${created.type}${created.type === 'SUBSCRIPTION' ? ` ${created.chargeFrequency}` : ''}${created.trialDays ? `, ${created.trialDays}-day trial` : ''}${created.issuesLicences ? ', issues licences' : ''}`,
-              `  prices: ${Object.entries(created.prices).map(([c, m]) => `${formatMinor(m, c)} ${c}`).join(', ')}`,
+              `  prices: ${Object.entries(created.prices)
+                .map(([c, m]) => `${formatMinor(m, c)} ${c}`)
+                .join(', ')}`,
             ].join('\n'),
           );
         }),

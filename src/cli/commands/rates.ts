@@ -41,7 +41,9 @@ export function registerRatesCommands(program: Command) {
         const source = config.ratesFile === undefined ? 'bundled' : config.ratesFile === config.importedRatesFile ? 'imported' : 'RATES_FILE';
         const table = loadExchangeRates(file);
         const perEuro = Object.fromEntries([...table.perEuro].map(([currency, rate]) => [currency, formatDecimal(rate)]));
-        const origin = { bundled: 'the table bundled with opentill', imported: 'imported with `opentill rates import`', RATES_FILE: 'set by RATES_FILE' }[source];
+        const origin = { bundled: 'the table bundled with opentill', imported: 'imported with `opentill rates import`', RATES_FILE: 'set by RATES_FILE' }[
+          source
+        ];
         print(!!opts.json, { source, file, date: table.date, currencies: table.perEuro.size, perEuro }, () =>
           [
             `Exchange rates dated ${table.date}: ${table.perEuro.size} currencies, units per 1 EUR.`,

@@ -29,7 +29,7 @@ export function registerSandboxCommands(program: Command) {
     .requiredOption('--email <email>', "customer's e-mail")
     .option('--country <code>', 'customer country (ISO 3166-1 alpha-2)', 'US')
     .option('--region <code>', 'US state or Canadian province')
-    .option('--currency <code>', 'currency to pay in (default: the country\'s)')
+    .option('--currency <code>', "currency to pay in (default: the country's)")
     .option('--coupon <code>', 'a coupon code of the product')
     .option('--card <number>', 'test card number', '4242424242424242')
     .option('--expiry <MM/YY>', 'card expiry', '12/34')
@@ -42,7 +42,15 @@ export function registerSandboxCommands(program: Command) {
           await requireVendor(services, opts.vendor, !!opts.json);
           const result = await services.purchases.purchase(
             { vendorId: opts.vendor, environment: 'sandbox' },
-            { productId: opts.product, email: opts.email, country: opts.country, region: opts.region, currency: opts.currency, coupon: opts.coupon, card: { number: opts.card, expMonth: Number(expiry[1]), expYear: Number(expiry[2]) } },
+            {
+              productId: opts.product,
+              email: opts.email,
+              country: opts.country,
+              region: opts.region,
+              currency: opts.currency,
+              coupon: opts.coupon,
+              card: { number: opts.card, expMonth: Number(expiry[1]), expYear: Number(expiry[2]) },
+            },
           );
           if (result.status === 'DECLINED') fail(`Payment declined (${result.code}): ${result.message}`, !!opts.json);
           const { transaction: t, quote: q, licence } = result;
@@ -73,7 +81,11 @@ export function registerSandboxCommands(program: Command) {
           const by = (opts.days ?? 0) * 86400 + (opts.seconds ?? 0);
           if (!by && !opts.to) {
             const reading = await services.sandboxClock.read(scope);
-            return print(!!opts.json, reading, () => `Sandbox time of ${opts.vendor}: ${reading.now} (${Math.floor(reading.offsetMs / 1000)} s ahead of real time)`);
+            return print(
+              !!opts.json,
+              reading,
+              () => `Sandbox time of ${opts.vendor}: ${reading.now} (${Math.floor(reading.offsetMs / 1000)} s ahead of real time)`,
+            );
           }
           const moved = await services.sandboxClock.advance(scope, opts.to ? { to: opts.to } : { seconds: Math.round(by) });
           const b = moved.billing;

@@ -35,14 +35,20 @@ export function registerVendorCommands(program: Command) {
     .command('settings')
     .description("change a vendor's settings")
     .requiredOption('--vendor <id>', 'vendor id (TC-VE_...)')
-    .option('--allow-conversion <yes|no>', 'customers may pay in their own currency converted from USD (yes), or only in the listed currencies, else USD (no)', yesOrNo)
+    .option(
+      '--allow-conversion <yes|no>',
+      'customers may pay in their own currency converted from USD (yes), or only in the listed currencies, else USD (no)',
+      yesOrNo,
+    )
     .option('--admin-frame-origins <origins>', 'origins whose pages may frame the admin tool, comma-separated (e.g. https://admin.acme.test), or "none"')
     .option('--json', 'print JSON')
     .action(async (opts: { vendor: string; allowConversion?: boolean; adminFrameOrigins?: string; json?: boolean }) =>
       run(!!opts.json, () =>
         withServices(async (services) => {
-          if (opts.allowConversion === undefined && opts.adminFrameOrigins === undefined) fail('Give a setting to change: --allow-conversion or --admin-frame-origins.', !!opts.json);
-          const origins = opts.adminFrameOrigins === undefined ? undefined : opts.adminFrameOrigins === 'none' ? [] : opts.adminFrameOrigins.split(/[\s,]+/).filter(Boolean);
+          if (opts.allowConversion === undefined && opts.adminFrameOrigins === undefined)
+            fail('Give a setting to change: --allow-conversion or --admin-frame-origins.', !!opts.json);
+          const origins =
+            opts.adminFrameOrigins === undefined ? undefined : opts.adminFrameOrigins === 'none' ? [] : opts.adminFrameOrigins.split(/[\s,]+/).filter(Boolean);
           const updated = await services.catalog.updateVendorSettings(opts.vendor, { allowConversion: opts.allowConversion, adminFrameOrigins: origins });
           print(!!opts.json, updated, () =>
             [

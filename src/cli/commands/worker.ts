@@ -17,7 +17,12 @@ export function registerWorkerCommand(program: Command) {
           return withServices(async (services) => {
             await services.sandboxClock.refresh();
             const b = await services.billing.runDue();
-            print(!!opts.json, b, () => `Billing: ${b.renewed} renewed, ${b.declined} declined, ${b.ended} ended, ${b.failed} cancelled after failed retries, ${b.unknown} unknown, ${b.expiredOffers} offers expired, ${b.errors.length} held.`);
+            print(
+              !!opts.json,
+              b,
+              () =>
+                `Billing: ${b.renewed} renewed, ${b.declined} declined, ${b.ended} ended, ${b.failed} cancelled after failed retries, ${b.unknown} unknown, ${b.expiredOffers} offers expired, ${b.errors.length} held.`,
+            );
           });
         }
         await runUntilStopped(!!opts.json);

@@ -14,7 +14,11 @@ export class Html {
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
   let out = strings[0]!;
   values.forEach((value, i) => {
-    const rendered = Array.isArray(value) ? value.map((v) => (v instanceof Html ? v.text : escapeHtml(String(v ?? '')))).join('') : value instanceof Html ? value.text : escapeHtml(String(value ?? ''));
+    const rendered = Array.isArray(value)
+      ? value.map((v) => (v instanceof Html ? v.text : escapeHtml(String(v ?? '')))).join('')
+      : value instanceof Html
+        ? value.text
+        : escapeHtml(String(value ?? ''));
     out += rendered + strings[i + 1]!;
   });
   return new Html(out);

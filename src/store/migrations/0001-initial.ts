@@ -1,7 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
 // Migrations receive Kysely<any>: they describe the schema as it was then, not as it is now.
-/* eslint-disable @typescript-eslint/no-explicit-any */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('vendors')
@@ -126,16 +125,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('listed_version', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('feed_pending', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema
-    .createIndex('transactions_by_email')
-    .on('transactions')
-    .columns(['vendor_id', 'environment', 'email_lower'])
-    .execute();
-  await db.schema
-    .createIndex('transactions_by_assigned_email')
-    .on('transactions')
-    .columns(['vendor_id', 'environment', 'assigned_email_lower'])
-    .execute();
+  await db.schema.createIndex('transactions_by_email').on('transactions').columns(['vendor_id', 'environment', 'email_lower']).execute();
+  await db.schema.createIndex('transactions_by_assigned_email').on('transactions').columns(['vendor_id', 'environment', 'assigned_email_lower']).execute();
   // The feed reads only pending rows, oldest change first: a partial index keeps it small.
   await db.schema
     .createIndex('transactions_feed')
@@ -144,12 +135,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .where(sql.ref('feed_pending'), '=', 1)
     .execute();
   // The billing worker finds due subscriptions by this index, never by scanning.
-  await db.schema
-    .createIndex('transactions_due')
-    .on('transactions')
-    .columns(['next_charge', 'id'])
-    .where(sql.ref('next_charge'), 'is not', null)
-    .execute();
+  await db.schema.createIndex('transactions_due').on('transactions').columns(['next_charge', 'id']).where(sql.ref('next_charge'), 'is not', null).execute();
 
   await db.schema
     .createTable('ledger_entries')

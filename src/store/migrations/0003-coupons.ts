@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Discount codes per product; the code is unique per product, in upper case.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema

@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // Invoices and credit notes are numbered per vendor and environment without gaps: every payment
 // and refund entry takes the next number from its counter in the database transaction that
 // inserts it. Entries from before get numbers in the order they were made.

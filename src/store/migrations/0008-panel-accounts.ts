@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 // People who sign in to the vendor panel (one vendor each for now), and their sessions, stored by
 // the SHA-256 of the cookie's value so a database leak does not leak live sessions.
 export async function up(db: Kysely<any>): Promise<void> {

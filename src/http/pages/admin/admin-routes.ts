@@ -1,7 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { AppError } from '../../../domain/errors.ts';
-import type { Environment, Scope } from '../../../domain/model.ts';
-import type { Services } from '../../../services.ts';
+import type { Scope } from '../../../domain/model.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';
 import { sendPage, sendProblem } from '../layout.ts';
@@ -30,7 +29,8 @@ export function registerAdminTool(app: HttpApp, { services, environment }: Envir
   app.get<{ Params: { token: string } }>('/admin/:token', { schema: { hide: true } }, async (request, reply) => {
     const check = services.links.check(request.params.token, 'admin', services.clock.real());
     if (check.status === 'expired') return problem(reply, 410, 'This link has expired', 'Admin links must be opened within 15 minutes. Ask for a new one.');
-    if (check.status === 'invalid' || check.claims.environment !== environment) return problem(reply, 404, 'This link is not valid', 'Check that you copied the whole link.');
+    if (check.status === 'invalid' || check.claims.environment !== environment)
+      return problem(reply, 404, 'This link is not valid', 'Check that you copied the whole link.');
     const session = services.links.issue('admin-session', { vendorId: check.claims.vendorId, environment }, check.claims.vendorId, services.clock.real());
     return reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store').redirect(`s/${session}`, 303);
   });
@@ -39,7 +39,8 @@ export function registerAdminTool(app: HttpApp, { services, environment }: Envir
   const session = async (reply: FastifyReply, token: string) => {
     const check = services.links.check(token, 'admin-session', services.clock.real());
     if (check.status === 'expired') return { reply: problem(reply, 410, 'This session has ended', 'Open the admin tool again from your own site.') };
-    if (check.status === 'invalid' || check.claims.environment !== environment) return { reply: problem(reply, 404, 'This link is not valid', 'Open the admin tool again from your own site.') };
+    if (check.status === 'invalid' || check.claims.environment !== environment)
+      return { reply: problem(reply, 404, 'This link is not valid', 'Open the admin tool again from your own site.') };
     const scope: Scope = { vendorId: check.claims.vendorId, environment };
     const vendor = await services.catalog.findVendor(scope.vendorId);
     return { scope, vendorName: vendor?.name ?? '', frameAncestors: await framers(scope.vendorId) };
@@ -58,7 +59,14 @@ export function registerAdminTool(app: HttpApp, { services, environment }: Envir
     });
   });
 
-  const detail = async (reply: FastifyReply, token: string, s: { scope: Scope; vendorName: string; frameAncestors: string }, id: string, status: number, message: { notice?: string | undefined; error?: string | undefined }) => {
+  const detail = async (
+    reply: FastifyReply,
+    token: string,
+    s: { scope: Scope; vendorName: string; frameAncestors: string },
+    id: string,
+    status: number,
+    message: { notice?: string | undefined; error?: string | undefined },
+  ) => {
     const found = await services.transactions.get(s.scope, id).catch((err) => {
       if (err instanceof AppError && err.code === 'NOT_FOUND') return undefined;
       throw err;
@@ -68,22 +76,35 @@ export function registerAdminTool(app: HttpApp, { services, environment }: Envir
       status,
       title: found.transaction.productName,
       frameAncestors: s.frameAncestors,
-      body: adminDetail({ vendorName: s.vendorName, environment, session: token, transaction: found.transaction, entries: found.entries, formToken: services.links.formToken(token), ...message }),
+      body: adminDetail({
+        vendorName: s.vendorName,
+        environment,
+        session: token,
+        transaction: found.transaction,
+        entries: found.entries,
+        formToken: services.links.formToken(token),
+        ...message,
+      }),
     });
   };
 
-  app.get<{ Params: { session: string; id: string }; Querystring: { done?: string } }>('/admin/s/:session/tx/:id', { schema: { hide: true } }, async (request, reply) => {
-    const s = await session(reply, request.params.session);
-    if (s.reply) return s.reply;
-    return detail(reply, request.params.session, s, request.params.id, 200, { notice: NOTICES[request.query.done ?? ''] });
-  });
+  app.get<{ Params: { session: string; id: string }; Querystring: { done?: string } }>(
+    '/admin/s/:session/tx/:id',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const s = await session(reply, request.params.session);
+      if (s.reply) return s.reply;
+      return detail(reply, request.params.session, s, request.params.id, 200, { notice: NOTICES[request.query.done ?? ''] });
+    },
+  );
 
   app.post<{ Params: { session: string; id: string }; Body: FormBody }>('/admin/s/:session/tx/:id', { schema: { hide: true } }, async (request, reply) => {
     const token = request.params.session;
     const s = await session(reply, token);
     if (s.reply) return s.reply;
     const form = (request.body ?? {}) as FormBody;
-    if (!services.links.formTokenMatches(token, form.formToken ?? '')) return problem(reply, 403, 'This form has expired', 'Reload the page and try again.', s.frameAncestors);
+    if (!services.links.formTokenMatches(token, form.formToken ?? ''))
+      return problem(reply, 403, 'This form has expired', 'Reload the page and try again.', s.frameAncestors);
     const id = request.params.id;
     try {
       // A form sent twice (a double click) must not refund a second payment: the domain checks the
@@ -92,7 +113,8 @@ export function registerAdminTool(app: HttpApp, { services, environment }: Envir
       if (form.action === 'refund') await services.refunds.refund(s.scope, id, seen);
       else if (form.action === 'cancel') await services.transactions.cancel(s.scope, id, 'VENDOR', seen);
       else if (form.action === 'assign') await services.transactions.assignEmail(s.scope, id, form.assignEmail ?? '', seen);
-      else if (form.action === 'payload') await services.transactions.updatePayload(s.scope, id, form.payload ? form.payload.replace(/\r\n/g, '\n') : null, seen);
+      else if (form.action === 'payload')
+        await services.transactions.updatePayload(s.scope, id, form.payload ? form.payload.replace(/\r\n/g, '\n') : null, seen);
       else throw new AppError('INVALID_INPUT', 'Unknown action; reload the page and try again.');
       const done = { refund: 'refunded', cancel: 'cancelled', assign: 'assigned', payload: 'payload' }[form.action];
       return reply.redirect(`?done=${done}`, 303);

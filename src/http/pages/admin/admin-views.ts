@@ -26,7 +26,15 @@ function messages(view: { notice?: string | undefined; error?: string | undefine
   return html`${view.notice ? html`<div class="alert ok" role="status">${view.notice}</div>` : ''}${view.error ? html`<div class="alert bad" role="alert">${view.error}</div>` : ''}`;
 }
 
-export function adminList(view: { vendorName: string; environment: Environment; session: string; query: string; transactions: Transaction[]; notice?: string | undefined; error?: string | undefined }): Html {
+export function adminList(view: {
+  vendorName: string;
+  environment: Environment;
+  session: string;
+  query: string;
+  transactions: Transaction[];
+  notice?: string | undefined;
+  error?: string | undefined;
+}): Html {
   return html`${header(view.vendorName, view.environment)}
   <h1>Transactions</h1>
   ${messages(view)}
@@ -35,7 +43,9 @@ export function adminList(view: { vendorName: string; environment: Environment; 
   <p class="muted">${view.query ? `${view.transactions.length} found for "${view.query}"` : `The latest ${view.transactions.length}`}</p>
   <table aria-label="Transactions" class="list">
   ${view.transactions.map(
-    (t) => html`<tr data-testid="row" data-id="${t.id}"><td><a href="${view.session}/tx/${t.id}">${t.email}</a><br><span class="muted">${t.productName} · ${day(t.createdAt)}</span></td>
+    (
+      t,
+    ) => html`<tr data-testid="row" data-id="${t.id}"><td><a href="${view.session}/tx/${t.id}">${t.email}</a><br><span class="muted">${t.productName} · ${day(t.createdAt)}</span></td>
       <td>${formatAmount(t.netMinor + t.taxMinor, t.currency)}<br><span class="muted">${STATUS_WORDS[t.status]}</span></td></tr>`,
   )}</table>`;
 }
@@ -75,9 +85,12 @@ export function adminDetail(view: {
   </table></div>
   <h2>Ledger</h2>
   <table aria-label="Ledger" class="list">${view.entries.map(
-    (e) => html`<tr data-testid="entry"><td>${e.type}<br><span class="muted">${day(e.createdAt)}${
-      e.invoiceNumber ? html` · <a href="../../../../invoice/${e.hashId}" download>${isPayment(e) ? 'Invoice' : 'Credit note'} ${formatInvoiceNumber(e.invoiceNumber, view.environment)}</a>` : ''
-    }</span></td><td>${formatAmount(e.amountTotalMinor, e.currency)}</td></tr>`,
+    (e) =>
+      html`<tr data-testid="entry"><td>${e.type}<br><span class="muted">${day(e.createdAt)}${
+        e.invoiceNumber
+          ? html` · <a href="../../../../invoice/${e.hashId}" download>${isPayment(e) ? 'Invoice' : 'Credit note'} ${formatInvoiceNumber(e.invoiceNumber, view.environment)}</a>`
+          : ''
+      }</span></td><td>${formatAmount(e.amountTotalMinor, e.currency)}</td></tr>`,
   )}</table>
   ${refundable ? form('refund', html`<button type="submit" class="secondary" data-testid="refund">Refund ${formatAmount(latestUnreversedPayment(view.entries)!.amountTotalMinor, t.currency)}</button>`) : ''}
   ${cancellable ? form('cancel', html`<button type="submit" class="secondary" data-testid="cancel">${t.type === 'VAULTED' ? 'Deactivate the saved card' : 'Cancel the subscription'}</button>`) : ''}

@@ -3,9 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../domain/errors.ts';
 import type { Offer } from '../../../domain/catalog.ts';
 import { isPayment } from '../../../domain/ledger.ts';
-import type { Environment, LedgerEntry, Scope, Transaction } from '../../../domain/model.ts';
+import type { LedgerEntry, Scope, Transaction } from '../../../domain/model.ts';
 import { KNOWN_COUNTRIES } from '../../../domain/tax-rates.ts';
-import type { Services } from '../../../services.ts';
 import { customerLocality } from '../../customer-locality.ts';
 import { ERROR_STATUS } from '../../error-status.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
@@ -39,7 +38,15 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
   const vendorName = async (scope: Scope) => (await services.catalog.findVendor(scope.vendorId))?.name ?? '';
   const embeddedOf = (request: FastifyRequest) => (request.query as Record<string, unknown>).embedded === '1';
 
-  async function showForm(request: FastifyRequest, reply: FastifyReply, scope: Scope, offer: Offer, prefill: CheckoutPrefill, status: number, messages: { error?: string | undefined; notice?: string | undefined } = {}) {
+  async function showForm(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scope: Scope,
+    offer: Offer,
+    prefill: CheckoutPrefill,
+    status: number,
+    messages: { error?: string | undefined; notice?: string | undefined } = {},
+  ) {
     const locality = customerLocality(request, environment, { zip: prefill.zipCode, country: prefill.country });
     const productId = (request.params as Params).productId;
     let priced;
@@ -68,7 +75,12 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
           country: locality.country,
           countryEditable: environment === 'sandbox' || locality.source === 'fallback',
           countries: KNOWN_COUNTRIES,
-          prefill: { ...prefill, email: lockedEmail ?? prefill.email, firstName: prefill.firstName ?? offer.customized?.userFirstName ?? undefined, lastName: prefill.lastName ?? offer.customized?.userLastName ?? undefined },
+          prefill: {
+            ...prefill,
+            email: lockedEmail ?? prefill.email,
+            firstName: prefill.firstName ?? offer.customized?.userFirstName ?? undefined,
+            lastName: prefill.lastName ?? offer.customized?.userLastName ?? undefined,
+          },
           emailLocked: !!lockedEmail || !!(prefill.nonEditableEmail && prefill.email),
           token: randomBytes(18).toString('base64url'),
           ...messages,
@@ -81,13 +93,22 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
 
   const problemPage = (reply: FastifyReply, status: number, title: string, text: string) => sendProblem(reply, status, title, text, '*');
 
-  const showReceipt = async (request: FastifyRequest, reply: FastifyReply, scope: Scope, offer: Offer, paid: { transaction: Transaction; entries: LedgerEntry[]; licence: string | null }) => {
+  const showReceipt = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scope: Scope,
+    offer: Offer,
+    paid: { transaction: Transaction; entries: LedgerEntry[]; licence: string | null },
+  ) => {
     const embedded = embeddedOf(request);
     return sendPage(reply, {
       status: 200,
       title: 'Thank you',
       frameAncestors: '*',
-      body: receipt({ vendorName: await vendorName(scope), offer, transaction: paid.transaction, licence: paid.licence, invoicePath: invoicePath(paid.entries) }, embedded),
+      body: receipt(
+        { vendorName: await vendorName(scope), offer, transaction: paid.transaction, licence: paid.licence, invoicePath: invoicePath(paid.entries) },
+        embedded,
+      ),
       script: embedded ? EMBED_SCRIPT({ type: 'paid', transactionId: paid.transaction.id }) : undefined,
     });
   };
@@ -100,7 +121,8 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
   /** Page-level failures that are not the form's fault: unknown product, expired link. */
   function offerFailure(reply: FastifyReply, err: unknown) {
     if (err instanceof AppError && err.code === 'LINK_EXPIRED') return problemPage(reply, 410, 'This link has expired', err.message);
-    if (err instanceof AppError && err.code === 'NOT_FOUND') return problemPage(reply, 404, 'Product not found', 'This payment link does not lead to a product. Check the link, or ask the seller for a new one.');
+    if (err instanceof AppError && err.code === 'NOT_FOUND')
+      return problemPage(reply, 404, 'Product not found', 'This payment link does not lead to a product. Check the link, or ask the seller for a new one.');
     throw err;
   }
 
@@ -113,7 +135,8 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       return await showForm(request, reply, scope, offer, prefill, 200);
     } catch (err) {
       // A prefill that cannot be priced (an unknown sandbox country): show the form without it.
-      if (err instanceof AppError && err.code === 'INVALID_INPUT') return showForm(request, reply, scope, offer, { ...prefill, country: undefined }, 400, { error: err.message });
+      if (err instanceof AppError && err.code === 'INVALID_INPUT')
+        return showForm(request, reply, scope, offer, { ...prefill, country: undefined }, 400, { error: err.message });
       throw err;
     }
   });
@@ -135,10 +158,19 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     };
     // A coupon typed after the price was shown: show the new price first, charge on the next submit.
     if ((prefill.coupon ?? '').toUpperCase() !== (form.appliedCoupon ?? '').toUpperCase()) {
-      return showForm(request, reply, scope, offer, prefill, 200, prefill.coupon ? { notice: `Coupon ${prefill.coupon.toUpperCase()} applied. Check the new total and pay.` } : {});
+      return showForm(
+        request,
+        reply,
+        scope,
+        offer,
+        prefill,
+        200,
+        prefill.coupon ? { notice: `Coupon ${prefill.coupon.toUpperCase()} applied. Check the new total and pay.` } : {},
+      );
     }
     const token = form.token ?? '';
-    if (!/^[\w-]{16,64}$/.test(token)) return showForm(request, reply, scope, offer, prefill, 400, { error: 'The form has expired; check the details and pay again.' });
+    if (!/^[\w-]{16,64}$/.test(token))
+      return showForm(request, reply, scope, offer, prefill, 400, { error: 'The form has expired; check the details and pay again.' });
 
     try {
       const locality = customerLocality(request, environment, { zip: form.zipCode, country: environment === 'sandbox' ? form.country : undefined });
@@ -147,7 +179,8 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       if (!/^\d{3,4}$/.test((form.cardCvc ?? '').trim())) throw new AppError('INVALID_INPUT', 'Enter the 3 or 4 digit security code (CVC) of the card.');
       const expectedCurrency = form.expectedCurrency ?? '';
       const expectedTotal = /^\d{1,15}$/.test(form.expectedTotal ?? '') ? Number(form.expectedTotal) : NaN;
-      if (!/^[A-Za-z]{3}$/.test(expectedCurrency) || !Number.isSafeInteger(expectedTotal)) throw new AppError('INVALID_INPUT', 'The form is incomplete; reload the page and pay again.');
+      if (!/^[A-Za-z]{3}$/.test(expectedCurrency) || !Number.isSafeInteger(expectedTotal))
+        throw new AppError('INVALID_INPUT', 'The form is incomplete; reload the page and pay again.');
       // One token, one payment: a second submit of the same form shows the first outcome.
       const outcome = await services.checkout.pay(scope, token, {
         productId: request.params.productId,
@@ -161,8 +194,10 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
         coupon: prefill.coupon,
         expectedTotal: { currency: expectedCurrency, totalMinor: expectedTotal },
       });
-      if (outcome.status === 'IN_PROGRESS') return problemPage(reply, 409, 'Payment in progress', 'This payment is already being processed. Wait a moment and reload this page; do not pay again.');
-      if (outcome.status === 'DECLINED') return await showForm(request, reply, scope, offer, prefill, 402, { error: `The payment was declined: ${outcome.message} Try another card.` });
+      if (outcome.status === 'IN_PROGRESS')
+        return problemPage(reply, 409, 'Payment in progress', 'This payment is already being processed. Wait a moment and reload this page; do not pay again.');
+      if (outcome.status === 'DECLINED')
+        return await showForm(request, reply, scope, offer, prefill, 402, { error: `The payment was declined: ${outcome.message} Try another card.` });
       return await showReceipt(request, reply, scope, offer, outcome);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;

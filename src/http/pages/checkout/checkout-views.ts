@@ -32,11 +32,13 @@ function priceLines(offer: Offer, quote: PriceQuote): Html {
   const { product } = offer;
   const every = product.type === 'SUBSCRIPTION' ? EVERY[product.chargeFrequency] : undefined;
   return html`<table aria-label="Price">
-    ${quote.discountMinor > 0
-      ? html`<tr><td>Price</td><td data-testid="list">${formatAmount(quote.netMinor + quote.discountMinor, c)}</td></tr>
+    ${
+      quote.discountMinor > 0
+        ? html`<tr><td>Price</td><td data-testid="list">${formatAmount(quote.netMinor + quote.discountMinor, c)}</td></tr>
     <tr><td>Discount</td><td data-testid="discount">−${formatAmount(quote.discountMinor, c)}</td></tr>
     <tr><td>Net</td><td data-testid="net">${formatAmount(quote.netMinor, c)}</td></tr>`
-      : html`<tr><td>Price</td><td data-testid="net">${formatAmount(quote.netMinor, c)}</td></tr>`}
+        : html`<tr><td>Price</td><td data-testid="net">${formatAmount(quote.netMinor, c)}</td></tr>`
+    }
     <tr><td>${quote.taxName ? `${quote.taxName} (${percent(quote.taxRate)})` : 'Tax'}</td><td data-testid="tax">${formatAmount(quote.taxMinor, c)}</td></tr>
     <tr class="total"><td>Total${every ? ` every ${every}` : ''}</td><td data-testid="total">${formatAmount(quote.totalMinor, c)}</td></tr>
   </table>
@@ -102,7 +104,10 @@ function sandboxCards(): Html {
   <ul>${Object.entries(SANDBOX_TEST_CARDS).map(([number, card]) => html`<li><code>${number}</code> ${card.description}</li>`)}</ul></div>`;
 }
 
-export function receipt(view: { vendorName: string; offer: Offer; transaction: Transaction; licence: string | null; invoicePath: string | null }, embedded: boolean): Html {
+export function receipt(
+  view: { vendorName: string; offer: Offer; transaction: Transaction; licence: string | null; invoicePath: string | null },
+  embedded: boolean,
+): Html {
   const t = view.transaction;
   const total = t.netMinor + t.taxMinor;
   const paidNow = t.lastCharge !== null;

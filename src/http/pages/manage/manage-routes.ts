@@ -1,7 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { AppError } from '../../../domain/errors.ts';
-import type { Environment, Scope } from '../../../domain/model.ts';
-import type { Services } from '../../../services.ts';
+import type { Scope } from '../../../domain/model.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';
 import { sendPage, sendProblem } from '../layout.ts';
@@ -22,14 +21,22 @@ export function registerManagePage(app: HttpApp, { services, environment }: Envi
 
   const open = (reply: FastifyReply, token: string) => {
     const check = services.links.check(token, 'manage', services.clock.real());
-    if (check.status === 'expired') return { reply: problem(reply, 410, 'This link has expired', 'Ask the seller for a new link: these links work for one hour.') };
+    if (check.status === 'expired')
+      return { reply: problem(reply, 410, 'This link has expired', 'Ask the seller for a new link: these links work for one hour.') };
     if (check.status === 'invalid' || check.claims.environment !== environment) {
       return { reply: problem(reply, 404, 'This link is not valid', 'Check that you copied the whole link, or ask the seller for a new one.') };
     }
     return { scope: { vendorId: check.claims.vendorId, environment } as Scope, email: check.claims.subject };
   };
 
-  const render = async (reply: FastifyReply, token: string, scope: Scope, email: string, status: number, message: { notice?: string | undefined; error?: string | undefined } = {}) => {
+  const render = async (
+    reply: FastifyReply,
+    token: string,
+    scope: Scope,
+    email: string,
+    status: number,
+    message: { notice?: string | undefined; error?: string | undefined } = {},
+  ) => {
     const vendor = await services.catalog.findVendor(scope.vendorId);
     const items = await services.portal.overview(scope, email);
     return sendPage(reply, {

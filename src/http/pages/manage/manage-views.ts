@@ -5,7 +5,14 @@ import type { Environment, Transaction } from '../../../domain/model.ts';
 import { formatAmount, formatMinor } from '../../../domain/money.ts';
 import { html, type Html } from '../layout.ts';
 
-const PERIOD: Record<Transaction['chargeFrequency'], string> = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month', HALF_YEARLY: 'half-year', YEARLY: 'year', UNKNOWN: 'period' };
+const PERIOD: Record<Transaction['chargeFrequency'], string> = {
+  DAILY: 'day',
+  WEEKLY: 'week',
+  MONTHLY: 'month',
+  HALF_YEARLY: 'half-year',
+  YEARLY: 'year',
+  UNKNOWN: 'period',
+};
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
 
 /** What the customer reads for a status: plain words and the date that matters. */
@@ -72,7 +79,15 @@ function item(entry: PortalItem, environment: Environment, formToken: string): H
 </section>`;
 }
 
-export function managePage(view: { vendorName: string; email: string; environment: Environment; items: PortalItem[]; formToken: string; notice?: string | undefined; error?: string | undefined }): Html {
+export function managePage(view: {
+  vendorName: string;
+  email: string;
+  environment: Environment;
+  items: PortalItem[];
+  formToken: string;
+  notice?: string | undefined;
+  error?: string | undefined;
+}): Html {
   return html`<p class="muted">${view.vendorName}${view.environment === 'sandbox' ? ' · sandbox' : ''}</p>
   <h1>Your purchases</h1>
   <p class="muted">Signed in as ${view.email} by the link you were sent. It works for an hour.</p>

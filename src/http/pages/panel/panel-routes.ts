@@ -47,7 +47,13 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     return sendPage(reply, { status, title: mode === 'signup' ? 'Create your account' : 'Sign in', body: authPage({ mode, csrf, error, email }) });
   };
 
-  const render = async (reply: FastifyReply, session: PanelSession, environment: Environment, status = 200, extra: Pick<PanelView, 'issued' | 'notice' | 'error'> = {}) => {
+  const render = async (
+    reply: FastifyReply,
+    session: PanelSession,
+    environment: Environment,
+    status = 200,
+    extra: Pick<PanelView, 'issued' | 'notice' | 'error'> = {},
+  ) => {
     const scope: Scope = { vendorId: session.user.vendorId, environment };
     const vendor = await services.catalog.requireVendor(scope.vendorId);
     const credentials = (await services.credentials.list(scope.vendorId)).filter((c) => c.environment === environment);
@@ -79,7 +85,11 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       return undefined;
     }
     if (request.method === 'POST' && !same(((request.body ?? {}) as FormBody).csrf ?? '', session.csrfToken)) {
-      await sendPage(reply, { status: 403, title: 'Refused', body: authPage({ mode: 'signin', csrf: '', error: 'This form has expired. Reload the page and try again.' }) });
+      await sendPage(reply, {
+        status: 403,
+        title: 'Refused',
+        body: authPage({ mode: 'signin', csrf: '', error: 'This form has expired. Reload the page and try again.' }),
+      });
       return undefined;
     }
     return session;
@@ -162,7 +172,12 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
 
   action('/panel/products/edit', async (_session, scope, form, reply) => {
     const trialDays = form.trialDays ? Number(form.trialDays) : undefined;
-    await services.catalog.updateProduct(scope, form.id ?? '', { name: form.name ?? '', trialDays, issuesLicences: form.licences === 'yes', prices: parsePrices(form.prices) });
+    await services.catalog.updateProduct(scope, form.id ?? '', {
+      name: form.name ?? '',
+      trialDays,
+      issuesLicences: form.licences === 'yes',
+      prices: parsePrices(form.prices),
+    });
     return reply.redirect(`/panel?env=${scope.environment}&done=product-saved`, 303);
   });
 

@@ -37,7 +37,10 @@ export function authPage(view: { mode: 'signin' | 'signup'; csrf: string; error?
 /** Prices by currency, USD first: the order vendors entered them in is not kept. */
 const byCurrency = (prices: Record<string, number>) => Object.entries(prices).sort(([a], [b]) => (a === 'USD' ? -1 : b === 'USD' ? 1 : a.localeCompare(b)));
 /** As the price field takes them: "USD 20.00, EUR 18.50". */
-const priceText = (prices: Record<string, number>) => byCurrency(prices).map(([currency, minor]) => `${currency} ${formatMinor(minor, currency)}`).join(', ');
+const priceText = (prices: Record<string, number>) =>
+  byCurrency(prices)
+    .map(([currency, minor]) => `${currency} ${formatMinor(minor, currency)}`)
+    .join(', ');
 
 function productRow(p: Product, view: PanelView): Html {
   const snippet = `<script src="${view.widgetUrl}"></script>\n<span data-ts-price data-ts-product="${p.id}"></span>\n<button data-ts-button data-ts-product="${p.id}">Buy</button>`;
@@ -77,7 +80,9 @@ export function dashboard(view: PanelView): Html {
       : ''
   }
   <table class="list" aria-label="Credentials">${view.credentials.map(
-    (c) => html`<tr data-testid="credential"><td><code>${c.login}</code><br><span class="muted">created ${c.createdAt.slice(0, 10)}${c.revokedAt ? `, revoked ${c.revokedAt.slice(0, 10)}` : ''}</span></td>
+    (
+      c,
+    ) => html`<tr data-testid="credential"><td><code>${c.login}</code><br><span class="muted">created ${c.createdAt.slice(0, 10)}${c.revokedAt ? `, revoked ${c.revokedAt.slice(0, 10)}` : ''}</span></td>
     <td>${c.revokedAt ? '' : html`<form method="post" action="/panel/credentials?env=${env}">${csrfField(view.csrf)}<input type="hidden" name="action" value="revoke"><input type="hidden" name="id" value="${c.id}"><button type="submit" class="link">Revoke</button></form>`}</td></tr>`,
   )}</table>
   <form method="post" action="/panel/credentials?env=${env}">${csrfField(view.csrf)}<input type="hidden" name="action" value="create"><button type="submit" data-testid="new-credential">Create a ${env} credential</button></form>

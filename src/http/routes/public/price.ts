@@ -26,7 +26,10 @@ export function priceRoute(app: HttpApp, { services, environment }: EnvironmentC
       schema: {
         hide: true,
         params: Type.Object({ productId: Type.String({ maxLength: 100 }) }),
-        querystring: Type.Object({ zip: Type.Optional(Type.String({ maxLength: 12 })), country: Type.Optional(Type.String({ maxLength: 2 })) }, { additionalProperties: false }),
+        querystring: Type.Object(
+          { zip: Type.Optional(Type.String({ maxLength: 12 })), country: Type.Optional(Type.String({ maxLength: 2 })) },
+          { additionalProperties: false },
+        ),
         response: { 200: PriceBody, '4xx': ErrorBody },
       },
     },

@@ -9,7 +9,8 @@ export function checkLicenceRoute(app: HttpApp, { services }: EnvironmentContext
     {
       schema: {
         summary: 'Check a licence key of a product',
-        description: 'ACTIVE while paid up (also in trial, or cancelled but still paid); INACTIVE once refunded, cancelled or failed; NOT_FOUND for an unknown key.',
+        description:
+          'ACTIVE while paid up (also in trial, or cancelled but still paid); INACTIVE once refunded, cancelled or failed; NOT_FOUND for an unknown key.',
         tags: ['licences'],
         params: Type.Object({ productId: Type.String(), licence: Type.String({ maxLength: 200 }) }),
         response: { 200: LicenceStatus, ...errorResponses },

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { freePort, logLines, ServerProcess as Server, within } from './helpers/server-process.ts';
+import { freePort, logLines, ServerProcess as Server, within } from '../helpers/server-process.ts';
 
 describe('opentill serve', () => {
   let dataDir: string;
@@ -26,7 +26,10 @@ describe('opentill serve', () => {
 
   test('the very first start prints the demo sandbox credential and a curl line that works', async () => {
     const banner = first.stdout;
-    assert.match(banner, new RegExp(`opentill is listening on http://localhost:${first.port} \\(sandbox: http://localhost:${first.port}/sandbox\\), store: SQLite`));
+    assert.match(
+      banner,
+      new RegExp(`opentill is listening on http://localhost:${first.port} \\(sandbox: http://localhost:${first.port}/sandbox\\), store: SQLite`),
+    );
     assert.match(banner, /First start: a demo vendor/);
     const shown = banner.match(/^Sandbox API credential \(shown only now\): (test_\S+:\S+)$/m);
     assert.ok(shown, banner);
@@ -110,11 +113,15 @@ describe('opentill serve', () => {
 
   test('request log lines are JSON with a reqId and never carry the Authorization value', async () => {
     const before = first.stdout.length;
-    const res = await fetch(`${first.url}/sandbox/v1/transactions/bob%40example.com`, { headers: { authorization: credential, 'x-request-id': 'log-check-1' } });
+    const res = await fetch(`${first.url}/sandbox/v1/transactions/bob%40example.com`, {
+      headers: { authorization: credential, 'x-request-id': 'log-check-1' },
+    });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('x-request-id'), 'log-check-1');
     const password = credential.slice(credential.indexOf(':') + 1);
-    const wrong = await fetch(`${first.url}/sandbox/v1/transactions/bob%40example.com`, { headers: { authorization: `${credential.split(':')[0]}:wrong-${password}` } });
+    const wrong = await fetch(`${first.url}/sandbox/v1/transactions/bob%40example.com`, {
+      headers: { authorization: `${credential.split(':')[0]}:wrong-${password}` },
+    });
     assert.equal(wrong.status, 401);
     await wrong.text();
     // Each request logs "request completed"; wait for both (the log is written asynchronously).
@@ -162,7 +169,10 @@ describe('opentill serve', () => {
       assert.deepEqual(exit, { code: 0, signal: null });
       assert.equal(second.stderr, '');
       const levels = logLines(second.stdout).map((l) => l.level as number);
-      assert.ok(levels.every((level) => level < 50), `no error log lines:\n${second.stdout}`);
+      assert.ok(
+        levels.every((level) => level < 50),
+        `no error log lines:\n${second.stdout}`,
+      );
       assert.ok(logLines(second.stdout).some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM'));
     } finally {
       await second.kill();
@@ -196,7 +206,7 @@ describe('opentill serve: graceful shutdown', () => {
       await assert.rejects(fetch(`${server.url}/healthz`));
 
       inFlight.end(body.slice(10));
-      const res = await within(response, "the in-flight response");
+      const res = await within(response, 'the in-flight response');
       let text = '';
       for await (const chunk of res) text += chunk;
       assert.equal(res.statusCode, 200, text);

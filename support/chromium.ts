@@ -3,7 +3,7 @@ import { createServer as netServer, type AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Where browser tests keep their screenshots (gitignored). */
-export const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url).pathname;
+export const ARTIFACTS = new URL('../test-artifacts/', import.meta.url).pathname;
 
 /** A port nobody listens on yet, so a test app can know its own URL before it starts. */
 export const freePort = () =>

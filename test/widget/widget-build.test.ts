@@ -4,8 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import vm from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { registerWidgetRoutes } from '../src/http/widget-routes.ts';
-import { buildWidgets, WIDGET_FILES, WIDGET_GZIP_BUDGET, widgetBuildOptions, type WidgetBundles } from '../src/widget/build.ts';
+import { registerWidgetRoutes } from '../../src/http/widget-routes.ts';
+import { buildWidgets, WIDGET_FILES, WIDGET_GZIP_BUDGET, widgetBuildOptions, type WidgetBundles } from '../../src/widget/build.ts';
 
 /**
  * The client script as the server builds and serves it. What it does in a real page is tested in
@@ -13,7 +13,19 @@ import { buildWidgets, WIDGET_FILES, WIDGET_GZIP_BUDGET, widgetBuildOptions, typ
  */
 const PROD = WIDGET_FILES.production;
 const SANDBOX = WIDGET_FILES.sandbox;
-const PRICE = { productId: 'prod_1', currency: 'EUR', price: 11.9, priceNet: 10, tax: 1.9, taxName: 'VAT', taxRate: 0.19, priceS: '11.90', priceNetS: '10.00', taxS: '1.90', country: 'DE' };
+const PRICE = {
+  productId: 'prod_1',
+  currency: 'EUR',
+  price: 11.9,
+  priceNet: 10,
+  tax: 1.9,
+  taxName: 'VAT',
+  taxRate: 0.19,
+  priceS: '11.90',
+  priceNetS: '10.00',
+  taxS: '1.90',
+  country: 'DE',
+};
 
 interface Call {
   url: string;
@@ -89,19 +101,29 @@ describe('client script bundles', () => {
     const { tc, calls } = loadScript(bundles[PROD]!.code, 'https://pay.example/latest/widget.min.js', () => json(200, PRICE));
     const price = await tc.getPrice('prod_1');
     assert.deepEqual({ ...price }, { currency: 'EUR', price: 11.9, priceNet: 10, tax: 1.9, taxName: 'VAT', taxRate: 0.19 });
-    assert.deepEqual(calls, [{ url: 'https://pay.example/public/v1/price/prod_1', method: 'GET', body: undefined }], 'the script tag country is ignored in production');
+    assert.deepEqual(
+      calls,
+      [{ url: 'https://pay.example/public/v1/price/prod_1', method: 'GET', body: undefined }],
+      'the script tag country is ignored in production',
+    );
   });
 
   test('sandbox getPrice calls {origin}/sandbox/public/v1 with the script tag country', async () => {
     const { tc, calls } = loadScript(bundles[SANDBOX]!.code, 'https://pay.example/latest/widget.sandbox.min.js', () => json(200, PRICE));
-    assert.equal((await tc.getPrice('prod_1') as { price: number }).price, 11.9);
-    assert.deepEqual(calls.map((c) => c.url), ['https://pay.example/sandbox/public/v1/price/prod_1?country=DE']);
+    assert.equal(((await tc.getPrice('prod_1')) as { price: number }).price, 11.9);
+    assert.deepEqual(
+      calls.map((c) => c.url),
+      ['https://pay.example/sandbox/public/v1/price/prod_1?country=DE'],
+    );
   });
 
   test('a server mounted under a path prefix is called under that prefix', async () => {
     const { tc, calls } = loadScript(bundles[PROD]!.code, 'https://example.com/till/latest/widget.min.js?v=2', () => json(200, PRICE));
     await tc.getPrice('prod 1');
-    assert.deepEqual(calls.map((c) => c.url), ['https://example.com/till/public/v1/price/prod%201']);
+    assert.deepEqual(
+      calls.map((c) => c.url),
+      ['https://example.com/till/public/v1/price/prod%201'],
+    );
   });
 
   test('concurrent getPrice calls for one product make one request', async () => {

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { periodStart } from '../../src/domain/billing-period.ts';
-import { newId } from '../../src/domain/ids.ts';
-import type { Transaction } from '../../src/domain/model.ts';
-import type { Database } from '../../src/store/database.ts';
-import { toTransactionRow } from '../../src/store/transaction-rows.ts';
+import { periodStart } from '../src/domain/billing-period.ts';
+import { newId } from '../src/domain/ids.ts';
+import type { Transaction } from '../src/domain/model.ts';
+import type { Database } from '../src/store/database.ts';
+import { toTransactionRow } from '../src/store/transaction-rows.ts';
 
 /** The price every seeded subscription renews at: USD 9.99, no tax (US without a ZIP code). */
 export const SEEDED_PRICE_MINOR = 999;
@@ -25,7 +25,18 @@ export async function seedDueSubscriptions(database: Database, count: number, no
   await db.insertInto('vendors').values({ id: vendorId, name: 'Seeded', email: 'seeded@vendor.test', created_at: at }).execute();
   await db
     .insertInto('products')
-    .values({ id: productId, vendor_id: vendorId, environment: 'sandbox', name: 'Monthly', description: '', type: 'SUBSCRIPTION', charge_frequency: 'MONTHLY', trial_days: 0, issues_licences: 0, created_at: at })
+    .values({
+      id: productId,
+      vendor_id: vendorId,
+      environment: 'sandbox',
+      name: 'Monthly',
+      description: '',
+      type: 'SUBSCRIPTION',
+      charge_frequency: 'MONTHLY',
+      trial_days: 0,
+      issues_licences: 0,
+      created_at: at,
+    })
     .execute();
   await db.insertInto('product_prices').values({ product_id: productId, currency: 'USD', amount_minor: SEEDED_PRICE_MINOR }).execute();
 
@@ -38,8 +49,29 @@ export async function seedDueSubscriptions(database: Database, count: number, no
       const email = `sub${start + i}@example.com`;
       const customerId = newId('customer');
       const methodId = newId('paymentMethod');
-      customers.push({ id: customerId, vendor_id: vendorId, environment: 'sandbox', email, email_lower: email, first_name: null, last_name: null, created_at: at });
-      methods.push({ id: methodId, vendor_id: vendorId, environment: 'sandbox', customer_id: customerId, gateway: 'SANDBOX', token: `sbx_success_${randomBytes(12).toString('hex')}`, brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2099, created_at: at });
+      customers.push({
+        id: customerId,
+        vendor_id: vendorId,
+        environment: 'sandbox',
+        email,
+        email_lower: email,
+        first_name: null,
+        last_name: null,
+        created_at: at,
+      });
+      methods.push({
+        id: methodId,
+        vendor_id: vendorId,
+        environment: 'sandbox',
+        customer_id: customerId,
+        gateway: 'SANDBOX',
+        token: `sbx_success_${randomBytes(12).toString('hex')}`,
+        brand: 'visa',
+        last4: '4242',
+        exp_month: 12,
+        exp_year: 2099,
+        created_at: at,
+      });
       const transaction: Transaction = {
         id: newId('transaction'),
         vendorId,
@@ -92,13 +124,17 @@ export async function billingTotals(database: Database, vendorId: string, dueAt:
     join charge_attempts a on a.id = g.attempt_id where a.vendor_id = ${vendorId} group by a.transaction_id) x where c = 1`);
   return {
     subscriptions,
-    paymentsForPeriod: await one(sql`select count(*) as n from ledger_entries where vendor_id = ${vendorId} and type = 'SUBSCRIPTION_PAYMENT' and period_start = ${dueAt}`),
+    paymentsForPeriod: await one(
+      sql`select count(*) as n from ledger_entries where vendor_id = ${vendorId} and type = 'SUBSCRIPTION_PAYMENT' and period_start = ${dueAt}`,
+    ),
     payments: await one(sql`select count(*) as n from ledger_entries where vendor_id = ${vendorId}`),
     /** Subscriptions with other than exactly one payment for the period. */
     notPaidOnce: subscriptions - paidOnce,
     ledgerTotalMinor: await one(sql`select coalesce(sum(amount_total_minor), 0) as n from ledger_entries where vendor_id = ${vendorId}`),
     /** Charges the payment network made for this vendor. */
-    networkCharges: await one(sql`select count(*) as n from sandbox_gateway_charges g join charge_attempts a on a.id = g.attempt_id where a.vendor_id = ${vendorId}`),
+    networkCharges: await one(
+      sql`select count(*) as n from sandbox_gateway_charges g join charge_attempts a on a.id = g.attempt_id where a.vendor_id = ${vendorId}`,
+    ),
     /** Subscriptions the payment network charged other than exactly once. */
     networkNotOnce: subscriptions - chargedOnce,
     stillDue: await one(sql`select count(*) as n from transactions where vendor_id = ${vendorId} and next_charge <= ${dueAt}`),

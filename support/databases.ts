@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openPostgres, openSqlite, type Database } from '../../src/store/database.ts';
+import { openPostgres, openSqlite, type Database } from '../src/store/database.ts';
 
 /**
  * Every API test runs on both stores. PostgreSQL is at 127.0.0.1:5432 on the machines that run
@@ -24,7 +24,7 @@ async function probePostgres(): Promise<boolean> {
     return true;
   } catch (err) {
     if (process.env.OPENTILL_REQUIRE_POSTGRES === '1') {
-      throw new Error(`PostgreSQL is required (OPENTILL_REQUIRE_POSTGRES=1) but ${ADMIN_URL} is not reachable: ${(err as Error).message}`);
+      throw new Error(`PostgreSQL is required (OPENTILL_REQUIRE_POSTGRES=1) but ${ADMIN_URL} is not reachable: ${(err as Error).message}`, { cause: err });
     }
     process.stderr.write(`\n*** PostgreSQL at ${ADMIN_URL} is not reachable: the PostgreSQL runs of the API tests are SKIPPED. ***\n\n`);
     return false;

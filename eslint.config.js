@@ -1,0 +1,73 @@
+// Lint: typescript-eslint with the type-aware rules that catch lost promises, and import rules that
+// keep the layers apart (docs/architecture.md): transport never reaches the store, the domain never
+// reaches HTTP, SQL or the file system.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const STORE = ['**/store/*', '**/store/**', 'kysely', 'pg', 'better-sqlite3'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'data/', 'test-artifacts/', 'reports/', '.stryker-tmp/', 'bin/'] },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: globals.node,
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'test/helpers/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // node:test's describe and test return promises the runner itself awaits.
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'test', 'it', 'suite'] }] },
+      ],
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    // The rules that decide money and state: a nullable value is never silently truthy or falsy.
+    files: ['src/domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/strict-boolean-expressions': [
+        'error',
+        { allowString: true, allowNumber: false, allowNullableObject: true, allowNullableBoolean: true, allowNullableString: true },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:fs', 'fs', 'node:fs/promises', 'fastify', 'playwright-core'].map((name) => ({
+            name,
+            message: 'The domain knows nothing of HTTP or files: take what you need as a dependency.',
+          })),
+          patterns: [
+            {
+              group: [...STORE, '**/http/**', '**/cli/**', '**/files/**', '**/gateways/**', '**/services.ts'],
+              message: 'The domain imports only the domain; the rest is passed in through ports.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/http/**/*.ts', 'src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: STORE, message: 'Transport calls the domain services it receives (src/services.ts), never the store.' }] },
+      ],
+    },
+  },
+  {
+    // Migrations are written against Kysely<any>: the schema they see is the one before them.
+    files: ['src/store/migrations/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'support/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);
