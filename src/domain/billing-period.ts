@@ -22,7 +22,7 @@ export function periodStart(anchor: Date, frequency: ChargeFrequency, n: number)
   return result;
 }
 
-/** Dunning (DECISIONS.md): a declined renewal is retried 1, 3, 5 and 7 days after its due date. */
+/** Dunning (docs/decisions.md §15): a declined renewal is retried 1, 3, 5 and 7 days after its due date. */
 export const RETRY_DAYS: readonly number[] = [1, 3, 5, 7];
 
 /** When the next try of a period due at `due` happens after `failedAttempts` declines, or null when none is left. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-/** Prefixes that clients of the original service have seen (DECISIONS.md, "Identity"). */
+/** Prefixes that clients of the original service have seen (docs/decisions.md §8). */
 export const ID_PREFIX = {
   transaction: 'TC-TR_',
   product: 'TC-PR_',

@@ -2,7 +2,7 @@ import { notFound } from './errors.ts';
 import type { LicenceStatus, Scope, TransactionStatus } from './model.ts';
 import type { Repositories } from './ports.ts';
 
-/** Licences count as ACTIVE while the customer has paid for the product (DECISIONS.md). */
+/** Licences count as ACTIVE while the customer has paid for the product (docs/decisions.md §6). */
 const ACTIVE_STATUSES: readonly TransactionStatus[] = [
   'ONE_TIME_PAYMENT_STATUS_PAID',
   'SUBSCRIPTION_STATUS_ACTIVE',

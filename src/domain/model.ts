@@ -1,4 +1,4 @@
-/** The product's vocabulary: the values clients see on the wire are the ones in SPEC.md. */
+/** The product's vocabulary: these are the values clients see on the wire. */
 
 export type Environment = 'production' | 'sandbox';
 export const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];

@@ -3,7 +3,7 @@ import type { Clock } from './clock.ts';
 import { AppError, invalidInput } from './errors.ts';
 import { newId } from './ids.ts';
 import type { Vendor } from './model.ts';
-import type { PanelUser, Store } from './ports.ts';
+import type { Store } from './ports.ts';
 import { requireEmail } from './validation.ts';
 
 /**
@@ -11,6 +11,23 @@ import { requireEmail } from './validation.ts';
  * scrypt (N=2^15, r=8, p=1) and a random salt; a session is a random 256-bit value the browser keeps
  * in a cookie and the store keeps only as a SHA-256, with its own anti-forgery token.
  */
+export interface PanelUser {
+  id: string;
+  vendorId: string;
+  email: string;
+  passwordHash: string;
+  createdAt: string;
+}
+
+/** A signed-in browser as the store keeps it: only the hash of its cookie, and its anti-forgery token for forms. */
+export interface StoredPanelSession {
+  idHash: string;
+  userId: string;
+  csrfToken: string;
+  expiresAt: string;
+  createdAt: string;
+}
+
 export const PANEL_SESSION_MS = 12 * 3600_000;
 const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 

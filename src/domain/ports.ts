@@ -1,5 +1,6 @@
 import type { ChangeFlag, Coupon, CustomizedProduct, Environment, LedgerEntry, PaymentMethod, Product, Scope, Transaction, Vendor } from './model.ts';
 import type { IdempotencyRecord } from './idempotency.ts';
+import type { PanelUser, StoredPanelSession } from './panel-accounts.ts';
 
 /**
  * What the domain needs from storage, in the domain's words. src/store implements it for SQLite and
@@ -108,9 +109,9 @@ export interface Repositories {
   panel: {
     insertUser(user: PanelUser): Promise<void>;
     findUserByEmail(email: string): Promise<PanelUser | undefined>;
-    insertSession(session: { idHash: string; userId: string; csrfToken: string; expiresAt: string; createdAt: string }): Promise<void>;
+    insertSession(session: StoredPanelSession): Promise<void>;
     /** The live session with this hash and its user, or undefined. */
-    findSession(idHash: string, now: string): Promise<{ user: PanelUser; csrfToken: string; expiresAt: string } | undefined>;
+    findSession(idHash: string, now: string): Promise<(Pick<StoredPanelSession, 'csrfToken' | 'expiresAt'> & { user: PanelUser }) | undefined>;
     deleteSession(idHash: string): Promise<void>;
   };
   idempotency: {
@@ -158,14 +159,6 @@ export interface ChargeAttempt {
 
 /** What billing decides on: a subscription's status and schedule as they are now. */
 export type BillingState = Pick<Transaction, 'status' | 'whoCanceled' | 'lastCharge' | 'nextCharge' | 'chargeFrequency' | 'billing'>;
-
-export interface PanelUser {
-  id: string;
-  vendorId: string;
-  email: string;
-  passwordHash: string;
-  createdAt: string;
-}
 
 /** What billing reads of a due subscription. */
 export type DueTransaction = Pick<

@@ -2,7 +2,7 @@ import { periodStart } from './billing-period.ts';
 import type { ChargeFrequency, Transaction } from './model.ts';
 
 /**
- * Upgrade or downgrade of an active subscription (SPEC 4.2, transactionIdToMigrate): the value
+ * Upgrade or downgrade of an active subscription (transactionIdToMigrate, docs/decisions.md §14): the value
  * left on the old subscription, (old net price per period) x (time left / period length), buys
  * time on the new one at its price, so the new subscription's first charge is delayed by
  * (value left / new net price per period) x (new period length). Values are compared in USD, the

@@ -1,7 +1,7 @@
 import { AppError, invalidInput } from './errors.ts';
 import { normalizeCurrency, toMinor } from './money.ts';
 
-/** Fewer than 5000 characters (SPEC.md section 8). */
+/** Fewer than 5000 characters (docs/decisions.md §2, PAYLOAD_TOO_LONG). */
 export const MAX_PAYLOAD_LENGTH = 4999;
 
 // A practical address check: one @, no spaces, a dot in the domain. RFC 5322 in full accepts

@@ -2,7 +2,7 @@ import type { LedgerEntry, Transaction } from '../domain/model.ts';
 import { formatMinor, minorToNumber } from '../domain/money.ts';
 import type { NewEntry } from '../domain/ledger.ts';
 
-/** Domain records in the wire shapes of SPEC.md section 2, with the names of DECISIONS.md. */
+/** Domain records in the API's wire shapes, with the field names of docs/decisions.md §8. */
 
 function amounts(t: Transaction) {
   return {
@@ -36,7 +36,7 @@ function body(t: Transaction) {
   };
 }
 
-/** SPEC 2.1: nextCharge is absent for one-time transactions (and null once nothing is due). */
+/** nextCharge is absent for one-time transactions (and null once nothing is due): docs/decisions.md §6. */
 const nextChargeOf = (t: Transaction) => (t.type === 'ONETIME' ? {} : { nextCharge: t.nextCharge });
 
 /** Element of GET /v1/transactions/{email}. */

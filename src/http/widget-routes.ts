@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildWidgets } from '../widget/build.ts';
 
 /**
- * The client script (SPEC 4.3) at /latest/widget.min.js and /latest/widget.sandbox.min.js, built
+ * The client script (docs/decisions.md §14) at /latest/widget.min.js and /latest/widget.sandbox.min.js, built
  * once when the app starts. "latest" changes with every upgrade, so browsers keep it a day at most
  * (and may use a stale copy for a week while they fetch the new one); ETag revalidation is free.
  * Any origin may load it.

@@ -1,6 +1,7 @@
 import type { Environment } from '../domain/model.ts';
 import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
+import type { ApiCredentialsTable } from './schema.ts';
 import { revokeOwned } from './revocation.ts';
 import { whereScope } from './scope.ts';
 
@@ -52,15 +53,7 @@ export function vendorsStore(db: Executor): Repositories['vendors'] {
 }
 
 export function credentialsStore(db: Executor): Repositories['credentials'] {
-  const toCredential = (row: {
-    id: string;
-    vendor_id: string;
-    environment: string;
-    login: string;
-    secret_hash: string;
-    created_at: string;
-    revoked_at: string | null;
-  }) => ({
+  const toCredential = (row: ApiCredentialsTable) => ({
     id: row.id,
     vendorId: row.vendor_id,
     environment: row.environment as Environment,

@@ -1,6 +1,7 @@
 import type { ChargeFrequency, CustomizedProduct, Environment, Product, TransactionType } from '../domain/model.ts';
 import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
+import type { ProductsTable } from './schema.ts';
 import { whereScope } from './scope.ts';
 
 /** Products with their prices, and customized products. */
@@ -73,21 +74,7 @@ export function productsStore(db: Executor): Repositories['products'] {
   };
 }
 
-function toProduct(
-  row: {
-    id: string;
-    vendor_id: string;
-    environment: string;
-    name: string;
-    description: string;
-    type: string;
-    charge_frequency: string;
-    trial_days: number;
-    issues_licences: number;
-    created_at: string;
-  },
-  prices: Record<string, number>,
-): Product {
+function toProduct(row: ProductsTable, prices: Record<string, number>): Product {
   return {
     id: row.id,
     vendorId: row.vendor_id,

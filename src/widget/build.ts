@@ -6,7 +6,7 @@ import { build, type BuildOptions } from 'esbuild';
 import type { Environment } from '../domain/model.ts';
 
 /**
- * The client script (SPEC 4.3), bundled from src/widget/widget.ts once per environment. The two
+ * The client script (docs/decisions.md §14), bundled from src/widget/widget.ts once per environment. The two
  * bundles share every option but `define`, which tells the script which API it calls.
  * Run directly to see the sizes: `npm run build:widget`.
  */

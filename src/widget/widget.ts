@@ -1,5 +1,5 @@
 /**
- * The client script vendors put in the head of their page (SPEC 4.3): `window.tc` and the
+ * The client script vendors put in the head of their page (docs/decisions.md §14): `window.tc` and the
  * `data-ts-*` attributes. Browser code only, no dependencies; src/widget/build.ts bundles it twice
  * with `__OPENTILL_SANDBOX__` defined, so the production script carries no sandbox-only code.
  *

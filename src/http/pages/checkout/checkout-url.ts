@@ -1,4 +1,4 @@
-/** Prefill of the checkout page, from SPEC 4.3's data attributes or `tc.buy` options. */
+/** Prefill of the checkout page, from the client script's data-ts-* attributes or `tc.buy` options. */
 export interface CheckoutPrefill {
   firstName?: string | undefined;
   lastName?: string | undefined;

@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { paymentLink } from '../../../domain/catalog.ts';
 import { AppError } from '../../../domain/errors.ts';
+import { parsePriceText } from '../../../domain/price-text.ts';
 import type { Environment, Scope } from '../../../domain/model.ts';
 import { PANEL_SESSION_MS, type PanelSession } from '../../../domain/panel-accounts.ts';
 import type { Services } from '../../../services.ts';
@@ -15,19 +16,6 @@ const LOGIN_CSRF_COOKIE = 'ot_panel_csrf';
 
 const cookieOf = (request: FastifyRequest, name: string) => new RegExp(`(?:^|;\\s*)${name}=([A-Za-z0-9_-]{1,100})`).exec(request.headers.cookie ?? '')?.[1];
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-
-/** "USD 20.00, EUR 18.50" → [{currency, value}] as the catalog takes prices. */
-function parsePrices(text: string | undefined) {
-  return (text ?? '')
-    .split(/[,;\n]+/)
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .map((part) => {
-      const match = /^([A-Za-z]{3})\s*:?\s*(\d+(?:\.\d+)?)$/.exec(part);
-      if (!match) throw new AppError('INVALID_INPUT', `Write prices as "USD 20.00, EUR 18.50"; "${part}" is not one.`);
-      return { currency: match[1]!, value: match[2]! };
-    });
-}
 
 /**
  * The vendor panel at {panel_url} = {base_url}/panel ({sandbox_panel_url} opens it on the sandbox):
@@ -165,7 +153,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       chargeFrequency: form.type === 'SUBSCRIPTION' ? form.frequency : undefined,
       trialDays: form.type === 'SUBSCRIPTION' ? trialDays : 0,
       issuesLicences: form.licences === 'yes',
-      prices: parsePrices(form.prices),
+      prices: parsePriceText(form.prices),
     });
     return reply.redirect(`/panel?env=${scope.environment}&done=product`, 303);
   });
@@ -176,7 +164,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       name: form.name ?? '',
       trialDays,
       issuesLicences: form.licences === 'yes',
-      prices: parsePrices(form.prices),
+      prices: parsePriceText(form.prices),
     });
     return reply.redirect(`/panel?env=${scope.environment}&done=product-saved`, 303);
   });
@@ -191,7 +179,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     await services.coupons.create(scope, {
       productId: form.productId ?? '',
       code: form.code ?? '',
-      ...(percent ? { percentOff: percent[1] } : { amountsOff: parsePrices(off) }),
+      ...(percent ? { percentOff: percent[1] } : { amountsOff: parsePriceText(off) }),
       expiresAt: form.expiresAt ? `${form.expiresAt}T23:59:59.999Z` : undefined,
     });
     return reply.redirect(`/panel?env=${scope.environment}&done=coupon`, 303);

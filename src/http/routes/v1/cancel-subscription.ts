@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { errorResponses, Ok } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
-/** Item 7. Cancelling something already cancelled answers 200 and changes nothing. */
+/** POST /v1/cancel-subscription/{id}. Cancelling something already cancelled answers 200 and changes nothing. */
 export function cancelSubscriptionRoute(app: HttpApp, { services }: EnvironmentContext) {
   app.post(
     '/cancel-subscription/:transactionId',

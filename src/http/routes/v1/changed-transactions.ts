@@ -6,7 +6,7 @@ import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 export const MORE_CHANGES_HEADER = 'x-more-changes';
 
-/** Items 9 and 10: the changed-transactions feed, and marking a transaction processed. */
+/** GET /v1/changed-transactions and POST /v1/changed-transactions/{id}: the feed, and marking a transaction processed. */
 export function changedTransactionRoutes(app: HttpApp, { services }: EnvironmentContext) {
   app.get(
     '/changed-transactions',

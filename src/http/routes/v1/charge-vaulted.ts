@@ -3,7 +3,7 @@ import { formatMinor, minorToNumber } from '../../../domain/money.ts';
 import { ChargeVaultedBody, errorResponses, VaultedChargeResult } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
-/** Item 12: a decline is a 200 with status FAILED; `deactivation` says the method is now unusable. */
+/** POST /v1/charge-vaulted/{id}: a decline is a 200 with status FAILED; `deactivation` says the method is now unusable. */
 export function chargeVaultedRoute(app: HttpApp, { services }: EnvironmentContext) {
   app.post(
     '/charge-vaulted/:transactionId',

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { errorResponses, LicenceStatus } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
-/** Item 13. */
+/** GET /v1/check-licence/{productId}/{licence}: ACTIVE, INACTIVE or NOT_FOUND (docs/decisions.md §6). */
 export function checkLicenceRoute(app: HttpApp, { services }: EnvironmentContext) {
   app.get(
     '/check-licence/:productId/:licence',

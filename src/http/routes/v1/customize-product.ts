@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { CustomizeBody, CustomizeResult, errorResponses } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
-/** Item 11: custom prices, expiry, prefilled user or a subscription migration, with a payment link. */
+/** POST /v1/customize-product/{id}: custom prices, expiry, prefilled user or a subscription migration, with a payment link. */
 export function customizeProductRoute(app: HttpApp, { services }: EnvironmentContext) {
   app.post(
     '/customize-product/:productId',

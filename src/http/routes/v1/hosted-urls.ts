@@ -3,7 +3,7 @@ import { requireEmail } from '../../../domain/validation.ts';
 import { errorResponses, UrlResult } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
-/** Items 1 and 2: temporary URLs of the customer's management page and of the admin tool. */
+/** GET /v1/generate-url-to-manage-transactions/{email} and /v1/generate-url-to-admin: temporary URLs of the customer's management page and of the admin tool. */
 export function hostedUrlRoutes(app: HttpApp, { services }: EnvironmentContext) {
   app.get(
     '/generate-url-to-manage-transactions/:customerEmail',

@@ -3,7 +3,7 @@ import { listedTransaction, transactionWithEntries } from '../../presenters.ts';
 import { errorResponses, ListedTransaction, TransactionWithEntries } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
-/** Items 3 and 4: transactions by customer e-mail, and one transaction with its ledger. */
+/** GET /v1/transactions/{email} and GET /v1/transaction/{id}: a customer's transactions, and one transaction with its ledger. */
 export function readTransactionRoutes(app: HttpApp, { services }: EnvironmentContext) {
   app.get(
     '/transactions/:email',

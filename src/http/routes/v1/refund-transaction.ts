@@ -3,7 +3,7 @@ import { refundRecord } from '../../presenters.ts';
 import { errorResponses, RefundRecord } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
-/** Item 8: refunds the latest payment not yet refunded. */
+/** POST /v1/refund-transaction/{id}: refunds the latest payment not yet refunded. */
 export function refundTransactionRoute(app: HttpApp, { services, environment }: EnvironmentContext) {
   app.post(
     '/refund-transaction/:transactionId',

@@ -14,7 +14,7 @@ const Report = Type.Object({
 });
 
 /**
- * The sandbox clock (opentill's addition, not in SPEC.md): read it, or move it forward and have
+ * The sandbox clock (opentill's addition to the original service's API): read it, or move it forward and have
  * the billing worker do at once everything that became due. Production answers 404.
  */
 export function sandboxClockRoutes(app: HttpApp, { services }: EnvironmentContext) {

@@ -4,7 +4,7 @@ import { updatedTransaction } from '../../presenters.ts';
 import { errorResponses, UpdatedTransaction, UpdateTransactionBody } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
-/** Items 5 and 6 share a path: the body's field (assignEmail or payload) selects the operation. */
+/** POST /v1/transaction/{id} assigns an e-mail or updates the payload: the body's field (assignEmail or payload) selects the operation. */
 export function updateTransactionRoutes(app: HttpApp, { services }: EnvironmentContext) {
   app.post(
     '/transaction/:transactionId',
