@@ -43,6 +43,11 @@ function instantGateway(): PaymentGateway {
       return { status: 'SUCCEEDED', reference, feeMinor: 0 };
     },
     refund: async (request) => ({ status: 'SUCCEEDED', reference: `bench_re_${request.refundId}` }),
+    async lookupCharge(attemptId) {
+      const reference = references.get(attemptId);
+      return reference ? { status: 'SUCCEEDED', reference, feeMinor: 0 } : { status: 'NOT_FOUND' };
+    },
+    lookupRefund: async () => ({ status: 'NOT_FOUND' }),
   };
 }
 

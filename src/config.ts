@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
 
 /**
  * Everything configurable, read once from the environment at start-up into a frozen object.
@@ -14,7 +15,9 @@ export interface Config {
   /** `{sandbox_url}`: the sandbox, by default the same server under /sandbox. */
   readonly sandboxUrl: string;
   readonly databaseUrl: string | undefined;
+  /** A path, or `:memory:` for a database that lives only as long as the process. */
   readonly sqliteFile: string;
+  /** Private to the account opentill runs as: the directory 0700, the files opentill writes in it 0600. */
   readonly dataDir: string;
   /** Keys the HMAC of API passwords and signs hosted links. */
   readonly secret: string;
@@ -25,12 +28,17 @@ export interface Config {
   readonly ratesFile: string | undefined;
   /** Where `opentill rates import` writes the table: `<dataDir>/exchange-rates.xml`. */
   readonly importedRatesFile: string;
-  readonly trustProxy: boolean | string;
+  /** Which peers may name the client's address in X-Forwarded-For: none, or Fastify's comma-separated list of addresses and CIDR ranges. */
+  readonly trustProxy: false | string;
   readonly logLevel: string;
   readonly rateLimit: { readonly perCredentialPerMinute: number; readonly perAddressPerMinute: number; readonly authFailuresPerMinute: number };
   readonly seedDemo: boolean;
   /** The billing worker: run inside `serve` (OPENTILL_WORKER=false turns it off), how often, and its lease. */
   readonly billing: { readonly runInServer: boolean; readonly intervalSeconds: number; readonly leaseSeconds: number; readonly batchSize: number };
+  /** A gateway call unanswered after GATEWAY_TIMEOUT_SECONDS is UNKNOWN; the reconciler asks about attempts older than RECONCILE_AFTER_SECONDS. */
+  readonly payments: { readonly gatewayTimeoutMs: number; readonly reconcileGraceMs: number };
+  /** Paths of opentill's own that were readable by others and were made private while loading: what `serve` reports. */
+  readonly tightenedPermissions: readonly string[];
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -40,38 +48,116 @@ function int(value: string | undefined, fallback: number, name: string): number 
   return n;
 }
 
+const MIN_SECRET_LENGTH = 32;
+
+/**
+ * Takes group and other permissions away from a path opentill keeps (0755 becomes 0700, 0644 becomes
+ * 0600), when this account owns it. Returns how it changed, or undefined when it is absent or already
+ * private. A shared directory (sticky bit, like /tmp) is left alone.
+ */
+function restrictToOwner(path: string): string | undefined {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    return undefined;
+  }
+  if ((stat.mode & 0o077) === 0 || stat.uid !== process.getuid?.() || (stat.isDirectory() && stat.mode & 0o1000)) return undefined;
+  const mode = stat.mode & 0o700;
+  chmodSync(path, mode);
+  return `${path} (${(stat.mode & 0o777).toString(8)} -> ${mode.toString(8)})`;
+}
+
 /** The server secret: OPENTILL_SECRET, or one generated once and kept in the data directory. */
 function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
   if (env.OPENTILL_SECRET) {
-    if (env.OPENTILL_SECRET.length < 32) throw new Error('OPENTILL_SECRET must have at least 32 characters.');
+    if (env.OPENTILL_SECRET.length < MIN_SECRET_LENGTH) throw new Error(`OPENTILL_SECRET must have at least ${MIN_SECRET_LENGTH} characters.`);
     return env.OPENTILL_SECRET;
   }
   const file = resolve(dataDir, 'secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dirname(file), { recursive: true });
+  if (existsSync(file)) {
+    const secret = readFileSync(file, 'utf8').trim();
+    if (secret.length < MIN_SECRET_LENGTH) {
+      throw new Error(
+        `The server secret in ${file} has ${secret.length} characters; it needs at least ${MIN_SECRET_LENGTH}, or hosted links and API passwords could be forged. ` +
+          'Delete the file and opentill generates a new one at the next start (every API credential and hosted link made with the old secret stops working), ' +
+          `or set OPENTILL_SECRET to a random value of ${MIN_SECRET_LENGTH} characters or more.`,
+      );
+    }
+    return secret;
+  }
+  if (!existsSync(dataDir)) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    chmodSync(dataDir, 0o700);
+  }
   const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
   return secret;
+}
+
+const TRUST_PROXY_HINT =
+  'Set TRUST_PROXY to the addresses or CIDR ranges of your proxies, comma-separated (TRUST_PROXY=127.0.0.1,10.0.0.0/8), ' +
+  'or leave it unset (or false) when clients connect to opentill directly.';
+
+/**
+ * TRUST_PROXY (docs/decisions.md §11): unset or `false` trusts no peer; a list of proxy addresses and
+ * CIDR ranges trusts exactly those peers to name the client in X-Forwarded-For. Refused: `true` and
+ * ranges that cover every address (any client could choose its own address, and with it its login
+ * throttling and tax country), and a count of proxies (it cannot tell a proxy from a client that
+ * writes the header itself; Fastify no longer honours one).
+ */
+function parseTrustProxy(value: string | undefined): false | string {
+  const text = (value ?? '').trim();
+  if (text === '' || text.toLowerCase() === 'false') return false;
+  if (text.toLowerCase() === 'true') throw new Error(`TRUST_PROXY=true would believe any client's X-Forwarded-For header. ${TRUST_PROXY_HINT}`);
+  if (/^\d+$/.test(text)) {
+    throw new Error(
+      `TRUST_PROXY=${text} is a number of proxies; a count cannot tell a proxy from a client that writes X-Forwarded-For itself. ${TRUST_PROXY_HINT}`,
+    );
+  }
+  const entries = text.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address = '', prefix, extra] = entry.split('/');
+    const version = isIP(address);
+    const bits = prefix !== undefined && /^\d{1,3}$/.test(prefix) ? Number(prefix) : undefined;
+    if (version === 0 || extra !== undefined || (prefix !== undefined && (bits === undefined || bits > (version === 4 ? 32 : 128)))) {
+      throw new Error(`TRUST_PROXY: "${entry}" is not an IP address or CIDR range. ${TRUST_PROXY_HINT}`);
+    }
+    if (bits === 0) throw new Error(`TRUST_PROXY: "${entry}" covers every address, so it would believe any client as true does. ${TRUST_PROXY_HINT}`);
+  }
+  return entries.join(',');
+}
+
+/** SQLITE_FILE: `:memory:` is SQLite's name for a database kept in memory, not a file name. */
+function sqliteFileOf(value: string | undefined, dataDir: string): string {
+  if (value === ':memory:') return value;
+  return resolve(value || resolve(dataDir, 'opentill.db'));
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 3000, 'PORT');
   const dataDir = resolve(env.OPENTILL_DATA_DIR ?? 'data');
   const baseUrl = (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
-  const trust = env.TRUST_PROXY;
   const importedRatesFile = resolve(dataDir, 'exchange-rates.xml');
+  const sqliteFile = sqliteFileOf(env.SQLITE_FILE, dataDir);
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  // What an earlier version or an operator's umask left readable by others is made private at every start.
+  const sqliteFiles = env.DATABASE_URL || sqliteFile === ':memory:' ? [] : [sqliteFile, `${sqliteFile}-wal`, `${sqliteFile}-shm`];
+  const tightened = [dataDir, resolve(dataDir, 'secret'), importedRatesFile, ...sqliteFiles].flatMap((path) => restrictToOwner(path) ?? []);
+  const secret = loadSecret(env, dataDir);
   return Object.freeze({
     host: env.HOST ?? '127.0.0.1',
     port,
     baseUrl,
     sandboxUrl: (env.SANDBOX_URL ?? `${baseUrl}/sandbox`).replace(/\/+$/, ''),
     databaseUrl: env.DATABASE_URL || undefined,
-    sqliteFile: resolve(env.SQLITE_FILE ?? resolve(dataDir, 'opentill.db')),
+    sqliteFile,
     dataDir,
-    secret: loadSecret(env, dataDir),
+    secret,
     ratesFile: env.RATES_FILE ? resolve(env.RATES_FILE) : existsSync(importedRatesFile) ? importedRatesFile : undefined,
     importedRatesFile,
-    trustProxy: trust === undefined || trust === '' || trust === 'false' ? false : trust === 'true' ? true : trust,
+    trustProxy,
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimit: Object.freeze({
       perCredentialPerMinute: int(env.RATE_LIMIT_PER_CREDENTIAL, 6000, 'RATE_LIMIT_PER_CREDENTIAL'),
@@ -79,11 +165,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       authFailuresPerMinute: int(env.AUTH_FAILURES_PER_MINUTE, 20, 'AUTH_FAILURES_PER_MINUTE'),
     }),
     seedDemo: env.OPENTILL_DEMO !== 'false',
+    payments: Object.freeze({
+      gatewayTimeoutMs: int(env.GATEWAY_TIMEOUT_SECONDS, 30, 'GATEWAY_TIMEOUT_SECONDS') * 1000,
+      reconcileGraceMs: int(env.RECONCILE_AFTER_SECONDS, 60, 'RECONCILE_AFTER_SECONDS') * 1000,
+    }),
     billing: Object.freeze({
       runInServer: env.OPENTILL_WORKER !== 'false',
       intervalSeconds: int(env.BILLING_INTERVAL_SECONDS, 10, 'BILLING_INTERVAL_SECONDS'),
       leaseSeconds: int(env.BILLING_LEASE_SECONDS, 120, 'BILLING_LEASE_SECONDS'),
       batchSize: int(env.BILLING_BATCH_SIZE, 500, 'BILLING_BATCH_SIZE'),
     }),
+    tightenedPermissions: Object.freeze(tightened),
   });
 }

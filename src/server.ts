@@ -16,7 +16,11 @@ export async function startServer(config: Config) {
   app.server.requestTimeout = 30_000;
   await app.listen({ host: config.host, port: config.port });
 
-  const store = config.databaseUrl ? 'PostgreSQL' : `SQLite at ${config.sqliteFile}`;
+  const store = config.databaseUrl
+    ? 'PostgreSQL'
+    : config.sqliteFile === ':memory:'
+      ? 'SQLite in memory (nothing is kept when the process ends)'
+      : `SQLite at ${config.sqliteFile}`;
   const lines = [`opentill is listening on ${config.baseUrl} (sandbox: ${config.sandboxUrl}), store: ${store}`, `API reference: ${config.baseUrl}/docs`];
   if (demo) {
     lines.push(
@@ -28,6 +32,9 @@ export async function startServer(config: Config) {
     );
   }
   process.stdout.write(lines.join('\n') + '\n');
+  if (config.tightenedPermissions.length) {
+    app.log.warn({ paths: config.tightenedPermissions }, 'removed group and other access from files opentill keeps (docs/decisions.md §11)');
+  }
 
   const purge = scheduleIdempotencyPurge(services, (err) => app.log.error({ err }, 'idempotency purge failed'));
   const worker = config.billing.runInServer

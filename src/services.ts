@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import { catalogService } from './domain/catalog.ts';
+import { attemptReconciler, chargeProtocol, type AttemptReconciler } from './domain/charge-protocol.ts';
 import { checkoutService, type CheckoutService } from './domain/checkout.ts';
 import { billingService, type BillingOptions } from './domain/billing.ts';
 import { systemClock, vendorClock, type Clock, type VendorClock } from './domain/clock.ts';
@@ -9,7 +10,7 @@ import { customerPortalService } from './domain/customer-portal.ts';
 import type { ExchangeRates } from './domain/exchange-rates.ts';
 import { loadExchangeRates } from './files/exchange-rates-file.ts';
 import type { PaymentGateway } from './domain/gateway.ts';
-import { hostedLinks } from './domain/hosted-links.ts';
+import { adminSessionService, hostedLinks, type AdminSessionService } from './domain/hosted-links.ts';
 import { idempotencyService, type IdempotencyService } from './domain/idempotency.ts';
 import { invoiceService } from './domain/invoices.ts';
 import { licenceService } from './domain/licences.ts';
@@ -51,9 +52,13 @@ export interface Services {
   readonly portal: ReturnType<typeof customerPortalService>;
   readonly panel: ReturnType<typeof panelAccountService>;
   readonly links: ReturnType<typeof hostedLinks>;
+  /** Sessions of the admin tool: opened, checked on every request, revoked. */
+  readonly adminSessions: AdminSessionService;
   readonly billing: ReturnType<typeof billingService>;
   readonly sandboxClock: ReturnType<typeof sandboxClockService>;
   readonly idempotency: IdempotencyService;
+  /** Settles charge attempts whose gateway answer was lost (the billing worker runs it). */
+  readonly reconciler: AttemptReconciler;
   readonly checkout: CheckoutService;
   /** What an operator runs: schema migrations, the health check. */
   readonly maintenance: {
@@ -78,6 +83,8 @@ export interface ServiceOverrides {
   /** Tests replace production's gateway: the payment network is the edge of the world. */
   gateways?: Partial<Record<Environment, PaymentGateway>>;
   billing?: BillingOptions;
+  /** How long a gateway call may take before it is UNKNOWN, and how old an attempt must be before the reconciler asks about it. */
+  payments?: { gatewayTimeoutMs?: number; reconcileGraceMs?: number };
 }
 
 export function createServices(config: Config, overrides: ServiceOverrides = {}): Wiring {
@@ -94,13 +101,21 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   };
   const catalog = catalogService({ store, clock, hostedUrl: urls.base });
   const links = hostedLinks(config.secret);
-  const coupons = couponService({ store, clock });
+  const coupons = couponService({ store, clock, rates });
   const transactions = transactionService({ store, clock });
   const idempotency = idempotencyService({ store, clock });
-  const purchases = purchaseService({ store, clock, catalog, coupons, gateways, rates });
+  const protocol = chargeProtocol({ store, clock, gateways, gatewayTimeoutMs: overrides.payments?.gatewayTimeoutMs ?? config.payments.gatewayTimeoutMs });
+  const purchases = purchaseService({ store, clock, catalog, coupons, gateways, rates, protocol });
+  const refunds = refundService({ store, clock, protocol });
+  const vaulted = vaultedChargeService({ store, clock, gateways, rates, protocol });
   const billing = billingService(
     { store, clock, gateways, rates },
-    { leaseMs: config.billing.leaseSeconds * 1000, batchSize: config.billing.batchSize, ...overrides.billing },
+    {
+      leaseMs: config.billing.leaseSeconds * 1000,
+      batchSize: config.billing.batchSize,
+      gatewayTimeoutMs: overrides.payments?.gatewayTimeoutMs ?? config.payments.gatewayTimeoutMs,
+      ...overrides.billing,
+    },
   );
   return {
     config,
@@ -114,17 +129,25 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     coupons,
     purchases,
     transactions,
-    refunds: refundService({ store, clock, gateways }),
-    vaulted: vaultedChargeService({ store, clock, gateways, rates }),
+    refunds,
+    vaulted,
+    reconciler: attemptReconciler({
+      store,
+      clock,
+      protocol,
+      bookings: { PURCHASE: purchases.booking, VAULTED: vaulted.booking, REFUND: refunds.booking },
+      graceMs: overrides.payments?.reconcileGraceMs ?? config.payments.reconcileGraceMs,
+    }),
     licences: licenceService({ store }),
     invoices: invoiceService({ store }),
     portal: customerPortalService({ store, clock, gateways, transactions }),
     panel: panelAccountService({ store, clock, createVendor: (input) => catalog.createVendor(input) }),
     links,
+    adminSessions: adminSessionService({ store, clock, links }),
     billing,
     sandboxClock: sandboxClockService({ store, clock, billing }),
     idempotency,
-    checkout: checkoutService({ idempotency, purchases, transactions }),
+    checkout: checkoutService({ purchases, transactions }),
     maintenance: {
       dialect: database.dialect,
       migrate: () => database.migrate(),

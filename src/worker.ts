@@ -1,43 +1,121 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { BillingReport } from './domain/billing.ts';
+import type { ReconcileReport } from './domain/charge-protocol.ts';
 import type { Services } from './services.ts';
 
+/** One run of the worker: billing's steps, and the charge attempts the reconciler settled. */
+export type WorkerReport = BillingReport & { attempts: ReconcileReport };
+
+/** Batches each clock (real time, then each sandbox running ahead) may run before the next clock's turn. */
+const BATCHES_PER_CLOCK = 8;
+
+/** Does everything due now: billing, then the reconciler for attempts whose gateway answer was lost. */
+export async function runWorkerOnce(services: Pick<Services, 'billing' | 'sandboxClock' | 'reconciler'>): Promise<WorkerReport> {
+  await services.sandboxClock.refresh();
+  const report = await services.billing.runDue();
+  return { ...report, attempts: await services.reconciler.run() };
+}
+
 /**
- * Runs the billing engine every `intervalMs`: inside `opentill serve` by default, or alone as
+ * Runs the billing engine and the attempt reconciler every `intervalMs`: inside `opentill serve` by default, or alone as
  * `opentill worker`. Runs never overlap; `stop` lets the current one finish (its batch is one
  * database transaction, so stopping never leaves half a step).
+ *
+ * A run is fair (docs/decisions.md, "15. Billing"): real time first, then every sandbox whose clock
+ * was moved, each for at most `batchesPerClock` batches, handing the event loop back to waiting
+ * requests between batches. A sandbox catching up years therefore never holds the database for
+ * long; a run that stopped with work left is followed at once by the next instead of after the
+ * interval, and moving a sandbox clock in this process wakes the worker. The reconciler, which asks
+ * gateways again, runs once per interval, not on every run of a catch-up.
  */
 export function startBillingWorker(
-  services: Pick<Services, 'billing' | 'sandboxClock'>,
-  options: { intervalMs: number; onReport?: (report: BillingReport) => void; onError: (err: unknown) => void },
+  services: Pick<Services, 'billing' | 'sandboxClock' | 'reconciler'>,
+  options: { intervalMs: number; batchesPerClock?: number; onReport?: (report: WorkerReport) => void; onError: (err: unknown) => void },
 ) {
   let running: Promise<void> | undefined;
   let stopped = false;
-  const tick = () => {
+  /** Run again as soon as this run ends: it stopped with work left, or a clock moved meanwhile. */
+  let again = false;
+  let reconciledAt = -Infinity;
+  /** What runs did since the last report: a catch-up in many short runs is reported about once per interval. */
+  let unreported: WorkerReport | undefined;
+  let reportedAt = Date.now();
+  const pause = () => new Promise<void>((resume) => setImmediate(resume));
+
+  const run = () => {
     if (running || stopped) return;
+    again = false;
     running = (async () => {
       try {
         await services.sandboxClock.refresh();
-        const report = await services.billing.runDue();
-        options.onReport?.(report);
+        let caughtUp = true;
+        const billing = await services.billing.runDue({
+          batchesPerClock: options.batchesPerClock ?? BATCHES_PER_CLOCK,
+          pause,
+          onWorkLeft: () => (caughtUp = false),
+        });
+        again ||= !caughtUp;
+        const reconcile = Date.now() - reconciledAt >= options.intervalMs;
+        if (reconcile) reconciledAt = Date.now();
+        const report = { ...billing, attempts: reconcile ? await services.reconciler.run() : { settled: 0, voided: 0, open: 0, unresolved: 0 } };
+        unreported = unreported ? sum(unreported, report) : report;
+        // A report holds at most one reconciler run, so its `open` count is a reading, not a sum.
+        if (caughtUp || reconcile || Date.now() - reportedAt >= options.intervalMs) {
+          options.onReport?.(unreported);
+          unreported = undefined;
+          reportedAt = Date.now();
+        }
       } catch (err) {
         options.onError(err);
       } finally {
         running = undefined;
+        if (again) setImmediate(run);
       }
     })();
   };
-  const timer = setInterval(tick, options.intervalMs);
-  tick();
+  // Bound to the worker's own async context: a run a request woke is not part of that request.
+  const wake = AsyncResource.bind(() => {
+    if (running) again = true;
+    else run();
+  });
+
+  const unsubscribe = services.sandboxClock.onMoved(wake);
+  const timer = setInterval(run, options.intervalMs);
+  run();
   return {
     async stop(): Promise<void> {
       stopped = true;
+      unsubscribe();
       clearInterval(timer);
       await running;
+      if (unreported) options.onReport?.(unreported);
+    },
+  };
+}
+
+function sum(a: WorkerReport, b: WorkerReport): WorkerReport {
+  return {
+    renewed: a.renewed + b.renewed,
+    declined: a.declined + b.declined,
+    ended: a.ended + b.ended,
+    failed: a.failed + b.failed,
+    unknown: a.unknown + b.unknown,
+    expiredOffers: a.expiredOffers + b.expiredOffers,
+    errors: [...a.errors, ...b.errors],
+    attempts: {
+      settled: a.attempts.settled + b.attempts.settled,
+      voided: a.attempts.voided + b.attempts.voided,
+      open: a.attempts.open + b.attempts.open,
+      unresolved: a.attempts.unresolved + b.attempts.unresolved,
     },
   };
 }
 
 /** True when the report says something happened, so quiet runs log nothing. */
-export function eventful(report: BillingReport): boolean {
-  return report.renewed + report.declined + report.ended + report.failed + report.unknown + report.expiredOffers + report.errors.length > 0;
+export function eventful(report: WorkerReport): boolean {
+  const { attempts } = report;
+  return (
+    report.renewed + report.declined + report.ended + report.failed + report.unknown + report.expiredOffers + report.errors.length > 0 ||
+    attempts.settled + attempts.voided + attempts.unresolved > 0
+  );
 }

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerAttemptCommands } from './commands/attempts.ts';
 import { registerCouponCommands } from './commands/coupon.ts';
 import { registerCredentialCommands } from './commands/credential.ts';
 import { registerProductCommands } from './commands/product.ts';
@@ -19,6 +20,7 @@ registerProductCommands(program);
 registerCouponCommands(program);
 registerSandboxCommands(program);
 registerWorkerCommand(program);
+registerAttemptCommands(program);
 registerRatesCommands(program);
 
 await program.parseAsync(process.argv);

@@ -1,5 +1,6 @@
 import { periodStart, retryAt } from './billing-period.ts';
 import { pendingAttempt } from './charge-attempts.ts';
+import { askGateway } from './charge-protocol.ts';
 import type { VendorClock } from './clock.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
 import type { ChargeResult, PaymentGateway } from './gateway.ts';
@@ -35,6 +36,8 @@ export interface BillingOptions {
   unknownRetryMs?: number;
   /** Gateway calls in flight at once within a batch. */
   gatewayConcurrency?: number;
+  /** A gateway call unanswered after this is UNKNOWN (asked again under the same attempt later). */
+  gatewayTimeoutMs?: number;
 }
 
 export interface BillingReport {
@@ -62,6 +65,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
   const leaseMs = options.leaseMs ?? 120_000;
   const unknownRetryMs = options.unknownRetryMs ?? 15 * 60_000;
   const concurrency = options.gatewayConcurrency ?? 16;
+  const gatewayTimeoutMs = options.gatewayTimeoutMs ?? 30_000;
   const scopeOf = (t: Pick<Transaction, 'vendorId' | 'environment'>): Scope => ({ vendorId: t.vendorId, environment: t.environment });
 
   /** In a sandbox whose clock was moved, a step happens at its scheduled moment; elsewhere, when it is done. */
@@ -109,12 +113,10 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
         const p = plans[next++]!;
         const attempt = attempts.get(p.key)!;
         const gateway = deps.gateways[p.due.transaction.environment];
-        let result: ChargeResult;
-        try {
-          result = await gateway.charge({ attemptId: attempt.id, token: p.due.token!, amountMinor: attempt.amountMinor, currency: attempt.currency });
-        } catch {
-          result = { status: 'UNKNOWN' };
-        }
+        const result = await askGateway(
+          () => gateway.charge({ attemptId: attempt.id, token: p.due.token!, amountMinor: attempt.amountMinor, currency: attempt.currency }),
+          gatewayTimeoutMs,
+        );
         results.set(p.key, result);
       }
     };
@@ -243,6 +245,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
         toCharge.map((p) =>
           pendingAttempt({
             scope: scopeOf(p.due.transaction),
+            kind: 'RENEWAL',
             key: p.key,
             transactionId: p.due.transaction.id,
             amountMinor: p.quote.totalMinor,
@@ -281,10 +284,25 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
 
   return {
     /**
-     * Does everything due now: in every environment by real time, and in each sandbox whose clock
-     * was moved by its own time. With `sandboxVendorId`, only that vendor's sandbox.
+     * Does what is due now: in every environment by real time first, then in each sandbox whose
+     * clock was moved, by its own time. With `sandboxVendorId`, only that vendor's sandbox. With
+     * `batchesPerClock`, each clock's turn ends after that many batches, so a sandbox catching up
+     * years takes turns with real time and other vendors; `onWorkLeft` hears of each clock whose
+     * turn so ended, and the next run goes on where this one stopped.
      */
-    async runDue(only: { sandboxVendorId?: string; maxBatches?: number } = {}): Promise<BillingReport> {
+    async runDue(
+      only: {
+        sandboxVendorId?: string;
+        /** Stops after this many batches in all. */
+        maxBatches?: number;
+        /** Ends each clock's turn after this many batches. */
+        batchesPerClock?: number;
+        /** Called with each clock (undefined: real time) whose turn ended with work perhaps left. */
+        onWorkLeft?: (sandboxVendorId: string | undefined) => void;
+        /** Awaited between batches and between clocks: the worker lets waiting requests have the event loop and the database. */
+        pause?: () => Promise<void>;
+      } = {},
+    ): Promise<BillingReport> {
       const report: BillingReport = { renewed: 0, declined: 0, ended: 0, failed: 0, unknown: 0, expiredOffers: 0, errors: [] };
       const clocks: { sandboxVendorId?: string; offsetMs: number }[] = only.sandboxVendorId
         ? [{ sandboxVendorId: only.sandboxVendorId, offsetMs: deps.clock.offsetOf(only.sandboxVendorId) }]
@@ -292,6 +310,8 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       let batches = 0;
       for (const c of clocks) {
         let dueBy: string;
+        let turn = 0;
+        let finished = false;
         for (;;) {
           const real = deps.clock.real();
           dueBy = new Date(real.getTime() + c.offsetMs).toISOString();
@@ -303,11 +323,19 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
             limit: batchSize,
           };
           const claimed = await claimAndPlan(query);
-          if (!claimed) break;
+          if (!claimed) {
+            finished = true;
+            break;
+          }
           await runBatch(claimed, report);
           if (only.maxBatches !== undefined && ++batches >= only.maxBatches) return report;
+          if (only.batchesPerClock !== undefined && ++turn >= only.batchesPerClock) break;
+          await only.pause?.();
         }
-        report.expiredOffers += await deps.store.billing.expireOffers(dueBy, c.sandboxVendorId);
+        // A clock whose turn ended with work left expires its offers once it has caught up.
+        if (finished) report.expiredOffers += await deps.store.billing.expireOffers(dueBy, c.sandboxVendorId);
+        else only.onWorkLeft?.(c.sandboxVendorId);
+        await only.pause?.();
       }
       return report;
     },

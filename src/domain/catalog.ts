@@ -140,8 +140,9 @@ export function catalogService(deps: CatalogDeps) {
       const userMail = input.userMail === undefined || input.userMail === null ? null : requireEmail(input.userMail, 'userMail');
       let expiresAt: string | null = null;
       if (input.expiresIn !== undefined && input.expiresIn !== null) {
-        if (typeof input.expiresIn !== 'number' || !Number.isFinite(input.expiresIn) || input.expiresIn <= 0 || input.expiresIn > 10 * 365 * 86400) {
-          throw invalidInput('expiresIn must be a positive number of seconds (at most ten years).');
+        // Under a second the link would be expired when the vendor receives it (1e-9 rounds to 0 ms).
+        if (typeof input.expiresIn !== 'number' || !Number.isFinite(input.expiresIn) || input.expiresIn < 1 || input.expiresIn > 10 * 365 * 86400) {
+          throw invalidInput('expiresIn must be a number of seconds from 1 to 315360000 (ten years); a shorter one makes a link that has already expired.');
         }
         expiresAt = new Date(deps.clock.now(scope).getTime() + Math.round(input.expiresIn * 1000)).toISOString();
       }

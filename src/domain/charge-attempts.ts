@@ -1,6 +1,6 @@
 import { newId } from './ids.ts';
 import type { Scope } from './model.ts';
-import type { ChargeAttempt } from './ports.ts';
+import type { AttemptKind, ChargeAttempt } from './ports.ts';
 
 /**
  * A charge attempt as it is recorded before the gateway is called: PENDING until the gateway's
@@ -9,7 +9,10 @@ import type { ChargeAttempt } from './ports.ts';
  */
 export function pendingAttempt(input: {
   scope: Scope;
+  kind: AttemptKind;
   key: string;
+  /** What booking a success writes, for the reconciler; none for renewals. */
+  plan?: unknown;
   transactionId: string | null;
   amountMinor: number;
   currency: string;
@@ -19,7 +22,9 @@ export function pendingAttempt(input: {
   return {
     id: newId('chargeAttempt', input.now.getTime()),
     scope: input.scope,
+    kind: input.kind,
     key: input.key,
+    plan: input.plan === undefined ? null : JSON.stringify(input.plan),
     transactionId: input.transactionId,
     amountMinor: input.amountMinor,
     currency: input.currency,

@@ -38,7 +38,7 @@ export function discountedNet(netMinor: number, currency: string, coupon: Coupon
   return Math.max(0, netMinor - off);
 }
 
-export function couponService(deps: { store: Store; clock: Clock }) {
+export function couponService(deps: { store: Store; clock: Clock; rates: ExchangeRates }) {
   return {
     async create(scope: Scope, input: NewCoupon): Promise<Coupon> {
       const code = normalizeCouponCode(input.code);
@@ -68,6 +68,13 @@ export function couponService(deps: { store: Store; clock: Clock }) {
       const product = await deps.store.products.find(scope, input.productId);
       if (!product) throw notFound(`Product ${input.productId}`);
       if (await deps.store.coupons.findByCode(scope, product.id, code)) throw invalidInput(`Product ${product.id} already has a coupon ${code}.`);
+      // An amount off is converted from USD into the payer's currency; where no rate exists, the vendor says how much.
+      const unconvertible = Object.keys(product.prices).filter((c) => c !== 'USD' && !(c in amountsOff) && !deps.rates.perEuro.has(c));
+      if (!hasPercent && unconvertible.length > 0) {
+        throw invalidInput(
+          `Give the amount off in ${unconvertible.join(', ')} too: the product is priced in it and there is no exchange rate to convert the USD amount.`,
+        );
+      }
       const coupon: Coupon = {
         id: newId('coupon', now.getTime()),
         vendorId: scope.vendorId,

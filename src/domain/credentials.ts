@@ -25,18 +25,27 @@ export interface CredentialDeps {
 
 const CACHE_MS = 5_000;
 
+/**
+ * Recently seen logins are cached for CACHE_MS (docs/decisions.md §3). A revocation made through this
+ * service takes effect here at once: it evicts the credential, and a lookup that read the store before
+ * the revocation and finishes after it does not put its stale answer into the cache. Another process
+ * (`opentill credential revoke` beside `opentill serve`) is heard only when the entry expires.
+ */
 export function credentialService(deps: CredentialDeps) {
   const hash = (password: string) => createHmac('sha256', deps.secret).update(password).digest();
-  // Recently seen logins; a short life bounds how long a revoked credential keeps working here.
   const cache = new Map<string, { credential: StoredCredential | undefined; until: number }>();
+  let revocations = 0;
 
   async function lookup(login: string): Promise<StoredCredential | undefined> {
     const now = Date.now();
     const hit = cache.get(login);
     if (hit && hit.until > now) return hit.credential;
+    const revocationsBefore = revocations;
     const credential = await deps.store.credentials.findByLogin(login);
-    if (cache.size > 10_000) cache.clear();
-    cache.set(login, { credential, until: now + CACHE_MS });
+    if (revocations === revocationsBefore) {
+      if (cache.size > 10_000) cache.clear();
+      cache.set(login, { credential, until: now + CACHE_MS });
+    }
     return credential;
   }
 
@@ -71,7 +80,8 @@ export function credentialService(deps: CredentialDeps) {
 
     async revoke(scope: Scope, id: string): Promise<boolean> {
       const revoked = await deps.store.credentials.revoke(scope, id, deps.clock.now().toISOString());
-      cache.clear();
+      revocations++;
+      for (const [login, entry] of cache) if (entry.credential?.id === id) cache.delete(login);
       return revoked;
     },
 

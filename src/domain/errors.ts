@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'PAYMENT_DECLINED'
   | 'PRICE_CHANGED'
+  | 'PAYMENT_PENDING'
   | 'SERVICE_UNAVAILABLE';
 
 export class AppError extends Error {

@@ -11,7 +11,8 @@ export interface CardInput {
   cvc?: string | undefined;
 }
 
-export type DeclineCode = 'card_declined' | 'insufficient_funds' | 'expired_card' | 'invalid_card' | 'test_card_refused' | 'provider_unavailable';
+export type DeclineCode =
+  'card_declined' | 'insufficient_funds' | 'expired_card' | 'invalid_card' | 'test_card_refused' | 'provider_unavailable' | 'refund_refused';
 
 export interface Decline {
   status: 'DECLINED';
@@ -20,6 +21,19 @@ export interface Decline {
   /** The method can never succeed again (expired, closed): a vaulted method is deactivated. */
   permanent: boolean;
 }
+
+const DECLINE_MESSAGES: Record<DeclineCode, string> = {
+  card_declined: 'The card was declined.',
+  insufficient_funds: 'The card has insufficient funds.',
+  expired_card: 'The card has expired.',
+  invalid_card: 'The card number is not valid.',
+  test_card_refused: 'Test card numbers work only in the sandbox.',
+  provider_unavailable: 'The payment provider is not available.',
+  refund_refused: 'The payment provider refused the refund.',
+};
+
+/** The customer's words for a decline recorded earlier, when the provider's own message is gone. */
+export const declineMessage = (code: DeclineCode): string => DECLINE_MESSAGES[code] ?? DECLINE_MESSAGES.card_declined;
 
 /** What the platform keeps of a card: a token, brand, last 4 digits and expiry. Nothing else. */
 export interface TokenizedCard {
@@ -46,13 +60,32 @@ export interface ChargeRequest {
   currency: string;
 }
 
-export type RefundResult = { status: 'SUCCEEDED'; reference: string } | { status: 'FAILED'; message: string };
+export interface RefundRequest {
+  /** Deterministic refund identity: the provider treats a repeat as the same refund. */
+  refundId: string;
+  chargeReference: string | null;
+  amountMinor: number;
+  currency: string;
+}
+
+export type RefundResult =
+  | { status: 'SUCCEEDED'; reference: string }
+  | { status: 'FAILED'; message: string }
+  /** Timeout or lost answer, as for charges. */
+  | { status: 'UNKNOWN' };
+
+/** What the provider knows of an attempt; a key it never saw is voided, so a late request cannot still move money. */
+export type NotFound = { status: 'NOT_FOUND' };
 
 export interface PaymentGateway {
   readonly provider: string;
   tokenize(card: CardInput, now: Date): Promise<TokenizeResult>;
   charge(request: ChargeRequest): Promise<ChargeResult>;
-  refund(request: { refundId: string; chargeReference: string | null; amountMinor: number; currency: string }): Promise<RefundResult>;
+  refund(request: RefundRequest): Promise<RefundResult>;
+  /** The outcome of the charge made under `attemptId`, or NOT_FOUND (and the id voided). */
+  lookupCharge(attemptId: string): Promise<ChargeResult | NotFound>;
+  /** The outcome of the refund made under `refundId`, or NOT_FOUND (and the id voided). */
+  lookupRefund(refundId: string): Promise<RefundResult | NotFound>;
 }
 
 /** Luhn checksum over the digits of a card number. */

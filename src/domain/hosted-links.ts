@@ -1,9 +1,13 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { VendorClock } from './clock.ts';
 import type { Environment, Scope } from './model.ts';
+import type { Store } from './ports.ts';
 
 /**
  * Temporary, unforgeable URLs of hosted pages: a token that signs purpose, vendor, environment,
- * subject and expiry with the server secret. Nothing is stored; changing the secret voids them all.
+ * subject and expiry with the server secret. Links are not stored; changing the secret voids them
+ * all. An admin session (what an opened admin link becomes) is also stored, so that it can end
+ * early: see `adminSessionService` below.
  */
 /** `admin-session`: what an opened admin link becomes, so the tool stays usable after the link's 15 minutes. */
 export type LinkPurpose = 'manage' | 'admin' | 'admin-session';
@@ -67,3 +71,85 @@ export function hostedLinks(secret: string) {
 }
 
 export type HostedLinks = ReturnType<typeof hostedLinks>;
+
+/** An admin tool session as the store keeps it: the SHA-256 of its token, never the token. */
+export interface StoredAdminSession {
+  idHash: string;
+  vendorId: string;
+  environment: Environment;
+  /** The hash of the panel session that opened it; null when it was opened through a generate-url-to-admin link. */
+  openedBy: string | null;
+  expiresAt: string;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
+/** The panel session an admin session is opened from: it may not outlive it. */
+export interface OpeningPanelSession {
+  idHash: string;
+  expiresAt: string;
+}
+
+export type AdminSessionCheck = { status: 'valid'; scope: Scope } | { status: 'ended' } | { status: 'invalid' };
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Sessions of the admin tool (docs/decisions.md §18). The token stays in the path (a cross-site
+ * iframe gets no cookies) and stays signed, so a forged or expired one is refused without a query;
+ * the store keeps its hash, checked on every request, so that a session can end before its 8 hours:
+ * when the panel session that opened it signs out (or expires), or when the vendor revokes all
+ * sessions of an environment.
+ */
+export function adminSessionService(deps: { store: Pick<Store, 'adminSessions'>; clock: Pick<VendorClock, 'real'>; links: HostedLinks }) {
+  async function open(scope: Scope, openedBy: OpeningPanelSession | null): Promise<string> {
+    const now = deps.clock.real();
+    // The subject is random so that every session has its own token (and hash), even within one second.
+    const token = deps.links.issue('admin-session', scope, randomBytes(16).toString('base64url'), now);
+    const signedUntil = (Math.floor(now.getTime() / 1000) + LINK_LIFETIME_SECONDS['admin-session']) * 1000;
+    const until = openedBy ? Math.min(signedUntil, Date.parse(openedBy.expiresAt)) : signedUntil;
+    await deps.store.adminSessions.deleteExpired(scope, now.toISOString());
+    await deps.store.adminSessions.insert({
+      idHash: tokenHash(token),
+      vendorId: scope.vendorId,
+      environment: scope.environment,
+      openedBy: openedBy?.idHash ?? null,
+      expiresAt: new Date(until).toISOString(),
+      revokedAt: null,
+      createdAt: now.toISOString(),
+    });
+    return token;
+  }
+
+  return {
+    /** Opens a session from the signed-in vendor panel; it ends at the latest with that panel session. */
+    openFromPanel: (scope: Scope, panelSession: OpeningPanelSession) => open(scope, panelSession),
+
+    /** Opens a session from a generate-url-to-admin link of this environment (15 minutes to open). */
+    async openFromLink(link: string, environment: Environment): Promise<{ status: 'opened'; token: string } | { status: 'expired' } | { status: 'invalid' }> {
+      const check = deps.links.check(link, 'admin', deps.clock.real());
+      if (check.status !== 'valid') return check;
+      if (check.claims.environment !== environment) return { status: 'invalid' };
+      return { status: 'opened', token: await open({ vendorId: check.claims.vendorId, environment }, null) };
+    },
+
+    /** The session's vendor scope, if the token is genuine, of this environment, unexpired and not revoked. */
+    async check(token: string, environment: Environment): Promise<AdminSessionCheck> {
+      const now = deps.clock.real();
+      const signed = deps.links.check(token, 'admin-session', now);
+      if (signed.status === 'expired') return { status: 'ended' };
+      if (signed.status === 'invalid' || signed.claims.environment !== environment) return { status: 'invalid' };
+      const stored = await deps.store.adminSessions.find(tokenHash(token));
+      if (!stored || stored.vendorId !== signed.claims.vendorId || stored.environment !== environment) return { status: 'invalid' };
+      if (stored.revokedAt !== null || stored.expiresAt <= now.toISOString()) return { status: 'ended' };
+      // Sign-out revokes what its session opened; this also covers a session opened while it signed out.
+      if (stored.openedBy !== null && !stored.openerSignedIn) return { status: 'ended' };
+      return { status: 'valid', scope: { vendorId: stored.vendorId, environment } };
+    },
+
+    /** Ends every live admin session of the vendor in this environment; answers how many. */
+    revokeAll: (scope: Scope) => deps.store.adminSessions.revokeAll(scope, deps.clock.real().toISOString()),
+  };
+}
+
+export type AdminSessionService = ReturnType<typeof adminSessionService>;

@@ -53,13 +53,16 @@ export const sessionHash = (id: string) => createHash('sha256').update(id).diges
 export interface PanelSession {
   user: PanelUser;
   csrfToken: string;
+  /** The SHA-256 of the cookie, as stored: what an admin session opened from here is bound to. */
+  idHash: string;
+  expiresAt: string;
 }
 
 /** A hash to compare against when the e-mail is unknown, so both answers take the same time. */
 const NOBODY = hashPassword(randomBytes(16).toString('hex'));
 
 export function panelAccountService(deps: { store: Store; clock: Clock; createVendor: (input: { name: string; email: string }) => Promise<Vendor> }) {
-  async function startSession(user: PanelUser): Promise<{ cookie: string; session: PanelSession }> {
+  async function startSession(user: PanelUser): Promise<{ cookie: string }> {
     const id = randomBytes(32).toString('base64url');
     const now = deps.clock.now();
     const csrfToken = randomBytes(24).toString('base64url');
@@ -70,21 +73,29 @@ export function panelAccountService(deps: { store: Store; clock: Clock; createVe
       expiresAt: new Date(now.getTime() + PANEL_SESSION_MS).toISOString(),
       createdAt: now.toISOString(),
     });
-    return { cookie: id, session: { user, csrfToken } };
+    return { cookie: id };
   }
 
   return {
-    async signUp(input: { company?: string | undefined; email?: string | undefined; password?: string | undefined }) {
+    /**
+     * Creates the vendor and its user and signs in. An e-mail that already has an account gets the
+     * same answer, a cookie, after the same password hashing, but the cookie opens no session: the
+     * answer does not tell whether the e-mail was known, and nobody is signed in to an account by
+     * signing up with its e-mail. The owner signs in as always (docs/decisions.md §19).
+     */
+    async signUp(input: { company?: string | undefined; email?: string | undefined; password?: string | undefined }): Promise<{ cookie: string }> {
       const email = requireEmail(input.email ?? '');
       const password = input.password ?? '';
       if (password.length < 10 || password.length > 200) throw invalidInput('Choose a password of 10 to 200 characters.');
-      if (await deps.store.panel.findUserByEmail(email)) throw invalidInput('There is already an account with this e-mail; sign in instead.');
+      const known = await deps.store.panel.findUserByEmail(email);
+      const passwordHash = await hashPassword(password);
+      if (known) return { cookie: randomBytes(32).toString('base64url') };
       const vendor = await deps.createVendor({ name: input.company ?? '', email });
       const user: PanelUser = {
         id: newId('panelUser'),
         vendorId: vendor.id,
         email,
-        passwordHash: await hashPassword(password),
+        passwordHash,
         createdAt: deps.clock.now().toISOString(),
       };
       await deps.store.panel.insertUser(user);
@@ -100,12 +111,20 @@ export function panelAccountService(deps: { store: Store; clock: Clock; createVe
 
     async session(cookie: string | undefined): Promise<PanelSession | undefined> {
       if (!cookie || cookie.length > 100) return undefined;
-      const found = await deps.store.panel.findSession(sessionHash(cookie), deps.clock.now().toISOString());
-      return found && { user: found.user, csrfToken: found.csrfToken };
+      const idHash = sessionHash(cookie);
+      const found = await deps.store.panel.findSession(idHash, deps.clock.now().toISOString());
+      return found && { user: found.user, csrfToken: found.csrfToken, idHash, expiresAt: found.expiresAt };
     },
 
+    /** Ends the session, and with it every admin tool session it opened (docs/decisions.md §18). */
     async signOut(cookie: string | undefined): Promise<void> {
-      if (cookie) await deps.store.panel.deleteSession(sessionHash(cookie));
+      if (!cookie) return;
+      const idHash = sessionHash(cookie);
+      const now = deps.clock.now().toISOString();
+      await deps.store.transaction(async (repos) => {
+        await repos.panel.deleteSession(idHash);
+        await repos.adminSessions.revokeOpenedBy(idHash, now);
+      });
     },
   };
 }

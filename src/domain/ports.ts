@@ -1,6 +1,7 @@
 import type { ChangeFlag, Coupon, CustomizedProduct, Environment, LedgerEntry, PaymentMethod, Product, Scope, Transaction, Vendor } from './model.ts';
 import type { IdempotencyRecord } from './idempotency.ts';
 import type { PanelUser, StoredPanelSession } from './panel-accounts.ts';
+import type { StoredAdminSession } from './hosted-links.ts';
 
 /**
  * What the domain needs from storage, in the domain's words. src/store implements it for SQLite and
@@ -79,12 +80,21 @@ export interface Repositories {
     markProcessed(scope: Scope, id: string): Promise<boolean>;
   };
   chargeAttempts: {
-    insert(attempt: ChargeAttempt): Promise<void>;
+    /** Records the attempt unless its key is taken; returns the attempt of the key, and whether it is this one. */
+    record(attempt: ChargeAttempt): Promise<{ attempt: ChargeAttempt; fresh: boolean }>;
     findByKey(key: string): Promise<ChargeAttempt | undefined>;
+    /**
+     * Settles an open (PENDING or UNKNOWN) attempt; false when it was no longer open, so that of two
+     * settlers racing for one attempt, exactly one books it.
+     */
     settle(
       id: string,
       patch: { status: ChargeAttemptStatus; gatewayReference: string | null; failureCode: string | null; transactionId?: string; updatedAt: string },
-    ): Promise<void>;
+    ): Promise<boolean>;
+    /** Open attempts (PENDING or UNKNOWN) created at or before `createdBefore`, oldest first. */
+    listOpen(query: { createdBefore: string; kinds?: readonly AttemptKind[]; limit: number }): Promise<ChargeAttempt[]>;
+    /** An open attempt of this kind for the transaction, if any. */
+    findOpenFor(transactionId: string, kind: AttemptKind): Promise<ChargeAttempt | undefined>;
   };
   billing: {
     /**
@@ -105,6 +115,8 @@ export interface Repositories {
   sandboxClocks: {
     list(): Promise<{ vendorId: string; offsetMs: number }[]>;
     set(vendorId: string, offsetMs: number, at: string): Promise<void>;
+    /** The vendor's sandbox subscriptions with a billing step due by `dueBy`, counted up to `limit`, and the earliest such step. */
+    backlog(vendorId: string, dueBy: string, limit: number): Promise<{ due: number; oldestDue: string | null }>;
   };
   panel: {
     insertUser(user: PanelUser): Promise<void>;
@@ -113,6 +125,17 @@ export interface Repositories {
     /** The live session with this hash and its user, or undefined. */
     findSession(idHash: string, now: string): Promise<(Pick<StoredPanelSession, 'csrfToken' | 'expiresAt'> & { user: PanelUser }) | undefined>;
     deleteSession(idHash: string): Promise<void>;
+  };
+  adminSessions: {
+    insert(session: StoredAdminSession): Promise<void>;
+    /** The session, and whether the panel session that opened it (if any) is still signed in. */
+    find(idHash: string): Promise<(StoredAdminSession & { openerSignedIn: boolean }) | undefined>;
+    /** Ends the live sessions a panel session opened (its sign-out); answers how many. */
+    revokeOpenedBy(panelSessionHash: string, at: string): Promise<number>;
+    /** Ends every live session of the vendor in this environment; answers how many. */
+    revokeAll(scope: Scope, at: string): Promise<number>;
+    /** Forgets the vendor's sessions that expired by `before`. */
+    deleteExpired(scope: Scope, before: string): Promise<void>;
   };
   idempotency: {
     /** Claims the key; if it was already claimed, returns the earlier record instead. */
@@ -141,11 +164,21 @@ export type TransactionPatch = Partial<
   Pick<Transaction, 'status' | 'assignedEmail' | 'payload' | 'whoCanceled' | 'lastCharge' | 'nextCharge' | 'paymentMethodId'>
 >;
 
-export type ChargeAttemptStatus = 'PENDING' | 'SUCCEEDED' | 'DECLINED' | 'UNKNOWN';
+/**
+ * PENDING: recorded, the gateway asked or about to be. UNKNOWN: the gateway threw, timed out or its
+ * answer was lost. Both are open: only the reconciler or a retry under the same key settles them.
+ * SUCCEEDED (booked), DECLINED, VOIDED (the gateway never had it; released) and UNRESOLVED (still
+ * unknown after a day: an operator's case) are final.
+ */
+export type ChargeAttemptStatus = 'PENDING' | 'SUCCEEDED' | 'DECLINED' | 'UNKNOWN' | 'VOIDED' | 'UNRESOLVED';
+
+/** What money movement an attempt is. */
+export type AttemptKind = 'PURCHASE' | 'VAULTED' | 'RENEWAL' | 'REFUND';
 
 export interface ChargeAttempt {
   id: string;
   scope: Scope;
+  kind: AttemptKind;
   key: string;
   transactionId: string | null;
   amountMinor: number;
@@ -155,6 +188,8 @@ export interface ChargeAttempt {
   failureCode: string | null;
   createdAt: string;
   updatedAt: string;
+  /** JSON: what booking a success writes; null for renewals, which billing books from the row itself. */
+  plan: string | null;
 }
 
 /** What billing decides on: a subscription's status and schedule as they are now. */

@@ -5,12 +5,13 @@ import { discountedNet, type CouponService } from './coupons.ts';
 import type { Clock } from './clock.ts';
 import { AppError, invalidState } from './errors.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
-import type { CardInput, PaymentGateway } from './gateway.ts';
+import { declineMessage, type CardInput, type DeclineCode, type PaymentGateway, type TokenizedCard } from './gateway.ts';
+import type { Booking, ChargeProtocol, Outcome } from './charge-protocol.ts';
 import { pendingAttempt } from './charge-attempts.ts';
 import { newId } from './ids.ts';
 import { paymentEntry } from './ledger.ts';
 import type { ChangeFlag, Coupon, Environment, Scope, Transaction, TransactionStatus } from './model.ts';
-import type { Store } from './ports.ts';
+import type { ChargeAttempt, Store } from './ports.ts';
 import { formatMinor } from './money.ts';
 import { quotePrice, type PriceQuote } from './pricing.ts';
 import { prorate } from './proration.ts';
@@ -29,6 +30,7 @@ export interface PurchaseDeps {
   coupons: Pick<CouponService, 'redeemable'>;
   gateways: Record<Environment, PaymentGateway>;
   rates: ExchangeRates;
+  protocol: ChargeProtocol;
 }
 
 export interface PurchaseRequest {
@@ -47,6 +49,8 @@ export interface PurchaseRequest {
   coupon?: string | undefined;
   /** The total the customer was shown; a purchase at any other price is refused, never charged. */
   expectedTotal?: { currency: string; totalMinor: number } | undefined;
+  /** The attempt's key from what the client sent (the checkout form's token): the same key is the same purchase. */
+  attemptKey?: string | undefined;
 }
 
 /** Where the customer is: what decides the currency and the tax. */
@@ -71,7 +75,25 @@ function priceOffer(offer: Offer, locality: Locality, rates: ExchangeRates, allo
 }
 
 export type PurchaseResult =
-  { status: 'PAID'; transaction: Transaction; quote: PriceQuote; licence: string | null } | { status: 'DECLINED'; code: string; message: string };
+  | { status: 'PAID'; transaction: Transaction; quote: PriceQuote; licence: string | null }
+  | { status: 'DECLINED'; code: string; message: string }
+  /** The gateway's answer is unknown (it threw, timed out or was lost): the reconciler will settle it. */
+  | { status: 'PENDING'; attemptKey: string; message: string };
+
+/** Everything booking the purchase writes, recorded with its attempt so the reconciler can book it later. */
+interface PurchasePlan {
+  transaction: Transaction;
+  quote: PriceQuote;
+  /** The processor's token of the card: what a retry of the charge is asked with. */
+  token: string;
+  provider: string;
+  card: TokenizedCard;
+  customer: { id: string; firstName: string | null; lastName: string | null };
+  licence: string | null;
+  licenceId: string;
+  charged: boolean;
+  migration: { oldId: string; oldNextCharge: string | null } | null;
+}
 
 export function purchaseService(deps: PurchaseDeps) {
   const conversionAllowed = async (scope: Scope) => (await deps.store.vendors.find(scope.vendorId))?.allowConversion ?? true;
@@ -88,7 +110,133 @@ export function purchaseService(deps: PurchaseDeps) {
     return { old, proration: prorate(old, { netUsdMinor: newNetUsdMinor, chargeFrequency: frequency }, now) };
   }
 
+  /**
+   * Books a purchase whose charge succeeded (or that charges nothing now): customer, stored method,
+   * transaction, ledger entry and licence, in the settling database transaction.
+   */
+  const booking: Booking = {
+    async succeeded(repos, attempt, paid) {
+      const plan = JSON.parse(attempt.plan!) as PurchasePlan;
+      const transaction = { ...plan.transaction };
+      const bought = new Date(transaction.createdAt);
+      const scope = attempt.scope;
+      transaction.customerId = await repos.customers.upsert(scope, {
+        id: plan.customer.id,
+        email: transaction.email,
+        firstName: plan.customer.firstName,
+        lastName: plan.customer.lastName,
+        createdAt: transaction.createdAt,
+      });
+      await repos.paymentMethods.insert(
+        scope,
+        transaction.customerId,
+        plan.provider,
+        { id: transaction.paymentMethodId!, ...plan.card },
+        transaction.createdAt,
+      );
+      if (plan.migration) {
+        // Ends the old subscription in the same database transaction, if it is still as priced.
+        const current = await repos.transactions.lock(scope, plan.migration.oldId);
+        if (!current || current.status !== 'SUBSCRIPTION_STATUS_ACTIVE' || current.nextCharge !== plan.migration.oldNextCharge) {
+          throw invalidState(`Subscription ${plan.migration.oldId} changed (now ${current?.status ?? 'gone'}); ask the seller for a new upgrade link.`);
+        }
+        await repos.transactions.update(
+          scope,
+          current.id,
+          { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: 'VENDOR', nextCharge: null },
+          { flag: 'CHANGED_STATUS_CANCELLED', at: transaction.createdAt },
+        );
+      }
+      await repos.transactions.insert(transaction);
+      if (plan.charged) {
+        await repos.entries.insert(
+          paymentEntry({
+            type: transaction.type === 'ONETIME' ? 'ONETIME_PAYMENT' : transaction.type === 'SUBSCRIPTION' ? 'SUBSCRIPTION_PAYMENT' : 'VAULTED_PAYMENT',
+            transaction,
+            currency: plan.quote.currency,
+            netMinor: plan.quote.netMinor,
+            taxMinor: plan.quote.taxMinor,
+            taxRate: plan.quote.taxRate,
+            feeMinor: paid.feeMinor,
+            gatewayReference: paid.reference,
+            provider: plan.provider,
+            at: bought,
+            periodStart: transaction.type === 'SUBSCRIPTION' ? transaction.createdAt : null,
+          }),
+        );
+      }
+      if (plan.licence) {
+        await repos.licences.insert({
+          id: plan.licenceId,
+          scope,
+          productId: transaction.productId,
+          transactionId: transaction.id,
+          key: plan.licence,
+          createdAt: transaction.createdAt,
+        });
+      }
+    },
+  };
+
+  /**
+   * The attempt a form's key leads to now: the first one, or after a decline the one made after it
+   * (`key:after:<declined attempt>`), and so on; `attempt` is undefined when the next one is still to be made.
+   */
+  async function latestAttempt(formKey: string): Promise<{ key: string; attempt?: ChargeAttempt; declined?: ChargeAttempt }> {
+    let key = formKey;
+    let declined: ChargeAttempt | undefined;
+    for (;;) {
+      const attempt = await deps.protocol.findByKey(key);
+      if (!attempt) return { key, declined };
+      if (attempt.status !== 'DECLINED' && attempt.status !== 'VOIDED') return { key, attempt };
+      declined = attempt;
+      key = `${formKey}:after:${attempt.id}`;
+    }
+  }
+
+  /** What the customer hears of an attempt: paid, declined, or still being confirmed. */
+  async function resultOf(scope: Scope, attempt: ChargeAttempt, outcome?: Outcome): Promise<PurchaseResult> {
+    const plan = JSON.parse(attempt.plan!) as PurchasePlan;
+    if (attempt.status === 'SUCCEEDED') {
+      const transaction = await deps.store.transactions.find(scope, plan.transaction.id);
+      if (!transaction) throw new Error(`purchase ${attempt.key} is settled but its transaction ${plan.transaction.id} is missing`);
+      return { status: 'PAID', transaction, quote: plan.quote, licence: plan.licence };
+    }
+    if (attempt.status === 'PENDING' || attempt.status === 'UNKNOWN') {
+      return { status: 'PENDING', attemptKey: attempt.key, message: 'The payment is being confirmed with the card network. Do not pay again.' };
+    }
+    const code = (attempt.failureCode ?? 'card_declined') as DeclineCode;
+    const message =
+      outcome?.status === 'DECLINED'
+        ? outcome.message
+        : attempt.status === 'DECLINED'
+          ? declineMessage(code)
+          : 'The payment did not go through; nothing was charged.';
+    return { status: 'DECLINED', code, message };
+  }
+
+  /** A retry of the same key (the same form sent again): the first attempt's outcome, asking the gateway again if it is still open. */
+  async function resume(scope: Scope, attempt: ChargeAttempt): Promise<PurchaseResult> {
+    if (attempt.kind !== 'PURCHASE' || attempt.scope.vendorId !== scope.vendorId || attempt.scope.environment !== scope.environment) {
+      throw new AppError('IDEMPOTENCY_CONFLICT', 'This form was already used for another payment; reload the page.');
+    }
+    if (attempt.status !== 'PENDING' && attempt.status !== 'UNKNOWN') return resultOf(scope, attempt);
+    const plan = JSON.parse(attempt.plan!) as PurchasePlan;
+    const outcome: Outcome = plan.charged ? await deps.protocol.move(attempt, { token: plan.token }) : { status: 'SUCCEEDED', reference: '', feeMinor: 0 };
+    return resultOf(scope, await deps.protocol.settle(attempt, outcome, booking), outcome);
+  }
+
   return {
+    /** How a settled purchase is written, for the reconciler. */
+    booking,
+
+    /** The purchase recorded under `key` (a checkout form's token), as the customer should see it now. */
+    async status(scope: Scope, key: string): Promise<PurchaseResult | undefined> {
+      const latest = await latestAttempt(key);
+      const attempt = latest.attempt ?? latest.declined;
+      return attempt && resume(scope, attempt);
+    },
+
     /** The offer behind a product or customized-product id, priced for a customer at `locality`. */
     async quote(scope: Scope, productId: string, locality: Locality, couponCode?: string): Promise<{ offer: Offer; quote: PriceQuote; coupon: Coupon | null }> {
       const offer = await deps.catalog.resolveOffer(scope, productId);
@@ -102,6 +250,10 @@ export function purchaseService(deps: PurchaseDeps) {
     },
 
     async purchase(scope: Scope, request: PurchaseRequest): Promise<PurchaseResult> {
+      // The same form again (a double click, a reload, a retry after "being confirmed"): its attempt.
+      // After a decline the form may be sent again with another card: that is a new attempt.
+      const latest = request.attemptKey ? await latestAttempt(request.attemptKey) : undefined;
+      if (latest?.attempt) return resume(scope, latest.attempt);
       const offer = await deps.catalog.resolveOffer(scope, request.productId);
       const { product, customized } = offer;
       const email = requireEmail(request.email);
@@ -133,43 +285,6 @@ export function purchaseService(deps: PurchaseDeps) {
       const inTrial = !migration && product.type === 'SUBSCRIPTION' && product.trialDays > 0;
       const chargeNow = !migration && !inTrial && quote.totalMinor > 0;
       const transactionId = newId('transaction', now.getTime());
-      let charge: { reference: string; feeMinor: number } | null = null;
-      if (chargeNow) {
-        // Recorded before the gateway is called: a crash leaves a PENDING attempt to reconcile.
-        const attempt = pendingAttempt({
-          scope,
-          key: `purchase:${transactionId}`,
-          transactionId: null,
-          amountMinor: quote.totalMinor,
-          currency: quote.currency,
-          now,
-        });
-        const attemptId = attempt.id;
-        await deps.store.chargeAttempts.insert(attempt);
-        const result = await gateway.charge({ attemptId, token: tokenized.card.token, amountMinor: quote.totalMinor, currency: quote.currency });
-        const settledAt = deps.clock.now(scope).toISOString();
-        if (result.status !== 'SUCCEEDED') {
-          await deps.store.chargeAttempts.settle(attemptId, {
-            status: result.status === 'UNKNOWN' ? 'UNKNOWN' : 'DECLINED',
-            gatewayReference: null,
-            failureCode: result.status === 'UNKNOWN' ? null : result.code,
-            updatedAt: settledAt,
-          });
-          if (result.status === 'UNKNOWN') {
-            throw new AppError('SERVICE_UNAVAILABLE', 'The payment provider did not answer; the payment is being checked. Do not pay again.');
-          }
-          return { status: 'DECLINED', code: result.code, message: result.message };
-        }
-        charge = { reference: result.reference, feeMinor: result.feeMinor };
-        await deps.store.chargeAttempts.settle(attemptId, {
-          status: 'SUCCEEDED',
-          gatewayReference: result.reference,
-          failureCode: null,
-          transactionId,
-          updatedAt: settledAt,
-        });
-      }
-
       const { status, flag, nextCharge } = migration
         ? { status: 'SUBSCRIPTION_STATUS_ACTIVE' as const, flag: 'CHANGED_STATUS_NEW' as const, nextCharge: migration.proration.firstCharge.toISOString() }
         : openingState(product.type, inTrial, product.trialDays, product.chargeFrequency, now);
@@ -197,7 +312,7 @@ export function purchaseService(deps: PurchaseDeps) {
         taxName: quote.taxName,
         payload,
         whoCanceled: null,
-        lastCharge: charge ? now.toISOString() : null,
+        lastCharge: chargeNow ? now.toISOString() : null,
         nextCharge,
         createdAt: now.toISOString(),
         changeFlag: flag,
@@ -211,66 +326,41 @@ export function purchaseService(deps: PurchaseDeps) {
               ? { anchor: nextCharge, period: 0, failedAttempts: 0 }
               : { anchor: now.toISOString(), period: 1, failedAttempts: 0 },
       };
-      const licence = product.issuesLicences ? newLicenceKey() : null;
-
-      await deps.store.transaction(async (repos) => {
-        transaction.customerId = await repos.customers.upsert(scope, {
+      const plan: PurchasePlan = {
+        transaction,
+        quote,
+        token: tokenized.card.token,
+        provider: gateway.provider,
+        card: tokenized.card,
+        customer: {
           id: newId('customer', now.getTime()),
-          email,
           firstName: request.firstName ?? customized?.userFirstName ?? null,
           lastName: request.lastName ?? customized?.userLastName ?? null,
-          createdAt: now.toISOString(),
-        });
-        await repos.paymentMethods.insert(
+        },
+        licence: product.issuesLicences ? newLicenceKey() : null,
+        licenceId: newId('licence', now.getTime()),
+        charged: chargeNow,
+        migration: migration ? { oldId: migration.old.id, oldNextCharge: migration.old.nextCharge } : null,
+      };
+      // Recorded before the gateway is asked, under the client's key: a retry finds this attempt.
+      const recorded = await deps.protocol.record(
+        pendingAttempt({
           scope,
-          transaction.customerId,
-          gateway.provider,
-          { id: transaction.paymentMethodId!, ...tokenized.card },
-          now.toISOString(),
-        );
-        if (migration) {
-          // Ends the old subscription in the same database transaction, if it is still as priced.
-          const current = await repos.transactions.lock(scope, migration.old.id);
-          if (!current || current.status !== 'SUBSCRIPTION_STATUS_ACTIVE' || current.nextCharge !== migration.old.nextCharge) {
-            throw invalidState(`Subscription ${migration.old.id} changed (now ${current?.status ?? 'gone'}); ask the seller for a new upgrade link.`);
-          }
-          await repos.transactions.update(
-            scope,
-            current.id,
-            { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: 'VENDOR', nextCharge: null },
-            { flag: 'CHANGED_STATUS_CANCELLED', at: now.toISOString() },
-          );
-        }
-        await repos.transactions.insert(transaction);
-        if (charge) {
-          await repos.entries.insert(
-            paymentEntry({
-              type: product.type === 'ONETIME' ? 'ONETIME_PAYMENT' : product.type === 'SUBSCRIPTION' ? 'SUBSCRIPTION_PAYMENT' : 'VAULTED_PAYMENT',
-              transaction,
-              currency: quote.currency,
-              netMinor: quote.netMinor,
-              taxMinor: quote.taxMinor,
-              taxRate: quote.taxRate,
-              feeMinor: charge.feeMinor,
-              gatewayReference: charge.reference,
-              provider: gateway.provider,
-              at: now,
-              periodStart: product.type === 'SUBSCRIPTION' ? now.toISOString() : null,
-            }),
-          );
-        }
-        if (licence) {
-          await repos.licences.insert({
-            id: newId('licence', now.getTime()),
-            scope,
-            productId: product.id,
-            transactionId,
-            key: licence,
-            createdAt: now.toISOString(),
-          });
-        }
-      });
-      return { status: 'PAID', transaction, quote, licence };
+          kind: 'PURCHASE',
+          key: latest?.key ?? `purchase:${transactionId}`,
+          transactionId,
+          amountMinor: chargeNow ? quote.totalMinor : 0,
+          currency: quote.currency,
+          now: deps.clock.now(),
+          plan,
+        }),
+      );
+      if (!recorded.fresh) return resume(scope, recorded.attempt);
+      // Nothing due now (a trial, a zero price, a migration): no money moves, the attempt books at once.
+      const outcome: Outcome = chargeNow
+        ? await deps.protocol.move(recorded.attempt, { token: plan.token })
+        : { status: 'SUCCEEDED', reference: '', feeMinor: 0 };
+      return resultOf(scope, await deps.protocol.settle(recorded.attempt, outcome, booking), outcome);
     },
   };
 }

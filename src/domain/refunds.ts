@@ -1,26 +1,29 @@
+import type { Booking, ChargeProtocol } from './charge-protocol.ts';
+import { pendingAttempt } from './charge-attempts.ts';
 import type { Clock } from './clock.ts';
 import { AppError, invalidState, notFound } from './errors.ts';
-import type { PaymentGateway } from './gateway.ts';
+import { randomToken } from './ids.ts';
 import { latestUnreversedPayment, reversalEntry, type NewEntry } from './ledger.ts';
-import type { EntryType, Environment, Scope, Transaction } from './model.ts';
-import type { Store } from './ports.ts';
+import type { EntryType, Scope, Transaction } from './model.ts';
+import type { ChargeAttempt, Store } from './ports.ts';
 import { requireUnchanged, type SeenLedger } from './seen-ledger.ts';
 
 /**
- * Refunds the latest payment not yet refunded. The row lock (and on SQLite the write lock) plus the
- * unique reverses_entry_id make twenty simultaneous refunds produce exactly one.
+ * Refunds the latest payment not yet refunded, through the charge protocol: the refund is recorded
+ * under the row lock and committed, the gateway is asked outside any database transaction, and the
+ * refund entry and status are written when it answers. One open refund per transaction at a time,
+ * and the unique reverses_entry_id, make twenty simultaneous refunds produce exactly one.
  */
 export interface RefundDeps {
   store: Store;
   clock: Clock;
-  gateways: Record<Environment, PaymentGateway>;
+  protocol: ChargeProtocol;
 }
 
-export interface RefundOutcome {
-  transaction: Transaction;
-  refund: NewEntry;
-  payment: { amountTotalMinor: number };
-}
+export type RefundOutcome =
+  | { status: 'REFUNDED'; transaction: Transaction; refund: NewEntry; payment: { amountTotalMinor: number } }
+  /** The gateway's answer is unknown: the refund entry appears once the gateway confirms it. */
+  | { status: 'PENDING'; transaction: Transaction };
 
 const REFUND_TYPE: Record<Transaction['type'], EntryType> = {
   ONETIME: 'ONETIME_PAYMENT_REFUND',
@@ -29,21 +32,88 @@ const REFUND_TYPE: Record<Transaction['type'], EntryType> = {
   VAULTED: 'ONETIME_PAYMENT_REFUND',
 };
 
+/** What booking a refund writes, recorded with its attempt. */
+interface RefundPlan {
+  transaction: Transaction;
+  refund: NewEntry;
+  chargeReference: string | null;
+}
+
 export function refundService(deps: RefundDeps) {
+  const booking: Booking = {
+    async succeeded(repos, attempt, paid) {
+      const plan = JSON.parse(attempt.plan!) as RefundPlan;
+      const { transaction } = plan;
+      await repos.entries.insert({ ...plan.refund, externalId: paid.reference });
+      // A vaulted method stays usable after one of its charges is refunded.
+      const patch: Partial<Transaction> = transaction.type === 'VAULTED' ? {} : { status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };
+      await repos.transactions.update(attempt.scope, transaction.id, patch, { flag: 'CHANGED_STATUS_REFUNDED', at: plan.refund.createdAt });
+    },
+  };
+
+  async function outcomeOf(attempt: ChargeAttempt): Promise<RefundOutcome> {
+    const plan = JSON.parse(attempt.plan!) as RefundPlan;
+    if (attempt.status === 'PENDING' || attempt.status === 'UNKNOWN') return { status: 'PENDING', transaction: plan.transaction };
+    if (attempt.status !== 'SUCCEEDED') {
+      throw new AppError('SERVICE_UNAVAILABLE', `The payment provider refused the refund (${attempt.failureCode ?? attempt.status}); nothing was refunded.`);
+    }
+    const patch: Partial<Transaction> = plan.transaction.type === 'VAULTED' ? {} : { status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };
+    return {
+      status: 'REFUNDED',
+      transaction: { ...plan.transaction, ...patch, changeFlag: 'CHANGED_STATUS_REFUNDED' },
+      refund: { ...plan.refund, externalId: attempt.gatewayReference },
+      payment: { amountTotalMinor: plan.refund.amountTotalMinor },
+    };
+  }
+
+  /** Asks the gateway for an open refund attempt (again, under the same id) and settles it. */
+  async function ask(attempt: ChargeAttempt): Promise<RefundOutcome> {
+    const plan = JSON.parse(attempt.plan!) as RefundPlan;
+    const outcome = await deps.protocol.move(attempt, { refundOf: plan.chargeReference });
+    return outcomeOf(await deps.protocol.settle(attempt, outcome, booking));
+  }
+
+  /** The same Idempotency-Key again: the first refund's outcome, asking the gateway again while it is open. */
+  async function retry(attempt: ChargeAttempt): Promise<RefundOutcome> {
+    if (attempt.status !== 'PENDING' && attempt.status !== 'UNKNOWN') return outcomeOf(attempt);
+    const result = await ask(attempt);
+    if (result.status === 'PENDING') {
+      throw new AppError('PAYMENT_PENDING', 'This refund is still being confirmed by the payment provider; retry later with the same Idempotency-Key.', {
+        retryAfterSeconds: 5,
+      });
+    }
+    return result;
+  }
+
   return {
-    /** `seen`: the ledger as the caller showed it; refused if it changed since (a form sent twice). */
-    async refund(scope: Scope, id: string, seen?: SeenLedger): Promise<RefundOutcome> {
-      return deps.store.transaction(async (repos) => {
+    /** How a settled refund is written, for the reconciler. */
+    booking,
+
+    /**
+     * `key`: the client's Idempotency-Key; a retry under it is the same refund. `seen`: the ledger as
+     * the caller showed it; refused if it changed since (a form sent twice).
+     */
+    async refund(scope: Scope, id: string, options: { key?: string | undefined; seen?: SeenLedger | undefined } = {}): Promise<RefundOutcome> {
+      const attemptKey = `refund:${scope.vendorId}:${scope.environment}:${id}:${options.key ?? randomToken(16)}`;
+      const earlier = options.key ? await deps.protocol.findByKey(attemptKey) : undefined;
+      if (earlier) return retry(earlier);
+
+      const recorded = await deps.store.transaction(async (repos) => {
         const transaction = await repos.transactions.lock(scope, id);
         if (!transaction) throw notFound(`Transaction ${id}`);
-        await requireUnchanged(repos, id, seen);
+        await requireUnchanged(repos, id, options.seen);
+        if (await repos.chargeAttempts.findOpenFor(id, 'REFUND')) {
+          throw new AppError('PAYMENT_PENDING', `A refund of transaction ${id} is being confirmed by the payment provider; retry later.`, {
+            retryAfterSeconds: 5,
+          });
+        }
         if (transaction.status === 'TRANSACTION_STATUS_PENDING')
           throw invalidState(`Transaction ${id} is ${transaction.status}: there is no payment to refund yet.`);
         if (transaction.status === 'TRANSACTION_STATUS_REFUNDED') throw invalidState(`Transaction ${id} is already refunded (status ${transaction.status}).`);
         const entries = await repos.entries.listForTransaction(id);
         const payment = latestUnreversedPayment(entries);
         if (!payment) throw invalidState(`Transaction ${id} (status ${transaction.status}) has no payment left to refund.`);
-
+        if (payment.amountTotalMinor <= 0) throw invalidState(`The latest payment of transaction ${id} was of nothing; there is nothing to refund.`);
         const now = deps.clock.now(scope);
         const refund = reversalEntry(payment, {
           type: REFUND_TYPE[transaction.type],
@@ -52,21 +122,22 @@ export function refundService(deps: RefundDeps) {
           externalId: null,
           at: now,
         });
-        const result = await deps.gateways[scope.environment].refund({
-          refundId: refund.id,
-          chargeReference: payment.externalId,
+        const plan: RefundPlan = { transaction, refund, chargeReference: payment.externalId };
+        const attempt = pendingAttempt({
+          scope,
+          kind: 'REFUND',
+          key: attemptKey,
+          transactionId: id,
           amountMinor: payment.amountTotalMinor,
           currency: payment.currency,
+          now: deps.clock.now(),
+          plan,
         });
-        if (result.status !== 'SUCCEEDED') throw new AppError('SERVICE_UNAVAILABLE', `The payment provider refused the refund: ${result.message}`);
-        refund.externalId = result.reference;
-        await repos.entries.insert(refund);
-
-        // A vaulted method stays usable after one of its charges is refunded.
-        const patch: Partial<Transaction> = transaction.type === 'VAULTED' ? {} : { status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };
-        await repos.transactions.update(scope, id, patch, { flag: 'CHANGED_STATUS_REFUNDED', at: now.toISOString() });
-        return { transaction: { ...transaction, ...patch, changeFlag: 'CHANGED_STATUS_REFUNDED' }, refund, payment };
+        // Committed with this transaction, before the gateway is asked.
+        return repos.chargeAttempts.record(attempt);
       });
+      if (!recorded.fresh) return retry(recorded.attempt);
+      return ask(recorded.attempt);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { AppError, invalidInput } from './errors.ts';
 import { normalizeCurrency, toMinor } from './money.ts';
 
-/** Fewer than 5000 characters (docs/decisions.md §2, PAYLOAD_TOO_LONG). */
+/** Fewer than 5000 characters, counted as Unicode code points (docs/decisions.md §2, PAYLOAD_TOO_LONG). */
 export const MAX_PAYLOAD_LENGTH = 4999;
 
 // A practical address check: one @, no spaces, a dot in the domain. RFC 5322 in full accepts
@@ -22,9 +22,10 @@ export function requireEmail(value: unknown, field = 'email'): string {
 export function requirePayload(value: unknown, field = 'payload'): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value !== 'string') throw invalidInput(`${field} must be a string or null.`);
-  if (value.length > MAX_PAYLOAD_LENGTH) {
-    throw new AppError('PAYLOAD_TOO_LONG', `${field} has ${value.length} characters; it must have fewer than 5000.`);
-  }
+  // Characters are code points, as a person counts them: an emoji is one, not the two UTF-16 units that
+  // value.length sees. Code points never outnumber UTF-16 units, so only a long string needs counting.
+  const characters = value.length > MAX_PAYLOAD_LENGTH ? [...value].length : value.length;
+  if (characters > MAX_PAYLOAD_LENGTH) throw new AppError('PAYLOAD_TOO_LONG', `${field} has ${characters} characters; it must have fewer than 5000.`);
   return value;
 }
 

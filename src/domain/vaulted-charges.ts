@@ -1,12 +1,13 @@
 import type { Clock } from './clock.ts';
-import { AppError, invalidState, notFound } from './errors.ts';
+import type { Booking, ChargeProtocol, Outcome } from './charge-protocol.ts';
+import { AppError, invalidInput, invalidState, notFound } from './errors.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
-import type { PaymentGateway } from './gateway.ts';
+import { declineMessage, type DeclineCode, type PaymentGateway } from './gateway.ts';
 import { pendingAttempt } from './charge-attempts.ts';
 import { randomToken } from './ids.ts';
 import { paymentEntry } from './ledger.ts';
 import type { Environment, Scope } from './model.ts';
-import type { Store } from './ports.ts';
+import type { ChargeAttempt, Store } from './ports.ts';
 import { quotePrice, type PriceQuote } from './pricing.ts';
 import { parsePriceList } from './validation.ts';
 
@@ -20,17 +21,80 @@ export interface VaultedChargeDeps {
   clock: Clock;
   gateways: Record<Environment, PaymentGateway>;
   rates: ExchangeRates;
+  protocol: ChargeProtocol;
 }
 
 export interface VaultedChargeResult {
-  status: 'SUCCESS' | 'FAILED';
+  /** PENDING: the gateway's answer is unknown; a retry with the same Idempotency-Key learns the outcome. */
+  status: 'SUCCESS' | 'FAILED' | 'PENDING';
   deactivation: boolean;
   quote: PriceQuote;
   message: string | null;
 }
 
+/** What booking a vaulted charge writes, recorded with its attempt. */
+interface VaultedPlan {
+  transactionId: string;
+  token: string;
+  quote: PriceQuote;
+  description: string | null;
+}
+
 export function vaultedChargeService(deps: VaultedChargeDeps) {
+  const booking: Booking = {
+    async succeeded(repos, attempt, paid, at) {
+      const plan = JSON.parse(attempt.plan!) as VaultedPlan;
+      const transaction = await repos.transactions.find(attempt.scope, plan.transactionId);
+      if (!transaction) throw new Error(`vaulted charge ${attempt.key}: transaction ${plan.transactionId} is missing`);
+      await repos.entries.insert(
+        paymentEntry({
+          type: 'VAULTED_PAYMENT',
+          transaction,
+          currency: plan.quote.currency,
+          netMinor: plan.quote.netMinor,
+          taxMinor: plan.quote.taxMinor,
+          taxRate: plan.quote.taxRate,
+          feeMinor: paid.feeMinor,
+          gatewayReference: paid.reference,
+          provider: deps.gateways[attempt.scope.environment].provider,
+          at,
+          description: plan.description,
+        }),
+      );
+      await repos.transactions.update(attempt.scope, plan.transactionId, { lastCharge: at.toISOString() });
+    },
+    async declined(repos, attempt, decline, at) {
+      if (!decline.permanent) return;
+      const plan = JSON.parse(attempt.plan!) as VaultedPlan;
+      await repos.transactions.update(
+        attempt.scope,
+        plan.transactionId,
+        { status: 'VAULTED_STATUS_INACTIVE' },
+        { flag: 'CHANGED_STATUS_VAULTED_DEACTIVATION', at: at.toISOString() },
+      );
+    },
+  };
+
+  /** The answer for an attempt as it stands; PENDING while it is open. */
+  function answer(attempt: ChargeAttempt, quote: PriceQuote, outcome?: Outcome): VaultedChargeResult {
+    if (attempt.status === 'SUCCEEDED') return { status: 'SUCCESS', deactivation: false, quote, message: null };
+    if (attempt.status === 'PENDING' || attempt.status === 'UNKNOWN') {
+      return {
+        status: 'PENDING',
+        deactivation: false,
+        quote,
+        message: 'The payment provider has not confirmed the charge yet; retry with the same Idempotency-Key to learn the outcome.',
+      };
+    }
+    if (outcome?.status === 'DECLINED') return { status: 'FAILED', deactivation: outcome.permanent, quote, message: outcome.message };
+    const reason = attempt.status === 'DECLINED' ? declineMessage((attempt.failureCode ?? 'card_declined') as DeclineCode) : 'The charge did not go through.';
+    return { status: 'FAILED', deactivation: false, quote, message: `This charge was declined before: ${reason}` };
+  }
+
   return {
+    /** How a settled vaulted charge is written, for the reconciler. */
+    booking,
+
     async charge(
       scope: Scope,
       id: string,
@@ -39,16 +103,13 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
     ): Promise<VaultedChargeResult> {
       const prices = parsePriceList(input.prices);
       const now = deps.clock.now(scope);
+      // The key comes from the client's Idempotency-Key; without one, each request is a charge of its own.
       const attemptKey = `vaulted:${scope.vendorId}:${scope.environment}:${id}:${idempotencyKey ?? randomToken(16)}`;
 
       const prepared = await deps.store.transaction(async (repos) => {
         const transaction = await repos.transactions.lock(scope, id);
         if (!transaction) throw notFound(`Transaction ${id}`);
         if (transaction.type !== 'VAULTED') throw invalidState(`Transaction ${id} is ${transaction.type}, not a vaulted payment method.`);
-        if (transaction.status !== 'VAULTED_STATUS_ACTIVE')
-          throw invalidState(`The vaulted payment method ${id} is ${transaction.status} and cannot be charged.`);
-        const method = transaction.paymentMethodId ? await repos.paymentMethods.find(transaction.paymentMethodId) : undefined;
-        if (!method) throw invalidState(`Transaction ${id} has no stored payment method.`);
         const quote = quotePrice({
           prices,
           currency: transaction.currency,
@@ -58,80 +119,49 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
           rates: deps.rates,
         });
         const existing = await repos.chargeAttempts.findByKey(attemptKey);
-        if (existing?.status === 'SUCCEEDED' || existing?.status === 'DECLINED') return { settled: existing, quote } as const;
-        const attempt = existing ?? pendingAttempt({ scope, key: attemptKey, transactionId: id, amountMinor: quote.totalMinor, currency: quote.currency, now });
-        if (!existing) await repos.chargeAttempts.insert(attempt);
-        return { settled: undefined, transaction, token: method.token, quote, attemptId: attempt.id } as const;
+        if (existing) return { existing, quote } as const;
+        if (transaction.status !== 'VAULTED_STATUS_ACTIVE')
+          throw invalidState(`The vaulted payment method ${id} is ${transaction.status} and cannot be charged.`);
+        if (quote.totalMinor <= 0) throw invalidInput('A charge must be of more than zero; nothing was charged.');
+        const method = transaction.paymentMethodId ? await repos.paymentMethods.find(transaction.paymentMethodId) : undefined;
+        if (!method) throw invalidState(`Transaction ${id} has no stored payment method.`);
+        const plan: VaultedPlan = { transactionId: id, token: method.token, quote, description: input.chargeDescription ?? null };
+        const attempt = pendingAttempt({
+          scope,
+          kind: 'VAULTED',
+          key: attemptKey,
+          transactionId: id,
+          amountMinor: quote.totalMinor,
+          currency: quote.currency,
+          now,
+          plan,
+        });
+        // Committed with this transaction, before the gateway is asked.
+        const recorded = await repos.chargeAttempts.record(attempt);
+        return { existing: recorded.fresh ? undefined : recorded.attempt, attempt: recorded.attempt, quote } as const;
       });
-      // The same key was charged before (its answer no longer replayable): repeat its outcome, never the charge.
-      if (prepared.settled) {
-        if (prepared.settled.amountMinor !== prepared.quote.totalMinor || prepared.settled.currency !== prepared.quote.currency) {
+
+      const { existing, quote } = prepared;
+      if (existing) {
+        // The same key again: the same charge, never a second one.
+        if (existing.kind !== 'VAULTED' || existing.amountMinor !== quote.totalMinor || existing.currency !== quote.currency) {
           throw new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a charge of another amount; use a new key for a new charge.');
         }
-        const succeeded = prepared.settled.status === 'SUCCEEDED';
-        return {
-          status: succeeded ? 'SUCCESS' : 'FAILED',
-          deactivation: false,
-          quote: prepared.quote,
-          message: succeeded ? null : `This charge was declined before (${prepared.settled.failureCode}).`,
-        };
-      }
-
-      const gateway = deps.gateways[scope.environment];
-      const result = await gateway.charge({
-        attemptId: prepared.attemptId,
-        token: prepared.token,
-        amountMinor: prepared.quote.totalMinor,
-        currency: prepared.quote.currency,
-      });
-      const at = deps.clock.now(scope);
-
-      return deps.store.transaction(async (repos) => {
-        if (result.status === 'SUCCEEDED') {
-          await repos.chargeAttempts.settle(prepared.attemptId, {
-            status: 'SUCCEEDED',
-            gatewayReference: result.reference,
-            failureCode: null,
-            updatedAt: at.toISOString(),
+        if (existing.status !== 'PENDING' && existing.status !== 'UNKNOWN') return answer(existing, quote);
+        const plan = JSON.parse(existing.plan!) as VaultedPlan;
+        const outcome = await deps.protocol.move(existing, { token: plan.token });
+        const settled = await deps.protocol.settle(existing, outcome, booking);
+        if (settled.status === 'PENDING' || settled.status === 'UNKNOWN') {
+          throw new AppError('PAYMENT_PENDING', 'This charge is still being confirmed by the payment provider; retry later with the same Idempotency-Key.', {
+            retryAfterSeconds: 5,
           });
-          await repos.entries.insert(
-            paymentEntry({
-              type: 'VAULTED_PAYMENT',
-              transaction: prepared.transaction,
-              currency: prepared.quote.currency,
-              netMinor: prepared.quote.netMinor,
-              taxMinor: prepared.quote.taxMinor,
-              taxRate: prepared.quote.taxRate,
-              feeMinor: result.feeMinor,
-              gatewayReference: result.reference,
-              provider: gateway.provider,
-              at,
-              description: input.chargeDescription ?? null,
-            }),
-          );
-          await repos.transactions.update(scope, id, { lastCharge: at.toISOString() });
-          return { status: 'SUCCESS', deactivation: false, quote: prepared.quote, message: null };
         }
-        if (result.status === 'UNKNOWN') {
-          await repos.chargeAttempts.settle(prepared.attemptId, { status: 'UNKNOWN', gatewayReference: null, failureCode: null, updatedAt: at.toISOString() });
-          return { status: 'FAILED', deactivation: false, quote: prepared.quote, message: 'The payment provider did not answer; the charge is being checked.' };
-        }
-        await repos.chargeAttempts.settle(prepared.attemptId, {
-          status: 'DECLINED',
-          gatewayReference: null,
-          failureCode: result.code,
-          updatedAt: at.toISOString(),
-        });
-        if (result.permanent) {
-          await repos.transactions.update(
-            scope,
-            id,
-            { status: 'VAULTED_STATUS_INACTIVE' },
-            { flag: 'CHANGED_STATUS_VAULTED_DEACTIVATION', at: at.toISOString() },
-          );
-        }
-        return { status: 'FAILED', deactivation: result.permanent, quote: prepared.quote, message: result.message };
-      });
+        return answer(settled, quote, outcome);
+      }
+      const attempt = prepared.attempt!;
+      const plan = JSON.parse(attempt.plan!) as VaultedPlan;
+      const outcome = await deps.protocol.move(attempt, { token: plan.token });
+      return answer(await deps.protocol.settle(attempt, outcome, booking), quote, outcome);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { cardBrand, isExpired, passesLuhn, type ChargeResult, type Decline, type PaymentGateway } from '../domain/gateway.ts';
+import { cardBrand, isExpired, passesLuhn, type ChargeResult, type Decline, type PaymentGateway, type RefundResult } from '../domain/gateway.ts';
 import type { Schema } from '../store/schema.ts';
 import { SANDBOX_TEST_CARDS, type SandboxBehaviour } from './sandbox-cards.ts';
 
@@ -10,9 +10,18 @@ const DECLINES: Record<Exclude<SandboxBehaviour, 'success' | 'later_declined'>, 
   expired_card: { status: 'DECLINED', code: 'expired_card', message: 'The card has expired.', permanent: true },
 };
 
+/** An id the reconciler found missing: voided, so a request still on its way cannot move money any more. */
+const VOIDED = 'voided';
+const VOIDED_CHARGE: Decline = {
+  status: 'DECLINED',
+  code: 'card_declined',
+  message: 'This payment was cancelled before it reached the card.',
+  permanent: false,
+};
+
 /**
- * Virtual money. The token carries the test card's behaviour; charges are kept by attempt id, so
- * asking twice for the same attempt answers the first outcome, as a real provider's idempotency does.
+ * Virtual money. The token carries the test card's behaviour; charges and refunds are kept by their
+ * id, so asking twice for the same one answers the first outcome, as a real provider's idempotency does.
  */
 export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new Date()): PaymentGateway {
   return {
@@ -68,11 +77,60 @@ export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new D
         .onConflict((oc) => oc.column('attempt_id').doNothing())
         .execute();
       const row = await db.selectFrom('sandbox_gateway_charges').selectAll().where('attempt_id', '=', request.attemptId).executeTakeFirstOrThrow();
-      if (row.outcome === 'success') return { status: 'SUCCEEDED', reference: row.reference, feeMinor: 0 };
-      return DECLINES[row.outcome as keyof typeof DECLINES];
+      return chargeOutcome(row.outcome, row.reference);
     },
-    async refund(request) {
-      return { status: 'SUCCEEDED', reference: `sbx_re_${request.refundId}` };
+    async refund(request): Promise<RefundResult> {
+      await db
+        .insertInto('sandbox_gateway_refunds')
+        .values({
+          refund_id: request.refundId,
+          charge_reference: request.chargeReference,
+          amount_minor: request.amountMinor,
+          currency: request.currency,
+          outcome: 'success',
+          reference: `sbx_re_${randomBytes(10).toString('hex')}`,
+          created_at: now().toISOString(),
+        })
+        .onConflict((oc) => oc.column('refund_id').doNothing())
+        .execute();
+      const row = await db.selectFrom('sandbox_gateway_refunds').selectAll().where('refund_id', '=', request.refundId).executeTakeFirstOrThrow();
+      return refundOutcome(row.outcome, row.reference);
+    },
+    async lookupCharge(attemptId) {
+      await db
+        .insertInto('sandbox_gateway_charges')
+        .values({ attempt_id: attemptId, token: '', amount_minor: 0, currency: 'XXX', outcome: VOIDED, reference: '', created_at: now().toISOString() })
+        .onConflict((oc) => oc.column('attempt_id').doNothing())
+        .execute();
+      const row = await db.selectFrom('sandbox_gateway_charges').selectAll().where('attempt_id', '=', attemptId).executeTakeFirstOrThrow();
+      return row.outcome === VOIDED ? { status: 'NOT_FOUND' } : chargeOutcome(row.outcome, row.reference);
+    },
+    async lookupRefund(refundId) {
+      await db
+        .insertInto('sandbox_gateway_refunds')
+        .values({
+          refund_id: refundId,
+          charge_reference: null,
+          amount_minor: 0,
+          currency: 'XXX',
+          outcome: VOIDED,
+          reference: '',
+          created_at: now().toISOString(),
+        })
+        .onConflict((oc) => oc.column('refund_id').doNothing())
+        .execute();
+      const row = await db.selectFrom('sandbox_gateway_refunds').selectAll().where('refund_id', '=', refundId).executeTakeFirstOrThrow();
+      return row.outcome === VOIDED ? { status: 'NOT_FOUND' } : refundOutcome(row.outcome, row.reference);
     },
   };
+}
+
+function chargeOutcome(outcome: string, reference: string): ChargeResult {
+  if (outcome === 'success') return { status: 'SUCCEEDED', reference, feeMinor: 0 };
+  if (outcome === VOIDED) return VOIDED_CHARGE;
+  return DECLINES[outcome as keyof typeof DECLINES];
+}
+
+function refundOutcome(outcome: string, reference: string): RefundResult {
+  return outcome === VOIDED ? { status: 'FAILED', message: 'This refund was cancelled before it was made.' } : { status: 'SUCCEEDED', reference };
 }

@@ -20,4 +20,7 @@ export const unconfiguredGateway: PaymentGateway = {
   async refund() {
     return { status: 'FAILED', message: 'No payment provider is configured for production.' };
   },
+  // It never charged or refunded anything.
+  lookupCharge: async () => ({ status: 'NOT_FOUND' }),
+  lookupRefund: async () => ({ status: 'NOT_FOUND' }),
 };

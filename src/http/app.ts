@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from '../services.ts';
 import { ERROR_STATUS, type WireErrorCode } from './error-status.ts';
-import { registerErrorHandling, sendError } from './errors-plugin.ts';
+import { frameworkErrors, registerErrorHandling, sendError } from './errors-plugin.ts';
 import { publicPlugin } from './public-plugin.ts';
 import { registerWidgetRoutes } from './widget-routes.ts';
 import { ENVIRONMENT_PREFIXES } from './http-app.ts';
@@ -42,6 +42,22 @@ function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex) {
 }
 
 /**
+ * What a log line says of a request's path. Paths carry secrets (admin and management link tokens,
+ * admin sessions, e-mails, licence keys), so a request is logged by the pattern of its route
+ * (`/v1/transactions/:email`). A path no route matched keeps only its leading lower-case words, which
+ * no token, e-mail or key is (`/admin/*`). Never the query.
+ */
+function loggedUrl(request: FastifyRequest | undefined): string | undefined {
+  if (!request) return undefined;
+  // routeOptions is missing only when something logs a raw Node request.
+  const route = (request.routeOptions as FastifyRequest['routeOptions'] | undefined)?.url;
+  if (route !== undefined) return route;
+  const segments = (request.url ?? '').split('?')[0]!.split('/').filter(Boolean);
+  const words = segments.findIndex((segment) => !/^[a-z][a-z-]{0,39}[0-9]?$/.test(segment));
+  return words === -1 ? `/${segments.join('/')}` : `/${[...segments.slice(0, words), '*'].join('/')}`;
+}
+
+/**
  * Builds the whole HTTP application without listening (src/server.ts listens). Production lives at
  * the root, the sandbox under /sandbox: the same routes, separate credentials and data.
  */
@@ -53,11 +69,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
         ? false
         : {
             level: typeof options.logger === 'object' ? options.logger.level : config.logLevel,
-            // Never a credential, card number or payload in a log line: only method, path and status.
+            // Never a credential, card number or payload in a log line: only method, route and status.
             redact: ['req.headers.authorization', 'req.headers.cookie'],
             serializers: {
-              req: (req) => ({ method: req.method, url: (req.url ?? '').split('?')[0], remoteAddress: req.ip }),
-              res: (res) => ({ statusCode: res.statusCode }),
+              req: (req) => ({ method: req.method, url: loggedUrl(req), remoteAddress: req.ip }),
+              res: (reply) => ({ statusCode: reply.statusCode, url: loggedUrl(reply.request) }),
             },
           },
     genReqId: (req) => {
@@ -71,6 +87,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
     clientErrorHandler,
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerErrorHandling(app);

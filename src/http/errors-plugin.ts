@@ -1,5 +1,5 @@
 import FindMyWay from 'find-my-way';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import { AppError } from '../domain/errors.ts';
 import { ERROR_STATUS, type WireErrorCode } from './error-status.ts';
 
@@ -15,14 +15,60 @@ export function sendError(reply: FastifyReply, error: WireErrorCode, message: st
     .send({ error, message, requestId: reply.request.id });
 }
 
+/** What a failed request tells its client: the wire code, a message that says what to fix, the status. */
+export interface ClientError {
+  error: WireErrorCode;
+  message: string;
+  status: number;
+  retryAfterSeconds?: number | undefined;
+}
+
 const FRAMEWORK_ERRORS: Record<string, [WireErrorCode, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with the header Content-Type: application/json.'],
   FST_ERR_CTP_BODY_TOO_LARGE: ['BODY_TOO_LARGE', 'The body is larger than 1 MB.'],
   FST_ERR_CTP_INVALID_JSON_BODY: ['INVALID_JSON', 'The body is not valid JSON.'],
   FST_ERR_CTP_EMPTY_JSON_BODY: ['INVALID_JSON', 'The body is empty; send a JSON object.'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['INVALID_INPUT', 'The Content-Length header does not match the body.'],
-  FST_ERR_BAD_URL: ['INVALID_INPUT', 'The URL is malformed.'],
+  FST_ERR_BAD_URL: ['INVALID_INPUT', 'The URL is malformed: a "%" must start a percent-encoded UTF-8 sequence such as %20.'],
+  FST_ERR_MAX_PARAM_LENGTH: ['INVALID_INPUT', 'A path segment is longer than 1000 characters.'],
   FST_ERR_ASYNC_CONSTRAINT: ['INVALID_INPUT', 'The request could not be routed.'],
+};
+
+/**
+ * The client's part of a failed request, or undefined when the failure is ours (a bug or an outage:
+ * 500). Shared by the API's JSON answers and the pages' problem page, so both say the same thing.
+ */
+export function describeError(err: unknown): ClientError | undefined {
+  if (err instanceof AppError) return { error: err.code, message: err.message, status: ERROR_STATUS[err.code], retryAfterSeconds: err.retryAfterSeconds };
+  if (err === null || typeof err !== 'object') return undefined;
+  const fe = err as Partial<FastifyError>;
+  if (fe.validation) return { error: 'INVALID_INPUT', message: validationMessage(fe as FastifyError), status: 400 };
+  const known = fe.code ? FRAMEWORK_ERRORS[fe.code] : undefined;
+  if (known) return { error: known[0], message: known[1], status: fe.statusCode ?? ERROR_STATUS[known[0]] };
+  const message = typeof fe.message === 'string' && fe.message !== '' ? fe.message : 'The request is not valid.';
+  if (fe.statusCode === 429) return { error: 'RATE_LIMITED', message, status: 429 };
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return { error: 'INVALID_INPUT', message, status: fe.statusCode };
+  return undefined;
+}
+
+/** A failure of ours: logged, and told to the client without any detail. */
+export const INTERNAL: ClientError = {
+  error: 'INTERNAL_ERROR',
+  message: 'Something went wrong on our side; nothing was changed by this request. Retry later.',
+  status: 500,
+};
+
+/**
+ * The server option `frameworkErrors`: requests Fastify refuses before any route or hook sees them
+ * (a malformed percent-encoding in the path, a path segment over the router's limit) get the same
+ * `{error, message, requestId}` as every other error instead of Fastify's own body.
+ */
+export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (err, request, reply) => {
+  const described = describeError(err) ?? INTERNAL;
+  if (described === INTERNAL) request.log.error({ err }, 'unhandled framework error');
+  // The app's onSend hooks do not run for these answers.
+  reply.header('x-request-id', request.id);
+  void sendError(reply, described.error, described.message, { status: described.status });
 };
 
 export function registerErrorHandling(app: FastifyInstance) {
@@ -51,21 +97,10 @@ export function registerErrorHandling(app: FastifyInstance) {
   });
 
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
-    if (err instanceof AppError) {
-      return sendError(reply, err.code, err.message, { retryAfterSeconds: err.retryAfterSeconds });
-    }
-    const fe = err as FastifyError;
-    if (fe.validation) {
-      return sendError(reply, 'INVALID_INPUT', validationMessage(fe));
-    }
-    const known = fe.code ? FRAMEWORK_ERRORS[fe.code] : undefined;
-    if (known) return sendError(reply, known[0], known[1], { status: fe.statusCode ?? ERROR_STATUS[known[0]] });
-    if (fe.statusCode === 429) return sendError(reply, 'RATE_LIMITED', fe.message);
-    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-      return sendError(reply, 'INVALID_INPUT', fe.message, { status: fe.statusCode });
-    }
+    const described = describeError(err);
+    if (described) return sendError(reply, described.error, described.message, { status: described.status, retryAfterSeconds: described.retryAfterSeconds });
     request.log.error({ err }, 'unhandled error');
-    return sendError(reply, 'INTERNAL_ERROR', 'Something went wrong on our side; nothing was changed by this request. Retry later.');
+    return sendError(reply, INTERNAL.error, INTERNAL.message);
   });
 }
 

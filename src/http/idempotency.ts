@@ -6,7 +6,7 @@ import type { IdempotencyService } from '../domain/idempotency.ts';
 /**
  * `Idempotency-Key` on the API's POSTs, through the domain's one idempotency mechanism: the answer
  * (status and body) is what is kept and replayed byte for byte. A 5xx answer releases the key so the
- * client may retry.
+ * client may retry; so does a 202 (a payment not confirmed yet), whose retry learns the outcome.
  */
 export function idempotencyHooks(idempotency: IdempotencyService) {
   return {
@@ -32,7 +32,10 @@ export function idempotencyHooks(idempotency: IdempotencyService) {
       const key = request.idempotencyKey;
       if (!key) return payload;
       request.idempotencyKey = null;
-      if (reply.statusCode >= 500) await idempotency.release(request.scope, key);
+      // A 5xx changed nothing; a 202 and a 409 PAYMENT_PENDING (the one 409 with Retry-After a handler
+      // answers) are not final: the key stays free for the retry that learns the outcome.
+      const final = reply.statusCode < 500 && reply.statusCode !== 202 && !(reply.statusCode === 409 && reply.hasHeader('retry-after'));
+      if (!final) await idempotency.release(request.scope, key);
       else await idempotency.complete(request.scope, key, reply.statusCode, typeof payload === 'string' ? payload : String(payload ?? ''));
       return payload;
     },

@@ -1,4 +1,5 @@
 import cors from '@fastify/cors';
+import { refuseNul } from './nul-check.ts';
 import { checkoutStartRoute } from './routes/public/checkout-start.ts';
 import type { EnvironmentContext, HttpApp } from './http-app.ts';
 import { priceRoute } from './routes/public/price.ts';
@@ -9,7 +10,9 @@ import { priceRoute } from './routes/public/price.ts';
  * nothing but a product's price and the checkout URL.
  */
 export async function publicPlugin(app: HttpApp, { services, environment }: EnvironmentContext) {
-  await app.register(cors, { origin: '*', methods: ['GET', 'POST'], allowedHeaders: ['content-type'], maxAge: 86400 });
+  // A malformed preflight is answered like a good one (204) rather than with the plugin's plain-text 400.
+  await app.register(cors, { origin: '*', methods: ['GET', 'POST'], allowedHeaders: ['content-type'], maxAge: 86400, strictPreflight: false });
+  refuseNul(app);
   // A tenth of the API's per-address budget (default 1200 a minute): plenty for pages, little for scrapers.
   const perAddress = Math.max(1, Math.floor(services.config.rateLimit.perAddressPerMinute / 10));
   app.addHook('onRoute', (route) => {

@@ -152,7 +152,10 @@ export const VaultedChargeResult = Type.Object({
   taxValueS: Type.String(),
   netValue: Type.Number(),
   netValueS: Type.String(),
-  status: Type.String({ enum: ['SUCCESS', 'FAILED'] }),
+  status: Type.String({
+    enum: ['SUCCESS', 'FAILED', 'PENDING'],
+    description: 'PENDING (answered with 202): the provider has not confirmed yet; retry with the same Idempotency-Key',
+  }),
   message: nullable(Type.String()),
 });
 
@@ -169,6 +172,12 @@ export const LicenceStatus = Type.Object({
 });
 
 export const Ok = Type.Object({ id: Type.String(), transactionStatus: Type.String(), changed: Type.Optional(Type.Boolean()) });
+
+/** A money movement the payment provider has not confirmed yet (docs/decisions.md, money safety). */
+export const PendingBody = Type.Object({
+  status: Type.Literal('PENDING'),
+  message: Type.String({ description: 'What happens next: retry with the same Idempotency-Key to learn the outcome' }),
+});
 
 export const errorResponses = {
   400: ErrorBody,

@@ -1,7 +1,8 @@
 import type {} from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
-import { AppError, invalidInput } from '../domain/errors.ts';
+import { AppError } from '../domain/errors.ts';
 import { idempotencyHooks } from './idempotency.ts';
+import { refuseNul } from './nul-check.ts';
 import { cancelSubscriptionRoute } from './routes/v1/cancel-subscription.ts';
 import { changedTransactionRoutes } from './routes/v1/changed-transactions.ts';
 import { chargeVaultedRoute } from './routes/v1/charge-vaulted.ts';
@@ -32,25 +33,6 @@ const loginOf = (request: FastifyRequest) => {
   const colon = header.indexOf(':');
   return colon > 0 ? header.slice(0, Math.min(colon, 128)) : '';
 };
-
-/** True when a string anywhere in value (keys included) holds U+0000. Iterative: bodies may nest deeply. */
-function containsNul(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (typeof item === 'string') {
-      if (item.includes('\u0000')) return true;
-    } else if (Array.isArray(item)) {
-      for (const element of item) stack.push(element);
-    } else if (item !== null && typeof item === 'object') {
-      for (const [key, element] of Object.entries(item)) {
-        if (key.includes('\u0000')) return true;
-        stack.push(element);
-      }
-    }
-  }
-  return false;
-}
 
 /** The v1 API of one environment: authentication, per-credential limits, idempotency, routes. */
 export async function v1Plugin(app: HttpApp, context: EnvironmentContext) {
@@ -89,16 +71,7 @@ export async function v1Plugin(app: HttpApp, context: EnvironmentContext) {
     }
     request.scope = scope;
   });
-  // No store can keep U+0000 in text (PostgreSQL refuses it): refuse it as input, before any handler runs.
-  app.addHook('preValidation', async (request: FastifyRequest) => {
-    for (const [part, value] of [
-      ['path', request.params],
-      ['query', request.query],
-      ['body', request.body],
-    ] as const) {
-      if (containsNul(value)) throw invalidInput(`The ${part} contains the NUL character (U+0000), which no field may hold.`);
-    }
-  });
+  refuseNul(app);
   // Idempotency concerns POSTs only: reads skip both hooks entirely.
   app.addHook('onRoute', (route) => {
     if (route.method !== 'POST') return;

@@ -1,14 +1,14 @@
 import type { Environment } from '../domain/model.ts';
-import type { ChargeAttemptStatus, Repositories } from '../domain/ports.ts';
+import type { AttemptKind, ChargeAttempt, ChargeAttemptStatus, Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
 import { isUniqueViolation } from './database.ts';
 import { whereScope } from './scope.ts';
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { ChargeAttemptsTable } from './schema.ts';
 
-type Attempt = Parameters<Repositories['chargeAttempts']['insert']>[0];
+type Attempt = ChargeAttempt;
 
-export function toAttemptRow(a: Attempt): ChargeAttemptsTable {
+export function toAttemptRow(a: Attempt): Insertable<ChargeAttemptsTable> {
   return {
     id: a.id,
     vendor_id: a.scope.vendorId,
@@ -22,6 +22,8 @@ export function toAttemptRow(a: Attempt): ChargeAttemptsTable {
     failure_code: a.failureCode,
     created_at: a.createdAt,
     updated_at: a.updatedAt,
+    kind: a.kind,
+    plan: a.plan,
   };
 }
 
@@ -38,21 +40,33 @@ export function toAttempt(row: Selectable<ChargeAttemptsTable>): Attempt {
     failureCode: row.failure_code,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    kind: row.kind as AttemptKind,
+    plan: row.plan,
   };
 }
 
 /** Charge attempts (recorded before the gateway is called) and idempotency keys of POSTs. */
 export function chargeAttemptsStore(db: Executor): Repositories['chargeAttempts'] {
+  const findByKey = async (key: string) => {
+    const row = await db.selectFrom('charge_attempts').selectAll().where('attempt_key', '=', key).executeTakeFirst();
+    return row && toAttempt(row);
+  };
   return {
-    async insert(a) {
-      await db.insertInto('charge_attempts').values(toAttemptRow(a)).execute();
+    async record(a) {
+      const inserted = await db
+        .insertInto('charge_attempts')
+        .values(toAttemptRow(a))
+        .onConflict((oc) => oc.column('attempt_key').doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (inserted) return { attempt: toAttempt(inserted), fresh: true };
+      const earlier = await findByKey(a.key);
+      if (!earlier) throw new Error(`charge attempt ${a.key} vanished`);
+      return { attempt: earlier, fresh: false };
     },
-    async findByKey(key) {
-      const row = await db.selectFrom('charge_attempts').selectAll().where('attempt_key', '=', key).executeTakeFirst();
-      return row && toAttempt(row);
-    },
+    findByKey,
     async settle(id, patch) {
-      await db
+      const result = await db
         .updateTable('charge_attempts')
         .set({
           status: patch.status,
@@ -62,7 +76,24 @@ export function chargeAttemptsStore(db: Executor): Repositories['chargeAttempts'
           ...(patch.transactionId ? { transaction_id: patch.transactionId } : {}),
         })
         .where('id', '=', id)
-        .execute();
+        .where('status', 'in', ['PENDING', 'UNKNOWN'])
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async listOpen({ createdBefore, kinds, limit }) {
+      let query = db.selectFrom('charge_attempts').selectAll().where('status', 'in', ['PENDING', 'UNKNOWN']).where('created_at', '<=', createdBefore);
+      if (kinds) query = query.where('kind', 'in', [...kinds]);
+      return (await query.orderBy('created_at').limit(limit).execute()).map(toAttempt);
+    },
+    async findOpenFor(transactionId, kind) {
+      const row = await db
+        .selectFrom('charge_attempts')
+        .selectAll()
+        .where('transaction_id', '=', transactionId)
+        .where('kind', '=', kind)
+        .where('status', 'in', ['PENDING', 'UNKNOWN'])
+        .executeTakeFirst();
+      return row && toAttempt(row);
     },
   };
 }

@@ -213,5 +213,22 @@ export function sandboxClocksStore(db: Executor): Repositories['sandboxClocks'] 
         .onConflict((oc) => oc.column('vendor_id').doUpdateSet({ offset_ms: offsetMs, updated_at: at }))
         .execute();
     },
+    async backlog(vendorId, dueBy, limit) {
+      // On the per-vendor due index; counting stops at `limit` rows, so a large backlog costs no more to read.
+      const due = db
+        .selectFrom('transactions')
+        .select('next_charge')
+        .$call(whereScope({ vendorId, environment: 'sandbox' }))
+        .where('next_charge', 'is not', null)
+        .where('next_charge', '<=', dueBy)
+        .orderBy('next_charge')
+        .limit(limit)
+        .as('due');
+      const row = await db
+        .selectFrom(due)
+        .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('due.next_charge').as('oldest')])
+        .executeTakeFirstOrThrow();
+      return { due: Number(row.n), oldestDue: row.oldest ?? null };
+    },
   };
 }

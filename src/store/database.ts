@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdirSync } from 'node:fs';
+import { closeSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -61,8 +61,29 @@ function withStatementCache(sqlite: SQLite.Database, max = 1000) {
   };
 }
 
+/**
+ * Creates the database file readable by its owner only (0600, whatever the umask), before SQLite would
+ * create it 0644. SQLite gives the -wal and -shm files it creates later the database file's mode.
+ */
+function createPrivateFile(file: string) {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  let fd: number;
+  try {
+    fd = openSync(file, 'wx', 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw err;
+  }
+  try {
+    fchmodSync(fd, 0o600);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `:memory:` is a database of this process alone, gone when it closes (docs/decisions.md §11). */
 export function openSqlite(file: string): Database {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') createPrivateFile(file);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');

@@ -7,6 +7,7 @@ import { customizedProductsStore, productsStore } from './catalog-store.ts';
 import { couponsStore } from './coupons-store.ts';
 import { feedStore } from './feed-store.ts';
 import { panelStore } from './panel-store.ts';
+import { adminSessionsStore } from './admin-sessions-store.ts';
 import { entriesStore, licencesStore } from './ledger-store.ts';
 import { transactionsStore } from './transactions-store.ts';
 
@@ -28,6 +29,7 @@ function repositories(db: Executor, dialect: Database['dialect']): Repositories 
     billing: billingStore(db, dialect),
     sandboxClocks: sandboxClocksStore(db),
     panel: panelStore(db),
+    adminSessions: adminSessionsStore(db),
   };
 }
 

@@ -201,6 +201,20 @@ export interface ChargeAttemptsTable {
   failure_code: string | null;
   created_at: string;
   updated_at: string;
+  /** PURCHASE, VAULTED, RENEWAL or REFUND. */
+  kind: Generated<string>;
+  /** JSON: what booking a success of this attempt writes (see src/domain/charge-protocol.ts). */
+  plan: string | null;
+}
+
+export interface SandboxGatewayRefundsTable {
+  refund_id: string;
+  charge_reference: string | null;
+  amount_minor: number;
+  currency: string;
+  outcome: string;
+  reference: string;
+  created_at: string;
 }
 
 export interface IdempotencyKeysTable {
@@ -247,6 +261,18 @@ export interface PanelSessionsTable {
   created_at: string;
 }
 
+export interface AdminSessionsTable {
+  /** SHA-256 of the session token. */
+  id_hash: string;
+  vendor_id: string;
+  environment: string;
+  /** The panel session (its hash) that opened it, or null for a generate-url-to-admin link. */
+  opened_by: string | null;
+  expires_at: string;
+  revoked_at: string | null;
+  created_at: string;
+}
+
 export interface Schema {
   vendors: VendorsTable;
   api_credentials: ApiCredentialsTable;
@@ -262,8 +288,10 @@ export interface Schema {
   charge_attempts: ChargeAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
   sandbox_gateway_charges: SandboxGatewayChargesTable;
+  sandbox_gateway_refunds: SandboxGatewayRefundsTable;
   sandbox_clocks: SandboxClocksTable;
   invoice_counters: InvoiceCountersTable;
   panel_users: PanelUsersTable;
   panel_sessions: PanelSessionsTable;
+  admin_sessions: AdminSessionsTable;
 }

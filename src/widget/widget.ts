@@ -179,14 +179,16 @@ function buy(productId: string, options?: BuyOptions): Promise<void> {
 }
 
 /**
- * The checkout in an iframe over the page. The page inside says 'ready' once loaded and 'close'
- * when the customer closes it; without 'ready' in time (blocked frame, slow network) the customer
- * is sent to the checkout as a full page instead.
+ * The checkout in an iframe over the page. It is told this page's origin: only this origin may frame
+ * it and hear from it. The page inside says 'ready' once loaded and 'close' when the customer closes
+ * it; without 'ready' in time (blocked frame, slow network) the customer is sent to the checkout as a
+ * full page instead. Messages count only from that iframe at the checkout's origin.
  */
 function openCheckout(url: URL) {
   const returnFocus = closeCheckout ? closeCheckout() : doc.activeElement;
   const framed = new URL(url.href);
   framed.searchParams.set('embedded', '1');
+  framed.searchParams.set('origin', location.origin);
 
   // Inline styles (CSSOM, allowed by a strict style-src) beat any vendor rule that is not !important.
   const overlay = doc.createElement('div');

@@ -211,9 +211,15 @@ for (const kind of await storeKinds()) {
       const id = await v.buy(product.id);
       tick();
       const answers = await Promise.all(Array.from({ length: 20 }, () => v.api(`/v1/refund-transaction/${id}`, { method: 'POST' })));
-      const statuses = answers.map((a) => a.status).sort();
-      assert.deepEqual(statuses, [200, ...Array(19).fill(400)]);
-      for (const failed of answers.filter((a) => a.status === 400)) assert.equal(failed.json.error, 'INVALID_STATE');
+      // One refund; every other answer is true when given: already refunded (400), or the first
+      // still being confirmed by the payment provider (409 PAYMENT_PENDING).
+      assert.equal(answers.filter((a) => a.status === 200).length, 1);
+      for (const other of answers.filter((a) => a.status !== 200)) {
+        assert.ok(
+          (other.status === 400 && other.json.error === 'INVALID_STATE') || (other.status === 409 && other.json.error === 'PAYMENT_PENDING'),
+          JSON.stringify(other.json),
+        );
+      }
       const entries = await entriesOf(id);
       assert.equal(entries.filter((e) => e.type === 'ONETIME_PAYMENT_REFUND').length, 1);
       assert.equal(entries.length, 2);

@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
 import type { ChargeResult, PaymentGateway } from '../../src/domain/gateway.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
+import { startBillingWorker } from '../../src/worker.ts';
 import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
@@ -27,6 +28,8 @@ for (const kind of await storeKinds()) {
       provider: 'SANDBOX',
       tokenize: (card, now) => real.tokenize(card, now),
       refund: (request) => real.refund(request),
+      lookupCharge: (attemptId) => real.lookupCharge(attemptId),
+      lookupRefund: (refundId) => real.lookupRefund(refundId),
       async charge(request): Promise<ChargeResult> {
         script.attempts.push(request.attemptId);
         if (script.unknown > 0) {
@@ -292,7 +295,17 @@ for (const kind of await storeKinds()) {
       const moved = await v.api('/v1/clock/advance', { body: { seconds: 29 * 86400 } });
       assert.equal(moved.status, 200, moved.text);
       assert.equal(moved.json.now, '2030-03-01T10:00:00.000Z');
-      assert.equal(moved.json.billing.renewed, 1);
+      assert.deepEqual(moved.json.billing, { pending: 1, oldestDue: '2030-02-28T10:00:00.000Z', caughtUp: false }, 'billed by the worker, not the request');
+      // The worker, as `serve` runs it, catches up; the vendor polls its clock until it has.
+      const errors: unknown[] = [];
+      const worker = startBillingWorker(t.services, { intervalMs: 3600_000, onError: (err) => errors.push(err) });
+      for (let i = 0; !(await v.api('/v1/clock')).json.billing.caughtUp; i++) {
+        assert.ok(i < 500, 'caught up');
+        await new Promise((resume) => setTimeout(resume, 10));
+      }
+      await worker.stop();
+      assert.deepEqual(errors, []);
+      assert.equal((await payments(mine)).length, 2, 'renewed once');
       const tx = await listed(mine);
       assert.equal(tx.lastCharge, '2030-02-28T10:00:00.000Z', 'stamped at its scheduled moment');
       assert.equal(tx.nextCharge, '2030-03-31T10:00:00.000Z');

@@ -11,7 +11,7 @@ import type { NewProduct } from '../../src/domain/catalog.ts';
 import type { PurchaseRequest } from '../../src/domain/purchases.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { buildApp } from '../../src/http/app.ts';
-import { createServices, type Wiring } from '../../src/services.ts';
+import { createServices, type ServiceOverrides, type Wiring } from '../../src/services.ts';
 import { freshDatabase, type StoreKind } from '../../support/databases.ts';
 
 /**
@@ -66,6 +66,7 @@ export async function startTestApp(
     clock?: Clock;
     gateways?: Partial<Record<Environment, PaymentGateway>>;
     billing?: BillingOptions;
+    payments?: ServiceOverrides['payments'];
     env?: Record<string, string>;
     port?: number;
   } = {},
@@ -86,6 +87,7 @@ export async function startTestApp(
     clock: options.clock,
     gateways: { production: sandboxGateway(database.kysely), ...options.gateways },
     billing: options.billing,
+    payments: options.payments,
   });
   const app = await buildApp(services, { logger: false });
   await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });

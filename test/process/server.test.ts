@@ -198,7 +198,7 @@ describe('opentill serve: graceful shutdown', () => {
       });
       const response = new Promise<IncomingMessage>((done, reject) => inFlight.on('response', done).on('error', reject));
       inFlight.write(body.slice(0, 10));
-      await within(server.waitFor(new RegExp(`"url":"/sandbox/v1/transaction/${id}"[^\\n]*"incoming request"`)), 'the server to see the request');
+      await within(server.waitFor(/"url":"\/sandbox\/v1\/transaction\/:transactionId"[^\n]*"incoming request"/), 'the server to see the request');
 
       server.signal('SIGTERM');
       await within(server.waitFor(/"msg":"shutting down"/), 'the shutdown to begin');

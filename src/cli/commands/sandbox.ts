@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { formatMinor } from '../../domain/money.ts';
+import type { BillingProgress } from '../../domain/sandbox-clock.ts';
 import { positiveNumber } from '../option-parsers.ts';
 import { fail, print, run } from '../output.ts';
 import { requireVendor, withServices } from '../with-services.ts';
@@ -53,6 +54,7 @@ export function registerSandboxCommands(program: Command) {
             },
           );
           if (result.status === 'DECLINED') fail(`Payment declined (${result.code}): ${result.message}`, !!opts.json);
+          if (result.status === 'PENDING') fail(result.message, !!opts.json);
           const { transaction: t, quote: q, licence } = result;
           print(!!opts.json, { transaction: t, licence }, () =>
             [
@@ -67,7 +69,7 @@ export function registerSandboxCommands(program: Command) {
 
   sandbox
     .command('clock')
-    .description("read a vendor's sandbox clock, or move it forward and bill what became due")
+    .description("read a vendor's sandbox clock, or move it forward (at most 366 days at a time) and bill what became due")
     .requiredOption('--vendor <id>', 'vendor id (TC-VE_...)')
     .option('--days <n>', 'move forward by this many days', positiveNumber)
     .option('--seconds <n>', 'move forward by this many seconds', positiveNumber)
@@ -79,21 +81,23 @@ export function registerSandboxCommands(program: Command) {
           await requireVendor(services, opts.vendor, !!opts.json);
           const scope = { vendorId: opts.vendor, environment: 'sandbox' as const };
           const by = (opts.days ?? 0) * 86400 + (opts.seconds ?? 0);
+          const progress = (billing: BillingProgress) =>
+            billing.caughtUp ? 'Billing: caught up.' : `Billing: ${billing.pending} subscriptions still due, the oldest since ${billing.oldestDue}.`;
           if (!by && !opts.to) {
             const reading = await services.sandboxClock.read(scope);
-            return print(
-              !!opts.json,
-              reading,
-              () => `Sandbox time of ${opts.vendor}: ${reading.now} (${Math.floor(reading.offsetMs / 1000)} s ahead of real time)`,
-            );
+            const ahead = `${Math.floor(reading.offsetMs / 1000)} s ahead of real time`;
+            return print(!!opts.json, reading, () => `Sandbox time of ${opts.vendor}: ${reading.now} (${ahead})\n${progress(reading.billing)}`);
           }
-          const moved = await services.sandboxClock.advance(scope, opts.to ? { to: opts.to } : { seconds: Math.round(by) });
-          const b = moved.billing;
+          // This command is a process of its own: it does the billing that became due itself, like `worker --once`.
+          await services.sandboxClock.advance(scope, opts.to ? { to: opts.to } : { seconds: Math.round(by) });
+          const moved = await services.sandboxClock.catchUp(scope);
+          const b = moved.billed;
           print(!!opts.json, moved, () =>
             [
               `Sandbox time of ${opts.vendor} is now ${moved.now}.`,
               `Billing: ${b.renewed} renewed, ${b.declined} declined, ${b.ended} ended, ${b.failed} cancelled after failed retries, ${b.expiredOffers} offers expired.`,
               ...b.errors.map((e) => `  held: ${e}`),
+              ...(moved.billing.caughtUp ? [] : [progress(moved.billing)]),
             ].join('\n'),
           );
         }),

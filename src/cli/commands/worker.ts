@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createServices, type Services } from '../../services.ts';
-import { eventful, startBillingWorker } from '../../worker.ts';
+import { eventful, runWorkerOnce, startBillingWorker } from '../../worker.ts';
 import { print, run } from '../output.ts';
 import { configOrFail, withServices } from '../with-services.ts';
 
@@ -15,13 +15,14 @@ export function registerWorkerCommand(program: Command) {
       run(!!opts.json, async () => {
         if (opts.once) {
           return withServices(async (services) => {
-            await services.sandboxClock.refresh();
-            const b = await services.billing.runDue();
+            const b = await runWorkerOnce(services);
+            const a = b.attempts;
             print(
               !!opts.json,
               b,
               () =>
-                `Billing: ${b.renewed} renewed, ${b.declined} declined, ${b.ended} ended, ${b.failed} cancelled after failed retries, ${b.unknown} unknown, ${b.expiredOffers} offers expired, ${b.errors.length} held.`,
+                `Billing: ${b.renewed} renewed, ${b.declined} declined, ${b.ended} ended, ${b.failed} cancelled after failed retries, ${b.unknown} unknown, ${b.expiredOffers} offers expired, ${b.errors.length} held.\n` +
+                `Charge attempts: ${a.settled} settled, ${a.voided} voided, ${a.open} still unknown, ${a.unresolved} unresolved.`,
             );
           });
         }

@@ -7,6 +7,8 @@ import * as billing from './0005-billing.ts';
 import * as invoiceNumbers from './0006-invoice-numbers.ts';
 import * as adminTool from './0007-admin-tool.ts';
 import * as panelAccounts from './0008-panel-accounts.ts';
+import * as adminSessions from './0009-admin-sessions.ts';
+import * as chargeProtocol from './0010-charge-protocol.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +20,8 @@ const migrations: Record<string, Migration> = {
   '0006-invoice-numbers': invoiceNumbers,
   '0007-admin-tool': adminTool,
   '0008-panel-accounts': panelAccounts,
+  '0009-admin-sessions': adminSessions,
+  '0010-charge-protocol': chargeProtocol,
 };
 
 export const migrationProvider: MigrationProvider = {

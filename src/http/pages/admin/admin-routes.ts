@@ -8,6 +8,7 @@ import { adminDetail, adminList } from './admin-views.ts';
 
 const NOTICES: Record<string, string> = {
   refunded: 'Refunded.',
+  'refund-pending': 'The refund is being confirmed by the payment provider; it appears here once confirmed.',
   cancelled: 'Cancelled.',
   assigned: 'The e-mail is assigned.',
   payload: 'The payload is saved.',
@@ -16,8 +17,9 @@ const NOTICES: Record<string, string> = {
 /**
  * The admin tool behind the URL of generate-url-to-admin, made to live in an iframe of the vendor's
  * own site: only the origins of the vendor's admin_frame_origins setting may frame it. The link
- * (15 minutes to open) becomes a session token in the path, valid 8 hours; cookies would not reach a
- * cross-site iframe. Forms carry an HMAC of the session, so no other site can submit them.
+ * (15 minutes to open) becomes a session token in the path, valid 8 hours unless it ends sooner (a
+ * panel sign-out, a revocation: checked on every request); cookies would not reach a cross-site
+ * iframe. Forms carry an HMAC of the session, so no other site can submit them.
  */
 export function registerAdminTool(app: HttpApp, { services, environment }: EnvironmentContext) {
   const problem = sendProblem;
@@ -27,21 +29,18 @@ export function registerAdminTool(app: HttpApp, { services, environment }: Envir
   };
 
   app.get<{ Params: { token: string } }>('/admin/:token', { schema: { hide: true } }, async (request, reply) => {
-    const check = services.links.check(request.params.token, 'admin', services.clock.real());
-    if (check.status === 'expired') return problem(reply, 410, 'This link has expired', 'Admin links must be opened within 15 minutes. Ask for a new one.');
-    if (check.status === 'invalid' || check.claims.environment !== environment)
-      return problem(reply, 404, 'This link is not valid', 'Check that you copied the whole link.');
-    const session = services.links.issue('admin-session', { vendorId: check.claims.vendorId, environment }, check.claims.vendorId, services.clock.real());
-    return reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store').redirect(`s/${session}`, 303);
+    const opened = await services.adminSessions.openFromLink(request.params.token, environment);
+    if (opened.status === 'expired') return problem(reply, 410, 'This link has expired', 'Admin links must be opened within 15 minutes. Ask for a new one.');
+    if (opened.status === 'invalid') return problem(reply, 404, 'This link is not valid', 'Check that you copied the whole link.');
+    return reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store').redirect(`s/${opened.token}`, 303);
   });
 
   /** The session's vendor scope, or the page that says why there is none. */
   const session = async (reply: FastifyReply, token: string) => {
-    const check = services.links.check(token, 'admin-session', services.clock.real());
-    if (check.status === 'expired') return { reply: problem(reply, 410, 'This session has ended', 'Open the admin tool again from your own site.') };
-    if (check.status === 'invalid' || check.claims.environment !== environment)
-      return { reply: problem(reply, 404, 'This link is not valid', 'Open the admin tool again from your own site.') };
-    const scope: Scope = { vendorId: check.claims.vendorId, environment };
+    const check = await services.adminSessions.check(token, environment);
+    if (check.status === 'ended') return { reply: problem(reply, 410, 'This session has ended', 'Open the admin tool again from your own site.') };
+    if (check.status === 'invalid') return { reply: problem(reply, 404, 'This link is not valid', 'Open the admin tool again from your own site.') };
+    const scope: Scope = check.scope;
     const vendor = await services.catalog.findVendor(scope.vendorId);
     return { scope, vendorName: vendor?.name ?? '', frameAncestors: await framers(scope.vendorId) };
   };
@@ -110,13 +109,14 @@ export function registerAdminTool(app: HttpApp, { services, environment }: Envir
       // A form sent twice (a double click) must not refund a second payment: the domain checks the
       // ledger this page showed, under the row lock of the action itself.
       const seen = { entries: /^\d{1,6}$/.test(form.version ?? '') ? Number(form.version) : -1 };
-      if (form.action === 'refund') await services.refunds.refund(s.scope, id, seen);
+      let pending = false;
+      if (form.action === 'refund') pending = (await services.refunds.refund(s.scope, id, { seen })).status === 'PENDING';
       else if (form.action === 'cancel') await services.transactions.cancel(s.scope, id, 'VENDOR', seen);
       else if (form.action === 'assign') await services.transactions.assignEmail(s.scope, id, form.assignEmail ?? '', seen);
       else if (form.action === 'payload')
         await services.transactions.updatePayload(s.scope, id, form.payload ? form.payload.replace(/\r\n/g, '\n') : null, seen);
       else throw new AppError('INVALID_INPUT', 'Unknown action; reload the page and try again.');
-      const done = { refund: 'refunded', cancel: 'cancelled', assign: 'assigned', payload: 'payload' }[form.action];
+      const done = pending ? 'refund-pending' : { refund: 'refunded', cancel: 'cancelled', assign: 'assigned', payload: 'payload' }[form.action];
       return reply.redirect(`?done=${done}`, 303);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;

@@ -5,12 +5,14 @@ import type { Offer } from '../../../domain/catalog.ts';
 import { isPayment } from '../../../domain/ledger.ts';
 import type { LedgerEntry, Scope, Transaction } from '../../../domain/model.ts';
 import { KNOWN_COUNTRIES } from '../../../domain/tax-rates.ts';
+import { requireOrigin } from '../../../domain/validation.ts';
 import { customerLocality } from '../../customer-locality.ts';
 import { ERROR_STATUS } from '../../error-status.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';
-import { sendPage, sendProblem } from '../layout.ts';
+import { html, sendPage, sendProblem } from '../layout.ts';
 import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
+import { vetCoupon } from './coupon-attempts.ts';
 import { checkoutForm, receipt } from './checkout-views.ts';
 
 /**
@@ -21,22 +23,53 @@ import { checkoutForm, receipt } from './checkout-views.ts';
  */
 type Params = { productId: string };
 
-/** Inside the widget's iframe: tell the parent page what happened, and let the customer close. */
-const EMBED_SCRIPT = (message: object | null) => `(function(){var p=window.parent;if(p===window)return;
-function send(m){p.postMessage(Object.assign({source:'opentill'},m),'*')}
-send({type:'ready'});${message ? `send(${JSON.stringify(message)});` : ''}
+/**
+ * Where the checkout is shown (docs/decisions.md §14). The client script opens it with `embedded=1`
+ * and `origin`, the origin of the vendor's page. Only a page of that origin may frame it
+ * (`frame-ancestors`), and only that origin hears from it; without an origin nobody may frame it.
+ */
+interface Embedding {
+  /** Inside the overlay: a Close button, and messages to the parent page. */
+  embedded: boolean;
+  /** The embedding page's origin, canonical (`scheme://host[:port]`), or null. */
+  origin: string | null;
+}
+
+function embeddingOf(request: FastifyRequest): Embedding {
+  const query = request.query as Record<string, unknown>;
+  let origin: string | null = null;
+  try {
+    if (typeof query.origin === 'string' && query.origin.length <= 300) origin = requireOrigin(query.origin);
+  } catch {
+    // Not an http(s) origin: as if none was announced.
+  }
+  return { embedded: query.embedded === '1' && origin !== null, origin };
+}
+
+const frameAncestorsOf = (embedding: Embedding) => embedding.origin ?? "'none'";
+
+/** The embedding as a query string, for the checkout's links to its own pages (`?embedded=1&origin=…`, or nothing). */
+const embeddingQuery = (embedding: Embedding) =>
+  embedding.origin ? `?${new URLSearchParams({ ...(embedding.embedded ? { embedded: '1' } : {}), origin: embedding.origin }).toString()}` : '';
+
+/** JSON inside <script>: no "</script>" or line separators can end the script early. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/[<\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** Inside the widget's iframe: tell the parent page, and only at the announced origin, what happened; let the customer close. */
+const EMBED_SCRIPT = (origin: string, message: object | null) => `(function(){var p=window.parent,o=${scriptJson(origin)};if(p===window)return;
+function send(m){p.postMessage(Object.assign({source:'opentill'},m),o)}
+send({type:'ready'});${message ? `send(${scriptJson(message)});` : ''}
 var c=document.getElementById('close');if(c)c.addEventListener('click',function(){send({type:'close'})});
 document.addEventListener('keydown',function(e){if(e.key==='Escape')send({type:'close'})});})();`;
 
 /** The receipt's link to the payment's invoice, relative to `/payment/product/{id}` so it works behind any host name. */
-function invoicePath(entries: readonly LedgerEntry[]): string | null {
+function invoicePath(entries: readonly LedgerEntry[], levels = 2): string | null {
   const payment = entries.find(isPayment);
-  return payment ? `../../invoice/${encodeURIComponent(payment.hashId)}` : null;
+  return payment ? `${'../'.repeat(levels)}invoice/${encodeURIComponent(payment.hashId)}` : null;
 }
 
 export function registerCheckout(app: HttpApp, { services, environment }: EnvironmentContext) {
   const vendorName = async (scope: Scope) => (await services.catalog.findVendor(scope.vendorId))?.name ?? '';
-  const embeddedOf = (request: FastifyRequest) => (request.query as Record<string, unknown>).embedded === '1';
 
   async function showForm(
     request: FastifyRequest,
@@ -49,23 +82,25 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
   ) {
     const locality = customerLocality(request, environment, { zip: prefill.zipCode, country: prefill.country });
     const productId = (request.params as Params).productId;
-    let priced;
-    try {
-      priced = await services.purchases.quote(scope, productId, locality, prefill.coupon);
-    } catch (err) {
-      // A coupon that cannot be used: show the price without it, and say why.
-      if (!(err instanceof AppError) || err.code !== 'INVALID_INPUT' || !prefill.coupon) throw err;
-      priced = await services.purchases.quote(scope, productId, locality);
-      messages = { error: messages.error ?? err.message };
-      prefill = { ...prefill, coupon: undefined };
+    if (prefill.coupon) {
+      // A coupon that cannot be used (or may not be tried now): show the price without it, and say why.
+      const verdict = await vetCoupon(services, request.ip, scope, offer.product.id, prefill.coupon);
+      if (verdict.status !== 'valid') {
+        messages = { error: messages.error ?? verdict.message };
+        prefill = { ...prefill, coupon: undefined };
+        if (verdict.status === 'blocked') {
+          status = 429;
+          reply.header('retry-after', String(verdict.retryAfterSeconds));
+        }
+      }
     }
-    const { quote } = priced;
+    const { quote } = await services.purchases.quote(scope, productId, locality, prefill.coupon);
     const lockedEmail = offer.customized?.userMail ?? undefined;
-    const embedded = embeddedOf(request);
+    const embedding = embeddingOf(request);
     return sendPage(reply, {
       status,
       title: offer.product.name,
-      frameAncestors: '*',
+      frameAncestors: frameAncestorsOf(embedding),
       body: checkoutForm(
         {
           environment,
@@ -85,13 +120,14 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
           token: randomBytes(18).toString('base64url'),
           ...messages,
         },
-        embedded,
+        embedding.embedded,
       ),
-      script: embedded ? EMBED_SCRIPT(null) : undefined,
+      script: embedding.embedded && embedding.origin ? EMBED_SCRIPT(embedding.origin, null) : undefined,
     });
   }
 
-  const problemPage = (reply: FastifyReply, status: number, title: string, text: string) => sendProblem(reply, status, title, text, '*');
+  const problemPage = (reply: FastifyReply, status: number, title: string, text: string) =>
+    sendProblem(reply, status, title, text, frameAncestorsOf(embeddingOf(reply.request)));
 
   const showReceipt = async (
     request: FastifyRequest,
@@ -99,17 +135,19 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     scope: Scope,
     offer: Offer,
     paid: { transaction: Transaction; entries: LedgerEntry[]; licence: string | null },
+    /** How far the page is below the root of its environment: 2 for /payment/product/{id}. */
+    levels = 2,
   ) => {
-    const embedded = embeddedOf(request);
+    const embedding = embeddingOf(request);
     return sendPage(reply, {
       status: 200,
       title: 'Thank you',
-      frameAncestors: '*',
+      frameAncestors: frameAncestorsOf(embedding),
       body: receipt(
-        { vendorName: await vendorName(scope), offer, transaction: paid.transaction, licence: paid.licence, invoicePath: invoicePath(paid.entries) },
-        embedded,
+        { vendorName: await vendorName(scope), offer, transaction: paid.transaction, licence: paid.licence, invoicePath: invoicePath(paid.entries, levels) },
+        embedding.embedded,
       ),
-      script: embedded ? EMBED_SCRIPT({ type: 'paid', transactionId: paid.transaction.id }) : undefined,
+      script: embedding.embedded && embedding.origin ? EMBED_SCRIPT(embedding.origin, { type: 'paid', transactionId: paid.transaction.id }) : undefined,
     });
   };
 
@@ -171,6 +209,13 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     const token = form.token ?? '';
     if (!/^[\w-]{16,64}$/.test(token))
       return showForm(request, reply, scope, offer, prefill, 400, { error: 'The form has expired; check the details and pay again.' });
+    if (prefill.coupon) {
+      // The coupon shown with the price is checked (and limited) again: the form is the customer's to change.
+      const verdict = await vetCoupon(services, request.ip, scope, offer.product.id, prefill.coupon);
+      if (verdict.status === 'blocked') reply.header('retry-after', String(verdict.retryAfterSeconds));
+      if (verdict.status !== 'valid')
+        return showForm(request, reply, scope, offer, { ...prefill, coupon: undefined }, verdict.status === 'blocked' ? 429 : 400, { error: verdict.message });
+    }
 
     try {
       const locality = customerLocality(request, environment, { zip: form.zipCode, country: environment === 'sandbox' ? form.country : undefined });
@@ -189,13 +234,17 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
         lastName: form.lastName || undefined,
         country: locality.country,
         region: locality.region ?? undefined,
-        card: { number: (form.cardNumber ?? '').replace(/[\s-]/g, ''), expMonth: Number(expiry[1]), expYear: Number(expiry[2]) },
+        card: {
+          number: (form.cardNumber ?? '').replace(/[\s-]/g, ''),
+          expMonth: Number(expiry[1]),
+          expYear: Number(expiry[2]),
+          cvc: (form.cardCvc ?? '').trim(),
+        },
         payload: offer.customized?.payload ?? form.payload ?? null,
         coupon: prefill.coupon,
         expectedTotal: { currency: expectedCurrency, totalMinor: expectedTotal },
       });
-      if (outcome.status === 'IN_PROGRESS')
-        return problemPage(reply, 409, 'Payment in progress', 'This payment is already being processed. Wait a moment and reload this page; do not pay again.');
+      if (outcome.status === 'PENDING') return showPending(reply, `${encodeURIComponent(request.params.productId)}/confirm/${encodeURIComponent(token)}`);
       if (outcome.status === 'DECLINED')
         return await showForm(request, reply, scope, offer, prefill, 402, { error: `The payment was declined: ${outcome.message} Try another card.` });
       return await showReceipt(request, reply, scope, offer, outcome);
@@ -204,5 +253,38 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       if (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND') return offerFailure(reply, err);
       return showForm(request, reply, scope, offer, prefill, ERROR_STATUS[err.code], { error: err.message });
     }
+  });
+
+  /**
+   * The payment's answer is not known yet (the card network timed out or its answer was lost): a
+   * page that says so and asks again by itself, at the form's own confirmation URL. Pressing Pay
+   * again on the same form finds the same attempt, so it never starts a second charge.
+   */
+  function showPending(reply: FastifyReply, confirmPath: string) {
+    // In the overlay, the confirmation page is framed and talks to the parent like the form was.
+    const embedding = embeddingOf(reply.request);
+    const url = confirmPath + embeddingQuery(embedding);
+    return sendPage(reply, {
+      status: 202,
+      title: 'Confirming your payment',
+      frameAncestors: frameAncestorsOf(embedding),
+      body: html`<meta http-equiv="refresh" content="3;url=${url}"><h1>Confirming your payment</h1>
+<p>The card network has not confirmed this payment yet. This page checks again every few seconds; you do not need to pay again.</p>
+<p><a href="${url}">Check now</a></p>`,
+    });
+  }
+
+  app.get<{ Params: Params & { token: string } }>('/payment/product/:productId/confirm/:token', { schema: { hide: true } }, async (request, reply) => {
+    const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
+    if ('failure' in found) return offerFailure(reply, found.failure);
+    const { scope, offer } = found;
+    const token = request.params.token;
+    const outcome = /^[\w-]{16,64}$/.test(token) ? await services.checkout.status(scope, token) : undefined;
+    if (!outcome) return problemPage(reply, 404, 'Payment not found', 'There is no payment for this link. Open the payment page again.');
+    // This page is /payment/product/{id}/confirm/{token}: it refreshes itself, and its links go two levels further up.
+    if (outcome.status === 'PENDING') return showPending(reply, encodeURIComponent(token));
+    if (outcome.status === 'DECLINED')
+      return problemPage(reply, 402, 'The payment was declined', `${outcome.message} Nothing was charged; open the payment page again to use another card.`);
+    return showReceipt(request, reply, scope, offer, outcome, 4);
   });
 }

@@ -120,6 +120,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       'coupon-revoked': 'The coupon is revoked.',
       settings: 'The settings are saved.',
       revoked: 'The credential is revoked.',
+      'admin-sessions': 'Every admin tool session of this environment has ended.',
     };
     return render(reply, session, environmentOf(request), 200, { notice: done ? notices[done] : undefined });
   });
@@ -193,11 +194,17 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     return reply.redirect(`/panel?env=${scope.environment}&done=settings`, 303);
   });
 
-  // The transactions pages are the admin tool's, opened with a fresh session for this vendor.
-  action('/panel/transactions', async (_session, scope, _form, reply) => {
-    const session = services.links.issue('admin-session', scope, scope.vendorId, services.clock.real());
+  // The transactions pages are the admin tool's, opened with a fresh session for this vendor that
+  // ends when this panel session does (sign-out or expiry).
+  action('/panel/transactions', async (session, scope, _form, reply) => {
+    const token = await services.adminSessions.openFromPanel(scope, session);
     const prefix = scope.environment === 'sandbox' ? '/sandbox' : '';
-    return reply.redirect(`${prefix}/admin/s/${session}`, 303);
+    return reply.redirect(`${prefix}/admin/s/${token}`, 303);
+  });
+
+  action('/panel/admin-sessions', async (_session, scope, _form, reply) => {
+    await services.adminSessions.revokeAll(scope);
+    return reply.redirect(`/panel?env=${scope.environment}&done=admin-sessions`, 303);
   });
 
   app.get('/sandbox/panel', { schema: { hide: true } }, (_request, reply) => reply.redirect('/panel?env=sandbox', 302));

@@ -123,7 +123,10 @@ export function dashboard(view: PanelView): Html {
   <form method="post" action="/panel/settings?env=${env}">${csrfField(view.csrf)}
     <label class="check"><input type="checkbox" name="allowConversion" value="yes"${view.vendor.allowConversion ? html` checked` : ''}> Customers may pay in their own currency, converted from USD</label>
     <label for="origins">Sites that may frame the admin tool (origins, comma-separated)</label><input id="origins" name="adminFrameOrigins" value="${view.vendor.adminFrameOrigins.join(', ')}" placeholder="https://admin.example.com">
-    <button type="submit">Save the settings</button></form>`;
+    <button type="submit">Save the settings</button></form>
+  <form method="post" action="/panel/admin-sessions?env=${env}">${csrfField(view.csrf)}
+    <p class="muted">The admin tool stays open up to 8 hours in each browser that opened it. This ends every ${env} admin tool session now, yours too.</p>
+    <button type="submit" class="secondary" data-testid="revoke-admin-sessions">End all ${env} admin tool sessions</button></form>`;
 }
 
 /** Copy buttons: the only script of the panel, allowed by the page's nonce. */

@@ -1,3 +1,4 @@
+import { requireUsableCoupon } from '../../pages/checkout/coupon-attempts.ts';
 import { Type } from 'typebox';
 import { requireEmail, requirePayload } from '../../../domain/validation.ts';
 import { checkoutUrl } from '../../pages/checkout/checkout-url.ts';
@@ -38,7 +39,13 @@ export function checkoutStartRoute(app: HttpApp, { services, environment }: Envi
       if (body.payload !== undefined) requirePayload(body.payload);
       const owner = await services.catalog.ownerOf(body.productId, environment);
       // Prices now, so an unknown, expired or unpriceable product fails here and not on the page.
-      await services.purchases.quote(owner, body.productId, customerLocality(request, environment, { zip: body.zipCode, country: body.country }), body.coupon);
+      const { offer } = await services.purchases.quote(
+        owner,
+        body.productId,
+        customerLocality(request, environment, { zip: body.zipCode, country: body.country }),
+      );
+      // A coupon is checked apart, under the checkout's limit on wrong codes (docs/decisions.md §14).
+      if (body.coupon) await requireUsableCoupon(services, request.ip, owner, offer.product.id, body.coupon);
       return { url: checkoutUrl(services.urls.base(environment), body.productId, body) };
     },
   );

@@ -14,12 +14,14 @@ export function chargeVaultedRoute(app: HttpApp, { services }: EnvironmentContex
         tags: ['transactions'],
         params: Type.Object({ transactionId: Type.String() }),
         body: ChargeVaultedBody,
-        response: { 200: VaultedChargeResult, ...errorResponses },
+        response: { 200: VaultedChargeResult, 202: VaultedChargeResult, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const result = await services.vaulted.charge(request.scope, request.params.transactionId, request.body, request.idempotencyKey ?? undefined);
       const { quote } = result;
+      // Not confirmed yet: 202, and the Idempotency-Key stays open for the retry that learns the outcome.
+      if (result.status === 'PENDING') reply.code(202);
       return {
         currency: quote.currency,
         deactivation: result.deactivation,

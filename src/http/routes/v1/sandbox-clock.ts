@@ -1,42 +1,54 @@
 import { Type } from 'typebox';
+import type { ClockReading } from '../../../domain/sandbox-clock.ts';
 import { errorResponses } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
-const Reading = Type.Object({ now: Type.String(), offsetSeconds: Type.Number() });
-const Report = Type.Object({
-  renewed: Type.Number(),
-  declined: Type.Number(),
-  ended: Type.Number(),
-  failed: Type.Number(),
-  unknown: Type.Number(),
-  expiredOffers: Type.Number(),
-  errors: Type.Array(Type.String()),
+const Reading = Type.Object({
+  now: Type.String(),
+  offsetSeconds: Type.Number(),
+  billing: Type.Object(
+    {
+      pending: Type.Number({
+        description: 'Subscriptions with a renewal, retry or period end due by `now` that the worker has not done yet (counted up to 10000).',
+      }),
+      oldestDue: Type.Union([Type.String(), Type.Null()], {
+        description: 'When the oldest of those steps was due, in sandbox time; it moves toward `now` as the worker catches up.',
+      }),
+      caughtUp: Type.Boolean({ description: 'True when all billing due by `now` is done.' }),
+    },
+    { description: "This sandbox's billing: the worker catches up in the background after the clock moved." },
+  ),
 });
 
+const present = ({ now, offsetMs, billing }: ClockReading) => ({ now, offsetSeconds: Math.floor(offsetMs / 1000), billing });
+
 /**
- * The sandbox clock (opentill's addition to the original service's API): read it, or move it forward and have
- * the billing worker do at once everything that became due. Production answers 404.
+ * The sandbox clock (opentill's addition to the original service's API): read it, or move it forward;
+ * the billing worker then does what became due in the background, and a reading says how much is
+ * left. Production answers 404.
  */
 export function sandboxClockRoutes(app: HttpApp, { services }: EnvironmentContext) {
-  app.get('/clock', { schema: { summary: "Read this sandbox's clock", tags: ['sandbox'], response: { 200: Reading, ...errorResponses } } }, async (request) => {
-    const { now, offsetMs } = await services.sandboxClock.read(request.scope);
-    return { now, offsetSeconds: Math.floor(offsetMs / 1000) };
-  });
+  app.get(
+    '/clock',
+    {
+      schema: { summary: "Read this sandbox's clock and how far its billing has caught up", tags: ['sandbox'], response: { 200: Reading, ...errorResponses } },
+    },
+    async (request) => present(await services.sandboxClock.read(request.scope)),
+  );
   app.post(
     '/clock/advance',
     {
       schema: {
-        summary: "Move this sandbox's clock forward and bill what became due",
+        summary: "Move this sandbox's clock forward; the billing worker catches up",
         description:
-          'Body: {"seconds": 86400} to move by a number of seconds, or {"to": "2027-01-31T00:00:00.000Z"} to move to an instant. Time never moves back.',
+          'Body: {"seconds": 86400} to move by a number of seconds, or {"to": "2027-01-31T00:00:00.000Z"} to move to an instant: at most 366 days per call, ' +
+          'at most 20 years ahead of real time. Time never moves back. The answer comes at once; the renewals, retries and period ends that became due ' +
+          'are done by the billing worker in the background, each stamped at its scheduled moment: poll GET /clock until `billing.caughtUp`.',
         tags: ['sandbox'],
         body: Type.Object({ seconds: Type.Optional(Type.Unknown()), to: Type.Optional(Type.Unknown()) }),
-        response: { 200: Type.Object({ ...Reading.properties, billing: Report }), ...errorResponses },
+        response: { 200: Reading, ...errorResponses },
       },
     },
-    async (request) => {
-      const { now, offsetMs, billing } = await services.sandboxClock.advance(request.scope, request.body);
-      return { now, offsetSeconds: Math.floor(offsetMs / 1000), billing };
-    },
+    async (request) => present(await services.sandboxClock.advance(request.scope, request.body)),
   );
 }

@@ -1,0 +1,168 @@
+import type { Clock } from './clock.ts';
+import type { ChargeResult, Decline, NotFound, PaymentGateway, RefundResult } from './gateway.ts';
+import type { Environment } from './model.ts';
+import type { AttemptKind, ChargeAttempt, Repositories, Store } from './ports.ts';
+
+/**
+ * The one protocol by which money moves: purchases, charge-vaulted, refunds (and renewals, which
+ * billing runs in batches the same way). docs/decisions.md, money safety:
+ *  1. record: the attempt (kind, amount, currency, key, plan) is committed before the gateway is
+ *     asked; its key comes from what the client sent, so a retry finds the same attempt;
+ *  2. ask: the gateway, outside any database transaction, under the attempt's id; a throw or a
+ *     timeout is UNKNOWN, never "nothing happened";
+ *  3. settle: in one database transaction, the attempt leaves the open states and its booking writes
+ *     the ledger entry, status and change flag; the conditional update lets exactly one settler book;
+ *  4. reconcile: open attempts are looked up at the gateway by id and settled, or voided when the
+ *     gateway never had them; after a day of unknowns they become UNRESOLVED for an operator.
+ */
+export type Outcome = { status: 'SUCCEEDED'; reference: string; feeMinor: number } | Decline | { status: 'UNKNOWN' };
+
+/** How a settled attempt is written, inside the settling database transaction. */
+export interface Booking {
+  succeeded(repos: Repositories, attempt: ChargeAttempt, paid: { reference: string; feeMinor: number }, at: Date): Promise<void>;
+  declined?(repos: Repositories, attempt: ChargeAttempt, decline: Decline, at: Date): Promise<void>;
+}
+
+export interface ChargeProtocolDeps {
+  store: Store;
+  clock: Clock;
+  gateways: Record<Environment, PaymentGateway>;
+  /** A gateway call still unanswered after this is UNKNOWN; its late answer is found by the reconciler. */
+  gatewayTimeoutMs: number;
+  /** Told when money moved but its booking failed (the reconciler will book it): for the operator's log. */
+  onBookingFailure?: (err: unknown, attempt: ChargeAttempt) => void;
+}
+
+/** Attempts still unknown this long are handed to an operator instead of being asked forever. */
+export const UNRESOLVED_AFTER_MS = 24 * 3600_000;
+
+export function refundAsOutcome(result: RefundResult): Outcome {
+  if (result.status === 'FAILED') return { status: 'DECLINED', code: 'refund_refused', message: result.message, permanent: true };
+  return result.status === 'SUCCEEDED' ? { status: 'SUCCEEDED', reference: result.reference, feeMinor: 0 } : result;
+}
+
+/** Runs one gateway call with a time limit; whatever goes wrong (a throw, no answer in time) is UNKNOWN. */
+export async function askGateway<T extends ChargeResult | RefundResult | NotFound>(
+  call: () => Promise<T>,
+  timeoutMs: number,
+): Promise<T | { status: 'UNKNOWN' }> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<{ status: 'UNKNOWN' }>((resolve) => {
+    timer = setTimeout(() => resolve({ status: 'UNKNOWN' }), timeoutMs);
+  });
+  try {
+    return await Promise.race([call().catch((): { status: 'UNKNOWN' } => ({ status: 'UNKNOWN' })), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function chargeProtocol(deps: ChargeProtocolDeps) {
+  const at = () => deps.clock.now();
+  const ask = <T extends ChargeResult | RefundResult | NotFound>(call: () => Promise<T>) => askGateway(call, deps.gatewayTimeoutMs);
+
+  /** Asks the gateway to move the attempt's money: a charge of its token, or a refund of its charge. */
+  async function move(attempt: ChargeAttempt, request: { token: string; cvc?: string } | { refundOf: string | null }): Promise<Outcome> {
+    const gateway = deps.gateways[attempt.scope.environment];
+    if ('refundOf' in request) {
+      const result = await ask(() =>
+        gateway.refund({ refundId: attempt.id, chargeReference: request.refundOf, amountMinor: attempt.amountMinor, currency: attempt.currency }),
+      );
+      return refundAsOutcome(result);
+    }
+    return ask(() => gateway.charge({ attemptId: attempt.id, token: request.token, amountMinor: attempt.amountMinor, currency: attempt.currency }));
+  }
+
+  /**
+   * Writes an outcome exactly once. UNKNOWN leaves the attempt open. Returns the attempt as it ends
+   * up, and whether this call was the one that settled it.
+   */
+  async function settle(attempt: ChargeAttempt, outcome: Outcome | { status: 'VOIDED' | 'UNRESOLVED' }, booking: Booking): Promise<ChargeAttempt> {
+    const when = at();
+    const status = outcome.status;
+    try {
+      await deps.store.transaction(async (repos) => {
+        const won = await repos.chargeAttempts.settle(attempt.id, {
+          status,
+          gatewayReference: outcome.status === 'SUCCEEDED' ? outcome.reference : null,
+          failureCode: outcome.status === 'DECLINED' ? outcome.code : null,
+          updatedAt: when.toISOString(),
+        });
+        if (!won) return;
+        if (outcome.status === 'SUCCEEDED') await booking.succeeded(repos, attempt, outcome, when);
+        else if (outcome.status === 'DECLINED') await booking.declined?.(repos, attempt, outcome, when);
+      });
+    } catch (err) {
+      // Money moved but writing it down failed: the attempt stays open and the reconciler books it
+      // later. The caller says "being confirmed", which is true; nothing is charged again.
+      if (!(outcome.status === 'SUCCEEDED' && attempt.amountMinor > 0)) throw err;
+      deps.onBookingFailure?.(err, attempt);
+      return attempt;
+    }
+    return (await deps.store.chargeAttempts.findByKey(attempt.key)) ?? attempt;
+  }
+
+  return {
+    /** Records the attempt, committed; a key recorded before returns that earlier attempt instead. */
+    record: (attempt: ChargeAttempt) => deps.store.chargeAttempts.record(attempt),
+    findByKey: (key: string) => deps.store.chargeAttempts.findByKey(key),
+    move,
+    settle,
+
+    /** Asks the gateway what became of an open attempt, and settles it if the gateway knows. */
+    async reconcile(attempt: ChargeAttempt, booking: Booking): Promise<ChargeAttempt> {
+      const gateway = deps.gateways[attempt.scope.environment];
+      const found =
+        attempt.kind === 'REFUND'
+          ? await ask(() => gateway.lookupRefund(attempt.id)).then((r) => (r.status === 'NOT_FOUND' ? r : refundAsOutcome(r)))
+          : await ask(() => gateway.lookupCharge(attempt.id));
+      if (found.status === 'NOT_FOUND') return settle(attempt, { status: 'VOIDED' }, booking);
+      if (found.status === 'UNKNOWN') {
+        const old = at().getTime() - Date.parse(attempt.createdAt) > UNRESOLVED_AFTER_MS;
+        return old ? settle(attempt, { status: 'UNRESOLVED' }, booking) : attempt;
+      }
+      return settle(attempt, found, booking);
+    },
+  };
+}
+
+export type ChargeProtocol = ReturnType<typeof chargeProtocol>;
+
+/** What one reconciler run did: settled (booked or declined), voided (the gateway never had them), still open, handed to an operator. */
+export interface ReconcileReport {
+  settled: number;
+  voided: number;
+  open: number;
+  unresolved: number;
+}
+
+/** The reconciler of the billing worker's loop: every open attempt of every kind but renewals (billing re-asks those itself). */
+export function attemptReconciler(deps: {
+  store: Pick<Store, 'chargeAttempts'>;
+  clock: Clock;
+  protocol: ChargeProtocol;
+  bookings: Record<Exclude<AttemptKind, 'RENEWAL'>, Booking>;
+  /** Attempts younger than this may still be in flight in a request; the reconciler leaves them alone. */
+  graceMs: number;
+}) {
+  const kinds = Object.keys(deps.bookings) as Exclude<AttemptKind, 'RENEWAL'>[];
+  return {
+    async run(limit = 200): Promise<ReconcileReport> {
+      const report: ReconcileReport = { settled: 0, voided: 0, open: 0, unresolved: 0 };
+      const createdBefore = new Date(deps.clock.now().getTime() - deps.graceMs).toISOString();
+      for (const attempt of await deps.store.chargeAttempts.listOpen({ createdBefore, kinds, limit })) {
+        const after = await deps.protocol.reconcile(attempt, deps.bookings[attempt.kind as Exclude<AttemptKind, 'RENEWAL'>]);
+        if (after.status === 'VOIDED') report.voided++;
+        else if (after.status === 'UNRESOLVED') report.unresolved++;
+        else if (after.status === 'PENDING' || after.status === 'UNKNOWN') report.open++;
+        else report.settled++;
+      }
+      return report;
+    },
+
+    /** What an operator sees with `opentill attempts list`: every open attempt, and the unresolved. */
+    listOpen: (limit = 1000) => deps.store.chargeAttempts.listOpen({ createdBefore: '9999-12-31T00:00:00.000Z', limit }),
+  };
+}
+
+export type AttemptReconciler = ReturnType<typeof attemptReconciler>;

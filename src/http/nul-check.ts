@@ -1,0 +1,34 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { invalidInput } from '../domain/errors.ts';
+
+/** True when a string anywhere in value (keys included) holds U+0000. Iterative: bodies may nest deeply. */
+function containsNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return true;
+    } else if (Array.isArray(item)) {
+      for (const element of item) stack.push(element);
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, element] of Object.entries(item)) {
+        if (key.includes('\u0000')) return true;
+        stack.push(element);
+      }
+    }
+  }
+  return false;
+}
+
+/** No store can keep U+0000 in text (PostgreSQL refuses it): refuse it as input, before any handler runs. */
+export function refuseNul(app: FastifyInstance) {
+  app.addHook('preValidation', async (request: FastifyRequest) => {
+    for (const [part, value] of [
+      ['path', request.params],
+      ['query', request.query],
+      ['body', request.body],
+    ] as const) {
+      if (containsNul(value)) throw invalidInput(`The ${part} contains the NUL character (U+0000), which no field may hold.`);
+    }
+  });
+}

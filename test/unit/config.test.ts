@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { loadConfig } from '../../src/config.ts';
+
+/** Settings parsed at start-up (docs/decisions.md §11): what TRUST_PROXY and SQLITE_FILE accept and mean. */
+const dataDir = mkdtempSync(join(tmpdir(), 'opentill-config-'));
+after(() => rmSync(dataDir, { recursive: true, force: true }));
+const load = (env: Record<string, string>) => loadConfig({ OPENTILL_SECRET: 'config-test-secret-0123456789-0123456789', OPENTILL_DATA_DIR: dataDir, ...env });
+
+const refused = (value: string, pattern: RegExp) =>
+  assert.throws(
+    () => load({ TRUST_PROXY: value }),
+    (err: Error) => pattern.test(err.message) && /TRUST_PROXY=127\.0\.0\.1,10\.0\.0\.0\/8/.test(err.message),
+    `TRUST_PROXY=${value} is refused with a message that says what to write instead`,
+  );
+
+describe('TRUST_PROXY', () => {
+  test('unset, empty or false trusts no proxy', () => {
+    assert.equal(load({}).trustProxy, false);
+    assert.equal(load({ TRUST_PROXY: '' }).trustProxy, false);
+    assert.equal(load({ TRUST_PROXY: 'false' }).trustProxy, false);
+  });
+
+  test('true is refused at start: it would let any client choose its address', () => {
+    refused('true', /any client's X-Forwarded-For/);
+    refused('TRUE', /any client's X-Forwarded-For/);
+  });
+
+  test('a list of proxy addresses and CIDR ranges, IPv4 and IPv6, is what Fastify is given', () => {
+    assert.equal(load({ TRUST_PROXY: '127.0.0.1' }).trustProxy, '127.0.0.1');
+    assert.equal(load({ TRUST_PROXY: ' 127.0.0.1, 10.0.0.0/8 ,::1,fd00::/8 ' }).trustProxy, '127.0.0.1,10.0.0.0/8,::1,fd00::/8');
+    assert.equal(load({ TRUST_PROXY: '192.168.1.7/32,2001:db8::/128' }).trustProxy, '192.168.1.7/32,2001:db8::/128');
+  });
+
+  test('a host name, a malformed address or range, or an empty entry is refused', () => {
+    for (const value of [
+      'proxy.internal',
+      '10.0.0.256',
+      '10.0.0.0/33',
+      'fd00::/129',
+      '10.0.0.0/8/8',
+      '10.0.0.0/x',
+      '10.0.0.0/',
+      '127.0.0.1,,10.0.0.1',
+      'yes',
+    ]) {
+      refused(value, /is not an IP address or CIDR range/);
+    }
+  });
+
+  test('a range covering every address is refused like true', () => {
+    refused('0.0.0.0/0', /covers every address/);
+    refused('127.0.0.1,::/0', /covers every address/);
+  });
+
+  test('a count of proxies is refused: counting cannot tell a proxy from a client that writes X-Forwarded-For itself', () => {
+    for (const value of ['0', '1', '2']) refused(value, /is a number of proxies/);
+  });
+});
+
+describe('SQLITE_FILE', () => {
+  test(':memory: means an in-memory database, not a file of that name in the working directory', () => {
+    assert.equal(load({ SQLITE_FILE: ':memory:' }).sqliteFile, ':memory:');
+  });
+
+  test('a path is resolved; unset means opentill.db in the data directory', () => {
+    assert.equal(load({}).sqliteFile, join(dataDir, 'opentill.db'));
+    assert.equal(load({ SQLITE_FILE: join(dataDir, 'other.db') }).sqliteFile, join(dataDir, 'other.db'));
+    assert.equal(existsSync(join(dataDir, 'opentill.db')), false, 'loading the configuration creates no database');
+  });
+});
