@@ -44,6 +44,8 @@ export function refundService(deps: RefundDeps) {
     async succeeded(repos, attempt, paid) {
       const plan = JSON.parse(attempt.plan!) as RefundPlan;
       const { transaction } = plan;
+      // The row first, then the invoice counter (inside the entry insert): billing takes them in this order too.
+      await repos.transactions.lock(attempt.scope, transaction.id);
       await repos.entries.insert({ ...plan.refund, externalId: paid.reference });
       // A vaulted method stays usable after one of its charges is refunded.
       const patch: Partial<Transaction> = transaction.type === 'VAULTED' ? {} : { status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };

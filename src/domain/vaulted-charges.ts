@@ -44,7 +44,8 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
   const booking: Booking = {
     async succeeded(repos, attempt, paid, at) {
       const plan = JSON.parse(attempt.plan!) as VaultedPlan;
-      const transaction = await repos.transactions.find(attempt.scope, plan.transactionId);
+      // The row first, then the invoice counter (inside the entry insert): billing takes them in this order too.
+      const transaction = await repos.transactions.lock(attempt.scope, plan.transactionId);
       if (!transaction) throw new Error(`vaulted charge ${attempt.key}: transaction ${plan.transactionId} is missing`);
       await repos.entries.insert(
         paymentEntry({
