@@ -244,7 +244,8 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
         coupon: prefill.coupon,
         expectedTotal: { currency: expectedCurrency, totalMinor: expectedTotal },
       });
-      if (outcome.status === 'PENDING') return showPending(reply, `${encodeURIComponent(request.params.productId)}/confirm/${encodeURIComponent(token)}`);
+      if (outcome.status === 'PENDING')
+        return showPending(reply, scope, offer, `${encodeURIComponent(request.params.productId)}/confirm/${encodeURIComponent(token)}`);
       if (outcome.status === 'DECLINED')
         return await showForm(request, reply, scope, offer, prefill, 402, { error: `The payment was declined: ${outcome.message} Try another card.` });
       return await showReceipt(request, reply, scope, offer, outcome);
@@ -260,7 +261,7 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
    * page that says so and asks again by itself, at the form's own confirmation URL. Pressing Pay
    * again on the same form finds the same attempt, so it never starts a second charge.
    */
-  function showPending(reply: FastifyReply, confirmPath: string) {
+  async function showPending(reply: FastifyReply, scope: Scope, offer: Offer, confirmPath: string) {
     // In the overlay, the confirmation page is framed and talks to the parent like the form was.
     const embedding = embeddingOf(reply.request);
     const url = confirmPath + embeddingQuery(embedding);
@@ -268,8 +269,9 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       status: 202,
       title: 'Confirming your payment',
       frameAncestors: frameAncestorsOf(embedding),
-      body: html`<meta http-equiv="refresh" content="3;url=${url}"><h1>Confirming your payment</h1>
-<p>The card network has not confirmed this payment yet. This page checks again every few seconds; you do not need to pay again.</p>
+      body: html`<meta http-equiv="refresh" content="3;url=${url}"><p class="muted">${await vendorName(scope)}</p><h1>Confirming your payment</h1>
+<div class="box" role="status"><p>Your payment for <strong>${offer.product.name}</strong> is on its way, but the card network has not confirmed it yet.</p>
+<p>This page checks again every few seconds and shows your receipt as soon as it is confirmed. You do not need to pay again.</p></div>
 <p><a href="${url}">Check now</a></p>`,
     });
   }
@@ -282,7 +284,7 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     const outcome = /^[\w-]{16,64}$/.test(token) ? await services.checkout.status(scope, token) : undefined;
     if (!outcome) return problemPage(reply, 404, 'Payment not found', 'There is no payment for this link. Open the payment page again.');
     // This page is /payment/product/{id}/confirm/{token}: it refreshes itself, and its links go two levels further up.
-    if (outcome.status === 'PENDING') return showPending(reply, encodeURIComponent(token));
+    if (outcome.status === 'PENDING') return showPending(reply, scope, offer, encodeURIComponent(token));
     if (outcome.status === 'DECLINED')
       return problemPage(reply, 402, 'The payment was declined', `${outcome.message} Nothing was charged; open the payment page again to use another card.`);
     return showReceipt(request, reply, scope, offer, outcome, 4);

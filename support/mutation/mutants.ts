@@ -1,0 +1,665 @@
+/**
+ * Hand-made mutants of the money, billing, idempotency, refund and scoping code, for
+ * `npm run mutants` (support/mutation/run-mutants.ts). Each is one small, realistic mistake:
+ * `find` must occur exactly once in `file`; `tests` are the few test files that should notice it.
+ */
+export interface Mutant {
+  id: string;
+  file: string;
+  find: string;
+  replace: string;
+  tests: string[];
+}
+
+const FAULTS = 'test/faults/money-faults.test.ts';
+const REFUNDS = 'test/api/refunds.test.ts';
+const IDEM = 'test/api/idempotency.test.ts';
+const IDEM_RETRIES = 'test/api/idempotency-retries.test.ts';
+const MONEY = 'test/api/money-behaviours.test.ts';
+const PRORATION = 'test/api/proration-periods.test.ts';
+const VAULTED = 'test/api/vaulted-and-customize.test.ts';
+const CANCEL = 'test/api/cancel-subscription.test.ts';
+const CHANGED = 'test/api/changed-transactions.test.ts';
+const ISOLATION = 'test/api/auth-and-isolation.test.ts';
+const LICENCES = 'test/api/licences.test.ts';
+const CHECKOUT = 'test/api/checkout.test.ts';
+const MIGRATION = 'test/api/migration.test.ts';
+const ADMIN = 'test/api/admin-tool.test.ts';
+const READ = 'test/api/read-transactions.test.ts';
+const UPDATE = 'test/api/transactions-update.test.ts';
+const COUPON_GUESSING = 'test/api/coupon-guessing.test.ts';
+const DUNNING = 'test/billing/dunning-and-clock.test.ts';
+const LIFECYCLE = 'test/billing/lifecycle.test.ts';
+const RACE = 'test/billing/race.test.ts';
+const CRASH = 'test/billing/crash.test.ts';
+const FEED_RACE = 'test/billing/feed-race.test.ts';
+const CLOCKS = 'test/billing/sandbox-clock-isolation.test.ts';
+const U_MONEY = 'test/unit/money.test.ts';
+const U_MONEY_PROPS = 'test/unit/money-properties.test.ts';
+const U_PERIOD = 'test/unit/billing-period.test.ts';
+const U_PRICING = 'test/unit/pricing-coupons-properties.test.ts';
+
+const D = 'src/domain/';
+const S = 'src/store/';
+
+export const mutants: Mutant[] = [
+  // The charge protocol: record, ask, settle exactly once, reconcile.
+  { id: 'protocol-book-without-winning', file: `${D}charge-protocol.ts`, find: 'if (!won) return;', replace: '', tests: [FAULTS, REFUNDS, IDEM_RETRIES] },
+  {
+    id: 'protocol-swallow-free-booking-failure',
+    file: `${D}charge-protocol.ts`,
+    find: "outcome.status === 'SUCCEEDED' && attempt.amountMinor > 0",
+    replace: "outcome.status === 'SUCCEEDED' && attempt.amountMinor >= 0",
+    tests: [MIGRATION, FAULTS],
+  },
+  {
+    id: 'protocol-unresolved-too-early',
+    file: `${D}charge-protocol.ts`,
+    find: '> UNRESOLVED_AFTER_MS',
+    replace: '< UNRESOLVED_AFTER_MS',
+    tests: [FAULTS],
+  },
+  {
+    id: 'protocol-skip-decline-booking',
+    file: `${D}charge-protocol.ts`,
+    find: "else if (outcome.status === 'DECLINED') await booking.declined?.(repos, attempt, outcome, when);",
+    replace: '',
+    tests: [VAULTED],
+  },
+  {
+    id: 'protocol-never-void-unknown-attempt',
+    file: `${D}charge-protocol.ts`,
+    find: "if (found.status === 'NOT_FOUND') return settle(attempt, { status: 'VOIDED' }, booking);",
+    replace: "if (found.status === 'NOT_FOUND') return attempt;",
+    tests: [FAULTS],
+  },
+  {
+    id: 'protocol-reconcile-grace-wrong-way',
+    file: `${D}charge-protocol.ts`,
+    find: 'deps.clock.now().getTime() - deps.graceMs',
+    replace: 'deps.clock.now().getTime() + deps.graceMs',
+    tests: [FAULTS],
+  },
+
+  // Purchases.
+  {
+    id: 'purchase-voided-attempt-is-final',
+    file: `${D}purchases.ts`,
+    find: "if (attempt.status !== 'DECLINED' && attempt.status !== 'VOIDED') return { key, attempt };",
+    replace: "if (attempt.status !== 'DECLINED') return { key, attempt };",
+    tests: [FAULTS, CHECKOUT],
+  },
+  {
+    id: 'purchase-ignore-changed-total',
+    file: `${D}purchases.ts`,
+    find: 'expected.currency.toUpperCase() !== quote.currency || expected.totalMinor !== quote.totalMinor',
+    replace: 'expected.currency.toUpperCase() !== quote.currency',
+    tests: [CHECKOUT, MONEY],
+  },
+  {
+    id: 'purchase-charge-zero-total',
+    file: `${D}purchases.ts`,
+    find: 'const chargeNow = !migration && !inTrial && quote.totalMinor > 0;',
+    replace: 'const chargeNow = !migration && !inTrial && quote.totalMinor >= 0;',
+    tests: [CHECKOUT, MONEY, IDEM_RETRIES],
+  },
+  {
+    id: 'purchase-migration-ignores-moved-renewal',
+    file: `${D}purchases.ts`,
+    find: "current.status !== 'SUBSCRIPTION_STATUS_ACTIVE' || current.nextCharge !== plan.migration.oldNextCharge",
+    replace: "current.status !== 'SUBSCRIPTION_STATUS_ACTIVE'",
+    tests: [MIGRATION, PRORATION],
+  },
+  {
+    id: 'purchase-resume-other-vendors-attempt',
+    file: `${D}purchases.ts`,
+    find: 'attempt.scope.vendorId !== scope.vendorId || ',
+    replace: '',
+    tests: [IDEM, ISOLATION, CHECKOUT],
+  },
+  {
+    id: 'purchase-subscription-booked-as-onetime',
+    file: `${D}purchases.ts`,
+    find: "transaction.type === 'SUBSCRIPTION' ? 'SUBSCRIPTION_PAYMENT'",
+    replace: "transaction.type === 'SUBSCRIPTION' ? 'ONETIME_PAYMENT'",
+    tests: [MONEY, READ, LIFECYCLE],
+  },
+  {
+    id: 'purchase-migration-by-anyone',
+    file: `${D}purchases.ts`,
+    find: 'if (!owner.includes(email.toLowerCase()))',
+    replace: 'if (owner.length === 0)',
+    tests: [MIGRATION, PRORATION],
+  },
+  {
+    id: 'purchase-zero-day-trial',
+    file: `${D}purchases.ts`,
+    find: "product.type === 'SUBSCRIPTION' && product.trialDays > 0",
+    replace: "product.type === 'SUBSCRIPTION' && product.trialDays >= 0",
+    tests: [CHECKOUT, MONEY, LIFECYCLE],
+  },
+
+  // Refunds and the ledger.
+  {
+    id: 'ledger-refund-first-payment',
+    file: `${D}ledger.ts`,
+    find: '[...entries].reverse().find(',
+    replace: '[...entries].find(',
+    tests: [REFUNDS, LIFECYCLE, ADMIN],
+  },
+  {
+    id: 'refund-no-open-refund-check',
+    file: `${D}refunds.ts`,
+    find: "if (await repos.chargeAttempts.findOpenFor(id, 'REFUND')) {",
+    replace: 'if (false) {',
+    tests: [REFUNDS, FAULTS],
+  },
+  {
+    id: 'refund-already-refunded-not-refused',
+    file: `${D}refunds.ts`,
+    find: "if (transaction.status === 'TRANSACTION_STATUS_REFUNDED') throw invalidState",
+    replace: "if (transaction.status === 'TRANSACTION_STATUS_PENDING') throw invalidState",
+    tests: [REFUNDS, LIFECYCLE],
+  },
+  {
+    id: 'refund-of-zero-payment',
+    file: `${D}refunds.ts`,
+    find: 'if (payment.amountTotalMinor <= 0)',
+    replace: 'if (payment.amountTotalMinor < 0)',
+    tests: [REFUNDS, MONEY],
+  },
+  {
+    id: 'refund-onetime-status-kept',
+    file: `${D}refunds.ts`,
+    find: "const patch: Partial<Transaction> = transaction.type === 'VAULTED'",
+    replace: "const patch: Partial<Transaction> = transaction.type === 'ONETIME'",
+    tests: [REFUNDS, READ],
+  },
+  {
+    id: 'refund-subscription-keeps-next-charge',
+    file: `${D}refunds.ts`,
+    find: "const patch: Partial<Transaction> = transaction.type === 'VAULTED' ? {} : { status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };",
+    replace: "const patch: Partial<Transaction> = transaction.type === 'VAULTED' ? {} : { status: 'TRANSACTION_STATUS_REFUNDED' };",
+    tests: [REFUNDS, LIFECYCLE],
+  },
+  {
+    id: 'refund-wrong-change-flag',
+    file: `${D}refunds.ts`,
+    find: "{ flag: 'CHANGED_STATUS_REFUNDED', at: plan.refund.createdAt }",
+    replace: "{ flag: 'CHANGED_STATUS_CANCELLED', at: plan.refund.createdAt }",
+    tests: [REFUNDS, CHANGED],
+  },
+  {
+    id: 'seen-ledger-only-shorter',
+    file: `${D}seen-ledger.ts`,
+    find: 'entries.length !== seen.entries',
+    replace: 'entries.length < seen.entries',
+    tests: [ADMIN],
+  },
+  {
+    id: 'ledger-income-ignores-fee',
+    file: `${D}ledger.ts`,
+    find: 'incomeMinor: args.netMinor - args.feeMinor,',
+    replace: 'incomeMinor: args.netMinor,',
+    tests: [MONEY, READ, REFUNDS],
+  },
+  {
+    id: 'ledger-reversal-keeps-tax-sign',
+    file: `${D}ledger.ts`,
+    find: 'taxMinor: -payment.taxMinor,',
+    replace: 'taxMinor: payment.taxMinor,',
+    tests: [REFUNDS, READ],
+  },
+  {
+    id: 'ledger-total-without-tax',
+    file: `${D}ledger.ts`,
+    find: 'amountTotalMinor: args.netMinor + args.taxMinor,',
+    replace: 'amountTotalMinor: args.netMinor,',
+    tests: [MONEY, READ],
+  },
+  {
+    id: 'ledger-vaulted-charge-not-a-payment',
+    file: `${D}ledger.ts`,
+    find: " || entry.type === 'VAULTED_PAYMENT'",
+    replace: '',
+    tests: [VAULTED, REFUNDS],
+  },
+
+  // Money arithmetic.
+  {
+    id: 'money-round-half-down',
+    file: `${D}money.ts`,
+    find: '(a * 2n + b) / (b * 2n)',
+    replace: '(a * 2n + b - 1n) / (b * 2n)',
+    tests: [U_MONEY, U_MONEY_PROPS],
+  },
+  {
+    id: 'money-silently-drop-decimals',
+    file: `${D}money.ts`,
+    find: 'while (scale > exponent && units % 10n === 0n) {',
+    replace: 'while (scale > exponent) {',
+    tests: [U_MONEY, U_MONEY_PROPS],
+  },
+  {
+    id: 'money-format-loses-sign',
+    file: `${D}money.ts`,
+    find: 'return negative ? `-${text}` : text;',
+    replace: 'return text;',
+    tests: [U_MONEY, U_MONEY_PROPS],
+  },
+  {
+    id: 'money-negative-unbounded',
+    file: `${D}money.ts`,
+    find: 'if (minor > MAX_SAFE_MINOR || minor < -MAX_SAFE_MINOR)',
+    replace: 'if (minor > MAX_SAFE_MINOR)',
+    tests: [U_MONEY, U_MONEY_PROPS],
+  },
+  {
+    id: 'money-round-negative-toward-positive',
+    file: `${D}money.ts`,
+    find: 'return negative ? -quotient : quotient;',
+    replace: 'return quotient;',
+    tests: [U_MONEY, U_MONEY_PROPS],
+  },
+
+  // Pricing, coupons, proration.
+  {
+    id: 'pricing-usd-value-ignores-discount',
+    file: `${D}pricing.ts`,
+    find: "netUsdMinor: request.discount ? request.discount(usd, 'USD') : usd,",
+    replace: 'netUsdMinor: usd,',
+    tests: [U_PRICING, PRORATION, MONEY],
+  },
+  {
+    id: 'pricing-convert-without-permission',
+    file: `${D}pricing.ts`,
+    find: 'if (request.allowConversion && request.rates.perEuro.has(wanted)) return wanted;',
+    replace: 'if (request.rates.perEuro.has(wanted)) return wanted;',
+    tests: [U_PRICING, MONEY, CHECKOUT],
+  },
+  {
+    id: 'pricing-discount-not-reported',
+    file: `${D}pricing.ts`,
+    find: 'discountMinor: listNetMinor - netMinor,',
+    replace: 'discountMinor: 0,',
+    tests: [U_PRICING, MONEY, CHECKOUT],
+  },
+  {
+    id: 'pricing-exponent-shift-reversed',
+    file: `${D}pricing.ts`,
+    find: "const shift = currencyExponent(currency) - currencyExponent('USD');",
+    replace: "const shift = currencyExponent('USD') - currencyExponent(currency);",
+    tests: [U_PRICING, MONEY],
+  },
+  {
+    id: 'coupon-below-zero',
+    file: `${D}coupons.ts`,
+    find: 'return Math.max(0, netMinor - off);',
+    replace: 'return netMinor - off;',
+    tests: [U_PRICING, MONEY, CHECKOUT],
+  },
+  {
+    id: 'coupon-percent-tenfold',
+    file: `${D}coupons.ts`,
+    find: 'scale: percent.scale + 2',
+    replace: 'scale: percent.scale + 1',
+    tests: [U_PRICING, MONEY, CHECKOUT],
+  },
+  {
+    id: 'coupon-revoked-still-redeemable',
+    file: `${D}coupons.ts`,
+    find: 'if (!coupon || coupon.revokedAt !== null)',
+    replace: 'if (!coupon)',
+    tests: [CHECKOUT, COUPON_GUESSING, MONEY],
+  },
+  {
+    id: 'coupon-expiry-boundary',
+    file: `${D}coupons.ts`,
+    find: 'coupon.expiresAt <= deps.clock.now(scope).toISOString()',
+    replace: 'coupon.expiresAt < deps.clock.now(scope).toISOString()',
+    tests: [CHECKOUT, MONEY],
+  },
+  {
+    id: 'proration-counts-time-already-used',
+    file: `${D}proration.ts`,
+    find: 'Math.max(start, now.getTime())',
+    replace: 'start',
+    tests: [PRORATION, MIGRATION],
+  },
+  {
+    id: 'proration-free-target-divides-by-zero',
+    file: `${D}proration.ts`,
+    find: 'if (next.netUsdMinor <= 0)',
+    replace: 'if (next.netUsdMinor < 0)',
+    tests: [PRORATION, MIGRATION],
+  },
+  {
+    id: 'proration-delay-at-old-price',
+    file: `${D}proration.ts`,
+    find: '(period * BigInt(next.netUsdMinor))',
+    replace: '(period * BigInt(old.netUsdMinor))',
+    tests: [PRORATION, MIGRATION],
+  },
+
+  // Billing periods and renewals.
+  {
+    id: 'period-dunning-off-by-one',
+    file: `${D}billing-period.ts`,
+    find: 'RETRY_DAYS[failedAttempts - 1]',
+    replace: 'RETRY_DAYS[failedAttempts]',
+    tests: [U_PERIOD, DUNNING],
+  },
+  {
+    id: 'period-month-end-overflows',
+    file: `${D}billing-period.ts`,
+    find: 'Math.min(anchor.getUTCDate(), lastDay)',
+    replace: 'anchor.getUTCDate()',
+    tests: [U_PERIOD, LIFECYCLE],
+  },
+  {
+    id: 'period-year-rounded',
+    file: `${D}billing-period.ts`,
+    find: 'Math.floor(totalMonths / 12)',
+    replace: 'Math.round(totalMonths / 12)',
+    tests: [U_PERIOD, LIFECYCLE],
+  },
+  {
+    id: 'billing-renewal-keeps-failed-attempts',
+    file: `${D}billing.ts`,
+    find: 'period: p.period + 1,\n          failedAttempts: 0,',
+    replace: 'period: p.period + 1,\n          failedAttempts: billing.failedAttempts,',
+    tests: [DUNNING, LIFECYCLE],
+  },
+  {
+    id: 'billing-retry-reuses-declined-attempt',
+    file: `${D}billing.ts`,
+    find: 'key: `renewal:${t.id}:${period}:${failedAttempts}`',
+    replace: 'key: `renewal:${t.id}:${period}`',
+    tests: [DUNNING, LIFECYCLE],
+  },
+  {
+    id: 'billing-overdue-retries-not-a-day-apart',
+    file: `${D}billing.ts`,
+    find: 'Math.max(retry.getTime(), p.at.getTime() + 86_400_000)',
+    replace: 'retry.getTime()',
+    tests: [DUNNING, LIFECYCLE],
+  },
+  {
+    id: 'billing-book-other-period',
+    file: `${D}billing.ts`,
+    find: 'if (samePeriod && attempt) {',
+    replace: 'if (attempt) {',
+    tests: [RACE, CRASH],
+  },
+  {
+    id: 'billing-renewal-revives-cancelled-pending',
+    file: `${D}billing.ts`,
+    find: "status: current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? current.status : 'SUBSCRIPTION_STATUS_ACTIVE',",
+    replace: "status: 'SUBSCRIPTION_STATUS_ACTIVE',",
+    tests: [RACE, LIFECYCLE],
+  },
+  {
+    id: 'billing-decline-overrides-cancel',
+    file: `${D}billing.ts`,
+    find: 'if (!unchanged) return write;\n    report.declined++;',
+    replace: 'report.declined++;',
+    tests: [RACE, DUNNING],
+  },
+  {
+    id: 'billing-next-charge-same-period',
+    file: `${D}billing.ts`,
+    find: 'p.period + 1).toISOString()',
+    replace: 'p.period).toISOString()',
+    tests: [LIFECYCLE, DUNNING],
+  },
+  {
+    id: 'billing-end-overrides-change',
+    file: `${D}billing.ts`,
+    find: "if (p.kind === 'end') {\n      if (unchanged) {",
+    replace: "if (p.kind === 'end') {\n      if (true) {",
+    tests: [RACE, LIFECYCLE],
+  },
+  {
+    id: 'billing-charge-free-period',
+    file: `${D}billing.ts`,
+    find: "p.kind === 'charge' && p.quote.totalMinor > 0 && p.due.token !== null",
+    replace: "p.kind === 'charge' && p.quote.totalMinor >= 0 && p.due.token !== null",
+    tests: [LIFECYCLE, MONEY],
+  },
+  {
+    id: 'billing-charge-changed-price',
+    file: `${D}billing.ts`,
+    find: 'if (a.amountMinor === p.quote.totalMinor && a.currency === p.quote.currency) return true;',
+    replace: 'return true;',
+    tests: [CRASH, RACE],
+  },
+  {
+    id: 'billing-trial-never-converts',
+    file: `${D}billing.ts`,
+    find: "(t.status !== 'SUBSCRIPTION_STATUS_ACTIVE' && t.status !== 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL')",
+    replace: "(t.status !== 'SUBSCRIPTION_STATUS_ACTIVE')",
+    tests: [LIFECYCLE, CHECKOUT],
+  },
+
+  // Idempotency.
+  {
+    id: 'idempotency-no-conflict-on-other-request',
+    file: `${D}idempotency.ts`,
+    find: 'if (earlier.requestHash !== requestHash) {',
+    replace: 'if (false) {',
+    tests: [IDEM, IDEM_RETRIES],
+  },
+  {
+    id: 'idempotency-in-progress-replayed',
+    file: `${D}idempotency.ts`,
+    find: "if (earlier.state === 'IN_PROGRESS') {",
+    replace: 'if (false) {',
+    tests: [IDEM, IDEM_RETRIES],
+  },
+  {
+    id: 'attempts-record-retry-is-fresh',
+    file: `${S}attempts-store.ts`,
+    find: 'if (inserted) return { attempt: toAttempt(inserted), fresh: true };',
+    replace: 'return { attempt: inserted ? toAttempt(inserted) : a, fresh: true };',
+    tests: [IDEM_RETRIES, FAULTS, REFUNDS],
+  },
+  {
+    id: 'attempts-settle-without-open-condition',
+    file: `${S}attempts-store.ts`,
+    find: ".where('id', '=', id)\n        .where('status', 'in', ['PENDING', 'UNKNOWN'])",
+    replace: ".where('id', '=', id)",
+    tests: [FAULTS, IDEM_RETRIES, REFUNDS],
+  },
+  {
+    id: 'attempts-open-refund-of-any-kind',
+    file: `${S}attempts-store.ts`,
+    find: ".where('kind', '=', kind)",
+    replace: '',
+    tests: [REFUNDS, FAULTS, VAULTED],
+  },
+  {
+    id: 'idempotency-release-any-vendors-key',
+    file: `${S}attempts-store.ts`,
+    find: "await db.deleteFrom('idempotency_keys').$call(whereScope(scope)).where('idempotency_key', '=', key).execute();",
+    replace: "await db.deleteFrom('idempotency_keys').where('idempotency_key', '=', key).execute();",
+    tests: [IDEM, IDEM_RETRIES, ISOLATION],
+  },
+
+  // Cancel.
+  {
+    id: 'cancel-active-at-once',
+    file: `${D}transactions.ts`,
+    find: "transaction.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'\n            ? {",
+    replace: "transaction.status === 'SUBSCRIPTION_STATUS_ACTIVE'\n            ? {",
+    tests: [CANCEL],
+  },
+  {
+    id: 'cancel-twice-changes-again',
+    file: `${D}transactions.ts`,
+    find: "'SUBSCRIPTION_STATUS_CANCELLED_PENDING',\n          'SUBSCRIPTION_STATUS_CANCELLED',",
+    replace: "'SUBSCRIPTION_STATUS_CANCELLED',",
+    tests: [CANCEL],
+  },
+  {
+    id: 'cancel-pending-transaction',
+    file: `${D}transactions.ts`,
+    find: "if (transaction.status === 'TRANSACTION_STATUS_PENDING') {",
+    replace: 'if (false) {',
+    tests: [CANCEL],
+  },
+  {
+    id: 'cancel-onetime-payment',
+    file: `${D}transactions.ts`,
+    find: "if (transaction.type === 'ONETIME') {",
+    replace: 'if (false) {',
+    tests: [CANCEL],
+  },
+
+  // Licences.
+  {
+    id: 'licence-inactive-when-cancel-pending',
+    file: `${D}licences.ts`,
+    find: "  'SUBSCRIPTION_STATUS_CANCELLED_PENDING',\n  'VAULTED_STATUS_ACTIVE',",
+    replace: "  'VAULTED_STATUS_ACTIVE',",
+    tests: [LICENCES],
+  },
+  {
+    id: 'licence-key-case-sensitive',
+    file: `${D}licences.ts`,
+    find: 'key.trim().toUpperCase()',
+    replace: 'key.trim()',
+    tests: [LICENCES],
+  },
+
+  // Vaulted charges.
+  {
+    id: 'vaulted-soft-decline-deactivates',
+    file: `${D}vaulted-charges.ts`,
+    find: 'if (!decline.permanent) return;',
+    replace: '',
+    tests: [VAULTED],
+  },
+  {
+    id: 'vaulted-key-reused-for-other-amount',
+    file: `${D}vaulted-charges.ts`,
+    find: 'existing.amountMinor !== quote.totalMinor || ',
+    replace: '',
+    tests: [VAULTED, IDEM],
+  },
+  {
+    id: 'vaulted-charge-inactive-method',
+    file: `${D}vaulted-charges.ts`,
+    find: "if (transaction.status !== 'VAULTED_STATUS_ACTIVE')",
+    replace: 'if (false)',
+    tests: [VAULTED],
+  },
+  {
+    id: 'vaulted-charge-of-zero',
+    file: `${D}vaulted-charges.ts`,
+    find: 'if (quote.totalMinor <= 0) throw',
+    replace: 'if (quote.totalMinor < 0) throw',
+    tests: [VAULTED],
+  },
+  {
+    id: 'vaulted-charge-keeps-last-charge',
+    file: `${D}vaulted-charges.ts`,
+    find: 'await repos.transactions.update(attempt.scope, plan.transactionId, { lastCharge: at.toISOString() });',
+    replace: '',
+    tests: [VAULTED, READ],
+  },
+
+  // The changed-transactions feed and scoping.
+  {
+    id: 'feed-mark-processed-loses-later-change',
+    file: `${S}feed-store.ts`,
+    find: ".where(sql.ref('listed_version'), '=', sql.ref('change_version'))",
+    replace: '',
+    tests: [FEED_RACE, CHANGED],
+  },
+  {
+    id: 'feed-more-when-exactly-full',
+    file: `${S}feed-store.ts`,
+    find: 'more: rows.length > limit',
+    replace: 'more: rows.length >= limit',
+    tests: [CHANGED],
+  },
+  {
+    id: 'feed-mark-other-vendors-row',
+    file: `${S}feed-store.ts`,
+    find: ".where('id', '=', id).$call(whereScope(scope)).executeTakeFirst();",
+    replace: ".where('id', '=', id).executeTakeFirst();",
+    tests: [ISOLATION, CHANGED],
+  },
+  {
+    id: 'feed-lists-every-vendor',
+    file: `${S}feed-store.ts`,
+    find: ".selectAll()\n        .$call(whereScope(scope))\n        .where('feed_pending', '=', 1)",
+    replace: ".selectAll()\n        .where('feed_pending', '=', 1)",
+    tests: [ISOLATION, CHANGED],
+  },
+  {
+    id: 'transactions-update-unscoped',
+    file: `${S}transactions-store.ts`,
+    find: "let query = db.updateTable('transactions').set(values).where('id', '=', id).$call(whereScope(scope));",
+    replace: "let query = db.updateTable('transactions').set(values).where('id', '=', id);",
+    tests: [ISOLATION, UPDATE],
+  },
+  {
+    id: 'transactions-change-version-not-bumped',
+    file: `${S}transactions-store.ts`,
+    find: 'change_version: sql<number>`change_version + 1`,',
+    replace: '',
+    tests: [FEED_RACE, CHANGED],
+  },
+  {
+    id: 'transactions-search-ignores-assigned-email',
+    file: `${S}transactions-store.ts`,
+    find: "eb.or([eb('email_lower', '=', lower), eb('assigned_email_lower', '=', lower)])",
+    replace: "eb('email_lower', '=', lower)",
+    tests: [UPDATE, READ],
+  },
+  {
+    id: 'scope-vendor-only',
+    file: `${S}scope.ts`,
+    find: "query.where('vendor_id', '=', scope.vendorId).where('environment', '=', scope.environment)",
+    replace: "query.where('vendor_id', '=', scope.vendorId)",
+    tests: [ISOLATION],
+  },
+
+  // The billing store.
+  {
+    id: 'billing-store-claims-leased-rows',
+    file: `${S}billing-store.ts`,
+    find: "eb('billing_lease_until', '<', q.now)",
+    replace: "eb('billing_lease_until', '>', q.now)",
+    tests: [RACE, CRASH],
+  },
+  {
+    id: 'billing-store-sandbox-claims-everyone',
+    file: `${S}billing-store.ts`,
+    find: "if (q.sandboxVendorId) due = due.$call(whereScope({ vendorId: q.sandboxVendorId, environment: 'sandbox' }));",
+    replace: '',
+    tests: [CLOCKS, DUNNING],
+  },
+  {
+    id: 'billing-store-due-boundary',
+    file: `${S}billing-store.ts`,
+    find: ".where('next_charge', '<=', q.dueBy)",
+    replace: ".where('next_charge', '<', q.dueBy)",
+    tests: [LIFECYCLE, DUNNING],
+  },
+  {
+    id: 'billing-store-renewal-not-in-feed',
+    file: `${S}billing-store.ts`,
+    find: 'feed_pending = case when v.flag is null then transactions.feed_pending else 1 end',
+    replace: 'feed_pending = transactions.feed_pending',
+    tests: [LIFECYCLE, FEED_RACE, CHANGED],
+  },
+  {
+    id: 'billing-store-expire-everyones-offers',
+    file: `${S}billing-store.ts`,
+    find: "if (sandboxVendorId) query = query.$call(whereScope({ vendorId: sandboxVendorId, environment: 'sandbox' }));",
+    replace: '',
+    tests: [CLOCKS, VAULTED],
+  },
+];
