@@ -70,7 +70,11 @@ for (const kind of await storeKinds()) {
           await sleep(Math.random() * 15);
           run.child.kill('SIGKILL');
           const result = await run.exited;
-          assert.equal(result.signal, 'SIGKILL', result.stderr);
+          // It may have finished its last operations just before the kill: then it ended cleanly.
+          if (result.signal !== 'SIGKILL') {
+            assert.equal(result.code, 0, result.stderr);
+            break;
+          }
           kills.push(run.done());
         }
         assert.ok(kills.length >= KILLS, `only ${kills.length} kills landed: ${kills.join(', ')}`);
