@@ -60,20 +60,20 @@ for (const kind of await storeKinds()) {
 
         // Each run is killed after a random number of finished operations plus a few milliseconds.
         const kills: number[] = [];
-        while (kills.length < KILLS) {
+        for (let tries = 0; kills.length < KILLS && tries < 30; tries++) {
           const run = runChild(job);
-          const target = 1 + Math.floor(Math.random() * ops.length);
+          const target = 1 + Math.floor(Math.random() * (ops.length - 1));
           let exited = false;
           void run.exited.then(() => (exited = true));
           while (!exited && run.done() < target) await sleep(2);
-          if (exited) break;
+          if (exited) continue;
           await sleep(Math.random() * 15);
           run.child.kill('SIGKILL');
           const result = await run.exited;
           // It may have finished its last operations just before the kill: then it ended cleanly.
           if (result.signal !== 'SIGKILL') {
             assert.equal(result.code, 0, result.stderr);
-            break;
+            continue;
           }
           kills.push(run.done());
         }
