@@ -39,25 +39,41 @@ const U_MONEY_PROPS = 'test/unit/money-properties.test.ts';
 const U_PERIOD = 'test/unit/billing-period.test.ts';
 const U_PRICING = 'test/unit/pricing-coupons-properties.test.ts';
 
+const M_PROTOCOL = 'test/api/mutants-charge-protocol.test.ts';
+const M_PURCHASES = 'test/api/mutants-purchases.test.ts';
+const M_REFUNDS_COUPONS = 'test/api/mutants-refunds-and-coupons.test.ts';
+const M_LEDGER = 'test/unit/mutants-ledger.test.ts';
+const M_PRORATION = 'test/unit/mutants-proration.test.ts';
+const M_SCOPING = 'test/store/mutants-scoping.test.ts';
+const M_RENEWAL_RACES = 'test/billing/mutants-renewal-races.test.ts';
+const M_VAULTED = 'test/api/mutants-vaulted.test.ts';
+const M_SANDBOX_OFFERS = 'test/billing/mutants-sandbox-offers.test.ts';
+
 const D = 'src/domain/';
 const S = 'src/store/';
 
 export const mutants: Mutant[] = [
   // The charge protocol: record, ask, settle exactly once, reconcile.
-  { id: 'protocol-book-without-winning', file: `${D}charge-protocol.ts`, find: 'if (!won) return;', replace: '', tests: [FAULTS, REFUNDS, IDEM_RETRIES] },
+  {
+    id: 'protocol-book-without-winning',
+    file: `${D}charge-protocol.ts`,
+    find: 'if (!won) return;',
+    replace: '',
+    tests: [FAULTS, REFUNDS, IDEM_RETRIES, M_PROTOCOL],
+  },
   {
     id: 'protocol-swallow-free-booking-failure',
     file: `${D}charge-protocol.ts`,
     find: "outcome.status === 'SUCCEEDED' && attempt.amountMinor > 0",
     replace: "outcome.status === 'SUCCEEDED' && attempt.amountMinor >= 0",
-    tests: [MIGRATION, FAULTS],
+    tests: [MIGRATION, FAULTS, M_PROTOCOL],
   },
   {
     id: 'protocol-unresolved-too-early',
     file: `${D}charge-protocol.ts`,
     find: '> UNRESOLVED_AFTER_MS',
     replace: '< UNRESOLVED_AFTER_MS',
-    tests: [FAULTS],
+    tests: [FAULTS, M_PROTOCOL],
   },
   {
     id: 'protocol-skip-decline-booking',
@@ -71,14 +87,14 @@ export const mutants: Mutant[] = [
     file: `${D}charge-protocol.ts`,
     find: "if (found.status === 'NOT_FOUND') return settle(attempt, { status: 'VOIDED' }, booking);",
     replace: "if (found.status === 'NOT_FOUND') return attempt;",
-    tests: [FAULTS],
+    tests: [FAULTS, M_PROTOCOL],
   },
   {
     id: 'protocol-reconcile-grace-wrong-way',
     file: `${D}charge-protocol.ts`,
     find: 'deps.clock.now().getTime() - deps.graceMs',
     replace: 'deps.clock.now().getTime() + deps.graceMs',
-    tests: [FAULTS],
+    tests: [FAULTS, M_PROTOCOL],
   },
 
   // Purchases.
@@ -87,7 +103,7 @@ export const mutants: Mutant[] = [
     file: `${D}purchases.ts`,
     find: "if (attempt.status !== 'DECLINED' && attempt.status !== 'VOIDED') return { key, attempt };",
     replace: "if (attempt.status !== 'DECLINED') return { key, attempt };",
-    tests: [FAULTS, CHECKOUT],
+    tests: [FAULTS, CHECKOUT, M_PURCHASES],
   },
   {
     id: 'purchase-ignore-changed-total',
@@ -115,7 +131,7 @@ export const mutants: Mutant[] = [
     file: `${D}purchases.ts`,
     find: 'attempt.scope.vendorId !== scope.vendorId || ',
     replace: '',
-    tests: [IDEM, ISOLATION, CHECKOUT],
+    tests: [IDEM, ISOLATION, CHECKOUT, M_PURCHASES],
   },
   {
     id: 'purchase-subscription-booked-as-onetime',
@@ -145,7 +161,7 @@ export const mutants: Mutant[] = [
     file: `${D}ledger.ts`,
     find: '[...entries].reverse().find(',
     replace: '[...entries].find(',
-    tests: [REFUNDS, LIFECYCLE, ADMIN],
+    tests: [REFUNDS, LIFECYCLE, ADMIN, M_LEDGER],
   },
   {
     id: 'refund-no-open-refund-check',
@@ -159,7 +175,7 @@ export const mutants: Mutant[] = [
     file: `${D}refunds.ts`,
     find: "if (transaction.status === 'TRANSACTION_STATUS_REFUNDED') throw invalidState",
     replace: "if (transaction.status === 'TRANSACTION_STATUS_PENDING') throw invalidState",
-    tests: [REFUNDS, LIFECYCLE],
+    tests: [REFUNDS, LIFECYCLE, M_REFUNDS_COUPONS],
   },
   {
     id: 'refund-of-zero-payment',
@@ -201,14 +217,14 @@ export const mutants: Mutant[] = [
     file: `${D}ledger.ts`,
     find: 'incomeMinor: args.netMinor - args.feeMinor,',
     replace: 'incomeMinor: args.netMinor,',
-    tests: [MONEY, READ, REFUNDS],
+    tests: [MONEY, READ, REFUNDS, M_LEDGER],
   },
   {
     id: 'ledger-reversal-keeps-tax-sign',
     file: `${D}ledger.ts`,
     find: 'taxMinor: -payment.taxMinor,',
     replace: 'taxMinor: payment.taxMinor,',
-    tests: [REFUNDS, READ],
+    tests: [REFUNDS, READ, M_LEDGER],
   },
   {
     id: 'ledger-total-without-tax',
@@ -222,7 +238,7 @@ export const mutants: Mutant[] = [
     file: `${D}ledger.ts`,
     find: " || entry.type === 'VAULTED_PAYMENT'",
     replace: '',
-    tests: [VAULTED, REFUNDS],
+    tests: [VAULTED, REFUNDS, M_LEDGER],
   },
 
   // Money arithmetic.
@@ -317,7 +333,7 @@ export const mutants: Mutant[] = [
     file: `${D}coupons.ts`,
     find: 'coupon.expiresAt <= deps.clock.now(scope).toISOString()',
     replace: 'coupon.expiresAt < deps.clock.now(scope).toISOString()',
-    tests: [CHECKOUT, MONEY],
+    tests: [CHECKOUT, MONEY, M_REFUNDS_COUPONS],
   },
   {
     id: 'proration-counts-time-already-used',
@@ -331,14 +347,14 @@ export const mutants: Mutant[] = [
     file: `${D}proration.ts`,
     find: 'if (next.netUsdMinor <= 0)',
     replace: 'if (next.netUsdMinor < 0)',
-    tests: [PRORATION, MIGRATION],
+    tests: [PRORATION, MIGRATION, M_PRORATION],
   },
   {
     id: 'proration-delay-at-old-price',
     file: `${D}proration.ts`,
     find: '(period * BigInt(next.netUsdMinor))',
     replace: '(period * BigInt(old.netUsdMinor))',
-    tests: [PRORATION, MIGRATION],
+    tests: [PRORATION, MIGRATION, M_PRORATION],
   },
 
   // Billing periods and renewals.
@@ -396,14 +412,14 @@ export const mutants: Mutant[] = [
     file: `${D}billing.ts`,
     find: "status: current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? current.status : 'SUBSCRIPTION_STATUS_ACTIVE',",
     replace: "status: 'SUBSCRIPTION_STATUS_ACTIVE',",
-    tests: [RACE, LIFECYCLE],
+    tests: [RACE, LIFECYCLE, M_RENEWAL_RACES],
   },
   {
     id: 'billing-decline-overrides-cancel',
     file: `${D}billing.ts`,
     find: 'if (!unchanged) return write;\n    report.declined++;',
     replace: 'report.declined++;',
-    tests: [RACE, DUNNING],
+    tests: [RACE, DUNNING, M_RENEWAL_RACES],
   },
   {
     id: 'billing-next-charge-same-period',
@@ -417,21 +433,21 @@ export const mutants: Mutant[] = [
     file: `${D}billing.ts`,
     find: "if (p.kind === 'end') {\n      if (unchanged) {",
     replace: "if (p.kind === 'end') {\n      if (true) {",
-    tests: [RACE, LIFECYCLE],
+    tests: [RACE, LIFECYCLE, M_RENEWAL_RACES],
   },
   {
     id: 'billing-charge-free-period',
     file: `${D}billing.ts`,
     find: "p.kind === 'charge' && p.quote.totalMinor > 0 && p.due.token !== null",
     replace: "p.kind === 'charge' && p.quote.totalMinor >= 0 && p.due.token !== null",
-    tests: [LIFECYCLE, MONEY],
+    tests: [LIFECYCLE, MONEY, M_RENEWAL_RACES],
   },
   {
     id: 'billing-charge-changed-price',
     file: `${D}billing.ts`,
     find: 'if (a.amountMinor === p.quote.totalMinor && a.currency === p.quote.currency) return true;',
     replace: 'return true;',
-    tests: [CRASH, RACE],
+    tests: [CRASH, RACE, M_RENEWAL_RACES],
   },
   {
     id: 'billing-trial-never-converts',
@@ -461,14 +477,14 @@ export const mutants: Mutant[] = [
     file: `${S}attempts-store.ts`,
     find: 'if (inserted) return { attempt: toAttempt(inserted), fresh: true };',
     replace: 'return { attempt: inserted ? toAttempt(inserted) : a, fresh: true };',
-    tests: [IDEM_RETRIES, FAULTS, REFUNDS],
+    tests: [IDEM_RETRIES, FAULTS, REFUNDS, M_PROTOCOL],
   },
   {
     id: 'attempts-settle-without-open-condition',
     file: `${S}attempts-store.ts`,
     find: ".where('id', '=', id)\n        .where('status', 'in', ['PENDING', 'UNKNOWN'])",
     replace: ".where('id', '=', id)",
-    tests: [FAULTS, IDEM_RETRIES, REFUNDS],
+    tests: [FAULTS, IDEM_RETRIES, REFUNDS, M_PROTOCOL],
   },
   {
     id: 'attempts-open-refund-of-any-kind',
@@ -482,7 +498,7 @@ export const mutants: Mutant[] = [
     file: `${S}attempts-store.ts`,
     find: "await db.deleteFrom('idempotency_keys').$call(whereScope(scope)).where('idempotency_key', '=', key).execute();",
     replace: "await db.deleteFrom('idempotency_keys').where('idempotency_key', '=', key).execute();",
-    tests: [IDEM, IDEM_RETRIES, ISOLATION],
+    tests: [IDEM, IDEM_RETRIES, ISOLATION, M_SCOPING],
   },
 
   // Cancel.
@@ -558,7 +574,7 @@ export const mutants: Mutant[] = [
     file: `${D}vaulted-charges.ts`,
     find: 'if (quote.totalMinor <= 0) throw',
     replace: 'if (quote.totalMinor < 0) throw',
-    tests: [VAULTED],
+    tests: [VAULTED, M_VAULTED],
   },
   {
     id: 'vaulted-charge-keeps-last-charge',
@@ -588,7 +604,7 @@ export const mutants: Mutant[] = [
     file: `${S}feed-store.ts`,
     find: ".where('id', '=', id).$call(whereScope(scope)).executeTakeFirst();",
     replace: ".where('id', '=', id).executeTakeFirst();",
-    tests: [ISOLATION, CHANGED],
+    tests: [ISOLATION, CHANGED, M_SCOPING],
   },
   {
     id: 'feed-lists-every-vendor',
@@ -602,7 +618,7 @@ export const mutants: Mutant[] = [
     file: `${S}transactions-store.ts`,
     find: "let query = db.updateTable('transactions').set(values).where('id', '=', id).$call(whereScope(scope));",
     replace: "let query = db.updateTable('transactions').set(values).where('id', '=', id);",
-    tests: [ISOLATION, UPDATE],
+    tests: [ISOLATION, UPDATE, M_SCOPING],
   },
   {
     id: 'transactions-change-version-not-bumped',
@@ -660,6 +676,6 @@ export const mutants: Mutant[] = [
     file: `${S}billing-store.ts`,
     find: "if (sandboxVendorId) query = query.$call(whereScope({ vendorId: sandboxVendorId, environment: 'sandbox' }));",
     replace: '',
-    tests: [CLOCKS, VAULTED],
+    tests: [M_SANDBOX_OFFERS, VAULTED],
   },
 ];

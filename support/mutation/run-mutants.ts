@@ -146,7 +146,10 @@ async function main(): Promise<void> {
     const original = readFileSync(path, 'utf8');
     const at = Date.now();
     try {
-      writeFileSync(path, original.replace(m.find, () => m.replace));
+      writeFileSync(
+        path,
+        original.replace(m.find, () => m.replace),
+      );
       const run = await runTests(m.tests, MUTANT_TIMEOUT_MS);
       // A timeout counts as killed: the tests did not pass against the mutant.
       const verdict = run.passed ? 'SURVIVED' : 'KILLED';
