@@ -80,8 +80,8 @@ export function chargeProtocol(deps: ChargeProtocolDeps) {
   async function settle(attempt: ChargeAttempt, outcome: Outcome | { status: 'VOIDED' | 'UNRESOLVED' }, booking: Booking): Promise<ChargeAttempt> {
     const when = at();
     const status = outcome.status;
-    try {
-      await deps.store.transaction(async (repos) => {
+    const write = () =>
+      deps.store.transaction(async (repos) => {
         const won = await repos.chargeAttempts.settle(attempt.id, {
           status,
           gatewayReference: outcome.status === 'SUCCEEDED' ? outcome.reference : null,
@@ -92,12 +92,21 @@ export function chargeProtocol(deps: ChargeProtocolDeps) {
         if (outcome.status === 'SUCCEEDED') await booking.succeeded(repos, attempt, outcome, when);
         else if (outcome.status === 'DECLINED') await booking.declined?.(repos, attempt, outcome, when);
       });
-    } catch (err) {
-      // Money moved but writing it down failed: the attempt stays open and the reconciler books it
-      // later. The caller says "being confirmed", which is true; nothing is charged again.
-      if (!(outcome.status === 'SUCCEEDED' && attempt.amountMinor > 0)) throw err;
-      deps.onBookingFailure?.(err, attempt);
-      return attempt;
+    const moved = outcome.status === 'SUCCEEDED' && attempt.amountMinor > 0;
+    // Writing down money that moved is tried again at once (a deadlock or a busy database passes);
+    // the conditional update makes a repeat harmless.
+    for (let tries = 1; ; tries++) {
+      try {
+        await write();
+        break;
+      } catch (err) {
+        if (!moved) throw err;
+        if (tries < 3) continue;
+        // Still failing: the attempt stays open and the reconciler books it later. The caller says
+        // "being confirmed", which is true; nothing is charged again.
+        deps.onBookingFailure?.(err, attempt);
+        return attempt;
+      }
     }
     return (await deps.store.chargeAttempts.findByKey(attempt.key)) ?? attempt;
   }
