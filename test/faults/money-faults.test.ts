@@ -89,6 +89,7 @@ for (const kind of await storeKinds()) {
         const said = (html: string) => `${/<h1>([^<]*)/.exec(html)?.[1]} ${/role="alert"[^>]*>([^<]*)/.exec(html)?.[1] ?? ''}`;
         for (const a of answers) assert.ok([200, 202].includes(a.status), `checkout ${fault}: answer ${a.status} ${said(a.html)}`);
         assert.equal(answers.at(-1)!.status, 200, 'after reconciling, the form shows the receipt');
+        assert.equal(faults.lastCvc(), '123', 'the security code reached the network (it is checked there, never stored)');
         assert.equal(await movedFor(`checkout:${form.token}`), 1, 'the card was charged once');
         const listed = (await v.api(`/v1/transactions/${encodeURIComponent(fields.email)}`)).json as any[];
         assert.equal(listed.length, 1, 'one purchase');

@@ -15,7 +15,7 @@ const LATE_MS = 400;
 
 export function faultGateway(database: () => Database) {
   let real: PaymentGateway | undefined;
-  const state = { fault: undefined as Fault | undefined, times: 0, calls: 0 };
+  const state = { fault: undefined as Fault | undefined, times: 0, calls: 0, lastCvc: undefined as string | undefined };
 
   async function inject<T>(perform: () => Promise<T>): Promise<T> {
     state.calls++;
@@ -32,7 +32,10 @@ export function faultGateway(database: () => Database) {
 
   const gateway: PaymentGateway = {
     provider: 'SANDBOX',
-    tokenize: (card, now) => real!.tokenize(card, now),
+    tokenize: (card, now) => {
+      state.lastCvc = card.cvc;
+      return real!.tokenize(card, now);
+    },
     charge: (request) => inject(() => real!.charge(request)),
     refund: (request) => inject(() => real!.refund(request)),
     lookupCharge: (attemptId) => real!.lookupCharge(attemptId),
@@ -48,6 +51,8 @@ export function faultGateway(database: () => Database) {
       Object.assign(state, { fault, times: fault ? times : 0 });
     },
     heal: () => healLedger(database()),
+    /** The security code the last card reached the network with. */
+    lastCvc: () => state.lastCvc,
   };
 }
 
