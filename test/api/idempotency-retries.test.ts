@@ -3,9 +3,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { fixedClock } from '../../src/domain/clock.ts';
-import type { ChargeResult, PaymentGateway } from '../../src/domain/gateway.ts';
+import type { ChargeResult } from '../../src/domain/gateway.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import type { Database } from '../../src/store/database.ts';
+import { scriptedSandbox } from '../helpers/scripted-gateway.ts';
 import { startTestApp, storeKinds, type ApiResponse, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
@@ -141,24 +142,17 @@ for (const kind of await storeKinds()) {
   describe(`Idempotency-Key while the first request is in flight (${kind})`, () => {
     /** The sandbox's network, answering charges after `delayMs`; counts the charges it was asked for. */
     const slow = { delayMs: 0, charges: [] as string[] };
-    let real: PaymentGateway;
-    const gateway: PaymentGateway = {
-      provider: 'SANDBOX',
-      tokenize: (card, now) => real.tokenize(card, now),
-      refund: (request) => real.refund(request),
-      lookupCharge: (attemptId) => real.lookupCharge(attemptId),
-      lookupRefund: (refundId) => real.lookupRefund(refundId),
-      async charge(request): Promise<ChargeResult> {
-        slow.charges.push(request.attemptId);
-        if (slow.delayMs > 0) await sleep(slow.delayMs);
-        return real.charge(request);
-      },
-    };
+    const network = scriptedSandbox(async (request, real): Promise<ChargeResult> => {
+      slow.charges.push(request.attemptId);
+      if (slow.delayMs > 0) await sleep(slow.delayMs);
+      return real.charge(request);
+    });
+    const gateway = network.gateway;
     let t: TestApp;
     let v: TestVendor;
     before(async () => {
       t = await startTestApp(kind, { gateways: { sandbox: gateway } });
-      real = sandboxGateway(t.services.database.kysely);
+      network.use(sandboxGateway(t.services.database.kysely));
       v = await t.newVendor();
     });
     after(() => t.close());

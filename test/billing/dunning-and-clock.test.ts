@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import type { ChargeResult, PaymentGateway } from '../../src/domain/gateway.ts';
+import type { ChargeResult } from '../../src/domain/gateway.ts';
 import type { Environment } from '../../src/domain/model.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
+import { scriptedSandbox } from '../helpers/scripted-gateway.ts';
 import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
@@ -20,25 +21,18 @@ for (const kind of await storeKinds()) {
     const script = { decline: 0 };
     let t: TestApp;
     let v: TestVendor;
-    let real: PaymentGateway;
-    const scripted: PaymentGateway = {
-      provider: 'SANDBOX',
-      tokenize: (card, now) => real.tokenize(card, now),
-      refund: (request) => real.refund(request),
-      lookupCharge: (attemptId) => real.lookupCharge(attemptId),
-      lookupRefund: (refundId) => real.lookupRefund(refundId),
-      async charge(request): Promise<ChargeResult> {
-        if (script.decline > 0) {
-          script.decline--;
-          return { status: 'DECLINED', code: 'card_declined', message: 'The card was declined.', permanent: false };
-        }
-        return real.charge(request);
-      },
-    };
+    const network = scriptedSandbox(async (request, real): Promise<ChargeResult> => {
+      if (script.decline > 0) {
+        script.decline--;
+        return { status: 'DECLINED', code: 'card_declined', message: 'The card was declined.', permanent: false };
+      }
+      return real.charge(request);
+    });
+    const scripted = network.gateway;
 
     before(async () => {
       t = await startTestApp(kind, { clock, gateways: { sandbox: scripted } });
-      real = sandboxGateway(t.services.database.kysely, () => clock.now());
+      network.use(sandboxGateway(t.services.database.kysely, () => clock.now()));
     });
     after(() => t.close());
     beforeEach(async () => {

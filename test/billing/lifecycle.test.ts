@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import type { ChargeResult, PaymentGateway } from '../../src/domain/gateway.ts';
+import type { ChargeResult } from '../../src/domain/gateway.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { startBillingWorker } from '../../src/worker.ts';
+import { scriptedSandbox } from '../helpers/scripted-gateway.ts';
 import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
@@ -23,30 +24,23 @@ for (const kind of await storeKinds()) {
     let v: TestVendor;
 
     // The sandbox's own gateway behind a script: it can decline or lose the answer on demand.
-    let real: PaymentGateway;
-    const scripted: PaymentGateway = {
-      provider: 'SANDBOX',
-      tokenize: (card, now) => real.tokenize(card, now),
-      refund: (request) => real.refund(request),
-      lookupCharge: (attemptId) => real.lookupCharge(attemptId),
-      lookupRefund: (refundId) => real.lookupRefund(refundId),
-      async charge(request): Promise<ChargeResult> {
-        script.attempts.push(request.attemptId);
-        if (script.unknown > 0) {
-          script.unknown--;
-          return { status: 'UNKNOWN' };
-        }
-        if (script.decline > 0) {
-          script.decline--;
-          return { status: 'DECLINED', code: 'card_declined', message: 'The card was declined.', permanent: false };
-        }
-        return real.charge(request);
-      },
-    };
+    const network = scriptedSandbox(async (request, real): Promise<ChargeResult> => {
+      script.attempts.push(request.attemptId);
+      if (script.unknown > 0) {
+        script.unknown--;
+        return { status: 'UNKNOWN' };
+      }
+      if (script.decline > 0) {
+        script.decline--;
+        return { status: 'DECLINED', code: 'card_declined', message: 'The card was declined.', permanent: false };
+      }
+      return real.charge(request);
+    });
+    const scripted = network.gateway;
 
     before(async () => {
       t = await startTestApp(kind, { clock, gateways: { sandbox: scripted }, billing: { unknownRetryMs: 3600_000 } });
-      real = sandboxGateway(t.services.database.kysely, () => clock.now());
+      network.use(sandboxGateway(t.services.database.kysely, () => clock.now()));
     });
     after(() => t.close());
     beforeEach(async () => {
