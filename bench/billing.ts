@@ -1,3 +1,4 @@
+import { FORM_CARD_ENTRY } from '../src/gateways/sandbox-gateway.ts';
 /**
  * `npm run bench:billing`: the billing engine renewing BENCH_RENEWALS (default 100,000) due monthly
  * subscriptions, on SQLite and on PostgreSQL, beside the store's raw ceiling measured in the same
@@ -36,6 +37,7 @@ function instantGateway(): PaymentGateway {
   const references = new Map<string, string>();
   return {
     provider: 'BENCH',
+    ...FORM_CARD_ENTRY,
     tokenize: async () => ({ status: 'DECLINED', code: 'invalid_card', message: 'not in the bench', permanent: true }),
     async charge(request) {
       let reference = references.get(request.attemptId);

@@ -37,8 +37,39 @@ export interface Config {
   readonly billing: { readonly runInServer: boolean; readonly intervalSeconds: number; readonly leaseSeconds: number; readonly batchSize: number };
   /** A gateway call unanswered after GATEWAY_TIMEOUT_SECONDS is UNKNOWN; the reconciler asks about attempts older than RECONCILE_AFTER_SECONDS. */
   readonly payments: { readonly gatewayTimeoutMs: number; readonly reconcileGraceMs: number };
+  /**
+   * Stripe, per environment: production takes real payments through it when its three keys are set;
+   * the sandbox runs through Stripe's test mode when STRIPE_SANDBOX_* are set, else on virtual cards.
+   * `apiUrl` and `jsUrl` point the SDK and the browser at another host (the tests' stand-in).
+   */
+  readonly stripe: {
+    readonly production: StripeKeys | undefined;
+    readonly sandbox: StripeKeys | undefined;
+    readonly apiUrl: string | undefined;
+    readonly jsUrl: string;
+  };
   /** Paths of opentill's own that were readable by others and were made private while loading: what `serve` reports. */
   readonly tightenedPermissions: readonly string[];
+}
+
+export interface StripeKeys {
+  readonly secretKey: string;
+  readonly publishableKey: string;
+  readonly webhookSecret: string;
+}
+
+/** The three keys of one environment, all or none; a live key in the sandbox (or a test key in production) is refused. */
+function stripeKeys(env: NodeJS.ProcessEnv, prefix: string, live: boolean): StripeKeys | undefined {
+  const names = ['SECRET_KEY', 'PUBLISHABLE_KEY', 'WEBHOOK_SECRET'].map((n) => `${prefix}${n}`);
+  const [secretKey, publishableKey, webhookSecret] = names.map((n) => env[n] || undefined);
+  if (!secretKey && !publishableKey && !webhookSecret) return undefined;
+  const missing = names.filter((n) => !env[n]);
+  if (missing.length) throw new Error(`Stripe needs all three of ${names.join(', ')}; missing ${missing.join(', ')}.`);
+  if (!/^(sk|rk)_(live|test)_/.test(secretKey!)) throw new Error(`${names[0]} must be a Stripe secret key (sk_live_… or sk_test_…).`);
+  if (!/^pk_(live|test)_/.test(publishableKey!)) throw new Error(`${names[1]} must be a Stripe publishable key (pk_live_… or pk_test_…).`);
+  if (!/^whsec_/.test(webhookSecret!)) throw new Error(`${names[2]} must be a webhook signing secret (whsec_…).`);
+  if (!live && /_live_/.test(secretKey! + publishableKey!)) throw new Error(`${prefix}* must be test-mode keys: the sandbox never moves real money.`);
+  return Object.freeze({ secretKey: secretKey!, publishableKey: publishableKey!, webhookSecret: webhookSecret! });
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -174,6 +205,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalSeconds: int(env.BILLING_INTERVAL_SECONDS, 10, 'BILLING_INTERVAL_SECONDS'),
       leaseSeconds: int(env.BILLING_LEASE_SECONDS, 120, 'BILLING_LEASE_SECONDS'),
       batchSize: int(env.BILLING_BATCH_SIZE, 500, 'BILLING_BATCH_SIZE'),
+    }),
+    stripe: Object.freeze({
+      production: stripeKeys(env, 'STRIPE_', true),
+      sandbox: stripeKeys(env, 'STRIPE_SANDBOX_', false),
+      apiUrl: env.STRIPE_API_URL ? new URL(env.STRIPE_API_URL).origin : undefined,
+      jsUrl: env.STRIPE_JS_URL ?? 'https://js.stripe.com/v3/',
     }),
     tightenedPermissions: Object.freeze(tightened),
   });

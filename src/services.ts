@@ -9,12 +9,13 @@ import { credentialService } from './domain/credentials.ts';
 import { customerPortalService } from './domain/customer-portal.ts';
 import type { ExchangeRates } from './domain/exchange-rates.ts';
 import { loadExchangeRates } from './files/exchange-rates-file.ts';
-import type { PaymentGateway } from './domain/gateway.ts';
+import type { CardEntry, PaymentGateway } from './domain/gateway.ts';
 import { adminSessionService, hostedLinks, type AdminSessionService } from './domain/hosted-links.ts';
 import { idempotencyService, type IdempotencyService } from './domain/idempotency.ts';
 import { invoiceService } from './domain/invoices.ts';
 import { licenceService } from './domain/licences.ts';
 import { panelAccountService } from './domain/panel-accounts.ts';
+import { processorEventService, type ProcessorEventService } from './domain/processor-events.ts';
 import type { Environment, Scope } from './domain/model.ts';
 import type { Store } from './domain/ports.ts';
 import { purchaseService } from './domain/purchases.ts';
@@ -24,6 +25,7 @@ import { transactionService } from './domain/transactions.ts';
 import { vaultedChargeService } from './domain/vaulted-charges.ts';
 import { sandboxGateway } from './gateways/sandbox-gateway.ts';
 import { unconfiguredGateway } from './gateways/unconfigured-gateway.ts';
+import { stripeGateway } from './gateways/stripe-gateway.ts';
 import { createStore } from './store/index.ts';
 import { openDatabase, type Database, type DialectName } from './store/database.ts';
 
@@ -60,6 +62,10 @@ export interface Services {
   /** Settles charge attempts whose gateway answer was lost (the billing worker runs it). */
   readonly reconciler: AttemptReconciler;
   readonly checkout: CheckoutService;
+  /** How each environment's hosted pages take a card (opentill's form, the processor's element, or none configured). */
+  readonly payments: { cardEntry(environment: Environment): CardEntry };
+  /** The payment processor's events: received by the webhook routes, acted on by the billing worker. */
+  readonly processorEvents: ProcessorEventService;
   /** What an operator runs: schema migrations, the health check. */
   readonly maintenance: {
     readonly dialect: DialectName;
@@ -92,9 +98,13 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   const store = createStore(database);
   const clock = vendorClock(overrides.clock ?? systemClock);
   const rates = loadExchangeRates(config.ratesFile);
+  const gatewayTimeoutMs = overrides.payments?.gatewayTimeoutMs ?? config.payments.gatewayTimeoutMs;
+  const stripe = (keys: NonNullable<Config['stripe']['production']>) =>
+    // The SDK gives up a little before the protocol does, so its socket is closed when the attempt turns unknown.
+    stripeGateway({ keys, apiUrl: config.stripe.apiUrl, jsUrl: config.stripe.jsUrl, timeoutMs: Math.max(1000, gatewayTimeoutMs - 1000) });
   const gateways: Record<Environment, PaymentGateway> = {
-    production: overrides.gateways?.production ?? unconfiguredGateway,
-    sandbox: overrides.gateways?.sandbox ?? sandboxGateway(database.kysely, () => clock.real()),
+    production: overrides.gateways?.production ?? (config.stripe.production ? stripe(config.stripe.production) : unconfiguredGateway),
+    sandbox: overrides.gateways?.sandbox ?? (config.stripe.sandbox ? stripe(config.stripe.sandbox) : sandboxGateway(database.kysely, () => clock.real())),
   };
   const urls = {
     base: (environment: Environment) => (environment === 'sandbox' ? config.sandboxUrl : config.baseUrl),
@@ -117,6 +127,18 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       ...overrides.billing,
     },
   );
+  const processorEvents = processorEventService({
+    store,
+    clock,
+    gateways,
+    protocol,
+    bookings: { PURCHASE: purchases.booking, VAULTED: vaulted.booking, REFUND: refunds.booking },
+    // Billing books a renewal the customer authenticated after the bank held it (issue 13); until it
+    // can, such an event fails and is tried again later, so none is lost.
+    authenticatedRenewal: async (attempt) => {
+      throw new Error(`renewal ${attempt.id} was authenticated, but billing cannot book it yet`);
+    },
+  });
   return {
     config,
     database,
@@ -148,6 +170,10 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     sandboxClock: sandboxClockService({ store, clock, billing }),
     idempotency,
     checkout: checkoutService({ purchases, transactions }),
+    payments: {
+      cardEntry: (environment) => gateways[environment].cardEntry,
+    },
+    processorEvents,
     maintenance: {
       dialect: database.dialect,
       migrate: () => database.migrate(),

@@ -1,5 +1,5 @@
 import type { Clock } from './clock.ts';
-import type { ChargeResult, Decline, NotFound, PaymentGateway, RefundResult } from './gateway.ts';
+import type { ChargeResult, Decline, NotFound, PaymentGateway, RefundResult, TokenizedCard } from './gateway.ts';
 import type { Environment } from './model.ts';
 import type { AttemptKind, ChargeAttempt, Repositories, Store } from './ports.ts';
 
@@ -15,12 +15,19 @@ import type { AttemptKind, ChargeAttempt, Repositories, Store } from './ports.ts
  *  4. reconcile: open attempts are looked up at the gateway by id and settled, or voided when the
  *     gateway never had them; after a day of unknowns they become UNRESOLVED for an operator.
  */
-export type Outcome = { status: 'SUCCEEDED'; reference: string; feeMinor: number } | Decline | { status: 'UNKNOWN' };
+export type Outcome = Extract<ChargeResult, { status: 'SUCCEEDED' }> | Decline | { status: 'UNKNOWN' };
 
 /** How a settled attempt is written, inside the settling database transaction. */
 export interface Booking {
-  succeeded(repos: Repositories, attempt: ChargeAttempt, paid: { reference: string; feeMinor: number }, at: Date): Promise<void>;
+  succeeded(
+    repos: Repositories,
+    attempt: ChargeAttempt,
+    paid: { reference: string; feeMinor: number; method?: TokenizedCard | undefined },
+    at: Date,
+  ): Promise<void>;
   declined?(repos: Repositories, attempt: ChargeAttempt, decline: Decline, at: Date): Promise<void>;
+  /** What else the gateway needs to find the attempt (a refund's payment), for the reconciler. */
+  lookupHint?(attempt: ChargeAttempt): string | null;
 }
 
 export interface ChargeProtocolDeps {
@@ -61,9 +68,19 @@ export function chargeProtocol(deps: ChargeProtocolDeps) {
   const at = () => deps.clock.now();
   const ask = <T extends ChargeResult | RefundResult | NotFound>(call: () => Promise<T>) => askGateway(call, deps.gatewayTimeoutMs);
 
-  /** Asks the gateway to move the attempt's money: a charge of its token, or a refund of its charge. */
-  async function move(attempt: ChargeAttempt, request: { token: string; cvc?: string } | { refundOf: string | null }): Promise<Outcome> {
+  /**
+   * Asks the gateway to move the attempt's money: a charge of its token, a refund of its charge, or
+   * (`session`) the outcome of the payment the customer made in the browser under the attempt.
+   */
+  async function move(attempt: ChargeAttempt, request: { token: string } | { refundOf: string | null } | { session: true }): Promise<Outcome> {
     const gateway = deps.gateways[attempt.scope.environment];
+    if ('session' in request) {
+      const found = await ask(() => gateway.lookupCharge(attempt.id, attempt.gatewayReference));
+      // A session the processor no longer has (cancelled, expired): nothing was charged.
+      return found.status === 'NOT_FOUND'
+        ? { status: 'DECLINED', code: 'card_declined', message: 'The payment was cancelled; nothing was charged.', permanent: false }
+        : found;
+    }
     if ('refundOf' in request) {
       const result = await ask(() =>
         gateway.refund({ refundId: attempt.id, chargeReference: request.refundOf, amountMinor: attempt.amountMinor, currency: attempt.currency }),
@@ -84,7 +101,8 @@ export function chargeProtocol(deps: ChargeProtocolDeps) {
       deps.store.transaction(async (repos) => {
         const won = await repos.chargeAttempts.settle(attempt.id, {
           status,
-          gatewayReference: outcome.status === 'SUCCEEDED' ? outcome.reference : null,
+          gatewayReference:
+            outcome.status === 'SUCCEEDED' ? outcome.reference : outcome.status === 'DECLINED' ? (outcome.reference ?? null) : attempt.gatewayReference,
           failureCode: outcome.status === 'DECLINED' ? outcome.code : null,
           updatedAt: when.toISOString(),
         });
@@ -115,6 +133,8 @@ export function chargeProtocol(deps: ChargeProtocolDeps) {
     /** Records the attempt, committed; a key recorded before returns that earlier attempt instead. */
     record: (attempt: ChargeAttempt) => deps.store.chargeAttempts.record(attempt),
     findByKey: (key: string) => deps.store.chargeAttempts.findByKey(key),
+    /** Keeps the processor's id of an open attempt's browser session, so every later lookup asks about that one. */
+    noteReference: (attempt: ChargeAttempt, reference: string) => deps.store.chargeAttempts.noteReference(attempt.id, reference),
     move,
     settle,
 
@@ -123,8 +143,8 @@ export function chargeProtocol(deps: ChargeProtocolDeps) {
       const gateway = deps.gateways[attempt.scope.environment];
       const found =
         attempt.kind === 'REFUND'
-          ? await ask(() => gateway.lookupRefund(attempt.id)).then((r) => (r.status === 'NOT_FOUND' ? r : refundAsOutcome(r)))
-          : await ask(() => gateway.lookupCharge(attempt.id));
+          ? await ask(() => gateway.lookupRefund(attempt.id, booking.lookupHint?.(attempt))).then((r) => (r.status === 'NOT_FOUND' ? r : refundAsOutcome(r)))
+          : await ask(() => gateway.lookupCharge(attempt.id, attempt.gatewayReference));
       if (found.status === 'NOT_FOUND') return settle(attempt, { status: 'VOIDED' }, booking);
       if (found.status === 'UNKNOWN') {
         const old = at().getTime() - Date.parse(attempt.createdAt) > UNRESOLVED_AFTER_MS;

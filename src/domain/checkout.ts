@@ -8,7 +8,7 @@ import type { TransactionService } from './transactions.ts';
  * POST, a double click or twenty at once find that attempt and show its outcome; none pays again.
  */
 export interface CheckoutDeps {
-  purchases: Pick<PurchaseService, 'purchase' | 'status'>;
+  purchases: Pick<PurchaseService, 'purchase' | 'status' | 'startBrowserPayment'>;
   transactions: Pick<TransactionService, 'get'>;
 }
 
@@ -19,6 +19,9 @@ export type CheckoutOutcome =
   | { status: 'PENDING'; message: string };
 
 export const checkoutKey = (formToken: string) => `checkout:${formToken}`;
+
+/** The processor's session the browser confirms the payment in (card entry in the browser). */
+export type CheckoutSession = { status: 'SESSION'; clientSecret: string; mode: 'payment' | 'setup' };
 
 export function checkoutService(deps: CheckoutDeps) {
   async function present(result: Awaited<ReturnType<PurchaseService['purchase']>>, scope: Scope): Promise<CheckoutOutcome> {
@@ -31,6 +34,13 @@ export function checkoutService(deps: CheckoutDeps) {
   return {
     async pay(scope: Scope, formToken: string, request: PurchaseRequest): Promise<CheckoutOutcome> {
       return present(await deps.purchases.purchase(scope, { ...request, attemptKey: checkoutKey(formToken) }), scope);
+    },
+
+    /** Starts (or, the same form again, finds) the processor's browser session of a form's payment; settled already: its outcome. */
+    async startSession(scope: Scope, formToken: string, request: Omit<PurchaseRequest, 'card'>): Promise<CheckoutOutcome | CheckoutSession> {
+      const result = await deps.purchases.startBrowserPayment(scope, { ...request, attemptKey: checkoutKey(formToken) });
+      if (result.status === 'SESSION') return { status: 'SESSION', clientSecret: result.clientSecret, mode: result.mode };
+      return present(result, scope);
     },
 
     /** The payment of a form, asked again (the self-refreshing "being confirmed" page); undefined if the form never paid. */

@@ -1,7 +1,10 @@
 /**
- * The payment network, seen from the domain. Implementations: the sandbox gateway (virtual money,
- * published test cards) and, for production, whatever provider an operator plugs in. The rest of
- * the code never looks past this interface.
+ * The payment network, seen from the domain (the shape of Medusa's payment provider): a payment the
+ * customer completes in the browser, a card saved for later, an off-session charge under a key, a
+ * refund under a key, a lookup by key, and the processor's own events in opentill's terms.
+ * Implementations: the sandbox gateway (virtual money, published test cards, opentill's own card
+ * form) and the Stripe adapter (the processor's card element; no card data reaches opentill). The
+ * rest of the code never looks past this interface.
  */
 export interface CardInput {
   number: string;
@@ -12,7 +15,15 @@ export interface CardInput {
 }
 
 export type DeclineCode =
-  'card_declined' | 'insufficient_funds' | 'expired_card' | 'invalid_card' | 'test_card_refused' | 'provider_unavailable' | 'refund_refused';
+  | 'card_declined'
+  | 'insufficient_funds'
+  | 'expired_card'
+  | 'invalid_card'
+  | 'test_card_refused'
+  | 'provider_unavailable'
+  | 'refund_refused'
+  /** The card's bank asks the customer to authenticate (3-D Secure): not a refusal, the customer can still pay. */
+  | 'authentication_required';
 
 export interface Decline {
   status: 'DECLINED';
@@ -20,6 +31,8 @@ export interface Decline {
   message: string;
   /** The method can never succeed again (expired, closed): a vaulted method is deactivated. */
   permanent: boolean;
+  /** The processor's id of the payment, when it still exists there (one awaiting the customer's authentication). */
+  reference?: string | undefined;
 }
 
 const DECLINE_MESSAGES: Record<DeclineCode, string> = {
@@ -30,6 +43,7 @@ const DECLINE_MESSAGES: Record<DeclineCode, string> = {
   test_card_refused: 'Test card numbers work only in the sandbox.',
   provider_unavailable: 'The payment provider is not available.',
   refund_refused: 'The payment provider refused the refund.',
+  authentication_required: "The card's bank asks the customer to confirm this payment.",
 };
 
 /** The customer's words for a decline recorded earlier, when the provider's own message is gone. */
@@ -47,7 +61,8 @@ export interface TokenizedCard {
 export type TokenizeResult = { status: 'OK'; card: TokenizedCard } | Decline;
 
 export type ChargeResult =
-  | { status: 'SUCCEEDED'; reference: string; feeMinor: number }
+  /** `method`: the card the customer used, when the payment was made in the browser (what a later charge uses). */
+  | { status: 'SUCCEEDED'; reference: string; feeMinor: number; method?: TokenizedCard | undefined }
   | Decline
   /** Timeout or lost answer: recorded as unknown and resolved later, never blindly retried. */
   | { status: 'UNKNOWN' };
@@ -77,15 +92,93 @@ export type RefundResult =
 /** What the provider knows of an attempt; a key it never saw is voided, so a late request cannot still move money. */
 export type NotFound = { status: 'NOT_FOUND' };
 
+/**
+ * How the hosted pages take a card. `form`: opentill's own card fields, posted to opentill (the
+ * sandbox's virtual cards). `browser`: the processor's script and element; the card goes from the
+ * customer's browser to the processor and opentill only ever sees a reference. `none`: no processor.
+ */
+export type CardEntry =
+  { kind: 'form' } | { kind: 'browser'; library: string; scriptUrl: string; publicKey: string; origins: readonly string[] } | { kind: 'none'; message: string };
+
+/** A payment (or, with nothing to pay, a card saved for later) the customer completes in the browser, under the attempt's id. */
+export interface SessionRequest {
+  attemptId: string;
+  /** 0: nothing is charged now; the card is saved for later charges (a trial, a free start, a vaulted method). */
+  amountMinor: number;
+  currency: string;
+  /** Keep the card for off-session charges (subscriptions, vaulted methods). */
+  saveForLater: boolean;
+  scope: { vendorId: string; environment: string };
+  customer: { email: string; name: string | null; reference: string | null };
+  description: string;
+}
+
+export type SessionStart = { status: 'OPEN'; reference: string; clientSecret: string; mode: 'payment' | 'setup' } | Decline;
+
+/** An inbound processor event whose signature checked out, as received (stored before it is acted on). */
+export interface InboundEvent {
+  id: string;
+  type: string;
+  createdAt: string;
+  payload: string;
+}
+
+export type EventCheck = { status: 'OK'; event: InboundEvent } | { status: 'INVALID'; message: string };
+
+/**
+ * A processor's event in opentill's terms. References are the processor's ids of payments (what
+ * ledger entries keep as their external id); `attemptId` is the opentill attempt the processor's
+ * object names in its metadata. An event for nothing opentill made is `ignored`.
+ */
+export type ProcessorEvent =
+  /** Something happened to the payment or card setup of an attempt: ask the processor where it stands and settle. */
+  | { kind: 'payment'; attemptId: string; reference: string }
+  | {
+      kind: 'refunds';
+      paymentReference: string;
+      attemptId: string;
+      refunds: { reference: string; amountMinor: number; currency: string; refundAttemptId: string | null }[];
+    }
+  | {
+      kind: 'dispute';
+      paymentReference: string;
+      attemptId: string;
+      disputeReference: string;
+      amountMinor: number;
+      currency: string;
+      outcome: 'open' | 'won' | 'lost';
+    }
+  | { kind: 'ignored'; reason: string };
+
 export interface PaymentGateway {
   readonly provider: string;
+  readonly cardEntry: CardEntry;
+  /** Card fields posted to opentill (`form` card entry only). */
   tokenize(card: CardInput, now: Date): Promise<TokenizeResult>;
+  /** Starts a browser payment or card setup under `attemptId` (`browser` card entry); the same id again is the same session. */
+  startSession(request: SessionRequest): Promise<SessionStart>;
+  /** Charges a saved card, the customer absent, under `attemptId`: a repeat is the same charge. */
   charge(request: ChargeRequest): Promise<ChargeResult>;
   refund(request: RefundRequest): Promise<RefundResult>;
-  /** The outcome of the charge made under `attemptId`, or NOT_FOUND (and the id voided). */
-  lookupCharge(attemptId: string): Promise<ChargeResult | NotFound>;
-  /** The outcome of the refund made under `refundId`, or NOT_FOUND (and the id voided). */
-  lookupRefund(refundId: string): Promise<RefundResult | NotFound>;
+  /**
+   * The outcome of the charge (or browser session, whose id is `reference`) made under `attemptId`;
+   * UNKNOWN while it is in flight or the customer is still at it; NOT_FOUND, and the id voided, when
+   * no money moved and none can move any more under it.
+   */
+  lookupCharge(attemptId: string, reference?: string | null): Promise<ChargeResult | NotFound>;
+  /** The outcome of the refund made under `refundId` of the payment `chargeReference`, or NOT_FOUND (and the id voided). */
+  lookupRefund(refundId: string, chargeReference?: string | null): Promise<RefundResult | NotFound>;
+  /** What the browser needs to let the customer authenticate a payment awaiting it (a renewal the bank held), or undefined if none can. */
+  authenticationSession(reference: string): Promise<{ clientSecret: string; method: string | null } | undefined>;
+  /**
+   * Cancels a payment awaiting authentication so it can no longer move money; SUCCEEDED if the
+   * customer completed it first (then it is that payment), NOT_FOUND if it is cancelled.
+   */
+  cancelPending(reference: string): Promise<ChargeResult | NotFound>;
+  /** Checks an inbound event's signature over the raw body; processors that send no events lack it. */
+  verifyEvent?(rawBody: Buffer, signature: string | undefined): EventCheck;
+  /** Puts a stored event in opentill's terms (asking the processor what it needs to). */
+  translateEvent?(event: InboundEvent): Promise<ProcessorEvent>;
 }
 
 /** Luhn checksum over the digits of a card number. */

@@ -67,6 +67,8 @@ export interface Repositories {
     listForTransaction(transactionId: string): Promise<LedgerEntry[]>;
     /** The entry behind an invoice link, with the vendor it belongs to. */
     findByHash(environment: Environment, hashId: string): Promise<(LedgerEntry & { vendorId: string }) | undefined>;
+    /** The transaction's entry that keeps this processor id (a payment's, a refund's, a dispute's), if any. */
+    findByExternalId(transactionId: string, externalId: string): Promise<LedgerEntry | undefined>;
   };
   licences: {
     insert(licence: { id: string; scope: Scope; productId: string; transactionId: string; key: string; createdAt: string }): Promise<void>;
@@ -95,6 +97,11 @@ export interface Repositories {
     listOpen(query: { createdBefore: string; kinds?: readonly AttemptKind[]; limit: number }): Promise<ChargeAttempt[]>;
     /** An open attempt of this kind for the transaction, if any. */
     findOpenFor(transactionId: string, kind: AttemptKind): Promise<ChargeAttempt | undefined>;
+    /** Sets the processor's reference of a still open attempt (its browser session). */
+    noteReference(id: string, reference: string): Promise<void>;
+    findById(id: string): Promise<ChargeAttempt | undefined>;
+    /** The latest attempt of a kind for a transaction, settled or not. */
+    latestFor(transactionId: string, kind: AttemptKind): Promise<ChargeAttempt | undefined>;
   };
   billing: {
     /**
@@ -136,6 +143,15 @@ export interface Repositories {
     revokeAll(scope: Scope, at: string): Promise<number>;
     /** Forgets the vendor's sessions that expired by `before`. */
     deleteExpired(scope: Scope, before: string): Promise<void>;
+  };
+  processorEvents: {
+    /** Stores the event unless its id is stored already; `fresh` says whether this call stored it. */
+    record(event: NewProcessorEvent): Promise<{ fresh: boolean }>;
+    /** Unprocessed events whose next try is due by `now`, oldest processor time first. */
+    listDue(now: string, limit: number): Promise<StoredProcessorEvent[]>;
+    markProcessed(id: string, at: string): Promise<void>;
+    /** Counts a failed try and when to try again. */
+    markFailed(id: string, error: string, nextTryAt: string): Promise<void>;
   };
   idempotency: {
     /** Claims the key; if it was already claimed, returns the earlier record instead. */
@@ -190,6 +206,27 @@ export interface ChargeAttempt {
   updatedAt: string;
   /** JSON: what booking a success writes; null for renewals, which billing books from the row itself. */
   plan: string | null;
+}
+
+/** An inbound processor event as it is first stored: due at once, never tried. */
+export interface NewProcessorEvent {
+  /** `<provider>:<environment>:<event id>`: a second delivery of the event has the same id. */
+  id: string;
+  provider: string;
+  environment: Environment;
+  eventId: string;
+  type: string;
+  /** The processor's time of the event. */
+  createdAt: string;
+  payload: string;
+  receivedAt: string;
+}
+
+export interface StoredProcessorEvent extends NewProcessorEvent {
+  processedAt: string | null;
+  tries: number;
+  lastError: string | null;
+  nextTryAt: string;
 }
 
 /** What billing decides on: a subscription's status and schedule as they are now. */

@@ -43,7 +43,8 @@ export interface PurchaseRequest {
   region?: string | undefined;
   /** The currency the customer was shown; defaults to the country's own. */
   currency?: string | undefined;
-  card: CardInput;
+  /** The card typed into opentill's form (the sandbox); absent when the processor takes it in the browser. */
+  card?: CardInput | undefined;
   payload?: string | null | undefined;
   /** A coupon code the customer typed. */
   coupon?: string | undefined;
@@ -80,14 +81,20 @@ export type PurchaseResult =
   /** The gateway's answer is unknown (it threw, timed out or was lost): the reconciler will settle it. */
   | { status: 'PENDING'; attemptKey: string; message: string };
 
+/** A browser payment: the processor's session the customer confirms in the browser (or, already settled, its result). */
+export type BrowserPaymentStart = PurchaseResult | { status: 'SESSION'; attemptKey: string; clientSecret: string; mode: 'payment' | 'setup' };
+
 /** Everything booking the purchase writes, recorded with its attempt so the reconciler can book it later. */
 interface PurchasePlan {
   transaction: Transaction;
   quote: PriceQuote;
-  /** The processor's token of the card: what a retry of the charge is asked with. */
+  /** The processor's token of the card: what a retry of the charge is asked with ('' until a browser session saved one). */
   token: string;
   provider: string;
-  card: TokenizedCard;
+  /** The card, when it was known before the charge (typed into opentill's form); a browser session's comes with its outcome. */
+  card: TokenizedCard | null;
+  /** Paid in the browser, in a session of the processor's under this attempt: asked about, never charged from here. */
+  session?: boolean;
   customer: { id: string; firstName: string | null; lastName: string | null };
   licence: string | null;
   licenceId: string;
@@ -127,13 +134,11 @@ export function purchaseService(deps: PurchaseDeps) {
         lastName: plan.customer.lastName,
         createdAt: transaction.createdAt,
       });
-      await repos.paymentMethods.insert(
-        scope,
-        transaction.customerId,
-        plan.provider,
-        { id: transaction.paymentMethodId!, ...plan.card },
-        transaction.createdAt,
-      );
+      // The card the charge was made with: typed into opentill's form, or saved by the processor's session.
+      const card = paid.method ?? plan.card;
+      if (card)
+        await repos.paymentMethods.insert(scope, transaction.customerId, plan.provider, { id: transaction.paymentMethodId!, ...card }, transaction.createdAt);
+      else transaction.paymentMethodId = null;
       if (plan.migration) {
         // Ends the old subscription in the same database transaction, if it is still as priced.
         const current = await repos.transactions.lock(scope, plan.migration.oldId);
@@ -222,8 +227,132 @@ export function purchaseService(deps: PurchaseDeps) {
     }
     if (attempt.status !== 'PENDING' && attempt.status !== 'UNKNOWN') return resultOf(scope, attempt);
     const plan = JSON.parse(attempt.plan!) as PurchasePlan;
-    const outcome: Outcome = plan.charged ? await deps.protocol.move(attempt, { token: plan.token }) : { status: 'SUCCEEDED', reference: '', feeMinor: 0 };
+    const outcome: Outcome = plan.session
+      ? await deps.protocol.move(attempt, { session: true })
+      : plan.charged
+        ? await deps.protocol.move(attempt, { token: plan.token })
+        : { status: 'SUCCEEDED', reference: '', feeMinor: 0 };
     return resultOf(scope, await deps.protocol.settle(attempt, outcome, booking), outcome);
+  }
+
+  /** The processor's browser session of an open attempt, started (or, the same attempt again, found) under its id. */
+  async function session(scope: Scope, attempt: ChargeAttempt): Promise<BrowserPaymentStart> {
+    const plan = JSON.parse(attempt.plan!) as PurchasePlan;
+    const started = await deps.gateways[scope.environment].startSession({
+      attemptId: attempt.id,
+      amountMinor: attempt.amountMinor,
+      currency: attempt.currency,
+      saveForLater: plan.transaction.type !== 'ONETIME',
+      scope,
+      customer: { email: plan.transaction.email, name: [plan.customer.firstName, plan.customer.lastName].filter(Boolean).join(' ') || null, reference: null },
+      description: plan.transaction.productName,
+    });
+    if (started.status === 'DECLINED') return resultOf(scope, await deps.protocol.settle(attempt, started, booking), started);
+    if (attempt.gatewayReference !== started.reference) await deps.protocol.noteReference(attempt, started.reference);
+    return { status: 'SESSION', attemptKey: attempt.key, clientSecret: started.clientSecret, mode: started.mode };
+  }
+
+  /** Checks and prices a purchase and writes the plan of its booking; the card is the caller's. */
+  async function prepare(scope: Scope, request: Omit<PurchaseRequest, 'card'>) {
+    const offer = await deps.catalog.resolveOffer(scope, request.productId);
+    const { product, customized } = offer;
+    const email = requireEmail(request.email);
+    if (customized?.userMail && customized.userMail.toLowerCase() !== email.toLowerCase()) {
+      throw new AppError('INVALID_INPUT', 'This payment link is for another e-mail address.');
+    }
+    const country = requireCountry(request.country);
+    const payload = requirePayload(customized?.payload ?? request.payload ?? null);
+    const coupon = request.coupon ? await deps.coupons.redeemable(scope, product.id, request.coupon) : undefined;
+    const quote = priceOffer(offer, { country, region: request.region }, deps.rates, await conversionAllowed(scope), request.currency, coupon);
+    const expected = request.expectedTotal;
+    if (expected && (expected.currency.toUpperCase() !== quote.currency || expected.totalMinor !== quote.totalMinor)) {
+      throw new AppError(
+        'PRICE_CHANGED',
+        `The price is now ${formatMinor(quote.totalMinor, quote.currency)} ${quote.currency}, not what was shown; nothing was charged. Check the new price and pay again.`,
+      );
+    }
+    const gateway = deps.gateways[scope.environment];
+    const now = deps.clock.now(scope);
+
+    // An upgrade or downgrade replaces an active subscription: no trial, no charge now; the value
+    // left on the old one delays the first charge of the new one.
+    const migration = customized?.transactionIdToMigrate
+      ? await migrationOf(scope, customized.transactionIdToMigrate, email, quote.netUsdMinor, product.chargeFrequency, now)
+      : null;
+    const inTrial = !migration && product.type === 'SUBSCRIPTION' && product.trialDays > 0;
+    const chargeNow = !migration && !inTrial && quote.totalMinor > 0;
+    const transactionId = newId('transaction', now.getTime());
+    const { status, flag, nextCharge } = migration
+      ? { status: 'SUBSCRIPTION_STATUS_ACTIVE' as const, flag: 'CHANGED_STATUS_NEW' as const, nextCharge: migration.proration.firstCharge.toISOString() }
+      : openingState(product.type, inTrial, product.trialDays, product.chargeFrequency, now);
+    const transaction: Transaction = {
+      id: transactionId,
+      vendorId: scope.vendorId,
+      environment: scope.environment,
+      productId: product.id,
+      customizedProductId: customized?.id ?? null,
+      customerId: '',
+      paymentMethodId: newId('paymentMethod', now.getTime()),
+      email,
+      assignedEmail: null,
+      productName: product.name,
+      type: product.type,
+      status,
+      chargeFrequency: product.chargeFrequency,
+      country,
+      region: request.region?.toUpperCase() ?? null,
+      currency: quote.currency,
+      netMinor: quote.netMinor,
+      taxMinor: quote.taxMinor,
+      netUsdMinor: quote.netUsdMinor,
+      taxRate: quote.taxRate,
+      taxName: quote.taxName,
+      payload,
+      whoCanceled: null,
+      lastCharge: chargeNow ? now.toISOString() : null,
+      nextCharge,
+      createdAt: now.toISOString(),
+      changeFlag: flag,
+      changedAt: now.toISOString(),
+      // Paid now: period 0 started now and period 1 is next. Trial or migration: nothing paid
+      // yet, and period 0 starts at the first charge.
+      billing:
+        product.type !== 'SUBSCRIPTION' || !nextCharge
+          ? undefined
+          : migration || inTrial
+            ? { anchor: nextCharge, period: 0, failedAttempts: 0 }
+            : { anchor: now.toISOString(), period: 1, failedAttempts: 0 },
+    };
+    const plan: PurchasePlan = {
+      transaction,
+      quote,
+      token: '',
+      provider: gateway.provider,
+      card: null,
+      customer: {
+        id: newId('customer', now.getTime()),
+        firstName: request.firstName ?? customized?.userFirstName ?? null,
+        lastName: request.lastName ?? customized?.userLastName ?? null,
+      },
+      licence: product.issuesLicences ? newLicenceKey() : null,
+      licenceId: newId('licence', now.getTime()),
+      charged: chargeNow,
+      migration: migration ? { oldId: migration.old.id, oldNextCharge: migration.old.nextCharge } : null,
+    };
+    return { plan, transactionId, amountMinor: chargeNow ? quote.totalMinor : 0, currency: quote.currency };
+  }
+
+  function attemptOf(scope: Scope, prepared: Awaited<ReturnType<typeof prepare>>, plan: PurchasePlan, key: string | undefined): ChargeAttempt {
+    return pendingAttempt({
+      scope,
+      kind: 'PURCHASE',
+      key: key ?? `purchase:${prepared.transactionId}`,
+      transactionId: prepared.transactionId,
+      amountMinor: prepared.amountMinor,
+      currency: prepared.currency,
+      now: deps.clock.now(),
+      plan,
+    });
   }
 
   return {
@@ -249,121 +378,60 @@ export function purchaseService(deps: PurchaseDeps) {
       };
     },
 
+    /**
+     * A purchase whose card was typed into opentill's form (the sandbox's virtual cards): tokenize,
+     * record, charge, settle.
+     */
     async purchase(scope: Scope, request: PurchaseRequest): Promise<PurchaseResult> {
       // The same form again (a double click, a reload, a retry after "being confirmed"): its attempt.
       // After a decline the form may be sent again with another card: that is a new attempt.
       const latest = request.attemptKey ? await latestAttempt(request.attemptKey) : undefined;
       if (latest?.attempt) return resume(scope, latest.attempt);
-      const offer = await deps.catalog.resolveOffer(scope, request.productId);
-      const { product, customized } = offer;
-      const email = requireEmail(request.email);
-      if (customized?.userMail && customized.userMail.toLowerCase() !== email.toLowerCase()) {
-        throw new AppError('INVALID_INPUT', 'This payment link is for another e-mail address.');
-      }
-      const country = requireCountry(request.country);
-      const payload = requirePayload(customized?.payload ?? request.payload ?? null);
-      const coupon = request.coupon ? await deps.coupons.redeemable(scope, product.id, request.coupon) : undefined;
-      const quote = priceOffer(offer, { country, region: request.region }, deps.rates, await conversionAllowed(scope), request.currency, coupon);
-      const expected = request.expectedTotal;
-      if (expected && (expected.currency.toUpperCase() !== quote.currency || expected.totalMinor !== quote.totalMinor)) {
-        throw new AppError(
-          'PRICE_CHANGED',
-          `The price is now ${formatMinor(quote.totalMinor, quote.currency)} ${quote.currency}, not what was shown; nothing was charged. Check the new price and pay again.`,
-        );
-      }
-      requireCardExpiry(request.card);
       const gateway = deps.gateways[scope.environment];
-      const now = deps.clock.now(scope);
-      const tokenized = await gateway.tokenize(request.card, now);
+      if (gateway.cardEntry.kind === 'browser') throw new AppError('INVALID_INPUT', 'Card details are taken by the payment processor in the browser here.');
+      if (!request.card) throw new AppError('INVALID_INPUT', 'Enter the card details.');
+      const prepared = await prepare(scope, request);
+      requireCardExpiry(request.card);
+      const tokenized = await gateway.tokenize(request.card, deps.clock.now(scope));
       if (tokenized.status !== 'OK') return { status: 'DECLINED', code: tokenized.code, message: tokenized.message };
-
-      // An upgrade or downgrade replaces an active subscription: no trial, no charge now; the value
-      // left on the old one delays the first charge of the new one.
-      const migration = customized?.transactionIdToMigrate
-        ? await migrationOf(scope, customized.transactionIdToMigrate, email, quote.netUsdMinor, product.chargeFrequency, now)
-        : null;
-      const inTrial = !migration && product.type === 'SUBSCRIPTION' && product.trialDays > 0;
-      const chargeNow = !migration && !inTrial && quote.totalMinor > 0;
-      const transactionId = newId('transaction', now.getTime());
-      const { status, flag, nextCharge } = migration
-        ? { status: 'SUBSCRIPTION_STATUS_ACTIVE' as const, flag: 'CHANGED_STATUS_NEW' as const, nextCharge: migration.proration.firstCharge.toISOString() }
-        : openingState(product.type, inTrial, product.trialDays, product.chargeFrequency, now);
-      const transaction: Transaction = {
-        id: transactionId,
-        vendorId: scope.vendorId,
-        environment: scope.environment,
-        productId: product.id,
-        customizedProductId: customized?.id ?? null,
-        customerId: '',
-        paymentMethodId: newId('paymentMethod', now.getTime()),
-        email,
-        assignedEmail: null,
-        productName: product.name,
-        type: product.type,
-        status,
-        chargeFrequency: product.chargeFrequency,
-        country,
-        region: request.region?.toUpperCase() ?? null,
-        currency: quote.currency,
-        netMinor: quote.netMinor,
-        taxMinor: quote.taxMinor,
-        netUsdMinor: quote.netUsdMinor,
-        taxRate: quote.taxRate,
-        taxName: quote.taxName,
-        payload,
-        whoCanceled: null,
-        lastCharge: chargeNow ? now.toISOString() : null,
-        nextCharge,
-        createdAt: now.toISOString(),
-        changeFlag: flag,
-        changedAt: now.toISOString(),
-        // Paid now: period 0 started now and period 1 is next. Trial or migration: nothing paid
-        // yet, and period 0 starts at the first charge.
-        billing:
-          product.type !== 'SUBSCRIPTION' || !nextCharge
-            ? undefined
-            : migration || inTrial
-              ? { anchor: nextCharge, period: 0, failedAttempts: 0 }
-              : { anchor: now.toISOString(), period: 1, failedAttempts: 0 },
-      };
-      const plan: PurchasePlan = {
-        transaction,
-        quote,
-        token: tokenized.card.token,
-        provider: gateway.provider,
-        card: tokenized.card,
-        customer: {
-          id: newId('customer', now.getTime()),
-          firstName: request.firstName ?? customized?.userFirstName ?? null,
-          lastName: request.lastName ?? customized?.userLastName ?? null,
-        },
-        licence: product.issuesLicences ? newLicenceKey() : null,
-        licenceId: newId('licence', now.getTime()),
-        charged: chargeNow,
-        migration: migration ? { oldId: migration.old.id, oldNextCharge: migration.old.nextCharge } : null,
-      };
+      const plan: PurchasePlan = { ...prepared.plan, token: tokenized.card.token, card: tokenized.card };
       // Recorded before the gateway is asked, under the client's key: a retry finds this attempt.
-      const recorded = await deps.protocol.record(
-        pendingAttempt({
-          scope,
-          kind: 'PURCHASE',
-          key: latest?.key ?? `purchase:${transactionId}`,
-          transactionId,
-          amountMinor: chargeNow ? quote.totalMinor : 0,
-          currency: quote.currency,
-          now: deps.clock.now(),
-          plan,
-        }),
-      );
+      const recorded = await deps.protocol.record(attemptOf(scope, prepared, plan, latest?.key));
       if (!recorded.fresh) return resume(scope, recorded.attempt);
       // Nothing due now (a trial, a zero price, a migration): no money moves, the attempt books at once.
-      const outcome: Outcome = chargeNow
+      const outcome: Outcome = plan.charged
         ? await deps.protocol.move(recorded.attempt, { token: plan.token })
         : { status: 'SUCCEEDED', reference: '', feeMinor: 0 };
       return resultOf(scope, await deps.protocol.settle(recorded.attempt, outcome, booking), outcome);
     },
+
+    /**
+     * A purchase paid in the processor's element in the browser: the attempt is recorded and a
+     * session of the processor's started under it, for the amount priced here, never the browser's;
+     * the browser confirms it (3-D Secure included) and `status` settles it. Nothing to pay and no
+     * card to keep (a free one-time purchase): booked at once.
+     */
+    async startBrowserPayment(scope: Scope, request: Omit<PurchaseRequest, 'card'> & { attemptKey: string }): Promise<BrowserPaymentStart> {
+      const latest = await latestAttempt(request.attemptKey);
+      if (latest.attempt) {
+        const open = latest.attempt.status === 'PENDING' || latest.attempt.status === 'UNKNOWN';
+        return open && isSession(latest.attempt) ? session(scope, latest.attempt) : resume(scope, latest.attempt);
+      }
+      const gateway = deps.gateways[scope.environment];
+      if (gateway.cardEntry.kind !== 'browser') throw new AppError('INVALID_INPUT', 'This checkout takes the card in its own form.');
+      const prepared = await prepare(scope, request);
+      const needsCard = prepared.plan.charged || prepared.plan.transaction.type !== 'ONETIME';
+      const plan: PurchasePlan = { ...prepared.plan, session: needsCard };
+      const recorded = await deps.protocol.record(attemptOf(scope, prepared, plan, latest.key));
+      // Twenty clicks at once: one recorded the attempt, the others find its session.
+      if (!recorded.fresh) return this.startBrowserPayment(scope, request);
+      if (!needsCard) return resultOf(scope, await deps.protocol.settle(recorded.attempt, { status: 'SUCCEEDED', reference: '', feeMinor: 0 }, booking));
+      return session(scope, recorded.attempt);
+    },
   };
 }
+
+const isSession = (attempt: ChargeAttempt) => (JSON.parse(attempt.plan!) as PurchasePlan).session === true;
 
 function openingState(
   type: Transaction['type'],

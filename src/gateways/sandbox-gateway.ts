@@ -20,12 +20,26 @@ const VOIDED_CHARGE: Decline = {
 };
 
 /**
+ * What a gateway whose cards are typed into opentill's own form (the sandbox's virtual cards) says
+ * to the browser-only parts of the port: no browser sessions, and no charge ever waits for the bank.
+ */
+export const FORM_CARD_ENTRY: Pick<PaymentGateway, 'cardEntry' | 'startSession' | 'authenticationSession' | 'cancelPending'> = {
+  cardEntry: { kind: 'form' },
+  async startSession() {
+    return { status: 'DECLINED', code: 'provider_unavailable', message: "The sandbox takes its test cards in opentill's own form.", permanent: false };
+  },
+  authenticationSession: async () => undefined,
+  cancelPending: async () => ({ status: 'NOT_FOUND' }),
+};
+
+/**
  * Virtual money. The token carries the test card's behaviour; charges and refunds are kept by their
  * id, so asking twice for the same one answers the first outcome, as a real provider's idempotency does.
  */
 export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new Date()): PaymentGateway {
   return {
     provider: 'SANDBOX',
+    ...FORM_CARD_ENTRY,
     async tokenize(card, at) {
       const digits = card.number.replace(/[\s-]/g, '');
       if (!passesLuhn(digits)) return { status: 'DECLINED', code: 'invalid_card', message: 'The card number is not valid.', permanent: true };

@@ -85,6 +85,30 @@ export function chargeAttemptsStore(db: Executor): Repositories['chargeAttempts'
       if (kinds) query = query.where('kind', 'in', [...kinds]);
       return (await query.orderBy('created_at').limit(limit).execute()).map(toAttempt);
     },
+    async noteReference(id, reference) {
+      await db
+        .updateTable('charge_attempts')
+        .set({ gateway_reference: reference })
+        .where('id', '=', id)
+        .where('status', 'in', ['PENDING', 'UNKNOWN'])
+        .execute();
+    },
+    async findById(id) {
+      const row = await db.selectFrom('charge_attempts').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toAttempt(row);
+    },
+    async latestFor(transactionId, kind) {
+      const row = await db
+        .selectFrom('charge_attempts')
+        .selectAll()
+        .where('transaction_id', '=', transactionId)
+        .where('kind', '=', kind)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row && toAttempt(row);
+    },
     async findOpenFor(transactionId, kind) {
       const row = await db
         .selectFrom('charge_attempts')

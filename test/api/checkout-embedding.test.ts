@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
 import type { PaymentGateway } from '../../src/domain/gateway.ts';
-import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
+import { sandboxGateway, FORM_CARD_ENTRY } from '../../src/gateways/sandbox-gateway.ts';
 import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
@@ -24,6 +24,7 @@ for (const kind of await storeKinds()) {
     let loseAnswers = false;
     const gateway: PaymentGateway = {
       provider: 'SANDBOX',
+      ...FORM_CARD_ENTRY,
       tokenize: (card, now) => sandbox.tokenize(card, now),
       charge: async (request) => {
         const result = await sandbox.charge(request);

@@ -355,7 +355,7 @@ for (const kind of await storeKinds()) {
 }
 
 describe('production checkout', () => {
-  test('refuses the sandbox test cards, shows no test cards, and records nothing', async () => {
+  test('without a processor it says so, shows no card field or test cards, refuses to pay, and records nothing', async () => {
     const t = await startTestApp('sqlite', { gateways: { production: unconfiguredGateway } });
     try {
       const v = await t.newVendor();
@@ -363,7 +363,8 @@ describe('production checkout', () => {
       const res = await fetch(`${t.url}/payment/product/${product.id}`);
       const html = await res.text();
       assert.equal(res.status, 200);
-      assert.doesNotMatch(html, /4242424242424242|Sandbox/);
+      assert.doesNotMatch(html, /4242424242424242|Sandbox|cardNumber/);
+      assert.match(html, /This shop cannot take payments yet: No payment processor is configured/);
       const form: Record<string, string> = {};
       for (const m of html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) form[m[1]!] = m[2]!;
       const paid = await fetch(`${t.url}/payment/product/${product.id}`, {
@@ -372,7 +373,7 @@ describe('production checkout', () => {
         body: new URLSearchParams({ ...form, email: 'prod@example.com', cardNumber: '4242424242424242', cardExpiry: '12/34', cardCvc: '123' }),
       });
       assert.equal(paid.status, 402);
-      assert.match(await paid.text(), /Test card numbers work only in the sandbox/);
+      assert.match(await paid.text(), /This shop cannot take payments yet/);
       assert.deepEqual((await v.api('/v1/transactions/prod%40example.com', { environment: 'production' })).json, []);
     } finally {
       await t.close();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { PaymentGateway } from '../../src/domain/gateway.ts';
-import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
+import { sandboxGateway, FORM_CARD_ENTRY } from '../../src/gateways/sandbox-gateway.ts';
 import { storeKinds, TEST_CARD, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
@@ -17,6 +17,7 @@ for (const kind of await storeKinds()) {
     let loseNextCharge = false;
     const gateway: PaymentGateway = {
       provider: 'SANDBOX',
+      ...FORM_CARD_ENTRY,
       tokenize: (card, at) => network.tokenize(card, at),
       charge: (request) => {
         if (!loseNextCharge) return network.charge(request);

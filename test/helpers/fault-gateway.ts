@@ -1,3 +1,4 @@
+import { FORM_CARD_ENTRY } from '../../src/gateways/sandbox-gateway.ts';
 import { sql } from 'kysely';
 import type { PaymentGateway } from '../../src/domain/gateway.ts';
 import type { Database } from '../../src/store/database.ts';
@@ -32,6 +33,7 @@ export function faultGateway(database: () => Database) {
 
   const gateway: PaymentGateway = {
     provider: 'SANDBOX',
+    ...FORM_CARD_ENTRY,
     tokenize: (card, now) => {
       state.lastCvc = card.cvc;
       return real!.tokenize(card, now);

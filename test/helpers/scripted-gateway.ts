@@ -1,3 +1,4 @@
+import { FORM_CARD_ENTRY } from '../../src/gateways/sandbox-gateway.ts';
 import type { ChargeRequest, ChargeResult, PaymentGateway } from '../../src/domain/gateway.ts';
 
 /**
@@ -9,6 +10,7 @@ export function scriptedSandbox(charge: (request: ChargeRequest, real: PaymentGa
   let real: PaymentGateway | undefined;
   const gateway: PaymentGateway = {
     provider: 'SANDBOX',
+    ...FORM_CARD_ENTRY,
     tokenize: (card, now) => real!.tokenize(card, now),
     refund: (request) => real!.refund(request),
     lookupCharge: (attemptId) => real!.lookupCharge(attemptId),

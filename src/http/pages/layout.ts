@@ -42,7 +42,7 @@ button.secondary{background:#fff;color:var(--bad);border:1px solid #f4b7b2}summa
 button.link{background:none;color:var(--accent);width:auto;margin:0;padding:.2rem .4rem}
 .alert{border-radius:.5rem;padding:.7rem .9rem;margin:1rem 0;border:1px solid}.alert.bad{color:var(--bad);border-color:#f4b7b2;background:#fef3f2}
 .alert.ok{color:var(--ok);border-color:#a6e4c1;background:#ecfdf3}code{font-size:.95em;word-break:break-all}
-.top{display:flex;justify-content:space-between;align-items:center}ul{padding-left:1.2rem}
+.top{display:flex;justify-content:space-between;align-items:center}ul{padding-left:1.2rem}.element{min-height:3rem;margin:.35rem 0 1rem}
 `;
 
 export interface PageOptions {
@@ -53,15 +53,20 @@ export interface PageOptions {
   frameAncestors?: string;
   /** Inline script, allowed by a per-response nonce. */
   script?: string;
+  /** The payment processor's script, loaded before the inline script; its origins may be framed and called. */
+  processorScript?: { url: string; origins: readonly string[] } | undefined;
 }
 
 export function sendPage(reply: FastifyReply, options: PageOptions) {
   const nonce = randomBytes(16).toString('base64');
+  const processor = options.processorScript;
+  const origins = processor ? ` ${processor.origins.join(' ')}` : '';
   const csp = [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
-    `script-src 'nonce-${nonce}'`,
-    "connect-src 'self'",
+    `script-src 'nonce-${nonce}'${origins}`,
+    `connect-src 'self'${origins}`,
+    ...(processor ? [`frame-src${origins}`] : []),
     "img-src 'self' data:",
     "form-action 'self'",
     "base-uri 'none'",
@@ -70,6 +75,7 @@ export function sendPage(reply: FastifyReply, options: PageOptions) {
   const page =
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<title>${escapeHtml(options.title)} · opentill</title><style nonce="${nonce}">${STYLE}</style></head><body><main>${options.body.text}</main>` +
+    (processor ? `<script nonce="${nonce}" src="${escapeHtml(processor.url)}"></script>` : '') +
     (options.script ? `<script nonce="${nonce}">${options.script}</script>` : '') +
     `</body></html>`;
   return reply

@@ -6,6 +6,8 @@ import { isPayment } from '../../../domain/ledger.ts';
 import type { LedgerEntry, Scope, Transaction } from '../../../domain/model.ts';
 import { KNOWN_COUNTRIES } from '../../../domain/tax-rates.ts';
 import { requireOrigin } from '../../../domain/validation.ts';
+import type { CheckoutOutcome } from '../../../domain/checkout.ts';
+import type { PurchaseRequest } from '../../../domain/purchases.ts';
 import { customerLocality } from '../../customer-locality.ts';
 import { ERROR_STATUS } from '../../error-status.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
@@ -62,6 +64,43 @@ send({type:'ready'});${message ? `send(${scriptJson(message)});` : ''}
 var c=document.getElementById('close');if(c)c.addEventListener('click',function(){send({type:'close'})});
 document.addEventListener('keydown',function(e){if(e.key==='Escape')send({type:'close'})});})();`;
 
+/** Whether the offer charges nothing now: a trial, or a switch from another subscription. */
+const inTrialOrSwitch = (offer: Offer) => !!offer.customized?.transactionIdToMigrate || (offer.product.type === 'SUBSCRIPTION' && offer.product.trialDays > 0);
+
+/**
+ * The processor's card element (Stripe's Payment Element; its script is the processor's, loaded by
+ * URL): mounted with the amount priced here, it is confirmed against a session opentill starts on
+ * Pay, for the amount opentill priced; 3-D Secure happens inside it. The card goes from the element
+ * to the processor; opentill's page never holds it. After a decline the customer may try another
+ * card in the same session; the details above are then fixed (reload the page to change them).
+ */
+const PROCESSOR_SCRIPT = (c: {
+  publicKey: string;
+  mode: 'payment' | 'setup' | 'none';
+  amount: number;
+  currency: string;
+  saveForLater: boolean;
+  sessionUrl: string;
+}) =>
+  c.mode === 'none'
+    ? ''
+    : `(function(){var c=${scriptJson(c)};
+var stripe=Stripe(c.publicKey);var o={mode:c.mode,currency:c.currency};if(c.mode==='payment'){o.amount=c.amount;if(c.saveForLater)o.setupFutureUsage='off_session';}
+var elements=stripe.elements(o);elements.create('payment').mount('#payment-element');
+var form=document.getElementById('checkout'),pay=document.getElementById('pay'),err=document.getElementById('card-error'),started=null;
+function fail(m){err.textContent=m;err.hidden=false;pay.disabled=false;}
+form.addEventListener('submit',function(e){
+if(form.coupon&&form.coupon.value.trim().toUpperCase()!==form.appliedCoupon.value.toUpperCase())return;
+e.preventDefault();if(pay.disabled)return;pay.disabled=true;err.hidden=true;
+elements.submit().then(function(r){if(r.error)throw r.error;
+return started||fetch(c.sessionUrl,{method:'POST',headers:{'content-type':'application/x-www-form-urlencoded'},body:new URLSearchParams(new FormData(form))}).then(function(res){
+return res.json().catch(function(){return{}}).then(function(j){if(j.redirect){location.assign(j.redirect);return new Promise(function(){});}
+if(!res.ok||!j.clientSecret)throw{message:j.message||'The payment could not be started; try again.'};
+Array.prototype.forEach.call(form.querySelectorAll('input,select'),function(i){i.readOnly=true;});started=j;return j;});});
+}).then(function(j){var a={elements:elements,clientSecret:j.clientSecret,confirmParams:{return_url:new URL(j.confirmUrl,location.href).href},redirect:'if_required'};
+return (j.mode==='payment'?stripe.confirmPayment(a):stripe.confirmSetup(a)).then(function(r){if(r.error)throw r.error;location.assign(j.confirmUrl);});
+}).catch(function(e){fail((e&&e.message)||'The payment did not go through; try again.');});});})();`;
+
 /** The receipt's link to the payment's invoice, relative to `/payment/product/{id}` so it works behind any host name. */
 function invoicePath(entries: readonly LedgerEntry[], levels = 2): string | null {
   const payment = entries.find(isPayment);
@@ -97,6 +136,22 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     const { quote } = await services.purchases.quote(scope, productId, locality, prefill.coupon);
     const lockedEmail = offer.customized?.userMail ?? undefined;
     const embedding = embeddingOf(request);
+    const cardEntry = services.payments.cardEntry(environment);
+    const needsCard = offer.product.type !== 'ONETIME' || quote.totalMinor > 0;
+    const token = randomBytes(18).toString('base64url');
+    const embedScript = embedding.embedded && embedding.origin ? EMBED_SCRIPT(embedding.origin, null) : '';
+    const browserScript =
+      cardEntry.kind === 'browser'
+        ? PROCESSOR_SCRIPT({
+            publicKey: cardEntry.publicKey,
+            // Nothing due now (a trial, a free start, a switch, a vaulted method at zero): the element only saves the card.
+            mode: !needsCard ? 'none' : quote.totalMinor > 0 && !inTrialOrSwitch(offer) ? 'payment' : 'setup',
+            amount: quote.totalMinor,
+            currency: quote.currency.toLowerCase(),
+            saveForLater: offer.product.type !== 'ONETIME',
+            sessionUrl: `${encodeURIComponent(productId)}/session${embeddingQuery(embedding)}`,
+          })
+        : '';
     return sendPage(reply, {
       status,
       title: offer.product.name,
@@ -117,12 +172,15 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
             lastName: prefill.lastName ?? offer.customized?.userLastName ?? undefined,
           },
           emailLocked: !!lockedEmail || !!(prefill.nonEditableEmail && prefill.email),
-          token: randomBytes(18).toString('base64url'),
+          token,
+          cardEntry,
+          needsCard,
           ...messages,
         },
         embedding.embedded,
       ),
-      script: embedding.embedded && embedding.origin ? EMBED_SCRIPT(embedding.origin, null) : undefined,
+      script: embedScript + browserScript || undefined,
+      processorScript: cardEntry.kind === 'browser' && needsCard ? { url: cardEntry.scriptUrl, origins: cardEntry.origins } : undefined,
     });
   }
 
@@ -218,32 +276,33 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     }
 
     try {
-      const locality = customerLocality(request, environment, { zip: form.zipCode, country: environment === 'sandbox' ? form.country : undefined });
-      const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.cardExpiry ?? '');
-      if (!expiry) throw new AppError('INVALID_INPUT', 'Enter the card expiry as MM/YY.');
-      if (!/^\d{3,4}$/.test((form.cardCvc ?? '').trim())) throw new AppError('INVALID_INPUT', 'Enter the 3 or 4 digit security code (CVC) of the card.');
-      const expectedCurrency = form.expectedCurrency ?? '';
-      const expectedTotal = /^\d{1,15}$/.test(form.expectedTotal ?? '') ? Number(form.expectedTotal) : NaN;
-      if (!/^[A-Za-z]{3}$/.test(expectedCurrency) || !Number.isSafeInteger(expectedTotal))
-        throw new AppError('INVALID_INPUT', 'The form is incomplete; reload the page and pay again.');
-      // One token, one payment: a second submit of the same form shows the first outcome.
-      const outcome = await services.checkout.pay(scope, token, {
-        productId: request.params.productId,
-        email: form.email ?? '',
-        firstName: form.firstName || undefined,
-        lastName: form.lastName || undefined,
-        country: locality.country,
-        region: locality.region ?? undefined,
-        card: {
-          number: (form.cardNumber ?? '').replace(/[\s-]/g, ''),
-          expMonth: Number(expiry[1]),
-          expYear: Number(expiry[2]),
-          cvc: (form.cardCvc ?? '').trim(),
-        },
-        payload: offer.customized?.payload ?? form.payload ?? null,
-        coupon: prefill.coupon,
-        expectedTotal: { currency: expectedCurrency, totalMinor: expectedTotal },
-      });
+      const details = purchaseDetails(request, form, offer, prefill);
+      const cardEntry = services.payments.cardEntry(environment);
+      if (cardEntry.kind === 'none') return showForm(request, reply, scope, offer, prefill, 402, { error: `This shop cannot take payments yet. ${cardEntry.message}` });
+      let outcome: CheckoutOutcome;
+      if (cardEntry.kind === 'form') {
+        const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.cardExpiry ?? '');
+        if (!expiry) throw new AppError('INVALID_INPUT', 'Enter the card expiry as MM/YY.');
+        if (!/^\d{3,4}$/.test((form.cardCvc ?? '').trim())) throw new AppError('INVALID_INPUT', 'Enter the 3 or 4 digit security code (CVC) of the card.');
+        // One token, one payment: a second submit of the same form shows the first outcome.
+        outcome = await services.checkout.pay(scope, token, {
+          ...details,
+          card: {
+            number: (form.cardNumber ?? '').replace(/[\s-]/g, ''),
+            expMonth: Number(expiry[1]),
+            expYear: Number(expiry[2]),
+            cvc: (form.cardCvc ?? '').trim(),
+          },
+        });
+      } else {
+        // The processor's card field runs in the browser; without JavaScript only a purchase with nothing to pay and no card to keep goes through.
+        const started = await services.checkout.startSession(scope, token, details);
+        if (started.status === 'SESSION')
+          return showForm(request, reply, scope, offer, prefill, 400, {
+            error: "The card field needs JavaScript: it is the payment processor's, so that your card never reaches this shop's server.",
+          });
+        outcome = started;
+      }
       if (outcome.status === 'PENDING')
         return showPending(reply, scope, offer, `${encodeURIComponent(request.params.productId)}/confirm/${encodeURIComponent(token)}`);
       if (outcome.status === 'DECLINED')
@@ -253,6 +312,68 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       if (!(err instanceof AppError)) throw err;
       if (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND') return offerFailure(reply, err);
       return showForm(request, reply, scope, offer, prefill, ERROR_STATUS[err.code], { error: err.message });
+    }
+  });
+
+  /** What the customer entered, checked: everything of the purchase but the card. */
+  function purchaseDetails(request: FastifyRequest, form: FormBody, offer: Offer, prefill: CheckoutPrefill): Omit<PurchaseRequest, 'card'> {
+    const locality = customerLocality(request, environment, { zip: form.zipCode, country: environment === 'sandbox' ? form.country : undefined });
+    const expectedCurrency = form.expectedCurrency ?? '';
+    const expectedTotal = /^\d{1,15}$/.test(form.expectedTotal ?? '') ? Number(form.expectedTotal) : NaN;
+    if (!/^[A-Za-z]{3}$/.test(expectedCurrency) || !Number.isSafeInteger(expectedTotal))
+      throw new AppError('INVALID_INPUT', 'The form is incomplete; reload the page and pay again.');
+    return {
+      productId: (request.params as Params).productId,
+      email: form.email ?? '',
+      firstName: form.firstName || undefined,
+      lastName: form.lastName || undefined,
+      country: locality.country,
+      region: locality.region ?? undefined,
+      payload: offer.customized?.payload ?? form.payload ?? null,
+      coupon: prefill.coupon,
+      expectedTotal: { currency: expectedCurrency, totalMinor: expectedTotal },
+    };
+  }
+
+  /**
+   * The processor's browser session of a form's payment, for the page's script: `{clientSecret,
+   * mode, confirmUrl}` to confirm in the card element, `{redirect}` when there is nothing to confirm
+   * (booked, or already settled), or `{error, message}`. The amount is priced here from the form's
+   * details, never taken from the browser; the form's token keys the attempt, so twenty clicks make
+   * one session.
+   */
+  app.post<{ Params: Params; Body: FormBody }>('/payment/product/:productId/session', { schema: { hide: true } }, async (request, reply) => {
+    const fail = (status: number, error: string, message: string) => reply.code(status).header('cache-control', 'no-store').send({ error, message });
+    const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
+    if ('failure' in found) {
+      const err = found.failure;
+      if (err instanceof AppError && (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND')) return fail(ERROR_STATUS[err.code], err.code, err.message);
+      throw err;
+    }
+    const { scope, offer } = found;
+    if (services.payments.cardEntry(environment).kind !== 'browser') return fail(404, 'NOT_FOUND', 'This checkout takes the card in its own form.');
+    const form: FormBody = request.body && typeof request.body === 'object' ? request.body : {};
+    const token = form.token ?? '';
+    if (!/^[\w-]{16,64}$/.test(token)) return fail(400, 'INVALID_INPUT', 'The form has expired; reload the page and pay again.');
+    const coupon = form.coupon?.trim() || undefined;
+    if ((coupon ?? '').toUpperCase() !== (form.appliedCoupon ?? '').toUpperCase())
+      return fail(409, 'PRICE_CHANGED', 'The coupon changed after the price was shown; reload the page to see the new price.');
+    if (coupon) {
+      const verdict = await vetCoupon(services, request.ip, scope, offer.product.id, coupon);
+      if (verdict.status === 'blocked') reply.header('retry-after', String(verdict.retryAfterSeconds));
+      if (verdict.status !== 'valid') return fail(verdict.status === 'blocked' ? 429 : 400, 'INVALID_INPUT', verdict.message);
+    }
+    const prefill: CheckoutPrefill = { ...readPrefill(request.query as Record<string, unknown>), coupon };
+    const confirmUrl = `${encodeURIComponent(request.params.productId)}/confirm/${encodeURIComponent(token)}${embeddingQuery(embeddingOf(request))}`;
+    try {
+      const started = await services.checkout.startSession(scope, token, purchaseDetails(request, form, offer, prefill));
+      if (started.status === 'SESSION')
+        return reply.header('cache-control', 'no-store').send({ clientSecret: started.clientSecret, mode: started.mode, confirmUrl });
+      if (started.status === 'DECLINED') return fail(402, 'PAYMENT_DECLINED', started.message);
+      return reply.header('cache-control', 'no-store').send({ redirect: confirmUrl });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      return fail(ERROR_STATUS[err.code], err.code, err.message);
     }
   });
 

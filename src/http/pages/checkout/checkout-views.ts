@@ -1,4 +1,5 @@
 import type { Offer } from '../../../domain/catalog.ts';
+import type { CardEntry } from '../../../domain/gateway.ts';
 import type { Environment, Transaction } from '../../../domain/model.ts';
 import { formatAmount } from '../../../domain/money.ts';
 import type { PriceQuote } from '../../../domain/pricing.ts';
@@ -23,6 +24,10 @@ export interface FormView {
   prefill: CheckoutPrefill;
   emailLocked: boolean;
   token: string;
+  /** How the card is taken: opentill's fields, the processor's element, or not at all (no processor configured). */
+  cardEntry: CardEntry;
+  /** Whether this purchase needs a card at all (a free one-time purchase does not). */
+  needsCard: boolean;
   error?: string | undefined;
   notice?: string | undefined;
 }
@@ -66,7 +71,7 @@ export function checkoutForm(view: FormView, embedded: boolean): Html {
   <div class="box">${priceLines(offer, quote)}${migrating ? html`<p class="muted" id="migration">This replaces your current subscription, which ends now. What is left of it pays for the first days of this one, so nothing is charged today; the receipt shows the date of the first charge.</p>` : ''}</div>
   ${view.error ? html`<div class="alert bad" role="alert" id="error">${view.error}</div>` : ''}
   ${view.notice ? html`<div class="alert ok" role="status">${view.notice}</div>` : ''}
-  <form method="post" novalidate>
+  <form method="post" id="checkout" novalidate>
     <input type="hidden" name="token" value="${view.token}">
     <input type="hidden" name="expectedCurrency" value="${quote.currency}">
     <input type="hidden" name="expectedTotal" value="${String(quote.totalMinor)}">
@@ -88,15 +93,29 @@ export function checkoutForm(view: FormView, embedded: boolean): Html {
     </div>
     <label for="coupon">Coupon (optional)</label>
     <input id="coupon" name="coupon" autocomplete="off" value="${prefill.coupon ?? ''}">
-    <label for="cardNumber">Card number</label>
+    ${cardFields(view)}
+    <button type="submit" id="pay"${view.cardEntry.kind === 'none' ? html` disabled` : ''}>${payLabel}</button>
+  </form>
+  ${view.environment === 'sandbox' && view.cardEntry.kind === 'form' ? sandboxCards() : ''}`;
+}
+
+/** The card: opentill's own fields (virtual cards), or the processor's element, which keeps the card away from opentill. */
+function cardFields(view: FormView): Html {
+  if (!view.needsCard) return html``;
+  if (view.cardEntry.kind === 'none')
+    return html`<div class="alert bad" role="alert" id="no-processor">This shop cannot take payments yet: ${view.cardEntry.message}</div>`;
+  if (view.cardEntry.kind === 'browser') {
+    return html`<label id="card-label">Card</label>
+    <div id="payment-element" class="element" aria-labelledby="card-label"></div>
+    <noscript><div class="alert bad">The card field needs JavaScript: it is the payment processor's, so that your card never reaches this shop's server.</div></noscript>
+    <div class="alert bad" role="alert" id="card-error" hidden></div>`;
+  }
+  return html`<label for="cardNumber">Card number</label>
     <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required placeholder="1234 1234 1234 1234">
     <div class="row">
       <div><label for="cardExpiry">Expiry (MM/YY)</label><input id="cardExpiry" name="cardExpiry" autocomplete="cc-exp" required placeholder="MM/YY"></div>
       <div><label for="cardCvc">CVC</label><input id="cardCvc" name="cardCvc" inputmode="numeric" autocomplete="cc-csc" required></div>
-    </div>
-    <button type="submit" id="pay">${payLabel}</button>
-  </form>
-  ${view.environment === 'sandbox' ? sandboxCards() : ''}`;
+    </div>`;
 }
 
 function sandboxCards(): Html {

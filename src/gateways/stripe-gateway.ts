@@ -1,0 +1,382 @@
+import Stripe from 'stripe';
+import type { StripeKeys } from '../config.ts';
+import {
+  declineMessage,
+  type ChargeResult,
+  type Decline,
+  type DeclineCode,
+  type InboundEvent,
+  type NotFound,
+  type PaymentGateway,
+  type ProcessorEvent,
+  type RefundResult,
+  type TokenizedCard,
+} from '../domain/gateway.ts';
+
+/**
+ * Stripe, through its official SDK. The card never reaches opentill: the customer types it into
+ * Stripe's Payment Element, and opentill keeps only Stripe's ids (customer and payment method),
+ * brand, last 4 and expiry. Every call that can move money carries an idempotency key derived from
+ * the opentill attempt, and every object opentill creates names that attempt in its metadata, so a
+ * lost answer is found again by key and an event is traced back to its attempt.
+ */
+export interface StripeGatewayOptions {
+  keys: StripeKeys;
+  /** Another host for the API (the tests' stand-in); Stripe's own by default. */
+  apiUrl?: string | undefined;
+  /** Where the browser loads Stripe.js from. */
+  jsUrl: string;
+  /** The SDK gives up on a call after this; the charge protocol then treats it as unknown. */
+  timeoutMs: number;
+  now?: () => Date;
+}
+
+/** A browser session the customer left unfinished this long is cancelled, so it can never be paid later. */
+export const SESSION_LIFETIME_MS = 60 * 60_000;
+
+const METADATA_ATTEMPT = 'opentill_attempt';
+const METADATA_SESSION = 'opentill_session';
+
+/** What opentill stores as a card's token: Stripe's customer and payment method ids. */
+const tokenOf = (customer: string, paymentMethod: string) => `${customer}/${paymentMethod}`;
+function parseToken(token: string): { customer: string; paymentMethod: string } | undefined {
+  const match = /^(cus_\w+)\/(pm_\w+)$/.exec(token);
+  return match ? { customer: match[1]!, paymentMethod: match[2]! } : undefined;
+}
+
+const idOf = (value: string | { id: string } | null | undefined) => (value == null ? null : typeof value === 'string' ? value : value.id);
+
+/** A decline as opentill words it; Stripe's own codes decide whether the card can ever work again. */
+function declineOf(code: string | undefined, declineCode: string | undefined, reference?: string): Decline {
+  const reason = declineCode ?? code ?? 'card_declined';
+  const mapped: DeclineCode =
+    code === 'authentication_required' || reason === 'authentication_required'
+      ? 'authentication_required'
+      : reason === 'insufficient_funds'
+        ? 'insufficient_funds'
+        : reason === 'expired_card' || code === 'expired_card'
+          ? 'expired_card'
+          : reason === 'incorrect_number' || reason === 'invalid_number'
+            ? 'invalid_card'
+            : 'card_declined';
+  const permanent = mapped === 'expired_card' || mapped === 'invalid_card' || ['lost_card', 'stolen_card', 'pickup_card', 'restricted_card'].includes(reason);
+  return { status: 'DECLINED', code: mapped, message: declineMessage(mapped), permanent, ...(reference ? { reference } : {}) };
+}
+
+export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
+  const api = new URL(options.apiUrl ?? 'https://api.stripe.com');
+  const stripe = new Stripe(options.keys.secretKey, {
+    host: api.hostname,
+    port: api.port || (api.protocol === 'https:' ? 443 : 80),
+    protocol: api.protocol === 'http:' ? 'http' : 'https',
+    // The charge protocol retries under the same key itself; the SDK's own retries would hide a lost answer.
+    maxNetworkRetries: 0,
+    timeout: options.timeoutMs,
+    appInfo: { name: 'opentill' },
+  });
+  const now = options.now ?? (() => new Date());
+
+  function cardOf(customer: string | null, method: Stripe.PaymentMethod | string | null | undefined): TokenizedCard | undefined {
+    if (!customer || !method || typeof method === 'string' || !method.card) return undefined;
+    return {
+      token: tokenOf(customer, method.id),
+      brand: method.card.brand,
+      last4: method.card.last4,
+      expMonth: method.card.exp_month,
+      expYear: method.card.exp_year,
+    };
+  }
+
+  /** Stripe's fee of a payment, in the payment's currency (the balance transaction is in the account's). */
+  function feeOf(intent: Stripe.PaymentIntent): number {
+    const charge = intent.latest_charge;
+    const balance = charge && typeof charge !== 'string' ? charge.balance_transaction : null;
+    if (!balance || typeof balance === 'string') return 0;
+    if (balance.currency === intent.currency || !balance.exchange_rate) return balance.fee;
+    return Math.round(balance.fee / balance.exchange_rate);
+  }
+
+  const expired = (created: number) => now().getTime() - created * 1000 > SESSION_LIFETIME_MS;
+
+  /** Cancels what can no longer be paid; if the customer completed it meanwhile, that is the outcome. */
+  async function cancelIntent(id: string): Promise<ChargeResult | NotFound> {
+    try {
+      await stripe.paymentIntents.cancel(id);
+      return { status: 'NOT_FOUND' };
+    } catch (err) {
+      if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw err;
+      const intent = await retrieveIntent(id);
+      if (intent.status === 'canceled') return { status: 'NOT_FOUND' };
+      const outcome = intentOutcome(intent);
+      if (outcome.status === 'UNKNOWN') throw err;
+      return outcome;
+    }
+  }
+
+  const retrieveIntent = (id: string) => stripe.paymentIntents.retrieve(id, { expand: ['latest_charge.balance_transaction', 'payment_method'] });
+
+  /** Where a PaymentIntent stands, in opentill's terms; UNKNOWN while it is in flight or awaits the customer. */
+  function intentOutcome(intent: Stripe.PaymentIntent): ChargeResult | NotFound {
+    switch (intent.status) {
+      case 'succeeded':
+        return {
+          status: 'SUCCEEDED',
+          reference: intent.id,
+          feeMinor: feeOf(intent),
+          method: cardOf(idOf(intent.customer), intent.payment_method),
+        };
+      case 'canceled':
+        return { status: 'NOT_FOUND' };
+      case 'requires_payment_method': {
+        const error = intent.last_payment_error;
+        return error ? declineOf(error.code, error.decline_code, intent.id) : { status: 'UNKNOWN' };
+      }
+      default:
+        // processing, requires_action, requires_confirmation, requires_capture
+        return { status: 'UNKNOWN' };
+    }
+  }
+
+  /** A browser session (PaymentIntent or SetupIntent) the customer may still be completing. */
+  async function lookupSession(reference: string): Promise<ChargeResult | NotFound> {
+    if (reference.startsWith('seti_')) {
+      const setup = await stripe.setupIntents.retrieve(reference, { expand: ['payment_method'] });
+      if (setup.status === 'succeeded') {
+        return { status: 'SUCCEEDED', reference: '', feeMinor: 0, method: cardOf(idOf(setup.customer), setup.payment_method) };
+      }
+      if (setup.status === 'canceled') return { status: 'NOT_FOUND' };
+      if (setup.status === 'requires_payment_method' && setup.last_setup_error) {
+        // Declined: the session ends here; a new try is a new session.
+        await stripe.setupIntents.cancel(reference).catch(() => undefined);
+        return declineOf(setup.last_setup_error.code, setup.last_setup_error.decline_code);
+      }
+      if (expired(setup.created)) {
+        await stripe.setupIntents.cancel(reference);
+        return { status: 'NOT_FOUND' };
+      }
+      return { status: 'UNKNOWN' };
+    }
+    const intent = await retrieveIntent(reference);
+    const outcome = intentOutcome(intent);
+    if (outcome.status === 'DECLINED') {
+      // The customer was told; this session can no longer be paid (a new try is a new session).
+      const cancelled = await cancelIntent(intent.id);
+      return cancelled.status === 'SUCCEEDED' ? cancelled : outcome;
+    }
+    if (outcome.status === 'UNKNOWN' && intent.status !== 'processing' && expired(intent.created)) return cancelIntent(intent.id);
+    return outcome;
+  }
+
+  /** The outcome of an off-session charge made under `attemptId`, found by the metadata it carries. */
+  async function lookupByAttempt(attemptId: string): Promise<ChargeResult | NotFound> {
+    const found = await stripe.paymentIntents.search({ query: `metadata['${METADATA_ATTEMPT}']:'${attemptId}'`, limit: 1 });
+    const intent = found.data[0];
+    if (!intent) return { status: 'NOT_FOUND' };
+    return intentOutcome(await retrieveIntent(intent.id));
+  }
+
+  return {
+    provider: 'STRIPE',
+    cardEntry: {
+      kind: 'browser',
+      library: 'stripe',
+      scriptUrl: options.jsUrl,
+      publicKey: options.keys.publishableKey,
+      origins: [...new Set([new URL(options.jsUrl).origin, api.origin])],
+    },
+
+    async tokenize() {
+      // Card numbers never come to opentill with a processor that takes them in the browser.
+      return { status: 'DECLINED', code: 'invalid_card', message: 'Card details are taken by the payment page of the processor.', permanent: true };
+    },
+
+    async startSession(request) {
+      const metadata = { [METADATA_ATTEMPT]: request.attemptId, [METADATA_SESSION]: '1' };
+      try {
+        const customer =
+          request.customer.reference ??
+          (
+            await stripe.customers.create(
+              { email: request.customer.email, ...(request.customer.name ? { name: request.customer.name } : {}), metadata },
+              { idempotencyKey: `${request.attemptId}:customer` },
+            )
+          ).id;
+        if (request.amountMinor > 0) {
+          const intent = await stripe.paymentIntents.create(
+            {
+              amount: request.amountMinor,
+              currency: request.currency.toLowerCase(),
+              customer,
+              ...(request.saveForLater ? { setup_future_usage: 'off_session' as const } : {}),
+              description: request.description,
+              metadata,
+            },
+            { idempotencyKey: `${request.attemptId}:session` },
+          );
+          return { status: 'OPEN', reference: intent.id, clientSecret: intent.client_secret!, mode: 'payment' };
+        }
+        const setup = await stripe.setupIntents.create(
+          { customer, usage: 'off_session', description: request.description, metadata },
+          { idempotencyKey: `${request.attemptId}:session` },
+        );
+        return { status: 'OPEN', reference: setup.id, clientSecret: setup.client_secret!, mode: 'setup' };
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeCardError) return declineOf(err.code, err.decline_code);
+        return {
+          status: 'DECLINED',
+          code: 'provider_unavailable',
+          message: 'The payment processor could not be reached; nothing was charged. Try again in a moment.',
+          permanent: false,
+        };
+      }
+    },
+
+    async charge(request) {
+      const token = parseToken(request.token);
+      if (!token) return { status: 'DECLINED', code: 'card_declined', message: 'The stored card cannot be used with this processor.', permanent: true };
+      try {
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount: request.amountMinor,
+            currency: request.currency.toLowerCase(),
+            customer: token.customer,
+            payment_method: token.paymentMethod,
+            off_session: true,
+            confirm: true,
+            metadata: { [METADATA_ATTEMPT]: request.attemptId },
+            expand: ['latest_charge.balance_transaction', 'payment_method'],
+          },
+          { idempotencyKey: request.attemptId },
+        );
+        const outcome = intentOutcome(intent);
+        return outcome.status === 'NOT_FOUND' ? { status: 'UNKNOWN' } : outcome;
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeCardError) return declineOf(err.code, err.decline_code, err.payment_intent?.id);
+        // A card Stripe no longer has (detached, deleted): it will never work again.
+        if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'resource_missing') {
+          return { status: 'DECLINED', code: 'card_declined', message: 'The stored card is no longer available.', permanent: true };
+        }
+        // Anything else (no answer, a timeout, a 5xx, a conflict on the key): unknown, asked again under the same key.
+        return { status: 'UNKNOWN' };
+      }
+    },
+
+    async refund(request): Promise<RefundResult> {
+      if (!request.chargeReference?.startsWith('pi_')) return { status: 'FAILED', message: 'This payment was not made through Stripe.' };
+      try {
+        const refund = await stripe.refunds.create(
+          { payment_intent: request.chargeReference, amount: request.amountMinor, metadata: { opentill_refund: request.refundId } },
+          { idempotencyKey: request.refundId },
+        );
+        return refund.status === 'failed' || refund.status === 'canceled'
+          ? { status: 'FAILED', message: 'Stripe could not make the refund.' }
+          : { status: 'SUCCEEDED', reference: refund.id };
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeInvalidRequestError) return { status: 'FAILED', message: err.message };
+        return { status: 'UNKNOWN' };
+      }
+    },
+
+    async lookupCharge(attemptId, reference) {
+      return reference ? lookupSession(reference) : lookupByAttempt(attemptId);
+    },
+
+    async lookupRefund(refundId, chargeReference) {
+      if (!chargeReference?.startsWith('pi_')) return { status: 'NOT_FOUND' };
+      const refunds = await stripe.refunds.list({ payment_intent: chargeReference, limit: 100 });
+      const refund = refunds.data.find((r) => r.metadata?.opentill_refund === refundId);
+      if (!refund) return { status: 'NOT_FOUND' };
+      if (refund.status === 'failed' || refund.status === 'canceled') return { status: 'FAILED', message: 'Stripe could not make the refund.' };
+      return { status: 'SUCCEEDED', reference: refund.id };
+    },
+
+    async authenticationSession(reference) {
+      if (!reference.startsWith('pi_')) return undefined;
+      const intent = await stripe.paymentIntents.retrieve(reference);
+      const waiting =
+        intent.status === 'requires_action' ||
+        intent.status === 'requires_confirmation' ||
+        (intent.status === 'requires_payment_method' && intent.last_payment_error?.code === 'authentication_required');
+      if (!waiting || !intent.client_secret) return undefined;
+      return { clientSecret: intent.client_secret, method: idOf(intent.last_payment_error?.payment_method) ?? idOf(intent.payment_method) };
+    },
+
+    cancelPending: (reference) => (reference.startsWith('pi_') ? cancelIntent(reference) : Promise.resolve({ status: 'NOT_FOUND' as const })),
+
+    verifyEvent(rawBody, signature) {
+      if (!signature) return { status: 'INVALID', message: 'The Stripe-Signature header is missing.' };
+      try {
+        const event = stripe.webhooks.constructEvent(rawBody, signature, options.keys.webhookSecret);
+        return {
+          status: 'OK',
+          event: { id: event.id, type: event.type, createdAt: new Date(event.created * 1000).toISOString(), payload: rawBody.toString('utf8') },
+        };
+      } catch (err) {
+        return { status: 'INVALID', message: `The Stripe signature does not match this endpoint's signing secret or is too old: ${(err as Error).message}` };
+      }
+    },
+
+    translateEvent: (event) => translate(stripe, event),
+  };
+}
+
+/** The opentill attempt a PaymentIntent (or SetupIntent) was made for, from its metadata. */
+const attemptOf = (object: { metadata?: Stripe.Metadata | null }) => object.metadata?.[METADATA_ATTEMPT] ?? null;
+
+async function translate(stripe: Stripe, inbound: InboundEvent): Promise<ProcessorEvent> {
+  const event = JSON.parse(inbound.payload) as Stripe.Event;
+  const ignored = (reason: string): ProcessorEvent => ({ kind: 'ignored', reason });
+  switch (event.type) {
+    case 'payment_intent.succeeded':
+    case 'payment_intent.payment_failed':
+    case 'payment_intent.canceled':
+    case 'payment_intent.requires_action':
+    case 'setup_intent.succeeded':
+    case 'setup_intent.setup_failed': {
+      const object = event.data.object;
+      const attemptId = attemptOf(object);
+      return attemptId ? { kind: 'payment', attemptId, reference: object.id } : ignored('not made by opentill');
+    }
+    case 'charge.refunded':
+    case 'refund.created': {
+      const paymentIntent = idOf(event.data.object.payment_intent);
+      if (!paymentIntent) return ignored('not a PaymentIntent');
+      const intent = await stripe.paymentIntents.retrieve(paymentIntent);
+      const attemptId = attemptOf(intent);
+      if (!attemptId) return ignored('not made by opentill');
+      // Every refund of the payment as Stripe has it now: the order events come in does not matter.
+      const refunds = await stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 });
+      return {
+        kind: 'refunds',
+        paymentReference: paymentIntent,
+        attemptId,
+        refunds: refunds.data
+          .filter((r) => r.status === 'succeeded' || r.status === 'pending')
+          .map((r) => ({ reference: r.id, amountMinor: r.amount, currency: r.currency.toUpperCase(), refundAttemptId: r.metadata?.opentill_refund ?? null })),
+      };
+    }
+    case 'charge.dispute.created':
+    case 'charge.dispute.closed':
+    case 'charge.dispute.funds_withdrawn':
+    case 'charge.dispute.funds_reinstated': {
+      const paymentIntent = idOf(event.data.object.payment_intent);
+      if (!paymentIntent) return ignored('not a PaymentIntent');
+      const intent = await stripe.paymentIntents.retrieve(paymentIntent);
+      const attemptId = attemptOf(intent);
+      if (!attemptId) return ignored('not made by opentill');
+      // The dispute as it stands now, not as this (perhaps old) event saw it.
+      const dispute = await stripe.disputes.retrieve(event.data.object.id);
+      return {
+        kind: 'dispute',
+        paymentReference: paymentIntent,
+        attemptId,
+        disputeReference: dispute.id,
+        amountMinor: dispute.amount,
+        currency: dispute.currency.toUpperCase(),
+        outcome: dispute.status === 'won' ? 'won' : dispute.status === 'lost' ? 'lost' : 'open',
+      };
+    }
+    default:
+      return ignored(`opentill does not act on ${event.type}`);
+  }
+}
