@@ -58,7 +58,26 @@ type Plan =
   | { kind: 'end'; due: DueSubscription; at: Date }
   | { kind: 'clear'; due: DueSubscription; at: Date }
   | { kind: 'hold'; due: DueSubscription; at: Date; reason: string }
-  | { kind: 'charge'; due: DueSubscription; at: Date; quote: PriceQuote; period: number; periodStart: string; key: string };
+  | {
+      kind: 'charge';
+      due: DueSubscription;
+      at: Date;
+      quote: PriceQuote;
+      period: number;
+      periodStart: string;
+      key: string;
+      /** The processor's payment of the try before, held for the customer's authentication: cancelled before this try charges. */
+      heldPayment?: string;
+    };
+
+/** What a renewal attempt books, kept with it: a payment the customer authenticates later is booked from it. */
+interface RenewalPlan {
+  quote: Pick<PriceQuote, 'currency' | 'netMinor' | 'taxMinor' | 'taxRate'>;
+  period: number;
+  periodStart: string;
+}
+
+export type AuthenticatedRenewal = 'BOOKED' | 'ALREADY_BOOKED' | 'NOT_PAID' | 'PENDING';
 
 export function billingService(deps: BillingDeps, options: BillingOptions = {}) {
   const batchSize = options.batchSize ?? 500;
@@ -113,6 +132,15 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
         const p = plans[next++]!;
         const attempt = attempts.get(p.key)!;
         const gateway = deps.gateways[p.due.transaction.environment];
+        if (p.heldPayment) {
+          // The payment held for authentication can no longer be completed once this try charges; if the
+          // customer completed it first, it is this period's payment and nothing is charged again.
+          const held = await askGateway(() => gateway.cancelPending(p.heldPayment!), gatewayTimeoutMs);
+          if (held.status === 'SUCCEEDED' || held.status === 'UNKNOWN') {
+            results.set(p.key, held);
+            continue;
+          }
+        }
         const result = await askGateway(
           () => gateway.charge({ attemptId: attempt.id, token: p.due.token!, amountMinor: attempt.amountMinor, currency: attempt.currency }),
           gatewayTimeoutMs,
@@ -169,7 +197,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       write.attempt = {
         id: attempt.id,
         status: outcome.status === 'SUCCEEDED' ? 'SUCCEEDED' : outcome.status,
-        gatewayReference: outcome.status === 'SUCCEEDED' ? outcome.reference : null,
+        gatewayReference: outcome.status === 'SUCCEEDED' ? outcome.reference : outcome.status === 'DECLINED' ? (outcome.reference ?? null) : null,
         failureCode: outcome.status === 'DECLINED' ? outcome.code : null,
         updatedAt: deps.clock.real().toISOString(),
       };
@@ -239,6 +267,11 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       const prices = new Map<string, Record<string, number> | undefined>();
       const plans: Plan[] = [];
       for (const due of batch) plans.push(await plan(repos, due, prices));
+      for (const p of plans) {
+        if (p.kind !== 'charge' || !p.due.transaction.billing?.failedAttempts) continue;
+        const before = await repos.chargeAttempts.findByKey(`renewal:${p.due.transaction.id}:${p.period}:${p.due.transaction.billing.failedAttempts - 1}`);
+        if (before?.failureCode === 'authentication_required' && before.gatewayReference) p.heldPayment = before.gatewayReference;
+      }
       // A free period needs no gateway; no stored method is a decline without one.
       const toCharge = plans.filter((p): p is Extract<Plan, { kind: 'charge' }> => p.kind === 'charge' && p.quote.totalMinor > 0 && p.due.token !== null);
       const attempts = await repos.billing.recordAttempts(
@@ -251,6 +284,11 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
             amountMinor: p.quote.totalMinor,
             currency: p.quote.currency,
             now: deps.clock.real(),
+            plan: {
+              quote: { currency: p.quote.currency, netMinor: p.quote.netMinor, taxMinor: p.quote.taxMinor, taxRate: p.quote.taxRate },
+              period: p.period,
+              periodStart: p.periodStart,
+            } satisfies RenewalPlan,
           }),
         ),
       );
@@ -283,6 +321,90 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
   }
 
   return {
+    /**
+     * A renewal the customer's bank held for authentication (3-D Secure) and the customer then
+     * authenticated, from the management page or as the processor reports: its payment is booked
+     * for its period, once, whichever path gets here first. A subscription cancelled for that failed
+     * renewal is active again: the customer paid for the period.
+     */
+    async bookAuthenticated(held: ChargeAttempt, reference: string): Promise<AuthenticatedRenewal> {
+      if (held.kind !== 'RENEWAL' || !held.transactionId || !held.plan) return 'NOT_PAID';
+      const plan = JSON.parse(held.plan) as RenewalPlan;
+      const gateway = deps.gateways[held.scope.environment];
+      const found = await askGateway(() => gateway.lookupCharge(held.id, reference), gatewayTimeoutMs);
+      if (found.status === 'UNKNOWN') return 'PENDING';
+      if (found.status !== 'SUCCEEDED') return 'NOT_PAID';
+      const transactionId = held.transactionId;
+      const now = deps.clock.real();
+      return deps.store.transaction(async (repos) => {
+        const recorded = await repos.chargeAttempts.record(
+          pendingAttempt({
+            scope: held.scope,
+            kind: 'RENEWAL',
+            key: `renewal-auth:${reference}`,
+            transactionId,
+            amountMinor: held.amountMinor,
+            currency: held.currency,
+            now,
+          }),
+        );
+        if (!recorded.fresh) return 'ALREADY_BOOKED';
+        const current = (await repos.billing.lockMany([transactionId])).get(transactionId);
+        const transaction = await repos.transactions.find(held.scope, transactionId);
+        if (!current?.billing || !transaction) throw new Error(`authenticated renewal ${held.key}: transaction ${transactionId} is gone`);
+        const billing = current.billing;
+        const at = deps.clock.now(held.scope);
+        const write: BillingWrite = {
+          transactionId,
+          state: {
+            status: current.status,
+            whoCanceled: current.whoCanceled,
+            lastCharge: current.lastCharge,
+            nextCharge: current.nextCharge,
+            period: billing.period,
+            failedAttempts: billing.failedAttempts,
+            leaseUntil: null,
+          },
+          change: null,
+          entry: null,
+          attempt: { id: recorded.attempt.id, status: 'SUCCEEDED', gatewayReference: reference, failureCode: null, updatedAt: now.toISOString() },
+        };
+        // Another try of the same period already booked this payment (it found it completed when it went to cancel it).
+        if (billing.period !== plan.period) {
+          await repos.billing.apply([write]);
+          return 'ALREADY_BOOKED';
+        }
+        write.entry = paymentEntry({
+          type: 'SUBSCRIPTION_PAYMENT',
+          transaction,
+          currency: plan.quote.currency,
+          netMinor: plan.quote.netMinor,
+          taxMinor: plan.quote.taxMinor,
+          taxRate: plan.quote.taxRate,
+          feeMinor: found.feeMinor,
+          gatewayReference: reference,
+          provider: gateway.provider,
+          at,
+          periodStart: plan.periodStart,
+        });
+        const failedOut = current.status === 'SUBSCRIPTION_STATUS_CANCELLED' && current.whoCanceled === 'NEXT_CHARGE_FAILED';
+        const billable = failedOut || ['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'].includes(current.status);
+        if (billable) {
+          Object.assign(write.state, {
+            status: current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? current.status : 'SUBSCRIPTION_STATUS_ACTIVE',
+            whoCanceled: failedOut ? null : current.whoCanceled,
+            lastCharge: at.toISOString(),
+            nextCharge: periodStart(new Date(billing.anchor), current.chargeFrequency, plan.period + 1).toISOString(),
+            period: plan.period + 1,
+            failedAttempts: 0,
+          });
+          write.change = { flag: 'CHANGED_STATUS_RENEWED', at: at.toISOString() };
+        }
+        await repos.billing.apply([write]);
+        return 'BOOKED';
+      });
+    },
+
     /**
      * Does what is due now: in every environment by real time first, then in each sandbox whose
      * clock was moved, by its own time. With `sandboxVendorId`, only that vendor's sandbox. With

@@ -31,7 +31,10 @@ for (const kind of await storeKinds()) {
 
       // An hour between runs: only the move's wake-up and the runs that follow at once can do this work.
       let runs = 0;
-      const billing = { runDue: (options?: Parameters<typeof t.services.billing.runDue>[0]) => (runs++, t.services.billing.runDue(options)) };
+      const billing = {
+        ...t.services.billing,
+        runDue: (options?: Parameters<typeof t.services.billing.runDue>[0]) => (runs++, t.services.billing.runDue(options)),
+      };
       const errors: unknown[] = [];
       let firstRun!: () => void;
       const ranOnce = new Promise<void>((resolve) => (firstRun = resolve));
