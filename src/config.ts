@@ -55,21 +55,22 @@ export interface Config {
 export interface StripeKeys {
   readonly secretKey: string;
   readonly publishableKey: string;
-  readonly webhookSecret: string;
+  /** Unset until `opentill stripe setup` registered the webhook endpoint and printed its signing secret. */
+  readonly webhookSecret: string | undefined;
 }
 
-/** The three keys of one environment, all or none; a live key in the sandbox (or a test key in production) is refused. */
+/** The keys of one environment: the secret and publishable keys together; a live key in the sandbox is refused. */
 function stripeKeys(env: NodeJS.ProcessEnv, prefix: string, live: boolean): StripeKeys | undefined {
   const names = ['SECRET_KEY', 'PUBLISHABLE_KEY', 'WEBHOOK_SECRET'].map((n) => `${prefix}${n}`);
   const [secretKey, publishableKey, webhookSecret] = names.map((n) => env[n] || undefined);
   if (!secretKey && !publishableKey && !webhookSecret) return undefined;
-  const missing = names.filter((n) => !env[n]);
-  if (missing.length) throw new Error(`Stripe needs all three of ${names.join(', ')}; missing ${missing.join(', ')}.`);
+  const missing = names.slice(0, 2).filter((n) => !env[n]);
+  if (missing.length) throw new Error(`Stripe needs both ${names[0]} and ${names[1]}; missing ${missing.join(', ')}.`);
   if (!/^(sk|rk)_(live|test)_/.test(secretKey!)) throw new Error(`${names[0]} must be a Stripe secret key (sk_live_… or sk_test_…).`);
   if (!/^pk_(live|test)_/.test(publishableKey!)) throw new Error(`${names[1]} must be a Stripe publishable key (pk_live_… or pk_test_…).`);
-  if (!/^whsec_/.test(webhookSecret!)) throw new Error(`${names[2]} must be a webhook signing secret (whsec_…).`);
+  if (webhookSecret !== undefined && !/^whsec_/.test(webhookSecret)) throw new Error(`${names[2]} must be a webhook signing secret (whsec_…).`);
   if (!live && /_live_/.test(secretKey! + publishableKey!)) throw new Error(`${prefix}* must be test-mode keys: the sandbox never moves real money.`);
-  return Object.freeze({ secretKey: secretKey!, publishableKey: publishableKey!, webhookSecret: webhookSecret! });
+  return Object.freeze({ secretKey: secretKey!, publishableKey: publishableKey!, webhookSecret });
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {

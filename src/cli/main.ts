@@ -6,6 +6,7 @@ import { registerProductCommands } from './commands/product.ts';
 import { registerRatesCommands } from './commands/rates.ts';
 import { registerSandboxCommands } from './commands/sandbox.ts';
 import { registerServerCommands } from './commands/server.ts';
+import { registerStripeCommands } from './commands/stripe.ts';
 import { registerVendorCommands } from './commands/vendor.ts';
 import { registerWorkerCommand } from './commands/worker.ts';
 
@@ -22,5 +23,6 @@ registerSandboxCommands(program);
 registerWorkerCommand(program);
 registerAttemptCommands(program);
 registerRatesCommands(program);
+registerStripeCommands(program);
 
 await program.parseAsync(process.argv);

@@ -304,6 +304,7 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
     cancelPending: (reference) => (reference.startsWith('pi_') ? cancelIntent(reference) : Promise.resolve({ status: 'NOT_FOUND' as const })),
 
     verifyEvent(rawBody, signature) {
+      if (!options.keys.webhookSecret) return { status: 'INVALID', message: 'STRIPE_WEBHOOK_SECRET is not set: run `opentill stripe setup`.' };
       if (!signature) return { status: 'INVALID', message: 'The Stripe-Signature header is missing.' };
       try {
         const event = stripe.webhooks.constructEvent(rawBody, signature, options.keys.webhookSecret);

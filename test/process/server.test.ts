@@ -56,10 +56,14 @@ describe('opentill serve', () => {
     assert.equal(production.status, 401);
   });
 
-  test('/healthz answers 200 {status: ok}', async () => {
+  test('/healthz answers 200 {status: ok} and says that production has no payment processor configured', async () => {
     const res = await fetch(`${first.url}/healthz`);
     assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), { status: 'ok' });
+    const body = (await res.json()) as any;
+    assert.equal(body.status, 'ok');
+    assert.equal(body.payments.production.processor, null);
+    assert.match(body.payments.production.detail, /No payment processor is configured for production/);
+    assert.deepEqual(body.payments.sandbox, { processor: 'SANDBOX', detail: "virtual test cards in opentill's own form" });
   });
 
   test('/openapi.json is OpenAPI 3.1.0 and covers every operation of the API', async () => {

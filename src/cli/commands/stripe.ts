@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import { setupStripe } from '../../gateways/stripe-setup.ts';
+import { fail, print, run } from '../output.ts';
+import { configOrFail } from '../with-services.ts';
+
+/** `opentill stripe setup`: checks the Stripe keys and registers opentill's webhook endpoint (docs: README, "Taking real payments"). */
+export function registerStripeCommands(program: Command) {
+  const stripe = program.command('stripe').description('the Stripe account opentill takes real payments through');
+
+  stripe
+    .command('setup')
+    .description("check the Stripe keys and register opentill's webhook endpoint with the events it needs; prints what it did")
+    .option('--sandbox', 'the sandbox (STRIPE_SANDBOX_* test-mode keys) instead of production (STRIPE_*)')
+    .option('--json', 'print JSON')
+    .action(async (opts: { sandbox?: boolean; json?: boolean }) =>
+      run(!!opts.json, async () => {
+        const json = !!opts.json;
+        const config = configOrFail(json);
+        const prefix = opts.sandbox ? 'STRIPE_SANDBOX_' : 'STRIPE_';
+        const keys = opts.sandbox ? config.stripe.sandbox : config.stripe.production;
+        if (!keys) fail(`Set ${prefix}SECRET_KEY and ${prefix}PUBLISHABLE_KEY first (Stripe dashboard, Developers → API keys).`, json);
+        const webhookUrl = `${opts.sandbox ? config.sandboxUrl : config.baseUrl}/webhooks/stripe`;
+        if (!opts.sandbox && !webhookUrl.startsWith('https://'))
+          process.stderr.write(`opentill: note: ${webhookUrl} is not https; Stripe delivers live events only to https endpoints (set BASE_URL).\n`);
+        const report = await setupStripe({ keys, apiUrl: config.stripe.apiUrl, webhookUrl });
+        const secretNeeded = report.signingSecret && report.signingSecret !== keys.webhookSecret;
+        print(json, report, () =>
+          [
+            `Stripe account ${report.account.id} (${report.account.livemode ? 'live' : 'test'} mode${report.account.chargesEnabled === false ? ', charges NOT enabled yet' : ''}): the keys work.`,
+            `Webhook endpoint ${report.webhook.id} ${report.webhook.action}: ${report.webhook.url}`,
+            `  events: ${report.webhook.events.join(', ')}`,
+            ...(secretNeeded
+              ? [`Set ${prefix}WEBHOOK_SECRET=${report.signingSecret} and restart opentill: Stripe shows this signing secret only now.`]
+              : keys.webhookSecret
+                ? [`${prefix}WEBHOOK_SECRET is set.`]
+                : [`${prefix}WEBHOOK_SECRET is not set: copy the endpoint's signing secret from the Stripe dashboard (Developers → Webhooks).`]),
+          ].join('\n'),
+        );
+      }),
+    );
+}
