@@ -133,10 +133,10 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     gateways,
     protocol,
     bookings: { PURCHASE: purchases.booking, VAULTED: vaulted.booking, REFUND: refunds.booking },
-    // Billing books a renewal the customer authenticated after the bank held it (issue 13); until it
-    // can, such an event fails and is tried again later, so none is lost.
-    authenticatedRenewal: async (attempt) => {
-      throw new Error(`renewal ${attempt.id} was authenticated, but billing cannot book it yet`);
+    // Billing books a renewal the customer authenticated after the bank held it, once; a processor
+    // that did not answer leaves the event to be tried again later.
+    authenticatedRenewal: async (attempt, reference) => {
+      if ((await billing.bookAuthenticated(attempt, reference)) === 'PENDING') throw new Error(`renewal ${attempt.id}: the processor did not answer yet`);
     },
   });
   return {

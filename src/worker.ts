@@ -1,19 +1,29 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { BillingReport } from './domain/billing.ts';
 import type { ReconcileReport } from './domain/charge-protocol.ts';
+import type { ProcessorEventReport } from './domain/processor-events.ts';
 import type { Services } from './services.ts';
 
-/** One run of the worker: billing's steps, and the charge attempts the reconciler settled. */
-export type WorkerReport = BillingReport & { attempts: ReconcileReport };
+/** One run of the worker: billing's steps, the processor's events acted on, and the charge attempts the reconciler settled. */
+export type WorkerReport = BillingReport & { attempts: ReconcileReport; events: ProcessorEventReport };
+
+/** The services the worker runs; without `processorEvents` (some tests) it acts on no processor events. */
+type WorkerServices = Pick<Services, 'billing' | 'sandboxClock' | 'reconciler'> & Partial<Pick<Services, 'processorEvents'>>;
+
+const NO_EVENTS: ProcessorEventReport = { processed: 0, failed: 0, ignored: 0 };
 
 /** Batches each clock (real time, then each sandbox running ahead) may run before the next clock's turn. */
 const BATCHES_PER_CLOCK = 8;
 
-/** Does everything due now: billing, then the reconciler for attempts whose gateway answer was lost. */
-export async function runWorkerOnce(services: Pick<Services, 'billing' | 'sandboxClock' | 'reconciler'>): Promise<WorkerReport> {
+/**
+ * Does everything due now: billing, the processor's events (which settle what they can before the
+ * reconciler asks), then the reconciler for attempts whose gateway answer was lost.
+ */
+export async function runWorkerOnce(services: WorkerServices): Promise<WorkerReport> {
   await services.sandboxClock.refresh();
   const report = await services.billing.runDue();
-  return { ...report, attempts: await services.reconciler.run() };
+  const events = (await services.processorEvents?.runDue()) ?? NO_EVENTS;
+  return { ...report, events, attempts: await services.reconciler.run() };
 }
 
 /**
@@ -29,7 +39,7 @@ export async function runWorkerOnce(services: Pick<Services, 'billing' | 'sandbo
  * gateways again, runs once per interval, not on every run of a catch-up.
  */
 export function startBillingWorker(
-  services: Pick<Services, 'billing' | 'sandboxClock' | 'reconciler'>,
+  services: WorkerServices,
   options: { intervalMs: number; batchesPerClock?: number; onReport?: (report: WorkerReport) => void; onError: (err: unknown) => void },
 ) {
   let running: Promise<void> | undefined;
@@ -55,9 +65,10 @@ export function startBillingWorker(
           onWorkLeft: () => (caughtUp = false),
         });
         again ||= !caughtUp;
+        const events = (await services.processorEvents?.runDue()) ?? NO_EVENTS;
         const reconcile = Date.now() - reconciledAt >= options.intervalMs;
         if (reconcile) reconciledAt = Date.now();
-        const report = { ...billing, attempts: reconcile ? await services.reconciler.run() : { settled: 0, voided: 0, open: 0, unresolved: 0 } };
+        const report = { ...billing, events, attempts: reconcile ? await services.reconciler.run() : { settled: 0, voided: 0, open: 0, unresolved: 0 } };
         unreported = unreported ? sum(unreported, report) : report;
         // A report holds at most one reconciler run, so its `open` count is a reading, not a sum.
         if (caughtUp || reconcile || Date.now() - reportedAt >= options.intervalMs) {
@@ -102,6 +113,11 @@ function sum(a: WorkerReport, b: WorkerReport): WorkerReport {
     unknown: a.unknown + b.unknown,
     expiredOffers: a.expiredOffers + b.expiredOffers,
     errors: [...a.errors, ...b.errors],
+    events: {
+      processed: a.events.processed + b.events.processed,
+      failed: a.events.failed + b.events.failed,
+      ignored: a.events.ignored + b.events.ignored,
+    },
     attempts: {
       settled: a.attempts.settled + b.attempts.settled,
       voided: a.attempts.voided + b.attempts.voided,
@@ -116,6 +132,7 @@ export function eventful(report: WorkerReport): boolean {
   const { attempts } = report;
   return (
     report.renewed + report.declined + report.ended + report.failed + report.unknown + report.expiredOffers + report.errors.length > 0 ||
-    attempts.settled + attempts.voided + attempts.unresolved > 0
+    attempts.settled + attempts.voided + attempts.unresolved > 0 ||
+    report.events.processed + report.events.failed > 0
   );
 }

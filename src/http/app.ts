@@ -14,6 +14,7 @@ import { registerWidgetRoutes } from './widget-routes.ts';
 import { ENVIRONMENT_PREFIXES } from './http-app.ts';
 import { pagesPlugin } from './pages/index.ts';
 import { v1Plugin } from './v1-plugin.ts';
+import { webhookPlugin } from './webhook-routes.ts';
 
 export interface AppOptions {
   logger?: boolean | { level: string };
@@ -149,6 +150,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   for (const [environment, prefix] of ENVIRONMENT_PREFIXES) {
     await app.register(v1Plugin, { prefix: `${prefix}/v1`, services, environment });
     await app.register(publicPlugin, { prefix: `${prefix}/public/v1`, services, environment });
+    await app.register(webhookPlugin, { prefix: `${prefix}/webhooks`, services, environment });
   }
   // The client script, both environments at {cdn_url}/latest/ (the CDN is this server).
   await app.register(registerWidgetRoutes);

@@ -9,6 +9,7 @@ import { feedStore } from './feed-store.ts';
 import { panelStore } from './panel-store.ts';
 import { adminSessionsStore } from './admin-sessions-store.ts';
 import { entriesStore, licencesStore } from './ledger-store.ts';
+import { processorEventsStore } from './processor-events-store.ts';
 import { transactionsStore } from './transactions-store.ts';
 
 function repositories(db: Executor, dialect: Database['dialect']): Repositories {
@@ -30,6 +31,7 @@ function repositories(db: Executor, dialect: Database['dialect']): Repositories 
     sandboxClocks: sandboxClocksStore(db),
     panel: panelStore(db),
     adminSessions: adminSessionsStore(db),
+    processorEvents: processorEventsStore(db),
   };
 }
 

@@ -97,6 +97,22 @@ export function entriesStore(db: Executor): Repositories['entries'] {
       const row = await db.selectFrom('ledger_entries').selectAll().where('hash_id', '=', hashId).where('environment', '=', environment).executeTakeFirst();
       return row && { ...toEntry(row), vendorId: row.vendor_id };
     },
+    async findByExternalId(transactionId, externalId) {
+      if (externalId === '') return undefined;
+      const row = await db
+        .selectFrom('ledger_entries')
+        .selectAll()
+        .where('external_id', '=', externalId)
+        // Repeats the partial index's condition, so SQLite's planner uses it too.
+        .where('external_id', 'is not', null)
+        .where('external_id', '!=', '')
+        .where('transaction_id', '=', transactionId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
+      return row && toEntry(row);
+    },
   };
 }
 

@@ -273,6 +273,25 @@ export interface AdminSessionsTable {
   created_at: string;
 }
 
+/** An inbound processor event, stored once when its signature checked out, acted on by the worker. */
+export interface ProcessorEventsTable {
+  /** `<provider>:<environment>:<event id>`. */
+  id: string;
+  provider: string;
+  environment: string;
+  event_id: string;
+  type: string;
+  /** The processor's time of the event. */
+  created_at: string;
+  payload: string;
+  received_at: string;
+  processed_at: string | null;
+  tries: Generated<number>;
+  /** Why the last try failed (a short message; never the payload). */
+  last_error: string | null;
+  next_try_at: string;
+}
+
 export interface Schema {
   vendors: VendorsTable;
   api_credentials: ApiCredentialsTable;
@@ -294,4 +313,5 @@ export interface Schema {
   panel_users: PanelUsersTable;
   panel_sessions: PanelSessionsTable;
   admin_sessions: AdminSessionsTable;
+  processor_events: ProcessorEventsTable;
 }

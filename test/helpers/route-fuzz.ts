@@ -18,7 +18,7 @@ export interface Route {
   page: boolean;
 }
 
-const NOT_PAGES = /^(\/sandbox)?\/(v1|public\/v1)([/*]|$)|^\/(docs|latest)([/*]|$)|^\/(openapi\.json|healthz)$/;
+const NOT_PAGES = /^(\/sandbox)?\/(v1|public\/v1|webhooks)([/*]|$)|^\/(docs|latest)([/*]|$)|^\/(openapi\.json|healthz)$/;
 
 /**
  * Every route of the app, read from its route tree (`printRoutes` with common prefixes, where each

@@ -9,6 +9,7 @@ import * as adminTool from './0007-admin-tool.ts';
 import * as panelAccounts from './0008-panel-accounts.ts';
 import * as adminSessions from './0009-admin-sessions.ts';
 import * as chargeProtocol from './0010-charge-protocol.ts';
+import * as processorEvents from './0011-processor-events.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0008-panel-accounts': panelAccounts,
   '0009-admin-sessions': adminSessions,
   '0010-charge-protocol': chargeProtocol,
+  '0011-processor-events': processorEvents,
 };
 
 export const migrationProvider: MigrationProvider = {
