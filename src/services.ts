@@ -63,7 +63,11 @@ export interface Services {
   readonly reconciler: AttemptReconciler;
   readonly checkout: CheckoutService;
   /** How each environment's hosted pages take a card (opentill's form, the processor's element, or none configured). */
-  readonly payments: { cardEntry(environment: Environment): CardEntry };
+  readonly payments: {
+    cardEntry(environment: Environment): CardEntry;
+    /** For /healthz: which processor takes payments in an environment, or why none does. */
+    describe(environment: Environment): { processor: string | null; detail: string };
+  };
   /** The payment processor's events: received by the webhook routes, acted on by the billing worker. */
   readonly processorEvents: ProcessorEventService;
   /** What an operator runs: schema migrations, the health check. */
@@ -162,7 +166,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     }),
     licences: licenceService({ store }),
     invoices: invoiceService({ store }),
-    portal: customerPortalService({ store, clock, gateways, transactions }),
+    portal: customerPortalService({ store, clock, gateways, transactions, billing, secret: config.secret }),
     panel: panelAccountService({ store, clock, createVendor: (input) => catalog.createVendor(input) }),
     links,
     adminSessions: adminSessionService({ store, clock, links }),
@@ -172,6 +176,22 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     checkout: checkoutService({ purchases, transactions }),
     payments: {
       cardEntry: (environment) => gateways[environment].cardEntry,
+      describe: (environment) => {
+        const gateway = gateways[environment];
+        const entry = gateway.cardEntry;
+        if (entry.kind === 'none') return { processor: null, detail: entry.message };
+        const keys = config.stripe[environment];
+        const webhooks = gateway.provider !== 'STRIPE' || !!keys?.webhookSecret;
+        return {
+          processor: gateway.provider,
+          detail:
+            entry.kind === 'form'
+              ? "virtual test cards in opentill's own form"
+              : webhooks
+                ? `cards taken by ${entry.library} in the browser`
+                : `cards taken by ${entry.library} in the browser; webhook signing secret not set (run opentill stripe setup)`,
+        };
+      },
     },
     processorEvents,
     maintenance: {

@@ -141,7 +141,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.get('/healthz', { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) => {
     try {
       await services.maintenance.ping();
-      return { status: 'ok' };
+      // Which processor takes each environment's payments, so an operator sees at once that production cannot take any.
+      return { status: 'ok', payments: { production: services.payments.describe('production'), sandbox: services.payments.describe('sandbox') } };
     } catch {
       return sendError(reply, 'SERVICE_UNAVAILABLE', 'The database is not reachable.');
     }
