@@ -18,7 +18,8 @@ export interface Route {
   page: boolean;
 }
 
-const NOT_PAGES = /^(\/sandbox)?\/(v1|public\/v1|webhooks)([/*]|$)|^\/(docs|latest)([/*]|$)|^\/(openapi\.json|healthz)$/;
+// The pages' JSON endpoints for their scripts (a processor's browser session) answer problems as JSON too.
+const NOT_PAGES = /^(\/sandbox)?\/(v1|public\/v1|webhooks)([/*]|$)|^\/(docs|latest)([/*]|$)|^\/(openapi\.json|healthz)$|\/session$/;
 
 /**
  * Every route of the app, read from its route tree (`printRoutes` with common prefixes, where each
