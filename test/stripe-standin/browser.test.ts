@@ -19,6 +19,7 @@ describe('Stripe stand-in: Stripe.js and the Payment Element in Chromium', () =>
   let shop: Server;
   let shopUrl: string;
   let browser: Browser;
+  let customer: Stripe.Customer;
 
   before(async () => {
     s = await startStripeStandIn();
@@ -49,7 +50,36 @@ describe('Stripe stand-in: Stripe.js and the Payment Element in Chromium', () =>
             : { status: outcome.paymentIntent.status, intent: outcome.paymentIntent.id });
         });
       </script></body></html>`;
+    // Saving a card: Elements created with a SetupIntent's client secret; and a payment confirmed on the server that needs the customer.
+    customer = await stripe.customers.create({ email: 'saver@example.com' });
+    const setupIntent = await stripe.setupIntents.create({ customer: customer.id, allowed_payment_method_types: ['card'] });
+    const setupPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Save a card</title><script src="${s.jsUrl}"></script></head>
+      <body><h1>Save your card</h1><div id="payment-element"></div><button id="save" type="button">Save</button><pre id="result"></pre>
+      <script>
+        const stripe = Stripe(${JSON.stringify(s.publishableKey)});
+        const elements = stripe.elements({ clientSecret: ${JSON.stringify(setupIntent.client_secret)} });
+        const paymentElement = elements.create('payment');
+        paymentElement.on('ready', () => { document.body.dataset.ready = 'yes'; });
+        paymentElement.mount('#payment-element');
+        const show = (outcome) => { document.getElementById('result').textContent = JSON.stringify(outcome.error
+          ? { error: outcome.error.code }
+          : { status: (outcome.setupIntent || outcome.paymentIntent).status, id: (outcome.setupIntent || outcome.paymentIntent).id }); };
+        document.getElementById('save').addEventListener('click', async () => {
+          show(await stripe.confirmSetup({ elements, confirmParams: { return_url: location.href }, redirect: 'if_required' }));
+        });
+        window.finishPayment = async (clientSecret) => show(await stripe.handleNextAction({ clientSecret }));
+        window.confirmWithoutSubmit = async () => {
+          const deferred = stripe.elements({ mode: 'payment', amount: 1000, currency: 'usd' });
+          deferred.create('payment').mount(document.createElement('div'));
+          try { await stripe.confirmPayment({ elements: deferred, clientSecret: 'pi_x_secret_y', redirect: 'if_required' }); return 'resolved'; }
+          catch (e) { return e.name + ': ' + e.message; }
+        };
+      </script></body></html>`;
     shop = createServer((req, res) => {
+      if (req.url === '/setup') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(setupPage);
+        return;
+      }
       if (req.method === 'POST' && req.url === '/intent') {
         stripe.paymentIntents.create({ amount: 2000, currency: 'usd', metadata: { shop: 'acme' } }).then(
           (pi) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ clientSecret: pi.client_secret })),
@@ -140,6 +170,56 @@ describe('Stripe stand-in: Stripe.js and the Payment Element in Chromium', () =>
       'the shop page confirms the intent with the PaymentMethod id',
     );
     assert.ok(s.requests.filter((r) => r.path === '/v1/payment_methods').every((r) => r.headers.origin === s.url));
+    await page.close();
+  });
+  test('confirmSetup saves a card through 3-D Secure; handleNextAction finishes a payment confirmed on the server', async () => {
+    const page = await browser.newPage({ locale: 'en-US' });
+    await page.goto(`${shopUrl}setup`);
+    await page.waitForSelector('body[data-ready="yes"]');
+    assert.match(
+      await page.evaluate(() => (window as any).confirmWithoutSubmit()),
+      /^IntegrationError: elements\.submit\(\) must be called before stripe\.confirmPayment\(\)/,
+    );
+
+    const card = page.frameLocator('iframe[title="Secure payment input frame"]');
+    await card.getByLabel('Card number').fill('4000002500003155');
+    await card.getByLabel('Expiration date').fill('12 / 34');
+    await card.getByLabel('Security code').fill('424');
+    await page.click('#save');
+    const challenge = page.frameLocator('iframe[title="3D Secure authentication"]');
+    await challenge.getByRole('button', { name: 'Complete authentication' }).click();
+    const saved = await result(page);
+    assert.equal(saved.status, 'succeeded');
+    const setupIntent = await stripe.setupIntents.retrieve(saved.id!, { expand: ['payment_method'] });
+    const pm = setupIntent.payment_method as Stripe.PaymentMethod;
+    assert.equal(pm.customer, customer.id);
+    assert.equal(pm.card?.last4, '3155');
+
+    // Saved with authentication: an off-session payment needs none. A 3184 card does; the page finishes it.
+    const offSession = await stripe.paymentIntents.create({
+      amount: 900,
+      currency: 'usd',
+      customer: customer.id,
+      payment_method: pm.id,
+      off_session: true,
+      confirm: true,
+      allowed_payment_method_types: ['card'],
+    });
+    assert.equal(offSession.status, 'succeeded');
+    const needsCustomer = await stripe.paymentIntents.create({
+      amount: 900,
+      currency: 'usd',
+      payment_method: 'pm_card_authenticationRequired',
+      confirm: true,
+      allowed_payment_method_types: ['card'],
+    });
+    assert.equal(needsCustomer.status, 'requires_action');
+    await page.evaluate(() => (document.getElementById('result')!.textContent = ''));
+    await page.evaluate((clientSecret) => {
+      void (window as any).finishPayment(clientSecret);
+    }, needsCustomer.client_secret);
+    await challenge.getByRole('button', { name: 'Complete authentication' }).click();
+    assert.deepEqual(await result(page), { status: 'succeeded', id: needsCustomer.id });
     await page.close();
   });
 });

@@ -176,8 +176,6 @@ export class Store {
     if (typeof value === 'string') {
       const found = this.byId(value);
       if (found) target[head!] = structuredClone(found);
-    } else if (value && typeof value === 'object' && !Array.isArray(value) && rest.length === 0) {
-      // already expanded
     }
     const next = target[head!];
     if (rest.length > 0 && next && typeof next === 'object') this.expandPath(next, rest);
