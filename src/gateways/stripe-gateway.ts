@@ -207,6 +207,7 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
               amount: request.amountMinor,
               currency: request.currency.toLowerCase(),
               customer,
+              allowed_payment_method_types: ['card'],
               ...(request.saveForLater ? { setup_future_usage: 'off_session' as const } : {}),
               description: request.description,
               metadata,
@@ -216,7 +217,7 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
           return { status: 'OPEN', reference: intent.id, clientSecret: intent.client_secret!, mode: 'payment' };
         }
         const setup = await stripe.setupIntents.create(
-          { customer, usage: 'off_session', description: request.description, metadata },
+          { customer, allowed_payment_method_types: ['card'], usage: 'off_session', description: request.description, metadata },
           { idempotencyKey: `${request.attemptId}:session` },
         );
         return { status: 'OPEN', reference: setup.id, clientSecret: setup.client_secret!, mode: 'setup' };
@@ -241,6 +242,7 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
             currency: request.currency.toLowerCase(),
             customer: token.customer,
             payment_method: token.paymentMethod,
+            allowed_payment_method_types: ['card'],
             off_session: true,
             confirm: true,
             metadata: { [METADATA_ATTEMPT]: request.attemptId },
