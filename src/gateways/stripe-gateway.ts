@@ -145,12 +145,8 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
         return { status: 'SUCCEEDED', reference: '', feeMinor: 0, method: cardOf(idOf(setup.customer), setup.payment_method) };
       }
       if (setup.status === 'canceled') return { status: 'NOT_FOUND' };
-      if (setup.status === 'requires_payment_method' && setup.last_setup_error) {
-        // Declined: the session ends here; a new try is a new session.
-        await stripe.setupIntents.cancel(reference).catch(() => undefined);
-        return declineOf(setup.last_setup_error.code, setup.last_setup_error.decline_code);
-      }
-      if (expired(setup.created)) {
+      // Still with the customer (a declined card may be followed by another): open until it expires.
+      if (setup.status !== 'processing' && expired(setup.created)) {
         await stripe.setupIntents.cancel(reference);
         return { status: 'NOT_FOUND' };
       }
@@ -158,13 +154,12 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
     }
     const intent = await retrieveIntent(reference);
     const outcome = intentOutcome(intent);
-    if (outcome.status === 'DECLINED') {
-      // The customer was told; this session can no longer be paid (a new try is a new session).
-      const cancelled = await cancelIntent(intent.id);
-      return cancelled.status === 'SUCCEEDED' ? cancelled : outcome;
-    }
-    if (outcome.status === 'UNKNOWN' && intent.status !== 'processing' && expired(intent.created)) return cancelIntent(intent.id);
-    return outcome;
+    // An off-session payment (a renewal the bank holds for the customer's authentication) is what it is.
+    if (!intent.metadata?.[METADATA_SESSION] || outcome.status === 'SUCCEEDED' || outcome.status === 'NOT_FOUND' || intent.status === 'processing')
+      return outcome;
+    // A browser session the customer is still at: after a decline they may try another card in the same
+    // element. Left unfinished for an hour, it is cancelled so it can never be paid later.
+    return expired(intent.created) ? cancelIntent(intent.id) : { status: 'UNKNOWN' };
   }
 
   /** The outcome of an off-session charge made under `attemptId`, found by the metadata it carries. */

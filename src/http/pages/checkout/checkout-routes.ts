@@ -12,6 +12,7 @@ import { customerLocality } from '../../customer-locality.ts';
 import { ERROR_STATUS } from '../../error-status.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';
+import { jsonErrorHandler } from '../json-errors.ts';
 import { html, sendPage, sendProblem } from '../layout.ts';
 import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
 import { vetCoupon } from './coupon-attempts.ts';
@@ -278,7 +279,8 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     try {
       const details = purchaseDetails(request, form, offer, prefill);
       const cardEntry = services.payments.cardEntry(environment);
-      if (cardEntry.kind === 'none') return showForm(request, reply, scope, offer, prefill, 402, { error: `This shop cannot take payments yet. ${cardEntry.message}` });
+      if (cardEntry.kind === 'none')
+        return showForm(request, reply, scope, offer, prefill, 402, { error: `This shop cannot take payments yet. ${cardEntry.message}` });
       let outcome: CheckoutOutcome;
       if (cardEntry.kind === 'form') {
         const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.cardExpiry ?? '');
@@ -342,40 +344,44 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
    * details, never taken from the browser; the form's token keys the attempt, so twenty clicks make
    * one session.
    */
-  app.post<{ Params: Params; Body: FormBody }>('/payment/product/:productId/session', { schema: { hide: true } }, async (request, reply) => {
-    const fail = (status: number, error: string, message: string) => reply.code(status).header('cache-control', 'no-store').send({ error, message });
-    const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
-    if ('failure' in found) {
-      const err = found.failure;
-      if (err instanceof AppError && (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND')) return fail(ERROR_STATUS[err.code], err.code, err.message);
-      throw err;
-    }
-    const { scope, offer } = found;
-    if (services.payments.cardEntry(environment).kind !== 'browser') return fail(404, 'NOT_FOUND', 'This checkout takes the card in its own form.');
-    const form: FormBody = request.body && typeof request.body === 'object' ? request.body : {};
-    const token = form.token ?? '';
-    if (!/^[\w-]{16,64}$/.test(token)) return fail(400, 'INVALID_INPUT', 'The form has expired; reload the page and pay again.');
-    const coupon = form.coupon?.trim() || undefined;
-    if ((coupon ?? '').toUpperCase() !== (form.appliedCoupon ?? '').toUpperCase())
-      return fail(409, 'PRICE_CHANGED', 'The coupon changed after the price was shown; reload the page to see the new price.');
-    if (coupon) {
-      const verdict = await vetCoupon(services, request.ip, scope, offer.product.id, coupon);
-      if (verdict.status === 'blocked') reply.header('retry-after', String(verdict.retryAfterSeconds));
-      if (verdict.status !== 'valid') return fail(verdict.status === 'blocked' ? 429 : 400, 'INVALID_INPUT', verdict.message);
-    }
-    const prefill: CheckoutPrefill = { ...readPrefill(request.query as Record<string, unknown>), coupon };
-    const confirmUrl = `${encodeURIComponent(request.params.productId)}/confirm/${encodeURIComponent(token)}${embeddingQuery(embeddingOf(request))}`;
-    try {
-      const started = await services.checkout.startSession(scope, token, purchaseDetails(request, form, offer, prefill));
-      if (started.status === 'SESSION')
-        return reply.header('cache-control', 'no-store').send({ clientSecret: started.clientSecret, mode: started.mode, confirmUrl });
-      if (started.status === 'DECLINED') return fail(402, 'PAYMENT_DECLINED', started.message);
-      return reply.header('cache-control', 'no-store').send({ redirect: confirmUrl });
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      return fail(ERROR_STATUS[err.code], err.code, err.message);
-    }
-  });
+  app.post<{ Params: Params; Body: FormBody }>(
+    '/payment/product/:productId/session',
+    { schema: { hide: true }, errorHandler: jsonErrorHandler },
+    async (request, reply) => {
+      const fail = (status: number, error: string, message: string) => reply.code(status).header('cache-control', 'no-store').send({ error, message });
+      const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
+      if ('failure' in found) {
+        const err = found.failure;
+        if (err instanceof AppError && (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND')) return fail(ERROR_STATUS[err.code], err.code, err.message);
+        throw err;
+      }
+      const { scope, offer } = found;
+      if (services.payments.cardEntry(environment).kind !== 'browser') return fail(404, 'NOT_FOUND', 'This checkout takes the card in its own form.');
+      const form: FormBody = request.body && typeof request.body === 'object' ? request.body : {};
+      const token = form.token ?? '';
+      if (!/^[\w-]{16,64}$/.test(token)) return fail(400, 'INVALID_INPUT', 'The form has expired; reload the page and pay again.');
+      const coupon = form.coupon?.trim() || undefined;
+      if ((coupon ?? '').toUpperCase() !== (form.appliedCoupon ?? '').toUpperCase())
+        return fail(409, 'PRICE_CHANGED', 'The coupon changed after the price was shown; reload the page to see the new price.');
+      if (coupon) {
+        const verdict = await vetCoupon(services, request.ip, scope, offer.product.id, coupon);
+        if (verdict.status === 'blocked') reply.header('retry-after', String(verdict.retryAfterSeconds));
+        if (verdict.status !== 'valid') return fail(verdict.status === 'blocked' ? 429 : 400, 'INVALID_INPUT', verdict.message);
+      }
+      const prefill: CheckoutPrefill = { ...readPrefill(request.query as Record<string, unknown>), coupon };
+      const confirmUrl = `${encodeURIComponent(request.params.productId)}/confirm/${encodeURIComponent(token)}${embeddingQuery(embeddingOf(request))}`;
+      try {
+        const started = await services.checkout.startSession(scope, token, purchaseDetails(request, form, offer, prefill));
+        if (started.status === 'SESSION')
+          return reply.header('cache-control', 'no-store').send({ clientSecret: started.clientSecret, mode: started.mode, confirmUrl });
+        if (started.status === 'DECLINED') return fail(402, 'PAYMENT_DECLINED', started.message);
+        return reply.header('cache-control', 'no-store').send({ redirect: confirmUrl });
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        return fail(ERROR_STATUS[err.code], err.code, err.message);
+      }
+    },
+  );
 
   /**
    * The payment's answer is not known yet (the card network timed out or its answer was lost): a

@@ -2,10 +2,10 @@ import type { FastifyReply } from 'fastify';
 import { canUpdateCard, type Authentication, type CardCompletion } from '../../../domain/customer-portal.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { WireErrorCode } from '../../error-status.ts';
-import { describeError, INTERNAL } from '../../errors-plugin.ts';
 import type { Scope } from '../../../domain/model.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';
+import { jsonErrorHandler } from '../json-errors.ts';
 import { sendPage, sendProblem } from '../layout.ts';
 import { managePage } from './manage-views.ts';
 import { MANAGE_PROCESSOR_SCRIPT } from './manage-script.ts';
@@ -191,11 +191,7 @@ export function registerManagePage(app: HttpApp, { services, environment }: Envi
       `/manage/:token/${path}`,
       {
         schema: { hide: true },
-        errorHandler: (err, request, reply) => {
-          const described = describeError(err) ?? INTERNAL;
-          if (described === INTERNAL) request.log.error({ err }, 'unhandled error');
-          void reply.code(described.status).header('cache-control', 'no-store').send({ error: described.error, message: described.message });
-        },
+        errorHandler: jsonErrorHandler,
       },
       async (request, reply) => {
         const send = (status: number, error: WireErrorCode, message: string) => reply.code(status).header('cache-control', 'no-store').send({ error, message });
