@@ -160,7 +160,7 @@ for (const kind of await storeKinds()) {
       assert.equal((await read(id)).entries.length, 1, 'payment_intent.payment_failed does not cancel the held payment');
 
       // The customer authenticates (what the management page's button does with Stripe.js).
-      const session = await w.app.services.payments.cardEntry('production');
+      const session = w.app.services.payments.cardEntry('production');
       assert.equal(session.kind, 'browser');
       const intent = await w.stripe.paymentIntents.retrieve(held!.gatewayReference!);
       const confirmed = await w.browser.paymentIntents.confirm(intent.id, {
