@@ -142,7 +142,14 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
           }
         }
         const result = await askGateway(
-          () => gateway.charge({ attemptId: attempt.id, token: p.due.token!, amountMinor: attempt.amountMinor, currency: attempt.currency }),
+          () =>
+            gateway.charge({
+              attemptId: attempt.id,
+              token: p.due.token!,
+              amountMinor: attempt.amountMinor,
+              currency: attempt.currency,
+              recordedAt: attempt.createdAt,
+            }),
           gatewayTimeoutMs,
         );
         results.set(p.key, result);

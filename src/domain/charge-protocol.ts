@@ -87,7 +87,15 @@ export function chargeProtocol(deps: ChargeProtocolDeps) {
       );
       return refundAsOutcome(result);
     }
-    return ask(() => gateway.charge({ attemptId: attempt.id, token: request.token, amountMinor: attempt.amountMinor, currency: attempt.currency }));
+    return ask(() =>
+      gateway.charge({
+        attemptId: attempt.id,
+        token: request.token,
+        amountMinor: attempt.amountMinor,
+        currency: attempt.currency,
+        recordedAt: attempt.createdAt,
+      }),
+    );
   }
 
   /**

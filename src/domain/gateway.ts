@@ -73,6 +73,11 @@ export interface ChargeRequest {
   token: string;
   amountMinor: number;
   currency: string;
+  /**
+   * When the attempt was recorded: a charge asked again long after (a worker that was down) is first
+   * looked up, since a processor forgets idempotency keys after a while (Stripe: 24 hours).
+   */
+  recordedAt?: string | undefined;
 }
 
 export interface RefundRequest {

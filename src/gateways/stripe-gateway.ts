@@ -34,6 +34,9 @@ export interface StripeGatewayOptions {
 /** A browser session the customer left unfinished this long is cancelled, so it can never be paid later. */
 export const SESSION_LIFETIME_MS = 60 * 60_000;
 
+/** An attempt asked again this long after it was recorded is looked up before it is charged (Stripe keeps idempotency keys for 24 hours). */
+const LOOK_BEFORE_CHARGING_AFTER_MS = 60 * 60_000;
+
 const METADATA_ATTEMPT = 'opentill_attempt';
 const METADATA_SESSION = 'opentill_session';
 
@@ -230,6 +233,11 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
     async charge(request) {
       const token = parseToken(request.token);
       if (!token) return { status: 'DECLINED', code: 'card_declined', message: 'The stored card cannot be used with this processor.', permanent: true };
+      if (request.recordedAt && now().getTime() - Date.parse(request.recordedAt) > LOOK_BEFORE_CHARGING_AFTER_MS) {
+        // Stripe may have forgotten the idempotency key by now: find the charge by its metadata first.
+        const earlier = await lookupByAttempt(request.attemptId);
+        if (earlier.status !== 'NOT_FOUND') return earlier;
+      }
       try {
         const intent = await stripe.paymentIntents.create(
           {

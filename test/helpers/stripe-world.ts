@@ -54,7 +54,8 @@ export async function startStripeWorld(
   kind: StoreKind,
   options: { clock?: Clock; billing?: BillingOptions; payments?: ServiceOverrides['payments']; gatewayTimeoutMs?: number; now?: () => Date } = {},
 ): Promise<StripeWorld> {
-  const standin = await startStripeStandIn({ webhookDelivery: 'manual' });
+  // Stripe's time is the test's too: objects' ages, and the 24 hours it keeps idempotency keys.
+  const standin = await startStripeStandIn({ webhookDelivery: 'manual', ...(options.now ? { now: () => options.now!().getTime() } : {}) });
   const keys: { secretKey: string; publishableKey: string; webhookSecret: string | undefined } = {
     secretKey: standin.secretKey,
     publishableKey: standin.publishableKey,

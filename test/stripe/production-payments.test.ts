@@ -163,6 +163,29 @@ for (const kind of await storeKinds()) {
       assert.equal(ended.entries.length, 0);
     });
 
+    test('a renewal whose answer was lost, asked again after Stripe forgot its idempotency key, is found and not charged again', async () => {
+      const p = await product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 11 }] });
+      const run = await w.checkout(p.id, { email: 'forgotten@example.com' });
+      assert.equal(run.status, 200, run.html);
+      const id = run.transactionId!;
+      await toNextCharge(id);
+      // Every answer lost (the SDK itself sends a request again once, under the same key, when its connection closed).
+      w.standin.faults.add({ method: 'POST', path: /^\/v1\/payment_intents$/, mode: 'drop-response' });
+      // One batch: with no wait before an unknown is asked again, a second batch would ask at once.
+      const lost = await w.app.services.billing.runDue({ maxBatches: 1 });
+      w.standin.faults.clear();
+      assert.ok(lost.unknown >= 1, JSON.stringify(lost));
+      assert.equal((await w.app.services.store.chargeAttempts.latestFor(id, 'RENEWAL'))?.status, 'UNKNOWN');
+      // The worker was down for two days: Stripe keeps idempotency keys for 24 hours.
+      clock.advance(2 * DAY);
+      await w.app.services.billing.runDue();
+      const attempt = await w.app.services.store.chargeAttempts.latestFor(id, 'RENEWAL');
+      assert.equal(attempt?.status, 'SUCCEEDED');
+      const charged = (await intentsAt()).filter((i) => i.metadata.opentill_attempt === attempt!.id && i.status === 'succeeded');
+      assert.equal(charged.length, 1, 'one charge at Stripe');
+      assert.equal((await read(id)).entries.length, 2);
+    });
+
     test('a session the customer leaves unfinished is cancelled at Stripe after an hour and can never be paid', async () => {
       const p = await product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 5 }] });
       const page = await fetch(`${w.app.url}/payment/product/${p.id}`);
