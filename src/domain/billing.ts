@@ -275,8 +275,9 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       const plans: Plan[] = [];
       for (const due of batch) plans.push(await plan(repos, due, prices));
       for (const p of plans) {
-        if (p.kind !== 'charge' || !p.due.transaction.billing?.failedAttempts) continue;
-        const before = await repos.chargeAttempts.findByKey(`renewal:${p.due.transaction.id}:${p.period}:${p.due.transaction.billing.failedAttempts - 1}`);
+        const tries = p.kind === 'charge' ? (p.due.transaction.billing?.failedAttempts ?? 0) : 0;
+        if (p.kind !== 'charge' || tries === 0) continue;
+        const before = await repos.chargeAttempts.findByKey(`renewal:${p.due.transaction.id}:${p.period}:${tries - 1}`);
         if (before?.failureCode === 'authentication_required' && before.gatewayReference) p.heldPayment = before.gatewayReference;
       }
       // A free period needs no gateway; no stored method is a decline without one.
