@@ -79,6 +79,19 @@ interface RenewalPlan {
 
 export type AuthenticatedRenewal = 'BOOKED' | 'ALREADY_BOOKED' | 'NOT_PAID' | 'PENDING';
 
+/** A row's billing state as it is, released: what a write changes nothing of until it decides otherwise. */
+function stateAsIs(current: BillingState, billing: NonNullable<BillingState['billing']>): BillingWrite['state'] {
+  return {
+    status: current.status,
+    whoCanceled: current.whoCanceled,
+    lastCharge: current.lastCharge,
+    nextCharge: current.nextCharge,
+    period: billing.period,
+    failedAttempts: billing.failedAttempts,
+    leaseUntil: null,
+  };
+}
+
 export function billingService(deps: BillingDeps, options: BillingOptions = {}) {
   const batchSize = options.batchSize ?? 500;
   const leaseMs = options.leaseMs ?? 120_000;
@@ -164,15 +177,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     const t = p.due.transaction;
     const at = p.at.toISOString();
     const billing = current.billing ?? { anchor: at, period: 0, failedAttempts: 0 };
-    const state: BillingWrite['state'] = {
-      status: current.status,
-      whoCanceled: current.whoCanceled,
-      lastCharge: current.lastCharge,
-      nextCharge: current.nextCharge,
-      period: billing.period,
-      failedAttempts: billing.failedAttempts,
-      leaseUntil: null,
-    };
+    const state = stateAsIs(current, billing);
     const write: BillingWrite = { transactionId: t.id, state, change: null, entry: null, attempt: null };
     // Unchanged since it was planned: nobody cancelled, refunded or billed it in between.
     const unchanged =
@@ -364,15 +369,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
         const at = deps.clock.now(held.scope);
         const write: BillingWrite = {
           transactionId,
-          state: {
-            status: current.status,
-            whoCanceled: current.whoCanceled,
-            lastCharge: current.lastCharge,
-            nextCharge: current.nextCharge,
-            period: billing.period,
-            failedAttempts: billing.failedAttempts,
-            leaseUntil: null,
-          },
+          state: stateAsIs(current, billing),
           change: null,
           entry: null,
           attempt: { id: recorded.attempt.id, status: 'SUCCEEDED', gatewayReference: reference, failureCode: null, updatedAt: now.toISOString() },
