@@ -41,6 +41,8 @@ interface RefundPlan {
 
 export function refundService(deps: RefundDeps) {
   const booking: Booking = {
+    // The processor finds a refund among its payment's refunds: the reconciler asks with the payment.
+    lookupHint: (attempt) => (JSON.parse(attempt.plan!) as RefundPlan).chargeReference,
     async succeeded(repos, attempt, paid) {
       const plan = JSON.parse(attempt.plan!) as RefundPlan;
       const { transaction } = plan;
