@@ -410,8 +410,8 @@ export const mutants: Mutant[] = [
   {
     id: 'billing-renewal-revives-cancelled-pending',
     file: `${D}billing.ts`,
-    find: "status: current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? current.status : 'SUBSCRIPTION_STATUS_ACTIVE',",
-    replace: "status: 'SUBSCRIPTION_STATUS_ACTIVE',",
+    find: "status: current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? current.status : 'SUBSCRIPTION_STATUS_ACTIVE',\n          lastCharge: at,",
+    replace: "status: 'SUBSCRIPTION_STATUS_ACTIVE',\n          lastCharge: at,",
     tests: [RACE, LIFECYCLE, M_RENEWAL_RACES],
   },
   {
@@ -482,15 +482,15 @@ export const mutants: Mutant[] = [
   {
     id: 'attempts-settle-without-open-condition',
     file: `${S}attempts-store.ts`,
-    find: ".where('id', '=', id)\n        .where('status', 'in', ['PENDING', 'UNKNOWN'])",
-    replace: ".where('id', '=', id)",
+    find: ".where('id', '=', id)\n        .where('status', 'in', ['PENDING', 'UNKNOWN'])\n        .executeTakeFirst();",
+    replace: ".where('id', '=', id)\n        .executeTakeFirst();",
     tests: [FAULTS, IDEM_RETRIES, REFUNDS, M_PROTOCOL],
   },
   {
     id: 'attempts-open-refund-of-any-kind',
     file: `${S}attempts-store.ts`,
-    find: ".where('kind', '=', kind)",
-    replace: '',
+    find: ".where('kind', '=', kind)\n        .where('status', 'in', ['PENDING', 'UNKNOWN'])",
+    replace: ".where('status', 'in', ['PENDING', 'UNKNOWN'])",
     tests: [REFUNDS, FAULTS, VAULTED],
   },
   {
