@@ -33,15 +33,6 @@ const MOVES: Record<Fault, boolean> = { 'lost-answer': true, 'late-answer': true
 /** opentill gives up on a Stripe call after this (the SDK and the protocol alike). */
 const TIMEOUT_MS = 300;
 
-/**
- * Bugs this file found, reported to the session that owns src/: the tests they fail are todos until
- * they are fixed (then delete the constant and its uses).
- */
-const BUG_REFUND_RECONCILE =
-  "src/domain/refunds.ts: the refund booking has no lookupHint, so the reconciler asks the Stripe adapter's lookupRefund(id, undefined), which answers NOT_FOUND without asking Stripe: a refund Stripe made is voided and the API then says nothing was refunded";
-const BUG_KEY_EXPIRY =
-  'src/gateways/stripe-gateway.ts charge(): Stripe forgets an idempotency key after a day; asked again under the same attempt after that, the adapter creates a second PaymentIntent instead of finding the first by its metadata';
-
 const PAYMENT_INTENTS = { method: 'POST', path: /^\/v1\/payment_intents$/ };
 const REFUNDS = { method: 'POST', path: /^\/v1\/refunds$/ };
 /** opentill's lookup of the customer's browser session (the confirmation page and the reconciler). */
@@ -304,64 +295,60 @@ for (const kind of await storeKinds()) {
         (matrix[`charge-vaulted ${kind}`] ??= {})[fault] = summary(answers.map((r) => r.status));
       });
 
-      test(
-        `refund, ${fault}: one Idempotency-Key, one after another and twenty at once, refunds at Stripe at most once`,
-        { todo: fault === 'lost-answer' && BUG_REFUND_RECONCILE },
-        async () => {
-          const p = await product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 25 }] });
-          const run = await w.checkout(p.id, { email: `refund-${fault}@example.com` });
-          assert.equal(run.status, 200, run.html);
-          const id = run.transactionId!;
-          const paymentIntent = run.session!.clientSecret.split('_secret_')[0]!;
-          const key = `refund-${fault}`;
-          const refund = (idempotencyKey = key) => api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': idempotencyKey } });
-          arm(fault, REFUNDS);
-          const answers = [await refund()];
-          for (let i = 0; i < 3; i++) answers.push(await refund());
-          answers.push(...(await Promise.all(Array.from({ length: 20 }, () => refund()))));
-          heal();
-          const reports = await reconcile();
-          answers.push(await refund());
+      test(`refund, ${fault}: one Idempotency-Key, one after another and twenty at once, refunds at Stripe at most once`, async () => {
+        const p = await product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 25 }] });
+        const run = await w.checkout(p.id, { email: `refund-${fault}@example.com` });
+        assert.equal(run.status, 200, run.html);
+        const id = run.transactionId!;
+        const paymentIntent = run.session!.clientSecret.split('_secret_')[0]!;
+        const key = `refund-${fault}`;
+        const refund = (idempotencyKey = key) => api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': idempotencyKey } });
+        arm(fault, REFUNDS);
+        const answers = [await refund()];
+        for (let i = 0; i < 3; i++) answers.push(await refund());
+        answers.push(...(await Promise.all(Array.from({ length: 20 }, () => refund()))));
+        heal();
+        const reports = await reconcile();
+        answers.push(await refund());
 
-          const a = await attempt(`refund:${w.vendor.vendor.id}:production:${id}:${key}`);
-          const moved = (await refundedAtStripe(paymentIntent, a.id)).length;
-          assert.equal(moved, MOVES[fault] ? 1 : 0, `Stripe refunded ${moved} times`);
-          for (const r of answers) {
-            const ok =
-              (r.status === 202 && r.json.status === 'PENDING') ||
-              (r.status === 409 && ['PAYMENT_PENDING', 'REQUEST_IN_PROGRESS'].includes(r.json.error)) ||
-              (r.status === 200 && moved === 1) ||
-              (r.status === 503 && moved === 0 && /nothing was refunded/.test(r.json.message));
-            assert.ok(ok, `refund ${fault}: ${r.status} ${r.text}`);
-          }
-          if (fault !== 'late-answer') assert.equal(answers[0]!.status, 202, 'the first answer: not confirmed yet');
-          if (fault === 'lost-answer')
-            assert.ok(
-              reports.some((r) => r.settled >= 1),
-              `the reconciler settled it: ${JSON.stringify(reports)}`,
-            );
-          if (!MOVES[fault])
-            assert.ok(
-              reports.some((r) => r.voided >= 1),
-              `Stripe never had it: voided (${JSON.stringify(reports)})`,
-            );
-          const refundEntries = (t: { entries: { type: string }[] }) => t.entries.filter((e) => e.type === 'ONETIME_PAYMENT_REFUND').length;
-          assert.equal(answers.at(-1)!.status, moved ? 200 : 503, answers.at(-1)!.text);
-          assert.equal(refundEntries(await read(id)), moved);
+        const a = await attempt(`refund:${w.vendor.vendor.id}:production:${id}:${key}`);
+        const moved = (await refundedAtStripe(paymentIntent, a.id)).length;
+        assert.equal(moved, MOVES[fault] ? 1 : 0, `Stripe refunded ${moved} times`);
+        for (const r of answers) {
+          const ok =
+            (r.status === 202 && r.json.status === 'PENDING') ||
+            (r.status === 409 && ['PAYMENT_PENDING', 'REQUEST_IN_PROGRESS'].includes(r.json.error)) ||
+            (r.status === 200 && moved === 1) ||
+            (r.status === 503 && moved === 0 && /nothing was refunded/.test(r.json.message));
+          assert.ok(ok, `refund ${fault}: ${r.status} ${r.text}`);
+        }
+        if (fault !== 'late-answer') assert.equal(answers[0]!.status, 202, 'the first answer: not confirmed yet');
+        if (fault === 'lost-answer')
+          assert.ok(
+            reports.some((r) => r.settled >= 1),
+            `the reconciler settled it: ${JSON.stringify(reports)}`,
+          );
+        if (!MOVES[fault])
+          assert.ok(
+            reports.some((r) => r.voided >= 1),
+            `Stripe never had it: voided (${JSON.stringify(reports)})`,
+          );
+        const refundEntries = (t: { entries: { type: string }[] }) => t.entries.filter((e) => e.type === 'ONETIME_PAYMENT_REFUND').length;
+        assert.equal(answers.at(-1)!.status, moved ? 200 : 503, answers.at(-1)!.text);
+        assert.equal(refundEntries(await read(id)), moved);
 
-          if (!moved) {
-            // Nothing was refunded: a new key refunds, once.
-            const again = await refund(`${key}-again`);
-            assert.equal(again.status, 200, again.text);
-            assert.equal((await refundedAtStripe(paymentIntent, (await attempt(`refund:%:${id}:${key}-again`)).id)).length, 1);
-          }
-          const t = await read(id);
-          assert.equal(t.transactionStatus, 'TRANSACTION_STATUS_REFUNDED');
-          assert.equal(refundEntries(t), 1, 'refunded once in the ledger');
-          await checkBooks(`refund ${fault}`, id);
-          (matrix[`refund ${kind}`] ??= {})[fault] = summary(answers.map((r) => r.status));
-        },
-      );
+        if (!moved) {
+          // Nothing was refunded: a new key refunds, once.
+          const again = await refund(`${key}-again`);
+          assert.equal(again.status, 200, again.text);
+          assert.equal((await refundedAtStripe(paymentIntent, (await attempt(`refund:%:${id}:${key}-again`)).id)).length, 1);
+        }
+        const t = await read(id);
+        assert.equal(t.transactionStatus, 'TRANSACTION_STATUS_REFUNDED');
+        assert.equal(refundEntries(t), 1, 'refunded once in the ledger');
+        await checkBooks(`refund ${fault}`, id);
+        (matrix[`refund ${kind}`] ??= {})[fault] = summary(answers.map((r) => r.status));
+      });
 
       const renewalTitle =
         fault === 'late-answer'
@@ -452,37 +439,40 @@ for (const kind of await storeKinds()) {
 }
 
 describe("the Stripe adapter when Stripe has forgotten an attempt's idempotency key", () => {
-  test(
-    'a charge whose answer was lost, asked again under its attempt more than a day later (billing re-asks unknown renewals, a client retries its key), is the same charge',
-    { todo: BUG_KEY_EXPIRY },
-    async () => {
-      let now = Date.now();
-      const s = await startStripeStandIn({ webhookDelivery: 'manual', now: () => now });
-      try {
-        const stripe = s.client();
-        const keys = { secretKey: s.secretKey, publishableKey: s.publishableKey, webhookSecret: undefined };
-        const gateway = stripeGateway({ keys, apiUrl: s.url, jsUrl: s.jsUrl, timeoutMs: TIMEOUT_MS });
-        const customer = await stripe.customers.create({ email: 'renewal@example.com' });
-        const method = await stripe.paymentMethods.attach('pm_card_visa', { customer: customer.id });
-        const request = { attemptId: 'att_lost_for_a_day', token: `${customer.id}/${method.id}`, amountMinor: 900, currency: 'USD' };
-        s.faults.add(standInFault('lost-answer', PAYMENT_INTENTS));
-        assert.equal((await gateway.charge(request)).status, 'UNKNOWN');
-        s.faults.clear();
-        const [first] = (await stripe.paymentIntents.search({ query: `metadata['opentill_attempt']:'${request.attemptId}'` })).data;
-        assert.equal(first?.status, 'succeeded', 'the money moved');
-        // The worker was down over a weekend, or Stripe could not be reached: Stripe keeps keys for a day.
-        now += 25 * 3600_000;
-        const again = await gateway.charge(request);
-        const charged = (await stripe.paymentIntents.search({ query: `metadata['opentill_attempt']:'${request.attemptId}'` })).data.filter(
-          (pi) => pi.status === 'succeeded',
-        );
-        assert.equal(charged.length, 1, `charged ${charged.length} times under one attempt`);
-        assert.deepEqual([again.status, again.status === 'SUCCEEDED' ? again.reference : undefined], ['SUCCEEDED', first.id]);
-      } finally {
-        await s.close();
-      }
-    },
-  );
+  test('a charge whose answer was lost, asked again under its attempt more than a day later (billing re-asks unknown renewals, a client retries its key), is the same charge', async () => {
+    let now = Date.now();
+    const s = await startStripeStandIn({ webhookDelivery: 'manual', now: () => now });
+    try {
+      const stripe = s.client();
+      const keys = { secretKey: s.secretKey, publishableKey: s.publishableKey, webhookSecret: undefined };
+      const gateway = stripeGateway({ keys, apiUrl: s.url, jsUrl: s.jsUrl, timeoutMs: TIMEOUT_MS, now: () => new Date(now) });
+      const customer = await stripe.customers.create({ email: 'renewal@example.com' });
+      const method = await stripe.paymentMethods.attach('pm_card_visa', { customer: customer.id });
+      // As billing and the charge protocol ask: with the time the attempt was recorded.
+      const request = {
+        attemptId: 'att_lost_for_a_day',
+        token: `${customer.id}/${method.id}`,
+        amountMinor: 900,
+        currency: 'USD',
+        recordedAt: new Date(now).toISOString(),
+      };
+      s.faults.add(standInFault('lost-answer', PAYMENT_INTENTS));
+      assert.equal((await gateway.charge(request)).status, 'UNKNOWN');
+      s.faults.clear();
+      const [first] = (await stripe.paymentIntents.search({ query: `metadata['opentill_attempt']:'${request.attemptId}'` })).data;
+      assert.equal(first?.status, 'succeeded', 'the money moved');
+      // The worker was down over a weekend, or Stripe could not be reached: Stripe keeps keys for a day.
+      now += 25 * 3600_000;
+      const again = await gateway.charge(request);
+      const charged = (await stripe.paymentIntents.search({ query: `metadata['opentill_attempt']:'${request.attemptId}'` })).data.filter(
+        (pi) => pi.status === 'succeeded',
+      );
+      assert.equal(charged.length, 1, `charged ${charged.length} times under one attempt`);
+      assert.deepEqual([again.status, again.status === 'SUCCEEDED' ? again.reference : undefined], ['SUCCEEDED', first.id]);
+    } finally {
+      await s.close();
+    }
+  });
 });
 
 after(() => {
