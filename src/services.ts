@@ -162,6 +162,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       clock,
       protocol,
       bookings: { PURCHASE: purchases.booking, VAULTED: vaulted.booking, REFUND: refunds.booking },
+      renewals: billing.renewals,
       graceMs: overrides.payments?.reconcileGraceMs ?? config.payments.reconcileGraceMs,
     }),
     licences: licenceService({ store }),

@@ -1,6 +1,6 @@
 import { periodStart, retryAt } from './billing-period.ts';
 import { pendingAttempt } from './charge-attempts.ts';
-import { askGateway } from './charge-protocol.ts';
+import { askGateway, type Booking } from './charge-protocol.ts';
 import type { VendorClock } from './clock.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
 import type { ChargeResult, PaymentGateway } from './gateway.ts';
@@ -333,7 +333,64 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     });
   }
 
+  /**
+   * How the reconciler books a renewal left open when its subscription stopped being billed (it was
+   * cancelled or refunded before billing asked again): the money that moved is recorded for its
+   * period, once, and the vendor sees the transaction in the feed. A subscription cancelled to the end
+   * of its period runs to the end of the period this payment paid for.
+   */
+  const orphanBooking: Booking = {
+    async succeeded(repos, attempt, paid, at) {
+      const plan = JSON.parse(attempt.plan!) as RenewalPlan;
+      const id = attempt.transactionId ?? '';
+      const current = (await repos.billing.lockMany([id])).get(id);
+      const transaction = await repos.transactions.find(attempt.scope, id);
+      if (!current || !transaction) throw new Error(`renewal ${attempt.key}: its transaction is gone`);
+      if ((await repos.entries.listForTransaction(id)).some((e) => e.periodStart === plan.periodStart)) return;
+      const billing = current.billing ?? { anchor: plan.periodStart, period: plan.period, failedAttempts: 0 };
+      const write: BillingWrite = {
+        transactionId: id,
+        state: stateAsIs(current, billing),
+        change: { flag: 'CHANGED_STATUS_RENEWED', at: at.toISOString() },
+        attempt: null,
+        entry: null,
+      };
+      write.entry = paymentEntry({
+        type: 'SUBSCRIPTION_PAYMENT',
+        transaction,
+        currency: plan.quote.currency,
+        netMinor: plan.quote.netMinor,
+        taxMinor: plan.quote.taxMinor,
+        taxRate: plan.quote.taxRate,
+        feeMinor: paid.feeMinor,
+        gatewayReference: paid.reference,
+        provider: deps.gateways[attempt.scope.environment].provider,
+        at,
+        periodStart: plan.periodStart,
+      });
+      write.state.lastCharge = at.toISOString();
+      if (current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' && billing.period === plan.period) {
+        Object.assign(write.state, {
+          period: plan.period + 1,
+          nextCharge: periodStart(new Date(billing.anchor), current.chargeFrequency, plan.period + 1).toISOString(),
+        });
+      }
+      await repos.billing.apply([write]);
+    },
+  };
+
   return {
+    /** For the reconciler: renewals whose subscription billing no longer asks about. */
+    renewals: {
+      booking: orphanBooking,
+      /** Billing asks about this renewal again itself: its subscription is still billed. */
+      async billedByBilling(attempt: ChargeAttempt): Promise<boolean> {
+        const transaction = attempt.transactionId ? await deps.store.transactions.find(attempt.scope, attempt.transactionId) : undefined;
+        const billed = transaction?.status === 'SUBSCRIPTION_STATUS_ACTIVE' || transaction?.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL';
+        return billed && transaction.nextCharge !== null;
+      },
+    },
+
     /**
      * A renewal the customer's bank held for authentication (3-D Secure) and the customer then
      * authenticated, from the management page or as the processor reports: its payment is booked

@@ -173,22 +173,30 @@ export interface ReconcileReport {
   unresolved: number;
 }
 
-/** The reconciler of the billing worker's loop: every open attempt of every kind but renewals (billing re-asks those itself). */
+/**
+ * The reconciler of the billing worker's loop: every open attempt of every kind. Renewals are
+ * billing's to ask again while their subscription is still billed; one left open when its
+ * subscription stopped being billed (cancelled or refunded before billing asked again) is the
+ * reconciler's, so the money that moved for it is recorded.
+ */
 export function attemptReconciler(deps: {
   store: Pick<Store, 'chargeAttempts'>;
   clock: Clock;
   protocol: ChargeProtocol;
   bookings: Record<Exclude<AttemptKind, 'RENEWAL'>, Booking>;
+  renewals?: { booking: Booking; billedByBilling(attempt: ChargeAttempt): Promise<boolean> };
   /** Attempts younger than this may still be in flight in a request; the reconciler leaves them alone. */
   graceMs: number;
 }) {
-  const kinds = Object.keys(deps.bookings) as Exclude<AttemptKind, 'RENEWAL'>[];
+  const kinds: AttemptKind[] = [...(Object.keys(deps.bookings) as AttemptKind[]), ...(deps.renewals ? (['RENEWAL'] as const) : [])];
+  const bookingOf = (attempt: ChargeAttempt) => (attempt.kind === 'RENEWAL' ? deps.renewals!.booking : deps.bookings[attempt.kind]);
   return {
     async run(limit = 200): Promise<ReconcileReport> {
       const report: ReconcileReport = { settled: 0, voided: 0, open: 0, unresolved: 0 };
       const createdBefore = new Date(deps.clock.now().getTime() - deps.graceMs).toISOString();
       for (const attempt of await deps.store.chargeAttempts.listOpen({ createdBefore, kinds, limit })) {
-        const after = await deps.protocol.reconcile(attempt, deps.bookings[attempt.kind as Exclude<AttemptKind, 'RENEWAL'>]);
+        if (attempt.kind === 'RENEWAL' && (attempt.plan === null || (await deps.renewals!.billedByBilling(attempt)))) continue;
+        const after = await deps.protocol.reconcile(attempt, bookingOf(attempt));
         if (after.status === 'VOIDED') report.voided++;
         else if (after.status === 'UNRESOLVED') report.unresolved++;
         else if (after.status === 'PENDING' || after.status === 'UNKNOWN') report.open++;

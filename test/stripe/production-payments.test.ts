@@ -186,6 +186,33 @@ for (const kind of await storeKinds()) {
       assert.equal((await read(id)).entries.length, 2);
     });
 
+    test('a renewal whose answer was lost, then cancelled before billing asked again, is settled by the reconciler and booked once', async () => {
+      const p = await product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 13 }] });
+      const run = await w.checkout(p.id, { email: 'orphan@example.com' });
+      assert.equal(run.status, 200, run.html);
+      const id = run.transactionId!;
+      await toNextCharge(id);
+      w.standin.faults.add({ method: 'POST', path: /^\/v1\/payment_intents$/, mode: 'drop-response' });
+      await w.app.services.billing.runDue({ maxBatches: 1 });
+      w.standin.faults.clear();
+      assert.equal((await w.app.services.store.chargeAttempts.latestFor(id, 'RENEWAL'))?.status, 'UNKNOWN');
+      const cancelled = await w.vendor.api(`/v1/cancel-subscription/${id}`, { method: 'POST', environment: 'production' });
+      assert.equal(cancelled.status, 200, cancelled.text);
+      clock.advance(5 * 60_000);
+      await w.app.services.reconciler.run();
+      await w.app.services.reconciler.run();
+      await w.app.services.billing.runDue();
+      const attempt = await w.app.services.store.chargeAttempts.latestFor(id, 'RENEWAL');
+      assert.equal(attempt?.status, 'SUCCEEDED');
+      const t = await read(id);
+      assert.equal(t.transactionStatus, 'SUBSCRIPTION_STATUS_CANCELLED_PENDING', 'it runs to the end of the period the payment paid for');
+      assert.deepEqual(
+        t.entries.map((e: { type: string }) => e.type),
+        ['SUBSCRIPTION_PAYMENT', 'SUBSCRIPTION_PAYMENT'],
+        'the money that moved is in the ledger, once',
+      );
+    });
+
     test('a session the customer leaves unfinished is cancelled at Stripe after an hour and can never be paid', async () => {
       const p = await product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 5 }] });
       const page = await fetch(`${w.app.url}/payment/product/${p.id}`);
