@@ -142,7 +142,7 @@ for (const kind of await storeKinds()) {
       );
     });
 
-    test('a renewal the bank holds for 3-D Secure stays unpaid in dunning; authenticated, it is booked once by whichever of the page and the event comes first', async () => {
+    test('a renewal the bank holds for 3-D Secure stays unpaid in dunning; the customer confirms it on the management page, and it is booked once, page and event alike', async () => {
       const p = await product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 8 }] });
       const run = await w.checkout(p.id, { email: 'held@example.com', card: '4000002760003184' });
       assert.equal(run.status, 200, run.html);
@@ -159,13 +159,23 @@ for (const kind of await storeKinds()) {
       await w.settleEvents();
       assert.equal((await read(id)).entries.length, 1, 'payment_intent.payment_failed does not cancel the held payment');
 
-      // The customer authenticates (what the management page's button does with Stripe.js).
-      const session = w.app.services.payments.cardEntry('production');
-      assert.equal(session.kind, 'browser');
-      const intent = await w.stripe.paymentIntents.retrieve(held!.gatewayReference!);
-      const confirmed = await w.browser.paymentIntents.confirm(intent.id, {
-        client_secret: intent.client_secret,
-        payment_method: intent.last_payment_error?.payment_method?.id,
+      // The customer opens the management page: it asks them to confirm the payment.
+      const link = await w.vendor.api('/v1/generate-url-to-manage-transactions/held%40example.com', { environment: 'production' });
+      const path = new URL(link.json.url).pathname;
+      const page = await (await fetch(`${w.app.url}${path}`)).text();
+      assert.match(page, /Your bank asks you to confirm the payment of 8\.00 USD/);
+      const formToken = /name="formToken" value="([^"]+)"/.exec(page)![1]!;
+      const form = (fields: Record<string, string>) => ({
+        method: 'POST',
+        redirect: 'manual' as const,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ formToken, transactionId: id, ...fields }),
+      });
+      const session = (await (await fetch(`${w.app.url}${path}/authentication/session`, form({}))).json()) as { clientSecret: string; paymentMethod: string };
+      // The button's script: Stripe.js confirms the held payment, and the bank's challenge is passed.
+      const confirmed = await w.browser.paymentIntents.confirm(session.clientSecret.split('_secret_')[0]!, {
+        client_secret: session.clientSecret,
+        payment_method: session.paymentMethod,
         return_url: 'https://shop.example/return',
       } as never);
       assert.equal(confirmed.status, 'requires_action');
@@ -175,8 +185,11 @@ for (const kind of await storeKinds()) {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ action: 'complete' }),
       });
-      // The event first, then the page, then the event again.
+      // The page, then Stripe's event, then the page again (a second click), then the events replayed.
+      const confirmedPage = await fetch(`${w.app.url}${path}`, form({ action: 'authenticated' }));
+      assert.ok(confirmedPage.status === 303 || confirmedPage.status === 200, String(confirmedPage.status));
       await later();
+      await fetch(`${w.app.url}${path}`, form({ action: 'authenticated' }));
       assert.equal(await w.app.services.billing.bookAuthenticated(held!, held!.gatewayReference!), 'ALREADY_BOOKED');
       await replayAll();
       t = await read(id);
