@@ -49,7 +49,13 @@ const M_RENEWAL_RACES = 'test/billing/mutants-renewal-races.test.ts';
 const M_VAULTED = 'test/api/mutants-vaulted.test.ts';
 const M_SANDBOX_OFFERS = 'test/billing/mutants-sandbox-offers.test.ts';
 
+const STRIPE_PAYMENTS = 'test/stripe/production-payments.test.ts';
+const STRIPE_EVENTS = 'test/stripe/stripe-events.test.ts';
+const STRIPE_FAULTS = 'test/faults/stripe-money-faults.test.ts';
+const EVENTS = 'test/billing/processor-events.test.ts';
+
 const D = 'src/domain/';
+const G = 'src/gateways/';
 const S = 'src/store/';
 
 export const mutants: Mutant[] = [
@@ -677,5 +683,56 @@ export const mutants: Mutant[] = [
     find: "if (sandboxVendorId) query = query.$call(whereScope({ vendorId: sandboxVendorId, environment: 'sandbox' }));",
     replace: '',
     tests: [M_SANDBOX_OFFERS, VAULTED],
+  },
+
+  // Stripe and its events (issue 13).
+  {
+    id: 'stripe-fee-ignored',
+    file: `${G}stripe-gateway.ts`,
+    find: 'if (balance.currency === intent.currency || !balance.exchange_rate) return balance.fee;',
+    replace: 'if (balance.currency === intent.currency || !balance.exchange_rate) return 0;',
+    tests: [STRIPE_PAYMENTS],
+  },
+  {
+    id: 'stripe-off-session-key-not-the-attempt',
+    file: `${G}stripe-gateway.ts`,
+    find: '{ idempotencyKey: request.attemptId },',
+    replace: '{ idempotencyKey: `${request.attemptId}:${Math.random()}` },',
+    tests: [STRIPE_FAULTS],
+  },
+  {
+    id: 'stripe-charges-again-after-key-expiry',
+    file: `${G}stripe-gateway.ts`,
+    find: 'if (request.recordedAt && now().getTime() - Date.parse(request.recordedAt) > LOOK_BEFORE_CHARGING_AFTER_MS) {',
+    replace: 'if (false) {',
+    tests: [STRIPE_PAYMENTS, STRIPE_FAULTS],
+  },
+  {
+    id: 'stripe-abandoned-session-never-cancelled',
+    file: `${G}stripe-gateway.ts`,
+    find: "return expired(intent.created) ? cancelIntent(intent.id) : { status: 'UNKNOWN' };",
+    replace: "return { status: 'UNKNOWN' };",
+    tests: [STRIPE_PAYMENTS],
+  },
+  {
+    id: 'refund-reconciled-without-its-payment',
+    file: `${D}refunds.ts`,
+    find: 'lookupHint: (attempt) => (JSON.parse(attempt.plan!) as RefundPlan).chargeReference,',
+    replace: 'lookupHint: () => null,',
+    tests: [STRIPE_FAULTS],
+  },
+  {
+    id: 'won-dispute-booked-on-every-event',
+    file: `${D}processor-events.ts`,
+    find: 'if (await repos.entries.findByExternalId(transaction.id, wonId)) return;',
+    replace: '',
+    tests: [STRIPE_EVENTS, EVENTS],
+  },
+  {
+    id: 'dispute-forgets-its-chargeback',
+    file: `${D}processor-events.ts`,
+    find: 'if (earlier) return earlier;',
+    replace: '',
+    tests: [STRIPE_EVENTS, EVENTS],
   },
 ];
