@@ -7,6 +7,7 @@ import { systemClock, vendorClock, type Clock, type VendorClock } from './domain
 import { couponService, type CouponService } from './domain/coupons.ts';
 import { credentialService } from './domain/credentials.ts';
 import { customerPortalService } from './domain/customer-portal.ts';
+import { dashboardService, type DashboardService } from './domain/dashboard.ts';
 import type { ExchangeRates } from './domain/exchange-rates.ts';
 import { loadExchangeRates } from './files/exchange-rates-file.ts';
 import type { CardEntry, PaymentGateway } from './domain/gateway.ts';
@@ -53,6 +54,8 @@ export interface Services {
   readonly invoices: ReturnType<typeof invoiceService>;
   readonly portal: ReturnType<typeof customerPortalService>;
   readonly panel: ReturnType<typeof panelAccountService>;
+  /** The vendor panel's figures and lists. */
+  readonly dashboard: DashboardService;
   readonly links: ReturnType<typeof hostedLinks>;
   /** Sessions of the admin tool: opened, checked on every request, revoked. */
   readonly adminSessions: AdminSessionService;
@@ -169,6 +172,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     invoices: invoiceService({ store }),
     portal: customerPortalService({ store, clock, gateways, transactions, billing, secret: config.secret }),
     panel: panelAccountService({ store, clock, createVendor: (input) => catalog.createVendor(input) }),
+    dashboard: dashboardService({ store, clock, rates }),
     links,
     adminSessions: adminSessionService({ store, clock, links }),
     billing,

@@ -153,6 +153,8 @@ export interface Repositories {
     /** Counts a failed try and when to try again. */
     markFailed(id: string, error: string, nextTryAt: string): Promise<void>;
   };
+  /** What the vendor panel's dashboard reads (src/store/dashboard-store.ts). */
+  dashboard: DashboardRepository;
   idempotency: {
     /** Claims the key; if it was already claimed, returns the earlier record instead. */
     claim(scope: Scope, key: string, requestHash: string, at: string): Promise<IdempotencyRecord | undefined>;
@@ -271,4 +273,54 @@ export interface BillingWrite {
   change: { flag: ChangeFlag; at: string } | null;
   entry: (LedgerEntry & { vendorId: string; environment: Environment; description: string | null }) | null;
   attempt: { id: string; status: ChargeAttemptStatus; gatewayReference: string | null; failureCode: string | null; updatedAt: string } | null;
+}
+
+/** Which transactions the panel lists: every field optional, all of them must hold. */
+export interface TransactionFilter {
+  /** A transaction id, a customer id or an e-mail (exact, case-insensitive). */
+  query?: string | undefined;
+  statuses?: readonly string[] | undefined;
+  type?: string | undefined;
+  productId?: string | undefined;
+  customerId?: string | undefined;
+  /** ISO times: created at or after `from`, before `to`. */
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export interface DashboardRepository {
+  /** Ledger sums per day (YYYY-MM-DD) or month (YYYY-MM) and currency: net paid, net refunded (positive), counts. */
+  revenue(
+    scope: Scope,
+    range: { from: string; to: string; unit: 'day' | 'month' },
+  ): Promise<{ bucket: string; currency: string; paidMinor: number; refundedMinor: number; refunds: number; payments: number }[]>;
+  /** Live subscriptions (active, trial, cancelled to the end of the period) counted and summed by status, frequency and currency. */
+  subscriptions(
+    scope: Scope,
+  ): Promise<{ status: Transaction['status']; chargeFrequency: Transaction['chargeFrequency']; currency: string; count: number; netMinor: number }[]>;
+  /** Subscriptions cancelled (now or to the end of their period) whose last change is at or after `since`. */
+  churned(scope: Scope, since: string): Promise<number>;
+  searchTransactions(scope: Scope, filter: TransactionFilter, page: { limit: number; offset: number }): Promise<{ transactions: Transaction[]; total: number }>;
+  customers(
+    scope: Scope,
+    query: string | undefined,
+    page: { limit: number; offset: number },
+  ): Promise<{
+    customers: { id: string; email: string; firstName: string | null; lastName: string | null; createdAt: string; transactions: number }[];
+    total: number;
+  }>;
+  customer(
+    scope: Scope,
+    id: string,
+  ): Promise<
+    | {
+        id: string;
+        email: string;
+        firstName: string | null;
+        lastName: string | null;
+        createdAt: string;
+        cards: { id: string; brand: string; last4: string; expMonth: number; expYear: number }[];
+      }
+    | undefined
+  >;
 }

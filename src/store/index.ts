@@ -5,6 +5,7 @@ import { chargeAttemptsStore, idempotencyStore } from './attempts-store.ts';
 import { billingStore, sandboxClocksStore } from './billing-store.ts';
 import { customizedProductsStore, productsStore } from './catalog-store.ts';
 import { couponsStore } from './coupons-store.ts';
+import { dashboardStore } from './dashboard-store.ts';
 import { feedStore } from './feed-store.ts';
 import { panelStore } from './panel-store.ts';
 import { adminSessionsStore } from './admin-sessions-store.ts';
@@ -32,6 +33,7 @@ function repositories(db: Executor, dialect: Database['dialect']): Repositories 
     panel: panelStore(db),
     adminSessions: adminSessionsStore(db),
     processorEvents: processorEventsStore(db),
+    dashboard: dashboardStore(db),
   };
 }
 

@@ -67,7 +67,7 @@ for (const kind of await storeKinds()) {
       assert.equal(await vendorCount(), vendors + 1, 'only the new e-mail made a vendor');
 
       // The owner's account is as it was: the owner's session and password work, the guesser's password does not.
-      assert.match((await panelWith(ownerSession)).html, /Acme Software · owner@acme\.test/);
+      assert.match((await panelWith(ownerSession)).html, /<strong>Acme Software<\/strong> <span class="muted">owner@acme\.test/);
       assert.equal((await submit('signin', { email: 'owner@acme.test', password: 'the owner passphrase' })).status, 303);
       assert.equal((await submit('signin', { email: 'owner@acme.test', password: 'a guessing passphrase' })).status, 401);
     });
@@ -78,7 +78,7 @@ for (const kind of await storeKinds()) {
       assert.equal(again.location, '/panel');
       assert.equal((await panelWith(again.cookie)).status, 303);
       const signIn = await submit('signin', { email: 'beta@acme.test', password: 'the beta passphrase' });
-      assert.match((await panelWith(signIn.cookie)).html, /Beta · beta@acme\.test/);
+      assert.match((await panelWith(signIn.cookie)).html, /<strong>Beta<\/strong> <span class="muted">beta@acme\.test/);
     });
 
     test('input mistakes are shown the same for known and new e-mails', async () => {

@@ -79,8 +79,9 @@ for (const kind of await storeKinds()) {
       );
       const page = await b.get('/panel');
       assert.equal(page.status, 200);
-      assert.match(page.html, /<h1>Sandbox<\/h1>/);
-      assert.match(page.html, /Acme Software · owner@acme\.test/);
+      assert.match(page.html, /<h1>Overview<\/h1>/);
+      assert.match(page.html, /data-testid="switch" aria-current="true">Sandbox</);
+      assert.match(page.html, /<strong>Acme Software<\/strong> <span class="muted">owner@acme\.test/);
       assert.match(page.headers.get('content-security-policy')!, /default-src 'none'.*frame-ancestors 'none'/);
       assert.equal(page.headers.get('x-content-type-options'), 'nosniff');
       await b.get('/panel/signup');
@@ -116,13 +117,14 @@ for (const kind of await storeKinds()) {
 
     test('a credential is shown once and works at its own environment only; revoked, it stops working', async () => {
       const b = await signUp('api@acme.test');
-      await b.get('/panel');
+      await b.get('/panel/developers');
       const created = await b.post('/panel/credentials?env=sandbox', { action: 'create' });
-      assert.equal(created.status, 200);
-      const authorization = /data-testid="authorization">([^<]+)</.exec(created.html)![1]!;
+      assert.equal(created.status, 303, 'created, then a redirect: a reload creates nothing');
+      const shown = await b.get(created.location!);
+      const authorization = /data-testid="authorization">([^<]+)</.exec(shown.html)![1]!;
       assert.equal((await fetch(`${t.url}/sandbox/v1/transactions/a%40b.test`, { headers: { authorization } })).status, 200);
       assert.equal((await fetch(`${t.url}/v1/transactions/a%40b.test`, { headers: { authorization } })).status, 401);
-      const again = await b.get('/panel');
+      const again = await b.get('/panel/developers?env=sandbox');
       assert.ok(!again.html.includes(authorization.split(':')[1]!), 'the password is not shown again');
 
       const id = /name="action" value="revoke"><input type="hidden" name="id" value="([^"]+)"/.exec(again.html)![1]!;
@@ -143,29 +145,29 @@ for (const kind of await storeKinds()) {
         licences: 'yes',
       });
       assert.equal(res.status, 303);
-      const page = await b.get('/panel?env=sandbox');
+      const page = await b.get('/panel/products?env=sandbox');
       const id = /data-testid="product" data-id="([^"]+)"/.exec(page.html)![1]!;
-      assert.match(page.html, /SUBSCRIPTION · YEARLY · 14-day trial · licences · 99\.00 USD, 89\.50 EUR/);
+      assert.match(page.html, /Subscription · Yearly · 14-day trial · licences · 99\.00 USD, 89\.50 EUR/);
       assert.ok(page.html.includes(`data-ts-product=&#34;${id}&#34;`), 'the snippet names the product');
       assert.ok(page.html.includes(`/sandbox/payment/product/${id}`));
       assert.equal((await fetch(`${t.url}/sandbox/public/v1/price/${id}?country=US`)).status, 200);
 
-      const production = await b.get('/panel?env=production');
-      assert.match(production.html, /<h1>Production<\/h1>/);
+      const production = await b.get('/panel/products?env=production');
+      assert.match(production.html, /data-testid="env-production" aria-current="true">Production</);
       assert.match(production.html, /No production products yet/);
       const bad = await b.post('/panel/products?env=sandbox', { name: 'Cheap', type: 'ONETIME', prices: 'EUR 5' });
       assert.equal(bad.status, 400);
       assert.match(bad.html, /USD/);
       const junk = await b.post('/panel/products?env=sandbox', { name: 'Cheap', type: 'ONETIME', prices: 'five dollars' });
       assert.match(junk.html, /Write prices as/);
-      assert.equal((await b.get('/panel?env=sandbox')).html.match(/data-testid="product"/g)?.length, 1);
+      assert.equal((await b.get('/panel/products?env=sandbox')).html.match(/data-testid="product"/g)?.length, 1);
     });
 
     test("a product is edited (name, prices, licences) and coupons are created and revoked; another vendor's product cannot be edited", async () => {
       const b = await signUp('edit@acme.test');
       await b.get('/panel');
       await b.post('/panel/products?env=sandbox', { name: 'Starter', type: 'ONETIME', prices: 'USD 10' });
-      let page = await b.get('/panel?env=sandbox');
+      let page = await b.get('/panel/products?env=sandbox');
       const id = /data-testid="product" data-id="([^"]+)"/.exec(page.html)![1]!;
       assert.match(page.html, new RegExp(`id="prices-${id}" name="prices" value="USD 10\\.00"`));
       assert.equal((await b.post('/panel/products/edit?env=sandbox', { id, name: 'Starter plus', prices: 'USD 12.50, EUR 11', licences: 'yes' })).status, 303);
@@ -176,22 +178,22 @@ for (const kind of await storeKinds()) {
       assert.deepEqual([product.name, product.prices, product.issuesLicences], ['Starter plus', { USD: 1250, EUR: 1100 }, true]);
       const price = await (await fetch(`${t.url}/sandbox/public/v1/price/${id}?country=US`)).json();
       assert.equal(price.price, 12.5);
-      await b.get('/panel?env=sandbox');
+      await b.get('/panel/products?env=sandbox');
       assert.match((await b.post('/panel/products/edit?env=sandbox', { id, name: 'X', prices: 'EUR 5' })).html, /USD/);
 
-      await b.get('/panel?env=sandbox');
+      await b.get('/panel/products?env=sandbox');
       assert.equal(
         (await b.post('/panel/coupons?env=sandbox', { action: 'create', productId: id, code: 'launch25', off: '25%', expiresAt: '2031-01-31' })).status,
         303,
       );
-      await b.get('/panel?env=sandbox');
+      await b.get('/panel/coupons?env=sandbox');
       assert.equal((await b.post('/panel/coupons?env=sandbox', { action: 'create', productId: id, code: 'FIVE', off: 'USD 5, EUR 4.50' })).status, 303);
-      page = await b.get('/panel?env=sandbox');
+      page = await b.get('/panel/coupons?env=sandbox');
       assert.match(page.html, /<code>LAUNCH25<\/code> · Starter plus<br><span class="muted">25% off, until 2031-01-31/);
       assert.match(page.html, /<code>FIVE<\/code> · Starter plus<br><span class="muted">USD 5\.00, EUR 4\.50 off/);
       const couponId = /name="action" value="revoke"><input type="hidden" name="id" value="(TC-CO_[^"]+)"/.exec(page.html)![1]!;
       assert.equal((await b.post('/panel/coupons?env=sandbox', { action: 'revoke', id: couponId })).status, 303);
-      assert.match((await b.get('/panel?env=sandbox')).html, /, revoked/);
+      assert.match((await b.get('/panel/coupons?env=sandbox')).html, /, revoked/);
 
       const other = await signUp('other-editor@acme.test', 'Other');
       await other.get('/panel?env=sandbox');
@@ -205,19 +207,19 @@ for (const kind of await storeKinds()) {
       const a = await signUp('a@acme.test', 'Vendor A');
       await a.get('/panel');
       await a.post('/panel/credentials?env=sandbox', { action: 'create' });
-      const aPage = await a.get('/panel');
+      const aPage = await a.get('/panel/developers');
       const aCredential = /name="action" value="revoke"><input type="hidden" name="id" value="([^"]+)"/.exec(aPage.html)![1]!;
 
       const forged = await a.post('/panel/products?env=sandbox', { name: 'Forged', type: 'ONETIME', prices: 'USD 1' }, false);
       assert.equal(forged.status, 403);
-      assert.ok(!(await a.get('/panel')).html.includes('Forged'));
+      assert.ok(!(await a.get('/panel/products')).html.includes('Forged'));
 
       const b = await signUp('b@acme.test', 'Vendor B');
-      const bPage = await b.get('/panel');
+      const bPage = await b.get('/panel/developers');
       assert.ok(!bPage.html.includes(aCredential));
       const attempt = await b.post('/panel/credentials?env=sandbox', { action: 'revoke', id: aCredential });
       assert.equal(attempt.status, 400);
-      assert.match((await a.get('/panel')).html, new RegExp(`value="${aCredential}"`), "A's credential is still active");
+      assert.match((await a.get('/panel/developers')).html, new RegExp(`value="${aCredential}"`), "A's credential is still active");
 
       // The transactions button opens the admin tool for the signed-in vendor only.
       await b.get('/panel');

@@ -53,6 +53,8 @@ export interface PageOptions {
   frameAncestors?: string;
   /** Inline script, allowed by a per-response nonce. */
   script?: string;
+  /** More CSS after the common look (a page's own layout), under the same nonce. */
+  style?: string;
   /** The payment processor's script, loaded before the inline script; its origins may be framed and called. */
   processorScript?: { url: string; origins: readonly string[] } | undefined;
 }
@@ -81,7 +83,7 @@ export function sendPage(reply: FastifyReply, options: PageOptions) {
   ].join('; ');
   const page =
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<title>${escapeHtml(options.title)} · opentill</title><style nonce="${nonce}">${STYLE}</style></head><body><main>${options.body.text}</main>` +
+    `<title>${escapeHtml(options.title)} · opentill</title><style nonce="${nonce}">${STYLE}${options.style ?? ''}</style></head><body><main>${options.body.text}</main>` +
     (processor ? `<script nonce="${nonce}" src="${escapeHtml(processor.url)}"></script>` : '') +
     (options.script ? `<script nonce="${nonce}">${options.script}</script>` : '') +
     `</body></html>`;

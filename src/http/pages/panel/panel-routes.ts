@@ -9,7 +9,18 @@ import type { Services } from '../../../services.ts';
 import type { HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';
 import { sendPage } from '../layout.ts';
-import { authPage, COPY_SCRIPT, dashboard, type PanelView } from './panel-views.ts';
+import { html, type Html } from '../layout.ts';
+import { couponsContent } from './coupons.ts';
+import { customerDetail, customersContent } from './customers.ts';
+import { developersContent } from './developers.ts';
+import { flashes } from './flash.ts';
+import { overviewContent } from './overview.ts';
+import { COPY_SCRIPT, PANEL_STYLE, panelHref, panelPage, type Section } from './panel-layout.ts';
+import { authPage } from './panel-views.ts';
+import { productsContent } from './products.ts';
+import { settingsContent } from './settings.ts';
+import { confirmContent, PAGE_SIZE, transactionDetail, transactionsContent, transactionsCsv, type ListQuery } from './transactions.ts';
+import { STATUS_FILTERS } from './words.ts';
 
 const SESSION_COOKIE = 'ot_panel';
 const LOGIN_CSRF_COOKIE = 'ot_panel_csrf';
@@ -35,34 +46,96 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     return sendPage(reply, { status, title: mode === 'signup' ? 'Create your account' : 'Sign in', body: authPage({ mode, csrf, error, email }) });
   };
 
-  const render = async (
+  const scopeOf = (session: PanelSession, environment: Environment): Scope => ({ vendorId: session.user.vendorId, environment });
+  const flash = flashes();
+
+  /** Sends one panel page: the frame (navigation, environment switch, notices) around its content. */
+  const page = async (
     reply: FastifyReply,
     session: PanelSession,
     environment: Environment,
-    status = 200,
-    extra: Pick<PanelView, 'issued' | 'notice' | 'error'> = {},
+    section: Section,
+    title: string,
+    content: Html,
+    options: { status?: number; notice?: string | undefined; error?: string | undefined; switchPath?: string } = {},
   ) => {
-    const scope: Scope = { vendorId: session.user.vendorId, environment };
-    const vendor = await services.catalog.requireVendor(scope.vendorId);
-    const credentials = (await services.credentials.list(scope.vendorId)).filter((c) => c.environment === environment);
+    const vendor = await services.catalog.requireVendor(session.user.vendorId);
     return sendPage(reply, {
-      status,
-      title: 'Vendor panel',
+      status: options.status ?? 200,
+      title: `${title} · ${environment === 'sandbox' ? 'Sandbox' : 'Production'}`,
       script: COPY_SCRIPT,
-      body: dashboard({
-        vendor,
-        email: session.user.email,
-        environment,
-        csrf: session.csrfToken,
-        credentials,
-        products: await services.catalog.listProducts(scope),
-        coupons: await services.coupons.list(scope),
-        apiBase: services.urls.base(environment),
-        widgetUrl: `${services.config.baseUrl}/latest/widget${environment === 'sandbox' ? '.sandbox' : ''}.min.js`,
-        paymentLink: (id) => paymentLink(services.urls.base(environment), id),
-        ...extra,
-      }),
+      style: PANEL_STYLE,
+      body: panelPage(
+        { vendor, email: session.user.email, environment, csrf: session.csrfToken, notice: options.notice, error: options.error },
+        section,
+        title,
+        content,
+        options.switchPath,
+      ),
     });
+  };
+
+  const productsPage = async (
+    reply: FastifyReply,
+    session: PanelSession,
+    environment: Environment,
+    extra: { status?: number; notice?: string | undefined; error?: string; form?: FormBody; formOf?: string } = {},
+  ) => {
+    const content = productsContent({
+      environment,
+      csrf: session.csrfToken,
+      products: await services.catalog.listProducts(scopeOf(session, environment)),
+      widgetUrl: `${services.config.baseUrl}/latest/widget${environment === 'sandbox' ? '.sandbox' : ''}.min.js`,
+      paymentLink: (id) => paymentLink(services.urls.base(environment), id),
+      form: extra.form,
+      formOf: extra.formOf,
+    });
+    return page(reply, session, environment, 'products', 'Products', content, extra);
+  };
+
+  const couponsPage = async (
+    reply: FastifyReply,
+    session: PanelSession,
+    environment: Environment,
+    extra: { status?: number; notice?: string | undefined; error?: string; form?: FormBody } = {},
+  ) => {
+    const scope = scopeOf(session, environment);
+    const content = couponsContent({
+      environment,
+      csrf: session.csrfToken,
+      coupons: await services.coupons.list(scope),
+      products: await services.catalog.listProducts(scope),
+      form: extra.form,
+    });
+    return page(reply, session, environment, 'coupons', 'Coupons', content, extra);
+  };
+
+  const developersPage = async (
+    reply: FastifyReply,
+    session: PanelSession,
+    environment: Environment,
+    extra: { status?: number; notice?: string | undefined; error?: string } = {},
+  ) => {
+    const credentials = (await services.credentials.list(session.user.vendorId)).filter((c) => c.environment === environment);
+    const content = developersContent({
+      environment,
+      csrf: session.csrfToken,
+      apiBase: services.urls.base(environment),
+      vendorId: session.user.vendorId,
+      credentials,
+      issued: flash.take(session.idHash),
+    });
+    return page(reply, session, environment, 'developers', 'Developers', content, extra);
+  };
+
+  const settingsPage = async (
+    reply: FastifyReply,
+    session: PanelSession,
+    environment: Environment,
+    extra: { status?: number; notice?: string | undefined; error?: string } = {},
+  ) => {
+    const vendor = await services.catalog.requireVendor(session.user.vendorId);
+    return page(reply, session, environment, 'settings', 'Settings', settingsContent({ environment, csrf: session.csrfToken, vendor }), extra);
   };
 
   /** The signed-in session, after checking the form's anti-forgery token on a POST. */
@@ -109,103 +182,287 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     return reply.redirect('/panel/signin', 303);
   });
 
-  app.get('/panel', { schema: { hide: true } }, async (request, reply) => {
-    const session = await signedIn(request, reply);
-    if (!session) return reply;
-    const done = (request.query as { done?: string }).done;
-    const notices: Record<string, string> = {
-      product: 'The product is created.',
-      'product-saved': 'The product is saved.',
-      coupon: 'The coupon is created.',
-      'coupon-revoked': 'The coupon is revoked.',
-      settings: 'The settings are saved.',
-      revoked: 'The credential is revoked.',
-      'admin-sessions': 'Every admin tool session of this environment has ended.',
-    };
-    return render(reply, session, environmentOf(request), 200, { notice: done ? notices[done] : undefined });
+  const NOTICES: Record<string, string> = {
+    product: 'The product is created.',
+    'product-saved': 'The product is saved.',
+    coupon: 'The coupon is created.',
+    'coupon-revoked': 'The coupon is revoked.',
+    settings: 'The settings are saved.',
+    revoked: 'The credential is revoked.',
+    credential: 'The credential is created.',
+    'admin-sessions': 'Every admin tool session of this environment has ended.',
+    refunded: 'The transaction is refunded.',
+    'refund-pending': 'The refund is being confirmed by the payment provider; it appears here once confirmed.',
+    cancelled: 'The transaction is cancelled.',
+  };
+  const noticeOf = (request: FastifyRequest) => NOTICES[(request.query as { done?: string }).done ?? ''];
+
+  /** A signed-in GET page. */
+  const view = <P extends Record<string, string> = Record<string, never>>(
+    path: string,
+    run: (session: PanelSession, environment: Environment, request: FastifyRequest<{ Params: P }>, reply: FastifyReply) => Promise<unknown>,
+  ) =>
+    app.get<{ Params: P }>(path, { schema: { hide: true } }, async (request, reply) => {
+      const session = await signedIn(request, reply);
+      if (!session) return reply;
+      return run(session, environmentOf(request), request, reply);
+    });
+
+  view('/panel', async (session, environment, request, reply) => {
+    const unit = (request.query as { by?: string }).by === 'month' ? 'month' : 'day';
+    const overview = await services.dashboard.overview(scopeOf(session, environment), unit);
+    return page(reply, session, environment, 'overview', 'Overview', overviewContent(overview, environment), { notice: noticeOf(request) });
   });
 
-  // Every action answers with the page again (or a redirect to it); errors are shown on it.
-  const action = (path: string, run: (session: PanelSession, scope: Scope, form: FormBody, reply: FastifyReply) => Promise<unknown>) =>
+  const DATE = /^\d{4}-\d{2}-\d{2}$/;
+  const listFilter = (q: ListQuery) => ({
+    query: q.q?.slice(0, 200),
+    statuses: q.status ? STATUS_FILTERS[q.status]?.statuses : undefined,
+    type: q.type || undefined,
+    productId: q.product || undefined,
+    from: q.from && DATE.test(q.from) ? `${q.from}T00:00:00.000Z` : undefined,
+    to: q.to && DATE.test(q.to) && !Number.isNaN(Date.parse(q.to)) ? new Date(Date.parse(`${q.to}T00:00:00.000Z`) + 86_400_000).toISOString() : undefined,
+  });
+  const queryOf = (request: FastifyRequest): ListQuery => {
+    const raw = request.query as Record<string, unknown>;
+    const pick = (k: string) => (typeof raw[k] === 'string' ? (raw[k] as string) : undefined);
+    return { q: pick('q'), status: pick('status'), type: pick('type'), product: pick('product'), from: pick('from'), to: pick('to'), page: pick('page') };
+  };
+
+  view('/panel/transactions', async (session, environment, request, reply) => {
+    const scope = scopeOf(session, environment);
+    const query = queryOf(request);
+    const pageNumber = Math.min(10_000, Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1));
+    const { transactions, total } = await services.dashboard.transactions(scope, listFilter(query), { limit: PAGE_SIZE, offset: (pageNumber - 1) * PAGE_SIZE });
+    const content = transactionsContent({ environment, query, products: await services.catalog.listProducts(scope), transactions, total, page: pageNumber });
+    return page(reply, session, environment, 'transactions', 'Transactions', content, { notice: noticeOf(request) });
+  });
+
+  view('/panel/transactions.csv', async (session, environment, request, reply) => {
+    const { transactions } = await services.dashboard.transactions(scopeOf(session, environment), listFilter(queryOf(request)), { limit: 100_000, offset: 0 });
+    return reply
+      .header('content-disposition', `attachment; filename="transactions-${environment}.csv"`)
+      .header('cache-control', 'no-store')
+      .header('x-content-type-options', 'nosniff')
+      .type('text/csv; charset=utf-8')
+      .send(transactionsCsv(transactions));
+  });
+
+  const notFound = (reply: FastifyReply, session: PanelSession, environment: Environment, section: Section, what: string) =>
+    page(reply, session, environment, section, 'Not found', html`<p>There is no ${what} here in ${environment}.</p>`, { status: 404 });
+
+  const detailPage = async (
+    reply: FastifyReply,
+    session: PanelSession,
+    environment: Environment,
+    id: string,
+    extra: { status?: number; notice?: string | undefined; error?: string } = {},
+  ) => {
+    const scope = scopeOf(session, environment);
+    let found;
+    try {
+      found = await services.transactions.get(scope, id);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'NOT_FOUND') return notFound(reply, session, environment, 'transactions', 'such transaction');
+      throw err;
+    }
+    const content = transactionDetail({ environment, transaction: found.transaction, entries: found.entries, csrf: session.csrfToken });
+    return page(reply, session, environment, 'transactions', 'Transaction', content, { ...extra, switchPath: '/panel/transactions' });
+  };
+
+  view<{ id: string }>('/panel/transactions/:id', (session, environment, request, reply) =>
+    detailPage(reply, session, environment, request.params.id, { notice: noticeOf(request) }),
+  );
+
+  for (const action of ['refund', 'cancel'] as const) {
+    // The confirmation step: the detail page links here; only this page's explicit button acts.
+    view<{ id: string }>(`/panel/transactions/:id/${action}`, async (session, environment, request, reply) => {
+      let found;
+      try {
+        found = await services.transactions.get(scopeOf(session, environment), request.params.id);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'NOT_FOUND') return notFound(reply, session, environment, 'transactions', 'such transaction');
+        throw err;
+      }
+      const content = confirmContent({ environment, transaction: found.transaction, entries: found.entries, csrf: session.csrfToken, action });
+      return page(reply, session, environment, 'transactions', action === 'refund' ? 'Refund?' : 'Cancel?', content, { switchPath: '/panel/transactions' });
+    });
+
+    app.post<{ Params: { id: string } }>(`/panel/transactions/:id/${action}`, { schema: { hide: true } }, async (request, reply) => {
+      const session = await signedIn(request, reply);
+      if (!session) return reply;
+      const environment = environmentOf(request);
+      const scope = scopeOf(session, environment);
+      const id = request.params.id;
+      const form = (request.body ?? {}) as FormBody;
+      // A form sent twice must not act twice: the domain checks the ledger the confirmation showed.
+      const seen = { entries: /^\d{1,6}$/.test(form.version ?? '') ? Number(form.version) : -1 };
+      try {
+        let done: string = action === 'refund' ? 'refunded' : 'cancelled';
+        if (action === 'refund') {
+          if ((await services.refunds.refund(scope, id, { seen })).status === 'PENDING') done = 'refund-pending';
+        } else await services.transactions.cancel(scope, id, 'VENDOR', seen);
+        return reply.redirect(panelHref(`/panel/transactions/${id}`, environment, { done }), 303);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        if (err.code === 'NOT_FOUND') return notFound(reply, session, environment, 'transactions', 'such transaction');
+        return detailPage(reply, session, environment, id, { status: 400, error: err.message });
+      }
+    });
+  }
+
+  view('/panel/customers', async (session, environment, request, reply) => {
+    const raw = request.query as { q?: unknown; page?: unknown };
+    const q = typeof raw.q === 'string' ? raw.q.slice(0, 200) : '';
+    const pageNumber = Math.min(10_000, Math.max(1, Number.parseInt(typeof raw.page === 'string' ? raw.page : '1', 10) || 1));
+    const { customers, total } = await services.dashboard.customers(scopeOf(session, environment), q, {
+      limit: PAGE_SIZE,
+      offset: (pageNumber - 1) * PAGE_SIZE,
+    });
+    return page(
+      reply,
+      session,
+      environment,
+      'customers',
+      'Customers',
+      customersContent({ environment, q, customers, total, page: pageNumber, pageSize: PAGE_SIZE }),
+    );
+  });
+
+  view<{ id: string }>('/panel/customers/:id', async (session, environment, request, reply) => {
+    const customer = await services.dashboard.customer(scopeOf(session, environment), request.params.id);
+    if (!customer) return notFound(reply, session, environment, 'customers', 'such customer');
+    return page(reply, session, environment, 'customers', customer.email, customerDetail({ environment, customer }), { switchPath: '/panel/customers' });
+  });
+
+  view('/panel/products', (session, environment, request, reply) => productsPage(reply, session, environment, { notice: noticeOf(request) }));
+  view('/panel/coupons', (session, environment, request, reply) => couponsPage(reply, session, environment, { notice: noticeOf(request) }));
+  view('/panel/developers', (session, environment, request, reply) => developersPage(reply, session, environment, { notice: noticeOf(request) }));
+  view('/panel/settings', (session, environment, request, reply) => settingsPage(reply, session, environment, { notice: noticeOf(request) }));
+
+  /**
+   * Every POST ends in a 303 redirect to a page (a reload repeats nothing), or shows the page of
+   * its form again with the error and what was typed.
+   */
+  const action = (
+    path: string,
+    onError: (reply: FastifyReply, session: PanelSession, environment: Environment, error: string, form: FormBody) => Promise<unknown>,
+    run: (session: PanelSession, scope: Scope, form: FormBody, reply: FastifyReply) => Promise<unknown>,
+  ) =>
     app.post(path, { schema: { hide: true } }, async (request, reply) => {
       const session = await signedIn(request, reply);
       if (!session) return reply;
       const environment = environmentOf(request);
+      const form = (request.body ?? {}) as FormBody;
       try {
-        return await run(session, { vendorId: session.user.vendorId, environment }, (request.body ?? {}) as FormBody, reply);
+        return await run(session, scopeOf(session, environment), form, reply);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        return render(reply, session, environment, 400, { error: err.message });
+        return onError(reply, session, environment, err.message, form);
       }
     });
+  const to = (reply: FastifyReply, path: string, environment: Environment, done: string) => reply.redirect(panelHref(path, environment, { done }), 303);
 
-  action('/panel/credentials', async (session, scope, form, reply) => {
-    if (form.action === 'create') return render(reply, session, scope.environment, 200, { issued: await services.credentials.issue(scope) });
-    if (!(await services.credentials.revoke(scope, form.id ?? ''))) throw new AppError('NOT_FOUND', 'There is no such credential.');
-    return reply.redirect(`/panel?env=${scope.environment}&done=revoked`, 303);
-  });
+  action(
+    '/panel/credentials',
+    (reply, session, environment, error) => developersPage(reply, session, environment, { status: 400, error }),
+    async (session, scope, form, reply) => {
+      if (form.action === 'create') {
+        // The secret goes through a one-time flash: the page after the redirect shows it once, and a reload creates nothing.
+        flash.put(session.idHash, (await services.credentials.issue(scope)).authorization);
+        return to(reply, '/panel/developers', scope.environment, 'credential');
+      }
+      if (!(await services.credentials.revoke(scope, form.id ?? ''))) throw new AppError('NOT_FOUND', 'There is no such credential.');
+      return to(reply, '/panel/developers', scope.environment, 'revoked');
+    },
+  );
 
-  action('/panel/products', async (_session, scope, form, reply) => {
-    const trialDays = form.trialDays ? Number(form.trialDays) : 0;
-    if (!Number.isInteger(trialDays) || trialDays < 0) throw new AppError('INVALID_INPUT', 'Trial days must be a whole number of days.');
-    await services.catalog.createProduct(scope, {
-      name: form.name ?? '',
-      type: form.type ?? '',
-      chargeFrequency: form.type === 'SUBSCRIPTION' ? form.frequency : undefined,
-      trialDays: form.type === 'SUBSCRIPTION' ? trialDays : 0,
-      issuesLicences: form.licences === 'yes',
-      prices: parsePriceText(form.prices),
-    });
-    return reply.redirect(`/panel?env=${scope.environment}&done=product`, 303);
-  });
+  action(
+    '/panel/products',
+    (reply, session, environment, error, form) => productsPage(reply, session, environment, { status: 400, error, form, formOf: 'new' }),
+    async (_session, scope, form, reply) => {
+      const trialDays = form.trialDays ? Number(form.trialDays) : 0;
+      if (!Number.isInteger(trialDays) || trialDays < 0) throw new AppError('INVALID_INPUT', 'Trial days must be a whole number of days.');
+      await services.catalog.createProduct(scope, {
+        name: form.name ?? '',
+        type: form.type ?? '',
+        chargeFrequency: form.type === 'SUBSCRIPTION' ? form.frequency : undefined,
+        trialDays: form.type === 'SUBSCRIPTION' ? trialDays : 0,
+        issuesLicences: form.licences === 'yes',
+        prices: parsePriceText(form.prices),
+      });
+      return to(reply, '/panel/products', scope.environment, 'product');
+    },
+  );
 
-  action('/panel/products/edit', async (_session, scope, form, reply) => {
-    const trialDays = form.trialDays ? Number(form.trialDays) : undefined;
-    await services.catalog.updateProduct(scope, form.id ?? '', {
-      name: form.name ?? '',
-      trialDays,
-      issuesLicences: form.licences === 'yes',
-      prices: parsePriceText(form.prices),
-    });
-    return reply.redirect(`/panel?env=${scope.environment}&done=product-saved`, 303);
-  });
+  action(
+    '/panel/products/edit',
+    (reply, session, environment, error, form) => productsPage(reply, session, environment, { status: 400, error, form, formOf: form.id }),
+    async (_session, scope, form, reply) => {
+      const trialDays = form.trialDays ? Number(form.trialDays) : undefined;
+      await services.catalog.updateProduct(scope, form.id ?? '', {
+        name: form.name ?? '',
+        trialDays,
+        issuesLicences: form.licences === 'yes',
+        prices: parsePriceText(form.prices),
+      });
+      return to(reply, '/panel/products', scope.environment, 'product-saved');
+    },
+  );
 
-  action('/panel/coupons', async (_session, scope, form, reply) => {
-    if (form.action === 'revoke') {
-      await services.coupons.revoke(scope, form.id ?? '');
-      return reply.redirect(`/panel?env=${scope.environment}&done=coupon-revoked`, 303);
-    }
-    const off = (form.off ?? '').trim();
-    const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(off);
-    await services.coupons.create(scope, {
-      productId: form.productId ?? '',
-      code: form.code ?? '',
-      ...(percent ? { percentOff: percent[1] } : { amountsOff: parsePriceText(off) }),
-      expiresAt: form.expiresAt ? `${form.expiresAt}T23:59:59.999Z` : undefined,
-    });
-    return reply.redirect(`/panel?env=${scope.environment}&done=coupon`, 303);
-  });
+  action(
+    '/panel/coupons',
+    (reply, session, environment, error, form) =>
+      couponsPage(reply, session, environment, { status: 400, error, form: form.action === 'create' ? form : undefined }),
+    async (_session, scope, form, reply) => {
+      if (form.action === 'revoke') {
+        await services.coupons.revoke(scope, form.id ?? '');
+        return to(reply, '/panel/coupons', scope.environment, 'coupon-revoked');
+      }
+      const off = (form.off ?? '').trim();
+      const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(off);
+      await services.coupons.create(scope, {
+        productId: form.productId ?? '',
+        code: form.code ?? '',
+        ...(percent ? { percentOff: percent[1] } : { amountsOff: parsePriceText(off) }),
+        expiresAt: form.expiresAt ? `${form.expiresAt}T23:59:59.999Z` : undefined,
+      });
+      return to(reply, '/panel/coupons', scope.environment, 'coupon');
+    },
+  );
 
-  action('/panel/settings', async (session, scope, form, reply) => {
-    await services.catalog.updateVendorSettings(session.user.vendorId, {
-      allowConversion: form.allowConversion === 'yes',
-      adminFrameOrigins: (form.adminFrameOrigins ?? '').split(/[\s,]+/).filter(Boolean),
-    });
-    return reply.redirect(`/panel?env=${scope.environment}&done=settings`, 303);
-  });
+  action(
+    '/panel/settings',
+    (reply, session, environment, error) => settingsPage(reply, session, environment, { status: 400, error }),
+    async (session, scope, form, reply) => {
+      await services.catalog.updateVendorSettings(session.user.vendorId, {
+        allowConversion: form.allowConversion === 'yes',
+        adminFrameOrigins: (form.adminFrameOrigins ?? '').split(/[\s,]+/).filter(Boolean),
+      });
+      return to(reply, '/panel/settings', scope.environment, 'settings');
+    },
+  );
 
-  // The transactions pages are the admin tool's, opened with a fresh session for this vendor that
-  // ends when this panel session does (sign-out or expiry).
-  action('/panel/transactions', async (session, scope, _form, reply) => {
-    const token = await services.adminSessions.openFromPanel(scope, session);
-    const prefix = scope.environment === 'sandbox' ? '/sandbox' : '';
-    return reply.redirect(`${prefix}/admin/s/${token}`, 303);
-  });
+  // The admin tool (section 18), opened with a fresh session for this vendor that ends when this
+  // panel session does (sign-out or expiry).
+  action(
+    '/panel/transactions',
+    (reply, session, environment, error) => developersPage(reply, session, environment, { status: 400, error }),
+    async (session, scope, _form, reply) => {
+      const token = await services.adminSessions.openFromPanel(scope, session);
+      const prefix = scope.environment === 'sandbox' ? '/sandbox' : '';
+      return reply.redirect(`${prefix}/admin/s/${token}`, 303);
+    },
+  );
 
-  action('/panel/admin-sessions', async (_session, scope, _form, reply) => {
-    await services.adminSessions.revokeAll(scope);
-    return reply.redirect(`/panel?env=${scope.environment}&done=admin-sessions`, 303);
-  });
+  action(
+    '/panel/admin-sessions',
+    (reply, session, environment, error) => settingsPage(reply, session, environment, { status: 400, error }),
+    async (_session, scope, _form, reply) => {
+      await services.adminSessions.revokeAll(scope);
+      return to(reply, '/panel/settings', scope.environment, 'admin-sessions');
+    },
+  );
 
   app.get('/sandbox/panel', { schema: { hide: true } }, (_request, reply) => reply.redirect('/panel?env=sandbox', 302));
 }

@@ -1,0 +1,93 @@
+import type { Environment, Vendor } from '../../../domain/model.ts';
+import { html, type Html } from '../layout.ts';
+
+/** The panel's pages and their order in the navigation. */
+export const SECTIONS = [
+  ['overview', 'Overview', '/panel'],
+  ['transactions', 'Transactions', '/panel/transactions'],
+  ['customers', 'Customers', '/panel/customers'],
+  ['products', 'Products', '/panel/products'],
+  ['coupons', 'Coupons', '/panel/coupons'],
+  ['developers', 'Developers', '/panel/developers'],
+  ['settings', 'Settings', '/panel/settings'],
+] as const;
+export type Section = (typeof SECTIONS)[number][0];
+
+/** What every signed-in page shows around its content. */
+export interface Frame {
+  vendor: Vendor;
+  email: string;
+  environment: Environment;
+  csrf: string;
+  notice?: string | undefined;
+  error?: string | undefined;
+}
+
+export const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
+
+/** A link to a panel page in the current environment, with more query parameters if any. */
+export function panelHref(path: string, environment: Environment, query: Record<string, string | number | undefined> = {}): string {
+  const params = new URLSearchParams({ env: environment });
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
+  return `${path}?${params.toString()}`;
+}
+
+/**
+ * The frame of every signed-in page: the vendor, its ID with a copy button, the environment switch
+ * (always visible), the navigation, then the page. Wide on a desktop (navigation on the left), one
+ * column with a scrolling tab bar on a phone.
+ */
+export function panelPage(frame: Frame, section: Section, title: string, content: Html, switchPath?: string): Html {
+  const env = frame.environment;
+  const target = switchPath ?? SECTIONS.find(([key]) => key === section)![2];
+  return html`<div class="panel ${env}">
+  <header class="bar"><div class="who"><strong>${frame.vendor.name}</strong> <span class="muted">${frame.email}</span>
+    <span class="vid muted">Vendor ID <code id="vendor-id" data-testid="vendor-id">${frame.vendor.id}</code> <button type="button" class="link" data-copy="vendor-id">Copy</button></span></div>
+    <div class="env" role="group" aria-label="Environment"><a href="${panelHref(target, 'production')}" data-testid="env-production"${env === 'production' ? html` aria-current="true"` : ''}>Production</a><a href="${panelHref(target, 'sandbox')}" data-testid="switch"${env === 'sandbox' ? html` aria-current="true"` : ''}>Sandbox</a></div>
+    <form method="post" action="/panel/signout" class="out">${csrfField(frame.csrf)}<button type="submit" class="link">Sign out</button></form></header>
+  <nav aria-label="Panel">${SECTIONS.map(
+    ([key, label, path]) => html`<a href="${panelHref(path, env)}"${key === section ? html` aria-current="page"` : ''}>${label}</a>`,
+  )}</nav>
+  <div class="content">${env === 'sandbox' ? html`<p class="sandbox-note">Sandbox: test data, no real money.</p>` : ''}
+  <h1>${title}</h1>
+  ${frame.notice ? html`<div class="alert ok" role="status">${frame.notice}</div>` : ''}
+  ${frame.error ? html`<div class="alert bad" role="alert">${frame.error}</div>` : ''}
+  ${content}</div></div>`;
+}
+
+/** The panel's own layout on top of the common look. */
+export const PANEL_STYLE = `
+main:has(.panel){max-width:none;padding:0}
+.panel{display:grid;grid-template-columns:13rem 1fr;grid-template-areas:"bar bar" "nav content";min-height:100vh}
+.panel .bar{grid-area:bar;display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center;padding:.6rem 1.2rem;border-bottom:1px solid var(--line);background:#f8f9fb}
+.panel .who{flex:1;min-width:14rem}.panel .vid{display:inline-block;margin-left:.6rem}.panel .out button{margin:0}
+.panel.sandbox .bar{background:#fff8e6}.sandbox-note{color:#8a5a00;font-size:.9rem;margin:0 0 .3rem}
+.env{display:flex;border:1px solid #9aa1ad;border-radius:.45rem;overflow:hidden}.env a{padding:.35rem .8rem;text-decoration:none;color:var(--ink)}
+.env a[aria-current]{background:var(--accent);color:#fff;font-weight:600}
+.panel nav{grid-area:nav;display:flex;flex-direction:column;padding:1rem .6rem;border-right:1px solid var(--line)}
+.panel nav a{padding:.5rem .7rem;border-radius:.4rem;color:var(--ink);text-decoration:none}.panel nav a[aria-current]{background:#e8eefc;color:var(--accent);font-weight:600}
+.panel .content{grid-area:content;padding:1.2rem 1.6rem 3rem;min-width:0;max-width:72rem}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.8rem;margin:1rem 0}.card{border:1px solid var(--line);border-radius:.6rem;padding:.8rem}
+.card .big{font-size:1.35rem;font-weight:650;font-variant-numeric:tabular-nums}.card .muted{margin:0}
+.chart{width:100%;height:auto;max-height:16rem}.legend span{display:inline-block;margin-right:1rem}.key{display:inline-block;width:.8rem;height:.8rem;border-radius:.15rem;vertical-align:-.05rem;margin-right:.3rem}
+.key.paid{background:#2550c8}.key.refunded{background:#d92d20}
+table.grid{width:100%;border-collapse:collapse;font-size:.95rem}table.grid th{text-align:left;font-weight:600;color:var(--muted);border-bottom:1px solid var(--line);padding:.4rem .5rem}
+table.grid td{border-bottom:1px solid var(--line);padding:.45rem .5rem;text-align:left;vertical-align:top}table.grid td.num,table.grid th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.scroll{overflow-x:auto}.filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:0 .8rem;align-items:end}.filters button{margin-top:.8rem}
+.inline{display:flex;gap:.6rem;flex-wrap:wrap;align-items:center}.inline button,.inline a.button{width:auto;margin-top:.6rem}
+a.button{display:inline-block;padding:.6rem 1rem;border-radius:.5rem;border:1px solid var(--accent);color:var(--accent);text-decoration:none;font-weight:600;margin-top:.6rem}
+.pager{display:flex;gap:1rem;align-items:center;margin:1rem 0}.badge{display:inline-block;padding:.05rem .5rem;border-radius:1rem;background:#eef0f3;font-size:.85rem;white-space:nowrap}
+.badge.good{background:#ecfdf3;color:var(--ok)}.badge.warn{background:#fff4e5;color:#8a5a00}.badge.bad{background:#fef3f2;color:var(--bad)}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;word-break:break-all}
+.content form.narrow{max-width:30rem}.content .box{max-width:48rem}
+@media (max-width:760px){
+.panel{grid-template-columns:1fr;grid-template-areas:"bar" "nav" "content"}
+.panel .bar{padding:.6rem .8rem}.panel .vid{display:block;margin:0}
+.panel nav{flex-direction:row;overflow-x:auto;border-right:0;border-bottom:1px solid var(--line);padding:.3rem .4rem;white-space:nowrap}
+.panel .content{padding:1rem .8rem 2.5rem}
+table.grid .hide-phone{display:none}
+}`;
+
+/** Copy buttons: the only script of the panel, allowed by the page's nonce. */
+export const COPY_SCRIPT = `document.querySelectorAll('[data-copy]').forEach(function(b){b.addEventListener('click',function(){
+var t=document.getElementById(b.getAttribute('data-copy')).textContent;navigator.clipboard.writeText(t).then(function(){b.textContent='Copied'},function(){b.textContent='Select and copy'})})})`;

@@ -1,0 +1,168 @@
+import { latestUnreversedPayment } from '../../../domain/ledger.ts';
+import type { Environment, LedgerEntry, Product, Transaction } from '../../../domain/model.ts';
+import { formatAmount, formatMinor } from '../../../domain/money.ts';
+import { html, type Html } from '../layout.ts';
+import { csrfField, panelHref } from './panel-layout.ts';
+import { entryWord, frequencyWord, STATUS_FILTERS, statusWord, TYPE_WORDS, typeWord } from './words.ts';
+
+/** The list's filters as the query string carries them. */
+export interface ListQuery {
+  q?: string | undefined;
+  status?: string | undefined;
+  type?: string | undefined;
+  product?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  page?: string | undefined;
+}
+
+export const PAGE_SIZE = 25;
+
+const badgeClass = (status: string) =>
+  /ACTIVE$|PAID$/.test(status) ? 'good' : /TRIAL|PENDING/.test(status) ? 'warn' : /REFUNDED|CANCELLED|INACTIVE/.test(status) ? 'bad' : '';
+export const statusBadge = (t: Pick<Transaction, 'status'>) => html`<span class="badge ${badgeClass(t.status)}">${statusWord(t.status)}</span>`;
+export const kindText = (t: Pick<Transaction, 'type' | 'chargeFrequency'>) =>
+  t.type === 'SUBSCRIPTION' ? `${typeWord(t.type)}, ${frequencyWord(t.chargeFrequency).toLowerCase()}` : typeWord(t.type);
+
+export function transactionRows(transactions: Transaction[], environment: Environment): Html {
+  return html`<div class="scroll"><table class="grid" aria-label="Transactions"><thead><tr><th>Date</th><th>Customer</th><th class="hide-phone">Product</th><th class="hide-phone">Type</th><th>Status</th><th class="num">Amount</th></tr></thead><tbody>
+  ${transactions.map(
+    (
+      t,
+    ) => html`<tr data-testid="transaction" data-id="${t.id}"><td>${t.createdAt.slice(0, 10)}</td><td><a href="${panelHref(`/panel/transactions/${t.id}`, environment)}">${t.assignedEmail ?? t.email}</a></td>
+    <td class="hide-phone">${t.productName}</td><td class="hide-phone">${kindText(t)}</td><td>${statusBadge(t)}</td><td class="num">${formatAmount(t.netMinor + t.taxMinor, t.currency)}</td></tr>`,
+  )}</tbody></table></div>`;
+}
+
+export function transactionsContent(view: {
+  environment: Environment;
+  query: ListQuery;
+  products: Product[];
+  transactions: Transaction[];
+  total: number;
+  page: number;
+}): Html {
+  const { environment: env, query: q } = view;
+  const pages = Math.max(1, Math.ceil(view.total / PAGE_SIZE));
+  const filters = { q: q.q, status: q.status, type: q.type, product: q.product, from: q.from, to: q.to };
+  const option = (value: string, label: string, selected: string | undefined) =>
+    html`<option value="${value}"${selected === value ? html` selected` : ''}>${label}</option>`;
+  return html`<form method="get" action="/panel/transactions" class="filters" role="search"><input type="hidden" name="env" value="${env}">
+    <div><label for="q">E-mail or ID</label><input id="q" name="q" value="${q.q ?? ''}" placeholder="jane@example.com"></div>
+    <div><label for="status">Status</label><select id="status" name="status">${option('', 'Any', q.status)}${Object.entries(STATUS_FILTERS).map(([k, v]) => option(k, v.label, q.status))}</select></div>
+    <div><label for="type">Type</label><select id="type" name="type">${option('', 'Any', q.type)}${Object.entries(TYPE_WORDS).map(([k, v]) => option(k, v, q.type))}</select></div>
+    <div><label for="product">Product</label><select id="product" name="product">${option('', 'Any', q.product)}${view.products.map((p) => option(p.id, p.name, q.product))}</select></div>
+    <div><label for="from">From</label><input id="from" name="from" type="date" value="${q.from ?? ''}"></div>
+    <div><label for="to">To (inclusive)</label><input id="to" name="to" type="date" value="${q.to ?? ''}"></div>
+    <div><button type="submit">Search</button></div></form>
+  <p class="inline muted"><span data-testid="count">${view.total} transaction${view.total === 1 ? '' : 's'}</span>
+    <a href="${panelHref('/panel/transactions.csv', env, filters)}" data-testid="csv">Download as CSV</a></p>
+  ${view.transactions.length ? transactionRows(view.transactions, env) : html`<p class="muted">No transactions match.</p>`}
+  ${
+    pages > 1
+      ? html`<p class="pager">${view.page > 1 ? html`<a href="${panelHref('/panel/transactions', env, { ...filters, page: view.page - 1 })}" rel="prev">Previous</a>` : ''}
+    <span class="muted">Page ${view.page} of ${pages}</span>${view.page < pages ? html`<a href="${panelHref('/panel/transactions', env, { ...filters, page: view.page + 1 })}" rel="next">Next</a>` : ''}</p>`
+      : ''
+  }`;
+}
+
+/** What a refund of the transaction would pay back, if it can be refunded. */
+export function refundable(t: Transaction, entries: LedgerEntry[]): LedgerEntry | undefined {
+  if (t.status === 'TRANSACTION_STATUS_PENDING' || t.status === 'TRANSACTION_STATUS_REFUNDED') return undefined;
+  const payment = latestUnreversedPayment(entries);
+  return payment && payment.amountTotalMinor > 0 ? payment : undefined;
+}
+export const cancellable = (t: Transaction) =>
+  t.status === 'SUBSCRIPTION_STATUS_ACTIVE' || t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' || t.status === 'VAULTED_STATUS_ACTIVE';
+
+export function transactionDetail(view: { environment: Environment; transaction: Transaction; entries: LedgerEntry[]; csrf: string }): Html {
+  const { transaction: t, entries, environment: env } = view;
+  const payment = refundable(t, entries);
+  const fact = (label: string, value: unknown) => html`<dt>${label}</dt><dd>${value}</dd>`;
+  return html`<p><a href="${panelHref('/panel/transactions', env)}">← All transactions</a></p>
+  <dl class="facts">
+    ${fact('ID', html`<code id="tx-id">${t.id}</code> <button type="button" class="link" data-copy="tx-id">Copy</button>`)}
+    ${fact('Status', statusBadge(t))}
+    ${fact('Customer', html`<a href="${panelHref(`/panel/customers/${t.customerId}`, env)}">${t.email}</a>${t.assignedEmail ? ` (assigned to ${t.assignedEmail})` : ''}`)}
+    ${fact('Product', t.productName)}
+    ${fact('Type', kindText(t))}
+    ${fact('Amount', `${formatAmount(t.netMinor + t.taxMinor, t.currency)} (net ${formatMinor(t.netMinor, t.currency)}, ${t.taxName || 'tax'} ${formatMinor(t.taxMinor, t.currency)})`)}
+    ${fact('Country', `${t.country}${t.region ? `, ${t.region}` : ''}`)}
+    ${fact('Created', t.createdAt.replace('T', ' ').slice(0, 16))}
+    ${t.nextCharge ? fact('Next charge', t.nextCharge.slice(0, 10)) : ''}
+    ${t.whoCanceled ? fact('Cancelled by', t.whoCanceled === 'VENDOR' ? 'You' : t.whoCanceled === 'CUSTOMER' ? 'The customer' : t.whoCanceled === 'NEXT_CHARGE_FAILED' ? 'A failed charge' : 'The provider') : ''}
+  </dl>
+  <h2>Ledger</h2>
+  <div class="scroll"><table class="grid" aria-label="Ledger entries"><thead><tr><th>Date</th><th>Entry</th><th class="num">Total</th><th class="num hide-phone">Tax</th><th class="num">Net</th><th class="hide-phone">Invoice</th></tr></thead><tbody>
+  ${entries.map(
+    (
+      e,
+    ) => html`<tr data-testid="entry"><td>${e.createdAt.replace('T', ' ').slice(0, 16)}</td><td>${entryWord(e.type)}</td><td class="num">${formatAmount(e.amountTotalMinor, e.currency)}</td>
+    <td class="num hide-phone">${formatMinor(e.taxMinor, e.currency)}</td><td class="num">${formatMinor(e.netMinor, e.currency)}</td><td class="hide-phone">${e.invoiceNumber ?? ''}</td></tr>`,
+  )}</tbody></table></div>
+  ${entries.length ? '' : html`<p class="muted">No money has moved yet.</p>`}
+  <div class="inline">
+    ${payment ? html`<a class="button" href="${panelHref(`/panel/transactions/${t.id}/refund`, env)}" data-testid="refund">Refund ${formatAmount(payment.amountTotalMinor, payment.currency)}…</a>` : ''}
+    ${cancellable(t) ? html`<a class="button" href="${panelHref(`/panel/transactions/${t.id}/cancel`, env)}" data-testid="cancel">Cancel ${t.type === 'VAULTED' ? 'the saved card' : 'the subscription'}…</a>` : ''}
+  </div>`;
+}
+
+/** The confirmation step of a refund or a cancellation: nothing happens before its explicit button. */
+export function confirmContent(view: {
+  environment: Environment;
+  transaction: Transaction;
+  entries: LedgerEntry[];
+  csrf: string;
+  action: 'refund' | 'cancel';
+}): Html {
+  const { transaction: t, environment: env } = view;
+  const payment = refundable(t, view.entries);
+  const back = panelHref(`/panel/transactions/${t.id}`, env);
+  if (view.action === 'refund' && !payment) return html`<p>There is nothing left to refund on this transaction.</p><p><a href="${back}">Back</a></p>`;
+  if (view.action === 'cancel' && !cancellable(t)) return html`<p>This transaction cannot be cancelled.</p><p><a href="${back}">Back</a></p>`;
+  const what =
+    view.action === 'refund'
+      ? html`<p>This pays <strong>${formatAmount(payment!.amountTotalMinor, payment!.currency)}</strong> back to ${t.email} for ${t.productName} (payment of ${payment!.createdAt.slice(0, 10)})${
+          t.type === 'SUBSCRIPTION' ? ' and ends the subscription' : ''
+        }. It cannot be undone.</p>`
+      : html`<p>This cancels ${t.productName} of ${t.email}. ${
+          t.status === 'SUBSCRIPTION_STATUS_ACTIVE' ? 'It stays usable to the end of the period paid for, then ends; nothing is refunded.' : 'It ends now.'
+        }</p>`;
+  const label =
+    view.action === 'refund'
+      ? `Yes, refund ${formatAmount(payment!.amountTotalMinor, payment!.currency)}`
+      : `Yes, cancel ${t.type === 'VAULTED' ? 'the saved card' : 'the subscription'}`;
+  return html`${what}
+  <form method="post" action="${panelHref(`/panel/transactions/${t.id}/${view.action}`, env)}" class="narrow">${csrfField(view.csrf)}<input type="hidden" name="version" value="${String(view.entries.length)}">
+  <div class="inline"><button type="submit" class="secondary" data-testid="confirm">${label}</button><a class="button" href="${back}">No, go back</a></div></form>`;
+}
+
+/** The filtered list as CSV (RFC 4180), with a guard against spreadsheet formulas. */
+export function transactionsCsv(transactions: Transaction[]): string {
+  const cell = (value: unknown) => {
+    let text = String(value ?? '');
+    if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  };
+  const header = ['id', 'created_at', 'email', 'assigned_email', 'product', 'type', 'frequency', 'status', 'currency', 'net', 'tax', 'total', 'country'];
+  const rows = transactions.map((t) =>
+    [
+      t.id,
+      t.createdAt,
+      t.email,
+      t.assignedEmail,
+      t.productName,
+      typeWord(t.type),
+      t.type === 'SUBSCRIPTION' ? frequencyWord(t.chargeFrequency) : '',
+      statusWord(t.status),
+      t.currency,
+      formatMinor(t.netMinor, t.currency),
+      formatMinor(t.taxMinor, t.currency),
+      formatMinor(t.netMinor + t.taxMinor, t.currency),
+      t.country,
+    ]
+      .map(cell)
+      .join(','),
+  );
+  return `${[header.join(','), ...rows].join('\r\n')}\r\n`;
+}

@@ -1,0 +1,49 @@
+import type { ChargeFrequency, EntryType, TransactionStatus, TransactionType } from '../../../domain/model.ts';
+
+/** Plain words for every enum the panel shows: vendors read "Monthly", not MONTHLY. */
+export const TYPE_WORDS: Record<TransactionType, string> = { ONETIME: 'One-time', SUBSCRIPTION: 'Subscription', VAULTED: 'Saved card' };
+
+export const FREQUENCY_WORDS: Record<ChargeFrequency, string> = {
+  DAILY: 'Daily',
+  WEEKLY: 'Weekly',
+  MONTHLY: 'Monthly',
+  HALF_YEARLY: 'Every six months',
+  YEARLY: 'Yearly',
+  UNKNOWN: 'Unknown',
+};
+
+export const STATUS_WORDS: Record<TransactionStatus, string> = {
+  TRANSACTION_STATUS_PENDING: 'Pending',
+  TRANSACTION_STATUS_REFUNDED: 'Refunded',
+  ONE_TIME_PAYMENT_STATUS_PAID: 'Paid',
+  SUBSCRIPTION_STATUS_ACTIVE: 'Active',
+  SUBSCRIPTION_STATUS_ACTIVE_TRIAL: 'Trial',
+  SUBSCRIPTION_STATUS_CANCELLED_PENDING: 'Cancelled at period end',
+  SUBSCRIPTION_STATUS_CANCELLED: 'Cancelled',
+  VAULTED_STATUS_ACTIVE: 'Active',
+  VAULTED_STATUS_INACTIVE: 'Inactive',
+};
+
+/** The status filter's choices: a word may stand for several statuses. */
+export const STATUS_FILTERS: Record<string, { label: string; statuses: TransactionStatus[] }> = {
+  paid: { label: 'Paid', statuses: ['ONE_TIME_PAYMENT_STATUS_PAID'] },
+  active: { label: 'Active', statuses: ['SUBSCRIPTION_STATUS_ACTIVE', 'VAULTED_STATUS_ACTIVE'] },
+  trial: { label: 'Trial', statuses: ['SUBSCRIPTION_STATUS_ACTIVE_TRIAL'] },
+  cancelled: { label: 'Cancelled', statuses: ['SUBSCRIPTION_STATUS_CANCELLED', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING', 'VAULTED_STATUS_INACTIVE'] },
+  refunded: { label: 'Refunded', statuses: ['TRANSACTION_STATUS_REFUNDED'] },
+  pending: { label: 'Pending', statuses: ['TRANSACTION_STATUS_PENDING'] },
+};
+
+export const ENTRY_WORDS: Record<EntryType, string> = {
+  ONETIME_PAYMENT: 'Payment',
+  SUBSCRIPTION_PAYMENT: 'Subscription payment',
+  VAULTED_PAYMENT: 'Saved-card charge',
+  ONETIME_PAYMENT_REFUND: 'Refund',
+  SUBSCRIPTION_REFUND: 'Refund',
+  CHARGEBACK: 'Chargeback',
+};
+
+export const statusWord = (status: string) => STATUS_WORDS[status as TransactionStatus] ?? status;
+export const typeWord = (type: string) => TYPE_WORDS[type as TransactionType] ?? type;
+export const frequencyWord = (frequency: string) => FREQUENCY_WORDS[frequency as ChargeFrequency] ?? frequency;
+export const entryWord = (type: string) => ENTRY_WORDS[type as EntryType] ?? type;

@@ -1,0 +1,151 @@
+import { sql } from 'kysely';
+import type { Scope } from '../domain/model.ts';
+import type { Repositories, TransactionFilter } from '../domain/ports.ts';
+import type { Executor } from './database.ts';
+import { whereScope } from './scope.ts';
+import { toTransaction } from './transaction-rows.ts';
+
+/**
+ * What the vendor panel's dashboard reads: sums and counts grouped in the database (one query per
+ * figure, both dialects), and the filtered, paged lists of transactions and customers.
+ */
+export function dashboardStore(db: Executor): Repositories['dashboard'] {
+  const filtered = (scope: Scope, f: TransactionFilter) => {
+    let query = db.selectFrom('transactions').$call(whereScope(scope));
+    const q = f.query?.trim();
+    if (q) {
+      const lower = q.toLowerCase();
+      query = query.where((eb) => eb.or([eb('id', '=', q), eb('email_lower', '=', lower), eb('assigned_email_lower', '=', lower), eb('customer_id', '=', q)]));
+    }
+    if (f.statuses?.length) query = query.where('status', 'in', f.statuses);
+    if (f.type) query = query.where('type', '=', f.type);
+    if (f.productId) query = query.where('product_id', '=', f.productId);
+    if (f.customerId) query = query.where('customer_id', '=', f.customerId);
+    if (f.from) query = query.where('created_at', '>=', f.from);
+    if (f.to) query = query.where('created_at', '<', f.to);
+    return query;
+  };
+  const num = (v: unknown) => Number(v ?? 0);
+
+  return {
+    async revenue(scope, { from, to, unit }) {
+      const length = unit === 'day' ? 10 : 7;
+      const bucket = sql<string>`substr(created_at, 1, ${sql.lit(length)})`;
+      const rows = await db
+        .selectFrom('ledger_entries')
+        .$call(whereScope(scope))
+        .where('created_at', '>=', from)
+        .where('created_at', '<', to)
+        .select([
+          bucket.as('bucket'),
+          'currency',
+          sql<number>`sum(case when net_minor > 0 then net_minor else 0 end)`.as('paid'),
+          sql<number>`sum(case when net_minor < 0 then -net_minor else 0 end)`.as('refunded'),
+          sql<number>`sum(case when reverses_entry_id is not null then 1 else 0 end)`.as('refunds'),
+          sql<number>`sum(case when reverses_entry_id is null then 1 else 0 end)`.as('payments'),
+        ])
+        .groupBy([bucket, 'currency'])
+        .orderBy(bucket)
+        .execute();
+      return rows.map((r) => ({
+        bucket: r.bucket,
+        currency: r.currency,
+        paidMinor: num(r.paid),
+        refundedMinor: num(r.refunded),
+        refunds: num(r.refunds),
+        payments: num(r.payments),
+      }));
+    },
+    async subscriptions(scope) {
+      const rows = await db
+        .selectFrom('transactions')
+        .$call(whereScope(scope))
+        .where('type', '=', 'SUBSCRIPTION')
+        .where('status', 'in', ['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'])
+        .select(['status', 'charge_frequency', 'currency', sql<number>`count(*)`.as('n'), sql<number>`sum(net_minor)`.as('net')])
+        .groupBy(['status', 'charge_frequency', 'currency'])
+        .execute();
+      return rows.map((r) => ({
+        status: r.status as never,
+        chargeFrequency: r.charge_frequency as never,
+        currency: r.currency,
+        count: num(r.n),
+        netMinor: num(r.net),
+      }));
+    },
+    async churned(scope, since) {
+      const row = await db
+        .selectFrom('transactions')
+        .$call(whereScope(scope))
+        .where('type', '=', 'SUBSCRIPTION')
+        .where('status', 'in', ['SUBSCRIPTION_STATUS_CANCELLED', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'])
+        .where('changed_at', '>=', since)
+        .select(sql<number>`count(*)`.as('n'))
+        .executeTakeFirst();
+      return num(row?.n);
+    },
+    async searchTransactions(scope, filter, page) {
+      const rows = await filtered(scope, filter)
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      const total = await filtered(scope, filter)
+        .select(sql<number>`count(*)`.as('n'))
+        .executeTakeFirst();
+      return { transactions: rows.map(toTransaction), total: num(total?.n) };
+    },
+    async customers(scope, query, page) {
+      let base = db.selectFrom('customers').$call(whereScope(scope));
+      const q = query?.trim().toLowerCase();
+      if (q) base = base.where((eb) => eb.or([eb('email_lower', 'like', `%${q.replace(/[%_\\]/g, '')}%`), eb('id', '=', query!.trim())]));
+      const rows = await base
+        .select(['id', 'email', 'first_name', 'last_name', 'created_at'])
+        .select((eb) => [
+          eb
+            .selectFrom('transactions')
+            .whereRef('transactions.customer_id', '=', 'customers.id')
+            .select(sql<number>`count(*)`.as('n'))
+            .as('transactions'),
+        ])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      const total = await base.select(sql<number>`count(*)`.as('n')).executeTakeFirst();
+      return {
+        customers: rows.map((r) => ({
+          id: r.id,
+          email: r.email,
+          firstName: r.first_name,
+          lastName: r.last_name,
+          createdAt: r.created_at,
+          transactions: num(r.transactions),
+        })),
+        total: num(total?.n),
+      };
+    },
+    async customer(scope, id) {
+      const row = await db.selectFrom('customers').$call(whereScope(scope)).where('id', '=', id).selectAll().executeTakeFirst();
+      if (!row) return undefined;
+      const cards = await db
+        .selectFrom('payment_methods')
+        .$call(whereScope(scope))
+        .where('customer_id', '=', id)
+        .select(['id', 'brand', 'last4', 'exp_month', 'exp_year', 'created_at'])
+        .orderBy('created_at', 'desc')
+        .execute();
+      return {
+        id: row.id,
+        email: row.email,
+        firstName: row.first_name,
+        lastName: row.last_name,
+        createdAt: row.created_at,
+        cards: cards.map((c) => ({ id: c.id, brand: c.brand, last4: c.last4, expMonth: c.exp_month, expYear: c.exp_year })),
+      };
+    },
+  };
+}
