@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
 import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, TEST_CARD, type TestApp } from '../helpers/test-app.ts';
 
 /**
- * The vendor panel in a real Chromium: a vendor signs up, creates a sandbox product, creates a
- * sandbox credential, copies it from the page and calls the API with it. Screenshots go to test-artifacts/.
+ * The vendor panel in a real Chromium: a vendor signs up, creates a sandbox product and a credential
+ * (copied from the page, used against the API; a reload creates no second one), then every panel page
+ * is shot at desktop (1280×800) and phone (390×844) size into test-artifacts/ and scanned with axe
+ * (no serious or critical violation). A refund asks for confirmation before anything happens.
  */
 describe('vendor panel in Chromium', () => {
   let t: TestApp;
@@ -23,8 +26,18 @@ describe('vendor panel in Chromium', () => {
     await t?.close();
   });
 
-  test('sign up, create a sandbox product and a credential, copy it and call the API with it', async () => {
-    const context = await browser.newContext({ viewport: { width: 430, height: 900 } });
+  async function accessible(page: Page, name: string) {
+    const result = await new AxeBuilder({ page }).analyze();
+    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(
+      bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      [],
+      `${name}: no serious or critical accessibility violation`,
+    );
+  }
+
+  test('sign up, create a product and a credential (once, even after a reload), refund with confirmation; every page at desktop and phone size', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
     const page = await context.newPage();
     await page.goto(`${t.url}/panel`);
@@ -32,31 +45,83 @@ describe('vendor panel in Chromium', () => {
     await page.fill('#company', 'Acme Software');
     await page.fill('#email', 'founder@acme.test');
     await page.fill('#password', 'a long enough passphrase');
-    await page.screenshot({ path: `${ARTIFACTS}panel-signup.png`, fullPage: true });
     await page.click('button[type="submit"]');
-    assert.equal(await page.locator('h1').textContent(), 'Sandbox');
+    assert.equal(await page.locator('h1').textContent(), 'Overview');
+    const vendorId = (await page.locator('[data-testid="vendor-id"]').textContent())!;
+    assert.match(vendorId, /^TC-VE_/);
 
-    await page.click('summary:has-text("New product")');
+    await page.click('nav >> text=Products');
     await page.fill('#name', 'Acme Pro');
     await page.selectOption('#type', 'ONETIME');
-    await page.fill('#prices', 'USD 20, EUR 18.50');
+    await page.fill('#prices', 'USD 49, EUR 45');
     await page.click('button:has-text("Create the product")');
     assert.match((await page.locator('[role="status"]').textContent())!, /product is created/);
-    const productId = await page.locator('[data-testid="product"]').getAttribute('data-id');
-    assert.match(productId!, /^TC-PR_/);
+    const productId = (await page.locator('[data-testid="product"]').getAttribute('data-id'))!;
+    const monthly = await t.services.catalog.createProduct(
+      { vendorId, environment: 'sandbox' },
+      { name: 'Acme Cloud', type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 12 }] },
+    );
 
+    await page.click('nav >> text=Developers');
     await page.click('[data-testid="new-credential"]');
     await page.locator('[data-testid="issued"] button[data-copy]').click();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     assert.equal(copied, await page.locator('[data-testid="authorization"]').textContent());
-    await page.screenshot({ path: `${ARTIFACTS}panel-credential.png`, fullPage: true });
-
+    await page.reload();
+    assert.equal(await page.locator('[data-testid="issued"]').count(), 0, 'the secret is shown once');
+    assert.equal(await page.locator('[data-testid="credential"]').count(), 1, 'a reload creates no second credential');
     const res = await fetch(`${t.url}/sandbox/v1/transactions/nobody%40example.com`, { headers: { authorization: copied } });
     assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), []);
-    const price = await fetch(`${t.url}/sandbox/public/v1/price/${productId}?country=DE`);
-    assert.equal(price.status, 200);
 
+    const scope = { vendorId, environment: 'sandbox' as const };
+    const bought = [];
+    for (const [product, email, country, currency] of [
+      [productId, 'ann@example.com', 'US', 'USD'],
+      [productId, 'eva@example.com', 'DE', 'EUR'],
+      [monthly.id, 'carl@example.com', 'US', 'USD'],
+      [monthly.id, 'dora@example.com', 'GB', 'USD'],
+    ] as const) {
+      const result = await t.services.purchases.purchase(scope, { productId: product, email, country, currency, card: TEST_CARD });
+      assert.equal(result.status, 'PAID');
+      if (result.status === 'PAID') bought.push(result.transaction.id);
+    }
+
+    // A refund goes through its confirmation page: nothing is refunded before "Yes, refund …".
+    await page.goto(`${t.url}/panel/transactions/${bought[0]}?env=sandbox`);
+    await page.click('[data-testid="refund"]');
+    assert.match((await page.locator('[data-testid="confirm"]').textContent())!, /^Yes, refund 49\.00 USD$/);
+    assert.equal((await t.services.store.entries.listForTransaction(bought[0]!)).length, 1, 'nothing refunded yet');
+    await page.screenshot({ path: `${ARTIFACTS}panel-refund-confirm-desktop.png`, fullPage: true });
+    await page.click('[data-testid="confirm"]');
+    assert.match((await page.locator('[role="status"]').textContent())!, /refunded/);
+    assert.equal((await t.services.store.entries.listForTransaction(bought[0]!)).length, 2);
+
+    const pages: [string, string][] = [
+      ['overview', '/panel?env=sandbox'],
+      ['transactions', '/panel/transactions?env=sandbox'],
+      ['transaction', `/panel/transactions/${bought[0]}?env=sandbox`],
+      ['customers', '/panel/customers?env=sandbox'],
+      ['products', '/panel/products?env=sandbox'],
+      ['coupons', '/panel/coupons?env=sandbox'],
+      ['developers', '/panel/developers?env=sandbox'],
+      ['settings', '/panel/settings?env=sandbox'],
+    ];
+    for (const [size, viewport] of [
+      ['desktop', { width: 1280, height: 800 }],
+      ['phone', { width: 390, height: 844 }],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      for (const [name, path] of pages) {
+        await page.goto(`${t.url}${path}`);
+        assert.equal(await page.locator('[data-testid="switch"]').isVisible(), true, `${name}: the environment switch is visible`);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        assert.ok(overflow <= 0, `${name} (${size}): nothing wider than the screen (${overflow}px)`);
+        await page.screenshot({ path: `${ARTIFACTS}panel-${name}-${size}.png`, fullPage: true });
+        await accessible(page, `${name} (${size})`);
+      }
+    }
+
+    await page.goto(`${t.url}/panel/developers?env=sandbox`);
     await page.click('[data-testid="transactions"]');
     assert.equal(await page.locator('h1').textContent(), 'Transactions');
     await context.close();

@@ -60,7 +60,7 @@ export function overviewContent(o: Overview, environment: Environment): Html {
     ${card('Active subscriptions', String(o.activeSubscriptions), `${o.cancellingSubscriptions} end at period end`, 'active')}
     ${card('Trials', String(o.trials), 'not yet paying', 'trials')}
     ${card('Churn, 30 days', `${(o.churnRate * 100).toFixed(1)}%`, `${o.churned30} cancelled`, 'churn')}
-    ${card(`Refunds, ${period} (USD)`, formatAmount(o.usd.refundedTotal, 'USD'), `${o.refunds} refunds or chargebacks`, 'refunds-usd')}
+    ${card(`Refunds, ${period} (USD)`, formatAmount(o.usd.refundedTotal, 'USD'), `${o.refunds} refund${o.refunds === 1 ? '' : 's'} or chargeback${o.refunds === 1 ? '' : 's'}`, 'refunds-usd')}
   </div>
   <h2>All currencies in USD</h2>
   <p class="legend muted"><span><i class="key paid"></i>Paid</span><span><i class="key refunded"></i>Refunded</span>Rates of ${o.ratesDate}.${

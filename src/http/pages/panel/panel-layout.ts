@@ -82,7 +82,7 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}dl.fa
 .content form.narrow{max-width:30rem}.content .box{max-width:48rem}
 @media (max-width:760px){
 .panel{grid-template-columns:1fr;grid-template-areas:"bar" "nav" "content"}
-.panel .bar{padding:.6rem .8rem}.panel .vid{display:block;margin:0}
+.panel .bar{padding:.6rem .8rem}.panel .vid{display:block;margin:0}.panel .vid code{font-size:.78rem}
 .panel nav{flex-direction:row;overflow-x:auto;border-right:0;border-bottom:1px solid var(--line);padding:.3rem .4rem;white-space:nowrap}
 .panel .content{padding:1rem .8rem 2.5rem}
 table.grid .hide-phone{display:none}

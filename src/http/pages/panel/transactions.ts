@@ -25,11 +25,11 @@ export const kindText = (t: Pick<Transaction, 'type' | 'chargeFrequency'>) =>
   t.type === 'SUBSCRIPTION' ? `${typeWord(t.type)}, ${frequencyWord(t.chargeFrequency).toLowerCase()}` : typeWord(t.type);
 
 export function transactionRows(transactions: Transaction[], environment: Environment): Html {
-  return html`<div class="scroll"><table class="grid" aria-label="Transactions"><thead><tr><th>Date</th><th>Customer</th><th class="hide-phone">Product</th><th class="hide-phone">Type</th><th>Status</th><th class="num">Amount</th></tr></thead><tbody>
+  return html`<div class="scroll"><table class="grid" aria-label="Transactions"><thead><tr><th class="hide-phone">Date</th><th>Customer</th><th class="hide-phone">Product</th><th class="hide-phone">Type</th><th>Status</th><th class="num">Amount</th></tr></thead><tbody>
   ${transactions.map(
     (
       t,
-    ) => html`<tr data-testid="transaction" data-id="${t.id}"><td>${t.createdAt.slice(0, 10)}</td><td><a href="${panelHref(`/panel/transactions/${t.id}`, environment)}">${t.assignedEmail ?? t.email}</a></td>
+    ) => html`<tr data-testid="transaction" data-id="${t.id}"><td class="hide-phone">${t.createdAt.slice(0, 10)}</td><td><a href="${panelHref(`/panel/transactions/${t.id}`, environment)}">${t.assignedEmail ?? t.email}</a></td>
     <td class="hide-phone">${t.productName}</td><td class="hide-phone">${kindText(t)}</td><td>${statusBadge(t)}</td><td class="num">${formatAmount(t.netMinor + t.taxMinor, t.currency)}</td></tr>`,
   )}</tbody></table></div>`;
 }
