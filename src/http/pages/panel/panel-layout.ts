@@ -76,8 +76,8 @@ table.grid td{border-bottom:1px solid var(--line);padding:.45rem .5rem;text-alig
 .scroll{overflow-x:auto}.filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:0 .8rem;align-items:end}.filters button{margin-top:.8rem}
 .inline{display:flex;gap:.6rem;flex-wrap:wrap;align-items:center}.inline button,.inline a.button{width:auto;margin-top:.6rem}
 a.button{display:inline-block;padding:.6rem 1rem;border-radius:.5rem;border:1px solid var(--accent);color:var(--accent);text-decoration:none;font-weight:600;margin-top:.6rem}
-.pager{display:flex;gap:1rem;align-items:center;margin:1rem 0}.badge{display:inline-block;padding:.05rem .5rem;border-radius:1rem;background:#eef0f3;font-size:.85rem;white-space:nowrap}
-.badge.good{background:#ecfdf3;color:var(--ok)}.badge.warn{background:#fff4e5;color:#8a5a00}.badge.bad{background:#fef3f2;color:var(--bad)}
+.pager{display:flex;gap:1rem;align-items:center;margin:1rem 0}.st{display:inline-block;padding:.05rem .5rem;border-radius:1rem;background:#eef0f3;font-size:.85rem;white-space:nowrap}
+.st.good{background:#ecfdf3;color:var(--ok)}.st.warn{background:#fff4e5;color:#8a5a00}.st.bad{background:#fef3f2;color:var(--bad)}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;word-break:break-all}
 .content form.narrow{max-width:30rem}.content .box{max-width:48rem}
 @media (max-width:760px){

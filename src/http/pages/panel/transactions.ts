@@ -20,7 +20,7 @@ export const PAGE_SIZE = 25;
 
 const badgeClass = (status: string) =>
   /ACTIVE$|PAID$/.test(status) ? 'good' : /TRIAL|PENDING/.test(status) ? 'warn' : /REFUNDED|CANCELLED|INACTIVE/.test(status) ? 'bad' : '';
-export const statusBadge = (t: Pick<Transaction, 'status'>) => html`<span class="badge ${badgeClass(t.status)}">${statusWord(t.status)}</span>`;
+export const statusBadge = (t: Pick<Transaction, 'status'>) => html`<span class="st ${badgeClass(t.status)}">${statusWord(t.status)}</span>`;
 export const kindText = (t: Pick<Transaction, 'type' | 'chargeFrequency'>) =>
   t.type === 'SUBSCRIPTION' ? `${typeWord(t.type)}, ${frequencyWord(t.chargeFrequency).toLowerCase()}` : typeWord(t.type);
 
