@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
+import { registerApiReference } from './api-reference.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from '../services.ts';
 import { ERROR_STATUS, type WireErrorCode } from './error-status.ts';
@@ -12,6 +12,7 @@ import { frameworkErrors, registerErrorHandling, sendError } from './errors-plug
 import { publicPlugin } from './public-plugin.ts';
 import { registerWidgetRoutes } from './widget-routes.ts';
 import { ENVIRONMENT_PREFIXES } from './http-app.ts';
+import { registerLandingPage } from './landing-page.ts';
 import { pagesPlugin } from './pages/index.ts';
 import { v1Plugin } from './v1-plugin.ts';
 import { webhookPlugin } from './webhook-routes.ts';
@@ -56,6 +57,23 @@ function loggedUrl(request: FastifyRequest | undefined): string | undefined {
   const segments = (request.url ?? '').split('?')[0]!.split('/').filter(Boolean);
   const words = segments.findIndex((segment) => !/^[a-z][a-z-]{0,39}[0-9]?$/.test(segment));
   return words === -1 ? `/${segments.join('/')}` : `/${[...segments.slice(0, words), '*'].join('/')}`;
+}
+
+/**
+ * The public price endpoint (what the client script calls, no credentials) is documented with the
+ * API; the checkout start stays out, as only the client script calls it.
+ */
+function listPublicPrice(url: string, schema: object | undefined) {
+  if (url !== '/public/v1/price/:productId') return schema;
+  return {
+    ...schema,
+    hide: false,
+    tags: ['public'],
+    summary: "A product's price for a customer, tax included (no credentials; what the client script shows)",
+    description:
+      "The customer's country comes from `country` (ISO 3166-1 alpha-2), else from the request's address; a US `zip` refines the sales tax. Cross-origin requests are allowed from any site.",
+    security: [],
+  };
 }
 
 /**
@@ -133,9 +151,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       components: { securitySchemes: { apiCredentials: { type: 'apiKey', in: 'header', name: 'Authorization', description: '<API_LOGIN>:<API_PASSWORD>' } } },
       security: [{ apiCredentials: [] }],
     },
-    transform: ({ schema, url }) => ({ schema: (url.startsWith('/sandbox') ? { ...schema, hide: true } : schema) as never, url }),
+    transform: ({ schema, url }) => ({ schema: (url.startsWith('/sandbox') ? { ...schema, hide: true } : listPublicPrice(url, schema)) as never, url }),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { docExpansion: 'list' } });
+  // The API reference (Scalar, its script served from the package, under a nonce-based CSP): src/http/api-reference.ts.
+  await app.register(registerApiReference, { services });
+  registerLandingPage(app, services);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.get('/healthz', { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) => {

@@ -93,9 +93,11 @@ describe('opentill serve', () => {
       // opentill's own addition: the sandbox clock (production answers 404).
       'GET /v1/clock',
       'POST /v1/clock/advance',
+      // The public price endpoint the client script calls (no credentials).
+      'GET /public/v1/price/{}',
     ];
     assert.deepEqual([...operations].sort(), [...expected].sort());
-    assert.equal(new Set(Object.keys(doc.paths)).size, 13);
+    assert.equal(new Set(Object.keys(doc.paths)).size, 14);
     // Items 5 and 6: the one POST documents both body fields.
     const update = JSON.stringify(doc.paths[Object.keys(doc.paths).find((p) => p.startsWith('/v1/transaction/'))!].post.requestBody);
     assert.match(update, /assignEmail/);

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import scalar from '@scalar/fastify-api-reference';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services.ts';
+
+/** Stands for the response's nonce in the page Scalar renders; replaced by a fresh one on every answer. */
+const NONCE_MARK = 'opentill-docs-nonce';
+
+/** opentill's look (src/http/pages/layout.ts) for Scalar's theme variables, and its system font: no web fonts fetched. */
+const LOOK = `
+.light-mode, .dark-mode {
+  --scalar-font: system-ui, -apple-system, "Segoe UI", sans-serif;
+  --scalar-font-code: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+}
+.light-mode {
+  --scalar-color-1: #1a1a1a; --scalar-color-2: #5b6270; --scalar-color-3: #6b7280;
+  --scalar-color-accent: #2550c8; --scalar-background-accent: #2550c81f;
+  --scalar-background-1: #fff; --scalar-background-2: #f6f7f9; --scalar-background-3: #eceef2;
+  --scalar-border-color: #d9dce1;
+}
+.dark-mode { --scalar-color-accent: #9db4f0; --scalar-background-accent: #9db4f01f; }
+`;
+
+/**
+ * The API reference at /docs: Scalar's Fastify plugin rendering the same OpenAPI document as
+ * /openapi.json. Its script is the bundle inside the package, served at /docs/js/scalar.js (the
+ * plugin's default, so nothing comes from a CDN); the page runs under a CSP that allows scripts from
+ * this server and the response's nonce only, and fetches from this server and the API's two servers.
+ * Scalar's web fonts, telemetry, "Ask AI" agent and developer tools are off: they would reach
+ * scalar.com.
+ */
+export async function registerApiReference(app: FastifyInstance, { services }: { services: Services }) {
+  const { config } = services;
+  const apiOrigins = [...new Set([config.baseUrl, config.sandboxUrl].map((url) => new URL(url).origin))].join(' ');
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
+    const nonce = randomBytes(16).toString('base64');
+    reply
+      .header(
+        'content-security-policy',
+        [
+          "default-src 'none'",
+          `script-src 'self' 'nonce-${nonce}'`,
+          // Scalar styles its components with style attributes and a stylesheet it injects at run time.
+          "style-src 'self' 'unsafe-inline'",
+          "img-src 'self' data:",
+          "font-src 'self' data:",
+          `connect-src 'self' ${apiOrigins}`,
+          "base-uri 'none'",
+          "form-action 'none'",
+          "frame-ancestors 'none'",
+        ].join('; '),
+      )
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer');
+    // Zod, inside Scalar's bundle, tries `new Function` to see whether it may compile validators, which
+    // the CSP refuses with an error in the console: told beforehand that it may not, it does not try.
+    const jitless = `<script nonce="${NONCE_MARK}">globalThis.__zod_globalConfig = { jitless: true };</script>\n    <script src=`;
+    return payload.replace('<script src=', jitless).replaceAll(NONCE_MARK, nonce);
+  });
+  await app.register(scalar, {
+    routePrefix: '/docs',
+    // Its own copy of the document at /docs/openapi.json (and .yaml); /openapi.json stays where it is.
+    logLevel: 'warn',
+    configuration: {
+      pageTitle: 'API reference · opentill',
+      favicon: '/favicon.ico',
+      nonce: NONCE_MARK,
+      theme: 'none',
+      customCss: LOOK,
+      withDefaultFonts: false,
+      telemetry: false,
+      hideClientButton: true,
+      showDeveloperTools: 'never',
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      documentDownloadType: 'json',
+      defaultOpenAllTags: true,
+      persistAuth: false,
+      authentication: { preferredSecurityScheme: 'apiCredentials', securitySchemes: { apiCredentials: { value: 'API_LOGIN:API_PASSWORD' } } },
+    } as never,
+  });
+}
