@@ -16,7 +16,9 @@ import { jsonErrorHandler } from '../json-errors.ts';
 import { html, sendPage, sendProblem } from '../layout.ts';
 import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
 import { vetCoupon } from './coupon-attempts.ts';
-import { checkoutForm, receipt } from './checkout-views.ts';
+import { checkoutForm, countryName, FIELD_MESSAGES, payLabel, priceLines, receipt, type FieldErrors } from './checkout-views.ts';
+import { passesLuhn } from '../../../domain/gateway.ts';
+import { isEmail } from '../../../domain/validation.ts';
 
 /**
  * The hosted checkout at {hosted_url}/payment/product/{id}: a server-rendered form that works
@@ -65,6 +67,45 @@ send({type:'ready'});${message ? `send(${scriptJson(message)});` : ''}
 var c=document.getElementById('close');if(c)c.addEventListener('click',function(){send({type:'close'})});
 document.addEventListener('keydown',function(e){if(e.key==='Escape')send({type:'close'})});})();`;
 
+/** A US ZIP code, when the buyer gave one: five digits, or ZIP+4. */
+const US_ZIP = /^\d{5}(-?\d{4})?$/;
+
+/**
+ * The form's own script: the price, tax and total follow the country, ZIP code and coupon (asked of
+ * the quote endpoint, the one pricing function), and so do the hidden expected total and, through the
+ * `opentill:quote` event, the processor's card element; a Pay pressed while a new price is on its way
+ * waits for it. Every invalid field is marked at once (`aria-invalid`, a message it is described by) and
+ * the first one focused. The card number is spaced in groups of four and its brand shown.
+ */
+const CHECKOUT_SCRIPT = `(function(){var f=document.getElementById('checkout');if(!f||!f.getAttribute('data-quote'))return;
+var c={quoteUrl:f.getAttribute('data-quote'),country:f.getAttribute('data-country')},m=${scriptJson(FIELD_MESSAGES)};
+var box=document.getElementById('price'),pay=document.getElementById('pay'),pending=null,seq=0;
+function el(n){return f.elements.namedItem(n)}function v(n){var e=el(n);return e&&e.value?e.value.trim():''}
+function sel(){var e=el('country');return e&&e.tagName==='SELECT'?e:null}
+function mark(n,t){var e=el(n);if(!e)return;var id=n+'-error',p=document.getElementById(id);
+if(t){if(!p){p=document.createElement('p');p.className='field-error';p.id=id;e.insertAdjacentElement('afterend',p);}p.textContent=t;e.setAttribute('aria-invalid','true');e.setAttribute('aria-describedby',id);}
+else{if(p)p.remove();e.removeAttribute('aria-invalid');e.removeAttribute('aria-describedby');}}
+function quote(e){var n=++seq,w=e&&e.target&&e.target.name||'zipCode',q=new URLSearchParams({zipCode:v('zipCode'),coupon:v('coupon')});if(sel())q.set('country',sel().value);
+var p=fetch(c.quoteUrl+'?'+q,{headers:{accept:'application/json'}}).then(function(r){return r.json()}).then(function(j){if(n!==seq)return;
+if(j.error){mark(w,j.message);return;}mark('country','');mark('zipCode','');mark('coupon',j.couponError||'');
+box.innerHTML=j.html;el('expectedCurrency').value=j.currency;el('expectedTotal').value=String(j.totalMinor);el('appliedCoupon').value=j.coupon||'';pay.textContent=j.payLabel;
+f.dispatchEvent(new CustomEvent('opentill:quote',{detail:j}));}).catch(function(){}).then(function(){if(pending===p)pending=null;});pending=p;}
+['country','zipCode','coupon'].forEach(function(n){var e=el(n);if(e&&!e.readOnly)e.addEventListener('change',quote);});
+var cp=el('coupon');if(cp)cp.addEventListener('keydown',function(e){if(e.key==='Enter'){e.preventDefault();quote(e);}});
+function luhn(d){var s=0;for(var i=0;i<d.length;i++){var x=+d[d.length-1-i];if(i%2){x*=2;if(x>9)x-=9;}s+=x;}return s%10===0}
+var cn=el('cardNumber'),br=document.getElementById('card-brand');
+if(cn)cn.addEventListener('input',function(){var d=cn.value.replace(/\\D/g,'').slice(0,19);
+if(cn.selectionStart===cn.value.length)cn.value=d.replace(/(\\d{4})(?=\\d)/g,'$1 ');
+br.textContent=/^4/.test(d)?'Visa':/^(5[1-5]|2[2-7])/.test(d)?'Mastercard':/^3[47]/.test(d)?'American Express':/^6(011|5)/.test(d)?'Discover':'';});
+function check(){var bad=[];function t(n,ok,msg){var e=el(n);if(!e||e.readOnly)return;if(ok!==null)mark(n,ok?'':msg);if(e.getAttribute('aria-invalid')==='true')bad.push(e);}
+t('email',/^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$/.test(v('email')),m.email);
+t('country',null);t('zipCode',!v('zipCode')||(sel()?sel().value:c.country)!=='US'||/^\\d{5}(-?\\d{4})?$/.test(v('zipCode')),m.zipCode);
+t('coupon',null);var d=v('cardNumber').replace(/[\\s-]/g,'');t('cardNumber',/^\\d{12,19}$/.test(d)&&luhn(d),m.cardNumber);
+t('cardExpiry',/^(0?[1-9]|1[0-2])\\s*\\/\\s*(\\d{2}|\\d{4})$/.test(v('cardExpiry')),m.cardExpiry);t('cardCvc',/^\\d{3,4}$/.test(v('cardCvc')),m.cardCvc);
+return bad[0]||null}
+f.addEventListener('submit',function(e){if(pending){e.preventDefault();e.stopImmediatePropagation();pending.then(function(){f.requestSubmit();});return;}
+var b=check();if(b){e.preventDefault();e.stopImmediatePropagation();b.focus();}});})();`;
+
 /** Whether the offer charges nothing now: a trial, or a switch from another subscription. */
 const inTrialOrSwitch = (offer: Offer) => !!offer.customized?.transactionIdToMigrate || (offer.product.type === 'SUBSCRIPTION' && offer.product.trialDays > 0);
 
@@ -89,6 +130,7 @@ const PROCESSOR_SCRIPT = (c: {
 var stripe=Stripe(c.publicKey);var o={mode:c.mode,currency:c.currency};if(c.mode==='payment'){o.amount=c.amount;if(c.saveForLater)o.setupFutureUsage='off_session';}
 var elements=stripe.elements(o);elements.create('payment').mount('#payment-element');
 var form=document.getElementById('checkout'),pay=document.getElementById('pay'),err=document.getElementById('card-error'),started=null;
+form.addEventListener('opentill:quote',function(e){var q=e.detail,u={currency:q.currency.toLowerCase()};if(c.mode==='payment'&&q.totalMinor>0)u.amount=q.totalMinor;if(c.mode!=='payment'||u.amount)elements.update(u);});
 function fail(m){err.textContent=m;err.hidden=false;pay.disabled=false;}
 form.addEventListener('submit',function(e){
 if(form.coupon&&form.coupon.value.trim().toUpperCase()!==form.appliedCoupon.value.toUpperCase())return;
@@ -118,7 +160,7 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     offer: Offer,
     prefill: CheckoutPrefill,
     status: number,
-    messages: { error?: string | undefined; notice?: string | undefined } = {},
+    messages: { error?: string | undefined; notice?: string | undefined; fieldErrors?: FieldErrors | undefined } = {},
   ) {
     const locality = customerLocality(request, environment, { zip: prefill.zipCode, country: prefill.country });
     const productId = (request.params as Params).productId;
@@ -126,7 +168,7 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       // A coupon that cannot be used (or may not be tried now): show the price without it, and say why.
       const verdict = await vetCoupon(services, request.ip, scope, offer.product.id, prefill.coupon);
       if (verdict.status !== 'valid') {
-        messages = { error: messages.error ?? verdict.message };
+        messages = { ...messages, error: messages.error ?? verdict.message };
         prefill = { ...prefill, coupon: undefined };
         if (verdict.status === 'blocked') {
           status = 429;
@@ -166,6 +208,7 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
           country: locality.country,
           countryEditable: environment === 'sandbox' || locality.source === 'fallback',
           countries: KNOWN_COUNTRIES,
+          quoteUrl: `${encodeURIComponent(productId)}/quote`,
           prefill: {
             ...prefill,
             email: lockedEmail ?? prefill.email,
@@ -176,12 +219,15 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
           token,
           cardEntry,
           needsCard,
+          now: services.clock.now(scope),
           ...messages,
         },
         embedding.embedded,
       ),
-      script: embedScript + browserScript || undefined,
-      processorScript: cardEntry.kind === 'browser' && needsCard ? { url: cardEntry.scriptUrl, origins: cardEntry.origins } : undefined,
+      // The form's own script: inline before the processor's (its Pay waits for a new price first), else a file of this origin, under the page's nonce.
+      script: embedScript + (cardEntry.kind === 'browser' ? CHECKOUT_SCRIPT : '') + browserScript || undefined,
+      processorScript:
+        cardEntry.kind === 'browser' && needsCard ? { url: cardEntry.scriptUrl, origins: cardEntry.origins } : { url: '../checkout.js', origins: [] },
     });
   }
 
@@ -222,6 +268,15 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       return problemPage(reply, 404, 'Product not found', 'This payment link does not lead to a product. Check the link, or ask the seller for a new one.');
     throw err;
   }
+
+  // The checkout form's script (CHECKOUT_SCRIPT), the same for every product: the page's CSP allows it by nonce.
+  app.get('/payment/checkout.js', { schema: { hide: true }, errorHandler: jsonErrorHandler }, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .header('x-content-type-options', 'nosniff')
+      .send(CHECKOUT_SCRIPT),
+  );
 
   app.get<{ Params: Params }>('/payment/product/:productId', { schema: { hide: true } }, async (request, reply) => {
     const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
@@ -277,8 +332,11 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     }
 
     try {
-      const details = purchaseDetails(request, form, offer, prefill);
       const cardEntry = services.payments.cardEntry(environment);
+      const fieldErrors = invalidFields(request, form, cardEntry.kind === 'form');
+      if (Object.keys(fieldErrors).length > 0)
+        return showForm(request, reply, scope, offer, prefill, 400, { error: 'Some details need fixing: see the fields marked below.', fieldErrors });
+      const details = purchaseDetails(request, form, offer, prefill);
       if (cardEntry.kind === 'none')
         return showForm(request, reply, scope, offer, prefill, 402, { error: `This shop cannot take payments yet. ${cardEntry.message}` });
       let outcome: CheckoutOutcome;
@@ -313,8 +371,96 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       if (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND') return offerFailure(reply, err);
+      // Another country, ZIP code or coupon than the price shown was for (a page without its script): show the new price, charge nothing.
+      if (err.code === 'PRICE_CHANGED')
+        return showForm(request, reply, scope, offer, prefill, 409, {
+          error: 'The total changed with the details you entered; nothing was charged. Check the new total and pay.',
+        });
+      if (err.code === 'INVALID_EMAIL')
+        return showForm(request, reply, scope, offer, prefill, 400, { error: err.message, fieldErrors: { email: FIELD_MESSAGES.email } });
       return showForm(request, reply, scope, offer, prefill, ERROR_STATUS[err.code], { error: err.message });
     }
+  });
+
+  /** Every field of the form that is wrong, at once: e-mail, ZIP code (in the US) and, in opentill's own card form, the card. */
+  function invalidFields(request: FastifyRequest, form: FormBody, ownCardForm: boolean): FieldErrors {
+    const errors: FieldErrors = {};
+    if (!isEmail((form.email ?? '').trim())) errors.email = FIELD_MESSAGES.email;
+    let country: string | undefined;
+    try {
+      country = customerLocality(request, environment, { country: environment === 'sandbox' ? form.country : undefined }).country;
+    } catch {
+      errors.country = 'Choose a country from the list.';
+    }
+    const zip = (form.zipCode ?? '').trim();
+    if (zip && country === 'US' && !US_ZIP.test(zip)) errors.zipCode = FIELD_MESSAGES.zipCode;
+    if (ownCardForm) {
+      if (!passesLuhn((form.cardNumber ?? '').replace(/[\s-]/g, ''))) errors.cardNumber = FIELD_MESSAGES.cardNumber;
+      const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.cardExpiry ?? '');
+      if (!expiry || Number(expiry[1]) < 1 || Number(expiry[1]) > 12) errors.cardExpiry = FIELD_MESSAGES.cardExpiry;
+      if (!/^\d{3,4}$/.test((form.cardCvc ?? '').trim())) errors.cardCvc = FIELD_MESSAGES.cardCvc;
+    }
+    return errors;
+  }
+
+  /**
+   * The price for a country, ZIP code and coupon, from the one pricing function: what the checkout's
+   * script shows when the buyer changes them, and the total it then expects. `{error, message, field}` on bad input.
+   */
+  app.get<{ Params: Params }>('/payment/product/:productId/quote', { schema: { hide: true }, errorHandler: jsonErrorHandler }, async (request, reply) => {
+    const fail = (status: number, error: string, message: string) => reply.code(status).header('cache-control', 'no-store').send({ error, message });
+    const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
+    if ('failure' in found) {
+      const err = found.failure;
+      if (err instanceof AppError && (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND')) return fail(ERROR_STATUS[err.code], err.code, err.message);
+      throw err;
+    }
+    const { scope, offer } = found;
+    const query = request.query as Record<string, unknown>;
+    const text = (name: string): string | null => {
+      const value = Array.isArray(query[name]) ? (query[name] as unknown[]).at(-1) : query[name];
+      return value === undefined ? '' : typeof value === 'string' ? value.trim() : null;
+    };
+    const [country, zipCode, couponCode] = [text('country'), text('zipCode'), text('coupon')];
+    if (country === null || (country !== '' && !/^[A-Za-z]{2}$/.test(country)))
+      return fail(400, 'INVALID_INPUT', 'country must be a two-letter ISO 3166-1 code, such as DE.');
+    if (zipCode === null || zipCode.length > 16 || !/^[A-Za-z0-9 -]*$/.test(zipCode)) return fail(400, 'INVALID_INPUT', FIELD_MESSAGES.zipCode);
+    if (couponCode === null || couponCode.length > 64) return fail(400, 'INVALID_INPUT', 'coupon must be a code of at most 64 characters.');
+    let locality;
+    try {
+      locality = customerLocality(request, environment, { zip: zipCode || undefined, country: country || undefined });
+    } catch (err) {
+      if (err instanceof AppError) return fail(400, err.code, 'Choose a country from the list.');
+      throw err;
+    }
+    if (zipCode && locality.country === 'US' && !US_ZIP.test(zipCode)) return fail(400, 'INVALID_INPUT', FIELD_MESSAGES.zipCode);
+    let coupon: string | undefined = couponCode || undefined;
+    let couponError: string | undefined;
+    if (coupon) {
+      // The same guess limit as the page's: a quote is no way around it.
+      const verdict = await vetCoupon(services, request.ip, scope, offer.product.id, coupon);
+      if (verdict.status === 'blocked') {
+        reply.header('retry-after', String(verdict.retryAfterSeconds));
+        return fail(429, 'RATE_LIMITED', verdict.message);
+      }
+      if (verdict.status !== 'valid') [coupon, couponError] = [undefined, verdict.message];
+    }
+    const { quote } = await services.purchases.quote(scope, request.params.productId, locality, coupon);
+    return reply.header('cache-control', 'no-store').send({
+      country: locality.country,
+      countryName: countryName(locality.country),
+      currency: quote.currency,
+      netMinor: quote.netMinor,
+      discountMinor: quote.discountMinor,
+      taxMinor: quote.taxMinor,
+      totalMinor: quote.totalMinor,
+      taxRate: quote.taxRate,
+      taxName: quote.taxName,
+      coupon: coupon?.toUpperCase() ?? null,
+      ...(couponError ? { couponError } : {}),
+      payLabel: payLabel(offer, quote),
+      html: priceLines(offer, quote, services.clock.now(scope)).text,
+    });
   });
 
   /** What the customer entered, checked: everything of the purchase but the card. */
@@ -396,10 +542,12 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       status: 202,
       title: 'Confirming your payment',
       frameAncestors: frameAncestorsOf(embedding),
-      body: html`<meta http-equiv="refresh" content="3;url=${url}"><p class="muted">${await vendorName(scope)}</p><h1>Confirming your payment</h1>
+      // Asks again by script (a timed meta refresh is an accessibility failure, WCAG 2.2.1), by meta refresh without JavaScript.
+      body: html`<noscript><meta http-equiv="refresh" content="3;url=${url}"></noscript><p class="muted">${await vendorName(scope)}</p><h1>Confirming your payment</h1>
 <div class="box" role="status"><p>Your payment for <strong>${offer.product.name}</strong> is on its way, but the card network has not confirmed it yet.</p>
 <p>This page checks again every few seconds and shows your receipt as soon as it is confirmed. You do not need to pay again.</p></div>
-<p><a href="${url}">Check now</a></p>`,
+<p><a href="${url}" id="check-now">Check now</a></p>`,
+      script: `setTimeout(function(){location.replace(document.getElementById('check-now').href)},3000);`,
     });
   }
 

@@ -10,6 +10,50 @@ import type { CheckoutPrefill } from './checkout-url.ts';
 /** The checkout's pages: the payment form, the receipt, and "this link has expired". */
 const EVERY: Record<string, string> = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month', HALF_YEARLY: 'six months', YEARLY: 'year' };
 
+/** Country names as a buyer reads them (Intl, English), each list sorted by name once. */
+const regionNames = new Intl.DisplayNames('en', { type: 'region' });
+export const countryName = (code: string) => {
+  try {
+    return regionNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+};
+const sortedByName = new WeakMap<readonly string[], { code: string; name: string }[]>();
+function countryOptions(codes: readonly string[]) {
+  let sorted = sortedByName.get(codes);
+  if (!sorted) {
+    sorted = codes.map((code) => ({ code, name: countryName(code) })).sort((a, b) => a.name.localeCompare(b.name, 'en'));
+    sortedByName.set(codes, sorted);
+  }
+  return sorted;
+}
+
+/** The fields a failed submit can mark, each with what to fix. */
+export type FieldName = 'email' | 'country' | 'zipCode' | 'coupon' | 'cardNumber' | 'cardExpiry' | 'cardCvc';
+export type FieldErrors = Partial<Record<FieldName, string>>;
+/** What each field needs, the same words from the page's script and from the server. */
+export const FIELD_MESSAGES = {
+  email: 'Enter an e-mail address, such as you@example.com.',
+  zipCode: 'Enter a 5-digit ZIP code, such as 94103.',
+  cardNumber: 'Enter the card number as it is printed on the card.',
+  cardExpiry: 'Enter the expiry as MM/YY, such as 04/29.',
+  cardCvc: 'Enter the 3 or 4 digit security code (CVC) from the back of the card.',
+} as const;
+const FIELD_ORDER: readonly FieldName[] = ['email', 'country', 'zipCode', 'coupon', 'cardNumber', 'cardExpiry', 'cardCvc'];
+
+/** An input's invalid state: `aria-invalid`, the message it is described by, and focus on the first one marked. */
+function invalid(errors: FieldErrors | undefined, name: FieldName): Html {
+  const message = errors?.[name];
+  if (!message) return html``;
+  const first = FIELD_ORDER.find((f) => errors[f]) === name;
+  return html` aria-invalid="true" aria-describedby="${name}-error"${first ? html` autofocus` : ''}`;
+}
+const fieldError = (errors: FieldErrors | undefined, name: FieldName): Html =>
+  errors?.[name] ? html`<p class="field-error" id="${name}-error">${errors[name]}</p>` : html``;
+
+const longDate = (date: Date) => date.toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
 const percent = (rate: string) => `${(Number(rate) * 100).toLocaleString('en-US', { maximumFractionDigits: 3 })}%`;
 
 export interface FormView {
@@ -21,6 +65,8 @@ export interface FormView {
   /** The customer may pick the country (sandbox, or an address of unknown country). */
   countryEditable: boolean;
   countries: readonly string[];
+  /** Where the form's script asks for the price of another country, ZIP code or coupon. */
+  quoteUrl: string;
   prefill: CheckoutPrefill;
   emailLocked: boolean;
   token: string;
@@ -28,11 +74,25 @@ export interface FormView {
   cardEntry: CardEntry;
   /** Whether this purchase needs a card at all (a free one-time purchase does not). */
   needsCard: boolean;
+  /** Now, for the date a trial ends. */
+  now: Date;
   error?: string | undefined;
   notice?: string | undefined;
+  fieldErrors?: FieldErrors | undefined;
 }
 
-function priceLines(offer: Offer, quote: PriceQuote): Html {
+/** What is charged today: nothing in a trial or a switch of subscription. */
+export const nothingDueNow = (offer: Offer) =>
+  !!offer.customized?.transactionIdToMigrate || (offer.product.type === 'SUBSCRIPTION' && offer.product.trialDays > 0);
+
+export function payLabel(offer: Offer, quote: PriceQuote): string {
+  if (offer.customized?.transactionIdToMigrate) return 'Switch subscription';
+  if (offer.product.type === 'SUBSCRIPTION' && offer.product.trialDays > 0) return 'Start free trial';
+  return quote.totalMinor === 0 ? 'Save card' : `Pay ${formatAmount(quote.totalMinor, quote.currency)}`;
+}
+
+/** The price table (and what a trial charges when): shown in the page, and sent again by the quote endpoint when the country, ZIP or coupon change. */
+export function priceLines(offer: Offer, quote: PriceQuote, now: Date): Html {
   const c = quote.currency;
   const { product } = offer;
   const every = product.type === 'SUBSCRIPTION' ? EVERY[product.chargeFrequency] : undefined;
@@ -46,8 +106,13 @@ function priceLines(offer: Offer, quote: PriceQuote): Html {
     }
     <tr><td>${quote.taxName ? `${quote.taxName} (${percent(quote.taxRate)})` : 'Tax'}</td><td data-testid="tax">${formatAmount(quote.taxMinor, c)}</td></tr>
     <tr class="total"><td>Total${every ? ` every ${every}` : ''}</td><td data-testid="total">${formatAmount(quote.totalMinor, c)}</td></tr>
+    ${nothingDueNow(offer) ? html`<tr class="total"><td>Due today</td><td data-testid="due-today">${formatAmount(0, c)}</td></tr>` : ''}
   </table>
-  ${product.type === 'SUBSCRIPTION' && product.trialDays > 0 && !offer.customized?.transactionIdToMigrate ? html`<p class="muted">Free for ${product.trialDays} days; the first charge comes at the end of the trial.</p>` : ''}
+  ${
+    product.type === 'SUBSCRIPTION' && product.trialDays > 0 && !offer.customized?.transactionIdToMigrate
+      ? html`<p>Free for ${product.trialDays} days. <span data-testid="then">Then ${formatAmount(quote.totalMinor, c)} every ${every ?? 'period'} from ${longDate(new Date(now.getTime() + product.trialDays * 86_400_000))}.</span> Cancel before then and nothing is charged.</p>`
+      : ''
+  }
   ${product.type === 'VAULTED' ? html`<p class="muted">Your card is stored with the payment provider so ${offer.product.name} can charge it later.</p>` : ''}`;
 }
 
@@ -57,28 +122,22 @@ function header(view: { vendorName: string; offer: Offer }, embedded: boolean): 
 
 export function checkoutForm(view: FormView, embedded: boolean): Html {
   const { offer, quote, prefill } = view;
+  const errors = view.fieldErrors;
   const migrating = !!offer.customized?.transactionIdToMigrate;
-  const payLabel = migrating
-    ? 'Switch subscription'
-    : offer.product.type === 'SUBSCRIPTION' && offer.product.trialDays > 0
-      ? 'Start free trial'
-      : quote.totalMinor === 0
-        ? 'Save card'
-        : `Pay ${formatAmount(quote.totalMinor, quote.currency)}`;
-  return html`${header(view, embedded)}
+  return html`${view.environment === 'sandbox' ? html`<p class="badge" data-testid="sandbox-badge">Sandbox: a test purchase, no real money moves</p>` : ''}${header(view, embedded)}
   <h1>${offer.product.name}</h1>
   ${offer.product.description ? html`<p class="muted">${offer.product.description}</p>` : ''}
-  <div class="box">${priceLines(offer, quote)}${migrating ? html`<p class="muted" id="migration">This replaces your current subscription, which ends now. What is left of it pays for the first days of this one, so nothing is charged today; the receipt shows the date of the first charge.</p>` : ''}</div>
+  <div class="box"><div id="price" aria-live="polite">${priceLines(offer, quote, view.now)}</div>${migrating ? html`<p class="muted" id="migration">This replaces your current subscription, which ends now. What is left of it pays for the first days of this one, so nothing is charged today; the receipt shows the date of the first charge.</p>` : ''}</div>
   ${view.error ? html`<div class="alert bad" role="alert" id="error">${view.error}</div>` : ''}
   ${view.notice ? html`<div class="alert ok" role="status">${view.notice}</div>` : ''}
-  <form method="post" id="checkout" novalidate>
+  <form method="post" id="checkout" novalidate data-quote="${view.quoteUrl}" data-country="${view.country}">
     <input type="hidden" name="token" value="${view.token}">
     <input type="hidden" name="expectedCurrency" value="${quote.currency}">
     <input type="hidden" name="expectedTotal" value="${String(quote.totalMinor)}">
     <input type="hidden" name="appliedCoupon" value="${prefill.coupon ?? ''}">
     ${prefill.payload ? html`<input type="hidden" name="payload" value="${prefill.payload}">` : ''}
     <label for="email">E-mail</label>
-    <input id="email" name="email" type="email" autocomplete="email" required value="${prefill.email ?? ''}"${view.emailLocked ? html` readonly aria-readonly="true"` : ''}>
+    <input id="email" name="email" type="email" autocomplete="email" required value="${prefill.email ?? ''}"${view.emailLocked ? html` readonly aria-readonly="true"` : ''}${invalid(errors, 'email')}>${fieldError(errors, 'email')}
     <div class="row">
       <div><label for="firstName">First name</label><input id="firstName" name="firstName" autocomplete="given-name" value="${prefill.firstName ?? ''}"></div>
       <div><label for="lastName">Last name</label><input id="lastName" name="lastName" autocomplete="family-name" value="${prefill.lastName ?? ''}"></div>
@@ -86,15 +145,17 @@ export function checkoutForm(view: FormView, embedded: boolean): Html {
     <div class="row">
       <div><label for="country">Country</label>${
         view.countryEditable
-          ? html`<select id="country" name="country" autocomplete="country">${view.countries.map((c) => html`<option${c === view.country ? html` selected` : ''}>${c}</option>`)}</select>`
-          : html`<input id="country" value="${view.country}" readonly aria-readonly="true">`
-      }</div>
-      <div><label for="zipCode">ZIP / postal code</label><input id="zipCode" name="zipCode" autocomplete="postal-code" value="${prefill.zipCode ?? ''}"></div>
+          ? html`<select id="country" name="country" autocomplete="country"${invalid(errors, 'country')}>${countryOptions(view.countries).map(
+              (c) => html`<option value="${c.code}"${c.code === view.country ? html` selected` : ''}>${c.name}</option>`,
+            )}</select>`
+          : html`<input id="country" value="${countryName(view.country)}" readonly aria-readonly="true">`
+      }${fieldError(errors, 'country')}</div>
+      <div><label for="zipCode">ZIP / postal code</label><input id="zipCode" name="zipCode" autocomplete="postal-code" value="${prefill.zipCode ?? ''}"${invalid(errors, 'zipCode')}>${fieldError(errors, 'zipCode')}</div>
     </div>
     <label for="coupon">Coupon (optional)</label>
-    <input id="coupon" name="coupon" autocomplete="off" value="${prefill.coupon ?? ''}">
+    <input id="coupon" name="coupon" autocomplete="off" value="${prefill.coupon ?? ''}"${invalid(errors, 'coupon')}>${fieldError(errors, 'coupon')}
     ${cardFields(view)}
-    <button type="submit" id="pay"${view.cardEntry.kind === 'none' ? html` disabled` : ''}>${payLabel}</button>
+    <button type="submit" id="pay"${view.cardEntry.kind === 'none' ? html` disabled` : ''}>${payLabel(offer, quote)}</button>
   </form>
   ${view.environment === 'sandbox' && view.cardEntry.kind === 'form' ? sandboxCards() : ''}`;
 }
@@ -110,11 +171,12 @@ function cardFields(view: FormView): Html {
     <noscript><div class="alert bad">The card field needs JavaScript: it is the payment processor's, so that your card never reaches this shop's server.</div></noscript>
     <div class="alert bad" role="alert" id="card-error" hidden></div>`;
   }
-  return html`<label for="cardNumber">Card number</label>
-    <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required placeholder="1234 1234 1234 1234">
+  const errors = view.fieldErrors;
+  return html`<label for="cardNumber">Card number <span id="card-brand" class="brand" aria-live="polite"></span></label>
+    <input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required placeholder="1234 1234 1234 1234" maxlength="23"${invalid(errors, 'cardNumber')}>${fieldError(errors, 'cardNumber')}
     <div class="row">
-      <div><label for="cardExpiry">Expiry (MM/YY)</label><input id="cardExpiry" name="cardExpiry" autocomplete="cc-exp" required placeholder="MM/YY"></div>
-      <div><label for="cardCvc">CVC</label><input id="cardCvc" name="cardCvc" inputmode="numeric" autocomplete="cc-csc" required></div>
+      <div><label for="cardExpiry">Expiry (MM/YY)</label><input id="cardExpiry" name="cardExpiry" autocomplete="cc-exp" required placeholder="MM/YY"${invalid(errors, 'cardExpiry')}>${fieldError(errors, 'cardExpiry')}</div>
+      <div><label for="cardCvc">CVC</label><input id="cardCvc" name="cardCvc" inputmode="numeric" autocomplete="cc-csc" required${invalid(errors, 'cardCvc')}>${fieldError(errors, 'cardCvc')}</div>
     </div>`;
 }
 
