@@ -4,6 +4,7 @@ import { formatMinor } from '../../domain/money.ts';
 import type { PriceText } from '../../domain/price-text.ts';
 import { environment, prices } from '../option-parsers.ts';
 import { print, run } from '../output.ts';
+import { table } from '../table.ts';
 import { requireVendor, withServices } from '../with-services.ts';
 
 interface ProductCreateOptions {
@@ -19,7 +20,7 @@ interface ProductCreateOptions {
   json?: boolean;
 }
 
-/** `opentill product create`. */
+/** `opentill product create|list`. */
 export function registerProductCommands(program: Command) {
   const product = program.command('product').description('manage products');
 
@@ -60,6 +61,37 @@ export function registerProductCommands(program: Command) {
                 .map(([c, m]) => `${formatMinor(m, c)} ${c}`)
                 .join(', ')}`,
             ].join('\n'),
+          );
+        }),
+      ),
+    );
+
+  product
+    .command('list')
+    .description("list a vendor's products in one environment")
+    .requiredOption('--vendor <id>', 'vendor id (TC-VE_...)')
+    .option('--environment <environment>', 'sandbox or production', environment, 'sandbox')
+    .option('--json', 'print JSON')
+    .action(async (opts: { vendor: string; environment: Environment; json?: boolean }) =>
+      run(!!opts.json, () =>
+        withServices(async (services) => {
+          await requireVendor(services, opts.vendor, !!opts.json);
+          const products = await services.catalog.listProducts({ vendorId: opts.vendor, environment: opts.environment });
+          print(!!opts.json, products, () =>
+            products.length === 0
+              ? `No products in ${opts.environment}: opentill product create --vendor ${opts.vendor} --env ${opts.environment} ...`
+              : table(
+                  ['ID', 'NAME', 'TYPE', 'PRICES', 'CREATED'],
+                  products.map((p) => [
+                    p.id,
+                    p.name,
+                    p.type === 'SUBSCRIPTION' ? `${p.type} ${p.chargeFrequency}` : p.type,
+                    Object.entries(p.prices)
+                      .map(([c, m]) => `${formatMinor(m, c)} ${c}`)
+                      .join(', '),
+                    p.createdAt,
+                  ]),
+                ),
           );
         }),
       ),

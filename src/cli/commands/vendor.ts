@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { yesOrNo } from '../option-parsers.ts';
 import { fail, print, run } from '../output.ts';
+import { table } from '../table.ts';
 import { withServices } from '../with-services.ts';
 
-/** `opentill vendor create|settings`. */
+/** `opentill vendor create|list|settings`. */
 export function registerVendorCommands(program: Command) {
   const vendor = program.command('vendor').description('manage vendors');
 
@@ -26,6 +27,26 @@ export function registerVendorCommands(program: Command) {
               `  production (${services.urls.base('production')}/v1): ${production.authorization}`,
               `  sandbox    (${services.urls.base('sandbox')}/v1): ${sandbox.authorization}`,
             ].join('\n'),
+          );
+        }),
+      ),
+    );
+
+  vendor
+    .command('list')
+    .description('list the vendors: id, name, e-mail and when each was created')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) =>
+      run(!!opts.json, () =>
+        withServices(async (services) => {
+          const vendors = (await services.catalog.listVendors()).map(({ id, name, email, createdAt }) => ({ id, name, email, createdAt }));
+          print(!!opts.json, vendors, () =>
+            vendors.length === 0
+              ? 'No vendors yet: opentill vendor create --name ... --email ...'
+              : table(
+                  ['ID', 'NAME', 'E-MAIL', 'CREATED'],
+                  vendors.map((v) => [v.id, v.name, v.email, v.createdAt]),
+                ),
           );
         }),
       ),
