@@ -129,6 +129,12 @@ export interface Transaction {
   createdAt: string;
   changeFlag: ChangeFlag | null;
   changedAt: string | null;
+  /** A business buyer's company name, as typed at checkout; null for a consumer. */
+  businessName: string | null;
+  /** A business buyer's VAT ID, normalized (country prefix, no spaces), when it was valid for its country; else null. */
+  buyerVatId: string | null;
+  /** EU reverse charge applied: 0% VAT charged, the buyer accounts for it (the invoice must say so). */
+  reverseCharge: boolean;
   /** A subscription's billing schedule; absent for one-time payments and vaulted methods. */
   billing?: BillingSchedule | undefined;
 }

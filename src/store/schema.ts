@@ -141,6 +141,11 @@ export interface TransactionsTable {
   failed_attempts: Generated<number>;
   /** A worker charging this row holds it until then; a crashed worker's lease simply runs out. */
   billing_lease_until: string | null;
+  /** A business buyer's company name and normalized VAT ID (migration 0012); null for a consumer. */
+  business_name: string | null;
+  buyer_vat_id: string | null;
+  /** 1 when EU reverse charge applied: 0% charged, the buyer accounts for the VAT. */
+  reverse_charge: Generated<number>;
 }
 
 export interface LedgerEntriesTable {

@@ -32,6 +32,9 @@ export function toTransaction(row: Selectable<TransactionsTable>): Transaction {
     createdAt: row.created_at,
     changeFlag: row.change_flag as ChangeFlag | null,
     changedAt: row.changed_at,
+    businessName: row.business_name ?? null,
+    buyerVatId: row.buyer_vat_id ?? null,
+    reverseCharge: Number(row.reverse_charge) === 1,
     billing: row.billing_anchor ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) } : undefined,
   };
 }
@@ -75,5 +78,8 @@ export function toTransactionRow(t: Transaction): Insertable<TransactionsTable> 
     billing_period: t.billing?.period ?? 0,
     failed_attempts: t.billing?.failedAttempts ?? 0,
     billing_lease_until: null,
+    business_name: t.businessName,
+    buyer_vat_id: t.buyerVatId,
+    reverse_charge: t.reverseCharge ? 1 : 0,
   };
 }

@@ -10,6 +10,7 @@ import * as panelAccounts from './0008-panel-accounts.ts';
 import * as adminSessions from './0009-admin-sessions.ts';
 import * as chargeProtocol from './0010-charge-protocol.ts';
 import * as processorEvents from './0011-processor-events.ts';
+import * as businessBuyers from './0012-business-buyers.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0009-admin-sessions': adminSessions,
   '0010-charge-protocol': chargeProtocol,
   '0011-processor-events': processorEvents,
+  '0012-business-buyers': businessBuyers,
 };
 
 export const migrationProvider: MigrationProvider = {
