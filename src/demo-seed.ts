@@ -6,11 +6,18 @@ import type { Services } from './services.ts';
  * On the very first start of an empty store: a demo vendor with sandbox products and a few sandbox
  * purchases, so a newcomer can call the API at once. Returns the sandbox credential (shown once).
  */
-export async function seedDemoIfEmpty(services: Services): Promise<IssuedCredential | undefined> {
+export interface DemoSeed {
+  credential: IssuedCredential;
+  /** The demo vendor's panel login; the password is shown once, at this first start. */
+  panel: { email: string; password: string };
+}
+
+export async function seedDemoIfEmpty(services: Services): Promise<DemoSeed | undefined> {
   if ((await services.catalog.listVendors()).length > 0) return undefined;
   const vendor = await services.catalog.createVendor({ name: 'Demo Software Ltd', email: 'owner@demo.opentill.test' });
   const scope: Scope = { vendorId: vendor.id, environment: 'sandbox' };
   const credential = await services.credentials.issue(scope);
+  const panel = await services.panelInvites.createLogin(vendor.id);
   const licence = await services.catalog.createProduct(scope, {
     name: 'Demo App Pro (lifetime licence)',
     type: 'ONETIME',
@@ -49,7 +56,7 @@ export async function seedDemoIfEmpty(services: Services): Promise<IssuedCredent
     { productId: usage.id, email: 'bob@example.com', firstName: 'Bob', lastName: 'Jones', country: 'US', region: 'CA' },
   ];
   // A sandbox on Stripe's test mode takes cards only in the browser: its demo has products, no purchases.
-  if (services.payments.cardEntry('sandbox').kind !== 'form') return credential;
+  if (services.payments.cardEntry('sandbox').kind !== 'form') return { credential, panel };
   for (const buyer of buyers) await services.purchases.purchase(scope, { ...buyer, card });
-  return credential;
+  return { credential, panel };
 }

@@ -26,9 +26,10 @@ export async function startServer(config: Config) {
     lines.push(
       '',
       'First start: a demo vendor with sandbox products and purchases was created.',
-      `Sandbox API credential (shown only now): ${demo.authorization}`,
+      `Sandbox API credential (shown only now): ${demo.credential.authorization}`,
+      `Panel login (shown only now): ${config.baseUrl}/panel as ${demo.panel.email}, password ${demo.panel.password}`,
       'Try:',
-      `  curl -H 'Authorization: ${demo.authorization}' ${config.sandboxUrl}/v1/transactions/bob@example.com`,
+      `  curl -H 'Authorization: ${demo.credential.authorization}' ${config.sandboxUrl}/v1/transactions/bob@example.com`,
     );
   }
   process.stdout.write(lines.join('\n') + '\n');

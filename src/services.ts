@@ -1,3 +1,4 @@
+import { panelInviteService, type PanelInviteService } from './domain/panel-invites.ts';
 import type { Config } from './config.ts';
 import { catalogService } from './domain/catalog.ts';
 import { attemptReconciler, chargeProtocol, type AttemptReconciler } from './domain/charge-protocol.ts';
@@ -54,6 +55,8 @@ export interface Services {
   readonly invoices: ReturnType<typeof invoiceService>;
   readonly portal: ReturnType<typeof customerPortalService>;
   readonly panel: ReturnType<typeof panelAccountService>;
+  /** One-time links that give a vendor made with the CLI (or the demo vendor) a panel login. */
+  readonly panelInvites: PanelInviteService;
   /** The vendor panel's figures and lists. */
   readonly dashboard: DashboardService;
   readonly links: ReturnType<typeof hostedLinks>;
@@ -172,6 +175,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     invoices: invoiceService({ store }),
     portal: customerPortalService({ store, clock, gateways, transactions, billing, secret: config.secret }),
     panel: panelAccountService({ store, clock, createVendor: (input) => catalog.createVendor(input) }),
+    panelInvites: panelInviteService({ store, clock, secret: config.secret }),
     dashboard: dashboardService({ store, clock, rates }),
     links,
     adminSessions: adminSessionService({ store, clock, links }),

@@ -128,6 +128,9 @@ export interface Repositories {
   panel: {
     insertUser(user: PanelUser): Promise<void>;
     findUserByEmail(email: string): Promise<PanelUser | undefined>;
+    /** The vendor's first panel login, if it has one. */
+    findUserByVendor(vendorId: string): Promise<PanelUser | undefined>;
+    updatePassword(userId: string, passwordHash: string): Promise<void>;
     insertSession(session: StoredPanelSession): Promise<void>;
     /** The live session with this hash and its user, or undefined. */
     findSession(idHash: string, now: string): Promise<(Pick<StoredPanelSession, 'csrfToken' | 'expiresAt'> & { user: PanelUser }) | undefined>;

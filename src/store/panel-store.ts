@@ -21,6 +21,20 @@ export function panelStore(db: Executor): Repositories['panel'] {
       const row = await db.selectFrom('panel_users').selectAll().where('email_lower', '=', email.toLowerCase()).executeTakeFirst();
       return row && toUser(row);
     },
+    async findUserByVendor(vendorId) {
+      const row = await db
+        .selectFrom('panel_users')
+        .selectAll()
+        .where('vendor_id', '=', vendorId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
+      return row && toUser(row);
+    },
+    async updatePassword(userId, passwordHash) {
+      await db.updateTable('panel_users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+    },
     async insertSession(s) {
       await db
         .insertInto('panel_sessions')

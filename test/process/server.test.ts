@@ -31,6 +31,7 @@ describe('opentill serve', () => {
       new RegExp(`opentill is listening on http://localhost:${first.port} \\(sandbox: http://localhost:${first.port}/sandbox\\), store: SQLite`),
     );
     assert.match(banner, /First start: a demo vendor/);
+    assert.match(banner, /^Panel login \(shown only now\): http:\/\/localhost:\d+\/panel as owner@demo\.opentill\.test, password [\w-]{16}$/m);
     const shown = banner.match(/^Sandbox API credential \(shown only now\): (test_\S+:\S+)$/m);
     assert.ok(shown, banner);
     credential = shown[1]!;

@@ -9,6 +9,21 @@ export function registerVendorCommands(program: Command) {
   const vendor = program.command('vendor').description('manage vendors');
 
   vendor
+    .command('invite')
+    .description("print a one-time link (valid for a day) to set the vendor's panel password; its panel login is the vendor's e-mail")
+    .requiredOption('--vendor <id>', 'vendor id')
+    .option('--json', 'print JSON')
+    .action(async (opts: { vendor: string; json?: boolean }) =>
+      run(!!opts.json, () =>
+        withServices(async (services) => {
+          const { token, expiresAt } = await services.panelInvites.issue(opts.vendor);
+          const url = `${services.urls.base('production')}/panel/invite/${token}`;
+          print(!!opts.json, { url, expiresAt }, () => `Open this link to set the panel password (it works once, until ${expiresAt}):\n${url}`);
+        }),
+      ),
+    );
+
+  vendor
     .command('create')
     .description('create a vendor and print its production and sandbox API credentials (shown once)')
     .requiredOption('--name <name>', 'vendor name')

@@ -1,0 +1,95 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Clock } from './clock.ts';
+import { AppError, invalidInput, notFound } from './errors.ts';
+import { newId } from './ids.ts';
+import { hashPassword, type PanelUser } from './panel-accounts.ts';
+import type { Store } from './ports.ts';
+
+/**
+ * One account for the CLI and the panel: a vendor made with `opentill vendor create` (or the demo
+ * vendor) gets a panel login through a one-time link to set its password (`opentill vendor invite`).
+ * The link is signed with the server secret and names the vendor, an expiry and the state of the
+ * vendor's panel login when it was made; setting the password changes that state, so a link works once.
+ */
+export const INVITE_MS = 24 * 3600_000;
+
+export type InviteCheck = { status: 'valid'; vendorId: string; email: string; vendorName: string } | { status: 'invalid' | 'expired' | 'used' };
+
+export function panelInviteService(deps: { store: Store; clock: Clock; secret: string }) {
+  const sign = (body: string) => createHmac('sha256', `${deps.secret}:panel-invite`).update(body).digest('base64url');
+  const stateOf = (user: PanelUser | undefined) =>
+    user ? createHash('sha256').update(`${user.id}:${user.passwordHash}`).digest('base64url').slice(0, 22) : 'none';
+
+  async function check(token: string): Promise<InviteCheck & { state?: string }> {
+    const [body, signature, extra] = token.split('.');
+    if (!body || !signature || extra !== undefined || body.length > 500) return { status: 'invalid' };
+    const expected = Buffer.from(sign(body));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { status: 'invalid' };
+    let claims: { v?: unknown; e?: unknown; s?: unknown };
+    try {
+      claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as typeof claims;
+    } catch {
+      return { status: 'invalid' };
+    }
+    if (typeof claims.v !== 'string' || typeof claims.e !== 'number' || typeof claims.s !== 'string') return { status: 'invalid' };
+    if (claims.e <= deps.clock.now().getTime()) return { status: 'expired' };
+    const vendor = await deps.store.vendors.find(claims.v);
+    if (!vendor) return { status: 'invalid' };
+    if (stateOf(await deps.store.panel.findUserByVendor(vendor.id)) !== claims.s) return { status: 'used' };
+    return { status: 'valid', vendorId: vendor.id, email: vendor.email, vendorName: vendor.name, state: claims.s };
+  }
+
+  /** Sets (or first creates) the vendor's panel login: the vendor's e-mail and this password. */
+  async function setLogin(vendorId: string, email: string, password: string, expectedState?: string): Promise<void> {
+    if (password.length < 10 || password.length > 200) throw invalidInput('Choose a password of 10 to 200 characters.');
+    const passwordHash = await hashPassword(password);
+    await deps.store.transaction(async (repos) => {
+      const user = await repos.panel.findUserByVendor(vendorId);
+      if (expectedState !== undefined && stateOf(user) !== expectedState) throw new AppError('LINK_EXPIRED', 'This link was used already; ask for a new one.');
+      if (user) return repos.panel.updatePassword(user.id, passwordHash);
+      const taken = await repos.panel.findUserByEmail(email);
+      if (taken) throw new AppError('INVALID_STATE', `${email} signs in to another vendor's panel already; give this vendor another e-mail first.`);
+      await repos.panel.insertUser({ id: newId('panelUser'), vendorId, email, passwordHash, createdAt: deps.clock.now().toISOString() });
+    });
+  }
+
+  return {
+    /** A one-time link token to set the vendor's panel password, valid for a day. */
+    async issue(vendorId: string): Promise<{ token: string; expiresAt: string }> {
+      const vendor = await deps.store.vendors.find(vendorId);
+      if (!vendor) throw notFound(`Vendor ${vendorId}`);
+      const expiresAt = deps.clock.now().getTime() + INVITE_MS;
+      const body = Buffer.from(JSON.stringify({ v: vendor.id, e: expiresAt, s: stateOf(await deps.store.panel.findUserByVendor(vendor.id)) })).toString(
+        'base64url',
+      );
+      return { token: `${body}.${sign(body)}`, expiresAt: new Date(expiresAt).toISOString() };
+    },
+
+    check: async (token: string): Promise<InviteCheck> => {
+      const found = await check(token);
+      return found.status === 'valid' ? { status: 'valid', vendorId: found.vendorId, email: found.email, vendorName: found.vendorName } : found;
+    },
+
+    /** Sets the password the link was for; a second use, or a link older than a day, changes nothing. */
+    async accept(token: string, password: string): Promise<{ email: string }> {
+      const found = await check(token);
+      if (found.status === 'expired' || found.status === 'used')
+        throw new AppError('LINK_EXPIRED', 'This link has expired or was used already; ask for a new one.');
+      if (found.status !== 'valid') throw notFound('This invitation');
+      await setLogin(found.vendorId, found.email, password, found.state);
+      return { email: found.email };
+    },
+
+    /** A panel login with a generated password, for the demo vendor of a first start: the password is shown once. */
+    async createLogin(vendorId: string): Promise<{ email: string; password: string }> {
+      const vendor = await deps.store.vendors.find(vendorId);
+      if (!vendor) throw notFound(`Vendor ${vendorId}`);
+      const password = randomBytes(12).toString('base64url');
+      await setLogin(vendor.id, vendor.email, password);
+      return { email: vendor.email, password };
+    },
+  };
+}
+
+export type PanelInviteService = ReturnType<typeof panelInviteService>;
