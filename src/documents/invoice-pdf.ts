@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import type { InvoiceDocument } from '../domain/invoices.ts';
 import { formatAmount, formatDecimal, parseDecimal } from '../domain/money.ts';
@@ -9,13 +11,36 @@ export function ratePercent(rate: string): string {
   return `${formatDecimal(scale >= 2 ? { units, scale: scale - 2 } : { units: units * 10n ** BigInt(2 - scale), scale: 0 })}%`;
 }
 
+/** The note an EU reverse-charge invoice must carry (Article 226(11a) of the VAT Directive). */
+export const REVERSE_CHARGE_NOTE = 'Reverse charge: VAT to be accounted for by the recipient, Article 196 Council Directive 2006/112/EC';
+
+// DejaVu Sans (npm dejavu-fonts-ttf) for all text: it covers Latin, Greek, Cyrillic, Hebrew and basic
+// Arabic, which the built-in Helvetica (Latin-1 only) does not. Read from node_modules once, never
+// downloaded; pdfkit embeds only the glyphs a document uses.
+const require = createRequire(import.meta.url);
+let fonts: { regular: Buffer; bold: Buffer } | undefined;
+function loadFonts() {
+  fonts ??= {
+    regular: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
+    bold: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
+  };
+  return fonts;
+}
+const REGULAR = 'DejaVuSans';
+const BOLD = 'DejaVuSans-Bold';
+
+const day = (iso: string) => iso.slice(0, 10);
+
 /**
- * The PDF of an invoice or credit note: one A4 page, the standard Helvetica font (nothing to
- * embed or download), text only so it can be read back and searched.
+ * The PDF of an invoice or credit note: one A4 page in DejaVu Sans, text only (plus the seller's
+ * logo when set) so it can be read back and searched.
  */
 export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   const title = doc.kind === 'INVOICE' ? 'Invoice' : 'Credit note';
   const pdf = new PDFDocument({ size: 'A4', margin: 56, info: { Title: `${title} ${doc.number}`, Author: doc.seller.name, Creator: 'opentill' } });
+  const { regular, bold } = loadFonts();
+  pdf.registerFont(REGULAR, regular);
+  pdf.registerFont(BOLD, bold);
   const chunks: Buffer[] = [];
   pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -23,26 +48,85 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     pdf.on('error', reject);
   });
   const money = (minor: number) => formatAmount(minor, doc.currency);
-  const day = doc.issuedAt.slice(0, 10);
+  const left = 56;
+  const width = pdf.page.width - 2 * left;
 
-  pdf.font('Helvetica-Bold').fontSize(22).text(`${title} ${doc.number}`);
-  if (doc.environment === 'sandbox') pdf.font('Helvetica').fontSize(10).fillColor('#b00').text('Sandbox test document: no money was moved.').fillColor('black');
-  pdf.moveDown(0.5).font('Helvetica').fontSize(10).text(`Date: ${day}`);
+  if (doc.seller.logo) {
+    try {
+      pdf.image(doc.seller.logo, left + width - 140, 40, { fit: [140, 56], align: 'right' });
+    } catch {
+      // A logo pdfkit cannot read is left out rather than costing the buyer their invoice.
+    }
+    pdf.x = left;
+    pdf.y = 56;
+  }
+  pdf
+    .font(BOLD)
+    .fontSize(22)
+    .text(`${title} ${doc.number}`, left, 56, { width: width - 150 });
+  if (doc.environment === 'sandbox') pdf.font(REGULAR).fontSize(10).fillColor('#b00').text('Sandbox test document: no money was moved.').fillColor('black');
+  pdf
+    .moveDown(0.5)
+    .font(REGULAR)
+    .fontSize(10)
+    .text(`Date: ${day(doc.issuedAt)}`);
   if (doc.creditFor) pdf.text(`Credit for invoice ${doc.creditFor}`);
   pdf.moveDown();
 
-  pdf.font('Helvetica-Bold').text('Seller');
-  pdf.font('Helvetica').text(doc.seller.name).text(doc.seller.email);
-  pdf.moveDown();
-  pdf.font('Helvetica-Bold').text('Buyer');
-  pdf.font('Helvetica');
-  if (doc.buyer.name) pdf.text(doc.buyer.name);
-  pdf.text(doc.buyer.email).text(`Country: ${countryName(doc.buyer.country)} (${doc.buyer.country})${doc.buyer.region ? `, ${doc.buyer.region}` : ''}`);
+  const top = pdf.y;
+  const column = (width - 20) / 2;
+  pdf.font(BOLD).text('Seller', left, top, { width: column });
+  pdf.font(REGULAR).text(doc.seller.name, { width: column });
+  for (const line of doc.seller.address) pdf.text(line, { width: column });
+  if (doc.seller.country) pdf.text(countryName(doc.seller.country), { width: column });
+  if (doc.seller.taxId) pdf.text(`VAT ID: ${doc.seller.taxId}`, { width: column });
+  pdf.text(doc.seller.email, { width: column });
+  const sellerBottom = pdf.y;
+
+  const buyerX = left + column + 20;
+  pdf.font(BOLD).text('Buyer', buyerX, top, { width: column });
+  pdf.font(REGULAR);
+  if (doc.buyer.businessName) pdf.text(doc.buyer.businessName, buyerX, pdf.y, { width: column });
+  if (doc.buyer.name) pdf.text(doc.buyer.name, buyerX, pdf.y, { width: column });
+  pdf.text(doc.buyer.email, buyerX, pdf.y, { width: column });
+  pdf.text(`Country: ${countryName(doc.buyer.country)} (${doc.buyer.country})${doc.buyer.region ? `, ${doc.buyer.region}` : ''}`, buyerX, pdf.y, {
+    width: column,
+  });
+  if (doc.buyer.vatId) pdf.text(`VAT ID: ${doc.buyer.vatId}`, buyerX, pdf.y, { width: column });
+  pdf.x = left;
+  pdf.y = Math.max(sellerBottom, pdf.y);
   pdf.moveDown(1.5);
 
-  pdf.font('Helvetica-Bold').text(doc.item.description);
-  pdf.font('Helvetica');
-  if (doc.item.periodStart) pdf.text(`Billing period from ${doc.item.periodStart.slice(0, 10)}`);
+  // The line: description | quantity | unit price | amount (net).
+  const cols = [
+    { x: left, w: 230, align: 'left' as const },
+    { x: left + 230, w: 50, align: 'right' as const },
+    { x: left + 280, w: 100, align: 'right' as const },
+    { x: left + 380, w: width - 380, align: 'right' as const },
+  ];
+  const row = (cells: string[], font: string) => {
+    const y = pdf.y;
+    pdf.font(font);
+    let bottom = y;
+    cells.forEach((cell, i) => {
+      pdf.text(cell, cols[i]!.x, y, { width: cols[i]!.w, align: cols[i]!.align });
+      bottom = Math.max(bottom, pdf.y);
+    });
+    pdf.x = left;
+    pdf.y = bottom;
+  };
+  row(['Description', 'Qty', 'Unit price', 'Amount'], BOLD);
+  row([doc.item.description, String(doc.item.quantity), money(doc.item.unitNetMinor), money(doc.item.unitNetMinor * doc.item.quantity)], REGULAR);
+  if (doc.item.periodStart) {
+    pdf.text(
+      doc.item.periodEnd
+        ? `Billing period from ${day(doc.item.periodStart)} to ${day(doc.item.periodEnd)}`
+        : `Billing period from ${day(doc.item.periodStart)}`,
+      left,
+      pdf.y,
+      { width: 300 },
+    );
+  }
   pdf.moveDown(0.5);
   const rows: [string, string][] = [
     ['Net amount', money(doc.netMinor)],
@@ -51,11 +135,13 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   ];
   for (const [label, value] of rows) {
     const y = pdf.y;
-    pdf.text(label, 56, y, { width: 300 });
-    pdf.text(value, 356, y, { width: 183, align: 'right' });
+    pdf.text(label, left, y, { width: 300 });
+    pdf.text(value, left + 300, y, { width: width - 300, align: 'right' });
   }
+  if (doc.reverseCharge) pdf.moveDown().font(BOLD).text(REVERSE_CHARGE_NOTE, left, pdf.y, { width }).font(REGULAR);
   pdf.moveDown(2).fontSize(8).fillColor('#555');
-  pdf.text(`Transaction ${doc.transactionId}${doc.reference ? `, payment reference ${doc.reference}` : ''}`, 56);
+  if (doc.seller.supportEmail) pdf.text(`Questions about this ${doc.kind === 'INVOICE' ? 'invoice' : 'credit note'}: ${doc.seller.supportEmail}`, left);
+  pdf.text(`Transaction ${doc.transactionId}${doc.reference ? `, payment reference ${doc.reference}` : ''}`, left);
   pdf.end();
   return done;
 }

@@ -4,6 +4,7 @@ import { newId } from './ids.ts';
 import type { ChargeFrequency, CustomizedProduct, Environment, Product, Scope, TransactionType, Vendor } from './model.ts';
 import { RECURRING_FREQUENCIES, TRANSACTION_TYPES } from './model.ts';
 import type { Repositories, Store } from './ports.ts';
+import { sellerSettings, type SellerDetailsInput } from './seller-details.ts';
 import { parsePriceList, requireEmail, requireOrigin, requirePayload } from './validation.ts';
 
 /** Vendors, products and customized products: what can be sold, and by whom. */
@@ -43,7 +44,20 @@ export function catalogService(deps: CatalogDeps) {
     async createVendor(input: { name: string; email: string }): Promise<Vendor> {
       const name = input.name?.trim();
       if (!name) throw invalidInput('A vendor needs a name.');
-      const vendor: Vendor = { id: newId('vendor'), name, email: requireEmail(input.email), createdAt: now(), allowConversion: true, adminFrameOrigins: [] };
+      const vendor: Vendor = {
+        id: newId('vendor'),
+        name,
+        email: requireEmail(input.email),
+        createdAt: now(),
+        allowConversion: true,
+        adminFrameOrigins: [],
+        sellerName: null,
+        address: null,
+        country: null,
+        taxId: null,
+        supportEmail: null,
+        logo: null,
+      };
       await deps.store.vendors.insert(vendor);
       return vendor;
     },
@@ -66,11 +80,24 @@ export function catalogService(deps: CatalogDeps) {
       return { vendorId, environment };
     },
 
-    async updateVendorSettings(vendorId: string, settings: Partial<Pick<Vendor, 'allowConversion' | 'adminFrameOrigins'>>): Promise<Vendor> {
+    /**
+     * Changes the settings given (undefined leaves one as it is). The seller details are checked
+     * (e-mail, country code, lengths, logo PNG/JPEG of at most 100 KB); '' or null clears one.
+     */
+    async updateVendorSettings(
+      vendorId: string,
+      settings: Partial<Pick<Vendor, 'allowConversion' | 'adminFrameOrigins'>> & SellerDetailsInput,
+    ): Promise<Vendor> {
       const origins = settings.adminFrameOrigins?.map(requireOrigin);
-      if (!(await deps.store.vendors.updateSettings(vendorId, { ...settings, ...(origins ? { adminFrameOrigins: [...new Set(origins)] } : {}) })))
-        throw notFound(`Vendor ${vendorId}`);
-      return (await deps.store.vendors.find(vendorId))!;
+      const checked = {
+        ...(settings.allowConversion !== undefined ? { allowConversion: settings.allowConversion } : {}),
+        ...(origins ? { adminFrameOrigins: [...new Set(origins)] } : {}),
+        ...sellerSettings(settings),
+      };
+      if (Object.keys(checked).length > 0 && !(await deps.store.vendors.updateSettings(vendorId, checked))) throw notFound(`Vendor ${vendorId}`);
+      const vendor = await deps.store.vendors.find(vendorId);
+      if (!vendor) throw notFound(`Vendor ${vendorId}`);
+      return vendor;
     },
 
     async createProduct(scope: Scope, input: NewProduct): Promise<Product> {

@@ -1,6 +1,7 @@
 import { notFound } from './errors.ts';
 import { isPayment } from './ledger.ts';
-import type { Environment } from './model.ts';
+import { periodStart } from './billing-period.ts';
+import { RECURRING_FREQUENCIES, type Environment, type Transaction } from './model.ts';
 import type { Store } from './ports.ts';
 
 /**
@@ -12,9 +13,13 @@ export interface InvoiceDocument {
   number: string;
   issuedAt: string;
   environment: Environment;
-  seller: { name: string; email: string };
-  buyer: { name: string | null; email: string; country: string; region: string | null };
-  item: { description: string; periodStart: string | null };
+  /** From the vendor's settings; the vendor's name and e-mail stand in when unset. */
+  seller: { name: string; email: string; address: string[]; country: string | null; taxId: string | null; supportEmail: string | null; logo: string | null };
+  buyer: { name: string | null; businessName: string | null; email: string; country: string; region: string | null; vatId: string | null };
+  /** One line: quantity, net unit price; for a subscription payment the period it pays for (end exclusive: the next period's start). */
+  item: { description: string; quantity: number; unitNetMinor: number; periodStart: string | null; periodEnd: string | null };
+  /** The buyer accounts for the VAT (EU B2B): the document carries the reverse-charge note. */
+  reverseCharge: boolean;
   currency: string;
   netMinor: number;
   taxMinor: number;
@@ -30,6 +35,23 @@ export interface InvoiceDocument {
 /** Sandbox numbers carry a prefix so a test document can never pass for a real one. */
 export function formatInvoiceNumber(n: number, environment: Environment): string {
   return `${environment === 'sandbox' ? 'TEST-' : ''}${String(n).padStart(6, '0')}`;
+}
+
+/**
+ * The end of the billing period that starts at `start` (exclusive: the next period's start), counted
+ * from the subscription's anchor so that month ends stay calendar-correct; null when unknown.
+ */
+export function periodEnd(transaction: Pick<Transaction, 'chargeFrequency' | 'billing'>, start: string): string | null {
+  const frequency = transaction.chargeFrequency;
+  if (!RECURRING_FREQUENCIES.includes(frequency)) return null;
+  const from = new Date(start);
+  if (Number.isNaN(from.getTime())) return null;
+  const anchor = transaction.billing ? new Date(transaction.billing.anchor) : from;
+  for (let n = 1; n < 200_000; n++) {
+    const next = periodStart(anchor, frequency, n);
+    if (next.getTime() > from.getTime()) return next.toISOString();
+  }
+  return null;
 }
 
 export function invoiceService(deps: { store: Store }) {
@@ -49,6 +71,8 @@ export function invoiceService(deps: { store: Store }) {
         const reversed = (await deps.store.entries.listForTransaction(transaction.id)).find((e) => e.id === entry.reversesEntryId);
         if (reversed?.invoiceNumber != null) creditFor = formatInvoiceNumber(reversed.invoiceNumber, environment);
       }
+      // Read defensively: the business fields came with the EU B2B work and older rows may lack them.
+      const business = transaction as Partial<Pick<Transaction, 'buyerVatId' | 'reverseCharge' | 'businessName'>>;
       const name = [customer?.firstName, customer?.lastName].filter(Boolean).join(' ');
       const sign = payment ? 1 : -1;
       return {
@@ -56,9 +80,31 @@ export function invoiceService(deps: { store: Store }) {
         number: formatInvoiceNumber(entry.invoiceNumber, environment),
         issuedAt: entry.createdAt,
         environment,
-        seller: { name: vendor.name, email: vendor.email },
-        buyer: { name: name || null, email: transaction.email, country: transaction.country, region: transaction.region },
-        item: { description: transaction.productName, periodStart: entry.periodStart },
+        seller: {
+          name: vendor.sellerName || vendor.name,
+          email: vendor.email,
+          address: vendor.address ?? [],
+          country: vendor.country ?? null,
+          taxId: vendor.taxId ?? null,
+          supportEmail: vendor.supportEmail ?? null,
+          logo: vendor.logo ?? null,
+        },
+        buyer: {
+          name: name || null,
+          businessName: business.businessName ?? null,
+          email: transaction.email,
+          country: transaction.country,
+          region: transaction.region,
+          vatId: business.buyerVatId ?? null,
+        },
+        item: {
+          description: transaction.productName,
+          quantity: 1,
+          unitNetMinor: sign * entry.netMinor,
+          periodStart: entry.periodStart,
+          periodEnd: entry.periodStart ? periodEnd(transaction, entry.periodStart) : null,
+        },
+        reverseCharge: business.reverseCharge === true,
         currency: entry.currency,
         netMinor: sign * entry.netMinor,
         taxMinor: sign * entry.taxMinor,

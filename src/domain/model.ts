@@ -50,7 +50,22 @@ export interface Vendor {
   allowConversion: boolean;
   /** Origins (scheme://host[:port]) whose pages may frame the admin tool; none by default. */
   adminFrameOrigins: string[];
+  /** The legal name invoices show as the seller; the vendor's name when null. */
+  sellerName: string | null;
+  /** The seller's postal address, one entry per line. */
+  address: string[] | null;
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: string | null;
+  /** VAT or other tax id, as the seller writes it. */
+  taxId: string | null;
+  /** Where buyers write with questions; invoices show it. */
+  supportEmail: string | null;
+  /** A small PNG or JPEG as a data URL (`data:image/png;base64,...`), at most 100 KB of image. */
+  logo: string | null;
 }
+
+/** What `updateVendorSettings` may change: undefined leaves a setting, null clears a seller detail. */
+export type VendorSettings = Partial<Omit<Vendor, 'id' | 'name' | 'email' | 'createdAt'>>;
 
 export interface Product {
   id: string;

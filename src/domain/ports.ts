@@ -1,4 +1,4 @@
-import type { ChangeFlag, Coupon, CustomizedProduct, Environment, LedgerEntry, PaymentMethod, Product, Scope, Transaction, Vendor } from './model.ts';
+import type { ChangeFlag, Coupon, CustomizedProduct, Environment, LedgerEntry, PaymentMethod, Product, Scope, Transaction, Vendor, VendorSettings } from './model.ts';
 import type { IdempotencyRecord } from './idempotency.ts';
 import type { PanelUser, StoredPanelSession } from './panel-accounts.ts';
 import type { StoredAdminSession } from './hosted-links.ts';
@@ -13,7 +13,7 @@ export interface Repositories {
     insert(vendor: Vendor): Promise<void>;
     find(id: string): Promise<Vendor | undefined>;
     list(): Promise<Vendor[]>;
-    updateSettings(id: string, settings: Partial<Pick<Vendor, 'allowConversion' | 'adminFrameOrigins'>>): Promise<boolean>;
+    updateSettings(id: string, settings: VendorSettings): Promise<boolean>;
   };
   credentials: {
     insert(credential: StoredCredential): Promise<void>;

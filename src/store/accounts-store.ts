@@ -1,18 +1,35 @@
-import type { Environment } from '../domain/model.ts';
+import type { Selectable } from 'kysely';
+import type { Environment, Vendor } from '../domain/model.ts';
 import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
-import type { ApiCredentialsTable } from './schema.ts';
+import type { ApiCredentialsTable, VendorsTable } from './schema.ts';
 import { revokeOwned } from './revocation.ts';
 import { whereScope } from './scope.ts';
 
 /** Vendors, their API credentials, and their customers with stored payment methods. */
-const toVendor = (row: { id: string; name: string; email: string; created_at: string; allow_conversion: number; admin_frame_origins: string }) => ({
+const toVendor = (row: Selectable<VendorsTable>): Vendor => ({
   id: row.id,
   name: row.name,
   email: row.email,
   createdAt: row.created_at,
   allowConversion: Number(row.allow_conversion) === 1,
   adminFrameOrigins: row.admin_frame_origins.split(' ').filter(Boolean),
+  sellerName: row.seller_name ?? null,
+  address: row.address ? row.address.split('\n') : null,
+  country: row.country ?? null,
+  taxId: row.tax_id ?? null,
+  supportEmail: row.support_email ?? null,
+  logo: row.logo ?? null,
+});
+
+/** The seller-detail columns of the settings given (undefined: unchanged; null: cleared). */
+const sellerColumns = (s: Partial<Vendor>) => ({
+  ...(s.sellerName !== undefined ? { seller_name: s.sellerName } : {}),
+  ...(s.address !== undefined ? { address: s.address && s.address.length ? s.address.join('\n') : null } : {}),
+  ...(s.country !== undefined ? { country: s.country } : {}),
+  ...(s.taxId !== undefined ? { tax_id: s.taxId } : {}),
+  ...(s.supportEmail !== undefined ? { support_email: s.supportEmail } : {}),
+  ...(s.logo !== undefined ? { logo: s.logo } : {}),
 });
 
 export function vendorsStore(db: Executor): Repositories['vendors'] {
@@ -27,6 +44,7 @@ export function vendorsStore(db: Executor): Repositories['vendors'] {
           created_at: vendor.createdAt,
           allow_conversion: vendor.allowConversion ? 1 : 0,
           admin_frame_origins: vendor.adminFrameOrigins.join(' '),
+          ...sellerColumns(vendor),
         })
         .execute();
     },
@@ -44,6 +62,7 @@ export function vendorsStore(db: Executor): Repositories['vendors'] {
         .set({
           ...(settings.allowConversion !== undefined ? { allow_conversion: settings.allowConversion ? 1 : 0 } : {}),
           ...(settings.adminFrameOrigins !== undefined ? { admin_frame_origins: settings.adminFrameOrigins.join(' ') } : {}),
+          ...sellerColumns(settings),
         })
         .where('id', '=', id)
         .executeTakeFirst();

@@ -12,6 +12,14 @@ export interface VendorsTable {
   allow_conversion: Generated<number>;
   /** Origins allowed to frame the admin tool, space-separated. */
   admin_frame_origins: Generated<string>;
+  seller_name: string | null;
+  /** Address lines joined with "\n". */
+  address: string | null;
+  country: string | null;
+  tax_id: string | null;
+  support_email: string | null;
+  /** A data URL (PNG or JPEG). */
+  logo: string | null;
 }
 
 export interface ApiCredentialsTable {

@@ -13,6 +13,12 @@ const vendor = (id: string): Vendor => ({
   createdAt: '2030-01-01T00:00:00.000Z',
   allowConversion: true,
   adminFrameOrigins: [],
+  sellerName: null,
+  address: null,
+  country: null,
+  taxId: null,
+  supportEmail: null,
+  logo: null,
 });
 
 for (const kind of await storeKinds()) {

@@ -11,6 +11,7 @@ import * as adminSessions from './0009-admin-sessions.ts';
 import * as chargeProtocol from './0010-charge-protocol.ts';
 import * as processorEvents from './0011-processor-events.ts';
 import * as businessBuyers from './0012-business-buyers.ts';
+import * as sellerDetails from './0013-seller-details.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0010-charge-protocol': chargeProtocol,
   '0011-processor-events': processorEvents,
   '0012-business-buyers': businessBuyers,
+  '0013-seller-details': sellerDetails,
 };
 
 export const migrationProvider: MigrationProvider = {
