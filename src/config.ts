@@ -28,6 +28,15 @@ export interface Config {
   readonly ratesFile: string | undefined;
   /** Where `opentill rates import` writes the table: `<dataDir>/exchange-rates.xml`. */
   readonly importedRatesFile: string;
+  /**
+   * The ZIP-level US sales tax table to load: SALES_TAX_FILE, else the one `opentill tax import` wrote
+   * (`importedSalesTaxFile`) when it exists, else undefined (state rates, shown as estimated).
+   */
+  readonly salesTaxFile: string | undefined;
+  /** Where `opentill tax import` writes the table: `<dataDir>/us-sales-tax.csv`. */
+  readonly importedSalesTaxFile: string;
+  /** SELLER_COUNTRY: the seller's country for EU reverse charge when the vendor has none set; undefined: no reverse charge. */
+  readonly sellerCountry: string | undefined;
   /** Which peers may name the client's address in X-Forwarded-For: none, or Fastify's comma-separated list of addresses and CIDR ranges. */
   readonly trustProxy: false | string;
   readonly logLevel: string;
@@ -172,6 +181,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.OPENTILL_DATA_DIR ?? 'data');
   const baseUrl = (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   const importedRatesFile = resolve(dataDir, 'exchange-rates.xml');
+  const importedSalesTaxFile = resolve(dataDir, 'us-sales-tax.csv');
+  const sellerCountry = env.SELLER_COUNTRY?.trim().toUpperCase() || undefined;
+  if (sellerCountry && !/^[A-Z]{2}$/.test(sellerCountry))
+    throw new Error(`SELLER_COUNTRY must be a two-letter ISO 3166-1 code such as FR, not "${env.SELLER_COUNTRY}".`);
   const sqliteFile = sqliteFileOf(env.SQLITE_FILE, dataDir);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   // What an earlier version or an operator's umask left readable by others is made private at every start.
@@ -189,6 +202,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secret,
     ratesFile: env.RATES_FILE ? resolve(env.RATES_FILE) : existsSync(importedRatesFile) ? importedRatesFile : undefined,
     importedRatesFile,
+    salesTaxFile: env.SALES_TAX_FILE ? resolve(env.SALES_TAX_FILE) : existsSync(importedSalesTaxFile) ? importedSalesTaxFile : undefined,
+    importedSalesTaxFile,
+    sellerCountry,
     trustProxy,
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimit: Object.freeze({

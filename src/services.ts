@@ -11,6 +11,8 @@ import { customerPortalService } from './domain/customer-portal.ts';
 import { dashboardService, type DashboardService } from './domain/dashboard.ts';
 import type { ExchangeRates } from './domain/exchange-rates.ts';
 import { loadExchangeRates } from './files/exchange-rates-file.ts';
+import { loadUsSalesTax } from './files/us-sales-tax-file.ts';
+import { formatVatIdChecker } from './domain/vat-ids.ts';
 import type { CardEntry, PaymentGateway } from './domain/gateway.ts';
 import { adminSessionService, hostedLinks, type AdminSessionService } from './domain/hosted-links.ts';
 import { idempotencyService, type IdempotencyService } from './domain/idempotency.ts';
@@ -125,7 +127,20 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   const transactions = transactionService({ store, clock });
   const idempotency = idempotencyService({ store, clock });
   const protocol = chargeProtocol({ store, clock, gateways, gatewayTimeoutMs: overrides.payments?.gatewayTimeoutMs ?? config.payments.gatewayTimeoutMs });
-  const purchases = purchaseService({ store, clock, catalog, coupons, gateways, rates, protocol });
+  // The ZIP-level US sales tax table, read once at start like the rate table (a bad file stops the start, naming its line).
+  const usSalesTax = config.salesTaxFile ? loadUsSalesTax(config.salesTaxFile) : undefined;
+  const purchases = purchaseService({
+    store,
+    clock,
+    catalog,
+    coupons,
+    gateways,
+    rates,
+    protocol,
+    vatIds: formatVatIdChecker,
+    usSalesTax,
+    sellerCountry: config.sellerCountry,
+  });
   const refunds = refundService({ store, clock, protocol });
   const vaulted = vaultedChargeService({ store, clock, gateways, rates, protocol });
   const billing = billingService(

@@ -7,6 +7,7 @@ import { registerRatesCommands } from './commands/rates.ts';
 import { registerSandboxCommands } from './commands/sandbox.ts';
 import { registerServerCommands } from './commands/server.ts';
 import { registerStripeCommands } from './commands/stripe.ts';
+import { registerTaxCommands } from './commands/tax.ts';
 import { registerVendorCommands } from './commands/vendor.ts';
 import { registerWorkerCommand } from './commands/worker.ts';
 
@@ -23,6 +24,7 @@ registerSandboxCommands(program);
 registerWorkerCommand(program);
 registerAttemptCommands(program);
 registerRatesCommands(program);
+registerTaxCommands(program);
 registerStripeCommands(program);
 
 await program.parseAsync(process.argv);

@@ -127,7 +127,16 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     if (!list) return { kind: 'hold', due, at, reason: `${t.id}: its product is gone` };
     try {
       // Renewals are priced by the one pricing function, in the currency and place of the purchase.
-      const quote = quotePrice({ prices: list, currency: t.currency, country: t.country, region: t.region, allowConversion: true, rates: deps.rates });
+      // A business buyer's reverse charge holds for every renewal of its subscription.
+      const quote = quotePrice({
+        prices: list,
+        currency: t.currency,
+        country: t.country,
+        region: t.region,
+        reverseCharge: t.reverseCharge,
+        allowConversion: true,
+        rates: deps.rates,
+      });
       const { period, failedAttempts, anchor } = t.billing;
       const start = periodStart(new Date(anchor), t.chargeFrequency, period).toISOString();
       return { kind: 'charge', due, at, quote, period, periodStart: start, key: `renewal:${t.id}:${period}:${failedAttempts}` };

@@ -249,6 +249,7 @@ export type DueTransaction = Pick<
   | 'chargeFrequency'
   | 'country'
   | 'region'
+  | 'reverseCharge'
   | 'currency'
   | 'nextCharge'
   | 'billing'

@@ -1,7 +1,7 @@
 import { invalidInput } from './errors.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
 import { currencyExponent, divideRoundHalfUp, formatDecimal, formatMinor, multiplyByRate, safeMinor } from './money.ts';
-import { taxRateFor } from './tax-rates.ts';
+import { REVERSE_CHARGE, taxRateFor, type UsSalesTaxTable } from './tax-rates.ts';
 
 /**
  * The one pricing function: the widget, the checkout, renewals and charge-vaulted all price through
@@ -19,6 +19,8 @@ export interface PriceQuote {
   taxRate: string;
   taxName: string;
   netUsdMinor: number;
+  /** A US tax from the state's rate alone (no ZIP-level rate known): the checkout says "estimated". Not in API responses. */
+  taxEstimated?: boolean;
 }
 
 export interface QuoteRequest {
@@ -28,6 +30,11 @@ export interface QuoteRequest {
   currency: string;
   country: string;
   region?: string | null;
+  /** A US ZIP code: with a ZIP-level table (`usSalesTax`) its combined rate replaces the state's. */
+  zip?: string | null | undefined;
+  usSalesTax?: UsSalesTaxTable | undefined;
+  /** EU reverse charge applies (a business buyer with a valid VAT ID, seller elsewhere in the EU): 0%, "Reverse charge". */
+  reverseCharge?: boolean | undefined;
   allowConversion: boolean;
   rates: ExchangeRates;
   /** The net price after a discount, given the list net price in the chosen currency. */
@@ -40,7 +47,7 @@ export function quotePrice(request: QuoteRequest): PriceQuote {
   const currency = chooseCurrency(request);
   const listNetMinor = request.prices[currency] ?? convertFromUsd(usd, currency, request.rates);
   const netMinor = request.discount ? request.discount(listNetMinor, currency) : listNetMinor;
-  const tax = taxRateFor(request.country, request.region);
+  const tax = request.reverseCharge ? REVERSE_CHARGE : taxRateFor(request.country, request.region, { zip: request.zip, usSalesTax: request.usSalesTax });
   const taxMinor = multiplyByRate(netMinor, tax.rate);
   // Summed in BigInt: a float sum past 2^53 would round the total the customer pays.
   const totalMinor = safeMinor(BigInt(netMinor) + BigInt(taxMinor), () => `The total of ${formatMinor(netMinor, currency)} ${currency} with tax`);
@@ -53,6 +60,7 @@ export function quotePrice(request: QuoteRequest): PriceQuote {
     taxRate: formatDecimal(tax.rate),
     taxName: tax.name,
     netUsdMinor: request.discount ? request.discount(usd, 'USD') : usd,
+    ...(tax.estimated ? { taxEstimated: true } : {}),
   };
 }
 

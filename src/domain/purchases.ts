@@ -15,7 +15,8 @@ import type { ChargeAttempt, Store } from './ports.ts';
 import { formatMinor } from './money.ts';
 import { quotePrice, type PriceQuote } from './pricing.ts';
 import { prorate } from './proration.ts';
-import { localCurrencyOf } from './tax-rates.ts';
+import { localCurrencyOf, type UsSalesTaxTable } from './tax-rates.ts';
+import { isEuCountry, type VatIdChecker } from './vat-ids.ts';
 import { requireCardExpiry, requireCountry, requireEmail, requirePayload } from './validation.ts';
 
 /**
@@ -31,6 +32,12 @@ export interface PurchaseDeps {
   gateways: Record<Environment, PaymentGateway>;
   rates: ExchangeRates;
   protocol: ChargeProtocol;
+  /** Checks a business buyer's VAT ID (a port: format-only now, VIES online one day). */
+  vatIds: VatIdChecker;
+  /** The ZIP-level US sales tax table imported with `opentill tax import`, if any. */
+  usSalesTax?: UsSalesTaxTable | undefined;
+  /** The seller's country when the vendor has none in its settings (SELLER_COUNTRY); unset: no reverse charge. */
+  sellerCountry?: string | undefined;
 }
 
 export interface PurchaseRequest {
@@ -41,6 +48,11 @@ export interface PurchaseRequest {
   country: string;
   /** US state or Canadian province, where the tax differs by region. */
   region?: string | undefined;
+  /** A US ZIP code: its combined rate when the ZIP-level table has it. */
+  zip?: string | undefined;
+  /** A business buyer: its company name and VAT ID (EU reverse charge when the ID is valid and the seller is elsewhere in the EU). */
+  businessName?: string | undefined;
+  vatId?: string | undefined;
   /** The currency the customer was shown; defaults to the country's own. */
   currency?: string | undefined;
   /** The card typed into opentill's form (the sandbox); absent when the processor takes it in the browser. */
@@ -58,19 +70,50 @@ export interface PurchaseRequest {
 export interface Locality {
   country: string;
   region?: string | null | undefined;
+  /** A US ZIP code, for the ZIP-level sales tax. */
+  zip?: string | null | undefined;
+}
+
+/** A business buyer's VAT ID as checked, and whether EU reverse charge applies to its purchase. */
+export interface BusinessTax {
+  vatId: string;
+  valid: boolean;
+  reason: string | null;
+  reverseCharge: boolean;
 }
 
 export type { Offer };
 
+/** A business buyer's detail that is wrong (a VAT ID not of the buyer's country's format, a missing company name): the checkout marks its field. */
+export class BusinessDetailsError extends AppError {
+  readonly field: 'vatId' | 'businessName';
+  constructor(field: 'vatId' | 'businessName', message: string) {
+    super('INVALID_INPUT', message);
+    this.field = field;
+  }
+}
+
+/** How an offer is priced beyond the customer's place: the vendor's conversion setting, the US table, reverse charge. */
+interface PricingContext {
+  rates: ExchangeRates;
+  allowConversion: boolean;
+  usSalesTax?: UsSalesTaxTable | undefined;
+  reverseCharge?: boolean | undefined;
+}
+
 /** The one price of an offer for a customer: what the widget shows, the checkout shows and charges. */
-function priceOffer(offer: Offer, locality: Locality, rates: ExchangeRates, allowConversion: boolean, currency?: string, coupon?: Coupon): PriceQuote {
+function priceOffer(offer: Offer, locality: Locality, context: PricingContext, currency?: string, coupon?: Coupon): PriceQuote {
+  const { rates } = context;
   return quotePrice({
     discount: coupon ? (netMinor, paidIn) => discountedNet(netMinor, paidIn, coupon, rates) : undefined,
     prices: offer.product.prices,
     currency: currency ?? localCurrencyOf(locality.country) ?? 'USD',
     country: locality.country,
     region: locality.region ?? null,
-    allowConversion,
+    zip: locality.zip ?? null,
+    usSalesTax: context.usSalesTax,
+    reverseCharge: context.reverseCharge,
+    allowConversion: context.allowConversion,
     rates,
   });
 }
@@ -103,7 +146,23 @@ interface PurchasePlan {
 }
 
 export function purchaseService(deps: PurchaseDeps) {
-  const conversionAllowed = async (scope: Scope) => (await deps.store.vendors.find(scope.vendorId))?.allowConversion ?? true;
+  /** The vendor's settings that pricing depends on: conversion, and its country (for reverse charge). */
+  async function sellerOf(scope: Scope) {
+    const vendor = await deps.store.vendors.find(scope.vendorId);
+    // The vendor's own country from its seller details; else the operator's SELLER_COUNTRY.
+    return { allowConversion: vendor?.allowConversion ?? true, country: (vendor?.country || deps.sellerCountry || '').toUpperCase() || null };
+  }
+
+  /**
+   * A business buyer's VAT ID checked for the buyer's country, and whether EU reverse charge applies:
+   * a valid ID, a buyer in the EU, and a seller in another EU country (decisions §9).
+   */
+  async function businessTax(vatId: string | undefined, buyerCountry: string, sellerCountry: string | null): Promise<BusinessTax | null> {
+    if (!vatId?.trim()) return null;
+    const checked = await deps.vatIds.check(vatId, buyerCountry);
+    const reverseCharge = checked.valid && isEuCountry(buyerCountry) && isEuCountry(sellerCountry) && sellerCountry !== buyerCountry;
+    return { vatId: checked.normalized, valid: checked.valid, reason: checked.reason, reverseCharge };
+  }
 
   /** The subscription a migration replaces, checked, with its proration. */
   async function migrationOf(scope: Scope, oldId: string, email: string, newNetUsdMinor: number, frequency: Transaction['chargeFrequency'], now: Date) {
@@ -263,7 +322,19 @@ export function purchaseService(deps: PurchaseDeps) {
     const country = requireCountry(request.country);
     const payload = requirePayload(customized?.payload ?? request.payload ?? null);
     const coupon = request.coupon ? await deps.coupons.redeemable(scope, product.id, request.coupon) : undefined;
-    const quote = priceOffer(offer, { country, region: request.region }, deps.rates, await conversionAllowed(scope), request.currency, coupon);
+    const seller = await sellerOf(scope);
+    const business = await businessTax(request.vatId, country, seller.country);
+    // A VAT ID given in the EU must be one of the buyer's country; outside the EU it is kept as typed, without reverse charge.
+    if (business && !business.valid && isEuCountry(country)) throw new BusinessDetailsError('vatId', `VAT ID: ${business.reason}`);
+    const businessName = request.businessName?.trim().slice(0, 200) || null;
+    if (business && !businessName) throw new BusinessDetailsError('businessName', 'Enter the company name that goes with the VAT ID.');
+    const quote = priceOffer(
+      offer,
+      { country, region: request.region, zip: request.zip },
+      { rates: deps.rates, allowConversion: seller.allowConversion, usSalesTax: deps.usSalesTax, reverseCharge: business?.reverseCharge },
+      request.currency,
+      coupon,
+    );
     const expected = request.expectedTotal;
     if (expected && (expected.currency.toUpperCase() !== quote.currency || expected.totalMinor !== quote.totalMinor)) {
       throw new AppError(
@@ -295,9 +366,9 @@ export function purchaseService(deps: PurchaseDeps) {
       paymentMethodId: newId('paymentMethod', now.getTime()),
       email,
       assignedEmail: null,
-      businessName: null,
-      buyerVatId: null,
-      reverseCharge: false,
+      businessName,
+      buyerVatId: business?.vatId ?? null,
+      reverseCharge: business?.reverseCharge ?? false,
       productName: product.name,
       type: product.type,
       status,
@@ -369,15 +440,33 @@ export function purchaseService(deps: PurchaseDeps) {
       return attempt && resume(scope, attempt);
     },
 
-    /** The offer behind a product or customized-product id, priced for a customer at `locality`. */
-    async quote(scope: Scope, productId: string, locality: Locality, couponCode?: string): Promise<{ offer: Offer; quote: PriceQuote; coupon: Coupon | null }> {
+    /**
+     * The offer behind a product or customized-product id, priced for a customer at `locality` (and,
+     * with `vatId`, a business buyer: `business` says whether the ID is valid and reverse charge applies).
+     */
+    async quote(
+      scope: Scope,
+      productId: string,
+      locality: Locality,
+      couponCode?: string,
+      vatId?: string,
+    ): Promise<{ offer: Offer; quote: PriceQuote; coupon: Coupon | null; business: BusinessTax | null }> {
       const offer = await deps.catalog.resolveOffer(scope, productId);
       const coupon = couponCode ? await deps.coupons.redeemable(scope, offer.product.id, couponCode) : null;
-      const allowConversion = await conversionAllowed(scope);
+      const seller = await sellerOf(scope);
+      const country = requireCountry(locality.country);
+      const business = await businessTax(vatId, country, seller.country);
       return {
         offer,
         coupon,
-        quote: priceOffer(offer, { ...locality, country: requireCountry(locality.country) }, deps.rates, allowConversion, undefined, coupon ?? undefined),
+        business,
+        quote: priceOffer(
+          offer,
+          { ...locality, country },
+          { rates: deps.rates, allowConversion: seller.allowConversion, usSalesTax: deps.usSalesTax, reverseCharge: business?.reverseCharge },
+          undefined,
+          coupon ?? undefined,
+        ),
       };
     },
 

@@ -116,6 +116,7 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
           currency: transaction.currency,
           country: transaction.country,
           region: transaction.region,
+          reverseCharge: transaction.reverseCharge,
           allowConversion: true,
           rates: deps.rates,
         });

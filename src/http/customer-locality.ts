@@ -7,7 +7,8 @@ import { countryOfIp, regionOfPostalCode } from '../geo/locate.ts';
 
 /**
  * Where a customer is: the country of the request's address (X-Forwarded-For only through a
- * trusted proxy, as configured), refined to a state or province by a ZIP or postal code. In the
+ * trusted proxy, as configured), refined to a state or province by a ZIP or postal code (in the US
+ * the ZIP code itself is kept too, for the ZIP-level sales tax). In the
  * sandbox a vendor may name the country outright, to try prices of other countries.
  * An address with no known country (a private network, say) counts as the United States.
  */
@@ -38,5 +39,7 @@ export function customerLocality(
     source = 'fallback';
   }
   const region = input.zip ? regionOfPostalCode(country, input.zip) : undefined;
-  return { country, region: region ?? null, source };
+  // A US ZIP code also picks its row of the ZIP-level sales tax table, when one is imported.
+  const zip = country === 'US' && input.zip ? input.zip.trim() : null;
+  return { country, region: region ?? null, zip, source };
 }

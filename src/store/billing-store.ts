@@ -56,6 +56,7 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
           'charge_frequency',
           'country',
           'region',
+          'reverse_charge',
           'currency',
           'next_charge',
           'billing_anchor',
@@ -80,6 +81,7 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
           chargeFrequency: row.charge_frequency as ChargeFrequency,
           country: row.country,
           region: row.region,
+          reverseCharge: Number(row.reverse_charge) === 1,
           currency: row.currency,
           nextCharge: row.next_charge,
           billing: row.billing_anchor

@@ -7,7 +7,8 @@ import type { LedgerEntry, Scope, Transaction } from '../../../domain/model.ts';
 import { KNOWN_COUNTRIES } from '../../../domain/tax-rates.ts';
 import { requireOrigin } from '../../../domain/validation.ts';
 import type { CheckoutOutcome } from '../../../domain/checkout.ts';
-import type { PurchaseRequest } from '../../../domain/purchases.ts';
+import { BusinessDetailsError, type PurchaseRequest } from '../../../domain/purchases.ts';
+import { isEuCountry } from '../../../domain/vat-ids.ts';
 import { customerLocality } from '../../customer-locality.ts';
 import { ERROR_STATUS } from '../../error-status.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
@@ -85,12 +86,12 @@ function sel(){var e=el('country');return e&&e.tagName==='SELECT'?e:null}
 function mark(n,t){var e=el(n);if(!e)return;var id=n+'-error',p=document.getElementById(id);
 if(t){if(!p){p=document.createElement('p');p.className='field-error';p.id=id;e.insertAdjacentElement('afterend',p);}p.textContent=t;e.setAttribute('aria-invalid','true');e.setAttribute('aria-describedby',id);}
 else{if(p)p.remove();e.removeAttribute('aria-invalid');e.removeAttribute('aria-describedby');}}
-function quote(e){var n=++seq,w=e&&e.target&&e.target.name||'zipCode',q=new URLSearchParams({zipCode:v('zipCode'),coupon:v('coupon')});if(sel())q.set('country',sel().value);
+function quote(e){var n=++seq,w=e&&e.target&&e.target.name||'zipCode',q=new URLSearchParams({zipCode:v('zipCode'),coupon:v('coupon'),vatId:v('vatId')});if(sel())q.set('country',sel().value);
 var p=fetch(c.quoteUrl+'?'+q,{headers:{accept:'application/json'}}).then(function(r){return r.json()}).then(function(j){if(n!==seq)return;
-if(j.error){mark(w,j.message);return;}mark('country','');mark('zipCode','');mark('coupon',j.couponError||'');
+if(j.error){mark(w,j.message);return;}mark('country','');mark('zipCode','');mark('coupon',j.couponError||'');mark('vatId',j.vatIdError||'');
 box.innerHTML=j.html;el('expectedCurrency').value=j.currency;el('expectedTotal').value=String(j.totalMinor);el('appliedCoupon').value=j.coupon||'';pay.textContent=j.payLabel;
 f.dispatchEvent(new CustomEvent('opentill:quote',{detail:j}));}).catch(function(){}).then(function(){if(pending===p)pending=null;});pending=p;}
-['country','zipCode','coupon'].forEach(function(n){var e=el(n);if(e&&!e.readOnly)e.addEventListener('change',quote);});
+['country','zipCode','coupon','vatId'].forEach(function(n){var e=el(n);if(e&&!e.readOnly)e.addEventListener('change',quote);});
 var cp=el('coupon');if(cp)cp.addEventListener('keydown',function(e){if(e.key==='Enter'){e.preventDefault();quote(e);}});
 function luhn(d){var s=0;for(var i=0;i<d.length;i++){var x=+d[d.length-1-i];if(i%2){x*=2;if(x>9)x-=9;}s+=x;}return s%10===0}
 var cn=el('cardNumber'),br=document.getElementById('card-brand');
@@ -176,7 +177,7 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
         }
       }
     }
-    const { quote } = await services.purchases.quote(scope, productId, locality, prefill.coupon);
+    const { quote } = await services.purchases.quote(scope, productId, locality, prefill.coupon, prefill.vatId);
     const lockedEmail = offer.customized?.userMail ?? undefined;
     const embedding = embeddingOf(request);
     const cardEntry = services.payments.cardEntry(environment);
@@ -307,6 +308,8 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       payload: form.payload,
       coupon: form.coupon?.trim() || undefined,
       country: form.country,
+      businessName: form.businessName?.trim() || undefined,
+      vatId: form.vatId?.trim() || undefined,
     };
     // A coupon typed after the price was shown: show the new price first, charge on the next submit.
     if ((prefill.coupon ?? '').toUpperCase() !== (form.appliedCoupon ?? '').toUpperCase()) {
@@ -376,6 +379,11 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
         return showForm(request, reply, scope, offer, prefill, 409, {
           error: 'The total changed with the details you entered; nothing was charged. Check the new total and pay.',
         });
+      if (err instanceof BusinessDetailsError)
+        return showForm(request, reply, scope, offer, prefill, 400, {
+          error: 'Some details need fixing: see the fields marked below.',
+          fieldErrors: { [err.field]: err.message },
+        });
       if (err.code === 'INVALID_EMAIL')
         return showForm(request, reply, scope, offer, prefill, 400, { error: err.message, fieldErrors: { email: FIELD_MESSAGES.email } });
       return showForm(request, reply, scope, offer, prefill, ERROR_STATUS[err.code], { error: err.message });
@@ -421,11 +429,12 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       const value = Array.isArray(query[name]) ? (query[name] as unknown[]).at(-1) : query[name];
       return value === undefined ? '' : typeof value === 'string' ? value.trim() : null;
     };
-    const [country, zipCode, couponCode] = [text('country'), text('zipCode'), text('coupon')];
+    const [country, zipCode, couponCode, vatId] = [text('country'), text('zipCode'), text('coupon'), text('vatId')];
     if (country === null || (country !== '' && !/^[A-Za-z]{2}$/.test(country)))
       return fail(400, 'INVALID_INPUT', 'country must be a two-letter ISO 3166-1 code, such as DE.');
     if (zipCode === null || zipCode.length > 16 || !/^[A-Za-z0-9 -]*$/.test(zipCode)) return fail(400, 'INVALID_INPUT', FIELD_MESSAGES.zipCode);
     if (couponCode === null || couponCode.length > 64) return fail(400, 'INVALID_INPUT', 'coupon must be a code of at most 64 characters.');
+    if (vatId === null || vatId.length > 24) return fail(400, 'INVALID_INPUT', 'vatId must be a VAT ID of at most 24 characters.');
     let locality;
     try {
       locality = customerLocality(request, environment, { zip: zipCode || undefined, country: country || undefined });
@@ -445,7 +454,9 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       }
       if (verdict.status !== 'valid') [coupon, couponError] = [undefined, verdict.message];
     }
-    const { quote } = await services.purchases.quote(scope, request.params.productId, locality, coupon);
+    const { quote, business } = await services.purchases.quote(scope, request.params.productId, locality, coupon, vatId || undefined);
+    // A VAT ID that is not of an EU buyer's country is marked (the purchase would refuse it); outside the EU it is kept without reverse charge.
+    const vatIdError = business && !business.valid && isEuCountry(locality.country) ? `VAT ID: ${business.reason}` : undefined;
     return reply.header('cache-control', 'no-store').send({
       country: locality.country,
       countryName: countryName(locality.country),
@@ -458,6 +469,9 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       taxName: quote.taxName,
       coupon: coupon?.toUpperCase() ?? null,
       ...(couponError ? { couponError } : {}),
+      ...(vatIdError ? { vatIdError } : {}),
+      reverseCharge: business?.reverseCharge ?? false,
+      taxEstimated: quote.taxEstimated ?? false,
       payLabel: payLabel(offer, quote),
       html: priceLines(offer, quote, services.clock.now(scope)).text,
     });
@@ -477,6 +491,9 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       lastName: form.lastName || undefined,
       country: locality.country,
       region: locality.region ?? undefined,
+      zip: locality.zip ?? undefined,
+      businessName: form.businessName?.trim() || undefined,
+      vatId: form.vatId?.trim() || undefined,
       payload: offer.customized?.payload ?? form.payload ?? null,
       coupon: prefill.coupon,
       expectedTotal: { currency: expectedCurrency, totalMinor: expectedTotal },

@@ -8,6 +8,9 @@ export interface CheckoutPrefill {
   payload?: string | undefined;
   nonEditableEmail?: boolean | undefined;
   country?: string | undefined;
+  /** A business buyer's company name and VAT ID, from the form (never from the URL). */
+  businessName?: string | undefined;
+  vatId?: string | undefined;
 }
 
 const FIELDS = ['firstName', 'lastName', 'email', 'zipCode', 'coupon', 'payload', 'country'] as const;

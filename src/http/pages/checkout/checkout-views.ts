@@ -30,7 +30,7 @@ function countryOptions(codes: readonly string[]) {
 }
 
 /** The fields a failed submit can mark, each with what to fix. */
-export type FieldName = 'email' | 'country' | 'zipCode' | 'coupon' | 'cardNumber' | 'cardExpiry' | 'cardCvc';
+export type FieldName = 'email' | 'country' | 'zipCode' | 'businessName' | 'vatId' | 'coupon' | 'cardNumber' | 'cardExpiry' | 'cardCvc';
 export type FieldErrors = Partial<Record<FieldName, string>>;
 /** What each field needs, the same words from the page's script and from the server. */
 export const FIELD_MESSAGES = {
@@ -40,7 +40,7 @@ export const FIELD_MESSAGES = {
   cardExpiry: 'Enter the expiry as MM/YY, such as 04/29.',
   cardCvc: 'Enter the 3 or 4 digit security code (CVC) from the back of the card.',
 } as const;
-const FIELD_ORDER: readonly FieldName[] = ['email', 'country', 'zipCode', 'coupon', 'cardNumber', 'cardExpiry', 'cardCvc'];
+const FIELD_ORDER: readonly FieldName[] = ['email', 'country', 'zipCode', 'businessName', 'vatId', 'coupon', 'cardNumber', 'cardExpiry', 'cardCvc'];
 
 /** An input's invalid state: `aria-invalid`, the message it is described by, and focus on the first one marked. */
 function invalid(errors: FieldErrors | undefined, name: FieldName): Html {
@@ -104,7 +104,7 @@ export function priceLines(offer: Offer, quote: PriceQuote, now: Date): Html {
     <tr><td>Net</td><td data-testid="net">${formatAmount(quote.netMinor, c)}</td></tr>`
         : html`<tr><td>Price</td><td data-testid="net">${formatAmount(quote.netMinor, c)}</td></tr>`
     }
-    <tr><td>${quote.taxName ? `${quote.taxName} (${percent(quote.taxRate)})` : 'Tax'}</td><td data-testid="tax">${formatAmount(quote.taxMinor, c)}</td></tr>
+    <tr><td>${quote.taxName ? `${quote.taxName} (${percent(quote.taxRate)})` : 'Tax'}${quote.taxEstimated ? html` <span class="muted" data-testid="tax-estimated">estimated</span>` : ''}</td><td data-testid="tax">${formatAmount(quote.taxMinor, c)}</td></tr>
     <tr class="total"><td>Total${every ? ` every ${every}` : ''}</td><td data-testid="total">${formatAmount(quote.totalMinor, c)}</td></tr>
     ${nothingDueNow(offer) ? html`<tr class="total"><td>Due today</td><td data-testid="due-today">${formatAmount(0, c)}</td></tr>` : ''}
   </table>
@@ -113,6 +113,7 @@ export function priceLines(offer: Offer, quote: PriceQuote, now: Date): Html {
       ? html`<p>Free for ${product.trialDays} days. <span data-testid="then">Then ${formatAmount(quote.totalMinor, c)} every ${every ?? 'period'} from ${longDate(new Date(now.getTime() + product.trialDays * 86_400_000))}.</span> Cancel before then and nothing is charged.</p>`
       : ''
   }
+  ${quote.taxName === 'Reverse charge' ? html`<p class="muted" data-testid="reverse-charge">No VAT charged: reverse charge, the buyer accounts for the VAT (Article 196, Council Directive 2006/112/EC).</p>` : ''}
   ${product.type === 'VAULTED' ? html`<p class="muted">Your card is stored with the payment provider so ${offer.product.name} can charge it later.</p>` : ''}`;
 }
 
@@ -152,6 +153,11 @@ export function checkoutForm(view: FormView, embedded: boolean): Html {
       }${fieldError(errors, 'country')}</div>
       <div><label for="zipCode">ZIP / postal code</label><input id="zipCode" name="zipCode" autocomplete="postal-code" value="${prefill.zipCode ?? ''}"${invalid(errors, 'zipCode')}>${fieldError(errors, 'zipCode')}</div>
     </div>
+    <details class="business"${prefill.vatId || prefill.businessName || errors?.vatId || errors?.businessName ? html` open` : ''}><summary>Buying for a business</summary>
+      <label for="businessName">Company name</label><input id="businessName" name="businessName" autocomplete="organization" maxlength="200" value="${prefill.businessName ?? ''}"${invalid(errors, 'businessName')}>${fieldError(errors, 'businessName')}
+      <label for="vatId">VAT ID</label><input id="vatId" name="vatId" autocomplete="off" maxlength="24" placeholder="such as DE123456789" value="${prefill.vatId ?? ''}"${invalid(errors, 'vatId')}>${fieldError(errors, 'vatId')}
+      <p class="muted">A business in another EU country than the seller's pays no VAT (reverse charge).</p>
+    </details>
     <label for="coupon">Coupon (optional)</label>
     <input id="coupon" name="coupon" autocomplete="off" value="${prefill.coupon ?? ''}"${invalid(errors, 'coupon')}>${fieldError(errors, 'coupon')}
     ${cardFields(view)}
@@ -209,6 +215,8 @@ export function receipt(
     <tr><td>${t.taxName || 'Tax'}</td><td>${formatAmount(t.taxMinor, t.currency)}</td></tr>
     <tr class="total"><td>Total</td><td>${formatAmount(total, t.currency)}</td></tr>
     ${t.nextCharge ? html`<tr><td>Next charge</td><td>${t.nextCharge.slice(0, 10)}</td></tr>` : ''}
+    ${t.businessName ? html`<tr><td>Company</td><td>${t.businessName}</td></tr>` : ''}
+    ${t.buyerVatId ? html`<tr><td>VAT ID</td><td>${t.buyerVatId}</td></tr>` : ''}
     <tr><td>E-mail</td><td>${t.email}</td></tr>
     <tr><td>Reference</td><td><code data-testid="transaction-id">${t.id}</code></td></tr>
   </table>${view.invoicePath ? html`<p><a href="${view.invoicePath}" target="_blank" rel="noopener" data-testid="invoice">Download the invoice (PDF)</a></p>` : ''}</div>
