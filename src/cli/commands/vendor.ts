@@ -1,4 +1,7 @@
+import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
+import { invalidInput } from '../../domain/errors.ts';
+import { LOGO_MAX_BYTES, type SellerDetailsInput } from '../../domain/seller-details.ts';
 import { yesOrNo } from '../option-parsers.ts';
 import { fail, print, run } from '../output.ts';
 import { table } from '../table.ts';
@@ -77,22 +80,71 @@ export function registerVendorCommands(program: Command) {
       yesOrNo,
     )
     .option('--admin-frame-origins <origins>', 'origins whose pages may frame the admin tool, comma-separated (e.g. https://admin.acme.test), or "none"')
+    .option('--seller-name <name>', 'the legal name invoices show as the seller ("" clears it: the vendor name is shown)')
+    .option('--address <lines>', 'the seller address for invoices, lines separated by "|" or new lines ("" clears it)')
+    .option('--country <code>', 'the seller country, two letters (e.g. DE)')
+    .option('--tax-id <id>', 'the seller VAT or tax ID for invoices')
+    .option('--support-email <email>', 'the e-mail invoices give for questions')
+    .option('--logo <file>', 'a PNG or JPEG of at most 100 KB shown on invoices, or "none" to remove it')
     .option('--json', 'print JSON')
-    .action(async (opts: { vendor: string; allowConversion?: boolean; adminFrameOrigins?: string; json?: boolean }) =>
+    .action(async (opts: SettingsOptions) =>
       run(!!opts.json, () =>
         withServices(async (services) => {
-          if (opts.allowConversion === undefined && opts.adminFrameOrigins === undefined)
-            fail('Give a setting to change: --allow-conversion or --admin-frame-origins.', !!opts.json);
+          const seller = sellerOptions(opts);
+          if (opts.allowConversion === undefined && opts.adminFrameOrigins === undefined && Object.keys(seller).length === 0)
+            fail(
+              'Give a setting to change: --allow-conversion, --admin-frame-origins, --seller-name, --address, --country, --tax-id, --support-email or --logo.',
+              !!opts.json,
+            );
           const origins =
             opts.adminFrameOrigins === undefined ? undefined : opts.adminFrameOrigins === 'none' ? [] : opts.adminFrameOrigins.split(/[\s,]+/).filter(Boolean);
-          const updated = await services.catalog.updateVendorSettings(opts.vendor, { allowConversion: opts.allowConversion, adminFrameOrigins: origins });
+          const updated = await services.catalog.updateVendorSettings(opts.vendor, {
+            allowConversion: opts.allowConversion,
+            adminFrameOrigins: origins,
+            ...seller,
+          });
           print(!!opts.json, updated, () =>
             [
               `Vendor ${updated.id}: conversion from USD is ${updated.allowConversion ? 'allowed' : 'off; customers pay in listed currencies or USD'}.`,
               `The admin tool may be framed by: ${updated.adminFrameOrigins.length ? updated.adminFrameOrigins.join(', ') : 'no other site'}.`,
+              `Invoices show the seller as: ${[updated.sellerName ?? updated.name, ...(updated.address ?? []), updated.country, updated.taxId && `VAT ID ${updated.taxId}`].filter(Boolean).join(', ')}.`,
+              `Support e-mail on invoices: ${updated.supportEmail ?? 'none'}; logo: ${updated.logo ? 'set' : 'none'}.`,
             ].join('\n'),
           );
         }),
       ),
     );
+}
+
+interface SettingsOptions {
+  vendor: string;
+  allowConversion?: boolean;
+  adminFrameOrigins?: string;
+  sellerName?: string;
+  address?: string;
+  country?: string;
+  taxId?: string;
+  supportEmail?: string;
+  logo?: string;
+  json?: boolean;
+}
+
+/** The seller-detail flags given, for updateVendorSettings (which checks them); a logo file is read here. */
+function sellerOptions(opts: SettingsOptions): SellerDetailsInput {
+  const out: SellerDetailsInput = {};
+  if (opts.sellerName !== undefined) out.sellerName = opts.sellerName;
+  if (opts.address !== undefined) out.address = opts.address.split(/\s*\|\s*|\r?\n/);
+  if (opts.country !== undefined) out.country = opts.country;
+  if (opts.taxId !== undefined) out.taxId = opts.taxId;
+  if (opts.supportEmail !== undefined) out.supportEmail = opts.supportEmail;
+  if (opts.logo !== undefined) {
+    if (opts.logo === 'none' || opts.logo === '') out.logo = null;
+    else {
+      const size = statSync(opts.logo, { throwIfNoEntry: false })?.size;
+      if (size === undefined) throw invalidInput(`There is no file ${opts.logo}.`);
+      if (size > LOGO_MAX_BYTES) throw invalidInput(`The logo can be at most 100 KB; ${opts.logo} is ${Math.ceil(size / 1024)} KB.`);
+      out.logo = readFileSync(opts.logo);
+    }
+  }
+  return out;
 }

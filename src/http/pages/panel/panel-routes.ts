@@ -132,10 +132,10 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     reply: FastifyReply,
     session: PanelSession,
     environment: Environment,
-    extra: { status?: number; notice?: string | undefined; error?: string } = {},
+    extra: { status?: number; notice?: string | undefined; error?: string; form?: FormBody } = {},
   ) => {
     const vendor = await services.catalog.requireVendor(session.user.vendorId);
-    return page(reply, session, environment, 'settings', 'Settings', settingsContent({ environment, csrf: session.csrfToken, vendor }), extra);
+    return page(reply, session, environment, 'settings', 'Settings', settingsContent({ environment, csrf: session.csrfToken, vendor, form: extra.form }), extra);
   };
 
   /** The signed-in session, after checking the form's anti-forgery token on a POST. */
@@ -433,11 +433,17 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
 
   action(
     '/panel/settings',
-    (reply, session, environment, error) => settingsPage(reply, session, environment, { status: 400, error }),
+    (reply, session, environment, error, form) => settingsPage(reply, session, environment, { status: 400, error, form }),
     async (session, scope, form, reply) => {
       await services.catalog.updateVendorSettings(session.user.vendorId, {
         allowConversion: form.allowConversion === 'yes',
         adminFrameOrigins: (form.adminFrameOrigins ?? '').split(/[\s,]+/).filter(Boolean),
+        sellerName: form.sellerName ?? '',
+        address: form.address ?? '',
+        country: form.country ?? '',
+        taxId: form.taxId ?? '',
+        supportEmail: form.supportEmail ?? '',
+        ...(form.removeLogo === 'yes' ? { logo: null } : {}),
       });
       return to(reply, '/panel/settings', scope.environment, 'settings');
     },

@@ -1,12 +1,25 @@
 import type { Environment, Vendor } from '../../../domain/model.ts';
+import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import { csrfField } from './panel-layout.ts';
 
-export function settingsContent(view: { environment: Environment; csrf: string; vendor: Vendor }): Html {
+/** The settings page; after a refused save, `form` holds what was typed so nothing is lost. */
+export function settingsContent(view: { environment: Environment; csrf: string; vendor: Vendor; form?: FormBody | undefined }): Html {
   const env = view.environment;
+  const v = view.vendor;
+  const typed = (name: string, saved: string) => view.form?.[name] ?? saved;
+  const conversion = view.form ? view.form.allowConversion === 'yes' : v.allowConversion;
   return html`<form method="post" action="/panel/settings?env=${env}" class="narrow">${csrfField(view.csrf)}
-    <label class="check"><input type="checkbox" name="allowConversion" value="yes"${view.vendor.allowConversion ? html` checked` : ''}> Customers may pay in their own currency, converted from USD</label>
-    <label for="origins">Sites that may frame the admin tool (origins, comma-separated)</label><input id="origins" name="adminFrameOrigins" value="${view.vendor.adminFrameOrigins.join(', ')}" placeholder="https://admin.example.com">
+    <label class="check"><input type="checkbox" name="allowConversion" value="yes"${conversion ? html` checked` : ''}> Customers may pay in their own currency, converted from USD</label>
+    <label for="origins">Sites that may frame the admin tool (origins, comma-separated)</label><input id="origins" name="adminFrameOrigins" value="${typed('adminFrameOrigins', v.adminFrameOrigins.join(', '))}" placeholder="https://admin.example.com">
+    <h2>On your invoices</h2>
+    <p class="muted">Invoices and credit notes show these as the seller. Without a seller name they show ${v.name}.</p>
+    <label for="sellerName">Seller name (your company's legal name)</label><input id="sellerName" name="sellerName" maxlength="200" value="${typed('sellerName', v.sellerName ?? '')}" placeholder="${v.name}">
+    <label for="address">Address (one line each)</label><textarea id="address" name="address" rows="4">${typed('address', (v.address ?? []).join('\n'))}</textarea>
+    <label for="country">Country (two-letter code, e.g. DE)</label><input id="country" name="country" maxlength="2" value="${typed('country', v.country ?? '')}" autocomplete="country">
+    <label for="taxId">VAT or tax ID</label><input id="taxId" name="taxId" maxlength="40" value="${typed('taxId', v.taxId ?? '')}" placeholder="DE123456789">
+    <label for="supportEmail">Support e-mail</label><input id="supportEmail" name="supportEmail" type="email" maxlength="254" value="${typed('supportEmail', v.supportEmail ?? '')}" placeholder="help@example.com">
+    ${v.logo ? html`<p>Logo: <img src="${v.logo}" alt="Your logo" style="max-height:48px;max-width:160px;vertical-align:middle"></p><label class="check"><input type="checkbox" name="removeLogo" value="yes"${view.form?.removeLogo === 'yes' ? html` checked` : ''}> Remove the logo</label>` : ''}
     <button type="submit">Save the settings</button></form>
   <h2>Admin tool sessions</h2>
   <form method="post" action="/panel/admin-sessions?env=${env}" class="narrow">${csrfField(view.csrf)}
