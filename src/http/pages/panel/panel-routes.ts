@@ -135,7 +135,15 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     extra: { status?: number; notice?: string | undefined; error?: string; form?: FormBody } = {},
   ) => {
     const vendor = await services.catalog.requireVendor(session.user.vendorId);
-    return page(reply, session, environment, 'settings', 'Settings', settingsContent({ environment, csrf: session.csrfToken, vendor, form: extra.form }), extra);
+    return page(
+      reply,
+      session,
+      environment,
+      'settings',
+      'Settings',
+      settingsContent({ environment, csrf: session.csrfToken, vendor, form: extra.form }),
+      extra,
+    );
   };
 
   /** The signed-in session, after checking the form's anti-forgery token on a POST. */
