@@ -142,9 +142,9 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     sellerCountry: config.sellerCountry,
   });
   const refunds = refundService({ store, clock, protocol });
-  const vaulted = vaultedChargeService({ store, clock, gateways, rates, protocol });
+  const vaulted = vaultedChargeService({ store, clock, gateways, rates, protocol, usSalesTax });
   const billing = billingService(
-    { store, clock, gateways, rates },
+    { store, clock, gateways, rates, usSalesTax },
     {
       leaseMs: config.billing.leaseSeconds * 1000,
       batchSize: config.billing.batchSize,

@@ -84,6 +84,7 @@ export async function seedDueSubscriptions(database: Database, count: number, no
         assignedEmail: null,
         businessName: null,
         buyerVatId: null,
+        postalCode: null,
         reverseCharge: false,
         productName: 'Monthly',
         type: 'SUBSCRIPTION',

@@ -89,9 +89,14 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   if (doc.buyer.businessName) pdf.text(doc.buyer.businessName, buyerX, pdf.y, { width: column });
   if (doc.buyer.name) pdf.text(doc.buyer.name, buyerX, pdf.y, { width: column });
   pdf.text(doc.buyer.email, buyerX, pdf.y, { width: column });
-  pdf.text(`Country: ${countryName(doc.buyer.country)} (${doc.buyer.country})${doc.buyer.region ? `, ${doc.buyer.region}` : ''}`, buyerX, pdf.y, {
-    width: column,
-  });
+  pdf.text(
+    `Country: ${countryName(doc.buyer.country)} (${doc.buyer.country})${doc.buyer.region ? `, ${doc.buyer.region}` : ''}${doc.buyer.postalCode ? `, ${doc.buyer.postalCode}` : ''}`,
+    buyerX,
+    pdf.y,
+    {
+      width: column,
+    },
+  );
   if (doc.buyer.vatId) pdf.text(`VAT ID: ${doc.buyer.vatId}`, buyerX, pdf.y, { width: column });
   pdf.x = left;
   pdf.y = Math.max(sellerBottom, pdf.y);

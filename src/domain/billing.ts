@@ -3,6 +3,7 @@ import { pendingAttempt } from './charge-attempts.ts';
 import { askGateway, type Booking } from './charge-protocol.ts';
 import type { VendorClock } from './clock.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
+import type { UsSalesTaxTable } from './tax-rates.ts';
 import type { ChargeResult, PaymentGateway } from './gateway.ts';
 import { paymentEntry } from './ledger.ts';
 import type { Environment, Scope, Transaction } from './model.ts';
@@ -25,6 +26,8 @@ export interface BillingDeps {
   clock: VendorClock;
   gateways: Record<Environment, PaymentGateway>;
   rates: ExchangeRates;
+  /** The ZIP-level US sales tax table, when one was imported: renewals are taxed like their first payment. */
+  usSalesTax?: UsSalesTaxTable | undefined;
 }
 
 export interface BillingOptions {
@@ -133,6 +136,8 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
         currency: t.currency,
         country: t.country,
         region: t.region,
+        zip: t.postalCode,
+        usSalesTax: deps.usSalesTax,
         reverseCharge: t.reverseCharge,
         allowConversion: true,
         rates: deps.rates,

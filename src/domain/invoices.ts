@@ -15,7 +15,15 @@ export interface InvoiceDocument {
   environment: Environment;
   /** From the vendor's settings; the vendor's name and e-mail stand in when unset. */
   seller: { name: string; email: string; address: string[]; country: string | null; taxId: string | null; supportEmail: string | null; logo: string | null };
-  buyer: { name: string | null; businessName: string | null; email: string; country: string; region: string | null; vatId: string | null };
+  buyer: {
+    name: string | null;
+    businessName: string | null;
+    email: string;
+    country: string;
+    region: string | null;
+    postalCode: string | null;
+    vatId: string | null;
+  };
   /** One line: quantity, net unit price; for a subscription payment the period it pays for (end exclusive: the next period's start). */
   item: { description: string; quantity: number; unitNetMinor: number; periodStart: string | null; periodEnd: string | null };
   /** The buyer accounts for the VAT (EU B2B): the document carries the reverse-charge note. */
@@ -95,6 +103,7 @@ export function invoiceService(deps: { store: Store }) {
           email: transaction.email,
           country: transaction.country,
           region: transaction.region,
+          postalCode: transaction.postalCode,
           vatId: business.buyerVatId ?? null,
         },
         item: {

@@ -148,6 +148,8 @@ export interface Transaction {
   businessName: string | null;
   /** A business buyer's VAT ID, normalized (country prefix, no spaces), when it was valid for its country; else null. */
   buyerVatId: string | null;
+  /** The buyer's ZIP or postal code as given at checkout: what US renewals are taxed by. */
+  postalCode: string | null;
   /** EU reverse charge applied: 0% VAT charged, the buyer accounts for it (the invoice must say so). */
   reverseCharge: boolean;
   /** A subscription's billing schedule; absent for one-time payments and vaulted methods. */

@@ -1,4 +1,16 @@
-import type { ChangeFlag, Coupon, CustomizedProduct, Environment, LedgerEntry, PaymentMethod, Product, Scope, Transaction, Vendor, VendorSettings } from './model.ts';
+import type {
+  ChangeFlag,
+  Coupon,
+  CustomizedProduct,
+  Environment,
+  LedgerEntry,
+  PaymentMethod,
+  Product,
+  Scope,
+  Transaction,
+  Vendor,
+  VendorSettings,
+} from './model.ts';
 import type { IdempotencyRecord } from './idempotency.ts';
 import type { PanelUser, StoredPanelSession } from './panel-accounts.ts';
 import type { StoredAdminSession } from './hosted-links.ts';
@@ -250,6 +262,7 @@ export type DueTransaction = Pick<
   | 'country'
   | 'region'
   | 'reverseCharge'
+  | 'postalCode'
   | 'currency'
   | 'nextCharge'
   | 'billing'

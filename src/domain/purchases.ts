@@ -368,6 +368,7 @@ export function purchaseService(deps: PurchaseDeps) {
       assignedEmail: null,
       businessName,
       buyerVatId: business?.vatId ?? null,
+      postalCode: request.zip?.trim().slice(0, 16) || null,
       reverseCharge: business?.reverseCharge ?? false,
       productName: product.name,
       type: product.type,

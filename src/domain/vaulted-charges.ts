@@ -2,6 +2,7 @@ import type { Clock } from './clock.ts';
 import type { Booking, ChargeProtocol, Outcome } from './charge-protocol.ts';
 import { AppError, invalidInput, invalidState, notFound } from './errors.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
+import type { UsSalesTaxTable } from './tax-rates.ts';
 import { declineMessage, type DeclineCode, type PaymentGateway } from './gateway.ts';
 import { pendingAttempt } from './charge-attempts.ts';
 import { randomToken } from './ids.ts';
@@ -22,6 +23,8 @@ export interface VaultedChargeDeps {
   gateways: Record<Environment, PaymentGateway>;
   rates: ExchangeRates;
   protocol: ChargeProtocol;
+  /** The ZIP-level US sales tax table, when one was imported. */
+  usSalesTax?: UsSalesTaxTable | undefined;
 }
 
 export interface VaultedChargeResult {
@@ -116,6 +119,8 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
           currency: transaction.currency,
           country: transaction.country,
           region: transaction.region,
+          zip: transaction.postalCode,
+          usSalesTax: deps.usSalesTax,
           reverseCharge: transaction.reverseCharge,
           allowConversion: true,
           rates: deps.rates,

@@ -57,6 +57,7 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
           'country',
           'region',
           'reverse_charge',
+          'postal_code',
           'currency',
           'next_charge',
           'billing_anchor',
@@ -82,6 +83,7 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
           country: row.country,
           region: row.region,
           reverseCharge: Number(row.reverse_charge) === 1,
+          postalCode: row.postal_code,
           currency: row.currency,
           nextCharge: row.next_charge,
           billing: row.billing_anchor

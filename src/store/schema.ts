@@ -152,6 +152,8 @@ export interface TransactionsTable {
   /** A business buyer's company name and normalized VAT ID (migration 0012); null for a consumer. */
   business_name: string | null;
   buyer_vat_id: string | null;
+  /** The buyer's ZIP or postal code as given at checkout (migration 0014). */
+  postal_code: string | null;
   /** 1 when EU reverse charge applied: 0% charged, the buyer accounts for the VAT. */
   reverse_charge: Generated<number>;
 }

@@ -34,6 +34,7 @@ export function toTransaction(row: Selectable<TransactionsTable>): Transaction {
     changedAt: row.changed_at,
     businessName: row.business_name ?? null,
     buyerVatId: row.buyer_vat_id ?? null,
+    postalCode: row.postal_code ?? null,
     reverseCharge: Number(row.reverse_charge) === 1,
     billing: row.billing_anchor ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) } : undefined,
   };
@@ -80,6 +81,7 @@ export function toTransactionRow(t: Transaction): Insertable<TransactionsTable> 
     billing_lease_until: null,
     business_name: t.businessName,
     buyer_vat_id: t.buyerVatId,
+    postal_code: t.postalCode,
     reverse_charge: t.reverseCharge ? 1 : 0,
   };
 }

@@ -158,6 +158,24 @@ for (const kind of await storeKinds()) {
       const id = await v.buy(productId, { country: 'US', region: 'NY', zip: '10001', email: 'nyc@example.com' });
       const stored = (await t.services.store.transactions.find(v.scope(), id))!;
       assert.deepEqual([stored.taxRate, stored.taxMinor], ['0.08875', 178]);
+      assert.equal(stored.postalCode, '10001');
+    });
+
+    test("a US subscription's renewals are taxed by its ZIP code like its first payment", async () => {
+      const monthly = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 20 }] });
+      const id = await v.buy(monthly.id, { country: 'US', region: 'NY', zip: '10001', email: 'nyc-monthly@example.com' });
+      const due = (await t.services.store.transactions.find(v.scope(), id))!.nextCharge!;
+      clock.set(new Date(Date.parse(due) + 1000));
+      const report = await t.services.billing.runDue();
+      assert.ok(report.renewed >= 1, JSON.stringify(report));
+      const entries = await t.services.store.entries.listForTransaction(id);
+      assert.deepEqual(
+        entries.map((e) => [e.type, e.taxRate, e.taxMinor]),
+        [
+          ['SUBSCRIPTION_PAYMENT', '0.08875', 178],
+          ['SUBSCRIPTION_PAYMENT', '0.08875', 178],
+        ],
+      );
     });
   });
 }

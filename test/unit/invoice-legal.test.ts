@@ -27,6 +27,7 @@ const document = (over: Partial<InvoiceDocument> = {}): InvoiceDocument => ({
     email: 'buyer@example.fr',
     country: 'FR',
     region: null,
+    postalCode: '75008',
     vatId: 'FR12345678901',
   },
   item: { description: 'Pro plan', quantity: 1, unitNetMinor: 1000, periodStart: '2030-03-05T09:00:00.000Z', periodEnd: '2030-04-05T09:00:00.000Z' },
@@ -56,7 +57,7 @@ test('an invoice carries the full legal content: seller block, buyer block with 
     'Société Générale SARL',
     'Ωμέγα Дмитрий Łukasz',
     'buyer@example.fr',
-    'Country: France (FR)',
+    'Country: France (FR), 75008',
     'VAT ID: FR12345678901',
     'Billing period from 2030-03-05 to 2030-04-05',
     REVERSE_CHARGE_NOTE,
@@ -78,7 +79,7 @@ test('without the flag there is no reverse-charge note; without seller details t
   const doc = document({
     reverseCharge: false,
     seller: { name: 'Acme', email: 'a@acme.test', address: [], country: null, taxId: null, supportEmail: null, logo: null },
-    buyer: { name: null, businessName: null, email: 'x@example.com', country: 'US', region: 'CA', vatId: null },
+    buyer: { name: null, businessName: null, email: 'x@example.com', country: 'US', region: 'CA', postalCode: null, vatId: null },
   });
   const text = await pdfText(await renderInvoicePdf(doc));
   assert.ok(!text.includes('Reverse charge'), text);

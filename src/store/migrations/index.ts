@@ -12,6 +12,7 @@ import * as chargeProtocol from './0010-charge-protocol.ts';
 import * as processorEvents from './0011-processor-events.ts';
 import * as businessBuyers from './0012-business-buyers.ts';
 import * as sellerDetails from './0013-seller-details.ts';
+import * as buyerPostalCode from './0014-buyer-postal-code.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011-processor-events': processorEvents,
   '0012-business-buyers': businessBuyers,
   '0013-seller-details': sellerDetails,
+  '0014-buyer-postal-code': buyerPostalCode,
 };
 
 export const migrationProvider: MigrationProvider = {
