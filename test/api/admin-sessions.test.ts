@@ -182,7 +182,7 @@ for (const kind of await storeKinds()) {
         ].map((m) => [m[1]!, m[2]!]),
       );
 
-      const page1 = await b.get('/panel?env=sandbox');
+      const page1 = await b.get('/panel/settings?env=sandbox');
       assert.match(page1.html, /data-testid="revoke-admin-sessions"/);
       assert.equal((await b.post('/panel/admin-sessions?env=sandbox', {}, false)).status, 403, 'not without the form token');
       for (const path of sandboxSessions) assert.equal(await status(path), 200);
