@@ -1,4 +1,5 @@
 import currencyCodes from 'currency-codes';
+import { formatDecimalForBuyer } from './buyer-money.ts';
 import { invalidInput } from './errors.ts';
 
 /**
@@ -97,6 +98,14 @@ export function formatMinor(minor: number, currency: string): string {
 /** "12.50 EUR": an amount as pages and documents show it. */
 export function formatAmount(minor: number, currency: string): string {
   return `${formatMinor(minor, currency)} ${currency}`;
+}
+
+/**
+ * An amount in the buyer's locale ("$49.00", "49,00 €", "-¥1,500"), exact from the minor units, with the
+ * currency's decimals: what the widget, the checkout, the receipt and the invoice show (src/domain/buyer-money.ts).
+ */
+export function formatForBuyer(minor: number, currency: string, locale: string): string {
+  return formatDecimalForBuyer(formatMinor(minor, currency), currency, locale);
 }
 
 /** The JSON number of an amount: the same value as formatMinor, as a number. */
