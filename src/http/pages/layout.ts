@@ -42,7 +42,7 @@ button.secondary{background:#fff;color:var(--bad);border:1px solid #f4b7b2}summa
 button.link{background:none;color:var(--accent);width:auto;margin:0;padding:.2rem .4rem}
 .alert{border-radius:.5rem;padding:.7rem .9rem;margin:1rem 0;border:1px solid}.alert.bad{color:var(--bad);border-color:#f4b7b2;background:#fef3f2}
 .alert.ok{color:var(--ok);border-color:#a6e4c1;background:#ecfdf3}code{font-size:.95em;word-break:break-all}
-.top{display:flex;justify-content:space-between;align-items:center}ul{padding-left:1.2rem}.element{min-height:3rem;margin:.35rem 0 1rem}
+a{color:var(--accent)}.top{display:flex;justify-content:space-between;align-items:center}ul{padding-left:1.2rem}.element{min-height:3rem;margin:.35rem 0 1rem}
 .badge{display:inline-block;margin:0 0 .6rem;padding:.2rem .6rem;border-radius:1rem;background:#fff4d6;color:#7a4b00;border:1px solid #f0c36d;font-size:.85rem;font-weight:600}
 .field-error{color:var(--bad);font-size:.9rem;margin:.25rem 0 0}[aria-invalid=true]{border-color:var(--bad);box-shadow:0 0 0 1px var(--bad)}.brand{float:right;font-weight:600;color:var(--muted)}
 `;

@@ -1,9 +1,11 @@
 import { canCancel } from '../../../domain/customer-portal.ts';
 import { formatInvoiceNumber } from '../../../domain/invoices.ts';
 import { isPayment, latestUnreversedPayment } from '../../../domain/ledger.ts';
-import type { Environment, LedgerEntry, Transaction } from '../../../domain/model.ts';
+import type { Environment, LedgerEntry, Transaction, WhoCanceled } from '../../../domain/model.ts';
 import { formatAmount } from '../../../domain/money.ts';
+import { countryName } from '../../../documents/country-names.ts';
 import { html, type Html } from '../layout.ts';
+import { entryWord, frequencyWord, typeWord } from '../panel/words.ts';
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
 const STATUS_WORDS: Record<Transaction['status'], string> = {
@@ -16,6 +18,14 @@ const STATUS_WORDS: Record<Transaction['status'], string> = {
   SUBSCRIPTION_STATUS_CANCELLED: 'Cancelled',
   VAULTED_STATUS_ACTIVE: 'Card saved',
   VAULTED_STATUS_INACTIVE: 'Card removed',
+};
+
+const CANCELLED_BY: Record<WhoCanceled, string> = {
+  TRANSACTION_CLOUD_ADMIN: 'The operator',
+  VENDOR: 'The vendor',
+  CUSTOMER: 'The customer',
+  NEXT_CHARGE_FAILED: 'A failed charge',
+  WALLET_PROVIDER: 'The wallet provider',
 };
 
 function header(vendorName: string, environment: Environment): Html {
@@ -73,20 +83,21 @@ export function adminDetail(view: {
   <div class="box"><table aria-label="Transaction">
     <tr><td>ID</td><td><code data-testid="id">${t.id}</code></td></tr>
     <tr><td>Status</td><td data-testid="status">${STATUS_WORDS[t.status]}</td></tr>
-    <tr><td>Type</td><td>${t.type}${t.type === 'SUBSCRIPTION' ? ` (${t.chargeFrequency})` : ''}</td></tr>
+    <tr><td>Type</td><td>${typeWord(t.type)}${t.type === 'SUBSCRIPTION' ? ` (${frequencyWord(t.chargeFrequency).toLowerCase()})` : ''}</td></tr>
     <tr><td>Customer</td><td>${t.email}</td></tr>
     <tr><td>Assigned e-mail</td><td data-testid="assigned">${t.assignedEmail ?? '—'}</td></tr>
-    <tr><td>Country</td><td>${t.country}${t.region ? ` (${t.region})` : ''}</td></tr>
+    <tr><td>Country</td><td>${countryName(t.country)}${t.region ? ` (${t.region})` : ''}</td></tr>
     <tr><td>Price</td><td>${formatAmount(t.netMinor, t.currency)} + ${t.taxName || 'tax'} ${formatAmount(t.taxMinor, t.currency)}</td></tr>
     <tr><td>Created</td><td>${day(t.createdAt)}</td></tr>
     ${t.lastCharge ? html`<tr><td>Last charge</td><td>${day(t.lastCharge)}</td></tr>` : ''}
     ${t.nextCharge ? html`<tr><td>Next charge</td><td>${day(t.nextCharge)}</td></tr>` : ''}
-    ${t.whoCanceled ? html`<tr><td>Cancelled by</td><td>${t.whoCanceled}</td></tr>` : ''}
+    ${t.whoCanceled ? html`<tr><td>Cancelled by</td><td>${CANCELLED_BY[t.whoCanceled]}</td></tr>` : ''}
   </table></div>
   <h2>Ledger</h2>
+  ${view.entries.length === 0 ? html`<p class="muted">No payments yet.</p>` : ''}
   <table aria-label="Ledger" class="list">${view.entries.map(
     (e) =>
-      html`<tr data-testid="entry"><td>${e.type}<br><span class="muted">${day(e.createdAt)}${
+      html`<tr data-testid="entry" data-type="${e.type}"><td>${entryWord(e.type)}<br><span class="muted">${day(e.createdAt)}${
         e.invoiceNumber
           ? html` · <a href="../../../../invoice/${e.hashId}" download>${isPayment(e) ? 'Invoice' : 'Credit note'} ${formatInvoiceNumber(e.invoiceNumber, view.environment)}</a>`
           : ''
