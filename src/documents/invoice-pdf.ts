@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import type { InvoiceDocument } from '../domain/invoices.ts';
-import { formatAmount, formatDecimal, parseDecimal } from '../domain/money.ts';
+import { countryLocale } from '../domain/buyer-money.ts';
+import { formatDecimal, formatForBuyer, parseDecimal } from '../domain/money.ts';
 import { countryName } from './country-names.ts';
 
 /** "0.19" → "19%", "0.0725" → "7.25%". */
@@ -47,7 +48,14 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     pdf.on('end', () => resolve(Buffer.concat(chunks)));
     pdf.on('error', reject);
   });
-  const money = (minor: number) => formatAmount(minor, doc.currency);
+  // Amounts in the buyer's country's locale, as the checkout showed them; without the bidi marks of
+  // right-to-left locales, which a PDF's text has no use for, and with the yen sign DejaVu Sans has
+  // for the full-width one of ja-JP.
+  const locale = countryLocale(doc.buyer.country);
+  const money = (minor: number) =>
+    formatForBuyer(minor, doc.currency, locale)
+      .replace(/[\u200e\u200f\u061c]/g, '')
+      .replace(/\uffe5/g, '¥');
   const left = 56;
   const width = pdf.page.width - 2 * left;
 

@@ -6,6 +6,8 @@
  * Nothing here may throw into the vendor's page: DOM work runs inside `guard`, and failures show
  * as `data-ts-error` on the element (and a console warning) or as rejections of `tc`'s promises.
  */
+import { buyerLocale, formatDecimalForBuyer } from '../domain/buyer-money.ts';
+
 declare const __OPENTILL_SANDBOX__: boolean;
 
 export interface WidgetPrice {
@@ -44,12 +46,11 @@ export interface BuyOptions extends PriceOptions {
 
 type PrefillField = 'firstName' | 'lastName' | 'email' | 'zipCode' | 'coupon' | 'payload';
 
-const SANDBOX = __OPENTILL_SANDBOX__;
 /** The embedded checkout has this long to say 'ready'; after it the customer goes there as a full page. */
 const READY_TIMEOUT_MS = 8000;
 const PREFILL: PrefillField[] = ['firstName', 'lastName', 'email', 'zipCode', 'coupon', 'payload'];
 const WATCHED = ['data-ts-price', 'data-ts-button', 'data-ts-product', 'data-ts-zip-code', 'data-ts-style'];
-if (SANDBOX) WATCHED.push('data-ts-country');
+if (__OPENTILL_SANDBOX__) WATCHED.push('data-ts-country');
 const SELECTOR = '[data-ts-price],[data-ts-button]';
 const BUTTON_CLASS = 'opentill-button';
 const BUTTON_CSS =
@@ -63,10 +64,9 @@ const win = window as unknown as Record<string, unknown>;
 /** Read now: `document.currentScript` is only set while this script first runs. */
 const script = (doc.currentScript || doc.querySelector('script[src*="/latest/widget"]')) as HTMLScriptElement | null;
 const api = apiBase(script && script.src);
-const defaultCountry = SANDBOX && script ? script.getAttribute('data-ts-country') : null;
+const defaultCountry = __OPENTILL_SANDBOX__ && script ? script.getAttribute('data-ts-country') : null;
 
 const quotes = new Map<string, Promise<PriceAnswer>>();
-const formats = new Map<string, Intl.NumberFormat>();
 /** Per price element: the (product, zip, country) it shows or is loading, and its text before we wrote a price. */
 const shown = new WeakMap<Element, string>();
 const originalText = new WeakMap<Element, string | null>();
@@ -81,7 +81,7 @@ function apiBase(src: string | null): string | null {
   try {
     const url = new URL(src as string);
     const prefix = /^(.*)\/latest\/[^/]*$/.exec(url.pathname);
-    return url.origin + (prefix ? prefix[1] : '') + (SANDBOX ? '/sandbox/public/v1' : '/public/v1');
+    return url.origin + (prefix ? prefix[1] : '') + (__OPENTILL_SANDBOX__ ? '/sandbox/public/v1' : '/public/v1');
   } catch {
     return null;
   }
@@ -111,7 +111,7 @@ function requiredProductId(productId: unknown): string {
 
 /** Sandbox only: the explicit country, else the script tag's data-ts-country. */
 function countryOf(given: string | null | undefined): string {
-  return SANDBOX ? (given || defaultCountry || '').trim().toUpperCase() : '';
+  return __OPENTILL_SANDBOX__ ? (given || defaultCountry || '').trim().toUpperCase() : '';
 }
 
 /** One request to the public API; rejects with the server's `message` when it answers an error. */
@@ -135,7 +135,7 @@ function call<T>(path: string, init?: RequestInit): Promise<T> {
 function quote(productId: unknown, zip: string | null | undefined, country: string): Promise<PriceAnswer> {
   const query = new URLSearchParams();
   if (zip && zip.trim()) query.set('zip', zip.trim());
-  if (SANDBOX && country) query.set('country', country);
+  if (__OPENTILL_SANDBOX__ && country) query.set('country', country);
   const search = query.toString();
   const path = `/price/${encodeURIComponent(requiredProductId(productId))}${search ? `?${search}` : ''}`;
   let answer = quotes.get(path);
@@ -149,7 +149,7 @@ function quote(productId: unknown, zip: string | null | undefined, country: stri
 }
 
 function getPrice(productId: string, options?: PriceOptions): Promise<WidgetPrice> {
-  return attempt(() => quote(productId, options && options.zipCode, SANDBOX ? countryOf(options && options.country) : '')).then((p) => ({
+  return attempt(() => quote(productId, options && options.zipCode, __OPENTILL_SANDBOX__ ? countryOf(options && options.country) : '')).then((p) => ({
     currency: p.currency,
     price: p.price,
     priceNet: p.priceNet,
@@ -168,7 +168,7 @@ function buy(productId: string, options?: BuyOptions): Promise<void> {
       if (value != null && value !== '') body[field] = String(value);
     }
     if (o.nonEditableEmail === true) body.nonEditableEmail = true;
-    if (SANDBOX && countryOf(o.country)) body.country = countryOf(o.country);
+    if (__OPENTILL_SANDBOX__ && countryOf(o.country)) body.country = countryOf(o.country);
     return call<{ url?: unknown }>('/checkout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   }).then((answer) => {
     const url = typeof answer.url === 'string' ? new URL(answer.url) : null;
@@ -251,18 +251,14 @@ function openCheckout(url: URL) {
   frame.focus();
 }
 
-function moneyFormat(currency: string): Intl.NumberFormat {
-  let format = formats.get(currency);
-  if (!format) {
-    format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
-    formats.set(currency, format);
-  }
-  return format;
-}
+/** The buyer's locale (the browser's language), read once: amounts look as on the checkout and the invoice. */
+let locale: string | undefined;
+const money = (decimal: string, currency: string) =>
+  formatDecimalForBuyer(decimal, currency, (locale ??= buyerLocale(typeof navigator === 'undefined' ? undefined : navigator.language)));
 
 /** `data-ts-price`: the element's text becomes the localized total; tax details go to attributes. */
 function showPrice(el: Element) {
-  const country = SANDBOX ? countryOf(el.getAttribute('data-ts-country')) : '';
+  const country = __OPENTILL_SANDBOX__ ? countryOf(el.getAttribute('data-ts-country')) : '';
   const productId = el.getAttribute('data-ts-product');
   const zip = el.getAttribute('data-ts-zip-code');
   const key = `${productId}\n${zip}\n${country}`;
@@ -271,9 +267,8 @@ function showPrice(el: Element) {
   attempt(() => quote(productId, zip, country))
     .then((p) => {
       if (shown.get(el) !== key) return;
-      const format = moneyFormat(p.currency);
-      const total = format.format(p.price);
-      const net = format.format(p.priceNet);
+      const total = money(p.priceS, p.currency);
+      const net = money(p.priceNetS, p.currency);
       if (!originalText.has(el)) originalText.set(el, el.textContent);
       el.textContent = total;
       el.setAttribute('data-ts-price-net', net);
@@ -332,7 +327,7 @@ function activate(el: Element) {
     if (value) options[field] = value;
   }
   if (el.getAttribute('data-ts-non-editable-email') === 'true') options.nonEditableEmail = true;
-  if (SANDBOX) options.country = el.getAttribute('data-ts-country') || undefined;
+  if (__OPENTILL_SANDBOX__) options.country = el.getAttribute('data-ts-country') || undefined;
   busyButtons.add(el);
   el.setAttribute('aria-busy', 'true');
   void buy(el.getAttribute('data-ts-product') as string, options)

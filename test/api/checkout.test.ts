@@ -140,9 +140,9 @@ for (const kind of await storeKinds()) {
       assert.equal(page.status, 200);
       assert.match(page.headers.get('content-type')!, /text\/html/);
       assert.match(page.headers.get('content-security-policy')!, /default-src 'none'/);
-      assert.match(page.html, /data-testid="net">18\.50 EUR/);
-      assert.match(page.html, /VAT \(19%\)<\/td><td data-testid="tax">3\.52 EUR/);
-      assert.match(page.html, /data-testid="total">22\.02 EUR/);
+      assert.match(page.html, /data-testid="net">€18\.50/);
+      assert.match(page.html, /VAT \(19%\)<\/td><td data-testid="tax">€3\.52/);
+      assert.match(page.html, /data-testid="total">€22\.02/);
       assert.match(page.html, /id="email" name="email" type="email" autocomplete="email" required value="locked@example.com" readonly/);
       assert.match(page.html, /id="firstName" name="firstName" autocomplete="given-name" value="Ada"/);
       assert.match(page.html, /4242424242424242/);
@@ -155,7 +155,7 @@ for (const kind of await storeKinds()) {
       const fields = { ...page.form, email: 'buyer@example.com', country: 'DE', ...card() };
       const paid = await pay(productId, fields);
       assert.equal(paid.status, 200, alertOf(paid.html));
-      assert.match(paid.html, /Payment of <strong>22\.02 EUR<\/strong> received/);
+      assert.match(paid.html, /Payment of <strong>€22\.02<\/strong> received/);
       assert.match(paid.html, /data-testid="licence">[0-9A-Z]{5}(-[0-9A-Z]{5}){4}</);
       // The receipt links the invoice, relative to the page.
       const href = /<a href="([^"]+)"[^>]*data-testid="invoice">/.exec(paid.html)?.[1];
@@ -265,11 +265,11 @@ for (const kind of await storeKinds()) {
       await t.services.coupons.create(v.scope(), { productId, code: 'launch25', percentOff: 25 });
       const page = await openPage(productId, '?country=DE&coupon=Launch25');
       assert.equal(page.status, 200);
-      assert.match(page.html, /data-testid="list">18\.50 EUR/);
-      assert.match(page.html, /data-testid="discount">−4\.63 EUR/); // 25% of 18.50 = 4.625, half up
-      assert.match(page.html, /data-testid="net">13\.87 EUR/);
-      assert.match(page.html, /data-testid="tax">2\.64 EUR/); // 19% of 13.87 = 2.6353
-      assert.match(page.html, /data-testid="total">16\.51 EUR/);
+      assert.match(page.html, /data-testid="list">€18\.50/);
+      assert.match(page.html, /data-testid="discount">−€4\.63/); // 25% of 18.50 = 4.625, half up
+      assert.match(page.html, /data-testid="net">€13\.87/);
+      assert.match(page.html, /data-testid="tax">€2\.64/); // 19% of 13.87 = 2.6353
+      assert.match(page.html, /data-testid="total">€16\.51/);
       assert.equal(page.form.appliedCoupon, 'Launch25');
       const paid = await pay(productId, { ...page.form, coupon: 'Launch25', email: 'coupon@example.com', country: 'DE', ...card() });
       assert.equal(paid.status, 200, alertOf(paid.html));
@@ -290,13 +290,13 @@ for (const kind of await storeKinds()) {
       const shown = await pay(productId, { ...page.form, coupon: 'fiveoff', email: 'typed@example.com', country: 'DE', ...card() });
       assert.equal(shown.status, 200);
       assert.match(shown.html, /Coupon FIVEOFF applied/);
-      assert.match(shown.html, /data-testid="net">14\.00 EUR/);
+      assert.match(shown.html, /data-testid="net">€14\.00/);
       assert.deepEqual(await purchasesOf('typed@example.com'), [], 'nothing charged yet');
       const form: Record<string, string> = {};
       for (const m of shown.html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) form[m[1]!] = m[2]!;
       const paid = await pay(productId, { ...form, coupon: 'fiveoff', email: 'typed@example.com', country: 'DE', ...card() });
       assert.equal(paid.status, 200, alertOf(paid.html));
-      assert.match(paid.html, /16\.66 EUR/); // 14.00 + 19% (2.66)
+      assert.match(paid.html, /€16\.66/); // 14.00 + 19% (2.66)
     });
 
     test("unknown, expired, revoked and other products' coupons are refused with a message and the full price", async () => {
@@ -315,7 +315,7 @@ for (const kind of await storeKinds()) {
         const page = await openPage(productId, `?country=DE&coupon=${code}`);
         assert.equal(page.status, 200, code);
         assert.match(alertOf(page.html)!, /coupon/i, code);
-        assert.match(page.html, /data-testid="total">22\.02 EUR/, code);
+        assert.match(page.html, /data-testid="total">€22\.02/, code);
         const start = await fetch(`${t.url}/sandbox/public/v1/checkout`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },

@@ -64,14 +64,14 @@ for (const kind of await storeKinds()) {
       assert.equal(blocked.status, 429);
       assert.equal(blocked.retryAfter, '600');
       assert.match(blocked.error!, /Too many coupon codes .* try a coupon again in 10 minutes/);
-      assert.equal(blocked.total, '20.00 USD');
+      assert.equal(blocked.total, '$20.00');
 
       const right = await openPage(productId, '10.0.0.1', 'RIGHT10');
       assert.equal(right.status, 429, 'a right code gets the same answer while blocked, or the block would still answer guesses');
-      assert.equal(right.total, '20.00 USD');
+      assert.equal(right.total, '$20.00');
       assert.equal(right.form.appliedCoupon, '');
       const plain = await openPage(productId, '10.0.0.1');
-      assert.deepEqual([plain.status, plain.total, plain.error], [200, '20.00 USD', undefined], 'the page itself still works');
+      assert.deepEqual([plain.status, plain.total, plain.error], [200, '$20.00', undefined], 'the page itself still works');
     });
 
     test('the limit is per address and per product, and lifts 10 minutes after the oldest failure', async () => {
@@ -84,22 +84,22 @@ for (const kind of await storeKinds()) {
       assert.equal((await openPage(productId, '10.0.0.2', 'RIGHT10')).status, 429);
 
       const elsewhere = await openPage(productId, '10.0.0.3', 'RIGHT10');
-      assert.deepEqual([elsewhere.status, elsewhere.total], [200, '18.00 USD'], 'another address');
+      assert.deepEqual([elsewhere.status, elsewhere.total], [200, '$18.00'], 'another address');
       const other = await openPage(otherProductId, '10.0.0.2', 'RIGHT10');
-      assert.deepEqual([other.status, other.total], [200, '18.00 USD'], 'another product');
+      assert.deepEqual([other.status, other.total], [200, '$18.00'], 'another product');
 
       clock.advance(9 * 60_000 - 1000);
       assert.equal((await openPage(productId, '10.0.0.2', 'RIGHT10')).status, 429);
       clock.advance(1000); // the first failure is now 10 minutes old: one more try
       const lifted = await openPage(productId, '10.0.0.2', 'RIGHT10');
-      assert.deepEqual([lifted.status, lifted.total], [200, '18.00 USD']);
+      assert.deepEqual([lifted.status, lifted.total], [200, '$18.00']);
       assert.equal((await openPage(productId, '10.0.0.2', 'WRONG11')).status, 200);
       assert.equal((await openPage(productId, '10.0.0.2', 'WRONG12')).status, 429);
     });
 
     test('codes that work never count', async () => {
       const productId = await productWithCoupon();
-      for (let i = 0; i < 25; i++) assert.equal((await openPage(productId, '10.0.0.4', 'right10')).total, '18.00 USD');
+      for (let i = 0; i < 25; i++) assert.equal((await openPage(productId, '10.0.0.4', 'right10')).total, '$18.00');
       for (let i = 1; i <= 10; i++) assert.equal((await openPage(productId, '10.0.0.4', `WRONG${i}`)).status, 200, `attempt ${i}`);
       assert.equal((await openPage(productId, '10.0.0.4', 'WRONG11')).status, 429);
     });
@@ -107,10 +107,10 @@ for (const kind of await storeKinds()) {
     test('codes typed into the form count too; while blocked a payment with a coupon is refused and charges nothing', async () => {
       const productId = await productWithCoupon();
       const shown = await openPage(productId, '10.0.0.5', 'RIGHT10');
-      assert.equal(shown.total, '18.00 USD');
+      assert.equal(shown.total, '$18.00');
       for (let i = 1; i <= 9; i++) {
         const typed = await submit(productId, '10.0.0.5', { ...shown.form, coupon: `WRONG${i}`, email: 'typed@example.com' });
-        assert.deepEqual([typed.status, typed.total], [200, '20.00 USD'], `attempt ${i}`);
+        assert.deepEqual([typed.status, typed.total], [200, '$20.00'], `attempt ${i}`);
       }
       // A form whose coupon was changed by hand to one never shown counts as well.
       const card = { cardNumber: '4242424242424242', cardExpiry: '12/34', cardCvc: '123', email: 'blocked@example.com' };
@@ -120,7 +120,7 @@ for (const kind of await storeKinds()) {
 
       const paying = await submit(productId, '10.0.0.5', { ...shown.form, coupon: 'RIGHT10', ...card });
       assert.equal(paying.status, 429);
-      assert.equal(paying.total, '20.00 USD');
+      assert.equal(paying.total, '$20.00');
       assert.match(paying.error!, /try a coupon again/);
       assert.deepEqual((await v.api('/v1/transactions/blocked%40example.com')).json, [], 'nothing charged');
 

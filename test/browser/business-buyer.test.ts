@@ -55,7 +55,7 @@ describe('a business buyer from another EU country pays with reverse charge (Chr
   /** Opens the checkout for a German buyer and fills the business section; the price follows. */
   const openAsBusiness = async (page: Page, vatId: string) => {
     await page.goto(`${t.url}/sandbox/payment/product/${productId}?country=DE`);
-    await page.locator('[data-testid="total"]', { hasText: '119.00 EUR' }).waitFor();
+    await page.locator('[data-testid="total"]', { hasText: '€119.00' }).waitFor();
     assert.match((await page.locator('#price').textContent())!, /VAT \(19%\)/);
     await page.locator('details.business summary').click();
     await page.locator('#businessName').fill('Müller Maschinenbau GmbH');
@@ -69,11 +69,11 @@ describe('a business buyer from another EU country pays with reverse charge (Chr
       const statuses: number[] = [];
       page.on('response', (r) => statuses.push(r.status()));
       await openAsBusiness(page, 'DE123456789');
-      await page.locator('[data-testid="total"]', { hasText: '100.00 EUR' }).waitFor();
+      await page.locator('[data-testid="total"]', { hasText: '€100.00' }).waitFor();
       await page.locator('[data-testid="reverse-charge"]').waitFor();
       assert.match((await page.locator('[data-testid="reverse-charge"]').textContent())!, /reverse charge/i);
       assert.equal(await page.locator('#vatId').getAttribute('aria-invalid'), null, 'a valid ID is not marked');
-      assert.equal(await page.locator('#pay').textContent(), 'Pay 100.00 EUR');
+      assert.equal(await page.locator('#pay').textContent(), 'Pay €100.00');
       assert.equal(await page.locator('input[name="expectedTotal"]').inputValue(), '10000');
       await page.screenshot({ path: `${ARTIFACTS}business-buyer-checkout-${size}.png`, fullPage: true });
 
@@ -85,7 +85,7 @@ describe('a business buyer from another EU country pays with reverse charge (Chr
       await page.locator('#pay').click();
       await page.locator('#receipt').waitFor();
       const receipt = (await page.locator('main, body').first().textContent())!;
-      assert.match(receipt, /100\.00 EUR/);
+      assert.match(receipt, /€100\.00/);
       assert.match(receipt, /Müller Maschinenbau GmbH/);
       assert.match(receipt, /DE123456789/);
       assert.ok(!statuses.some((s) => s >= 400), `no error answers: ${statuses.join(',')}`);
@@ -118,7 +118,7 @@ describe('a business buyer from another EU country pays with reverse charge (Chr
     await page.locator('#vatId[aria-invalid="true"]').waitFor();
     const describedBy = (await page.locator('#vatId').getAttribute('aria-describedby'))!;
     assert.match((await page.locator(`#${describedBy}`).textContent())!, /VAT ID/);
-    assert.equal(await page.locator('[data-testid="total"]').textContent(), '119.00 EUR');
+    assert.equal(await page.locator('[data-testid="total"]').textContent(), '€119.00');
     assert.equal(await page.locator('[data-testid="reverse-charge"]').count(), 0);
     await page.context().close();
   });

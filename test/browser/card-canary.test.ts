@@ -169,7 +169,7 @@ describe('card-number canary', () => {
     await page.click('#pay');
     await page.waitForURL(/\/confirm\//);
     await page.locator('#receipt').waitFor();
-    assert.match((await page.locator('#receipt').textContent())!, /Payment of 49\.00 USD received/);
+    assert.match((await page.locator('#receipt').textContent())!, /Payment of \$49\.00 received/);
     const transactionId = (await page.locator('[data-testid="transaction-id"]').textContent())!;
     await page.screenshot({ path: `${ARTIFACTS}card-canary-receipt.png`, fullPage: true });
     await browser.close();

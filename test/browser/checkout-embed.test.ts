@@ -97,7 +97,7 @@ describe('the embedded checkout in Chromium, among other origins', () => {
     const src = new URL((await page.getAttribute('iframe[title="Checkout"]', 'src'))!);
     assert.equal(src.origin, t.url);
     assert.deepEqual([src.searchParams.get('embedded'), src.searchParams.get('origin')], ['1', vendor.origin]);
-    assert.equal(await checkout.locator('[data-testid="total"]').textContent(), '22.02 EUR');
+    assert.equal(await checkout.locator('[data-testid="total"]').textContent(), '€22.02');
     // The script listens to the checkout's frame and origin only: a 'close' from the third-party frame does nothing.
     await frameAt(page, thirdParty.origin).evaluate(() => parent.postMessage({ source: 'opentill', type: 'close' }, '*'));
     await page.waitForTimeout(300);

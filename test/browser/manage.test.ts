@@ -71,7 +71,7 @@ describe('customer management page in Chromium', () => {
     assert.match(download.suggestedFilename(), /^invoice-TEST-\d{6}\.pdf$/);
     const text = await pdfText(readFileSync((await download.path())!));
     assert.match(text, /Acme Cloud/);
-    assert.match(text, /VAT 19%\s*1\.43 EUR Total paid\s*8\.93 EUR/);
+    assert.match(text, /VAT 19%\s*1,43\s€ Total paid\s*8,93\s€/);
     await page.close();
   });
 

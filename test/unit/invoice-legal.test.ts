@@ -65,7 +65,7 @@ test('an invoice carries the full legal content: seller block, buyer block with 
   ]) {
     assert.ok(text.includes(expected), `"${expected}" in: ${text}`);
   }
-  assert.match(text, /Description\s*Qty\s*Unit price\s*Amount\s*Pro plan\s*1\s*10\.00 EUR\s*10\.00 EUR/);
+  assert.match(text, /Description\s*Qty\s*Unit price\s*Amount\s*Pro plan\s*1\s*10,00\s€\s*10,00\s€/);
   // The logo is embedded as an image.
   assert.ok(pdf.includes('/Subtype /Image'));
 });

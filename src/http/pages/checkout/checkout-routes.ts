@@ -17,6 +17,7 @@ import { jsonErrorHandler } from '../json-errors.ts';
 import { html, sendPage, sendProblem } from '../layout.ts';
 import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
 import { vetCoupon } from './coupon-attempts.ts';
+import { localeFromAcceptLanguage } from '../../../domain/buyer-money.ts';
 import { checkoutForm, countryName, FIELD_MESSAGES, payLabel, priceLines, receipt, type FieldErrors } from './checkout-views.ts';
 import { passesLuhn } from '../../../domain/gateway.ts';
 import { isEmail } from '../../../domain/validation.ts';
@@ -206,6 +207,7 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
           vendorName: await vendorName(scope),
           offer,
           quote,
+          locale: localeFromAcceptLanguage(request.headers['accept-language']),
           country: locality.country,
           countryEditable: environment === 'sandbox' || locality.source === 'fallback',
           countries: KNOWN_COUNTRIES,
@@ -250,7 +252,14 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       title: 'Thank you',
       frameAncestors: frameAncestorsOf(embedding),
       body: receipt(
-        { vendorName: await vendorName(scope), offer, transaction: paid.transaction, licence: paid.licence, invoicePath: invoicePath(paid.entries, levels) },
+        {
+          vendorName: await vendorName(scope),
+          offer,
+          transaction: paid.transaction,
+          licence: paid.licence,
+          invoicePath: invoicePath(paid.entries, levels),
+          locale: localeFromAcceptLanguage(request.headers['accept-language']),
+        },
         embedding.embedded,
       ),
       script: embedding.embedded && embedding.origin ? EMBED_SCRIPT(embedding.origin, { type: 'paid', transactionId: paid.transaction.id }) : undefined,
@@ -472,8 +481,8 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       ...(vatIdError ? { vatIdError } : {}),
       reverseCharge: business?.reverseCharge ?? false,
       taxEstimated: quote.taxEstimated ?? false,
-      payLabel: payLabel(offer, quote),
-      html: priceLines(offer, quote, services.clock.now(scope)).text,
+      payLabel: payLabel(offer, quote, localeFromAcceptLanguage(request.headers['accept-language'])),
+      html: priceLines(offer, quote, services.clock.now(scope), localeFromAcceptLanguage(request.headers['accept-language'])).text,
     });
   });
 

@@ -1,7 +1,7 @@
 import type { Offer } from '../../../domain/catalog.ts';
 import type { CardEntry } from '../../../domain/gateway.ts';
 import type { Environment, Transaction } from '../../../domain/model.ts';
-import { formatAmount } from '../../../domain/money.ts';
+import { formatForBuyer } from '../../../domain/money.ts';
 import type { PriceQuote } from '../../../domain/pricing.ts';
 import { SANDBOX_TEST_CARDS } from '../../../gateways/sandbox-cards.ts';
 import { html, type Html } from '../layout.ts';
@@ -61,6 +61,8 @@ export interface FormView {
   vendorName: string;
   offer: Offer;
   quote: PriceQuote;
+  /** The buyer's locale (Accept-Language), for amounts. */
+  locale: string;
   country: string;
   /** The customer may pick the country (sandbox, or an address of unknown country). */
   countryEditable: boolean;
@@ -85,32 +87,32 @@ export interface FormView {
 export const nothingDueNow = (offer: Offer) =>
   !!offer.customized?.transactionIdToMigrate || (offer.product.type === 'SUBSCRIPTION' && offer.product.trialDays > 0);
 
-export function payLabel(offer: Offer, quote: PriceQuote): string {
+export function payLabel(offer: Offer, quote: PriceQuote, locale: string): string {
   if (offer.customized?.transactionIdToMigrate) return 'Switch subscription';
   if (offer.product.type === 'SUBSCRIPTION' && offer.product.trialDays > 0) return 'Start free trial';
-  return quote.totalMinor === 0 ? 'Save card' : `Pay ${formatAmount(quote.totalMinor, quote.currency)}`;
+  return quote.totalMinor === 0 ? 'Save card' : `Pay ${formatForBuyer(quote.totalMinor, quote.currency, locale)}`;
 }
 
 /** The price table (and what a trial charges when): shown in the page, and sent again by the quote endpoint when the country, ZIP or coupon change. */
-export function priceLines(offer: Offer, quote: PriceQuote, now: Date): Html {
-  const c = quote.currency;
+export function priceLines(offer: Offer, quote: PriceQuote, now: Date, locale: string): Html {
+  const money = (minor: number) => formatForBuyer(minor, quote.currency, locale);
   const { product } = offer;
   const every = product.type === 'SUBSCRIPTION' ? EVERY[product.chargeFrequency] : undefined;
   return html`<table aria-label="Price">
     ${
       quote.discountMinor > 0
-        ? html`<tr><td>Price</td><td data-testid="list">${formatAmount(quote.netMinor + quote.discountMinor, c)}</td></tr>
-    <tr><td>Discount</td><td data-testid="discount">−${formatAmount(quote.discountMinor, c)}</td></tr>
-    <tr><td>Net</td><td data-testid="net">${formatAmount(quote.netMinor, c)}</td></tr>`
-        : html`<tr><td>Price</td><td data-testid="net">${formatAmount(quote.netMinor, c)}</td></tr>`
+        ? html`<tr><td>Price</td><td data-testid="list">${money(quote.netMinor + quote.discountMinor)}</td></tr>
+    <tr><td>Discount</td><td data-testid="discount">−${money(quote.discountMinor)}</td></tr>
+    <tr><td>Net</td><td data-testid="net">${money(quote.netMinor)}</td></tr>`
+        : html`<tr><td>Price</td><td data-testid="net">${money(quote.netMinor)}</td></tr>`
     }
-    <tr><td>${quote.taxName ? `${quote.taxName} (${percent(quote.taxRate)})` : 'Tax'}${quote.taxEstimated ? html` <span class="muted" data-testid="tax-estimated">estimated</span>` : ''}</td><td data-testid="tax">${formatAmount(quote.taxMinor, c)}</td></tr>
-    <tr class="total"><td>Total${every ? ` every ${every}` : ''}</td><td data-testid="total">${formatAmount(quote.totalMinor, c)}</td></tr>
-    ${nothingDueNow(offer) ? html`<tr class="total"><td>Due today</td><td data-testid="due-today">${formatAmount(0, c)}</td></tr>` : ''}
+    <tr><td>${quote.taxName ? `${quote.taxName} (${percent(quote.taxRate)})` : 'Tax'}${quote.taxEstimated ? html` <span class="muted" data-testid="tax-estimated">estimated</span>` : ''}</td><td data-testid="tax">${money(quote.taxMinor)}</td></tr>
+    <tr class="total"><td>Total${every ? ` every ${every}` : ''}</td><td data-testid="total">${money(quote.totalMinor)}</td></tr>
+    ${nothingDueNow(offer) ? html`<tr class="total"><td>Due today</td><td data-testid="due-today">${money(0)}</td></tr>` : ''}
   </table>
   ${
     product.type === 'SUBSCRIPTION' && product.trialDays > 0 && !offer.customized?.transactionIdToMigrate
-      ? html`<p>Free for ${product.trialDays} days. <span data-testid="then">Then ${formatAmount(quote.totalMinor, c)} every ${every ?? 'period'} from ${longDate(new Date(now.getTime() + product.trialDays * 86_400_000))}.</span> Cancel before then and nothing is charged.</p>`
+      ? html`<p>Free for ${product.trialDays} days. <span data-testid="then">Then ${money(quote.totalMinor)} every ${every ?? 'period'} from ${longDate(new Date(now.getTime() + product.trialDays * 86_400_000))}.</span> Cancel before then and nothing is charged.</p>`
       : ''
   }
   ${quote.taxName === 'Reverse charge' ? html`<p class="muted" data-testid="reverse-charge">No VAT charged: reverse charge, the buyer accounts for the VAT (Article 196, Council Directive 2006/112/EC).</p>` : ''}
@@ -128,7 +130,7 @@ export function checkoutForm(view: FormView, embedded: boolean): Html {
   return html`${view.environment === 'sandbox' ? html`<p class="badge" data-testid="sandbox-badge">Sandbox: a test purchase, no real money moves</p>` : ''}${header(view, embedded)}
   <h1>${offer.product.name}</h1>
   ${offer.product.description ? html`<p class="muted">${offer.product.description}</p>` : ''}
-  <div class="box"><div id="price" aria-live="polite">${priceLines(offer, quote, view.now)}</div>${migrating ? html`<p class="muted" id="migration">This replaces your current subscription, which ends now. What is left of it pays for the first days of this one, so nothing is charged today; the receipt shows the date of the first charge.</p>` : ''}</div>
+  <div class="box"><div id="price" aria-live="polite">${priceLines(offer, quote, view.now, view.locale)}</div>${migrating ? html`<p class="muted" id="migration">This replaces your current subscription, which ends now. What is left of it pays for the first days of this one, so nothing is charged today; the receipt shows the date of the first charge.</p>` : ''}</div>
   ${view.error ? html`<div class="alert bad" role="alert" id="error">${view.error}</div>` : ''}
   ${view.notice ? html`<div class="alert ok" role="status">${view.notice}</div>` : ''}
   <form method="post" id="checkout" novalidate data-quote="${view.quoteUrl}" data-country="${view.country}">
@@ -161,7 +163,7 @@ export function checkoutForm(view: FormView, embedded: boolean): Html {
     <label for="coupon">Coupon (optional)</label>
     <input id="coupon" name="coupon" autocomplete="off" value="${prefill.coupon ?? ''}"${invalid(errors, 'coupon')}>${fieldError(errors, 'coupon')}
     ${cardFields(view)}
-    <button type="submit" id="pay"${view.cardEntry.kind === 'none' ? html` disabled` : ''}>${payLabel(offer, quote)}</button>
+    <button type="submit" id="pay"${view.cardEntry.kind === 'none' ? html` disabled` : ''}>${payLabel(offer, quote, view.locale)}</button>
   </form>
   ${view.environment === 'sandbox' && view.cardEntry.kind === 'form' ? sandboxCards() : ''}`;
 }
@@ -192,17 +194,18 @@ function sandboxCards(): Html {
 }
 
 export function receipt(
-  view: { vendorName: string; offer: Offer; transaction: Transaction; licence: string | null; invoicePath: string | null },
+  view: { vendorName: string; offer: Offer; transaction: Transaction; licence: string | null; invoicePath: string | null; locale: string },
   embedded: boolean,
 ): Html {
   const t = view.transaction;
   const total = t.netMinor + t.taxMinor;
   const paidNow = t.lastCharge !== null;
+  const money = (minor: number) => formatForBuyer(minor, t.currency, view.locale);
   return html`${header(view, embedded)}
   <h1>Thank you</h1>
   <div class="alert ok" role="status" id="receipt">${
     paidNow
-      ? html`Payment of <strong>${formatAmount(total, t.currency)}</strong> received.`
+      ? html`Payment of <strong>${money(total)}</strong> received.`
       : t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'
         ? html`Your free trial has started.`
         : t.type === 'SUBSCRIPTION'
@@ -211,9 +214,9 @@ export function receipt(
   }</div>
   <div class="box"><table aria-label="Receipt">
     <tr><td>Product</td><td>${t.productName}</td></tr>
-    <tr><td>Price</td><td>${formatAmount(t.netMinor, t.currency)}</td></tr>
-    <tr><td>${t.taxName || 'Tax'}</td><td>${formatAmount(t.taxMinor, t.currency)}</td></tr>
-    <tr class="total"><td>Total</td><td>${formatAmount(total, t.currency)}</td></tr>
+    <tr><td>Price</td><td>${money(t.netMinor)}</td></tr>
+    <tr><td>${t.taxName || 'Tax'}</td><td>${money(t.taxMinor)}</td></tr>
+    <tr class="total"><td>Total</td><td>${money(total)}</td></tr>
     ${t.nextCharge ? html`<tr><td>Next charge</td><td>${t.nextCharge.slice(0, 10)}</td></tr>` : ''}
     ${t.businessName ? html`<tr><td>Company</td><td>${t.businessName}</td></tr>` : ''}
     ${t.buyerVatId ? html`<tr><td>VAT ID</td><td>${t.buyerVatId}</td></tr>` : ''}
