@@ -18,7 +18,8 @@ import { overviewContent } from './overview.ts';
 import { COPY_SCRIPT, PANEL_STYLE, panelHref, panelPage, type Section } from './panel-layout.ts';
 import { authPage } from './panel-views.ts';
 import { productsContent } from './products.ts';
-import { settingsContent } from './settings.ts';
+import { registerLogoUpload } from './logo-upload.ts';
+import { LOGO_SCRIPT, settingsContent } from './settings.ts';
 import { confirmContent, PAGE_SIZE, transactionDetail, transactionsContent, transactionsCsv, type ListQuery } from './transactions.ts';
 import { STATUS_FILTERS } from './words.ts';
 
@@ -63,7 +64,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     return sendPage(reply, {
       status: options.status ?? 200,
       title: `${title} · ${environment === 'sandbox' ? 'Sandbox' : 'Production'}`,
-      script: COPY_SCRIPT,
+      script: section === 'settings' ? `${COPY_SCRIPT};\n${LOGO_SCRIPT}` : COPY_SCRIPT,
       style: PANEL_STYLE,
       body: panelPage(
         { vendor, email: session.user.email, environment, csrf: session.csrfToken, notice: options.notice, error: options.error },
@@ -438,6 +439,8 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       return to(reply, '/panel/coupons', scope.environment, 'coupon');
     },
   );
+
+  registerLogoUpload(app, { services, sessionOf: (request) => services.panel.session(cookieOf(request, SESSION_COOKIE)) });
 
   action(
     '/panel/settings',
