@@ -26,6 +26,8 @@ declare module 'autocannon' {
     connections?: number;
     pipelining?: number;
     duration?: number;
+    /** Stop after this many requests instead of after `duration`. */
+    amount?: number;
     headers?: Record<string, string>;
     requests?: Request[];
     setupClient?: (client: Client) => void;
