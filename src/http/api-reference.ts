@@ -17,9 +17,18 @@ const LOOK = `
   --scalar-color-accent: #2550c8; --scalar-background-accent: #2550c81f;
   --scalar-background-1: #fff; --scalar-background-2: #f6f7f9; --scalar-background-3: #eceef2;
   --scalar-border-color: #d9dce1;
+  /* HTTP method colours dark enough to read on white (WCAG AA 4.5:1); Scalar's own are lighter. */
+  --scalar-color-green: #067647; --scalar-color-blue: #1d4ed8; --scalar-color-orange: #9a3412;
+  --scalar-color-red: #b42318; --scalar-color-yellow: #854d0e; --scalar-color-purple: #6b21a8;
 }
 .dark-mode { --scalar-color-accent: #9db4f0; --scalar-background-accent: #9db4f01f; }
 `;
+
+/**
+ * Scalar's header inputs are comboboxes that never say whether their list is open (ARIA requires
+ * aria-expanded): each one gets aria-expanded="false" as it appears, until Scalar sets it itself.
+ */
+const COMBOBOX_STATE = `new MutationObserver(function(){document.querySelectorAll('[role="combobox"]:not([aria-expanded])').forEach(function(e){e.setAttribute('aria-expanded','false')})}).observe(document.documentElement,{subtree:true,childList:true});`;
 
 /**
  * The API reference at /docs: Scalar's Fastify plugin rendering the same OpenAPI document as
@@ -55,8 +64,12 @@ export async function registerApiReference(app: FastifyInstance, { services }: {
       .header('referrer-policy', 'no-referrer');
     // Zod, inside Scalar's bundle, tries `new Function` to see whether it may compile validators, which
     // the CSP refuses with an error in the console: told beforehand that it may not, it does not try.
-    const jitless = `<script nonce="${NONCE_MARK}">globalThis.__zod_globalConfig = { jitless: true };</script>\n    <script src=`;
-    return payload.replace('<script src=', jitless).replaceAll(NONCE_MARK, nonce);
+    const jitless = `<script nonce="${NONCE_MARK}">globalThis.__zod_globalConfig = { jitless: true };${COMBOBOX_STATE}</script>\n    <script src=`;
+    // The page's language, for screen readers (Scalar's page names none).
+    return payload
+      .replace(/<html(?![^>]*\slang=)/, '<html lang="en"')
+      .replace('<script src=', jitless)
+      .replaceAll(NONCE_MARK, nonce);
   });
   await app.register(scalar, {
     routePrefix: '/docs',

@@ -8,7 +8,7 @@ import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app
 
 /**
  * An axe-core scan, in Chromium at desktop and phone sizes, of the pages the other browser tests
- * do not scan: the landing page, the customer's management page (a subscription and a saved card),
+ * do not scan: the landing page, the API reference (Scalar), the customer's management page (a subscription and a saved card),
  * the admin tool (list and detail), the panel invitation and its done page, and the problem pages
  * (a product that does not exist, an expired management link, a used invitation). No serious or
  * critical finding on any; screenshots go to test-artifacts/a11y-*.png. (The invoice is a PDF.)
@@ -67,6 +67,16 @@ describe('accessibility of the remaining pages in Chromium (axe-core)', () => {
    */
   const PAGES: { name: string; open: (page: Page) => Promise<void>; status: number; heading: RegExp }[] = [
     { name: 'landing', open: async (p) => void (await p.goto(`${t.url}/`)), status: 200, heading: /./ },
+    {
+      name: 'docs',
+      open: async (p) => {
+        await p.goto(`${t.url}/docs`);
+        // Scalar renders the reference in the browser: wait for the document's title to be shown.
+        await p.locator('h1').first().waitFor({ timeout: 15_000 });
+      },
+      status: 200,
+      heading: /opentill/i,
+    },
     { name: 'manage', open: async (p) => void (await p.goto(await manageLink())), status: 200, heading: /Your purchases/ },
     { name: 'admin-list', open: async (p) => void (await p.goto(await adminLink())), status: 200, heading: /Transactions/ },
     {
