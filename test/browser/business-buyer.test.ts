@@ -88,6 +88,7 @@ describe('a business buyer from another EU country pays with reverse charge (Chr
       assert.match(receipt, /€100\.00/);
       assert.match(receipt, /Müller Maschinenbau GmbH/);
       assert.match(receipt, /DE123456789/);
+      assert.match(receipt, /No VAT charged: reverse charge/);
       assert.ok(!statuses.some((s) => s >= 400), `no error answers: ${statuses.join(',')}`);
       await page.screenshot({ path: `${ARTIFACTS}business-buyer-receipt-${size}.png`, fullPage: true });
 

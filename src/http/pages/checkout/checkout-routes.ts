@@ -153,7 +153,11 @@ function invoicePath(entries: readonly LedgerEntry[], levels = 2): string | null
 }
 
 export function registerCheckout(app: HttpApp, { services, environment }: EnvironmentContext) {
-  const vendorName = async (scope: Scope) => (await services.catalog.findVendor(scope.vendorId))?.name ?? '';
+  // The seller's name as its invoices carry it (Settings), else the vendor's account name.
+  const vendorName = async (scope: Scope) => {
+    const vendor = await services.catalog.findVendor(scope.vendorId);
+    return vendor?.sellerName ?? vendor?.name ?? '';
+  };
 
   async function showForm(
     request: FastifyRequest,

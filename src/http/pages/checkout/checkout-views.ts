@@ -222,6 +222,10 @@ export function receipt(
     ${t.buyerVatId ? html`<tr><td>VAT ID</td><td>${t.buyerVatId}</td></tr>` : ''}
     <tr><td>E-mail</td><td>${t.email}</td></tr>
     <tr><td>Reference</td><td><code data-testid="transaction-id">${t.id}</code></td></tr>
-  </table>${view.invoicePath ? html`<p><a href="${view.invoicePath}" target="_blank" rel="noopener" data-testid="invoice">Download the invoice (PDF)</a></p>` : ''}</div>
+  </table>${
+    t.reverseCharge
+      ? html`<p class="muted" data-testid="reverse-charge">No VAT charged: reverse charge, the buyer accounts for the VAT (Article 196, Council Directive 2006/112/EC).</p>`
+      : ''
+  }${view.invoicePath ? html`<p><a href="${view.invoicePath}" target="_blank" rel="noopener" data-testid="invoice">Download the invoice (PDF)</a></p>` : ''}</div>
   ${view.licence ? html`<div class="box"><p>Your licence key:</p><p><code data-testid="licence">${view.licence}</code></p></div>` : ''}`;
 }
