@@ -161,7 +161,7 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
     await page.click('#pay');
     await page.waitForURL(/\/confirm\//);
     const receipt = await receiptOf(page);
-    assert.match(receipt.text, /Payment of 49\.00 USD received/);
+    assert.match(receipt.text, /Payment of \$49\.00 received/);
     await page.screenshot({ path: `${ARTIFACTS}stripe-checkout-receipt.png`, fullPage: true });
     assert.equal((await paymentsOf(receipt.id)).length, 1);
     const intents = (await s.client().paymentIntents.list({ limit: 100 })).data.filter((i) => i.status === 'succeeded');
@@ -184,11 +184,11 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
     await challenge.getByRole('button', { name: 'Complete authentication' }).click();
     await page.waitForURL(/\/confirm\//);
     const receipt = await receiptOf(page);
-    assert.match(receipt.text, /Payment of 8\.00 USD received/);
+    assert.match(receipt.text, /Payment of \$8\.00 received/);
     assert.equal((await paymentsOf(receipt.id)).length, 1);
     await settleEvents();
     await page.reload();
-    assert.match((await receiptOf(page)).text, /Payment of 8\.00 USD received/);
+    assert.match((await receiptOf(page)).text, /Payment of \$8\.00 received/);
     assert.equal((await paymentsOf(receipt.id)).length, 1, "Stripe's events and a reload of the receipt add nothing");
     const tx = (await t.services.store.transactions.find(v.scope('production'), receipt.id))!;
     assert.equal(tx.status, 'SUBSCRIPTION_STATUS_ACTIVE');
@@ -212,7 +212,7 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
     await page.click('#pay');
     await page.waitForURL(/\/confirm\//);
     const receipt = await receiptOf(page);
-    assert.match(receipt.text, /Payment of 49\.00 USD received/);
+    assert.match(receipt.text, /Payment of \$49\.00 received/);
     await settleEvents();
     assert.equal((await paymentsOf(receipt.id)).length, 1, 'one payment');
     const listed = await v.api('/v1/transactions/declined%40example.com', { environment: 'production' });

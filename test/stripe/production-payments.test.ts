@@ -33,7 +33,7 @@ for (const kind of await storeKinds()) {
       const p = await product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 49 }] });
       const run = await w.checkout(p.id, { email: 'one@example.com' });
       assert.equal(run.status, 200, run.html);
-      assert.match(run.html, /Payment of <strong>49\.00 USD<\/strong> received/);
+      assert.match(run.html, /Payment of <strong>\$49\.00<\/strong> received/);
       const t = await read(run.transactionId!);
       assert.equal(t.transactionStatus, 'ONE_TIME_PAYMENT_STATUS_PAID');
       assert.equal(t.entries.length, 1);
