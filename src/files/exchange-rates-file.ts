@@ -1,8 +1,8 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { invalidInput } from '../domain/errors.ts';
 import { formatExchangeRatesXml, parseExchangeRates, type ExchangeRates } from '../domain/exchange-rates.ts';
+import { writeFileAtomically } from './atomic-write.ts';
 
 /**
  * Exchange-rate tables as files: the snapshot bundled with opentill, and the one `opentill rates
@@ -31,19 +31,5 @@ export function loadExchangeRates(file: string = BUNDLED_RATES_FILE, options: { 
  * then renamed over the old one, so a reader sees the old table or the new one, never half of one.
  */
 export function writeExchangeRatesFile(file: string, rates: ExchangeRates): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    const fd = openSync(temporary, 'wx', 0o644);
-    try {
-      writeSync(fd, formatExchangeRatesXml(rates));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, file);
-  } catch (err) {
-    rmSync(temporary, { force: true });
-    throw err;
-  }
+  writeFileAtomically(file, formatExchangeRatesXml(rates), 0o644);
 }

@@ -1,7 +1,7 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { invalidInput } from '../domain/errors.ts';
 import { formatUsSalesTaxCsv, parseUsSalesTaxCsv, type UsSalesTaxTable } from '../domain/tax-rates.ts';
+import { writeFileAtomically } from './atomic-write.ts';
 
 /**
  * The ZIP-level US sales tax table as a file: what `opentill tax import` reads and writes into the
@@ -26,19 +26,5 @@ export function loadUsSalesTax(file: string): UsSalesTaxTable {
 
 /** Writes the table atomically (a flushed temporary file renamed over the old one), private to opentill's account. */
 export function writeUsSalesTaxFile(file: string, table: UsSalesTaxTable): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    const fd = openSync(temporary, 'wx', 0o600);
-    try {
-      writeSync(fd, formatUsSalesTaxCsv(table));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, file);
-  } catch (err) {
-    rmSync(temporary, { force: true });
-    throw err;
-  }
+  writeFileAtomically(file, formatUsSalesTaxCsv(table), 0o600);
 }
