@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { createServer as netServer, type AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Where browser tests keep their screenshots (gitignored). */
 export const ARTIFACTS = new URL('../test-artifacts/', import.meta.url).pathname;
@@ -21,4 +22,18 @@ export function launchChromium(): Promise<Browser> {
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+}
+
+/** The two sizes every page is looked at and screenshot in: a desktop window and a phone. */
+export const SCREEN_SIZES = [
+  ['desktop', { width: 1280, height: 800 }],
+  ['phone', { width: 390, height: 844 }],
+] as const;
+
+/** Serious and critical findings of axe-core on the page, as `rule (impact): selectors` lines; [] when there are none. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page } as never).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

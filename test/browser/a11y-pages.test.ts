@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
@@ -13,18 +12,6 @@ import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app
  * (a product that does not exist, an expired management link, a used invitation). No serious or
  * critical finding on any; screenshots go to test-artifacts/a11y-*.png. (The invoice is a PDF.)
  */
-const SIZES = [
-  ['desktop', { width: 1280, height: 800 }],
-  ['phone', { width: 390, height: 844 }],
-] as const;
-
-/** Serious and critical findings of axe-core on the page, as `rule: selectors` lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page } as never).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe('accessibility of the remaining pages in Chromium (axe-core)', () => {
   const clock = fixedClock(new Date());
@@ -143,7 +130,7 @@ describe('accessibility of the remaining pages in Chromium (axe-core)', () => {
   ];
 
   for (const { name, open, status, heading } of PAGES) {
-    for (const [size, viewport] of SIZES) {
+    for (const [size, viewport] of SCREEN_SIZES) {
       test(`${name} has no serious or critical axe-core finding (${size})`, async () => {
         const context = await browser.newContext({ locale: 'en-US', viewport });
         const page = await context.newPage();

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
-import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { faultGateway } from '../helpers/fault-gateway.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
@@ -13,18 +12,6 @@ import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app
  * when; every invalid field is marked at once; the pages pass an axe-core scan. Screenshots at
  * desktop and phone sizes go to test-artifacts/.
  */
-const SIZES = [
-  ['desktop', { width: 1280, height: 800 }],
-  ['phone', { width: 390, height: 844 }],
-] as const;
-
-/** Serious and critical findings of axe-core on the page, as `rule: selectors` lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page } as never).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe('checkout UX in Chromium', () => {
   let t: TestApp;
@@ -82,7 +69,7 @@ describe('checkout UX in Chromium', () => {
     assert.ok(bytes < 30_000, `${bytes} bytes`);
   });
 
-  for (const [size, viewport] of SIZES) {
+  for (const [size, viewport] of SCREEN_SIZES) {
     test(`changing the country to Germany updates price and tax, and Pay at once charges it: a receipt, no 409 (${size})`, async () => {
       const page = await newPage({ locale: 'en-US', viewport });
       const statuses: number[] = [];
@@ -187,7 +174,7 @@ describe('checkout UX in Chromium', () => {
   });
 
   test('the page that says a payment is being confirmed passes axe-core', async () => {
-    const page = await newPage({ locale: 'en-US', viewport: SIZES[0][1] });
+    const page = await newPage({ locale: 'en-US', viewport: SCREEN_SIZES[0][1] });
     await page.goto(`${t.url}/sandbox/payment/product/${productId}?country=US`);
     await fillCard(page, 'pending-axe@example.com');
     faults.arm('lost-answer');

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, TEST_CARD, type TestApp } from '../helpers/test-app.ts';
 
 /**
@@ -27,13 +26,7 @@ describe('vendor panel in Chromium', () => {
   });
 
   async function accessible(page: Page, name: string) {
-    const result = await new AxeBuilder({ page }).analyze();
-    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(
-      bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      [],
-      `${name}: no serious or critical accessibility violation`,
-    );
+    assert.deepEqual(await seriousViolations(page), [], `${name}: no serious or critical accessibility violation`);
   }
 
   test('sign up, create a product and a credential (once, even after a reload), refund with confirmation; every page at desktop and phone size', async () => {
@@ -106,10 +99,7 @@ describe('vendor panel in Chromium', () => {
       ['developers', '/panel/developers?env=sandbox'],
       ['settings', '/panel/settings?env=sandbox'],
     ];
-    for (const [size, viewport] of [
-      ['desktop', { width: 1280, height: 800 }],
-      ['phone', { width: 390, height: 844 }],
-    ] as const) {
+    for (const [size, viewport] of SCREEN_SIZES) {
       await page.setViewportSize(viewport);
       for (const [name, path] of pages) {
         await page.goto(`${t.url}${path}`);
