@@ -83,6 +83,7 @@ export async function seedDueSubscriptions(database: Database, count: number, no
         email,
         assignedEmail: null,
         businessName: null,
+        buyerAddress: null,
         buyerVatId: null,
         postalCode: null,
         reverseCharge: false,

@@ -96,6 +96,7 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   pdf.font(REGULAR);
   if (doc.buyer.businessName) pdf.text(doc.buyer.businessName, buyerX, pdf.y, { width: column });
   if (doc.buyer.name) pdf.text(doc.buyer.name, buyerX, pdf.y, { width: column });
+  for (const line of doc.buyer.address) pdf.text(line, buyerX, pdf.y, { width: column });
   pdf.text(doc.buyer.email, buyerX, pdf.y, { width: column });
   pdf.text(
     `Country: ${countryName(doc.buyer.country)} (${doc.buyer.country})${doc.buyer.region ? `, ${doc.buyer.region}` : ''}${doc.buyer.postalCode ? `, ${doc.buyer.postalCode}` : ''}`,

@@ -18,6 +18,8 @@ export interface InvoiceDocument {
   buyer: {
     name: string | null;
     businessName: string | null;
+    /** A business buyer's street and city, one entry per line; empty for a consumer. */
+    address: string[];
     email: string;
     country: string;
     region: string | null;
@@ -80,7 +82,7 @@ export function invoiceService(deps: { store: Store }) {
         if (reversed?.invoiceNumber != null) creditFor = formatInvoiceNumber(reversed.invoiceNumber, environment);
       }
       // Read defensively: the business fields came with the EU B2B work and older rows may lack them.
-      const business = transaction as Partial<Pick<Transaction, 'buyerVatId' | 'reverseCharge' | 'businessName'>>;
+      const business = transaction as Partial<Pick<Transaction, 'buyerVatId' | 'reverseCharge' | 'businessName' | 'buyerAddress'>>;
       const name = [customer?.firstName, customer?.lastName].filter(Boolean).join(' ');
       const sign = payment ? 1 : -1;
       return {
@@ -100,6 +102,7 @@ export function invoiceService(deps: { store: Store }) {
         buyer: {
           name: name || null,
           businessName: business.businessName ?? null,
+          address: business.buyerAddress ? business.buyerAddress.split('\n') : [],
           email: transaction.email,
           country: transaction.country,
           region: transaction.region,

@@ -150,6 +150,8 @@ export interface Transaction {
   buyerVatId: string | null;
   /** The buyer's ZIP or postal code as given at checkout: what US renewals are taxed by. */
   postalCode: string | null;
+  /** A business buyer's street and city as typed (lines separated by newlines), for the invoice; null for a consumer. */
+  buyerAddress: string | null;
   /** EU reverse charge applied: 0% VAT charged, the buyer accounts for it (the invoice must say so). */
   reverseCharge: boolean;
   /** A subscription's billing schedule; absent for one-time payments and vaulted methods. */

@@ -53,6 +53,8 @@ export interface PurchaseRequest {
   /** A business buyer: its company name and VAT ID (EU reverse charge when the ID is valid and the seller is elsewhere in the EU). */
   businessName?: string | undefined;
   vatId?: string | undefined;
+  /** A business buyer's street and city for the invoice (required with a VAT ID: an EU invoice names the buyer's address). */
+  buyerAddress?: string | undefined;
   /** The currency the customer was shown; defaults to the country's own. */
   currency?: string | undefined;
   /** The card typed into opentill's form (the sandbox); absent when the processor takes it in the browser. */
@@ -86,8 +88,8 @@ export type { Offer };
 
 /** A business buyer's detail that is wrong (a VAT ID not of the buyer's country's format, a missing company name): the checkout marks its field. */
 export class BusinessDetailsError extends AppError {
-  readonly field: 'vatId' | 'businessName';
-  constructor(field: 'vatId' | 'businessName', message: string) {
+  readonly field: 'vatId' | 'businessName' | 'buyerAddress';
+  constructor(field: 'vatId' | 'businessName' | 'buyerAddress', message: string) {
     super('INVALID_INPUT', message);
     this.field = field;
   }
@@ -328,6 +330,8 @@ export function purchaseService(deps: PurchaseDeps) {
     if (business && !business.valid && isEuCountry(country)) throw new BusinessDetailsError('vatId', `VAT ID: ${business.reason}`);
     const businessName = request.businessName?.trim().slice(0, 200) || null;
     if (business && !businessName) throw new BusinessDetailsError('businessName', 'Enter the company name that goes with the VAT ID.');
+    const buyerAddress = addressLines(request.buyerAddress);
+    if (business && !buyerAddress) throw new BusinessDetailsError('buyerAddress', "Enter the company's street and city: the invoice must name them.");
     const quote = priceOffer(
       offer,
       { country, region: request.region, zip: request.zip },
@@ -369,6 +373,7 @@ export function purchaseService(deps: PurchaseDeps) {
       businessName,
       buyerVatId: business?.vatId ?? null,
       postalCode: request.zip?.trim().slice(0, 16) || null,
+      buyerAddress,
       reverseCharge: business?.reverseCharge ?? false,
       productName: product.name,
       type: product.type,
@@ -555,3 +560,13 @@ export function newLicenceKey(): string {
 }
 
 export type PurchaseService = ReturnType<typeof purchaseService>;
+
+/** An address as typed, kept to what an invoice can print: at most four non-empty lines of 100 characters. */
+function addressLines(typed: string | undefined): string | null {
+  const lines = (typed ?? '')
+    .split(/\r?\n/)
+    .map((line) => line.trim().slice(0, 100))
+    .filter(Boolean)
+    .slice(0, 4);
+  return lines.length > 0 ? lines.join('\n') : null;
+}

@@ -8,15 +8,16 @@ import { countryOfIp, regionOfPostalCode } from '../geo/locate.ts';
 /**
  * Where a customer is: the country of the request's address (X-Forwarded-For only through a
  * trusted proxy, as configured), refined to a state or province by a ZIP or postal code (in the US
- * the ZIP code itself is kept too, for the ZIP-level sales tax). In the
- * sandbox a vendor may name the country outright, to try prices of other countries.
- * An address with no known country (a private network, say) counts as the United States.
+ * the ZIP code itself is kept too, for the ZIP-level sales tax). In the sandbox a vendor may name the
+ * country outright, to try prices of other countries. In production the address decides; only when it
+ * tells nothing (a private network, an unlisted range) is the country the buyer chose honoured, and
+ * without a choice it counts as the United States.
  */
 export const FALLBACK_COUNTRY = 'US';
 
 export interface LocalityInput {
   zip?: string | undefined;
-  /** Honoured in the sandbox only. */
+  /** Honoured in the sandbox, and in production when the address has no known country. */
   country?: string | undefined;
 }
 
@@ -24,15 +25,14 @@ export function customerLocality(
   request: FastifyRequest,
   environment: Environment,
   input: LocalityInput = {},
-): Locality & { source: 'ip' | 'override' | 'fallback' } {
-  let country: string | undefined;
-  let source: 'ip' | 'override' | 'fallback' = 'ip';
-  if (input.country && environment === 'sandbox') {
+): Locality & { source: 'ip' | 'override' | 'chosen' | 'fallback' } {
+  let source: 'ip' | 'override' | 'chosen' | 'fallback' = 'ip';
+  // The sandbox's named country comes first; production's address wins over any choice.
+  let country = environment === 'sandbox' && input.country ? undefined : countryOfIp(request.ip);
+  if (!country && input.country) {
     country = input.country.toUpperCase();
     if (!/^[A-Z]{2}$/.test(country) || !isKnownCountry(country)) throw invalidInput(`country "${input.country}" is not a known ISO 3166-1 alpha-2 code.`);
-    source = 'override';
-  } else {
-    country = countryOfIp(request.ip);
+    source = environment === 'sandbox' ? 'override' : 'chosen';
   }
   if (!country) {
     country = FALLBACK_COUNTRY;

@@ -154,6 +154,8 @@ export interface TransactionsTable {
   buyer_vat_id: string | null;
   /** The buyer's ZIP or postal code as given at checkout (migration 0014). */
   postal_code: string | null;
+  /** A business buyer's street and city, lines separated by newlines (migration 0015). */
+  buyer_address: string | null;
   /** 1 when EU reverse charge applied: 0% charged, the buyer accounts for the VAT. */
   reverse_charge: Generated<number>;
 }

@@ -35,6 +35,7 @@ export function toTransaction(row: Selectable<TransactionsTable>): Transaction {
     businessName: row.business_name ?? null,
     buyerVatId: row.buyer_vat_id ?? null,
     postalCode: row.postal_code ?? null,
+    buyerAddress: row.buyer_address ?? null,
     reverseCharge: Number(row.reverse_charge) === 1,
     billing: row.billing_anchor ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) } : undefined,
   };
@@ -82,6 +83,7 @@ export function toTransactionRow(t: Transaction): Insertable<TransactionsTable> 
     business_name: t.businessName,
     buyer_vat_id: t.buyerVatId,
     postal_code: t.postalCode,
+    buyer_address: t.buyerAddress,
     reverse_charge: t.reverseCharge ? 1 : 0,
   };
 }

@@ -28,7 +28,7 @@ for (const kind of await storeKinds()) {
     before(async () => {
       const table = join(dir, 'ny.csv');
       writeFileSync(table, NY_TABLE);
-      t = await startTestApp(kind, { clock, env: { SELLER_COUNTRY: 'FR', SALES_TAX_FILE: table } });
+      t = await startTestApp(kind, { clock, env: { SELLER_COUNTRY: 'FR', SALES_TAX_FILE: table, TRUST_PROXY: '127.0.0.1' } });
       v = await t.newVendor('Acme SAS');
       productId = (
         await v.product({
@@ -82,6 +82,7 @@ for (const kind of await storeKinds()) {
         email: 'buyer@firma.example',
         country: 'DE',
         businessName: 'Firma GmbH',
+        buyerAddress: 'Hauptstraße 5\r\n\r\n  10115 Berlin  ',
         vatId: 'DE 123 456 789',
         expectedTotal: '10000',
       });
@@ -93,8 +94,8 @@ for (const kind of await storeKinds()) {
       const stored = await t.services.store.transactions.find(v.scope(), listed.id ?? listed.transactionId ?? listed.transaction_id);
       assert.ok(stored, JSON.stringify(listed));
       assert.deepEqual(
-        [stored.businessName, stored.buyerVatId, stored.reverseCharge, stored.taxRate, stored.taxName, stored.taxMinor, stored.netMinor],
-        ['Firma GmbH', 'DE123456789', true, '0', 'Reverse charge', 0, 10000],
+        [stored.businessName, stored.buyerAddress, stored.buyerVatId, stored.reverseCharge, stored.taxRate, stored.taxName, stored.taxMinor, stored.netMinor],
+        ['Firma GmbH', 'Hauptstraße 5\n10115 Berlin', 'DE123456789', true, '0', 'Reverse charge', 0, 10000],
       );
       const entries = await t.services.store.entries.listForTransaction(stored.id);
       assert.equal(entries.length, 1);
@@ -109,7 +110,13 @@ for (const kind of await storeKinds()) {
 
       const french = await quote('country=FR&vatId=FR12345678901');
       assert.deepEqual([french.json.taxName, french.json.taxRate, french.json.reverseCharge], ['VAT', '0.2', false]);
-      const id = await v.buy(productId, { country: 'FR', email: 'achat@societe.example', businessName: 'Société SA', vatId: 'FR12345678901' });
+      const id = await v.buy(productId, {
+        country: 'FR',
+        email: 'achat@societe.example',
+        businessName: 'Société SA',
+        buyerAddress: '1 rue X\nParis',
+        vatId: 'FR12345678901',
+      });
       const stored = (await t.services.store.transactions.find(v.scope(), id))!;
       assert.deepEqual([stored.reverseCharge, stored.buyerVatId, stored.taxRate, stored.businessName], [false, 'FR12345678901', '0.2', 'Société SA']);
 
@@ -131,11 +138,73 @@ for (const kind of await storeKinds()) {
       assert.match(wrongCountry.json.vatIdError, /starts with DE, not FR/);
 
       const page = await openPage('?country=DE');
-      const refused = await pay({ ...page.form, email: 'bad@firma.example', country: 'DE', businessName: 'Firma GmbH', vatId: 'DE12345' });
+      const refused = await pay({
+        ...page.form,
+        email: 'bad@firma.example',
+        country: 'DE',
+        businessName: 'Firma GmbH',
+        buyerAddress: 'Hauptstraße 5',
+        vatId: 'DE12345',
+      });
       assert.equal(refused.status, 400);
       assert.match(refused.html, /id="vatId"[^>]*aria-invalid="true"/);
       assert.deepEqual(await transactionsOf('bad@firma.example'), []);
       await assert.rejects(v.buy(productId, { country: 'DE', email: 'bad2@firma.example', businessName: 'X', vatId: 'DE1' }), /VAT ID/);
+    });
+
+    test('a business buyer gives the street and city the invoice must name: without them the field is marked and nothing is charged', async () => {
+      const page = await openPage('?country=DE');
+      const fields = {
+        ...page.form,
+        email: 'noaddress@firma.example',
+        country: 'DE',
+        businessName: 'Firma GmbH',
+        vatId: 'DE123456789',
+        expectedTotal: '10000',
+      };
+      const refused = await pay({ ...fields, buyerAddress: ' \n ' });
+      assert.equal(refused.status, 400);
+      assert.match(refused.html, /id="buyerAddress"[^>]*aria-invalid="true"/);
+      assert.match(refused.html, /id="buyerAddress-error">Enter the company&#39;s street and city/);
+      assert.match(refused.html, /<details class="business" open>/, 'the business section stays open');
+      assert.match(refused.html, /id="businessName"[^>]*value="Firma GmbH"/, 'what was typed is kept');
+      assert.deepEqual(await transactionsOf('noaddress@firma.example'), []);
+      // Long addresses are cut to what an invoice prints: four lines of 100 characters.
+      const long = await pay({ ...fields, buyerAddress: ['a'.repeat(150), 'b', 'c', 'd', 'e'].join('\n') });
+      assert.equal(long.status, 200, long.html);
+      const [listed] = await transactionsOf('noaddress@firma.example');
+      const stored = (await t.services.store.transactions.find(v.scope(), listed.id))!;
+      assert.equal(stored.buyerAddress, ['a'.repeat(100), 'b', 'c', 'd'].join('\n'));
+    });
+
+    test('in production the country a buyer picks is honoured only when the address tells nothing', async () => {
+      const live = (
+        await v.product(
+          {
+            type: 'ONETIME',
+            name: 'Acme Pro',
+            prices: [
+              { currency: 'USD', value: 20 },
+              { currency: 'EUR', value: 100 },
+            ],
+          } as never,
+          'production',
+        )
+      ).id;
+      // Requests from loopback have no country: the checkout shows the list and prices by the choice.
+      const res = await fetch(`${t.url}/payment/product/${live}/quote?country=DE`, { headers: { accept: 'application/json' } });
+      const json = (await res.json()) as any;
+      assert.deepEqual([res.status, json.currency, json.taxRate], [200, 'EUR', '0.19']);
+      const page = await (await fetch(`${t.url}/payment/product/${live}?country=DE`)).text();
+      assert.match(page, /<select id="country" name="country"/);
+      assert.match(page, /<option value="DE" selected>Germany<\/option>/);
+      // An address with a known country decides, whatever the buyer picks.
+      const fromUs = await fetch(`${t.url}/payment/product/${live}/quote?country=DE`, {
+        headers: { accept: 'application/json', 'x-forwarded-for': '8.8.8.8' },
+      });
+      assert.equal(((await fromUs.json()) as any).currency, 'USD');
+      const pageFromUs = await (await fetch(`${t.url}/payment/product/${live}?country=DE`, { headers: { 'x-forwarded-for': '8.8.8.8' } })).text();
+      assert.match(pageFromUs, /<input id="country" value="United States" readonly/);
     });
 
     test('US: a ZIP code in the imported table pays its combined rate; one not in it pays the state rate, shown as estimated', async () => {

@@ -59,6 +59,7 @@ describe('a business buyer from another EU country pays with reverse charge (Chr
     assert.match((await page.locator('#price').textContent())!, /VAT \(19%\)/);
     await page.locator('details.business summary').click();
     await page.locator('#businessName').fill('Müller Maschinenbau GmbH');
+    await page.locator('#buyerAddress').fill('Industriestraße 7\n80331 München');
     await page.locator('#vatId').fill(vatId);
     await page.locator('#vatId').blur();
   };
@@ -100,6 +101,7 @@ describe('a business buyer from another EU country pays with reverse charge (Chr
       const text = await pdfText(Buffer.from(await res.body()));
       assert.match(text, /DE123456789/, "the buyer's VAT ID");
       assert.match(text, /Müller Maschinenbau GmbH/, 'the company');
+      assert.match(text, /Industriestraße 7\s*80331 München/, "the company's address");
       assert.match(text, /Reverse charge: VAT to be accounted for by the recipient/, 'the legal note');
       assert.match(text, /FR12345678901/, "the seller's VAT ID");
 

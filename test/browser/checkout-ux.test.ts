@@ -76,6 +76,7 @@ describe('checkout UX in Chromium', () => {
       page.on('response', (r) => statuses.push(r.status()));
       await page.goto(`${t.url}/sandbox/payment/product/${productId}?country=US`);
       assert.equal(await page.locator('[data-testid="sandbox-badge"]').count(), 1);
+      assert.match((await page.getByLabel('Sandbox test cards').textContent())!, /4242 4242 4242 4242 Visa/, 'test cards spaced as printed');
       assert.equal(await page.locator('#country option:checked').textContent(), 'United States');
       assert.equal(await page.locator('[data-testid="total"]').textContent(), '$45.00');
       const email = `germany-${size}@example.com`;
@@ -86,6 +87,7 @@ describe('checkout UX in Chromium', () => {
       await page.locator('#pay').click();
       await page.locator('#receipt').waitFor();
       assert.match((await page.locator('#receipt').textContent())!, /€53\.55/);
+      assert.equal(await page.locator('[data-testid="sandbox-badge"]').count(), 1, 'the receipt says it was a test');
       assert.ok(!statuses.some((s) => s >= 400), `no error answers: ${statuses.join(',')}`);
       await page.screenshot({ path: `${ARTIFACTS}checkout-ux-receipt-${size}.png`, fullPage: true });
       assert.deepEqual(await seriousViolations(page), [], 'receipt');

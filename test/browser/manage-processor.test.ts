@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { fixedClock } from '../../src/domain/clock.ts';
 import type { ChargeResult, PaymentGateway } from '../../src/domain/gateway.ts';
 import { stripeGateway } from '../../src/gateways/stripe-gateway.ts';
-import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, launchChromium, seriousViolations } from '../../support/chromium.ts';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin/index.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
@@ -97,7 +97,8 @@ describe("management page with Stripe's element in Chromium", () => {
   const renewals = async () => (await t.services.store.entries.listForTransaction(subscriptionId)).filter((e) => e.type === 'SUBSCRIPTION_PAYMENT');
 
   test('a new card through the element, a renewal held for 3-D Secure, confirmed from the page and booked once', async () => {
-    const page = await browser.newPage({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+    // Pages of their own contexts: axe-core opens a page beside the one it scans.
+    const page = await (await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } })).newPage();
     const pageRequests: string[] = [];
     page.on('request', (r) => {
       if (r.frame() === page.mainFrame()) pageRequests.push(`${r.url()} ${r.postData() ?? ''}`);
@@ -113,6 +114,7 @@ describe("management page with Stripe's element in Chromium", () => {
     await card.getByLabel('Expiration date').fill('1234');
     await card.getByLabel('Security code').fill('123');
     await page.screenshot({ path: `${ARTIFACTS}manage-card-element.png`, fullPage: true });
+    assert.deepEqual(await seriousViolations(page, { exclude: ['iframe'] }), [], 'management page with the card element');
     await item.locator('[data-testid="save-card"]').click();
     const challenge = page.frameLocator('iframe[title="3D Secure authentication"]');
     await challenge.getByRole('button', { name: 'Complete authentication' }).click();
@@ -133,11 +135,12 @@ describe("management page with Stripe's element in Chromium", () => {
     const notice = item.locator('[data-testid="requires-action"]');
     assert.match((await notice.textContent())!, /Your bank asks you to confirm the payment of 8\.00 USD for Acme Cloud/);
     await page.screenshot({ path: `${ARTIFACTS}manage-requires-action-desktop.png`, fullPage: true });
-    const phone = await browser.newPage({ locale: 'en-US', viewport: { width: 390, height: 844 }, isMobile: true });
+    const phone = await (await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 }, isMobile: true })).newPage();
     await phone.goto(page.url());
     await phone.locator('[data-testid="confirm-payment"]:not([disabled])').waitFor();
     await phone.screenshot({ path: `${ARTIFACTS}manage-requires-action-phone.png`, fullPage: true });
-    await phone.close();
+    assert.deepEqual(await seriousViolations(phone), [], 'management page asking for authentication, phone');
+    await phone.context().close();
     // Without JavaScript the buttons that need the processor's script do nothing (the page says why: see test/api/manage-processor.test.ts).
     const noScript = await browser.newContext({ javaScriptEnabled: false });
     const plain = await noScript.newPage();
@@ -153,6 +156,7 @@ describe("management page with Stripe's element in Chromium", () => {
     assert.match((await page.locator('[role="status"]').textContent())!, /Thank you: the payment is confirmed/);
     assert.equal(await page.locator('[data-testid="requires-action"]').count(), 0);
     await page.screenshot({ path: `${ARTIFACTS}manage-payment-confirmed.png`, fullPage: true });
+    assert.deepEqual(await seriousViolations(page, { exclude: ['iframe'] }), [], 'management page after the payment');
 
     const booked = await renewals();
     assert.equal(booked.length, 2, 'the first payment and the authenticated renewal');
@@ -161,6 +165,6 @@ describe("management page with Stripe's element in Chromium", () => {
     const tx = (await t.services.store.transactions.find(scope(), subscriptionId))!;
     assert.equal(tx.status, 'SUBSCRIPTION_STATUS_ACTIVE');
     assert.equal(tx.billing?.failedAttempts, 0);
-    await page.close();
+    await page.context().close();
   });
 });

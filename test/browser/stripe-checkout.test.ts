@@ -6,7 +6,7 @@ import { isPayment } from '../../src/domain/ledger.ts';
 import { stripeGateway } from '../../src/gateways/stripe-gateway.ts';
 import { setupStripe } from '../../src/gateways/stripe-setup.ts';
 import { html, sendPage } from '../../src/http/pages/layout.ts';
-import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, launchChromium, seriousViolations } from '../../support/chromium.ts';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin/index.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
@@ -149,6 +149,7 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
     assert.equal(await element(page).getByLabel('Card number').inputValue(), '4242 4242 4242 4242');
     await assertLayout(page, 1280);
     await page.screenshot({ path: `${ARTIFACTS}stripe-checkout-desktop.png`, fullPage: true });
+    assert.deepEqual(await seriousViolations(page, { exclude: ['#payment-element iframe'] }), [], 'production checkout');
 
     const phoneContext = await context({ viewport: { width: 390, height: 844 }, isMobile: true });
     const phone = await phoneContext.newPage();
@@ -156,6 +157,7 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
     await typeCard(phone, '4242424242424242');
     await assertLayout(phone, 390);
     await phone.screenshot({ path: `${ARTIFACTS}stripe-checkout-phone.png`, fullPage: true });
+    assert.deepEqual(await seriousViolations(phone, { exclude: ['#payment-element iframe'] }), [], 'production checkout, phone');
     await phoneContext.close();
 
     await page.click('#pay');
@@ -163,6 +165,7 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
     const receipt = await receiptOf(page);
     assert.match(receipt.text, /Payment of \$49\.00 received/);
     await page.screenshot({ path: `${ARTIFACTS}stripe-checkout-receipt.png`, fullPage: true });
+    assert.deepEqual(await seriousViolations(page), [], 'production receipt');
     assert.equal((await paymentsOf(receipt.id)).length, 1);
     const intents = (await s.client().paymentIntents.list({ limit: 100 })).data.filter((i) => i.status === 'succeeded');
     assert.deepEqual(

@@ -24,6 +24,7 @@ const document = (over: Partial<InvoiceDocument> = {}): InvoiceDocument => ({
   buyer: {
     name: 'Ωμέγα Дмитрий Łukasz',
     businessName: 'Société Générale SARL',
+    address: ['12 rue de la Paix', '75002 Paris'],
     email: 'buyer@example.fr',
     country: 'FR',
     region: null,
@@ -55,6 +56,8 @@ test('an invoice carries the full legal content: seller block, buyer block with 
     'Germany',
     'VAT ID: DE123456789',
     'Société Générale SARL',
+    '12 rue de la Paix',
+    '75002 Paris',
     'Ωμέγα Дмитрий Łukasz',
     'buyer@example.fr',
     'Country: France (FR), 75008',
@@ -79,7 +82,7 @@ test('without the flag there is no reverse-charge note; without seller details t
   const doc = document({
     reverseCharge: false,
     seller: { name: 'Acme', email: 'a@acme.test', address: [], country: null, taxId: null, supportEmail: null, logo: null },
-    buyer: { name: null, businessName: null, email: 'x@example.com', country: 'US', region: 'CA', postalCode: null, vatId: null },
+    buyer: { name: null, businessName: null, address: [], email: 'x@example.com', country: 'US', region: 'CA', postalCode: null, vatId: null },
   });
   const text = await pdfText(await renderInvoicePdf(doc));
   assert.ok(!text.includes('Reverse charge'), text);

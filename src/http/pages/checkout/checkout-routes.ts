@@ -213,7 +213,7 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
           quote,
           locale: localeFromAcceptLanguage(request.headers['accept-language']),
           country: locality.country,
-          countryEditable: environment === 'sandbox' || locality.source === 'fallback',
+          countryEditable: locality.source !== 'ip',
           countries: KNOWN_COUNTRIES,
           quoteUrl: `${encodeURIComponent(productId)}/quote`,
           prefill: {
@@ -322,6 +322,7 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       coupon: form.coupon?.trim() || undefined,
       country: form.country,
       businessName: form.businessName?.trim() || undefined,
+      buyerAddress: form.buyerAddress?.trim() || undefined,
       vatId: form.vatId?.trim() || undefined,
     };
     // A coupon typed after the price was shown: show the new price first, charge on the next submit.
@@ -409,7 +410,7 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     if (!isEmail((form.email ?? '').trim())) errors.email = FIELD_MESSAGES.email;
     let country: string | undefined;
     try {
-      country = customerLocality(request, environment, { country: environment === 'sandbox' ? form.country : undefined }).country;
+      country = customerLocality(request, environment, { country: form.country }).country;
     } catch {
       errors.country = 'Choose a country from the list.';
     }
@@ -492,7 +493,7 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
 
   /** What the customer entered, checked: everything of the purchase but the card. */
   function purchaseDetails(request: FastifyRequest, form: FormBody, offer: Offer, prefill: CheckoutPrefill): Omit<PurchaseRequest, 'card'> {
-    const locality = customerLocality(request, environment, { zip: form.zipCode, country: environment === 'sandbox' ? form.country : undefined });
+    const locality = customerLocality(request, environment, { zip: form.zipCode, country: form.country });
     const expectedCurrency = form.expectedCurrency ?? '';
     const expectedTotal = /^\d{1,15}$/.test(form.expectedTotal ?? '') ? Number(form.expectedTotal) : NaN;
     if (!/^[A-Za-z]{3}$/.test(expectedCurrency) || !Number.isSafeInteger(expectedTotal))
@@ -506,6 +507,7 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       region: locality.region ?? undefined,
       zip: locality.zip ?? undefined,
       businessName: form.businessName?.trim() || undefined,
+      buyerAddress: form.buyerAddress?.trim() || undefined,
       vatId: form.vatId?.trim() || undefined,
       payload: offer.customized?.payload ?? form.payload ?? null,
       coupon: prefill.coupon,

@@ -8,8 +8,9 @@ export interface CheckoutPrefill {
   payload?: string | undefined;
   nonEditableEmail?: boolean | undefined;
   country?: string | undefined;
-  /** A business buyer's company name and VAT ID, from the form (never from the URL). */
+  /** A business buyer's company name, address and VAT ID, from the form (never from the URL). */
   businessName?: string | undefined;
+  buyerAddress?: string | undefined;
   vatId?: string | undefined;
 }
 

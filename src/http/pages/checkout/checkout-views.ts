@@ -30,7 +30,7 @@ function countryOptions(codes: readonly string[]) {
 }
 
 /** The fields a failed submit can mark, each with what to fix. */
-export type FieldName = 'email' | 'country' | 'zipCode' | 'businessName' | 'vatId' | 'coupon' | 'cardNumber' | 'cardExpiry' | 'cardCvc';
+export type FieldName = 'email' | 'country' | 'zipCode' | 'businessName' | 'buyerAddress' | 'vatId' | 'coupon' | 'cardNumber' | 'cardExpiry' | 'cardCvc';
 export type FieldErrors = Partial<Record<FieldName, string>>;
 /** What each field needs, the same words from the page's script and from the server. */
 export const FIELD_MESSAGES = {
@@ -40,7 +40,18 @@ export const FIELD_MESSAGES = {
   cardExpiry: 'Enter the expiry as MM/YY, such as 04/29.',
   cardCvc: 'Enter the 3 or 4 digit security code (CVC) from the back of the card.',
 } as const;
-const FIELD_ORDER: readonly FieldName[] = ['email', 'country', 'zipCode', 'businessName', 'vatId', 'coupon', 'cardNumber', 'cardExpiry', 'cardCvc'];
+const FIELD_ORDER: readonly FieldName[] = [
+  'email',
+  'country',
+  'zipCode',
+  'businessName',
+  'buyerAddress',
+  'vatId',
+  'coupon',
+  'cardNumber',
+  'cardExpiry',
+  'cardCvc',
+];
 
 /** An input's invalid state: `aria-invalid`, the message it is described by, and focus on the first one marked. */
 function invalid(errors: FieldErrors | undefined, name: FieldName): Html {
@@ -123,11 +134,14 @@ function header(view: { vendorName: string; offer: Offer }, embedded: boolean): 
   return html`<div class="top"><p class="muted">${view.vendorName}</p>${embedded ? html`<button type="button" class="link" id="close" aria-label="Close checkout">Close ✕</button>` : ''}</div>`;
 }
 
+const sandboxBadge = (environment: Environment): Html =>
+  environment === 'sandbox' ? html`<p class="badge" data-testid="sandbox-badge">Sandbox: a test purchase, no real money moves</p>` : html``;
+
 export function checkoutForm(view: FormView, embedded: boolean): Html {
   const { offer, quote, prefill } = view;
   const errors = view.fieldErrors;
   const migrating = !!offer.customized?.transactionIdToMigrate;
-  return html`${view.environment === 'sandbox' ? html`<p class="badge" data-testid="sandbox-badge">Sandbox: a test purchase, no real money moves</p>` : ''}${header(view, embedded)}
+  return html`${sandboxBadge(view.environment)}${header(view, embedded)}
   <h1>${offer.product.name}</h1>
   ${offer.product.description ? html`<p class="muted">${offer.product.description}</p>` : ''}
   <div class="box"><div id="price" aria-live="polite">${priceLines(offer, quote, view.now, view.locale)}</div>${migrating ? html`<p class="muted" id="migration">This replaces your current subscription, which ends now. What is left of it pays for the first days of this one, so nothing is charged today; the receipt shows the date of the first charge.</p>` : ''}</div>
@@ -155,8 +169,9 @@ export function checkoutForm(view: FormView, embedded: boolean): Html {
       }${fieldError(errors, 'country')}</div>
       <div><label for="zipCode">ZIP / postal code</label><input id="zipCode" name="zipCode" autocomplete="postal-code" value="${prefill.zipCode ?? ''}"${invalid(errors, 'zipCode')}>${fieldError(errors, 'zipCode')}</div>
     </div>
-    <details class="business"${prefill.vatId || prefill.businessName || errors?.vatId || errors?.businessName ? html` open` : ''}><summary>Buying for a business</summary>
+    <details class="business"${prefill.vatId || prefill.businessName || prefill.buyerAddress || errors?.vatId || errors?.businessName || errors?.buyerAddress ? html` open` : ''}><summary>Buying for a business</summary>
       <label for="businessName">Company name</label><input id="businessName" name="businessName" autocomplete="organization" maxlength="200" value="${prefill.businessName ?? ''}"${invalid(errors, 'businessName')}>${fieldError(errors, 'businessName')}
+      <label for="buyerAddress">Company address (street, city)</label><textarea id="buyerAddress" name="buyerAddress" autocomplete="street-address" rows="2" maxlength="400"${invalid(errors, 'buyerAddress')}>${prefill.buyerAddress ?? ''}</textarea>${fieldError(errors, 'buyerAddress')}
       <label for="vatId">VAT ID</label><input id="vatId" name="vatId" autocomplete="off" maxlength="24" placeholder="such as DE123456789" value="${prefill.vatId ?? ''}"${invalid(errors, 'vatId')}>${fieldError(errors, 'vatId')}
       <p class="muted">A business in another EU country than the seller's pays no VAT (reverse charge).</p>
     </details>
@@ -190,7 +205,7 @@ function cardFields(view: FormView): Html {
 
 function sandboxCards(): Html {
   return html`<div class="box muted" aria-label="Sandbox test cards"><p><strong>Sandbox</strong>: no real money moves. Test cards (any future expiry, any CVC):</p>
-  <ul>${Object.entries(SANDBOX_TEST_CARDS).map(([number, card]) => html`<li><code>${number}</code> ${card.description}</li>`)}</ul></div>`;
+  <ul>${Object.entries(SANDBOX_TEST_CARDS).map(([number, card]) => html`<li><code>${number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code> ${card.description}</li>`)}</ul></div>`;
 }
 
 export function receipt(
@@ -201,7 +216,7 @@ export function receipt(
   const total = t.netMinor + t.taxMinor;
   const paidNow = t.lastCharge !== null;
   const money = (minor: number) => formatForBuyer(minor, t.currency, view.locale);
-  return html`${header(view, embedded)}
+  return html`${sandboxBadge(t.environment)}${header(view, embedded)}
   <h1>Thank you</h1>
   <div class="alert ok" role="status" id="receipt">${
     paidNow
