@@ -25,6 +25,15 @@ export interface CredentialDeps {
 
 const CACHE_MS = 5_000;
 
+interface CacheEntry {
+  credential: StoredCredential | undefined;
+  until: number;
+  /** The stored HMAC, decoded once. */
+  expected: Buffer;
+  /** The password last found to match, so the client's next request skips the HMAC. */
+  verified: Buffer | null;
+}
+
 /**
  * Recently seen logins are cached for CACHE_MS (docs/decisions.md §3). A revocation made through this
  * service takes effect here at once: it evicts the credential, and a lookup that read the store before
@@ -33,20 +42,31 @@ const CACHE_MS = 5_000;
  */
 export function credentialService(deps: CredentialDeps) {
   const hash = (password: string) => createHmac('sha256', deps.secret).update(password).digest();
-  const cache = new Map<string, { credential: StoredCredential | undefined; until: number }>();
+  const cache = new Map<string, CacheEntry>();
   let revocations = 0;
+  const UNKNOWN = Buffer.alloc(32);
 
-  async function lookup(login: string): Promise<StoredCredential | undefined> {
+  async function lookup(login: string): Promise<CacheEntry> {
     const now = Date.now();
     const hit = cache.get(login);
-    if (hit && hit.until > now) return hit.credential;
+    if (hit && hit.until > now) return hit;
     const revocationsBefore = revocations;
     const credential = await deps.store.credentials.findByLogin(login);
+    const entry: CacheEntry = { credential, until: now + CACHE_MS, expected: credential ? Buffer.from(credential.secretHash, 'hex') : UNKNOWN, verified: null };
     if (revocations === revocationsBefore) {
       if (cache.size > 10_000) cache.clear();
-      cache.set(login, { credential, until: now + CACHE_MS });
+      cache.set(login, entry);
     }
-    return credential;
+    return entry;
+  }
+
+  /** Whether the password is the credential's: an HMAC, skipped for the password this entry last matched (a client sends the same one every time). */
+  function matches(entry: CacheEntry, password: string): boolean {
+    const given = Buffer.from(password);
+    if (entry.verified && entry.verified.length === given.length && timingSafeEqual(entry.verified, given)) return true;
+    const ok = timingSafeEqual(hash(password), entry.expected) && entry.credential !== undefined;
+    if (ok) entry.verified = given;
+    return ok;
   }
 
   return {
@@ -71,10 +91,9 @@ export function credentialService(deps: CredentialDeps) {
       if (!header) return undefined;
       const colon = header.indexOf(':');
       if (colon <= 0 || header.length > 512) return undefined;
-      const credential = await lookup(header.slice(0, colon).trim());
-      const expected = Buffer.from(credential?.secretHash ?? '0'.repeat(64), 'hex');
-      const matches = timingSafeEqual(hash(header.slice(colon + 1).trim()), expected);
-      if (!credential || !matches || credential.revokedAt !== null || credential.environment !== environment) return undefined;
+      const entry = await lookup(header.slice(0, colon).trim());
+      const credential = entry.credential;
+      if (!matches(entry, header.slice(colon + 1).trim()) || !credential || credential.revokedAt !== null || credential.environment !== environment) return undefined;
       return { vendorId: credential.vendorId, environment };
     },
 

@@ -3,6 +3,7 @@ import type { EntryType, LedgerEntry } from '../domain/model.ts';
 import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
 import { whereScope } from './scope.ts';
+import { byCreatedThenId } from './row-order.ts';
 import type { LedgerEntriesTable } from './schema.ts';
 
 type NewEntry = Parameters<Repositories['entries']['insert']>[0];
@@ -90,8 +91,8 @@ export function entriesStore(db: Executor): Repositories['entries'] {
         .execute();
     },
     async listForTransaction(transactionId) {
-      const rows = await db.selectFrom('ledger_entries').selectAll().where('transaction_id', '=', transactionId).orderBy('created_at').orderBy('id').execute();
-      return rows.map(toEntry);
+      const rows = await db.selectFrom('ledger_entries').selectAll().where('transaction_id', '=', transactionId).execute();
+      return byCreatedThenId(rows).map(toEntry);
     },
     async findByHash(environment, hashId) {
       const row = await db.selectFrom('ledger_entries').selectAll().where('hash_id', '=', hashId).where('environment', '=', environment).executeTakeFirst();

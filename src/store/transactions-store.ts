@@ -2,6 +2,7 @@ import { sql, type Updateable } from 'kysely';
 import type { Scope } from '../domain/model.ts';
 import type { Repositories, TransactionPatch } from '../domain/ports.ts';
 import type { DialectName, Executor } from './database.ts';
+import { byCreatedThenId } from './row-order.ts';
 import { whereScope } from './scope.ts';
 import { toTransaction, toTransactionRow } from './transaction-rows.ts';
 import type { TransactionsTable } from './schema.ts';
@@ -28,10 +29,8 @@ export function transactionsStore(db: Executor, dialect: DialectName): Repositor
       const lower = email.toLowerCase();
       const rows = await scoped(scope)
         .where((eb) => eb.or([eb('email_lower', '=', lower), eb('assigned_email_lower', '=', lower)]))
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
         .execute();
-      return rows.map(toTransaction);
+      return byCreatedThenId(rows, 'desc').map(toTransaction);
     },
     async recent(scope, limit) {
       const rows = await scoped(scope).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();

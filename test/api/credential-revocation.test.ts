@@ -29,6 +29,21 @@ for (const kind of await storeKinds()) {
       assert.equal((await v.api('/v1/changed-transactions')).status, 200, "the vendor's other credential still works");
     });
 
+    test('a password that matched once is remembered for its login only: another one of the same length is still refused', async () => {
+      const issued = await t.services.credentials.issue(v.scope());
+      const auth = t.services.credentials.authenticate;
+      assert.ok(await auth(issued.authorization, 'sandbox'));
+      assert.ok(await auth(issued.authorization, 'sandbox'), 'the remembered password');
+      const flipped = issued.password.slice(0, -1) + (issued.password.endsWith('A') ? 'B' : 'A');
+      assert.equal(await auth(`${issued.login}:${flipped}`, 'sandbox'), undefined);
+      assert.equal(await auth(`${issued.login}:${issued.password}x`, 'sandbox'), undefined);
+      assert.equal(await auth(`${issued.login}:`, 'sandbox'), undefined);
+      assert.equal(await auth(issued.authorization, 'production'), undefined, 'nor in the other environment');
+      const other = await t.services.credentials.issue(v.scope());
+      assert.equal(await auth(`${other.login}:${issued.password}`, 'sandbox'), undefined, "nor another login's");
+      assert.ok(await auth(issued.authorization, 'sandbox'));
+    });
+
     test('a lookup that read the credential before the revocation and finished after it does not keep it alive', async () => {
       // The real store, with the answer of the first lookup held back until the revocation has committed.
       const store = t.services.store;
