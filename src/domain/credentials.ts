@@ -93,7 +93,8 @@ export function credentialService(deps: CredentialDeps) {
       if (colon <= 0 || header.length > 512) return undefined;
       const entry = await lookup(header.slice(0, colon).trim());
       const credential = entry.credential;
-      if (!matches(entry, header.slice(colon + 1).trim()) || !credential || credential.revokedAt !== null || credential.environment !== environment) return undefined;
+      if (!matches(entry, header.slice(colon + 1).trim()) || !credential || credential.revokedAt !== null || credential.environment !== environment)
+        return undefined;
       return { vendorId: credential.vendorId, environment };
     },
 
