@@ -110,9 +110,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerErrorHandling(app);
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Set as the request arrives (a synchronous hook: no promise per request); error answers keep it.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    return payload;
+    done();
   });
 
   // A POST with Content-Type: application/json and an empty body is a POST with no body (cancel, refund).

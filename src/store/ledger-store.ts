@@ -3,6 +3,7 @@ import type { EntryType, LedgerEntry } from '../domain/model.ts';
 import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
 import { whereScope } from './scope.ts';
+import { precompiled } from './precompiled.ts';
 import { byCreatedThenId } from './row-order.ts';
 import type { LedgerEntriesTable } from './schema.ts';
 
@@ -83,6 +84,7 @@ function toEntry(row: Selectable<LedgerEntriesTable>): LedgerEntry {
 
 /** Ledger entries are append-only: this store can insert and read them, never change them. */
 export function entriesStore(db: Executor): Repositories['entries'] {
+  const entriesOf = precompiled(db, 1, (transactionId: string) => db.selectFrom('ledger_entries').selectAll().where('transaction_id', '=', transactionId));
   return {
     async insert(e) {
       await db
@@ -91,7 +93,7 @@ export function entriesStore(db: Executor): Repositories['entries'] {
         .execute();
     },
     async listForTransaction(transactionId) {
-      const rows = await db.selectFrom('ledger_entries').selectAll().where('transaction_id', '=', transactionId).execute();
+      const rows = await entriesOf(transactionId);
       return byCreatedThenId(rows).map(toEntry);
     },
     async findByHash(environment, hashId) {

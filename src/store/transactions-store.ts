@@ -2,6 +2,7 @@ import { sql, type Updateable } from 'kysely';
 import type { Scope } from '../domain/model.ts';
 import type { Repositories, TransactionPatch } from '../domain/ports.ts';
 import type { DialectName, Executor } from './database.ts';
+import { precompiled } from './precompiled.ts';
 import { byCreatedThenId } from './row-order.ts';
 import { whereScope } from './scope.ts';
 import { toTransaction, toTransactionRow } from './transaction-rows.ts';
@@ -9,13 +10,22 @@ import type { TransactionsTable } from './schema.ts';
 
 export function transactionsStore(db: Executor, dialect: DialectName): Repositories['transactions'] {
   const scoped = (scope: Scope) => db.selectFrom('transactions').selectAll().$call(whereScope(scope));
+  // The read path's two queries, compiled once.
+  const byId = precompiled(db, 3, (vendorId: string, environment: string, id: string) =>
+    scoped({ vendorId, environment: environment as Scope['environment'] }).where('id', '=', id),
+  );
+  const byEmail = precompiled(db, 3, (vendorId: string, environment: string, lower: string) =>
+    scoped({ vendorId, environment: environment as Scope['environment'] }).where((eb) =>
+      eb.or([eb('email_lower', '=', lower), eb('assigned_email_lower', '=', lower)]),
+    ),
+  );
 
   return {
     async insert(transaction) {
       await db.insertInto('transactions').values(toTransactionRow(transaction)).execute();
     },
     async find(scope, id) {
-      const row = await scoped(scope).where('id', '=', id).executeTakeFirst();
+      const [row] = await byId(scope.vendorId, scope.environment, id);
       return row && toTransaction(row);
     },
     async lock(scope, id) {
@@ -27,9 +37,7 @@ export function transactionsStore(db: Executor, dialect: DialectName): Repositor
     },
     async listByEmail(scope, email) {
       const lower = email.toLowerCase();
-      const rows = await scoped(scope)
-        .where((eb) => eb.or([eb('email_lower', '=', lower), eb('assigned_email_lower', '=', lower)]))
-        .execute();
+      const rows = await byEmail(scope.vendorId, scope.environment, lower);
       return byCreatedThenId(rows, 'desc').map(toTransaction);
     },
     async recent(scope, limit) {

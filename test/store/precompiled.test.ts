@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { precompiled } from '../../src/store/precompiled.ts';
+import type { Database } from '../../src/store/database.ts';
+import { freshDatabase, storeKinds } from '../../support/databases.ts';
+
+for (const kind of await storeKinds()) {
+  describe(`precompiled queries (${kind})`, () => {
+    let database: Database;
+    let drop: () => Promise<void>;
+    before(async () => {
+      ({ database, drop } = await freshDatabase(kind));
+      const at = '2030-01-01T00:00:00.000Z';
+      await database.kysely
+        .insertInto('vendors')
+        .values(['a', 'b'].map((id) => ({ id, name: id, email: `${id}@example.com`, created_at: at })) as never)
+        .execute();
+    });
+    after(() => drop());
+
+    test('binds each call’s values to the placeholders the builder used, in whatever order the SQL takes them', async () => {
+      const db = database.kysely;
+      // The SQL takes email before id: the second argument binds first.
+      const find = precompiled(db, 2, (id: string, email: string) => db.selectFrom('vendors').select('id').where('email', '=', email).where('id', '=', id));
+      assert.deepEqual(await find('a', 'a@example.com'), [{ id: 'a' }]);
+      assert.deepEqual(await find('b', 'b@example.com'), [{ id: 'b' }]);
+      assert.deepEqual(await find('a', 'b@example.com'), []);
+      // One value used twice.
+      const either = precompiled(db, 1, (id: string) =>
+        db
+          .selectFrom('vendors')
+          .select('id')
+          .where((eb) => eb.or([eb('id', '=', id), eb('name', '=', id)])),
+      );
+      assert.deepEqual(await either('b'), [{ id: 'b' }]);
+    });
+
+    test('a builder that does not bind a value it was given is refused at once, not run with a wrong parameter', async () => {
+      const db = database.kysely;
+      const careless = precompiled<[string, string], { id: string }>(db, 2, (id: string) => db.selectFrom('vendors').select('id').where('id', '=', id));
+      await assert.rejects(careless('a', 'unused'), /must bind each of its 2 values/);
+    });
+  });
+}
