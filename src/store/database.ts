@@ -21,7 +21,16 @@ export interface Database {
   transaction<T>(fn: (trx: Transaction<Schema>) => Promise<T>): Promise<T>;
   migrate(): Promise<string[]>;
   close(): Promise<void>;
+  /**
+   * SQLite in a file only: runs a read outside any transaction on a second, read-only connection,
+   * synchronously. WAL gives it the last committed state, and it skips Kysely's executor and its
+   * connection lock, which cost more than the lookup on the read path. Absent on PostgreSQL (its pool
+   * reads in parallel already) and for `:memory:` (a second connection would see another database).
+   */
+  readonly readRows?: ReadRows | undefined;
 }
+
+export type ReadRows = (sql: string, parameters: readonly unknown[]) => unknown[];
 
 /** Writers take the write lock at BEGIN, so two processes never deadlock upgrading a read lock. */
 class ImmediateSqliteDriver extends SqliteDriver {
@@ -92,7 +101,16 @@ export function openSqlite(file: string): Database {
   // 64 MiB of page cache (the default is 2 MiB): hot index and table pages stay in memory
   // instead of costing a read() system call per page on every lookup.
   sqlite.pragma('cache_size = -65536');
-  return wrap(new Kysely<Schema>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) }), 'sqlite');
+  const kysely = new Kysely<Schema>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+  if (file === ':memory:') return wrap(kysely, 'sqlite');
+  const reader = new SQLite(file, { readonly: true });
+  reader.pragma('busy_timeout = 10000');
+  reader.pragma('cache_size = -65536');
+  const statements = withStatementCache(reader);
+  return wrap(kysely, 'sqlite', {
+    readRows: (sql, parameters) => statements.prepare(sql).all(...parameters),
+    close: () => reader.close(),
+  });
 }
 
 export function openPostgres(connectionString: string, poolSize = 10): Database {
@@ -112,13 +130,14 @@ export function openDatabase(options: { databaseUrl?: string | undefined; sqlite
   return options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.sqliteFile);
 }
 
-function wrap(kysely: Kysely<Schema>, dialect: DialectName): Database {
+function wrap(kysely: Kysely<Schema>, dialect: DialectName, reads?: { readRows: ReadRows; close: () => void }): Database {
   // The transaction whose fn is running in this async context, if any. `open` turns false when fn
   // ends, so work fn started and left running (a timer, an unawaited promise) may open its own later.
   const current = new AsyncLocalStorage<{ open: boolean }>();
   return {
     kysely,
     dialect,
+    readRows: reads?.readRows,
     async transaction(fn) {
       if (current.getStore()?.open) throw new Error('nested database transaction');
       const state = { open: true };
@@ -140,6 +159,7 @@ function wrap(kysely: Kysely<Schema>, dialect: DialectName): Database {
     },
     async close() {
       await kysely.destroy();
+      reads?.close();
     },
   };
 }

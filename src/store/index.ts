@@ -13,7 +13,8 @@ import { entriesStore, licencesStore } from './ledger-store.ts';
 import { processorEventsStore } from './processor-events-store.ts';
 import { transactionsStore } from './transactions-store.ts';
 
-function repositories(db: Executor, dialect: Database['dialect']): Repositories {
+/** `readRows` only for the store's own reads: a transaction's must go through its connection. */
+function repositories(db: Executor, dialect: Database['dialect'], readRows?: Database['readRows']): Repositories {
   return {
     vendors: vendorsStore(db),
     credentials: credentialsStore(db),
@@ -22,8 +23,8 @@ function repositories(db: Executor, dialect: Database['dialect']): Repositories 
     coupons: couponsStore(db),
     customers: customersStore(db),
     paymentMethods: paymentMethodsStore(db),
-    transactions: transactionsStore(db, dialect),
-    entries: entriesStore(db),
+    transactions: transactionsStore(db, dialect, readRows),
+    entries: entriesStore(db, readRows),
     licences: licencesStore(db),
     feed: feedStore(db),
     chargeAttempts: chargeAttemptsStore(db),
@@ -40,7 +41,7 @@ function repositories(db: Executor, dialect: Database['dialect']): Repositories 
 /** The domain's Store over one database: plain calls autocommit, `transaction` groups them. */
 export function createStore(database: Database): Store {
   return {
-    ...repositories(database.kysely, database.dialect),
+    ...repositories(database.kysely, database.dialect, database.readRows),
     transaction: (fn) => database.transaction((trx) => fn(repositories(trx, database.dialect))),
   };
 }

@@ -1,23 +1,30 @@
 import { sql, type Updateable } from 'kysely';
 import type { Scope } from '../domain/model.ts';
 import type { Repositories, TransactionPatch } from '../domain/ports.ts';
-import type { DialectName, Executor } from './database.ts';
+import type { DialectName, Executor, ReadRows } from './database.ts';
 import { precompiled } from './precompiled.ts';
 import { byCreatedThenId } from './row-order.ts';
 import { whereScope } from './scope.ts';
 import { toTransaction, toTransactionRow } from './transaction-rows.ts';
 import type { TransactionsTable } from './schema.ts';
 
-export function transactionsStore(db: Executor, dialect: DialectName): Repositories['transactions'] {
+export function transactionsStore(db: Executor, dialect: DialectName, readRows?: ReadRows): Repositories['transactions'] {
   const scoped = (scope: Scope) => db.selectFrom('transactions').selectAll().$call(whereScope(scope));
-  // The read path's two queries, compiled once.
-  const byId = precompiled(db, 3, (vendorId: string, environment: string, id: string) =>
-    scoped({ vendorId, environment: environment as Scope['environment'] }).where('id', '=', id),
+  // The read path's queries, compiled once (and on SQLite run on its reading connection).
+  const byId = precompiled(
+    db,
+    3,
+    (vendorId: string, environment: string, id: string) => scoped({ vendorId, environment: environment as Scope['environment'] }).where('id', '=', id),
+    readRows,
   );
-  const byEmail = precompiled(db, 3, (vendorId: string, environment: string, lower: string) =>
-    scoped({ vendorId, environment: environment as Scope['environment'] }).where((eb) =>
-      eb.or([eb('email_lower', '=', lower), eb('assigned_email_lower', '=', lower)]),
-    ),
+  const byEmail = precompiled(
+    db,
+    3,
+    (vendorId: string, environment: string, lower: string) =>
+      scoped({ vendorId, environment: environment as Scope['environment'] }).where((eb) =>
+        eb.or([eb('email_lower', '=', lower), eb('assigned_email_lower', '=', lower)]),
+      ),
+    readRows,
   );
 
   return {
