@@ -156,6 +156,11 @@ export interface TransactionsTable {
   postal_code: string | null;
   /** 1 when EU reverse charge applied: 0% charged, the buyer accounts for the VAT. */
   reverse_charge: Generated<number>;
+  /**
+   * When a subscription first stopped renewing (migration 0016): written by the store with the
+   * status (STOPPED_SUBSCRIPTION_STATUSES), cleared when it is live again. What churn counts by.
+   */
+  cancelled_at: string | null;
 }
 
 export interface LedgerEntriesTable {

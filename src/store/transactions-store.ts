@@ -3,7 +3,7 @@ import type { Scope } from '../domain/model.ts';
 import type { Repositories, TransactionPatch } from '../domain/ports.ts';
 import type { DialectName, Executor } from './database.ts';
 import { whereScope } from './scope.ts';
-import { toTransaction, toTransactionRow } from './transaction-rows.ts';
+import { cancelledAtAfter, toTransaction, toTransactionRow } from './transaction-rows.ts';
 import type { TransactionsTable } from './schema.ts';
 
 export function transactionsStore(db: Executor, dialect: DialectName): Repositories['transactions'] {
@@ -40,6 +40,8 @@ export function transactionsStore(db: Executor, dialect: DialectName): Repositor
     async update(scope, id, patch, change) {
       const values: Updateable<TransactionsTable> = patchToRow(patch);
       let query = db.updateTable('transactions').set(values).where('id', '=', id).$call(whereScope(scope));
+      // The right-hand sides read the row as it was before this update (both stores).
+      if (patch.status !== undefined) query = query.set({ cancelled_at: cancelledAtAfter(sql`${patch.status}`, sql`${change?.at ?? null}`) });
       if (change) {
         query = query.set({
           change_flag: change.flag,

@@ -13,6 +13,7 @@ import * as processorEvents from './0011-processor-events.ts';
 import * as businessBuyers from './0012-business-buyers.ts';
 import * as sellerDetails from './0013-seller-details.ts';
 import * as buyerPostalCode from './0014-buyer-postal-code.ts';
+import * as cancelledAt from './0016-cancelled-at.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0012-business-buyers': businessBuyers,
   '0013-seller-details': sellerDetails,
   '0014-buyer-postal-code': buyerPostalCode,
+  '0016-cancelled-at': cancelledAt,
 };
 
 export const migrationProvider: MigrationProvider = {
