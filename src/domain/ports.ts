@@ -13,6 +13,7 @@ import type {
 } from './model.ts';
 import type { IdempotencyRecord } from './idempotency.ts';
 import type { PanelUser, StoredPanelSession } from './panel-accounts.ts';
+import type { StoredFlash } from './panel-flashes.ts';
 import type { StoredAdminSession } from './hosted-links.ts';
 
 /**
@@ -147,6 +148,12 @@ export interface Repositories {
     /** The live session with this hash and its user, or undefined. */
     findSession(idHash: string, now: string): Promise<(Pick<StoredPanelSession, 'csrfToken' | 'expiresAt'> & { user: PanelUser }) | undefined>;
     deleteSession(idHash: string): Promise<void>;
+  };
+  panelFlashes: {
+    /** Keeps the session's flash (replacing one not yet taken) and deletes every flash expired by `now`. */
+    put(flash: StoredFlash, now: string): Promise<void>;
+    /** Deletes the session's flash and answers it if it was still live at `now`: of two takes at once, one gets it. */
+    take(sessionHash: string, now: string): Promise<string | undefined>;
   };
   adminSessions: {
     insert(session: StoredAdminSession): Promise<void>;

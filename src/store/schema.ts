@@ -281,6 +281,13 @@ export interface PanelSessionsTable {
   created_at: string;
 }
 
+/** One-time messages of a panel session (migration 0017), sealed with a key only its cookie gives. */
+export interface PanelFlashesTable {
+  session_hash: string;
+  sealed: string;
+  expires_at: string;
+}
+
 export interface AdminSessionsTable {
   /** SHA-256 of the session token. */
   id_hash: string;
@@ -332,6 +339,7 @@ export interface Schema {
   invoice_counters: InvoiceCountersTable;
   panel_users: PanelUsersTable;
   panel_sessions: PanelSessionsTable;
+  panel_flashes: PanelFlashesTable;
   admin_sessions: AdminSessionsTable;
   processor_events: ProcessorEventsTable;
 }

@@ -13,7 +13,6 @@ import { html, type Html } from '../layout.ts';
 import { couponsContent } from './coupons.ts';
 import { customerDetail, customersContent } from './customers.ts';
 import { developersContent } from './developers.ts';
-import { flashes } from './flash.ts';
 import { overviewContent } from './overview.ts';
 import { COPY_SCRIPT, PANEL_STYLE, panelHref, panelPage, type Section } from './panel-layout.ts';
 import { authPage } from './panel-views.ts';
@@ -48,7 +47,6 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   };
 
   const scopeOf = (session: PanelSession, environment: Environment): Scope => ({ vendorId: session.user.vendorId, environment });
-  const flash = flashes();
 
   /** Sends one panel page: the frame (navigation, environment switch, notices) around its content. */
   const page = async (
@@ -115,7 +113,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     reply: FastifyReply,
     session: PanelSession,
     environment: Environment,
-    extra: { status?: number; notice?: string | undefined; error?: string } = {},
+    extra: { status?: number; notice?: string | undefined; error?: string; issued?: string | undefined } = {},
   ) => {
     const credentials = (await services.credentials.list(session.user.vendorId)).filter((c) => c.environment === environment);
     const content = developersContent({
@@ -124,7 +122,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       apiBase: services.urls.base(environment),
       vendorId: session.user.vendorId,
       credentials,
-      issued: flash.take(session.idHash),
+      issued: extra.issued,
     });
     return page(reply, session, environment, 'developers', 'Developers', content, extra);
   };
@@ -346,7 +344,9 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
 
   view('/panel/products', (session, environment, request, reply) => productsPage(reply, session, environment, { notice: noticeOf(request) }));
   view('/panel/coupons', (session, environment, request, reply) => couponsPage(reply, session, environment, { notice: noticeOf(request) }));
-  view('/panel/developers', (session, environment, request, reply) => developersPage(reply, session, environment, { notice: noticeOf(request) }));
+  view('/panel/developers', async (session, environment, request, reply) =>
+    developersPage(reply, session, environment, { notice: noticeOf(request), issued: await services.panelFlashes.take(cookieOf(request, SESSION_COOKIE)) }),
+  );
   view('/panel/settings', (session, environment, request, reply) => settingsPage(reply, session, environment, { notice: noticeOf(request) }));
 
   /**
@@ -356,7 +356,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   const action = (
     path: string,
     onError: (reply: FastifyReply, session: PanelSession, environment: Environment, error: string, form: FormBody) => Promise<unknown>,
-    run: (session: PanelSession, scope: Scope, form: FormBody, reply: FastifyReply) => Promise<unknown>,
+    run: (session: PanelSession, scope: Scope, form: FormBody, reply: FastifyReply, request: FastifyRequest) => Promise<unknown>,
   ) =>
     app.post(path, { schema: { hide: true } }, async (request, reply) => {
       const session = await signedIn(request, reply);
@@ -364,7 +364,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       const environment = environmentOf(request);
       const form = (request.body ?? {}) as FormBody;
       try {
-        return await run(session, scopeOf(session, environment), form, reply);
+        return await run(session, scopeOf(session, environment), form, reply, request);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         return onError(reply, session, environment, err.message, form);
@@ -375,10 +375,12 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   action(
     '/panel/credentials',
     (reply, session, environment, error) => developersPage(reply, session, environment, { status: 400, error }),
-    async (session, scope, form, reply) => {
+    async (_session, scope, form, reply, request) => {
       if (form.action === 'create') {
-        // The secret goes through a one-time flash: the page after the redirect shows it once, and a reload creates nothing.
-        flash.put(session.idHash, (await services.credentials.issue(scope)).authorization);
+        // The secret goes through a one-time flash in the store: the page after the redirect, in
+        // whichever process it lands, shows it once, and a reload creates nothing.
+        const { authorization } = await services.credentials.issue(scope);
+        await services.panelFlashes.put(cookieOf(request, SESSION_COOKIE)!, authorization);
         return to(reply, '/panel/developers', scope.environment, 'credential');
       }
       if (!(await services.credentials.revoke(scope, form.id ?? ''))) throw new AppError('NOT_FOUND', 'There is no such credential.');
