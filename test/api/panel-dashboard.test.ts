@@ -37,8 +37,8 @@ for (const kind of await storeKinds()) {
       let lastPage = '';
       return {
         /** A GET of this server, or of another process on the same database (`base`). */
-        async get(path: string, base = t.url) {
-          const res = await fetch(`${base}${path}`, { headers: { cookie: cookie() }, redirect: 'manual' });
+        async get(path: string, base = t.url, headers: Record<string, string> = {}) {
+          const res = await fetch(`${base}${path}`, { headers: { ...headers, cookie: cookie() }, redirect: 'manual' });
           remember(res);
           const text = await res.text();
           if (res.status === 200) lastPage = text;
@@ -127,9 +127,13 @@ for (const kind of await storeKinds()) {
       assert.deepEqual([monthlyView.buckets.length, monthlyView.buckets.at(-1), monthlyView.usd.paidTotal], [12, '2030-07', usd]);
 
       let page = await b.get('/panel');
-      assert.match(page.html, /data-testid="revenue-usd">([\d.]+) USD/);
-      assert.equal(/data-testid="revenue-usd">([\d.]+) USD/.exec(page.html)![1], (usd / 100).toFixed(2));
-      assert.match(page.html, /data-testid="mrr-usd">10\.00 USD/);
+      // Amounts in the vendor's locale: en-US without an Accept-Language.
+      assert.equal(/data-testid="revenue-usd">\$([\d.,]+)</.exec(page.html)![1]!.replace(/,/g, ''), (usd / 100).toFixed(2));
+      assert.match(page.html, /data-testid="mrr-usd">\$10\.00</);
+      assert.match(page.html, /data-testid="total-EUR">Paid €[\d.,]+, refunded €0\.00</);
+      const german = await b.get('/panel', t.url, { 'accept-language': 'de-DE,de;q=0.9' });
+      assert.match(german.html, /data-testid="mrr-usd">10,00\u00a0\$</);
+      assert.match(german.html, /data-testid="total-EUR">Paid [\d.]+,\d\d\u00a0€, refunded 0,00\u00a0€</);
       assert.match(page.html, /<svg class="chart"[^>]*data-testid="chart-EUR"/);
       assert.match(page.html, /data-testid="vendor-id">TC-VE_/);
 
@@ -137,7 +141,7 @@ for (const kind of await storeKinds()) {
       let detail = await b.get(`/panel/transactions/${ids[0]}?env=sandbox`);
       assert.ok(!detail.html.includes(`action="/panel/transactions/${ids[0]}/refund`), 'the detail page has no refund form: only a link to the confirmation');
       const confirm = await b.get(`/panel/transactions/${ids[0]}/refund?env=sandbox`);
-      assert.match(confirm.html, /Yes, refund 49\.00 USD/);
+      assert.match(confirm.html, /Yes, refund \$49\.00</);
       const version = /name="version" value="(\d+)"/.exec(confirm.html)![1]!;
       const refunded = await b.post(`/panel/transactions/${ids[0]}/refund?env=sandbox`, { version });
       assert.equal(refunded.status, 303);
@@ -161,7 +165,7 @@ for (const kind of await storeKinds()) {
       assert.equal(after.usd.refundedTotal, 4900);
       assert.equal(after.mrr.usd, 0);
       page = await b.get('/panel');
-      assert.match(page.html, /data-testid="refunds-usd">49\.00 USD/);
+      assert.match(page.html, /data-testid="refunds-usd">\$49\.00</);
       assert.match(page.html, /data-testid="churn">50\.0%/);
     });
 

@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { paymentLink } from '../../../domain/catalog.ts';
+import { localeFromAcceptLanguage } from '../../../domain/buyer-money.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { parsePriceText } from '../../../domain/price-text.ts';
 import type { Environment, Scope } from '../../../domain/model.ts';
@@ -24,6 +25,9 @@ import { STATUS_FILTERS } from './words.ts';
 
 const SESSION_COOKIE = 'ot_panel';
 const LOGIN_CSRF_COOKIE = 'ot_panel_csrf';
+
+/** Amounts in the vendor's locale, from its browser (Accept-Language), else en-US. */
+const vendorLocale = (request: FastifyRequest) => localeFromAcceptLanguage(request.headers['accept-language'], 'en-US');
 
 const cookieOf = (request: FastifyRequest, name: string) => new RegExp(`(?:^|;\\s*)${name}=([A-Za-z0-9_-]{1,100})`).exec(request.headers.cookie ?? '')?.[1];
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -88,6 +92,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       paymentLink: (id) => paymentLink(services.urls.base(environment), id),
       form: extra.form,
       formOf: extra.formOf,
+      locale: vendorLocale(reply.request),
     });
     return page(reply, session, environment, 'products', 'Products', content, extra);
   };
@@ -105,6 +110,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       coupons: await services.coupons.list(scope),
       products: await services.catalog.listProducts(scope),
       form: extra.form,
+      locale: vendorLocale(reply.request),
     });
     return page(reply, session, environment, 'coupons', 'Coupons', content, extra);
   };
@@ -218,7 +224,9 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   view('/panel', async (session, environment, request, reply) => {
     const unit = (request.query as { by?: string }).by === 'month' ? 'month' : 'day';
     const overview = await services.dashboard.overview(scopeOf(session, environment), unit);
-    return page(reply, session, environment, 'overview', 'Overview', overviewContent(overview, environment), { notice: noticeOf(request) });
+    return page(reply, session, environment, 'overview', 'Overview', overviewContent(overview, environment, vendorLocale(request)), {
+      notice: noticeOf(request),
+    });
   });
 
   const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -241,7 +249,15 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     const query = queryOf(request);
     const pageNumber = Math.min(10_000, Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1));
     const { transactions, total } = await services.dashboard.transactions(scope, listFilter(query), { limit: PAGE_SIZE, offset: (pageNumber - 1) * PAGE_SIZE });
-    const content = transactionsContent({ environment, query, products: await services.catalog.listProducts(scope), transactions, total, page: pageNumber });
+    const content = transactionsContent({
+      environment,
+      query,
+      products: await services.catalog.listProducts(scope),
+      transactions,
+      total,
+      page: pageNumber,
+      locale: vendorLocale(request),
+    });
     return page(reply, session, environment, 'transactions', 'Transactions', content, { notice: noticeOf(request) });
   });
 
@@ -273,7 +289,13 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       if (err instanceof AppError && err.code === 'NOT_FOUND') return notFound(reply, session, environment, 'transactions', 'such transaction');
       throw err;
     }
-    const content = transactionDetail({ environment, transaction: found.transaction, entries: found.entries, csrf: session.csrfToken });
+    const content = transactionDetail({
+      environment,
+      transaction: found.transaction,
+      entries: found.entries,
+      csrf: session.csrfToken,
+      locale: vendorLocale(reply.request),
+    });
     return page(reply, session, environment, 'transactions', 'Transaction', content, { ...extra, switchPath: '/panel/transactions' });
   };
 
@@ -291,7 +313,14 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
         if (err instanceof AppError && err.code === 'NOT_FOUND') return notFound(reply, session, environment, 'transactions', 'such transaction');
         throw err;
       }
-      const content = confirmContent({ environment, transaction: found.transaction, entries: found.entries, csrf: session.csrfToken, action });
+      const content = confirmContent({
+        environment,
+        transaction: found.transaction,
+        entries: found.entries,
+        csrf: session.csrfToken,
+        action,
+        locale: vendorLocale(request),
+      });
       return page(reply, session, environment, 'transactions', action === 'refund' ? 'Refund?' : 'Cancel?', content, { switchPath: '/panel/transactions' });
     });
 
@@ -339,7 +368,9 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   view<{ id: string }>('/panel/customers/:id', async (session, environment, request, reply) => {
     const customer = await services.dashboard.customer(scopeOf(session, environment), request.params.id);
     if (!customer) return notFound(reply, session, environment, 'customers', 'such customer');
-    return page(reply, session, environment, 'customers', customer.email, customerDetail({ environment, customer }), { switchPath: '/panel/customers' });
+    return page(reply, session, environment, 'customers', customer.email, customerDetail({ environment, customer, locale: vendorLocale(request) }), {
+      switchPath: '/panel/customers',
+    });
   });
 
   view('/panel/products', (session, environment, request, reply) => productsPage(reply, session, environment, { notice: noticeOf(request) }));
