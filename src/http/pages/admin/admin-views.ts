@@ -85,7 +85,7 @@ export function adminDetail(view: {
   <p><a href="../../${view.session}">← All transactions</a></p>
   <h1>${t.productName}</h1>
   ${messages(view)}
-  <div class="box"><table aria-label="Transaction">
+  <div class="box"><table aria-label="Transaction" class="fields">
     <tr><td>ID</td><td><code data-testid="id">${t.id}</code></td></tr>
     <tr><td>Status</td><td data-testid="status">${STATUS_WORDS[t.status]}</td></tr>
     <tr><td>Type</td><td>${typeWord(t.type)}${t.type === 'SUBSCRIPTION' ? ` (${frequencyWord(t.chargeFrequency).toLowerCase()})` : ''}</td></tr>

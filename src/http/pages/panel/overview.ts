@@ -5,12 +5,14 @@ import { html, type Html } from '../layout.ts';
 import { panelHref } from './panel-layout.ts';
 
 const W = 640;
-const H = 200;
-const PAD = { left: 8, right: 8, top: 14, bottom: 24 };
+const H = 180;
+const PAD = { left: 8, right: 8, top: 4, bottom: 4 };
 
 /**
- * A bar chart drawn on the server: paid per bucket upwards in blue, refunded downwards in red, with
- * a text table fallback (the figures are in the title of every bar, for screen readers and hovering).
+ * A bar chart drawn on the server: paid per bucket upwards in blue, refunded downwards in red (the
+ * figures are in the title of every bar, for screen readers and hovering). The SVG holds only the
+ * bars and stretches to the width it is given; its scale and dates are HTML around it, so they stay
+ * readable on a phone, where a drawing 640 wide is shown at half size.
  */
 export function revenueChart(series: Series, buckets: string[], label: string, locale: string): Html {
   const money = (minor: number) => formatForBuyer(minor, series.currency, locale);
@@ -28,20 +30,18 @@ export function revenueChart(series: Series, buckets: string[], label: string, l
     const paidH = (series.paid[i]! / max) * up;
     const refundH = (series.refunded[i]! / max) * (down || up);
     const title = `${b}: paid ${money(series.paid[i]!)}${series.refunded[i] ? `, refunded ${money(series.refunded[i]!)}` : ''}`;
-    return html`<g><title>${title}</title>${paidH > 0 ? html`<rect x="${x}" y="${(baseline - paidH).toFixed(1)}" width="${bar.toFixed(1)}" height="${paidH.toFixed(1)}" fill="#2550c8" rx="1.5"></rect>` : ''}${
+    return html`<g><title>${title}</title>${paidH > 0 ? html`<rect x="${x}" y="${(baseline - paidH).toFixed(1)}" width="${bar.toFixed(1)}" height="${paidH.toFixed(1)}" fill="#2550c8"></rect>` : ''}${
       refundH > 0
-        ? html`<rect x="${x}" y="${baseline.toFixed(1)}" width="${bar.toFixed(1)}" height="${Math.min(refundH, down || up).toFixed(1)}" fill="#d92d20" rx="1.5"></rect>`
+        ? html`<rect x="${x}" y="${baseline.toFixed(1)}" width="${bar.toFixed(1)}" height="${Math.min(refundH, down || up).toFixed(1)}" fill="#d92d20"></rect>`
         : ''
     }</g>`;
   });
-  const labels = [0, Math.floor(buckets.length / 2), buckets.length - 1].map(
-    (i, n) =>
-      html`<text x="${(PAD.left + i * step + step / 2).toFixed(1)}" y="${H - 6}" font-size="11" fill="#5b6270" text-anchor="${n === 0 ? 'start' : n === 2 ? 'end' : 'middle'}">${short(buckets[i]!)}</text>`,
-  );
-  return html`<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}" data-testid="chart-${series.currency}">
-  <line x1="${PAD.left}" x2="${W - PAD.right}" y1="${baseline.toFixed(1)}" y2="${baseline.toFixed(1)}" stroke="#d9dce1"></line>
-  <text x="${PAD.left}" y="11" font-size="11" fill="#5b6270">max ${money(max)}</text>
-  ${bars}${labels}</svg>`;
+  const dates = [0, Math.floor(buckets.length / 2), buckets.length - 1].map((i) => html`<span>${short(buckets[i]!)}</span>`);
+  return html`<div class="chart-box"><p class="chart-scale muted">max ${money(max)}</p>
+  <svg class="chart" viewBox="0 0 ${W} ${H}" preserveAspectRatio="none" role="img" aria-label="${label}" data-testid="chart-${series.currency}">
+  <line x1="${PAD.left}" x2="${W - PAD.right}" y1="${baseline.toFixed(1)}" y2="${baseline.toFixed(1)}" stroke="#d9dce1" vector-effect="non-scaling-stroke"></line>
+  ${bars}</svg>
+  <p class="chart-dates muted">${dates}</p></div>`;
 }
 
 const card = (label: string, value: string, note: string, testid: string) =>

@@ -15,7 +15,7 @@ import { couponsContent } from './coupons.ts';
 import { customerDetail, customersContent } from './customers.ts';
 import { developersContent } from './developers.ts';
 import { overviewContent } from './overview.ts';
-import { COPY_SCRIPT, PANEL_STYLE, panelHref, panelPage, type Section } from './panel-layout.ts';
+import { PANEL_SCRIPT, PANEL_STYLE, panelHref, panelPage, type Section } from './panel-layout.ts';
 import { authPage } from './panel-views.ts';
 import { productsContent } from './products.ts';
 import { registerLogoUpload } from './logo-upload.ts';
@@ -66,7 +66,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     return sendPage(reply, {
       status: options.status ?? 200,
       title: `${title} · ${environment === 'sandbox' ? 'Sandbox' : 'Production'}`,
-      script: section === 'settings' ? `${COPY_SCRIPT};\n${LOGO_SCRIPT}` : COPY_SCRIPT,
+      script: section === 'settings' ? `${PANEL_SCRIPT};\n${LOGO_SCRIPT}` : PANEL_SCRIPT,
       style: PANEL_STYLE,
       body: panelPage(
         { vendor, email: session.user.email, environment, csrf: session.csrfToken, notice: options.notice, error: options.error },
