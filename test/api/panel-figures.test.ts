@@ -145,7 +145,9 @@ for (const kind of await storeKinds()) {
       const db = t.services.database.kysely;
       const migrator = new Migrator({ db, provider: migrationProvider });
       try {
-        const down = await migrator.migrateTo('0014-buyer-postal-code');
+        // Back to the migration before 0016 (whatever its number), then up again.
+        const names = Object.keys(await migrationProvider.getMigrations()).sort();
+        const down = await migrator.migrateTo(names[names.indexOf('0016-cancelled-at') - 1]!);
         assert.equal(down.error, undefined);
         const columns = await sql<{ n: number }>`select count(*) as n from transactions where changed_at = '2030-05-03T10:00:00.000Z'`.execute(db);
         assert.equal(Number(columns.rows[0]!.n), 1);
