@@ -19,6 +19,7 @@ import { idempotencyService, type IdempotencyService } from './domain/idempotenc
 import { invoiceService } from './domain/invoices.ts';
 import { licenceService } from './domain/licences.ts';
 import { panelAccountService } from './domain/panel-accounts.ts';
+import { panelFlashService, type PanelFlashService } from './domain/panel-flashes.ts';
 import { processorEventService, type ProcessorEventService } from './domain/processor-events.ts';
 import type { Environment, Scope } from './domain/model.ts';
 import type { Store } from './domain/ports.ts';
@@ -57,6 +58,8 @@ export interface Services {
   readonly invoices: ReturnType<typeof invoiceService>;
   readonly portal: ReturnType<typeof customerPortalService>;
   readonly panel: ReturnType<typeof panelAccountService>;
+  /** One-time messages of a panel session across the redirect after a POST (a new credential's secret). */
+  readonly panelFlashes: PanelFlashService;
   /** One-time links that give a vendor made with the CLI (or the demo vendor) a panel login. */
   readonly panelInvites: PanelInviteService;
   /** The vendor panel's figures and lists. */
@@ -190,6 +193,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     invoices: invoiceService({ store }),
     portal: customerPortalService({ store, clock, gateways, transactions, billing, secret: config.secret }),
     panel: panelAccountService({ store, clock, createVendor: (input) => catalog.createVendor(input) }),
+    panelFlashes: panelFlashService({ store, clock }),
     panelInvites: panelInviteService({ store, clock, secret: config.secret }),
     dashboard: dashboardService({ store, clock, rates }),
     links,

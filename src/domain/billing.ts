@@ -8,7 +8,7 @@ import type { ChargeResult, PaymentGateway } from './gateway.ts';
 import { paymentEntry } from './ledger.ts';
 import type { Environment, Scope, Transaction } from './model.ts';
 import type { BillingState, BillingWrite, ChargeAttempt, DueSubscription, DueTransaction, Repositories, Store } from './ports.ts';
-import { quotePrice, type PriceQuote } from './pricing.ts';
+import { listPrice, quotePrice, type PriceQuote } from './pricing.ts';
 
 /**
  * The billing engine: renewals at nextCharge, the first charge after a trial, dunning retries,
@@ -82,6 +82,18 @@ interface RenewalPlan {
 
 export type AuthenticatedRenewal = 'BOOKED' | 'ALREADY_BOOKED' | 'NOT_PAID' | 'PENDING';
 
+/** Renewals may be charged in the purchase's currency converted from USD once the vendor removed that currency's price. */
+const RENEWALS_CONVERT = true;
+
+/**
+ * The net (before tax) and currency a subscription's next renewal charges: its offer's prices as they
+ * are now, in the currency of the purchase, without the coupon of the first payment. The transaction's
+ * own net stays the price of the purchase; the dashboard's MRR reads this instead (docs/decisions.md §19).
+ */
+export function renewalNet(prices: Readonly<Record<string, number>>, currency: string, rates: ExchangeRates): { currency: string; netMinor: number } {
+  return listPrice({ prices, currency, allowConversion: RENEWALS_CONVERT, rates });
+}
+
 /** A row's billing state as it is, released: what a write changes nothing of until it decides otherwise. */
 function stateAsIs(current: BillingState, billing: NonNullable<BillingState['billing']>): BillingWrite['state'] {
   return {
@@ -139,7 +151,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
         zip: t.postalCode,
         usSalesTax: deps.usSalesTax,
         reverseCharge: t.reverseCharge,
-        allowConversion: true,
+        allowConversion: RENEWALS_CONVERT,
         rates: deps.rates,
       });
       const { period, failedAttempts, anchor } = t.billing;

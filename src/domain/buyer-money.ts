@@ -1,6 +1,7 @@
 /**
  * Amounts as a buyer reads them, in their locale ("$49.00", "49,00 €", "¥1,500"): the one formatting
- * of the widget, the checkout, its receipt and the invoice. Dependency-free browser-safe code, so the
+ * of the widget, the checkout, its receipt and the invoice, and of the pages people read (the
+ * management page, the vendor panel, the admin tool), each in its reader's locale. Dependency-free browser-safe code, so the
  * widget bundle (src/widget/build.ts) can take it as it is; `formatForBuyer` in money.ts is the
  * minor-units entry point. The API's amounts ("53.55") never go through here.
  *
@@ -11,21 +12,24 @@
 
 const formats = new Map<string, Intl.NumberFormat>();
 
-/** A BCP 47 tag as Intl takes it, or 'en': invalid, empty, "*" or one no formatter knows. */
-export function buyerLocale(tag: string | null | undefined): string {
-  if (!tag) return 'en';
+/** A BCP 47 tag as Intl takes it, or `fallback` ('en'): invalid, empty, "*" or one no formatter knows. */
+export function buyerLocale(tag: string | null | undefined, fallback = 'en'): string {
+  if (!tag) return fallback;
   try {
     const [canonical] = Intl.getCanonicalLocales(tag.trim());
-    return (canonical && Intl.NumberFormat.supportedLocalesOf(canonical)[0]) || 'en';
+    return (canonical && Intl.NumberFormat.supportedLocalesOf(canonical)[0]) || fallback;
   } catch {
-    return 'en';
+    return fallback;
   }
 }
 
-/** The buyer's locale from an Accept-Language header: its first tag ("de-CH,de;q=0.9" -> "de-CH"), or 'en'. */
-export function localeFromAcceptLanguage(header: string | string[] | null | undefined): string {
+/**
+ * The reader's locale from an Accept-Language header: its first tag ("de-CH,de;q=0.9" -> "de-CH"), or
+ * `fallback` ('en' for buyers; the vendor's pages, the panel and the admin tool, give 'en-US').
+ */
+export function localeFromAcceptLanguage(header: string | string[] | null | undefined, fallback = 'en'): string {
   const value = Array.isArray(header) ? header[0] : header;
-  return buyerLocale(value?.split(',')[0]?.split(';')[0]);
+  return buyerLocale(value?.split(',')[0]?.split(';')[0], fallback);
 }
 
 /** The locale of a country (ISO alpha-2): its likely language there ("DE" -> "de-DE", "CH" -> "de-CH"), or 'en'. */

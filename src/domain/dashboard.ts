@@ -1,3 +1,4 @@
+import { renewalNet } from './billing.ts';
 import type { Clock } from './clock.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
 import type { ChargeFrequency, Scope } from './model.ts';
@@ -32,12 +33,15 @@ export interface Overview {
   ratesDate: string;
   payments: number;
   refunds: number;
-  /** Monthly recurring revenue of active subscriptions (not trials, not those cancelled to the end of their period). */
+  /**
+   * Monthly recurring revenue of active subscriptions (not trials, not those cancelled to the end of
+   * their period), at the price each one's next renewal charges.
+   */
   mrr: { byCurrency: Record<string, number>; usd: number };
   activeSubscriptions: number;
   trials: number;
   cancellingSubscriptions: number;
-  /** Subscriptions cancelled in the last 30 days. */
+  /** Subscriptions that stopped renewing in the last 30 days, by their cancellation date (not a later change); plan switches are not churn. */
   churned30: number;
   /** Churned in 30 days over (active + trials + churned): a share, 0 to 1. */
   churnRate: number;
@@ -68,6 +72,20 @@ export function toUsd(minor: number, currency: string, rates: ExchangeRates): nu
   const negative = numerator < 0n;
   const rounded = divideRoundHalfUp(negative ? -numerator : numerator, denominator);
   return Number(negative ? -rounded : rounded);
+}
+
+/** The nets of a group of subscriptions at their next renewal, summed, and the currency they are charged in. */
+function nextRenewal(
+  group: { currency: string; count: number; netMinor: number; prices: Record<string, number> | undefined },
+  rates: ExchangeRates,
+): { currency: string; netMinor: number } {
+  if (!group.prices) return { currency: group.currency, netMinor: group.netMinor };
+  try {
+    const each = renewalNet(group.prices, group.currency, rates);
+    return { currency: each.currency, netMinor: each.netMinor * group.count };
+  } catch {
+    return { currency: group.currency, netMinor: group.netMinor };
+  }
 }
 
 /** The buckets ending with the one that holds `now`: 30 days or 12 months, oldest first, and the ISO range they cover. */
@@ -129,9 +147,12 @@ export function dashboardService(deps: { store: Store; clock: Clock; rates: Exch
         else if (s.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING') cancelling += s.count;
         else {
           active += s.count;
+          // What the next renewal charges, not the price paid at purchase: renewals are priced anew
+          // (billing.ts) and never write the transaction's net. An offer no longer priceable keeps it.
+          const next = nextRenewal(s, deps.rates);
           const [months, per] = MONTHS[s.chargeFrequency];
-          const monthly = Math.round((s.netMinor * per) / months);
-          mrr[s.currency] = (mrr[s.currency] ?? 0) + monthly;
+          const monthly = Math.round((next.netMinor * per) / months);
+          mrr[next.currency] = (mrr[next.currency] ?? 0) + monthly;
         }
       }
       for (const [currency, minor] of Object.entries(mrr)) {

@@ -23,6 +23,14 @@ export type TransactionStatus =
   | 'VAULTED_STATUS_ACTIVE'
   | 'VAULTED_STATUS_INACTIVE';
 
+/**
+ * A subscription in one of these has stopped renewing: cancelled (to the end of its period or at
+ * once), ended by a failed renewal, refunded or charged back. Its cancellation date is the first
+ * moment it entered one; back in a live status (a failed renewal paid after all) it has none.
+ */
+export const STOPPED_SUBSCRIPTION_STATUSES = ['SUBSCRIPTION_STATUS_CANCELLED_PENDING', 'SUBSCRIPTION_STATUS_CANCELLED', 'TRANSACTION_STATUS_REFUNDED'] as const;
+export const LIVE_SUBSCRIPTION_STATUSES = ['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'] as const;
+
 export type ChargeFrequency = 'UNKNOWN' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'HALF_YEARLY' | 'YEARLY';
 export const RECURRING_FREQUENCIES: readonly ChargeFrequency[] = ['DAILY', 'WEEKLY', 'MONTHLY', 'HALF_YEARLY', 'YEARLY'];
 

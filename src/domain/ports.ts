@@ -13,6 +13,7 @@ import type {
 } from './model.ts';
 import type { IdempotencyRecord } from './idempotency.ts';
 import type { PanelUser, StoredPanelSession } from './panel-accounts.ts';
+import type { StoredFlash } from './panel-flashes.ts';
 import type { StoredAdminSession } from './hosted-links.ts';
 
 /**
@@ -147,6 +148,12 @@ export interface Repositories {
     /** The live session with this hash and its user, or undefined. */
     findSession(idHash: string, now: string): Promise<(Pick<StoredPanelSession, 'csrfToken' | 'expiresAt'> & { user: PanelUser }) | undefined>;
     deleteSession(idHash: string): Promise<void>;
+  };
+  panelFlashes: {
+    /** Keeps the session's flash (replacing one not yet taken) and deletes every flash expired by `now`. */
+    put(flash: StoredFlash, now: string): Promise<void>;
+    /** Deletes the session's flash and answers it if it was still live at `now`: of two takes at once, one gets it. */
+    take(sessionHash: string, now: string): Promise<string | undefined>;
   };
   adminSessions: {
     insert(session: StoredAdminSession): Promise<void>;
@@ -311,11 +318,22 @@ export interface DashboardRepository {
     scope: Scope,
     range: { from: string; to: string; unit: 'day' | 'month' },
   ): Promise<{ bucket: string; currency: string; paidMinor: number; refundedMinor: number; refunds: number; payments: number }[]>;
-  /** Live subscriptions (active, trial, cancelled to the end of the period) counted and summed by status, frequency and currency. */
-  subscriptions(
-    scope: Scope,
-  ): Promise<{ status: Transaction['status']; chargeFrequency: Transaction['chargeFrequency']; currency: string; count: number; netMinor: number }[]>;
-  /** Subscriptions cancelled (now or to the end of their period) whose last change is at or after `since`. */
+  /**
+   * Live subscriptions (active, trial, cancelled to the end of the period) counted by status, frequency,
+   * currency and offer: the sum of their nets at purchase, and the offer's net prices as they are now
+   * (undefined when the offer is gone).
+   */
+  subscriptions(scope: Scope): Promise<
+    {
+      status: Transaction['status'];
+      chargeFrequency: Transaction['chargeFrequency'];
+      currency: string;
+      count: number;
+      netMinor: number;
+      prices: Record<string, number> | undefined;
+    }[]
+  >;
+  /** Subscriptions that stopped renewing (cancelled, ended by failed renewals, refunded, charged back) at or after `since`, not counting those a plan switch replaced. */
   churned(scope: Scope, since: string): Promise<number>;
   searchTransactions(scope: Scope, filter: TransactionFilter, page: { limit: number; offset: number }): Promise<{ transactions: Transaction[]; total: number }>;
   customers(

@@ -41,11 +41,17 @@ export interface QuoteRequest {
   discount?: ((netMinor: number, currency: string) => number) | undefined;
 }
 
-export function quotePrice(request: QuoteRequest): PriceQuote {
+/** The list net price (before any discount and tax) and the currency it is in: the one asked for when it can be offered, else USD. */
+export function listPrice(request: Pick<QuoteRequest, 'prices' | 'currency' | 'allowConversion' | 'rates'>): { currency: string; netMinor: number } {
   const usd = request.prices.USD;
   if (usd === undefined) throw invalidInput('A USD price is required.');
   const currency = chooseCurrency(request);
-  const listNetMinor = request.prices[currency] ?? convertFromUsd(usd, currency, request.rates);
+  return { currency, netMinor: request.prices[currency] ?? convertFromUsd(usd, currency, request.rates) };
+}
+
+export function quotePrice(request: QuoteRequest): PriceQuote {
+  const { currency, netMinor: listNetMinor } = listPrice(request);
+  const usd = request.prices.USD!;
   const netMinor = request.discount ? request.discount(listNetMinor, currency) : listNetMinor;
   const tax = request.reverseCharge ? REVERSE_CHARGE : taxRateFor(request.country, request.region, { zip: request.zip, usSalesTax: request.usSalesTax });
   const taxMinor = multiplyByRate(netMinor, tax.rate);
@@ -64,7 +70,7 @@ export function quotePrice(request: QuoteRequest): PriceQuote {
   };
 }
 
-function chooseCurrency(request: QuoteRequest): string {
+function chooseCurrency(request: Pick<QuoteRequest, 'prices' | 'currency' | 'allowConversion' | 'rates'>): string {
   const wanted = request.currency.toUpperCase();
   if (request.prices[wanted] !== undefined) return wanted;
   if (request.allowConversion && request.rates.perEuro.has(wanted)) return wanted;

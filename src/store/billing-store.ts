@@ -5,6 +5,7 @@ import { toAttempt, toAttemptRow } from './attempts-store.ts';
 import type { DialectName, Executor } from './database.ts';
 import { reserveInvoiceNumbers, toEntryRow } from './ledger-store.ts';
 import { whereScope } from './scope.ts';
+import { cancelledAtAfter } from './transaction-rows.ts';
 
 /** Rows per statement: far below both stores' limits on bound parameters. */
 const CHUNK = 500;
@@ -185,7 +186,8 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
           next_charge = v.next_charge, billing_period = v.period, failed_attempts = v.failed, billing_lease_until = v.lease,
           change_flag = coalesce(v.flag, transactions.change_flag), changed_at = coalesce(v.changed_at, transactions.changed_at),
           feed_pending = case when v.flag is null then transactions.feed_pending else 1 end,
-          change_version = transactions.change_version + case when v.flag is null then 0 else 1 end
+          change_version = transactions.change_version + case when v.flag is null then 0 else 1 end,
+          cancelled_at = ${cancelledAtAfter(sql`v.status`, sql`v.changed_at`)}
           from v where transactions.id = v.id`.execute(db);
       }
     },

@@ -62,24 +62,59 @@ export function dashboardStore(db: Executor): Repositories['dashboard'] {
         .$call(whereScope(scope))
         .where('type', '=', 'SUBSCRIPTION')
         .where('status', 'in', ['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'])
-        .select(['status', 'charge_frequency', 'currency', sql<number>`count(*)`.as('n'), sql<number>`sum(net_minor)`.as('net')])
-        .groupBy(['status', 'charge_frequency', 'currency'])
+        .select([
+          'status',
+          'charge_frequency',
+          'currency',
+          'product_id',
+          'customized_product_id',
+          sql<number>`count(*)`.as('n'),
+          sql<number>`sum(net_minor)`.as('net'),
+        ])
+        .groupBy(['status', 'charge_frequency', 'currency', 'product_id', 'customized_product_id'])
         .execute();
+      // The offers' prices now, a chunk of ids per statement.
+      const prices = new Map<string, Record<string, number>>();
+      const productIds = [...new Set(rows.filter((r) => r.customized_product_id === null).map((r) => r.product_id))];
+      const offerIds = [...new Set(rows.map((r) => r.customized_product_id).filter((id): id is string => id !== null))];
+      for (let i = 0; i < productIds.length; i += 500) {
+        const part = productIds.slice(i, i + 500);
+        for (const p of await db.selectFrom('product_prices').select(['product_id', 'currency', 'amount_minor']).where('product_id', 'in', part).execute()) {
+          prices.set(p.product_id, { ...prices.get(p.product_id), [p.currency]: num(p.amount_minor) });
+        }
+      }
+      for (let i = 0; i < offerIds.length; i += 500) {
+        const part = offerIds.slice(i, i + 500);
+        for (const o of await db.selectFrom('customized_products').select(['id', 'prices_json']).where('id', 'in', part).execute()) {
+          prices.set(o.id, JSON.parse(o.prices_json) as Record<string, number>);
+        }
+      }
       return rows.map((r) => ({
         status: r.status as never,
         chargeFrequency: r.charge_frequency as never,
         currency: r.currency,
         count: num(r.n),
         netMinor: num(r.net),
+        prices: prices.get(r.customized_product_id ?? r.product_id),
       }));
     },
     async churned(scope, since) {
       const row = await db
         .selectFrom('transactions')
         .$call(whereScope(scope))
-        .where('type', '=', 'SUBSCRIPTION')
-        .where('status', 'in', ['SUBSCRIPTION_STATUS_CANCELLED', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'])
-        .where('changed_at', '>=', since)
+        // On the partial cancelled_at index; only subscriptions have the date (transaction-rows.ts).
+        .where('cancelled_at', '>=', since)
+        // A subscription that a plan switch replaced did not lose the customer: its successor counts as live.
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('customized_products as offer')
+                .innerJoin('transactions as successor', 'successor.customized_product_id', 'offer.id')
+                .whereRef('offer.transaction_id_to_migrate', '=', 'transactions.id')
+                .select(sql.lit(1).as('one')),
+            ),
+          ),
+        )
         .select(sql<number>`count(*)`.as('n'))
         .executeTakeFirst();
       return num(row?.n);

@@ -7,7 +7,7 @@ import { customizedProductsStore, productsStore } from './catalog-store.ts';
 import { couponsStore } from './coupons-store.ts';
 import { dashboardStore } from './dashboard-store.ts';
 import { feedStore } from './feed-store.ts';
-import { panelStore } from './panel-store.ts';
+import { panelFlashesStore, panelStore } from './panel-store.ts';
 import { adminSessionsStore } from './admin-sessions-store.ts';
 import { entriesStore, licencesStore } from './ledger-store.ts';
 import { processorEventsStore } from './processor-events-store.ts';
@@ -32,6 +32,7 @@ function repositories(db: Executor, dialect: Database['dialect'], readRows?: Dat
     billing: billingStore(db, dialect),
     sandboxClocks: sandboxClocksStore(db),
     panel: panelStore(db),
+    panelFlashes: panelFlashesStore(db),
     adminSessions: adminSessionsStore(db),
     processorEvents: processorEventsStore(db),
     dashboard: dashboardStore(db),

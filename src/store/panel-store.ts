@@ -64,3 +64,24 @@ export function panelStore(db: Executor): Repositories['panel'] {
     },
   };
 }
+
+/**
+ * One-time flashes of panel sessions. Taking is one DELETE … RETURNING, atomic on both stores: of two
+ * takes at once, one deletes the row and gets it, the other finds nothing.
+ */
+export function panelFlashesStore(db: Executor): Repositories['panelFlashes'] {
+  return {
+    async put(flash, now) {
+      await db.deleteFrom('panel_flashes').where('expires_at', '<=', now).execute();
+      await db
+        .insertInto('panel_flashes')
+        .values({ session_hash: flash.sessionHash, sealed: flash.sealed, expires_at: flash.expiresAt })
+        .onConflict((oc) => oc.column('session_hash').doUpdateSet({ sealed: flash.sealed, expires_at: flash.expiresAt }))
+        .execute();
+    },
+    async take(sessionHash, now) {
+      const row = await db.deleteFrom('panel_flashes').where('session_hash', '=', sessionHash).returning(['sealed', 'expires_at']).executeTakeFirst();
+      return row && row.expires_at > now ? row.sealed : undefined;
+    },
+  };
+}

@@ -158,6 +158,11 @@ export interface TransactionsTable {
   buyer_address: string | null;
   /** 1 when EU reverse charge applied: 0% charged, the buyer accounts for the VAT. */
   reverse_charge: Generated<number>;
+  /**
+   * When a subscription first stopped renewing (migration 0016): written by the store with the
+   * status (STOPPED_SUBSCRIPTION_STATUSES), cleared when it is live again. What churn counts by.
+   */
+  cancelled_at: string | null;
 }
 
 export interface LedgerEntriesTable {
@@ -278,6 +283,13 @@ export interface PanelSessionsTable {
   created_at: string;
 }
 
+/** One-time messages of a panel session (migration 0017), sealed with a key only its cookie gives. */
+export interface PanelFlashesTable {
+  session_hash: string;
+  sealed: string;
+  expires_at: string;
+}
+
 export interface AdminSessionsTable {
   /** SHA-256 of the session token. */
   id_hash: string;
@@ -329,6 +341,7 @@ export interface Schema {
   invoice_counters: InvoiceCountersTable;
   panel_users: PanelUsersTable;
   panel_sessions: PanelSessionsTable;
+  panel_flashes: PanelFlashesTable;
   admin_sessions: AdminSessionsTable;
   processor_events: ProcessorEventsTable;
 }

@@ -1,5 +1,15 @@
-import type { Insertable, Selectable } from 'kysely';
-import type { ChangeFlag, ChargeFrequency, Environment, Transaction, TransactionStatus, TransactionType, WhoCanceled } from '../domain/model.ts';
+import { sql, type Insertable, type RawBuilder, type Selectable } from 'kysely';
+import {
+  LIVE_SUBSCRIPTION_STATUSES,
+  STOPPED_SUBSCRIPTION_STATUSES,
+  type ChangeFlag,
+  type ChargeFrequency,
+  type Environment,
+  type Transaction,
+  type TransactionStatus,
+  type TransactionType,
+  type WhoCanceled,
+} from '../domain/model.ts';
 import type { TransactionsTable } from './schema.ts';
 
 export function toTransaction(row: Selectable<TransactionsTable>): Transaction {
@@ -86,4 +96,21 @@ export function toTransactionRow(t: Transaction): Insertable<TransactionsTable> 
     buyer_address: t.buyerAddress,
     reverse_charge: t.reverseCharge ? 1 : 0,
   };
+}
+
+const statusList = (statuses: readonly string[]) => sql.join(statuses.map((s) => sql.lit(s)));
+
+/**
+ * `cancelled_at` after a status write, as SQL for the SET of an UPDATE of `transactions`: the first
+ * time a subscription stopped renewing (STOPPED_SUBSCRIPTION_STATUSES), kept through every later
+ * change; none once it is live again. `status` is the new status, `at` the time of the change that
+ * writes it (the row's latest change when there is none). The one place the date is decided, for
+ * every path that cancels, ends, refunds or charges back a subscription (docs/decisions.md §19).
+ */
+export function cancelledAtAfter(status: RawBuilder<unknown>, at: RawBuilder<unknown>): RawBuilder<string | null> {
+  return sql<string | null>`case
+    when ${status} in (${statusList(STOPPED_SUBSCRIPTION_STATUSES)}) and transactions.type = 'SUBSCRIPTION'
+      then coalesce(transactions.cancelled_at, ${at}, transactions.changed_at)
+    when ${status} in (${statusList(LIVE_SUBSCRIPTION_STATUSES)}) then null
+    else transactions.cancelled_at end`;
 }

@@ -5,7 +5,7 @@ import type { DialectName, Executor, ReadRows } from './database.ts';
 import { precompiled } from './precompiled.ts';
 import { byCreatedThenId } from './row-order.ts';
 import { whereScope } from './scope.ts';
-import { toTransaction, toTransactionRow } from './transaction-rows.ts';
+import { cancelledAtAfter, toTransaction, toTransactionRow } from './transaction-rows.ts';
 import type { TransactionsTable } from './schema.ts';
 
 export function transactionsStore(db: Executor, dialect: DialectName, readRows?: ReadRows): Repositories['transactions'] {
@@ -54,6 +54,8 @@ export function transactionsStore(db: Executor, dialect: DialectName, readRows?:
     async update(scope, id, patch, change) {
       const values: Updateable<TransactionsTable> = patchToRow(patch);
       let query = db.updateTable('transactions').set(values).where('id', '=', id).$call(whereScope(scope));
+      // The right-hand sides read the row as it was before this update (both stores).
+      if (patch.status !== undefined) query = query.set({ cancelled_at: cancelledAtAfter(sql`${patch.status}`, sql`${change?.at ?? null}`) });
       if (change) {
         query = query.set({
           change_flag: change.flag,

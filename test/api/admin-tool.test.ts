@@ -27,8 +27,8 @@ for (const kind of await storeKinds()) {
       assert.equal(res.status, 303);
       return new URL(res.headers.get('location')!, `${t.url}${link}`).pathname;
     };
-    const get = async (path: string) => {
-      const res = await fetch(`${t.url}${path}`);
+    const get = async (path: string, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${t.url}${path}`, { headers });
       return { status: res.status, html: await res.text(), csp: res.headers.get('content-security-policy') ?? '' };
     };
     const formOf = (html: string, action: string) => {
@@ -53,6 +53,9 @@ for (const kind of await storeKinds()) {
       assert.equal(list.status, 200);
       assert.match(list.csp, /frame-ancestors https:\/\/admin\.acme\.test http:\/\/localhost:8080$/);
       assert.ok(list.html.includes(`data-id="${a}"`) && list.html.includes(`data-id="${b}"`));
+      // Amounts in the vendor's locale: its browser's Accept-Language, else en-US.
+      assert.match(list.html, /<td>\$25\.00<br>/);
+      assert.match((await get(home, { 'accept-language': 'de-DE' })).html, /<td>25,00\u00a0\$<br>/);
       const byEmail = await get(`${home}?q=AMY%40example.com`);
       assert.ok(byEmail.html.includes(`data-id="${a}"`));
       assert.ok(!byEmail.html.includes(`data-id="${b}"`));

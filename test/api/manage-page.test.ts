@@ -24,8 +24,8 @@ for (const kind of await storeKinds()) {
       assert.equal(res.status, 200, res.text);
       return new URL(res.json.url).pathname;
     };
-    const open = async (path: string) => {
-      const res = await fetch(`${t.url}${path}`);
+    const open = async (path: string, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${t.url}${path}`, { headers });
       return { status: res.status, html: await res.text(), csp: res.headers.get('content-security-policy') };
     };
     const formToken = (html: string) => /name="formToken" value="([^"]+)"/.exec(html)![1]!;
@@ -55,6 +55,12 @@ for (const kind of await storeKinds()) {
       assert.match(page.html, /data-testid="licence">[0-9A-Z]{5}(-[0-9A-Z]{5}){4}</);
       assert.match(page.html, /Card: visa ending in 4242/);
       assert.doesNotMatch(page.html, /someone-else/);
+      // Amounts in the customer's locale, as at checkout: the browser's Accept-Language, else English.
+      assert.match(page.html, /<p class="muted">\$40\.00<\/p>/);
+      assert.match(page.html, /<p class="muted">\$5\.00 per month<\/p>/);
+      assert.match(page.html, /2030-05-02, \$40\.00<\/span>/);
+      const german = await open(await manageLink('ann@example.com'), { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' });
+      assert.match(german.html, /<p class="muted">5,00\u00a0\$ per month<\/p>/);
 
       const link = new RegExp(`data-id="${one}"[\\s\\S]*?href="([^"]+)" download data-testid="invoice"`).exec(page.html)![1]!;
       const pdf = await fetch(new URL(link, `${t.url}${await manageLink('ann@example.com')}`));

@@ -207,7 +207,7 @@ for (const kind of await storeKinds()) {
       const page = await open(path);
       assert.equal(page.status, 200);
       const held = section(page.html, id);
-      assert.match(held, /Your bank asks you to confirm the payment of 12\.00 USD for Pro/);
+      assert.match(held, /Your bank asks you to confirm the payment of \$12\.00 for Pro/);
       assert.match(held, /data-testid="confirm-payment"/);
       assert.match(held, /Confirming the payment needs JavaScript/, 'said to a browser without JavaScript');
       assert.doesNotMatch(section(page.html, calm), /requires-action/, 'the other subscription asks nothing');

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
 import { toUsd } from '../../src/domain/dashboard.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { createServices } from '../../src/services.ts';
 import type { Scope } from '../../src/domain/model.ts';
 import { startTestApp, storeKinds, TEST_CARD, type TestApp } from '../helpers/test-app.ts';
 
@@ -33,8 +36,9 @@ for (const kind of await storeKinds()) {
       const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
       let lastPage = '';
       return {
-        async get(path: string) {
-          const res = await fetch(`${t.url}${path}`, { headers: { cookie: cookie() }, redirect: 'manual' });
+        /** A GET of this server, or of another process on the same database (`base`). */
+        async get(path: string, base = t.url, headers: Record<string, string> = {}) {
+          const res = await fetch(`${base}${path}`, { headers: { ...headers, cookie: cookie() }, redirect: 'manual' });
           remember(res);
           const text = await res.text();
           if (res.status === 200) lastPage = text;
@@ -123,9 +127,13 @@ for (const kind of await storeKinds()) {
       assert.deepEqual([monthlyView.buckets.length, monthlyView.buckets.at(-1), monthlyView.usd.paidTotal], [12, '2030-07', usd]);
 
       let page = await b.get('/panel');
-      assert.match(page.html, /data-testid="revenue-usd">([\d.]+) USD/);
-      assert.equal(/data-testid="revenue-usd">([\d.]+) USD/.exec(page.html)![1], (usd / 100).toFixed(2));
-      assert.match(page.html, /data-testid="mrr-usd">10\.00 USD/);
+      // Amounts in the vendor's locale: en-US without an Accept-Language.
+      assert.equal(/data-testid="revenue-usd">\$([\d.,]+)</.exec(page.html)![1]!.replace(/,/g, ''), (usd / 100).toFixed(2));
+      assert.match(page.html, /data-testid="mrr-usd">\$10\.00</);
+      assert.match(page.html, /data-testid="total-EUR">Paid €[\d.,]+, refunded €0\.00</);
+      const german = await b.get('/panel', t.url, { 'accept-language': 'de-DE,de;q=0.9' });
+      assert.match(german.html, /data-testid="mrr-usd">10,00\u00a0\$</);
+      assert.match(german.html, /data-testid="total-EUR">Paid [\d.]+,\d\d\u00a0€, refunded 0,00\u00a0€</);
       assert.match(page.html, /<svg class="chart"[^>]*data-testid="chart-EUR"/);
       assert.match(page.html, /data-testid="vendor-id">TC-VE_/);
 
@@ -133,7 +141,7 @@ for (const kind of await storeKinds()) {
       let detail = await b.get(`/panel/transactions/${ids[0]}?env=sandbox`);
       assert.ok(!detail.html.includes(`action="/panel/transactions/${ids[0]}/refund`), 'the detail page has no refund form: only a link to the confirmation');
       const confirm = await b.get(`/panel/transactions/${ids[0]}/refund?env=sandbox`);
-      assert.match(confirm.html, /Yes, refund 49\.00 USD/);
+      assert.match(confirm.html, /Yes, refund \$49\.00</);
       const version = /name="version" value="(\d+)"/.exec(confirm.html)![1]!;
       const refunded = await b.post(`/panel/transactions/${ids[0]}/refund?env=sandbox`, { version });
       assert.equal(refunded.status, 303);
@@ -157,7 +165,7 @@ for (const kind of await storeKinds()) {
       assert.equal(after.usd.refundedTotal, 4900);
       assert.equal(after.mrr.usd, 0);
       page = await b.get('/panel');
-      assert.match(page.html, /data-testid="refunds-usd">49\.00 USD/);
+      assert.match(page.html, /data-testid="refunds-usd">\$49\.00</);
       assert.match(page.html, /data-testid="churn">50\.0%/);
     });
 
@@ -230,19 +238,29 @@ for (const kind of await storeKinds()) {
       assert.match((await other.b.get('/panel/customers?env=sandbox')).html, /data-testid="count">0 customers/);
     });
 
-    test('a new credential is shown once after the redirect; reloading that page creates no second one and shows no secret', async () => {
-      const { b, scope } = await signUp('creds@dash.test');
-      await b.get('/panel/developers?env=sandbox');
-      const created = await b.post('/panel/credentials?env=sandbox', { action: 'create' });
-      assert.equal(created.status, 303);
-      assert.equal(created.location, '/panel/developers?env=sandbox&done=credential');
-      const shown = await b.get(created.location!);
-      const authorization = /data-testid="authorization">([^<]+)</.exec(shown.html)![1]!;
-      const reload = await b.get(created.location!);
-      assert.ok(!reload.html.includes(authorization.split(':')[1]!), 'the secret is shown once');
-      assert.ok(!reload.html.includes('data-testid="authorization"'));
-      assert.equal((await t.services.credentials.list(scope.vendorId)).filter((c) => c.environment === 'sandbox').length, 1);
-      assert.equal((await fetch(`${t.url}/sandbox/v1/transactions/a%40b.test`, { headers: { authorization } })).status, 200);
+    test('a new credential is shown once after the redirect, by whichever process it lands on; reloading that page creates no second one and shows no secret', async () => {
+      // A second process behind the same port: its own app and services on the same database.
+      const other = await buildApp(createServices(t.config, { database: t.services.database, clock }), { logger: false });
+      await other.listen({ host: '127.0.0.1', port: 0 });
+      try {
+        const otherUrl = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
+        const { b, scope } = await signUp('creds@dash.test');
+        await b.get('/panel/developers?env=sandbox');
+        const created = await b.post('/panel/credentials?env=sandbox', { action: 'create' });
+        assert.equal(created.status, 303);
+        assert.equal(created.location, '/panel/developers?env=sandbox&done=credential');
+        const shown = await b.get(created.location!, otherUrl);
+        const authorization = /data-testid="authorization">([^<]+)</.exec(shown.html)![1]!;
+        for (const base of [otherUrl, t.url]) {
+          const reload = await b.get(created.location!, base);
+          assert.ok(!reload.html.includes(authorization.split(':')[1]!), 'the secret is shown once');
+          assert.ok(!reload.html.includes('data-testid="authorization"'));
+        }
+        assert.equal((await t.services.credentials.list(scope.vendorId)).filter((c) => c.environment === 'sandbox').length, 1);
+        assert.equal((await fetch(`${t.url}/sandbox/v1/transactions/a%40b.test`, { headers: { authorization } })).status, 200);
+      } finally {
+        await other.close();
+      }
     });
 
     test('a form with a mistake is shown again with what was typed', async () => {

@@ -61,6 +61,9 @@ describe('admin tool in an iframe in Chromium', () => {
     assert.equal(await admin.locator('h1').textContent(), 'Transactions');
     assert.equal(await admin.locator('[data-testid="row"]').count(), 2);
     await page.screenshot({ path: `${ARTIFACTS}admin-in-iframe.png` });
+    const field = (await admin.locator('#q').boundingBox())!;
+    const button = (await admin.locator('button[type="submit"]').first().boundingBox())!;
+    assert.deepEqual([button.y, button.height], [field.y, field.height], 'the Search button is as tall as the search field, level with it');
 
     await admin.locator('#q').fill('hana@example.com');
     await admin.locator('button[type="submit"]').first().click();

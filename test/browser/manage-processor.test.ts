@@ -133,7 +133,7 @@ describe("management page with Stripe's element in Chromium", () => {
 
     await page.goto(await manageUrl());
     const notice = item.locator('[data-testid="requires-action"]');
-    assert.match((await notice.textContent())!, /Your bank asks you to confirm the payment of 8\.00 USD for Acme Cloud/);
+    assert.match((await notice.textContent())!, /Your bank asks you to confirm the payment of \$8\.00 for Acme Cloud/);
     await page.screenshot({ path: `${ARTIFACTS}manage-requires-action-desktop.png`, fullPage: true });
     const phone = await (await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 }, isMobile: true })).newPage();
     await phone.goto(page.url());

@@ -82,7 +82,7 @@ describe('vendor panel in Chromium', () => {
     // A refund goes through its confirmation page: nothing is refunded before "Yes, refund …".
     await page.goto(`${t.url}/panel/transactions/${bought[0]}?env=sandbox`);
     await page.click('[data-testid="refund"]');
-    assert.match((await page.locator('[data-testid="confirm"]').textContent())!, /^Yes, refund 49\.00 USD$/);
+    assert.match((await page.locator('[data-testid="confirm"]').textContent())!, /^Yes, refund \$49\.00$/);
     assert.equal((await t.services.store.entries.listForTransaction(bought[0]!)).length, 1, 'nothing refunded yet');
     await page.screenshot({ path: `${ARTIFACTS}panel-refund-confirm-desktop.png`, fullPage: true });
     await page.click('[data-testid="confirm"]');
@@ -106,6 +106,13 @@ describe('vendor panel in Chromium', () => {
         assert.equal(await page.locator('[data-testid="switch"]').isVisible(), true, `${name}: the environment switch is visible`);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         assert.ok(overflow <= 0, `${name} (${size}): nothing wider than the screen (${overflow}px)`);
+        const tab = (await page.locator('nav a[aria-current="page"]').boundingBox())!;
+        assert.ok(tab.x >= 0 && tab.x + tab.width <= viewport.width, `${name} (${size}): the current tab is on the screen (${tab.x}+${tab.width})`);
+        if (name === 'transactions' || name === 'customers') {
+          const field = (await page.locator('#q').boundingBox())!;
+          const search = (await page.locator('form[role="search"] button[type="submit"]').boundingBox())!;
+          assert.equal(search.height, field.height, `${name} (${size}): the Search button is as tall as the fields`);
+        }
         await page.screenshot({ path: `${ARTIFACTS}panel-${name}-${size}.png`, fullPage: true });
         await accessible(page, `${name} (${size})`);
       }

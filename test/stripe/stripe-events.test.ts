@@ -163,7 +163,7 @@ for (const kind of await storeKinds()) {
       const link = await w.vendor.api('/v1/generate-url-to-manage-transactions/held%40example.com', { environment: 'production' });
       const path = new URL(link.json.url).pathname;
       const page = await (await fetch(`${w.app.url}${path}`)).text();
-      assert.match(page, /Your bank asks you to confirm the payment of 8\.00 USD/);
+      assert.match(page, /Your bank asks you to confirm the payment of \$8\.00 for/);
       const formToken = /name="formToken" value="([^"]+)"/.exec(page)![1]!;
       const form = (fields: Record<string, string>) => ({
         method: 'POST',

@@ -33,7 +33,8 @@ table{width:100%;border-collapse:collapse}td{padding:.25rem 0}td:last-child{text
 tr.total td{border-top:1px solid var(--line);font-weight:600;padding-top:.5rem}
 label{display:block;font-weight:500;margin:.8rem 0 .25rem}input,select,textarea{width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #9aa1ad;border-radius:.45rem;background:#fff}
 input[readonly]{background:#f3f4f6}input:focus,select:focus,textarea:focus,button:focus{outline:3px solid #9db4f0;outline-offset:1px}
-.row{display:flex;gap:.75rem}.row>div{flex:1}.row.search{align-items:flex-end}.row>div.fixed{flex:0 0 6rem}.row.search button{margin-top:0}
+.row{display:flex;gap:.75rem}.row>div{flex:1}.row.search{align-items:flex-end}.row>div.fixed{flex:0 0 6rem}.row.search button{margin-top:0;padding:0 .8rem}
+.row.search input,.row.search button{height:2.85rem}table.fields td:first-child{white-space:nowrap;padding-right:1rem;vertical-align:top}
 button{font:inherit;font-weight:600;width:100%;margin-top:1.2rem;padding:.8rem;border:0;border-radius:.5rem;background:var(--accent);color:#fff;cursor:pointer}
 h2{font-size:1.1rem;margin:1.4rem 0 .4rem}table.list td{border-top:1px solid var(--line);padding:.5rem 0;vertical-align:top}
 pre{white-space:pre-wrap;word-break:break-all;background:#f6f7f9;padding:.6rem;border-radius:.4rem;font-size:.85rem}

@@ -14,6 +14,8 @@ import * as businessBuyers from './0012-business-buyers.ts';
 import * as sellerDetails from './0013-seller-details.ts';
 import * as buyerPostalCode from './0014-buyer-postal-code.ts';
 import * as buyerAddress from './0015-buyer-address.ts';
+import * as cancelledAt from './0016-cancelled-at.ts';
+import * as panelFlashes from './0017-panel-flashes.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +34,8 @@ const migrations: Record<string, Migration> = {
   '0013-seller-details': sellerDetails,
   '0014-buyer-postal-code': buyerPostalCode,
   '0015-buyer-address': buyerAddress,
+  '0016-cancelled-at': cancelledAt,
+  '0017-panel-flashes': panelFlashes,
 };
 
 export const migrationProvider: MigrationProvider = {

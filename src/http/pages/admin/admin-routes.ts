@@ -1,10 +1,14 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { localeFromAcceptLanguage } from '../../../domain/buyer-money.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { Scope } from '../../../domain/model.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';
 import { sendPage, sendProblem } from '../layout.ts';
 import { adminDetail, adminList } from './admin-views.ts';
+
+/** Amounts in the vendor's locale, from its browser (Accept-Language), else en-US. */
+const vendorLocale = (request: FastifyRequest) => localeFromAcceptLanguage(request.headers['accept-language'], 'en-US');
 
 const NOTICES: Record<string, string> = {
   refunded: 'Refunded.',
@@ -54,7 +58,7 @@ export function registerAdminTool(app: HttpApp, { services, environment }: Envir
       status: 200,
       title: 'Transactions',
       frameAncestors: s.frameAncestors,
-      body: adminList({ vendorName: s.vendorName, environment, session: request.params.session, query, transactions, error }),
+      body: adminList({ vendorName: s.vendorName, environment, session: request.params.session, query, transactions, error, locale: vendorLocale(request) }),
     });
   });
 
@@ -82,6 +86,7 @@ export function registerAdminTool(app: HttpApp, { services, environment }: Envir
         transaction: found.transaction,
         entries: found.entries,
         formToken: services.links.formToken(token),
+        locale: vendorLocale(reply.request),
         ...message,
       }),
     });

@@ -2,7 +2,7 @@ import { canCancel } from '../../../domain/customer-portal.ts';
 import { formatInvoiceNumber } from '../../../domain/invoices.ts';
 import { isPayment, latestUnreversedPayment } from '../../../domain/ledger.ts';
 import type { Environment, LedgerEntry, Transaction, WhoCanceled } from '../../../domain/model.ts';
-import { formatAmount } from '../../../domain/money.ts';
+import { formatForBuyer } from '../../../domain/money.ts';
 import { countryName } from '../../../documents/country-names.ts';
 import { html, type Html } from '../layout.ts';
 import { entryWord, frequencyWord, typeWord } from '../panel/words.ts';
@@ -42,6 +42,8 @@ export function adminList(view: {
   session: string;
   query: string;
   transactions: Transaction[];
+  /** The reader's locale (Accept-Language, else en-US), for amounts. */
+  locale: string;
   notice?: string | undefined;
   error?: string | undefined;
 }): Html {
@@ -56,7 +58,7 @@ export function adminList(view: {
     (
       t,
     ) => html`<tr data-testid="row" data-id="${t.id}"><td><a href="${view.session}/tx/${t.id}">${t.email}</a><br><span class="muted">${t.productName} · ${day(t.createdAt)}</span></td>
-      <td>${formatAmount(t.netMinor + t.taxMinor, t.currency)}<br><span class="muted">${STATUS_WORDS[t.status]}</span></td></tr>`,
+      <td>${formatForBuyer(t.netMinor + t.taxMinor, t.currency, view.locale)}<br><span class="muted">${STATUS_WORDS[t.status]}</span></td></tr>`,
   )}</table>`;
 }
 
@@ -67,10 +69,13 @@ export function adminDetail(view: {
   transaction: Transaction;
   entries: LedgerEntry[];
   formToken: string;
+  /** The reader's locale (Accept-Language, else en-US), for amounts. */
+  locale: string;
   notice?: string | undefined;
   error?: string | undefined;
 }): Html {
   const t = view.transaction;
+  const money = (minor: number, currency = t.currency) => formatForBuyer(minor, currency, view.locale);
   const version = String(view.entries.length);
   const form = (action: string, body: Html) =>
     html`<form method="post"><input type="hidden" name="formToken" value="${view.formToken}"><input type="hidden" name="action" value="${action}"><input type="hidden" name="version" value="${version}">${body}</form>`;
@@ -80,14 +85,14 @@ export function adminDetail(view: {
   <p><a href="../../${view.session}">← All transactions</a></p>
   <h1>${t.productName}</h1>
   ${messages(view)}
-  <div class="box"><table aria-label="Transaction">
+  <div class="box"><table aria-label="Transaction" class="fields">
     <tr><td>ID</td><td><code data-testid="id">${t.id}</code></td></tr>
     <tr><td>Status</td><td data-testid="status">${STATUS_WORDS[t.status]}</td></tr>
     <tr><td>Type</td><td>${typeWord(t.type)}${t.type === 'SUBSCRIPTION' ? ` (${frequencyWord(t.chargeFrequency).toLowerCase()})` : ''}</td></tr>
     <tr><td>Customer</td><td>${t.email}</td></tr>
     <tr><td>Assigned e-mail</td><td data-testid="assigned">${t.assignedEmail ?? '—'}</td></tr>
     <tr><td>Country</td><td>${countryName(t.country)}${t.region ? ` (${t.region})` : ''}</td></tr>
-    <tr><td>Price</td><td>${formatAmount(t.netMinor, t.currency)} + ${t.taxName || 'tax'} ${formatAmount(t.taxMinor, t.currency)}</td></tr>
+    <tr><td>Price</td><td>${money(t.netMinor)} + ${t.taxName || 'tax'} ${money(t.taxMinor)}</td></tr>
     <tr><td>Created</td><td>${day(t.createdAt)}</td></tr>
     ${t.lastCharge ? html`<tr><td>Last charge</td><td>${day(t.lastCharge)}</td></tr>` : ''}
     ${t.nextCharge ? html`<tr><td>Next charge</td><td>${day(t.nextCharge)}</td></tr>` : ''}
@@ -101,9 +106,9 @@ export function adminDetail(view: {
         e.invoiceNumber
           ? html` · <a href="../../../../invoice/${e.hashId}" download>${isPayment(e) ? 'Invoice' : 'Credit note'} ${formatInvoiceNumber(e.invoiceNumber, view.environment)}</a>`
           : ''
-      }</span></td><td>${formatAmount(e.amountTotalMinor, e.currency)}</td></tr>`,
+      }</span></td><td>${money(e.amountTotalMinor, e.currency)}</td></tr>`,
   )}</table>
-  ${refundable ? form('refund', html`<button type="submit" class="secondary" data-testid="refund">Refund ${formatAmount(latestUnreversedPayment(view.entries)!.amountTotalMinor, t.currency)}</button>`) : ''}
+  ${refundable ? form('refund', html`<button type="submit" class="secondary" data-testid="refund">Refund ${money(latestUnreversedPayment(view.entries)!.amountTotalMinor)}</button>`) : ''}
   ${cancellable ? form('cancel', html`<button type="submit" class="secondary" data-testid="cancel">${t.type === 'VAULTED' ? 'Deactivate the saved card' : 'Cancel the subscription'}</button>`) : ''}
   ${form('assign', html`<label for="assignEmail">Assign to e-mail</label><input id="assignEmail" name="assignEmail" type="email" value="${t.assignedEmail ?? ''}" required><button type="submit">Assign</button>`)}
   ${form('payload', html`<label for="payload">Payload</label><textarea id="payload" name="payload" maxlength="4999" rows="4">${t.payload ?? ''}</textarea><button type="submit">Save the payload</button>`)}`;

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { localeFromAcceptLanguage } from '../../../domain/buyer-money.ts';
 import { canUpdateCard, type Authentication, type CardCompletion } from '../../../domain/customer-portal.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { WireErrorCode } from '../../error-status.ts';
@@ -75,6 +76,7 @@ export function registerManagePage(app: HttpApp, { services, environment }: Envi
         items,
         formToken: services.links.formToken(token),
         cardEntry: entry.kind,
+        locale: localeFromAcceptLanguage(reply.request.headers['accept-language']),
         ...message,
       }),
       script:

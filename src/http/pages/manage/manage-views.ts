@@ -3,7 +3,7 @@ import type { CardEntry } from '../../../domain/gateway.ts';
 import { formatInvoiceNumber } from '../../../domain/invoices.ts';
 import { isPayment } from '../../../domain/ledger.ts';
 import type { Environment, Transaction } from '../../../domain/model.ts';
-import { formatAmount, formatMinor } from '../../../domain/money.ts';
+import { formatForBuyer } from '../../../domain/money.ts';
 import { html, type Html } from '../layout.ts';
 
 const PERIOD: Record<Transaction['chargeFrequency'], string> = {
@@ -45,12 +45,13 @@ function hidden(formToken: string, action: string, id: string): Html {
 }
 
 /** The held renewal: what the bank asks, and (with the processor's script) the button that lets the customer confirm it. */
-function requiresAction(entry: PortalItem, cardEntry: CardEntry['kind'], vendorName: string, formToken: string): Html {
+function requiresAction(entry: PortalItem, view: ManageView): Html {
+  const { cardEntry, vendorName, formToken } = view;
   const t = entry.transaction;
   const held = entry.awaitingAuthentication;
   if (!held) return html``;
   return html`<div class="alert bad" role="alert" data-testid="requires-action">
-    <p><strong>Your bank asks you to confirm the payment of ${formatAmount(held.amountMinor, held.currency)} for ${t.productName}.</strong></p>
+    <p><strong>Your bank asks you to confirm the payment of ${formatForBuyer(held.amountMinor, held.currency, view.locale)} for ${t.productName}.</strong></p>
     <p>It is not paid until you confirm it.${t.nextCharge ? ` Otherwise the card is tried again on ${day(t.nextCharge)}.` : ''}</p>
     ${
       cardEntry === 'browser'
@@ -83,18 +84,19 @@ function item(entry: PortalItem, view: ManageView): Html {
   const { environment, formToken } = view;
   const t = entry.transaction;
   const perPeriod = t.type === 'SUBSCRIPTION' ? ` per ${PERIOD[t.chargeFrequency]}` : '';
+  const money = (minor: number) => formatForBuyer(minor, t.currency, view.locale);
   return html`<section class="box" data-testid="purchase" data-id="${t.id}" aria-label="${t.productName}">
   <div class="top"><strong>${t.productName}</strong></div>
   <p data-testid="status">${statusLine(t)}</p>
-  ${requiresAction(entry, view.cardEntry, view.vendorName, formToken)}
-  ${t.type !== 'VAULTED' ? html`<p class="muted">${formatAmount(t.netMinor + t.taxMinor, t.currency)}${perPeriod}${t.taxMinor ? ` (incl. ${t.taxName} ${formatMinor(t.taxMinor, t.currency)})` : ''}</p>` : ''}
+  ${requiresAction(entry, view)}
+  ${t.type !== 'VAULTED' ? html`<p class="muted">${money(t.netMinor + t.taxMinor)}${perPeriod}${t.taxMinor ? ` (incl. ${t.taxName} ${money(t.taxMinor)})` : ''}</p>` : ''}
   ${entry.licence ? html`<p>Licence key: <code data-testid="licence">${entry.licence}</code></p>` : ''}
   ${entry.card && t.type !== 'ONETIME' ? html`<p class="muted" data-testid="card">Card: ${entry.card.brand} ending in ${entry.card.last4}, expires ${String(entry.card.expMonth).padStart(2, '0')}/${entry.card.expYear}</p>` : ''}
   ${
     entry.entries.length
       ? html`<ul aria-label="Invoices">${entry.entries.map(
           (e) =>
-            html`<li><a href="../invoice/${e.hashId}" download data-testid="invoice">${isPayment(e) ? 'Invoice' : 'Credit note'} ${formatInvoiceNumber(e.invoiceNumber!, environment)}</a> <span class="muted">${day(e.createdAt)}, ${formatAmount(Math.abs(e.amountTotalMinor), e.currency)}</span></li>`,
+            html`<li><a href="../invoice/${e.hashId}" download data-testid="invoice">${isPayment(e) ? 'Invoice' : 'Credit note'} ${formatInvoiceNumber(e.invoiceNumber!, environment)}</a> <span class="muted">${day(e.createdAt)}, ${formatForBuyer(Math.abs(e.amountTotalMinor), e.currency, view.locale)}</span></li>`,
         )}</ul>`
       : ''
   }
@@ -117,6 +119,8 @@ export interface ManageView {
   formToken: string;
   /** How this environment takes a card: opentill's fields, or the processor's element (which needs its script). */
   cardEntry: CardEntry['kind'];
+  /** The customer's locale (Accept-Language), for amounts, as at checkout. */
+  locale: string;
   notice?: string | undefined;
   error?: string | undefined;
 }

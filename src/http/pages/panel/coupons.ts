@@ -2,16 +2,26 @@ import type { Coupon, Environment, Product } from '../../../domain/model.ts';
 import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import { csrfField } from './panel-layout.ts';
-import { priceText } from './products.ts';
+import { formatForBuyer } from '../../../domain/money.ts';
+import { byCurrency } from './products.ts';
 
-export function couponsContent(view: { environment: Environment; csrf: string; coupons: Coupon[]; products: Product[]; form?: FormBody | undefined }): Html {
+export function couponsContent(view: {
+  environment: Environment;
+  csrf: string;
+  coupons: Coupon[];
+  products: Product[];
+  form?: FormBody | undefined;
+  /** The vendor's locale (Accept-Language, else en-US), for amounts. */
+  locale: string;
+}): Html {
   const env = view.environment;
   const f = view.form;
   return html`${
     view.coupons.length
       ? html`<table class="list" aria-label="Coupons">${view.coupons.map((c) => {
           const product = view.products.find((p) => p.id === c.productId);
-          const off = c.percentOff !== null ? `${c.percentOff}% off` : `${priceText(c.amountsOff)} off`;
+          const amounts = byCurrency(c.amountsOff).map(([currency, minor]) => formatForBuyer(minor, currency, view.locale));
+          const off = c.percentOff !== null ? `${c.percentOff}% off` : `${amounts.join(', ')} off`;
           return html`<tr data-testid="coupon"><td><code>${c.code}</code> · ${product?.name ?? c.productId}<br><span class="muted">${off}${c.expiresAt ? `, until ${c.expiresAt.slice(0, 10)}` : ''}${c.revokedAt ? ', revoked' : ''}</span></td>
     <td>${c.revokedAt ? '' : html`<form method="post" action="/panel/coupons?env=${env}">${csrfField(view.csrf)}<input type="hidden" name="action" value="revoke"><input type="hidden" name="id" value="${c.id}"><button type="submit" class="link">Revoke</button></form>`}</td></tr>`;
         })}</table>`

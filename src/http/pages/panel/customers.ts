@@ -35,6 +35,7 @@ export function customersContent(view: { environment: Environment; q: string; cu
 export function customerDetail(view: {
   environment: Environment;
   customer: { id: string; email: string; firstName: string | null; lastName: string | null; createdAt: string; cards: Card[]; transactions: Transaction[] };
+  locale: string;
 }): Html {
   const c = view.customer;
   return html`<p><a href="${panelHref('/panel/customers', view.environment)}">← All customers</a></p>
@@ -46,5 +47,5 @@ export function customerDetail(view: {
       : html`<p class="muted">No saved cards.</p>`
   }
   <h2>Transactions</h2>
-  ${c.transactions.length ? transactionRows(c.transactions, view.environment) : html`<p class="muted">None.</p>`}`;
+  ${c.transactions.length ? transactionRows(c.transactions, view.environment, view.locale) : html`<p class="muted">None.</p>`}`;
 }

@@ -1,18 +1,21 @@
 import type { Overview, Series } from '../../../domain/dashboard.ts';
 import type { Environment } from '../../../domain/model.ts';
-import { formatAmount, formatMinor } from '../../../domain/money.ts';
+import { formatForBuyer } from '../../../domain/money.ts';
 import { html, type Html } from '../layout.ts';
 import { panelHref } from './panel-layout.ts';
 
 const W = 640;
-const H = 200;
-const PAD = { left: 8, right: 8, top: 14, bottom: 24 };
+const H = 180;
+const PAD = { left: 8, right: 8, top: 4, bottom: 4 };
 
 /**
- * A bar chart drawn on the server: paid per bucket upwards in blue, refunded downwards in red, with
- * a text table fallback (the figures are in the title of every bar, for screen readers and hovering).
+ * A bar chart drawn on the server: paid per bucket upwards in blue, refunded downwards in red (the
+ * figures are in the title of every bar, for screen readers and hovering). The SVG holds only the
+ * bars and stretches to the width it is given; its scale and dates are HTML around it, so they stay
+ * readable on a phone, where a drawing 640 wide is shown at half size.
  */
-export function revenueChart(series: Series, buckets: string[], label: string): Html {
+export function revenueChart(series: Series, buckets: string[], label: string, locale: string): Html {
+  const money = (minor: number) => formatForBuyer(minor, series.currency, locale);
   const max = Math.max(1, ...series.paid, ...series.refunded);
   const plotH = H - PAD.top - PAD.bottom;
   const refundsShare = series.refundedTotal > 0 ? 0.25 : 0;
@@ -26,52 +29,51 @@ export function revenueChart(series: Series, buckets: string[], label: string): 
     const x = (PAD.left + i * step + (step - bar) / 2).toFixed(1);
     const paidH = (series.paid[i]! / max) * up;
     const refundH = (series.refunded[i]! / max) * (down || up);
-    const title = `${b}: paid ${formatAmount(series.paid[i]!, series.currency)}${series.refunded[i] ? `, refunded ${formatAmount(series.refunded[i]!, series.currency)}` : ''}`;
-    return html`<g><title>${title}</title>${paidH > 0 ? html`<rect x="${x}" y="${(baseline - paidH).toFixed(1)}" width="${bar.toFixed(1)}" height="${paidH.toFixed(1)}" fill="#2550c8" rx="1.5"></rect>` : ''}${
+    const title = `${b}: paid ${money(series.paid[i]!)}${series.refunded[i] ? `, refunded ${money(series.refunded[i]!)}` : ''}`;
+    return html`<g><title>${title}</title>${paidH > 0 ? html`<rect x="${x}" y="${(baseline - paidH).toFixed(1)}" width="${bar.toFixed(1)}" height="${paidH.toFixed(1)}" fill="#2550c8"></rect>` : ''}${
       refundH > 0
-        ? html`<rect x="${x}" y="${baseline.toFixed(1)}" width="${bar.toFixed(1)}" height="${Math.min(refundH, down || up).toFixed(1)}" fill="#d92d20" rx="1.5"></rect>`
+        ? html`<rect x="${x}" y="${baseline.toFixed(1)}" width="${bar.toFixed(1)}" height="${Math.min(refundH, down || up).toFixed(1)}" fill="#d92d20"></rect>`
         : ''
     }</g>`;
   });
-  const labels = [0, Math.floor(buckets.length / 2), buckets.length - 1].map(
-    (i, n) =>
-      html`<text x="${(PAD.left + i * step + step / 2).toFixed(1)}" y="${H - 6}" font-size="11" fill="#5b6270" text-anchor="${n === 0 ? 'start' : n === 2 ? 'end' : 'middle'}">${short(buckets[i]!)}</text>`,
-  );
-  return html`<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}" data-testid="chart-${series.currency}">
-  <line x1="${PAD.left}" x2="${W - PAD.right}" y1="${baseline.toFixed(1)}" y2="${baseline.toFixed(1)}" stroke="#d9dce1"></line>
-  <text x="${PAD.left}" y="11" font-size="11" fill="#5b6270">max ${formatMinor(max, series.currency)} ${series.currency}</text>
-  ${bars}${labels}</svg>`;
+  const dates = [0, Math.floor(buckets.length / 2), buckets.length - 1].map((i) => html`<span>${short(buckets[i]!)}</span>`);
+  return html`<div class="chart-box"><p class="chart-scale muted">max ${money(max)}</p>
+  <svg class="chart" viewBox="0 0 ${W} ${H}" preserveAspectRatio="none" role="img" aria-label="${label}" data-testid="chart-${series.currency}">
+  <line x1="${PAD.left}" x2="${W - PAD.right}" y1="${baseline.toFixed(1)}" y2="${baseline.toFixed(1)}" stroke="#d9dce1" vector-effect="non-scaling-stroke"></line>
+  ${bars}</svg>
+  <p class="chart-dates muted">${dates}</p></div>`;
 }
 
 const card = (label: string, value: string, note: string, testid: string) =>
   html`<div class="card"><p class="muted">${label}</p><p class="big" data-testid="${testid}">${value}</p><p class="muted">${note}</p></div>`;
 
-export function overviewContent(o: Overview, environment: Environment): Html {
+export function overviewContent(o: Overview, environment: Environment, locale: string): Html {
+  const money = (minor: number, currency = 'USD') => formatForBuyer(minor, currency, locale);
   const period = o.unit === 'day' ? 'last 30 days' : 'last 12 months';
   const mrrOthers = Object.entries(o.mrr.byCurrency)
     .filter(([c]) => c !== 'USD')
-    .map(([c, m]) => formatAmount(m, c))
+    .map(([c, m]) => money(m, c))
     .join(', ');
   return html`<p class="inline muted">Revenue per ${o.unit === 'day' ? 'day' : 'month'}, ${period}, net of tax.
     <a href="${panelHref('/panel', environment, { by: o.unit === 'day' ? 'month' : 'day' })}" data-testid="unit-switch">Show per ${o.unit === 'day' ? 'month' : 'day'}</a></p>
   <div class="cards">
-    ${card(`Revenue, ${period} (USD)`, formatAmount(o.usd.paidTotal - o.usd.refundedTotal, 'USD'), `${o.payments} payments`, 'revenue-usd')}
-    ${card('MRR (USD)', formatAmount(o.mrr.usd, 'USD'), mrrOthers ? `from ${mrrOthers}` : 'active subscriptions', 'mrr-usd')}
+    ${card(`Revenue, ${period} (USD)`, money(o.usd.paidTotal - o.usd.refundedTotal), `${o.payments} payments`, 'revenue-usd')}
+    ${card('MRR (USD)', money(o.mrr.usd), mrrOthers ? `from ${mrrOthers}` : 'active subscriptions', 'mrr-usd')}
     ${card('Active subscriptions', String(o.activeSubscriptions), `${o.cancellingSubscriptions} end at period end`, 'active')}
     ${card('Trials', String(o.trials), 'not yet paying', 'trials')}
     ${card('Churn, 30 days', `${(o.churnRate * 100).toFixed(1)}%`, `${o.churned30} cancelled`, 'churn')}
-    ${card(`Refunds, ${period} (USD)`, formatAmount(o.usd.refundedTotal, 'USD'), `${o.refunds} refund${o.refunds === 1 ? '' : 's'} or chargeback${o.refunds === 1 ? '' : 's'}`, 'refunds-usd')}
+    ${card(`Refunds, ${period} (USD)`, money(o.usd.refundedTotal), `${o.refunds} refund${o.refunds === 1 ? '' : 's'} or chargeback${o.refunds === 1 ? '' : 's'}`, 'refunds-usd')}
   </div>
   <h2>All currencies in USD</h2>
   <p class="legend muted"><span><i class="key paid"></i>Paid</span><span><i class="key refunded"></i>Refunded</span>Rates of ${o.ratesDate}.${
     o.unconverted.length ? ` Without a rate, left out: ${o.unconverted.join(', ')}.` : ''
   }</p>
-  ${revenueChart(o.usd, o.buckets, `Revenue in USD per ${o.unit}`)}
+  ${revenueChart(o.usd, o.buckets, `Revenue in USD per ${o.unit}`, locale)}
   ${o.currencies.map(
     (
       s,
-    ) => html`<h2>${s.currency}</h2><p class="muted" data-testid="total-${s.currency}">Paid ${formatAmount(s.paidTotal, s.currency)}, refunded ${formatAmount(s.refundedTotal, s.currency)}</p>
-    ${revenueChart(s, o.buckets, `Revenue in ${s.currency} per ${o.unit}`)}`,
+    ) => html`<h2>${s.currency}</h2><p class="muted" data-testid="total-${s.currency}">Paid ${money(s.paidTotal, s.currency)}, refunded ${money(s.refundedTotal, s.currency)}</p>
+    ${revenueChart(s, o.buckets, `Revenue in ${s.currency} per ${o.unit}`, locale)}`,
   )}
   ${o.currencies.length ? '' : html`<p class="muted">No payments in this period yet.</p>`}`;
 }

@@ -58,7 +58,7 @@ export function panelPage(frame: Frame, section: Section, title: string, content
 /** The panel's own layout on top of the common look. */
 export const PANEL_STYLE = `
 main:has(.panel){max-width:none;padding:0}
-.panel{display:grid;grid-template-columns:13rem 1fr;grid-template-areas:"bar bar" "nav content";min-height:100vh}
+.panel{display:grid;grid-template-columns:13rem 1fr;grid-template-rows:auto 1fr;grid-template-areas:"bar bar" "nav content";min-height:100vh}
 .panel .bar{grid-area:bar;display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center;padding:.6rem 1.2rem;border-bottom:1px solid var(--line);background:#f8f9fb}
 .panel .who{flex:1;min-width:14rem}.panel .vid{display:inline-block;margin-left:.6rem}.panel .out button{margin:0}
 .panel.sandbox .bar{background:#fff8e6}.sandbox-note{color:#8a5a00;font-size:.9rem;margin:0 0 .3rem}
@@ -67,13 +67,15 @@ main:has(.panel){max-width:none;padding:0}
 .panel nav{grid-area:nav;display:flex;flex-direction:column;padding:1rem .6rem;border-right:1px solid var(--line)}
 .panel nav a{padding:.5rem .7rem;border-radius:.4rem;color:var(--ink);text-decoration:none}.panel nav a[aria-current]{background:#e8eefc;color:var(--accent);font-weight:600}
 .panel .content{grid-area:content;padding:1.2rem 1.6rem 3rem;min-width:0;max-width:72rem}
-.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.8rem;margin:1rem 0}.card{border:1px solid var(--line);border-radius:.6rem;padding:.8rem}
-.card .big{font-size:1.35rem;font-weight:650;font-variant-numeric:tabular-nums}.card .muted{margin:0}
-.chart{width:100%;height:auto;max-height:16rem}.legend span{display:inline-block;margin-right:1rem}.key{display:inline-block;width:.8rem;height:.8rem;border-radius:.15rem;vertical-align:-.05rem;margin-right:.3rem}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(9.5rem,1fr));gap:.8rem;margin:1rem 0}.card{border:1px solid var(--line);border-radius:.6rem;padding:.8rem}
+.card .big{font-size:1.35rem;font-weight:650;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}.card .muted{margin:0}
+.chart-box{margin:.4rem 0 1rem}.chart{display:block;width:100%;height:13rem}.chart-box p{margin:0;font-size:.8rem}
+.chart-dates{display:flex;justify-content:space-between;padding:.2rem 1.25% 0}.legend span{display:inline-block;margin-right:1rem}.key{display:inline-block;width:.8rem;height:.8rem;border-radius:.15rem;vertical-align:-.05rem;margin-right:.3rem}
 .key.paid{background:#2550c8}.key.refunded{background:#d92d20}
 table.grid{width:100%;border-collapse:collapse;font-size:.95rem}table.grid th{text-align:left;font-weight:600;color:var(--muted);border-bottom:1px solid var(--line);padding:.4rem .5rem}
 table.grid td{border-bottom:1px solid var(--line);padding:.45rem .5rem;text-align:left;vertical-align:top}table.grid td.num,table.grid th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.scroll{overflow-x:auto}.filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:0 .8rem;align-items:end}.filters button{margin-top:.8rem}
+.scroll{overflow-x:auto}.filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:0 .8rem;align-items:end}.filters button{margin-top:.8rem;padding:0 1rem}
+.filters input,.filters select,.filters button{height:2.85rem}
 .inline{display:flex;gap:.6rem;flex-wrap:wrap;align-items:center}.inline button,.inline a.button{width:auto;margin-top:.6rem}
 a.button{display:inline-block;padding:.6rem 1rem;border-radius:.5rem;border:1px solid var(--accent);color:var(--accent);text-decoration:none;font-weight:600;margin-top:.6rem}
 .pager{display:flex;gap:1rem;align-items:center;margin:1rem 0}.st{display:inline-block;padding:.05rem .5rem;border-radius:1rem;background:#eef0f3;font-size:.85rem;white-space:nowrap}
@@ -81,13 +83,19 @@ a.button{display:inline-block;padding:.6rem 1rem;border-radius:.5rem;border:1px 
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;word-break:break-all}
 .content form.narrow{max-width:30rem}.content .box{max-width:48rem}
 @media (max-width:760px){
-.panel{grid-template-columns:1fr;grid-template-areas:"bar" "nav" "content"}
+.panel{grid-template-columns:1fr;grid-template-rows:auto auto 1fr;grid-template-areas:"bar" "nav" "content"}
 .panel .bar{padding:.6rem .8rem}.panel .vid{display:block;margin:0}.panel .vid code{font-size:.78rem}
 .panel nav{flex-direction:row;overflow-x:auto;border-right:0;border-bottom:1px solid var(--line);padding:.3rem .4rem;white-space:nowrap}
 .panel .content{padding:1rem .8rem 2.5rem}
-table.grid .hide-phone{display:none}
+table.grid .hide-phone{display:none}.chart{height:9rem}
 }`;
 
-/** Copy buttons: the only script of the panel, allowed by the page's nonce. */
-export const COPY_SCRIPT = `document.querySelectorAll('[data-copy]').forEach(function(b){b.addEventListener('click',function(){
-var t=document.getElementById(b.getAttribute('data-copy')).textContent;navigator.clipboard.writeText(t).then(function(){b.textContent='Copied'},function(){b.textContent='Select and copy'})})})`;
+/**
+ * The panel's script on every page, allowed by the page's nonce: copy buttons, and on a phone, where the
+ * tab bar scrolls sideways, the bar scrolled so that the current tab is in view (in the middle when it
+ * can be). Without it every tab is still there to scroll to.
+ */
+export const PANEL_SCRIPT = `document.querySelectorAll('[data-copy]').forEach(function(b){b.addEventListener('click',function(){
+var t=document.getElementById(b.getAttribute('data-copy')).textContent;navigator.clipboard.writeText(t).then(function(){b.textContent='Copied'},function(){b.textContent='Select and copy'})})});
+(function(){var n=document.querySelector('.panel nav'),c=n&&n.querySelector('[aria-current]');
+if(c&&n.scrollWidth>n.clientWidth)n.scrollLeft=c.offsetLeft-n.offsetLeft-(n.clientWidth-c.offsetWidth)/2})()`;

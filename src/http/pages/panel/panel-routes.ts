@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { paymentLink } from '../../../domain/catalog.ts';
+import { localeFromAcceptLanguage } from '../../../domain/buyer-money.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { parsePriceText } from '../../../domain/price-text.ts';
 import type { Environment, Scope } from '../../../domain/model.ts';
@@ -13,9 +14,8 @@ import { html, type Html } from '../layout.ts';
 import { couponsContent } from './coupons.ts';
 import { customerDetail, customersContent } from './customers.ts';
 import { developersContent } from './developers.ts';
-import { flashes } from './flash.ts';
 import { overviewContent } from './overview.ts';
-import { COPY_SCRIPT, PANEL_STYLE, panelHref, panelPage, type Section } from './panel-layout.ts';
+import { PANEL_SCRIPT, PANEL_STYLE, panelHref, panelPage, type Section } from './panel-layout.ts';
 import { authPage } from './panel-views.ts';
 import { productsContent } from './products.ts';
 import { registerLogoUpload } from './logo-upload.ts';
@@ -25,6 +25,9 @@ import { STATUS_FILTERS } from './words.ts';
 
 const SESSION_COOKIE = 'ot_panel';
 const LOGIN_CSRF_COOKIE = 'ot_panel_csrf';
+
+/** Amounts in the vendor's locale, from its browser (Accept-Language), else en-US. */
+const vendorLocale = (request: FastifyRequest) => localeFromAcceptLanguage(request.headers['accept-language'], 'en-US');
 
 const cookieOf = (request: FastifyRequest, name: string) => new RegExp(`(?:^|;\\s*)${name}=([A-Za-z0-9_-]{1,100})`).exec(request.headers.cookie ?? '')?.[1];
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -48,7 +51,6 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   };
 
   const scopeOf = (session: PanelSession, environment: Environment): Scope => ({ vendorId: session.user.vendorId, environment });
-  const flash = flashes();
 
   /** Sends one panel page: the frame (navigation, environment switch, notices) around its content. */
   const page = async (
@@ -64,7 +66,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     return sendPage(reply, {
       status: options.status ?? 200,
       title: `${title} · ${environment === 'sandbox' ? 'Sandbox' : 'Production'}`,
-      script: section === 'settings' ? `${COPY_SCRIPT};\n${LOGO_SCRIPT}` : COPY_SCRIPT,
+      script: section === 'settings' ? `${PANEL_SCRIPT};\n${LOGO_SCRIPT}` : PANEL_SCRIPT,
       style: PANEL_STYLE,
       body: panelPage(
         { vendor, email: session.user.email, environment, csrf: session.csrfToken, notice: options.notice, error: options.error },
@@ -90,6 +92,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       paymentLink: (id) => paymentLink(services.urls.base(environment), id),
       form: extra.form,
       formOf: extra.formOf,
+      locale: vendorLocale(reply.request),
     });
     return page(reply, session, environment, 'products', 'Products', content, extra);
   };
@@ -107,6 +110,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       coupons: await services.coupons.list(scope),
       products: await services.catalog.listProducts(scope),
       form: extra.form,
+      locale: vendorLocale(reply.request),
     });
     return page(reply, session, environment, 'coupons', 'Coupons', content, extra);
   };
@@ -115,7 +119,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     reply: FastifyReply,
     session: PanelSession,
     environment: Environment,
-    extra: { status?: number; notice?: string | undefined; error?: string } = {},
+    extra: { status?: number; notice?: string | undefined; error?: string; issued?: string | undefined } = {},
   ) => {
     const credentials = (await services.credentials.list(session.user.vendorId)).filter((c) => c.environment === environment);
     const content = developersContent({
@@ -124,7 +128,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       apiBase: services.urls.base(environment),
       vendorId: session.user.vendorId,
       credentials,
-      issued: flash.take(session.idHash),
+      issued: extra.issued,
     });
     return page(reply, session, environment, 'developers', 'Developers', content, extra);
   };
@@ -220,7 +224,9 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   view('/panel', async (session, environment, request, reply) => {
     const unit = (request.query as { by?: string }).by === 'month' ? 'month' : 'day';
     const overview = await services.dashboard.overview(scopeOf(session, environment), unit);
-    return page(reply, session, environment, 'overview', 'Overview', overviewContent(overview, environment), { notice: noticeOf(request) });
+    return page(reply, session, environment, 'overview', 'Overview', overviewContent(overview, environment, vendorLocale(request)), {
+      notice: noticeOf(request),
+    });
   });
 
   const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -243,7 +249,15 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     const query = queryOf(request);
     const pageNumber = Math.min(10_000, Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1));
     const { transactions, total } = await services.dashboard.transactions(scope, listFilter(query), { limit: PAGE_SIZE, offset: (pageNumber - 1) * PAGE_SIZE });
-    const content = transactionsContent({ environment, query, products: await services.catalog.listProducts(scope), transactions, total, page: pageNumber });
+    const content = transactionsContent({
+      environment,
+      query,
+      products: await services.catalog.listProducts(scope),
+      transactions,
+      total,
+      page: pageNumber,
+      locale: vendorLocale(request),
+    });
     return page(reply, session, environment, 'transactions', 'Transactions', content, { notice: noticeOf(request) });
   });
 
@@ -275,7 +289,13 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       if (err instanceof AppError && err.code === 'NOT_FOUND') return notFound(reply, session, environment, 'transactions', 'such transaction');
       throw err;
     }
-    const content = transactionDetail({ environment, transaction: found.transaction, entries: found.entries, csrf: session.csrfToken });
+    const content = transactionDetail({
+      environment,
+      transaction: found.transaction,
+      entries: found.entries,
+      csrf: session.csrfToken,
+      locale: vendorLocale(reply.request),
+    });
     return page(reply, session, environment, 'transactions', 'Transaction', content, { ...extra, switchPath: '/panel/transactions' });
   };
 
@@ -293,7 +313,14 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
         if (err instanceof AppError && err.code === 'NOT_FOUND') return notFound(reply, session, environment, 'transactions', 'such transaction');
         throw err;
       }
-      const content = confirmContent({ environment, transaction: found.transaction, entries: found.entries, csrf: session.csrfToken, action });
+      const content = confirmContent({
+        environment,
+        transaction: found.transaction,
+        entries: found.entries,
+        csrf: session.csrfToken,
+        action,
+        locale: vendorLocale(request),
+      });
       return page(reply, session, environment, 'transactions', action === 'refund' ? 'Refund?' : 'Cancel?', content, { switchPath: '/panel/transactions' });
     });
 
@@ -341,12 +368,16 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   view<{ id: string }>('/panel/customers/:id', async (session, environment, request, reply) => {
     const customer = await services.dashboard.customer(scopeOf(session, environment), request.params.id);
     if (!customer) return notFound(reply, session, environment, 'customers', 'such customer');
-    return page(reply, session, environment, 'customers', customer.email, customerDetail({ environment, customer }), { switchPath: '/panel/customers' });
+    return page(reply, session, environment, 'customers', customer.email, customerDetail({ environment, customer, locale: vendorLocale(request) }), {
+      switchPath: '/panel/customers',
+    });
   });
 
   view('/panel/products', (session, environment, request, reply) => productsPage(reply, session, environment, { notice: noticeOf(request) }));
   view('/panel/coupons', (session, environment, request, reply) => couponsPage(reply, session, environment, { notice: noticeOf(request) }));
-  view('/panel/developers', (session, environment, request, reply) => developersPage(reply, session, environment, { notice: noticeOf(request) }));
+  view('/panel/developers', async (session, environment, request, reply) =>
+    developersPage(reply, session, environment, { notice: noticeOf(request), issued: await services.panelFlashes.take(cookieOf(request, SESSION_COOKIE)) }),
+  );
   view('/panel/settings', (session, environment, request, reply) => settingsPage(reply, session, environment, { notice: noticeOf(request) }));
 
   /**
@@ -356,7 +387,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   const action = (
     path: string,
     onError: (reply: FastifyReply, session: PanelSession, environment: Environment, error: string, form: FormBody) => Promise<unknown>,
-    run: (session: PanelSession, scope: Scope, form: FormBody, reply: FastifyReply) => Promise<unknown>,
+    run: (session: PanelSession, scope: Scope, form: FormBody, reply: FastifyReply, request: FastifyRequest) => Promise<unknown>,
   ) =>
     app.post(path, { schema: { hide: true } }, async (request, reply) => {
       const session = await signedIn(request, reply);
@@ -364,7 +395,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       const environment = environmentOf(request);
       const form = (request.body ?? {}) as FormBody;
       try {
-        return await run(session, scopeOf(session, environment), form, reply);
+        return await run(session, scopeOf(session, environment), form, reply, request);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         return onError(reply, session, environment, err.message, form);
@@ -375,10 +406,12 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   action(
     '/panel/credentials',
     (reply, session, environment, error) => developersPage(reply, session, environment, { status: 400, error }),
-    async (session, scope, form, reply) => {
+    async (_session, scope, form, reply, request) => {
       if (form.action === 'create') {
-        // The secret goes through a one-time flash: the page after the redirect shows it once, and a reload creates nothing.
-        flash.put(session.idHash, (await services.credentials.issue(scope)).authorization);
+        // The secret goes through a one-time flash in the store: the page after the redirect, in
+        // whichever process it lands, shows it once, and a reload creates nothing.
+        const { authorization } = await services.credentials.issue(scope);
+        await services.panelFlashes.put(cookieOf(request, SESSION_COOKIE)!, authorization);
         return to(reply, '/panel/developers', scope.environment, 'credential');
       }
       if (!(await services.credentials.revoke(scope, form.id ?? ''))) throw new AppError('NOT_FOUND', 'There is no such credential.');

@@ -1,5 +1,5 @@
 import type { Environment, Product } from '../../../domain/model.ts';
-import { formatAmount, formatMinor } from '../../../domain/money.ts';
+import { formatForBuyer, formatMinor } from '../../../domain/money.ts';
 import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import { csrfField } from './panel-layout.ts';
@@ -24,12 +24,14 @@ export interface ProductsView {
   form?: FormBody | undefined;
   /** Which form `form` is: 'new' or a product id. */
   formOf?: string | undefined;
+  /** The vendor's locale (Accept-Language, else en-US), for amounts. */
+  locale: string;
 }
 
 function productRow(p: Product, view: ProductsView): Html {
   const snippet = `<script src="${view.widgetUrl}"></script>\n<span data-ts-price data-ts-product="${p.id}"></span>\n<button data-ts-button data-ts-product="${p.id}">Buy</button>`;
   const prices = byCurrency(p.prices)
-    .map(([currency, minor]) => formatAmount(minor, currency))
+    .map(([currency, minor]) => formatForBuyer(minor, currency, view.locale))
     .join(', ');
   const typed = view.formOf === p.id ? view.form : undefined;
   return html`<section class="box" data-testid="product" data-id="${p.id}"><strong>${p.name}</strong>

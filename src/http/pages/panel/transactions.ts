@@ -1,6 +1,6 @@
 import { latestUnreversedPayment } from '../../../domain/ledger.ts';
 import type { Environment, LedgerEntry, Product, Transaction } from '../../../domain/model.ts';
-import { formatAmount, formatMinor } from '../../../domain/money.ts';
+import { formatForBuyer, formatMinor } from '../../../domain/money.ts';
 import { html, type Html } from '../layout.ts';
 import { csrfField, panelHref } from './panel-layout.ts';
 import { entryWord, frequencyWord, STATUS_FILTERS, statusWord, TYPE_WORDS, typeWord } from './words.ts';
@@ -24,13 +24,13 @@ export const statusBadge = (t: Pick<Transaction, 'status'>) => html`<span class=
 export const kindText = (t: Pick<Transaction, 'type' | 'chargeFrequency'>) =>
   t.type === 'SUBSCRIPTION' ? `${typeWord(t.type)}, ${frequencyWord(t.chargeFrequency).toLowerCase()}` : typeWord(t.type);
 
-export function transactionRows(transactions: Transaction[], environment: Environment): Html {
+export function transactionRows(transactions: Transaction[], environment: Environment, locale: string): Html {
   return html`<div class="scroll"><table class="grid" aria-label="Transactions"><thead><tr><th class="hide-phone">Date</th><th>Customer</th><th class="hide-phone">Product</th><th class="hide-phone">Type</th><th>Status</th><th class="num">Amount</th></tr></thead><tbody>
   ${transactions.map(
     (
       t,
     ) => html`<tr data-testid="transaction" data-id="${t.id}"><td class="hide-phone">${t.createdAt.slice(0, 10)}</td><td><a href="${panelHref(`/panel/transactions/${t.id}`, environment)}">${t.assignedEmail ?? t.email}</a></td>
-    <td class="hide-phone">${t.productName}</td><td class="hide-phone">${kindText(t)}</td><td>${statusBadge(t)}</td><td class="num">${formatAmount(t.netMinor + t.taxMinor, t.currency)}</td></tr>`,
+    <td class="hide-phone">${t.productName}</td><td class="hide-phone">${kindText(t)}</td><td>${statusBadge(t)}</td><td class="num">${formatForBuyer(t.netMinor + t.taxMinor, t.currency, locale)}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -41,6 +41,8 @@ export function transactionsContent(view: {
   transactions: Transaction[];
   total: number;
   page: number;
+  /** The vendor's locale (Accept-Language, else en-US), for amounts. */
+  locale: string;
 }): Html {
   const { environment: env, query: q } = view;
   const pages = Math.max(1, Math.ceil(view.total / PAGE_SIZE));
@@ -57,7 +59,7 @@ export function transactionsContent(view: {
     <div><button type="submit">Search</button></div></form>
   <p class="inline muted"><span data-testid="count">${view.total} transaction${view.total === 1 ? '' : 's'}</span>
     <a href="${panelHref('/panel/transactions.csv', env, filters)}" data-testid="csv">Download as CSV</a></p>
-  ${view.transactions.length ? transactionRows(view.transactions, env) : html`<p class="muted">No transactions match.</p>`}
+  ${view.transactions.length ? transactionRows(view.transactions, env, view.locale) : html`<p class="muted">No transactions match.</p>`}
   ${
     pages > 1
       ? html`<p class="pager">${view.page > 1 ? html`<a href="${panelHref('/panel/transactions', env, { ...filters, page: view.page - 1 })}" rel="prev">Previous</a>` : ''}
@@ -75,8 +77,9 @@ export function refundable(t: Transaction, entries: LedgerEntry[]): LedgerEntry 
 export const cancellable = (t: Transaction) =>
   t.status === 'SUBSCRIPTION_STATUS_ACTIVE' || t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' || t.status === 'VAULTED_STATUS_ACTIVE';
 
-export function transactionDetail(view: { environment: Environment; transaction: Transaction; entries: LedgerEntry[]; csrf: string }): Html {
+export function transactionDetail(view: { environment: Environment; transaction: Transaction; entries: LedgerEntry[]; csrf: string; locale: string }): Html {
   const { transaction: t, entries, environment: env } = view;
+  const money = (minor: number, currency = t.currency) => formatForBuyer(minor, currency, view.locale);
   const payment = refundable(t, entries);
   const fact = (label: string, value: unknown) => html`<dt>${label}</dt><dd>${value}</dd>`;
   return html`<p><a href="${panelHref('/panel/transactions', env)}">← All transactions</a></p>
@@ -86,7 +89,7 @@ export function transactionDetail(view: { environment: Environment; transaction:
     ${fact('Customer', html`<a href="${panelHref(`/panel/customers/${t.customerId}`, env)}">${t.email}</a>${t.assignedEmail ? ` (assigned to ${t.assignedEmail})` : ''}`)}
     ${fact('Product', t.productName)}
     ${fact('Type', kindText(t))}
-    ${fact('Amount', `${formatAmount(t.netMinor + t.taxMinor, t.currency)} (net ${formatMinor(t.netMinor, t.currency)}, ${t.taxName || 'tax'} ${formatMinor(t.taxMinor, t.currency)})`)}
+    ${fact('Amount', `${money(t.netMinor + t.taxMinor)} (net ${money(t.netMinor)}, ${t.taxName || 'tax'} ${money(t.taxMinor)})`)}
     ${fact('Country', `${t.country}${t.region ? `, ${t.region}` : ''}`)}
     ${fact('Created', t.createdAt.replace('T', ' ').slice(0, 16))}
     ${t.nextCharge ? fact('Next charge', t.nextCharge.slice(0, 10)) : ''}
@@ -97,12 +100,12 @@ export function transactionDetail(view: { environment: Environment; transaction:
   ${entries.map(
     (
       e,
-    ) => html`<tr data-testid="entry"><td>${e.createdAt.replace('T', ' ').slice(0, 16)}</td><td>${entryWord(e.type)}</td><td class="num">${formatAmount(e.amountTotalMinor, e.currency)}</td>
-    <td class="num hide-phone">${formatMinor(e.taxMinor, e.currency)}</td><td class="num">${formatMinor(e.netMinor, e.currency)}</td><td class="hide-phone">${e.invoiceNumber ?? ''}</td></tr>`,
+    ) => html`<tr data-testid="entry"><td>${e.createdAt.replace('T', ' ').slice(0, 16)}</td><td>${entryWord(e.type)}</td><td class="num">${money(e.amountTotalMinor, e.currency)}</td>
+    <td class="num hide-phone">${money(e.taxMinor, e.currency)}</td><td class="num">${money(e.netMinor, e.currency)}</td><td class="hide-phone">${e.invoiceNumber ?? ''}</td></tr>`,
   )}</tbody></table></div>
   ${entries.length ? '' : html`<p class="muted">No money has moved yet.</p>`}
   <div class="inline">
-    ${payment ? html`<a class="button" href="${panelHref(`/panel/transactions/${t.id}/refund`, env)}" data-testid="refund">Refund ${formatAmount(payment.amountTotalMinor, payment.currency)}…</a>` : ''}
+    ${payment ? html`<a class="button" href="${panelHref(`/panel/transactions/${t.id}/refund`, env)}" data-testid="refund">Refund ${money(payment.amountTotalMinor, payment.currency)}…</a>` : ''}
     ${cancellable(t) ? html`<a class="button" href="${panelHref(`/panel/transactions/${t.id}/cancel`, env)}" data-testid="cancel">Cancel ${t.type === 'VAULTED' ? 'the saved card' : 'the subscription'}…</a>` : ''}
   </div>`;
 }
@@ -114,24 +117,23 @@ export function confirmContent(view: {
   entries: LedgerEntry[];
   csrf: string;
   action: 'refund' | 'cancel';
+  locale: string;
 }): Html {
   const { transaction: t, environment: env } = view;
+  const money = (e: LedgerEntry) => formatForBuyer(e.amountTotalMinor, e.currency, view.locale);
   const payment = refundable(t, view.entries);
   const back = panelHref(`/panel/transactions/${t.id}`, env);
   if (view.action === 'refund' && !payment) return html`<p>There is nothing left to refund on this transaction.</p><p><a href="${back}">Back</a></p>`;
   if (view.action === 'cancel' && !cancellable(t)) return html`<p>This transaction cannot be cancelled.</p><p><a href="${back}">Back</a></p>`;
   const what =
     view.action === 'refund'
-      ? html`<p>This pays <strong>${formatAmount(payment!.amountTotalMinor, payment!.currency)}</strong> back to ${t.email} for ${t.productName} (payment of ${payment!.createdAt.slice(0, 10)})${
+      ? html`<p>This pays <strong>${money(payment!)}</strong> back to ${t.email} for ${t.productName} (payment of ${payment!.createdAt.slice(0, 10)})${
           t.type === 'SUBSCRIPTION' ? ' and ends the subscription' : ''
         }. It cannot be undone.</p>`
       : html`<p>This cancels ${t.productName} of ${t.email}. ${
           t.status === 'SUBSCRIPTION_STATUS_ACTIVE' ? 'It stays usable to the end of the period paid for, then ends; nothing is refunded.' : 'It ends now.'
         }</p>`;
-  const label =
-    view.action === 'refund'
-      ? `Yes, refund ${formatAmount(payment!.amountTotalMinor, payment!.currency)}`
-      : `Yes, cancel ${t.type === 'VAULTED' ? 'the saved card' : 'the subscription'}`;
+  const label = view.action === 'refund' ? `Yes, refund ${money(payment!)}` : `Yes, cancel ${t.type === 'VAULTED' ? 'the saved card' : 'the subscription'}`;
   return html`${what}
   <form method="post" action="${panelHref(`/panel/transactions/${t.id}/${view.action}`, env)}" class="narrow">${csrfField(view.csrf)}<input type="hidden" name="version" value="${String(view.entries.length)}">
   <div class="inline"><button type="submit" class="secondary" data-testid="confirm">${label}</button><a class="button" href="${back}">No, go back</a></div></form>`;
