@@ -20,10 +20,12 @@ export function transactionsStore(db: Executor, dialect: DialectName, readRows?:
   const byEmail = precompiled(
     db,
     3,
-    (vendorId: string, environment: string, lower: string) =>
-      scoped({ vendorId, environment: environment as Scope['environment'] }).where((eb) =>
-        eb.or([eb('email_lower', '=', lower), eb('assigned_email_lower', '=', lower)]),
-      ),
+    // Two indexed lookups, not one OR: without statistics SQLite scans all the vendor's rows for the OR
+    // (28 ms against 0.1 ms at 100,000 rows). The second leaves out what the first found.
+    (vendorId: string, environment: string, lower: string) => {
+      const own = scoped({ vendorId, environment: environment as Scope['environment'] });
+      return own.where('email_lower', '=', lower).unionAll(own.where('assigned_email_lower', '=', lower).where('email_lower', '<>', lower));
+    },
     readRows,
   );
 

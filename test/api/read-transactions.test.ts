@@ -50,6 +50,24 @@ for (const kind of await storeKinds()) {
       assert.equal(entry.currency, 'USD');
     });
 
+    test('the by-email list matches the purchase or the assigned e-mail, each transaction once, newest first', async () => {
+      const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 10 }] });
+      const own = await v.buy(product.id, { email: 'list@example.com' });
+      const given = await v.buy(product.id, { email: 'other@example.com' });
+      const both = await v.buy(product.id, { email: 'list@example.com' });
+      assert.equal((await v.api(`/v1/transaction/${given}`, { method: 'POST', body: { assignEmail: 'LIST@example.com' } })).status, 200);
+      assert.equal((await v.api(`/v1/transaction/${both}`, { method: 'POST', body: { assignEmail: 'list@example.com' } })).status, 200);
+      const listed = (await v.api('/v1/transactions/List%40Example.com')).json as { id: string }[];
+      assert.deepEqual(
+        listed.map((t) => t.id),
+        [both, given, own],
+      );
+      assert.deepEqual(
+        ((await v.api('/v1/transactions/other%40example.com')).json as { id: string }[]).map((t) => t.id),
+        [given],
+      );
+    });
+
     test('an unknown id is 404 with {error, message}', async () => {
       const res = await v.api('/v1/transaction/TC-TR_DOESNOTEXIST');
       assert.equal(res.status, 404);
