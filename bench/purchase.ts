@@ -59,6 +59,7 @@ function plan(path: string, form: Record<string, string>): LoadPlan {
     seconds: SECONDS,
     warmupSeconds: WARMUP,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    idlePath: `${path}?country=DE`,
     requests: () => [{ ...request(), setupRequest: (r) => ({ ...r, body: request().body }) }],
   };
 }
@@ -83,8 +84,8 @@ async function measureStore(kind: string, location: Parameters<typeof startOpent
     servers.push(bare);
 
     log(`${kind}: ${SMOKE ? 'a few purchases' : `warm-up ${WARMUP} s, then ${SECONDS} s`} with ${CONNECTIONS} connections per server ...`);
-    const b = await measure(bare, plan(path, form));
-    const o = await measure(opentill, plan(path, form));
+    const b = await measure(bare, plan(path, form), servers);
+    const o = await measure(opentill, plan(path, form), servers);
     return [row(`${kind} POST /payment/product/{id}`, b), row(`${kind} POST /payment/product/{id}`, o, { bare: b })];
   } finally {
     for (const server of servers.reverse()) await server.stop();

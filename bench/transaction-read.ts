@@ -80,11 +80,12 @@ const READS: Read[] = [
   },
 ];
 
-const plan = (paths: string[], authorization: string): LoadPlan => ({
+const plan = (paths: string[], store: SeededStore): LoadPlan => ({
   connections: CONNECTIONS,
   seconds: SECONDS,
   warmupSeconds: WARMUP,
-  headers: { authorization },
+  headers: { authorization: store.authorization },
+  idlePath: READS[0]!.paths(store)[0]!,
   // Every connection walks the same sampled paths, each in its own random order.
   requests: () => shuffled(paths).map((path) => ({ method: 'GET', path })),
 });
@@ -108,7 +109,7 @@ async function measureStore(kind: string, location: StoreLocation, store: Seeded
         `the lean server answers ${read.label} as opentill does`,
       );
       answers.push(answer);
-      log(`${kind} ${read.label}: ${answer.body.length} bytes of ${answer.headers.get('content-type')}`);
+      log(`${kind} ${read.label}: ${answer.body.length} bytes of ${answer.headers.get('content-type')}, one request alone in ${answer.ms.toFixed(0)} ms`);
     }
     const answersFile = join(workDir, `answers-${kind}.json`);
     writeAnswers(
@@ -125,11 +126,11 @@ async function measureStore(kind: string, location: StoreLocation, store: Seeded
     const rows: string[] = [];
     const measured: Measured[] = [];
     for (const read of READS) {
-      const load = plan(read.paths(store), store.authorization);
+      const load = plan(read.paths(store), store);
       log(`${kind} ${read.label}: ${SMOKE ? 'a few requests' : `warm-up ${WARMUP} s, then ${SECONDS} s`} with ${CONNECTIONS} connections per server ...`);
-      const b = await measure(bare, load);
-      const l = await measure(lean, load);
-      const o = await measure(opentill, load);
+      const b = await measure(bare, load, servers);
+      const l = await measure(lean, load, servers);
+      const o = await measure(opentill, load, servers);
       const label = `${kind} ${read.label}`;
       rows.push(row(label, b), row(label, l, { bare: b }), row(label, o, { bare: b, lean: l }));
       if (kind === 'sqlite' && read === READS[0]) {

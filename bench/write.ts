@@ -12,12 +12,15 @@
  *
  * Prints requests/s, p50 and p99 of each, and opentill / lean (target, issue 15: 0.70 or better).
  * The store is a writable copy of the seeded SQLite file (bench/seed.ts) or a fresh PostgreSQL
- * database with the same rows; the lean server runs first, then opentill, on the same store.
+ * database with the same rows, shared by the two servers: they take turns in BENCH_ROUNDS rounds,
+ * first one then the other first, so that a store growing with the writes (the WAL, dead rows) weighs
+ * on both alike. Requests/s are over all rounds; p50 and p99 the worse round's.
  *
  * Environment:
  *   BENCH_ROWS=100000      transactions in the store (each refund takes one of them)
- *   BENCH_SECONDS=10       measured seconds of update-payload per server
- *   BENCH_REFUNDS=2000     measured refunds per server
+ *   BENCH_SECONDS=10       measured seconds of update-payload per server, over all rounds
+ *   BENCH_REFUNDS=2000     measured refunds per server, over all rounds
+ *   BENCH_ROUNDS=2
  *   BENCH_WARMUP=3         warm-up seconds per server and write, not measured
  *   BENCH_CONNECTIONS=20   concurrent keep-alive connections
  *   BENCH_STORES=sqlite,postgres
@@ -28,7 +31,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Request } from 'autocannon';
 import SQLite from 'better-sqlite3';
-import { measure, probe, row, shuffled, type LoadPlan } from './load.ts';
+import { combined, measure, probe, row, shuffled, type LoadPlan, type Measured } from './load.ts';
 import { seededStore, type SeededStore } from './seed.ts';
 import { startLean, startOpentill, type Server } from './servers.ts';
 import { count, loadAverage, log, logMachine, setting, SMOKE, storesToMeasure } from './settings.ts';
@@ -39,30 +42,32 @@ const SECONDS = setting('BENCH_SECONDS', 10);
 const REFUNDS = setting('BENCH_REFUNDS', 2000);
 const WARMUP = setting('BENCH_WARMUP', 3);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 20, 4);
+const ROUNDS = setting('BENCH_ROUNDS', 2);
 const TARGET = 0.7;
 
-const base = (authorization: string, extra: Record<string, string> = {}): Pick<LoadPlan, 'connections' | 'seconds' | 'warmupSeconds' | 'headers'> => ({
+const base = (store: SeededStore, extra: Record<string, string> = {}): Omit<LoadPlan, 'requests'> => ({
   connections: CONNECTIONS,
-  seconds: SECONDS,
+  seconds: Math.max(1, Math.round(SECONDS / ROUNDS)),
   warmupSeconds: WARMUP,
-  headers: { authorization, ...extra },
+  headers: { authorization: store.authorization, ...extra },
+  idlePath: `/sandbox/v1/transaction/${store.sampleIds[0]}`,
 });
 
 function updatePayload(store: SeededStore): LoadPlan {
   const body = JSON.stringify({ payload: '{"seats":5,"plan":"bench"}' });
   return {
-    ...base(store.authorization, { 'content-type': 'application/json' }),
+    ...base(store, { 'content-type': 'application/json' }),
     requests: () => shuffled(store.sampleIds).map((id) => ({ method: 'POST', path: `/sandbox/v1/transaction/${id}`, body })),
   };
 }
 
-/** Each request refunds the next transaction of `ids`: a refund is made once. */
+/** Each request refunds a transaction taken out of `ids`: a refund is made once, in whichever round. */
 function refunds(store: SeededStore, ids: string[]): LoadPlan {
-  let next = 0;
-  const request = (): Request => ({ method: 'POST', path: `/sandbox/v1/refund-transaction/${ids[Math.min(next++, ids.length - 1)]}` });
+  // Running out answers 404, which the run reports.
+  const request = (): Request => ({ method: 'POST', path: `/sandbox/v1/refund-transaction/${ids.pop() ?? 'TC-TR_NONE_LEFT'}` });
   return {
-    ...base(store.authorization),
-    amount: REFUNDS,
+    ...base(store),
+    amount: Math.ceil(REFUNDS / ROUNDS),
     requests: () => [{ ...request(), setupRequest: (r) => ({ ...r, path: request().path }) }],
   };
 }
@@ -102,11 +107,21 @@ async function measureStore(kind: string, location: Parameters<typeof startLean>
       ['refund', (server) => refunds(store, ids.get(server)!)],
     ];
     for (const [name, plan] of writes) {
-      log(
-        `${kind} ${name}: ${SMOKE ? 'a few requests' : name === 'refund' ? `warm-up ${WARMUP} s, then ${count(REFUNDS)} refunds` : `warm-up ${WARMUP} s, then ${SECONDS} s`} per server ...`,
-      );
-      const l = await measure(lean, plan(lean));
-      const o = await measure(opentill, plan(opentill));
+      const size = SMOKE ? 'a few requests' : name === 'refund' ? `${count(REFUNDS)} refunds` : `${SECONDS} s`;
+      log(`${kind} ${name}: warm-up ${WARMUP} s, then ${size} per server in ${ROUNDS} rounds ...`);
+      const rounds = new Map<Server, Measured[]>([
+        [lean, []],
+        [opentill, []],
+      ]);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const server of round % 2 === 0 ? [lean, opentill] : [opentill, lean]) {
+          // Each server warms up in its first round only.
+          const load = round === 0 ? plan(server) : { ...plan(server), warmupSeconds: 0 };
+          rounds.get(server)!.push(await measure(server, load, servers));
+        }
+      }
+      const l = combined(rounds.get(lean)!);
+      const o = combined(rounds.get(opentill)!);
       const ratio = o.rps / l.rps;
       rows.push(row(`${kind} ${name}`, l), row(`${kind} ${name}`, o, { lean: l }));
       rows.push(`target: ${kind} ${name} opentill at >= ${TARGET.toFixed(2)} of lean: ${ratio >= TARGET ? 'met' : 'NOT met'} (${ratio.toFixed(2)})`);
@@ -125,14 +140,14 @@ try {
   for (const kind of storesToMeasure()) {
     const target = await benchStore(kind, store, { writable: true, dir: workDir, log });
     try {
-      results.push(`${kind}: ${await target.durability()}; the lean server opens it as opentill does`);
+      results.push(`${kind}: ${await target.durability()}`);
       results.push(...(await measureStore(kind, target.location, store)));
     } finally {
       await target.drop();
     }
   }
   log('');
-  log(`durable writes on ${count(ROWS)} transactions, ${CONNECTIONS} connections`);
+  log(`durable writes on ${count(ROWS)} transactions, ${CONNECTIONS} connections, ${ROUNDS} rounds taking turns (p50, p99: the worse round's)`);
   for (const line of results) log(line);
   log(`load average after: ${loadAverage()}`);
 } finally {
