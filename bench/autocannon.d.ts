@@ -17,6 +17,8 @@ declare module 'autocannon' {
     path?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Called before each send of this request: returns the request to send (a fresh path or body). */
+    setupRequest?: (request: Request, context: Record<string, unknown>) => Request | undefined;
   }
   export interface Client {
     setRequests(requests: Request[]): void;
@@ -26,6 +28,10 @@ declare module 'autocannon' {
     connections?: number;
     pipelining?: number;
     duration?: number;
+    /** Seconds before a request counts as timed out (default 10). */
+    timeout?: number;
+    /** Milliseconds between samples (default 1000); the run also ends only on a sample. */
+    sampleInt?: number;
     /** Stop after this many requests instead of after `duration`. */
     amount?: number;
     headers?: Record<string, string>;

@@ -20,9 +20,9 @@ import { launchChromium } from '../support/chromium.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
 import { createServices } from '../src/services.ts';
+import { setting, SMOKE } from './settings.ts';
 
-const SMOKE = process.env.BENCH_SMOKE === '1';
-const RUNS = SMOKE ? 3 : Number(process.env.BENCH_RUNS ?? 30);
+const RUNS = setting('BENCH_RUNS', 30, 3);
 const TARGET_BYTES = 30_000;
 const TARGET_PAINT_MS = 300;
 

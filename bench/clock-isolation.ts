@@ -6,22 +6,23 @@
  * (GET /v1/transaction/{id}) from a thread of its own. Then the same reads run with nothing moving,
  * for as long (at most 20 s), as the baseline. On SQLite and on PostgreSQL; prints the reads' p50,
  * p99 and maximum in both runs, the p99 ratio, the slowest move and how long the catch-up took.
- * Target: p99 under 100 ms while catching up. Not part of `npm test`; the behaviour (every read
- * answers, the catch-up finishes) is test/billing/sandbox-clock-isolation.test.ts.
+ * Target: p99 under 100 ms while catching up. The behaviour (every read answers, the catch-up
+ * finishes) is test/billing/sandbox-clock-isolation.test.ts.
  *
  * Environment:
  *   BENCH_YEARS=20             years the clock moves (at most 20)
  *   BENCH_CONNECTIONS=2        the reader's concurrent requests
  *   BENCH_GAP_MS=5             pause between one connection's requests
  *   BENCH_STORES=sqlite,postgres
+ *   BENCH_SMOKE=1              one year and a 1 s baseline, for `npm test` (test/bench/bench-smoke.test.ts)
  */
 import { catchUpUnderLoad, percentile, type CatchUpRun } from '../support/sandbox-catch-up.ts';
-import type { StoreKind } from '../support/databases.ts';
+import { setting, SMOKE, storesToMeasure } from './settings.ts';
 
-const YEARS = Number(process.env.BENCH_YEARS ?? 20);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 2);
-const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 5);
-const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',') as StoreKind[];
+const YEARS = setting('BENCH_YEARS', 20, 1);
+const CONNECTIONS = setting('BENCH_CONNECTIONS', 2);
+const GAP_MS = setting('BENCH_GAP_MS', 5);
+const STORES = storesToMeasure();
 const TARGET_P99_MS = 100;
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
@@ -33,7 +34,7 @@ for (const kind of STORES) {
   if (moving.failures.length || moving.workerErrors.length) {
     throw new Error(`${kind}: ${moving.failures.length} failed reads, worker errors: ${moving.workerErrors.map(String).join('; ')}`);
   }
-  const quiet = await catchUpUnderLoad(kind, { years: 0, quietMs: Math.min(moving.catchUpMs, 20_000), connections: CONNECTIONS, gapMs: GAP_MS });
+  const quiet = await catchUpUnderLoad(kind, { years: 0, quietMs: Math.min(moving.catchUpMs, SMOKE ? 1000 : 20_000), connections: CONNECTIONS, gapMs: GAP_MS });
   const p99 = percentile(moving.reads, 0.99);
   const renewals = moving.payments - 1;
   process.stdout.write(

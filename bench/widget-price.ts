@@ -3,7 +3,11 @@
  * page (its own origin) that includes the sandbox client script and one price element, RUNS times;
  * each run measures, from the start of navigation, when DOMContentLoaded fired and when the price
  * text appeared. The same page without the script is the baseline (its DOMContentLoaded).
- * Everything runs on 127.0.0.1. Not part of `npm test`.
+ * Everything runs on 127.0.0.1.
+ *
+ * Environment:
+ *   BENCH_RUNS=30     page loads per side (after 3 warm-up loads)
+ *   BENCH_SMOKE=1     2 loads per side, for `npm test` (test/bench/bench-smoke.test.ts)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -14,8 +18,9 @@ import { launchChromium } from '../support/chromium.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
 import { createServices } from '../src/services.ts';
+import { setting } from './settings.ts';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const RUNS = setting('BENCH_RUNS', 30, 2);
 const dir = mkdtempSync(join(tmpdir(), 'opentill-widget-bench-'));
 const config = loadConfig({
   OPENTILL_SECRET: 'widget-bench-secret-0123456789-0123456789',
