@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { newId, randomToken } from '../src/domain/ids.ts';
+import { byCreatedThenId } from '../src/store/row-order.ts';
 import type { Selectable } from 'kysely';
 import type { ApiCredentialsTable, LedgerEntriesTable, TransactionsTable } from '../src/store/schema.ts';
 
@@ -36,8 +37,9 @@ const TX_COLUMNS = `vendor_id = ? and environment = ? and id = ?`;
 const SQL = {
   credential: 'select * from api_credentials where login = ?',
   transaction: `select * from transactions where ${TX_COLUMNS}`,
-  entries: 'select * from ledger_entries where transaction_id = ? order by created_at, id',
-  byEmail: `select * from transactions where vendor_id = ? and environment = ? and (email_lower = ? or assigned_email_lower = ?) order by created_at desc, id desc`,
+  // Ordered in code, as opentill does (src/store/row-order.ts).
+  entries: 'select * from ledger_entries where transaction_id = ?',
+  byEmail: `select * from transactions where vendor_id = ? and environment = ? and email_lower = ? union all select * from transactions where vendor_id = ? and environment = ? and assigned_email_lower = ? and email_lower <> ?`,
   feed: 'select * from transactions where vendor_id = ? and environment = ? and feed_pending = ? order by changed_at, id limit ?',
   markListed: 'update transactions set listed_version = ? where id = ? and change_version = ?',
   updatePayload: 'update transactions set payload = ? where id = ? and vendor_id = ? and environment = ?',
@@ -132,7 +134,7 @@ export function sqliteLeanStore(file: string): LeanStore {
   const refund = db.transaction((vendorId: string, id: string) => {
     const tx = get<TransactionRow>('transaction', vendorId, SANDBOX, id);
     if (!tx || tx.status === 'TRANSACTION_STATUS_REFUNDED' || get('openRefund', id, 'REFUND', ...OPEN)) return undefined;
-    const payment = unreversedPayment(all<EntryRow>('entries', id));
+    const payment = unreversedPayment(byCreatedThenId(all<EntryRow>('entries', id)));
     if (!payment) return undefined;
     const plan = refundPlan(vendorId, tx, payment);
     get('recordAttempt', ...plan.attempt);
@@ -155,8 +157,8 @@ export function sqliteLeanStore(file: string): LeanStore {
   return {
     credential: async (login) => get('credential', login),
     transaction: async (vendorId, id) => get('transaction', vendorId, SANDBOX, id),
-    entries: async (transactionId) => all('entries', transactionId),
-    byEmail: async (vendorId, lower) => all('byEmail', vendorId, SANDBOX, lower, lower),
+    entries: async (transactionId) => byCreatedThenId(all('entries', transactionId)),
+    byEmail: async (vendorId, lower) => byCreatedThenId(all('byEmail', vendorId, SANDBOX, lower, vendorId, SANDBOX, lower, lower), 'desc'),
     async feed(vendorId, limit) {
       const rows = all<TransactionRow>('feed', vendorId, SANDBOX, 1, limit + 1);
       for (const r of unlisted(rows.slice(0, limit))) run('markListed', r.change_version, r.id, r.change_version);
@@ -210,8 +212,9 @@ export function postgresLeanStore(url: string): LeanStore {
   return {
     credential: (login) => get<CredentialRow>(pool, 'credential', [login]),
     transaction: (vendorId, id) => get<TransactionRow>(pool, 'transaction', [vendorId, SANDBOX, id]),
-    entries: (transactionId) => all(pool, 'entries', [transactionId]),
-    byEmail: (vendorId, lower) => all(pool, 'byEmail', [vendorId, SANDBOX, lower, lower]),
+    entries: async (transactionId) => byCreatedThenId(await all<EntryRow>(pool, 'entries', [transactionId])),
+    byEmail: async (vendorId, lower) =>
+      byCreatedThenId(await all<TransactionRow>(pool, 'byEmail', [vendorId, SANDBOX, lower, vendorId, SANDBOX, lower, lower]), 'desc'),
     async feed(vendorId, limit) {
       const rows = await all<TransactionRow>(pool, 'feed', [vendorId, SANDBOX, 1, limit + 1]);
       for (const r of unlisted(rows.slice(0, limit))) await pool.query({ ...query('markListed'), values: [r.change_version, r.id, r.change_version] });
@@ -228,7 +231,7 @@ export function postgresLeanStore(url: string): LeanStore {
       const plan = await inTransaction(async (client) => {
         const tx = await get<TransactionRow>(client, 'transaction', [vendorId, SANDBOX, id], true);
         if (!tx || tx.status === 'TRANSACTION_STATUS_REFUNDED' || (await get(client, 'openRefund', [id, 'REFUND', ...OPEN]))) return undefined;
-        const payment = unreversedPayment(await all<EntryRow>(client, 'entries', [id]));
+        const payment = unreversedPayment(byCreatedThenId(await all<EntryRow>(client, 'entries', [id])));
         if (!payment) return undefined;
         const plan = refundPlan(vendorId, tx, payment);
         await get(client, 'recordAttempt', plan.attempt);

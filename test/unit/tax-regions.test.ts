@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import { formatDecimal } from '../../src/domain/money.ts';
 import { taxRateFor } from '../../src/domain/tax-rates.ts';
 import { countryOfIp, regionOfPostalCode } from '../../src/geo/locate.ts';
+import { US_ZIP_STATE_RANGES } from '../../src/geo/us-zip-states.ts';
+import { zipStateRanges } from '../../support/generate-us-zip-states.ts';
 
 const tax = (country: string, region?: string) => {
   const rate = taxRateFor(country, region);
@@ -29,6 +32,23 @@ describe('tax by region and where a customer is', () => {
     assert.equal(regionOfPostalCode('ES', '35001'), 'GC');
     assert.equal(regionOfPostalCode('ES', '28001'), undefined);
     assert.equal(regionOfPostalCode('DE', '10115'), undefined);
+  });
+
+  test('every US ZIP code the zipcodes package knows gets its state, from the generated ranges (regenerate if this fails)', () => {
+    assert.deepEqual(US_ZIP_STATE_RANGES, zipStateRanges(), 'src/geo/us-zip-states.ts is what the generator writes');
+    const require = createRequire(import.meta.url);
+    const { codes } = require('zipcodes') as { codes: Record<string, { zip: string; state: string; country: string }> };
+    let checked = 0;
+    for (const { zip, state, country } of Object.values(codes)) {
+      if (country !== 'US' || !/^\d{5}$/.test(zip)) continue;
+      assert.equal(regionOfPostalCode('US', zip), state, zip);
+      checked++;
+    }
+    assert.ok(checked > 40_000, `${checked} ZIP codes`);
+    // Between two states' ranges there is no state; inside a state's range an unlisted code is that state's.
+    assert.equal(regionOfPostalCode('US', '00000'), undefined);
+    assert.equal(regionOfPostalCode('US', '99999'), undefined);
+    assert.equal(regionOfPostalCode('US', '94100'), 'CA');
   });
 
   test('the country of an address comes from the bundled GeoIP data; private addresses have none', () => {
