@@ -24,7 +24,7 @@ function repositories(db: Executor, dialect: Database['dialect'], readRows?: Dat
     customers: customersStore(db),
     paymentMethods: paymentMethodsStore(db),
     transactions: transactionsStore(db, dialect, readRows),
-    entries: entriesStore(db, readRows),
+    entries: entriesStore(db, dialect, readRows),
     licences: licencesStore(db),
     feed: feedStore(db),
     chargeAttempts: chargeAttemptsStore(db),

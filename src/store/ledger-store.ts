@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { EntryType, LedgerEntry } from '../domain/model.ts';
 import type { Repositories } from '../domain/ports.ts';
-import type { Executor, ReadRows } from './database.ts';
+import type { DialectName, Executor, ReadRows } from './database.ts';
 import { whereScope } from './scope.ts';
 import { precompiled } from './precompiled.ts';
 import { byCreatedThenId } from './row-order.ts';
@@ -83,13 +83,11 @@ function toEntry(row: Selectable<LedgerEntriesTable>): LedgerEntry {
 }
 
 /** Ledger entries are append-only: this store can insert and read them, never change them. */
-export function entriesStore(db: Executor, readRows?: ReadRows): Repositories['entries'] {
-  const entriesOf = precompiled(
-    db,
-    1,
-    (transactionId: string) => db.selectFrom('ledger_entries').selectAll().where('transaction_id', '=', transactionId),
+export function entriesStore(db: Executor, dialect: DialectName, readRows?: ReadRows): Repositories['entries'] {
+  const entriesOf = precompiled(db, 1, (transactionId: string) => db.selectFrom('ledger_entries').selectAll().where('transaction_id', '=', transactionId), {
     readRows,
-  );
+    shareAs: `${dialect}:entries.ofTransaction`,
+  });
   return {
     async insert(e) {
       await db

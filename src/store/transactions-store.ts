@@ -15,7 +15,7 @@ export function transactionsStore(db: Executor, dialect: DialectName, readRows?:
     db,
     3,
     (vendorId: string, environment: string, id: string) => scoped({ vendorId, environment: environment as Scope['environment'] }).where('id', '=', id),
-    readRows,
+    { readRows, shareAs: `${dialect}:transactions.byId` },
   );
   const byEmail = precompiled(
     db,
@@ -26,7 +26,17 @@ export function transactionsStore(db: Executor, dialect: DialectName, readRows?:
       const own = scoped({ vendorId, environment: environment as Scope['environment'] });
       return own.where('email_lower', '=', lower).unionAll(own.where('assigned_email_lower', '=', lower).where('email_lower', '<>', lower));
     },
-    readRows,
+    { readRows, shareAs: `${dialect}:transactions.byEmail` },
+  );
+  // Inside a database transaction: the row a write starts from (PostgreSQL locks it; SQLite's writer holds the database).
+  const locked = precompiled(
+    db,
+    3,
+    (vendorId: string, environment: string, id: string) => {
+      const query = scoped({ vendorId, environment: environment as Scope['environment'] }).where('id', '=', id);
+      return dialect === 'postgres' ? query.forUpdate() : query;
+    },
+    { shareAs: `${dialect}:transactions.lock` },
   );
 
   return {
@@ -38,10 +48,7 @@ export function transactionsStore(db: Executor, dialect: DialectName, readRows?:
       return row && toTransaction(row);
     },
     async lock(scope, id) {
-      // SQLite writers already hold the database lock (BEGIN IMMEDIATE); PostgreSQL locks the row.
-      let query = scoped(scope).where('id', '=', id);
-      if (dialect === 'postgres') query = query.forUpdate();
-      const row = await query.executeTakeFirst();
+      const [row] = await locked(scope.vendorId, scope.environment, id);
       return row && toTransaction(row);
     },
     async listByEmail(scope, email) {

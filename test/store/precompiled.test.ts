@@ -35,6 +35,26 @@ for (const kind of await storeKinds()) {
       assert.deepEqual(await either('b'), [{ id: 'b' }]);
     });
 
+    test('queries shared by name are built once per process, whichever executor runs them', async () => {
+      const db = database.kysely;
+      let builds = 0;
+      const name = `${kind}:test.vendorById`;
+      const make = (executor: typeof db) =>
+        precompiled(
+          executor,
+          1,
+          (id: string) => {
+            builds++;
+            return executor.selectFrom('vendors').select('id').where('id', '=', id);
+          },
+          { shareAs: name },
+        );
+      assert.deepEqual(await make(db)('a'), [{ id: 'a' }]);
+      const inTransaction = await database.transaction(async (trx) => make(trx as never)('b'));
+      assert.deepEqual(inTransaction, [{ id: 'b' }]);
+      assert.equal(builds, 1);
+    });
+
     test('a builder that does not bind a value it was given is refused at once, not run with a wrong parameter', async () => {
       const db = database.kysely;
       const careless = precompiled<[string, string], { id: string }>(db, 2, (id: string) => db.selectFrom('vendors').select('id').where('id', '=', id));
