@@ -13,30 +13,46 @@ import { entriesStore, licencesStore } from './ledger-store.ts';
 import { processorEventsStore } from './processor-events-store.ts';
 import { transactionsStore } from './transactions-store.ts';
 
-/** `readRows` only for the store's own reads: a transaction's must go through its connection. */
+/**
+ * `readRows` only for the store's own reads: a transaction's must go through its connection. Each
+ * repository is made when first used: a database transaction makes a set of them and uses two or three.
+ */
 function repositories(db: Executor, dialect: Database['dialect'], readRows?: Database['readRows']): Repositories {
-  return {
-    vendors: vendorsStore(db),
-    credentials: credentialsStore(db),
-    products: productsStore(db),
-    customizedProducts: customizedProductsStore(db),
-    coupons: couponsStore(db),
-    customers: customersStore(db),
-    paymentMethods: paymentMethodsStore(db),
-    transactions: transactionsStore(db, dialect, readRows),
-    entries: entriesStore(db, dialect, readRows),
-    licences: licencesStore(db),
-    feed: feedStore(db),
-    chargeAttempts: chargeAttemptsStore(db),
-    idempotency: idempotencyStore(db),
-    billing: billingStore(db, dialect),
-    sandboxClocks: sandboxClocksStore(db),
-    panel: panelStore(db),
-    panelFlashes: panelFlashesStore(db),
-    adminSessions: adminSessionsStore(db),
-    processorEvents: processorEventsStore(db),
-    dashboard: dashboardStore(db),
+  const make: { [K in keyof Repositories]: () => Repositories[K] } = {
+    vendors: () => vendorsStore(db),
+    credentials: () => credentialsStore(db),
+    products: () => productsStore(db),
+    customizedProducts: () => customizedProductsStore(db),
+    coupons: () => couponsStore(db),
+    customers: () => customersStore(db),
+    paymentMethods: () => paymentMethodsStore(db),
+    transactions: () => transactionsStore(db, dialect, readRows),
+    entries: () => entriesStore(db, dialect, readRows),
+    licences: () => licencesStore(db),
+    feed: () => feedStore(db),
+    chargeAttempts: () => chargeAttemptsStore(db),
+    idempotency: () => idempotencyStore(db),
+    billing: () => billingStore(db, dialect),
+    sandboxClocks: () => sandboxClocksStore(db),
+    panel: () => panelStore(db),
+    panelFlashes: () => panelFlashesStore(db),
+    adminSessions: () => adminSessionsStore(db),
+    processorEvents: () => processorEventsStore(db),
+    dashboard: () => dashboardStore(db),
   };
+  const repos = {} as Repositories;
+  for (const name of Object.keys(make) as (keyof Repositories)[]) {
+    Object.defineProperty(repos, name, {
+      enumerable: true,
+      get() {
+        const made = make[name]();
+        Object.defineProperty(repos, name, { value: made, enumerable: true });
+        return made;
+      },
+      configurable: true,
+    });
+  }
+  return repos;
 }
 
 /** The domain's Store over one database: plain calls autocommit, `transaction` groups them. */
