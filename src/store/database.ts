@@ -22,15 +22,16 @@ export interface Database {
   migrate(): Promise<string[]>;
   close(): Promise<void>;
   /**
-   * SQLite in a file only: runs a read outside any transaction on a second, read-only connection,
-   * synchronously. WAL gives it the last committed state, and it skips Kysely's executor and its
-   * connection lock, which cost more than the lookup on the read path. Absent on PostgreSQL (its pool
-   * reads in parallel already) and for `:memory:` (a second connection would see another database).
+   * Runs a hot read outside any transaction, past Kysely's executor (which cost more than the lookup):
+   * on SQLite in a file on a second, read-only connection, synchronously (WAL gives it the last
+   * committed state, and it never waits for a writer's connection lock); on PostgreSQL from the pool as
+   * a named prepared statement, planned once per connection. Absent for `:memory:` (a second
+   * connection would see another database).
    */
   readonly readRows?: ReadRows | undefined;
 }
 
-export type ReadRows = (sql: string, parameters: readonly unknown[]) => unknown[];
+export type ReadRows = (sql: string, parameters: readonly unknown[]) => unknown[] | Promise<unknown[]>;
 
 /** Writers take the write lock at BEGIN, so two processes never deadlock upgrading a read lock. */
 class ImmediateSqliteDriver extends SqliteDriver {
@@ -123,7 +124,23 @@ export function openPostgres(connectionString: string, poolSize = 10): Database 
         oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
     },
   });
-  return wrap(new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
+  // One name per SQL text: the texts are few (parameters are bound), and a name must stay with its text.
+  const names = new Map<string, string>();
+  let named = 0;
+  const readRows: ReadRows = async (sql, parameters) => {
+    let name = names.get(sql);
+    if (name === undefined) names.set(sql, (name = `opentill_read_${++named}`));
+    try {
+      return (await pool.query({ name, text: sql, values: parameters as unknown[] })).rows;
+    } catch (err) {
+      // A migration by another process changed a table under a prepared `select *` ("cached plan
+      // must not change result type"): prepare it anew under another name.
+      if ((err as { code?: string }).code !== '0A000') throw err;
+      names.set(sql, (name = `opentill_read_${++named}`));
+      return (await pool.query({ name, text: sql, values: parameters as unknown[] })).rows;
+    }
+  };
+  return wrap(new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), 'postgres', { readRows, close: () => {} });
 }
 
 export function openDatabase(options: { databaseUrl?: string | undefined; sqliteFile: string }): Database {

@@ -11,7 +11,7 @@ const shared = new Map<string, Compiled<unknown>>();
  * A query built and compiled once, then run with new values: on the read path building and compiling
  * a Kysely query cost more than SQLite's lookup. `build` receives one placeholder per parameter and
  * must use each as a bound value (once or more); the compiled parameters are mapped back to the call's arguments by
- * identity, so their order in the SQL does not matter. With `readRows` (SQLite, outside a transaction:
+ * identity, so their order in the SQL does not matter. With `readRows` (outside a transaction:
  * see Database.readRows) it runs there instead of through Kysely. A store made for each database
  * transaction names its queries with `shareAs` (unique per dialect and query), so they are compiled
  * once per process rather than once per transaction.
@@ -36,10 +36,10 @@ export function precompiled<Args extends unknown[], Row>(
     }
     const { query, slots } = compiled;
     if (readRows)
-      return readRows(
+      return (await readRows(
         query.sql,
         slots.map((slot) => args[slot]),
-      ) as Row[];
+      )) as Row[];
     const result = await db.executeQuery<Row>({ ...query, parameters: slots.map((slot) => args[slot]) });
     return result.rows;
   };

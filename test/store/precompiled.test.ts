@@ -55,6 +55,17 @@ for (const kind of await storeKinds()) {
       assert.equal(builds, 1);
     });
 
+    test('a hot read survives another process adding a column under its prepared statement', { skip: kind !== 'postgres' }, async () => {
+      const read = database.readRows!;
+      const sql = 'select * from vendors where id = $1';
+      // Prepared on every pooled connection, then the table changes under them.
+      await Promise.all(Array.from({ length: 10 }, () => read(sql, ['a'])));
+      await database.kysely.schema.alterTable('vendors').addColumn('bench_extra', 'text').execute();
+      const after = await Promise.all(Array.from({ length: 10 }, () => read(sql, ['a'])));
+      for (const rows of after) assert.equal((rows as { id: string }[])[0]!.id, 'a');
+      await database.kysely.schema.alterTable('vendors').dropColumn('bench_extra').execute();
+    });
+
     test('a builder that does not bind a value it was given is refused at once, not run with a wrong parameter', async () => {
       const db = database.kysely;
       const careless = precompiled<[string, string], { id: string }>(db, 2, (id: string) => db.selectFrom('vendors').select('id').where('id', '=', id));
