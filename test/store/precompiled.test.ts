@@ -59,9 +59,9 @@ for (const kind of await storeKinds()) {
       const read = database.readRows!;
       const sql = 'select * from vendors where id = $1';
       // Prepared on every pooled connection, then the table changes under them.
-      await Promise.all(Array.from({ length: 10 }, () => read(sql, ['a'])));
+      await Promise.all(Array.from({ length: 10 }, async () => read(sql, ['a'])));
       await database.kysely.schema.alterTable('vendors').addColumn('bench_extra', 'text').execute();
-      const after = await Promise.all(Array.from({ length: 10 }, () => read(sql, ['a'])));
+      const after = await Promise.all(Array.from({ length: 10 }, async () => read(sql, ['a'])));
       for (const rows of after) assert.equal((rows as { id: string }[])[0]!.id, 'a');
       await database.kysely.schema.alterTable('vendors').dropColumn('bench_extra').execute();
     });
