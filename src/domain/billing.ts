@@ -295,47 +295,54 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
   }
 
   /**
-   * Claims a batch, plans each step and records the charge attempts, in one database transaction:
-   * when it commits, every charge about to be made is on record. Undefined when nothing is due.
+   * Claims a batch, plans each step and records the charge attempts, inside the caller's database
+   * transaction: when it commits, every charge about to be made is on record. Undefined when nothing is due.
    */
-  async function claimAndPlan(query: Parameters<Repositories['billing']['claimDue']>[0]) {
-    return deps.store.transaction(async (repos) => {
-      const batch = await repos.billing.claimDue(query);
-      if (batch.length === 0) return undefined;
-      const prices = new Map<string, Record<string, number> | undefined>();
-      const plans: Plan[] = [];
-      for (const due of batch) plans.push(await plan(repos, due, prices));
-      for (const p of plans) {
-        const tries = p.kind === 'charge' ? (p.due.transaction.billing?.failedAttempts ?? 0) : 0;
-        if (p.kind !== 'charge' || tries === 0) continue;
-        const before = await repos.chargeAttempts.findByKey(`renewal:${p.due.transaction.id}:${p.period}:${tries - 1}`);
-        if (before?.failureCode === 'authentication_required' && before.gatewayReference) p.heldPayment = before.gatewayReference;
-      }
-      // A free period needs no gateway; no stored method is a decline without one.
-      const toCharge = plans.filter((p): p is Extract<Plan, { kind: 'charge' }> => p.kind === 'charge' && p.quote.totalMinor > 0 && p.due.token !== null);
-      const attempts = await repos.billing.recordAttempts(
-        toCharge.map((p) =>
-          pendingAttempt({
-            scope: scopeOf(p.due.transaction),
-            kind: 'RENEWAL',
-            key: p.key,
-            transactionId: p.due.transaction.id,
-            amountMinor: p.quote.totalMinor,
-            currency: p.quote.currency,
-            now: deps.clock.real(),
-            plan: {
-              quote: { currency: p.quote.currency, netMinor: p.quote.netMinor, taxMinor: p.quote.taxMinor, taxRate: p.quote.taxRate },
-              period: p.period,
-              periodStart: p.periodStart,
-            } satisfies RenewalPlan,
-          }),
-        ),
-      );
-      return { plans, toCharge, attempts };
-    });
+  async function claimAndPlan(repos: Repositories, query: Parameters<Repositories['billing']['claimDue']>[0]) {
+    const batch = await repos.billing.claimDue(query);
+    if (batch.length === 0) return undefined;
+    const prices = new Map<string, Record<string, number> | undefined>();
+    const plans: Plan[] = [];
+    for (const due of batch) plans.push(await plan(repos, due, prices));
+    for (const p of plans) {
+      const tries = p.kind === 'charge' ? (p.due.transaction.billing?.failedAttempts ?? 0) : 0;
+      if (p.kind !== 'charge' || tries === 0) continue;
+      const before = await repos.chargeAttempts.findByKey(`renewal:${p.due.transaction.id}:${p.period}:${tries - 1}`);
+      if (before?.failureCode === 'authentication_required' && before.gatewayReference) p.heldPayment = before.gatewayReference;
+    }
+    // A free period needs no gateway; no stored method is a decline without one.
+    const toCharge = plans.filter((p): p is Extract<Plan, { kind: 'charge' }> => p.kind === 'charge' && p.quote.totalMinor > 0 && p.due.token !== null);
+    const now = deps.clock.real();
+    const attempts = await repos.billing.recordAttempts(
+      toCharge.map((p) =>
+        pendingAttempt({
+          scope: scopeOf(p.due.transaction),
+          kind: 'RENEWAL',
+          key: p.key,
+          transactionId: p.due.transaction.id,
+          amountMinor: p.quote.totalMinor,
+          currency: p.quote.currency,
+          now,
+          plan: {
+            quote: { currency: p.quote.currency, netMinor: p.quote.netMinor, taxMinor: p.quote.taxMinor, taxRate: p.quote.taxRate },
+            period: p.period,
+            periodStart: p.periodStart,
+          } satisfies RenewalPlan,
+        }),
+      ),
+    );
+    return { plans, toCharge, attempts };
   }
 
-  async function runBatch(claimed: NonNullable<Awaited<ReturnType<typeof claimAndPlan>>>, report: BillingReport): Promise<void> {
+  /** A batch whose charges were asked: what remains is its write. */
+  interface Charged {
+    plans: Plan[];
+    attempts: Map<string, ChargeAttempt>;
+    results: Map<string, ChargeResult>;
+  }
+
+  /** Asks the gateway about a claimed batch's charges, outside any database transaction. */
+  async function ask(claimed: NonNullable<Awaited<ReturnType<typeof claimAndPlan>>>): Promise<Charged> {
     const { plans, toCharge, attempts } = claimed;
     // An attempt recorded before a crash keeps its amount; a price changed since is held, not guessed.
     const charged = toCharge.filter((p) => {
@@ -344,19 +351,20 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       plans[plans.indexOf(p)] = { kind: 'hold', due: p.due, at: p.at, reason: `${p.due.transaction.id}: the price changed while a charge of it was in flight` };
       return false;
     });
-    const results = await charge(charged, attempts);
+    return { plans, attempts, results: await charge(charged, attempts) };
+  }
 
-    await deps.store.transaction(async (repos) => {
-      const current = await repos.billing.lockMany(plans.map((p) => p.due.transaction.id));
-      const writes = plans.map((p) => {
-        const key = p.kind === 'charge' ? p.key : undefined;
-        const noMethod: ChargeResult = { status: 'DECLINED', code: 'card_declined', message: 'No stored payment method.', permanent: true };
-        const result =
-          key === undefined ? undefined : (results.get(key) ?? (p.due.token === null && p.kind === 'charge' && p.quote.totalMinor > 0 ? noMethod : undefined));
-        return resolve(p, current.get(p.due.transaction.id)!, result, key === undefined ? undefined : attempts.get(key), report);
-      });
-      await repos.billing.apply(writes);
+  /** Writes a charged batch's outcomes, inside the caller's database transaction, against its rows as they are now. */
+  async function write(repos: Repositories, { plans, attempts, results }: Charged, report: BillingReport): Promise<void> {
+    const current = await repos.billing.lockMany(plans.map((p) => p.due.transaction.id));
+    const writes = plans.map((p) => {
+      const key = p.kind === 'charge' ? p.key : undefined;
+      const noMethod: ChargeResult = { status: 'DECLINED', code: 'card_declined', message: 'No stored payment method.', permanent: true };
+      const result =
+        key === undefined ? undefined : (results.get(key) ?? (p.due.token === null && p.kind === 'charge' && p.quote.totalMinor > 0 ? noMethod : undefined));
+      return resolve(p, current.get(p.due.transaction.id)!, result, key === undefined ? undefined : attempts.get(key), report);
     });
+    await repos.billing.apply(writes);
   }
 
   /**
@@ -518,30 +526,47 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
         ? [{ sandboxVendorId: only.sandboxVendorId, offsetMs: deps.clock.offsetOf(only.sandboxVendorId) }]
         : [{ offsetMs: 0 }, ...deps.clock.ahead().map(([sandboxVendorId, offsetMs]) => ({ sandboxVendorId, offsetMs }))];
       let batches = 0;
+      // A batch's write and the next batch's claim share one database transaction, so a batch costs
+      // one commit: the write of the batch before, then the claim and the recorded attempts of this
+      // one, committed before its charges are asked.
+      let unwritten: Charged | undefined;
+      const writeThenClaim = async (query?: Parameters<typeof claimAndPlan>[1]) => {
+        const claimed = await deps.store.transaction(async (repos) => {
+          if (unwritten) await write(repos, unwritten, report);
+          return query && claimAndPlan(repos, query);
+        });
+        unwritten = undefined;
+        return claimed;
+      };
       for (const c of clocks) {
         let dueBy: string;
         let turn = 0;
         let finished = false;
+        let stop = false;
         for (;;) {
           const real = deps.clock.real();
           dueBy = new Date(real.getTime() + c.offsetMs).toISOString();
-          const query = {
+          const claimed = await writeThenClaim({
             dueBy,
             sandboxVendorId: c.sandboxVendorId,
             now: real.toISOString(),
             leaseUntil: new Date(real.getTime() + leaseMs).toISOString(),
             limit: batchSize,
-          };
-          const claimed = await claimAndPlan(query);
+          });
           if (!claimed) {
             finished = true;
             break;
           }
-          await runBatch(claimed, report);
-          if (only.maxBatches !== undefined && ++batches >= only.maxBatches) return report;
+          unwritten = await ask(claimed);
+          if (only.maxBatches !== undefined && ++batches >= only.maxBatches) {
+            stop = true;
+            break;
+          }
           if (only.batchesPerClock !== undefined && ++turn >= only.batchesPerClock) break;
           await only.pause?.();
         }
+        if (unwritten) await writeThenClaim();
+        if (stop) return report;
         // A clock whose turn ended with work left expires its offers once it has caught up.
         if (finished) report.expiredOffers += await deps.store.billing.expireOffers(dueBy, c.sandboxVendorId);
         else only.onWorkLeft?.(c.sandboxVendorId);

@@ -1,28 +1,194 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Insertable, type RawBuilder, type Selectable } from 'kysely';
 import type { ChargeFrequency, Environment, TransactionStatus } from '../domain/model.ts';
-import type { BillingState, Repositories } from '../domain/ports.ts';
+import type { BillingState, BillingWrite, Repositories } from '../domain/ports.ts';
 import { toAttempt, toAttemptRow } from './attempts-store.ts';
 import type { DialectName, Executor } from './database.ts';
 import { reserveInvoiceNumbers, toEntryRow } from './ledger-store.ts';
+import { precompiledRows } from './precompiled.ts';
+import type { ChargeAttemptsTable, LedgerEntriesTable, TransactionsTable } from './schema.ts';
 import { whereScope } from './scope.ts';
 import { cancelledAtAfter } from './transaction-rows.ts';
 
 /** Rows per statement: far below both stores' limits on bound parameters. */
 const CHUNK = 500;
 
-function chunks<T>(items: readonly T[]): T[][] {
+function chunks<T>(items: readonly T[]): (readonly T[])[] {
+  if (items.length <= CHUNK) return [items];
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
   return out;
 }
 
-const int = (value: number | null) => sql`cast(${value} as integer)`;
+const int = (value: unknown) => sql`cast(${value} as integer)`;
 
 /** `WITH v(columns) AS (VALUES ...)`: many rows' values in one statement, on both stores. */
 function valuesTable(columns: string[], rows: RawBuilder<unknown>[][]) {
   const tuples = rows.map((row) => sql`(${sql.join(row)})`);
   return sql`with v(${sql.join(columns.map((c) => sql.id(c)))}) as (values ${sql.join(tuples)})`;
 }
+
+/** Raw SQL as a statement `precompiledRows` can compile. */
+const statement = <Out>(db: Executor, raw: RawBuilder<Out>) => ({ compile: () => raw.compile(db) });
+
+/*
+ * The statements billing runs for every batch, each built and compiled once per store and batch
+ * size (src/store/precompiled.ts): Kysely building a 500-row statement anew for every batch cost
+ * more than the database took to run it.
+ */
+
+const DUE_COLUMNS = [
+  'id',
+  'vendor_id',
+  'environment',
+  'product_id',
+  'customized_product_id',
+  'payment_method_id',
+  'status',
+  'charge_frequency',
+  'country',
+  'region',
+  'reverse_charge',
+  'postal_code',
+  'currency',
+  'next_charge',
+  'billing_anchor',
+  'billing_period',
+  'failed_attempts',
+] as const;
+
+type ClaimQuery = Parameters<Repositories['billing']['claimDue']>[0];
+type DueRow = Pick<Selectable<TransactionsTable>, (typeof DUE_COLUMNS)[number]> & { token: string | null };
+
+/** Picks the due rows, leases them and reads each one's stored card, in one statement; PostgreSQL skips rows another worker holds. */
+function claimStatement(dialect: DialectName, columns: (keyof ClaimQuery & string)[]) {
+  return precompiledRows<ClaimQuery, DueRow>(columns, (db, rows) => {
+    const q = rows[0]!;
+    let due = db
+      .selectFrom('transactions')
+      .select('id')
+      .where('next_charge', 'is not', null)
+      .where('next_charge', '<=', q.dueBy)
+      .where((eb) => eb.or([eb('billing_lease_until', 'is', null), eb('billing_lease_until', '<', q.now)]));
+    if (q.sandboxVendorId) due = due.$call(whereScope({ vendorId: q.sandboxVendorId, environment: 'sandbox' }));
+    due = due.orderBy('next_charge').orderBy('id').limit(q.limit);
+    if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+    return db
+      .updateTable('transactions')
+      .set({ billing_lease_until: q.leaseUntil })
+      .where('id', 'in', due)
+      .returning((eb) => [
+        ...DUE_COLUMNS,
+        eb.selectFrom('payment_methods').select('token').whereRef('payment_methods.id', '=', 'transactions.payment_method_id').as('token'),
+      ]);
+  });
+}
+
+const CLAIM: (keyof ClaimQuery & string)[] = ['dueBy', 'now', 'leaseUntil', 'limit'];
+const claims = {
+  sqlite: { everyone: claimStatement('sqlite', CLAIM), sandbox: claimStatement('sqlite', [...CLAIM, 'sandboxVendorId']) },
+  postgres: { everyone: claimStatement('postgres', CLAIM), sandbox: claimStatement('postgres', [...CLAIM, 'sandboxVendorId']) },
+};
+
+const STATE_COLUMNS = [
+  'id',
+  'status',
+  'who_canceled',
+  'last_charge',
+  'next_charge',
+  'charge_frequency',
+  'billing_anchor',
+  'billing_period',
+  'failed_attempts',
+] as const;
+
+const lockStatement = (dialect: DialectName) =>
+  precompiledRows<{ id: string }, Pick<Selectable<TransactionsTable>, (typeof STATE_COLUMNS)[number]>>(['id'], (db, rows) => {
+    const query = db
+      .selectFrom('transactions')
+      .select(STATE_COLUMNS)
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      );
+    return dialect === 'postgres' ? query.forUpdate() : query;
+  });
+const locks = { sqlite: lockStatement('sqlite'), postgres: lockStatement('postgres') };
+
+const ATTEMPT_COLUMNS = [
+  'id',
+  'vendor_id',
+  'environment',
+  'attempt_key',
+  'transaction_id',
+  'amount_minor',
+  'currency',
+  'status',
+  'gateway_reference',
+  'failure_code',
+  'created_at',
+  'updated_at',
+  'kind',
+  'plan',
+] as const satisfies readonly (keyof ChargeAttemptsTable)[];
+
+/** New attempts are inserted; a key recorded before keeps its attempt. Returns the keys inserted. */
+const insertAttempts = precompiledRows<Insertable<ChargeAttemptsTable>, { attempt_key: string }>(ATTEMPT_COLUMNS, (db, rows) =>
+  db
+    .insertInto('charge_attempts')
+    .values(rows)
+    .onConflict((oc) => oc.column('attempt_key').doNothing())
+    .returning('attempt_key'),
+);
+
+const ENTRY_COLUMNS = Object.keys(toEntryRow({} as never, null)) as (keyof LedgerEntriesTable & string)[];
+const insertEntries = precompiledRows<LedgerEntriesTable, never>(ENTRY_COLUMNS, (db, rows) => db.insertInto('ledger_entries').values(rows));
+
+type AttemptOutcome = NonNullable<BillingWrite['attempt']>;
+/** A billing attempt's outcome; its transaction is the one it was recorded with. */
+const settleAttempts = precompiledRows<AttemptOutcome, never>(['id', 'status', 'gatewayReference', 'failureCode', 'updatedAt'], (db, rows) =>
+  statement(
+    db,
+    sql`${valuesTable(
+      ['id', 'status', 'reference', 'code', 'at'],
+      rows.map((a) => [sql`${a.id}`, sql`${a.status}`, sql`${a.gatewayReference}`, sql`${a.failureCode}`, sql`${a.updatedAt}`]),
+    )} update charge_attempts set status = v.status, gateway_reference = v.reference, failure_code = v.code,
+      updated_at = v.at from v where charge_attempts.id = v.id`,
+  ),
+);
+
+type StateRow = BillingWrite['state'] & { transactionId: string; flag: string | null; changedAt: string | null };
+const writeStates = precompiledRows<StateRow, never>(
+  ['transactionId', 'status', 'whoCanceled', 'lastCharge', 'nextCharge', 'period', 'failedAttempts', 'leaseUntil', 'flag', 'changedAt'],
+  (db, rows) => {
+    const values = valuesTable(
+      ['id', 'status', 'who', 'last_charge', 'next_charge', 'period', 'failed', 'lease', 'flag', 'changed_at'],
+      rows.map((w) => [
+        sql`${w.transactionId}`,
+        sql`${w.status}`,
+        sql`${w.whoCanceled}`,
+        sql`${w.lastCharge}`,
+        sql`${w.nextCharge}`,
+        int(w.period),
+        int(w.failedAttempts),
+        sql`${w.leaseUntil}`,
+        sql`${w.flag}`,
+        sql`${w.changedAt}`,
+      ]),
+    );
+    // A change flag puts the row (back) in the changed feed, as transactions.update does.
+    return statement(
+      db,
+      sql`${values} update transactions set status = v.status, who_canceled = v.who, last_charge = v.last_charge,
+        next_charge = v.next_charge, billing_period = v.period, failed_attempts = v.failed, billing_lease_until = v.lease,
+        change_flag = coalesce(v.flag, transactions.change_flag), changed_at = coalesce(v.changed_at, transactions.changed_at),
+        feed_pending = case when v.flag is null then transactions.feed_pending else 1 end,
+        change_version = transactions.change_version + case when v.flag is null then 0 else 1 end,
+        cancelled_at = ${cancelledAtAfter(sql`v.status`, sql`v.changed_at`)}
+        from v where transactions.id = v.id`,
+    );
+  },
+);
 
 /**
  * What the billing worker reads and writes. Claiming and writing are batched: a batch of due
@@ -32,46 +198,8 @@ function valuesTable(columns: string[], rows: RawBuilder<unknown>[][]) {
 export function billingStore(db: Executor, dialect: DialectName): Repositories['billing'] {
   return {
     async claimDue(q) {
-      // One statement picks the due rows and leases them; PostgreSQL skips rows another worker holds.
-      let due = db
-        .selectFrom('transactions')
-        .select('id')
-        .where('next_charge', 'is not', null)
-        .where('next_charge', '<=', q.dueBy)
-        .where((eb) => eb.or([eb('billing_lease_until', 'is', null), eb('billing_lease_until', '<', q.now)]));
-      if (q.sandboxVendorId) due = due.$call(whereScope({ vendorId: q.sandboxVendorId, environment: 'sandbox' }));
-      due = due.orderBy('next_charge').orderBy('id').limit(q.limit);
-      if (dialect === 'postgres') due = due.forUpdate().skipLocked();
-      const rows = await db
-        .updateTable('transactions')
-        .set({ billing_lease_until: q.leaseUntil })
-        .where('id', 'in', due)
-        .returning([
-          'id',
-          'vendor_id',
-          'environment',
-          'product_id',
-          'customized_product_id',
-          'payment_method_id',
-          'status',
-          'charge_frequency',
-          'country',
-          'region',
-          'reverse_charge',
-          'postal_code',
-          'currency',
-          'next_charge',
-          'billing_anchor',
-          'billing_period',
-          'failed_attempts',
-        ])
-        .execute();
-      if (rows.length === 0) return [];
-      const tokens = new Map<string, string>();
-      const methodIds = rows.map((r) => r.payment_method_id).filter((id): id is string => id !== null);
-      for (const part of chunks(methodIds)) {
-        for (const m of await db.selectFrom('payment_methods').select(['id', 'token']).where('id', 'in', part).execute()) tokens.set(m.id, m.token);
-      }
+      const claim = q.sandboxVendorId ? claims[dialect].sandbox : claims[dialect].everyone;
+      const rows = await claim(db, dialect, [q]);
       return rows.map((row) => ({
         transaction: {
           id: row.id,
@@ -91,19 +219,19 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
             ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) }
             : undefined,
         },
-        token: (row.payment_method_id && tokens.get(row.payment_method_id)) ?? null,
+        token: (row.payment_method_id && row.token) ?? null,
       }));
     },
 
     async lockMany(ids) {
       const found = new Map<string, BillingState>();
       for (const part of chunks(ids)) {
-        let query = db
-          .selectFrom('transactions')
-          .select(['id', 'status', 'who_canceled', 'last_charge', 'next_charge', 'charge_frequency', 'billing_anchor', 'billing_period', 'failed_attempts'])
-          .where('id', 'in', part);
-        if (dialect === 'postgres') query = query.forUpdate();
-        for (const row of await query.execute()) {
+        const rows = await locks[dialect](
+          db,
+          dialect,
+          part.map((id) => ({ id })),
+        );
+        for (const row of rows) {
           found.set(row.id, {
             status: row.status as BillingState['status'],
             whoCanceled: row.who_canceled as BillingState['whoCanceled'],
@@ -122,15 +250,14 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
     async recordAttempts(attempts) {
       const byKey = new Map<string, (typeof attempts)[number]>();
       for (const part of chunks(attempts)) {
-        const inserted = await db
-          .insertInto('charge_attempts')
-          .values(part.map(toAttemptRow))
-          .onConflict((oc) => oc.column('attempt_key').doNothing())
-          .returningAll()
-          .execute();
-        for (const row of inserted) byKey.set(row.attempt_key, toAttempt(row));
+        if (part.length === 0) continue;
+        const inserted = new Set((await insertAttempts(db, dialect, part.map(toAttemptRow))).map((row) => row.attempt_key));
         // Keys recorded before (a run that crashed): their attempts as they were.
-        const earlier = part.filter((a) => !byKey.has(a.key)).map((a) => a.key);
+        const earlier: string[] = [];
+        for (const a of part) {
+          if (inserted.has(a.key)) byKey.set(a.key, a);
+          else earlier.push(a.key);
+        }
         if (earlier.length === 0) continue;
         for (const row of await db.selectFrom('charge_attempts').selectAll().where('attempt_key', 'in', earlier).execute())
           byKey.set(row.attempt_key, toAttempt(row));
@@ -153,43 +280,13 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
         let next = await reserveInvoiceNumbers(db, group[0]!.vendorId, group[0]!.environment, group.length);
         for (const e of group) rows.push(toEntryRow(e, next++));
       }
-      for (const part of chunks(rows)) await db.insertInto('ledger_entries').values(part).execute();
+      for (const part of chunks(rows)) if (part.length > 0) await insertEntries(db, dialect, part);
 
-      const attempts = writes.flatMap((w) => (w.attempt ? [{ ...w.attempt, transactionId: w.transactionId }] : []));
-      for (const part of chunks(attempts)) {
-        const values = valuesTable(
-          ['id', 'status', 'reference', 'code', 'at', 'tx'],
-          part.map((a) => [sql`${a.id}`, sql`${a.status}`, sql`${a.gatewayReference}`, sql`${a.failureCode}`, sql`${a.updatedAt}`, sql`${a.transactionId}`]),
-        );
-        await sql`${values} update charge_attempts set status = v.status, gateway_reference = v.reference, failure_code = v.code,
-          updated_at = v.at, transaction_id = v.tx from v where charge_attempts.id = v.id`.execute(db);
-      }
+      const attempts = writes.flatMap((w) => (w.attempt ? [w.attempt] : []));
+      for (const part of chunks(attempts)) if (part.length > 0) await settleAttempts(db, dialect, part);
 
-      for (const part of chunks(writes)) {
-        const values = valuesTable(
-          ['id', 'status', 'who', 'last_charge', 'next_charge', 'period', 'failed', 'lease', 'flag', 'changed_at'],
-          part.map((w) => [
-            sql`${w.transactionId}`,
-            sql`${w.state.status}`,
-            sql`${w.state.whoCanceled}`,
-            sql`${w.state.lastCharge}`,
-            sql`${w.state.nextCharge}`,
-            int(w.state.period),
-            int(w.state.failedAttempts),
-            sql`${w.state.leaseUntil}`,
-            sql`${w.change?.flag ?? null}`,
-            sql`${w.change?.at ?? null}`,
-          ]),
-        );
-        // A change flag puts the row (back) in the changed feed, as transactions.update does.
-        await sql`${values} update transactions set status = v.status, who_canceled = v.who, last_charge = v.last_charge,
-          next_charge = v.next_charge, billing_period = v.period, failed_attempts = v.failed, billing_lease_until = v.lease,
-          change_flag = coalesce(v.flag, transactions.change_flag), changed_at = coalesce(v.changed_at, transactions.changed_at),
-          feed_pending = case when v.flag is null then transactions.feed_pending else 1 end,
-          change_version = transactions.change_version + case when v.flag is null then 0 else 1 end,
-          cancelled_at = ${cancelledAtAfter(sql`v.status`, sql`v.changed_at`)}
-          from v where transactions.id = v.id`.execute(db);
-      }
+      const states = writes.map((w) => ({ ...w.state, transactionId: w.transactionId, flag: w.change?.flag ?? null, changedAt: w.change?.at ?? null }));
+      for (const part of chunks(states)) if (part.length > 0) await writeStates(db, dialect, part);
     },
 
     async expireOffers(before, sandboxVendorId) {

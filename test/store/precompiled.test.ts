@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { precompiled } from '../../src/store/precompiled.ts';
+import { precompiled, precompiledRows } from '../../src/store/precompiled.ts';
 import type { Database } from '../../src/store/database.ts';
 import { freshDatabase, storeKinds } from '../../support/databases.ts';
 
@@ -70,6 +70,34 @@ for (const kind of await storeKinds()) {
       const db = database.kysely;
       const careless = precompiled<[string, string], { id: string }>(db, 2, (id: string) => db.selectFrom('vendors').select('id').where('id', '=', id));
       await assert.rejects(careless('a', 'unused'), /must bind each of its 2 values/);
+    });
+
+    test('a statement over many rows binds each row’s values, keeps the statement’s own constants, and compiles each row count once', async () => {
+      const db = database.kysely;
+      let builds = 0;
+      const named = precompiledRows<{ id: string; name: string }, { id: string }>(['id', 'name'], (executor, rows) => {
+        builds++;
+        return executor
+          .selectFrom('vendors')
+          .select('id')
+          .where('email', 'like', '%@example.com')
+          .where((eb) => eb.or(rows.map((r) => eb.and([eb('id', '=', r.id), eb('name', '=', r.name)]))))
+          .orderBy('id');
+      });
+      assert.deepEqual(await named(db, kind, [{ id: 'a', name: 'a' }]), [{ id: 'a' }]);
+      assert.deepEqual(await named(db, kind, [{ id: 'b', name: 'b' }]), [{ id: 'b' }]);
+      assert.deepEqual(
+        await named(db, kind, [
+          { id: 'a', name: 'a' },
+          { id: 'b', name: 'x' },
+        ]),
+        [{ id: 'a' }],
+      );
+      assert.equal(builds, 2, 'one build per row count');
+      const careless = precompiledRows<{ id: string; name: string }, { id: string }>(['id', 'name'], (executor, rows) =>
+        executor.selectFrom('vendors').select('id').where('id', '=', rows[0]!.id),
+      );
+      await assert.rejects(careless(db, kind, [{ id: 'a', name: 'a' }]), /must bind each of its 2 values/);
     });
   });
 }
