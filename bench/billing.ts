@@ -26,6 +26,7 @@ import { FORM_CARD_ENTRY } from '../src/gateways/sandbox-gateway.ts';
 import type { PaymentGateway } from '../src/domain/gateway.ts';
 import { newId } from '../src/domain/ids.ts';
 import { createStore } from '../src/store/index.ts';
+import { reserveInvoiceNumbers } from '../src/store/ledger-store.ts';
 import type { Database } from '../src/store/database.ts';
 import { seedDueSubscriptions, SEEDED_PRICE_MINOR } from '../support/due-subscriptions.ts';
 import { freshDatabase } from '../support/databases.ts';
@@ -58,18 +59,24 @@ function instantGateway(): PaymentGateway {
   };
 }
 
-/** Plain batched SQL: per renewal one entry insert and one transaction update, 500 per transaction. */
+/**
+ * Plain batched SQL: per renewal one entry insert and one transaction update, 500 per transaction.
+ * The entries carry invoice numbers, as every payment's must (one counter bump per batch), so the
+ * ceiling writes the same rows, unique invoice-number index included, as the engine.
+ */
 async function rawCeiling(database: Database, vendorId: string, rows: { id: string; country: string }[], dueAt: string, nextAt: string): Promise<number> {
   const at = new Date().toISOString();
   const started = performance.now();
   for (let i = 0; i < rows.length; i += BATCH) {
     const part = rows.slice(i, i + BATCH);
     await database.transaction(async (trx) => {
+      const firstNumber = await reserveInvoiceNumbers(trx, vendorId, 'sandbox', part.length);
       await trx
         .insertInto('ledger_entries')
         .values(
-          part.map((r) => ({
+          part.map((r, n) => ({
             id: newId('entry'),
+            invoice_number: firstNumber + n,
             transaction_id: r.id,
             vendor_id: vendorId,
             environment: 'sandbox',
