@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyRequest } from 'fastify';
-import type { EntryType, LedgerEntry } from '../src/domain/model.ts';
 import { changedTransaction, listedTransaction, refundRecord, transactionWithEntries, updatedTransaction } from '../src/http/presenters.ts';
+import { toEntry } from '../src/store/ledger-store.ts';
 import { toTransaction } from '../src/store/transaction-rows.ts';
-import { postgresLeanStore, sqliteLeanStore, type EntryRow } from './lean-store.ts';
+import { postgresLeanStore, sqliteLeanStore } from './lean-store.ts';
 
 /**
  * The lean reference: what the framework and the store allow for the same requests. A bare Fastify
@@ -39,30 +39,6 @@ async function vendorOf(request: FastifyRequest): Promise<string | undefined> {
   );
   return matches ? known.vendorId : undefined;
 }
-
-const toEntry = (row: EntryRow): LedgerEntry => ({
-  id: row.id,
-  transactionId: row.transaction_id,
-  type: row.type as EntryType,
-  createdAt: row.created_at,
-  currency: row.currency,
-  amountTotalMinor: Number(row.amount_total_minor),
-  taxMinor: Number(row.tax_minor),
-  netMinor: Number(row.net_minor),
-  taxRate: row.tax_rate,
-  incomeMinor: Number(row.income_minor),
-  incomeCurrency: row.income_currency,
-  affiliateIncomeMinor: Number(row.affiliate_income_minor),
-  serviceFeeMinor: Number(row.service_fee_minor),
-  transactionFeeMinor: Number(row.transaction_fee_minor),
-  reversesEntryId: row.reverses_entry_id,
-  periodStart: row.period_start,
-  hashId: row.hash_id,
-  externalId: row.external_id,
-  paymentProvider: row.payment_provider,
-  country: row.country,
-  invoiceNumber: row.invoice_number === null ? null : Number(row.invoice_number),
-});
 
 const app = Fastify({ logger: false });
 const notFound = { error: 'NOT_FOUND', message: 'Not found.' };

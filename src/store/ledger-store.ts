@@ -56,7 +56,7 @@ export async function reserveInvoiceNumbers(db: Executor, vendorId: string, envi
   return Number(row.last_number) - count + 1;
 }
 
-function toEntry(row: Selectable<LedgerEntriesTable>): LedgerEntry {
+export function toEntry(row: Selectable<LedgerEntriesTable>): LedgerEntry {
   return {
     id: row.id,
     transactionId: row.transaction_id,
