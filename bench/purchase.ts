@@ -20,15 +20,13 @@
  *   BENCH_STORES=sqlite,postgres
  *   BENCH_SMOKE=1          tiny sizes, a few purchases (test/bench/bench-smoke.test.ts)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Request } from 'autocannon';
 import { measure, probe, row, writeAnswers, type LoadPlan } from './load.ts';
-import { seededStore, type SeededStore } from './seed.ts';
+import type { SeededStore } from './seed.ts';
 import { startBare, startOpentill, type Server } from './servers.ts';
-import { count, loadAverage, log, logMachine, setting, SMOKE, storesToMeasure } from './settings.ts';
-import { benchStore } from './stores.ts';
+import { count, log, logMachine, setting, SMOKE } from './settings.ts';
+import { runWriteBench } from './stores.ts';
 
 const ROWS = setting('BENCH_ROWS', 100_000, 2_001);
 const SECONDS = setting('BENCH_SECONDS', 10);
@@ -93,23 +91,9 @@ async function measureStore(kind: string, location: Parameters<typeof startOpent
 }
 
 logMachine(`opentill purchase bench: hosted checkout on ${count(ROWS)} transactions, ${CONNECTIONS} connections`);
-const workDir = mkdtempSync(join(tmpdir(), 'opentill-purchase-bench-'));
-try {
-  const store = await seededStore(ROWS, setting('BENCH_PENDING', 1000, 50), { file: SMOKE ? join(workDir, 'smoke.db') : undefined, log });
-  const results: string[] = [];
-  for (const kind of storesToMeasure()) {
-    const target = await benchStore(kind, store, { writable: true, dir: workDir, log });
-    try {
-      results.push(`${kind}: ${await target.durability()}`);
-      results.push(...(await measureStore(kind, target.location, store, workDir)));
-    } finally {
-      await target.drop();
-    }
-  }
-  log('');
-  log(`hosted checkout purchases (sandbox gateway, each 200 one purchase), ${CONNECTIONS} connections; req/s = purchases/s`);
-  for (const line of results) log(line);
-  log(`load average after: ${loadAverage()}`);
-} finally {
-  rmSync(workDir, { recursive: true, force: true });
-}
+await runWriteBench(
+  'purchase',
+  ROWS,
+  `hosted checkout purchases (sandbox gateway, each 200 one purchase), ${CONNECTIONS} connections; req/s = purchases/s`,
+  measureStore,
+);

@@ -1,11 +1,13 @@
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { StoreKind } from '../support/databases.ts';
 import { postgresCopyOf } from './seed-postgres.ts';
-import type { SeededStore } from './seed.ts';
+import { seededStore, type SeededStore } from './seed.ts';
 import type { StoreLocation } from './servers.ts';
+import { loadAverage, log, setting, SMOKE, storesToMeasure } from './settings.ts';
 
 /**
  * The store a bench's servers run on, from the seeded SQLite file: that file itself (reads), a copy
@@ -57,4 +59,36 @@ export async function benchStore(
     },
     drop: () => copy.drop(),
   };
+}
+
+/**
+ * A write bench's run: the seeded store (fresh in smoke mode), then for each store to measure a
+ * writable copy, its durability and `measure`'s lines; then `heading` and every line, and the load.
+ */
+export async function runWriteBench(
+  name: string,
+  rows: number,
+  heading: string,
+  measureStore: (kind: StoreKind, location: StoreLocation, seeded: SeededStore, workDir: string) => Promise<string[]>,
+): Promise<void> {
+  const workDir = mkdtempSync(join(tmpdir(), `opentill-${name}-bench-`));
+  try {
+    const seeded = await seededStore(rows, setting('BENCH_PENDING', 1000, 50), { file: SMOKE ? join(workDir, 'smoke.db') : undefined, log });
+    const results: string[] = [];
+    for (const kind of storesToMeasure()) {
+      const target = await benchStore(kind, seeded, { writable: true, dir: workDir, log });
+      try {
+        results.push(`${kind}: ${await target.durability()}`);
+        results.push(...(await measureStore(kind, target.location, seeded, workDir)));
+      } finally {
+        await target.drop();
+      }
+    }
+    log('');
+    log(heading);
+    for (const line of results) log(line);
+    log(`load average after: ${loadAverage()}`);
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
 }

@@ -26,16 +26,13 @@
  *   BENCH_STORES=sqlite,postgres
  *   BENCH_SMOKE=1          tiny sizes, a few requests each (test/bench/bench-smoke.test.ts)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Request } from 'autocannon';
 import SQLite from 'better-sqlite3';
 import { combined, measure, probe, row, shuffled, type LoadPlan, type Measured } from './load.ts';
-import { seededStore, type SeededStore } from './seed.ts';
+import type { SeededStore } from './seed.ts';
 import { startLean, startOpentill, type Server } from './servers.ts';
-import { count, loadAverage, log, logMachine, setting, SMOKE, storesToMeasure } from './settings.ts';
-import { benchStore } from './stores.ts';
+import { count, log, logMachine, setting, SMOKE } from './settings.ts';
+import { runWriteBench } from './stores.ts';
 
 const ROWS = setting('BENCH_ROWS', 100_000, 2_001);
 const SECONDS = setting('BENCH_SECONDS', 10);
@@ -133,23 +130,9 @@ async function measureStore(kind: string, location: Parameters<typeof startLean>
 }
 
 logMachine(`opentill write bench: ${count(ROWS)} transactions, ${CONNECTIONS} connections`);
-const workDir = mkdtempSync(join(tmpdir(), 'opentill-write-bench-'));
-try {
-  const store = await seededStore(ROWS, setting('BENCH_PENDING', 1000, 50), { file: SMOKE ? join(workDir, 'smoke.db') : undefined, log });
-  const results: string[] = [];
-  for (const kind of storesToMeasure()) {
-    const target = await benchStore(kind, store, { writable: true, dir: workDir, log });
-    try {
-      results.push(`${kind}: ${await target.durability()}`);
-      results.push(...(await measureStore(kind, target.location, store)));
-    } finally {
-      await target.drop();
-    }
-  }
-  log('');
-  log(`durable writes on ${count(ROWS)} transactions, ${CONNECTIONS} connections, ${ROUNDS} rounds taking turns (p50, p99: the worse round's)`);
-  for (const line of results) log(line);
-  log(`load average after: ${loadAverage()}`);
-} finally {
-  rmSync(workDir, { recursive: true, force: true });
-}
+await runWriteBench(
+  'write',
+  ROWS,
+  `durable writes on ${count(ROWS)} transactions, ${CONNECTIONS} connections, ${ROUNDS} rounds taking turns (p50, p99: the worse round's)`,
+  measureStore,
+);
