@@ -10,8 +10,12 @@ import type { ApiCredentialsTable, LedgerEntriesTable, TransactionsTable } from 
  * The lean reference's store: the statements opentill ends up issuing for each request (captured
  * from its PostgreSQL traffic), written out by hand and run as prepared statements: better-sqlite3's
  * on SQLite (with opentill's pragmas: WAL, synchronous=FULL), named pg statements on PostgreSQL.
- * A write runs all its statements in one database transaction, committed durably. No query builder,
- * no layers, no checks beyond the ones that keep the data right for the next request.
+ * A write commits where opentill commits, durably: update-payload in one database transaction; a
+ * refund in three, as the money-safety protocol requires of anyone moving money (docs/decisions.md):
+ * the attempt is committed before the payment network is asked, the network (the sandbox gateway,
+ * standing in for a network round trip) records the refund on its own, and the outcome is booked in
+ * a third. No query builder, no layers, no checks beyond the ones that keep the data right for the
+ * next request.
  */
 export type TransactionRow = Selectable<TransactionsTable>;
 export type EntryRow = LedgerEntriesTable;
@@ -131,21 +135,21 @@ export function sqliteLeanStore(file: string): LeanStore {
   const all = <T>(name: Name, ...params: unknown[]) => statements[name].all(...params) as T[];
   const run = (name: Name, ...params: unknown[]) => statements[name].run(...params);
 
-  const refund = db.transaction((vendorId: string, id: string) => {
+  const record = db.transaction((vendorId: string, id: string) => {
     const tx = get<TransactionRow>('transaction', vendorId, SANDBOX, id);
     if (!tx || tx.status === 'TRANSACTION_STATUS_REFUNDED' || get('openRefund', id, 'REFUND', ...OPEN)) return undefined;
     const payment = unreversedPayment(byCreatedThenId(all<EntryRow>('entries', id)));
     if (!payment) return undefined;
     const plan = refundPlan(vendorId, tx, payment);
     get('recordAttempt', ...plan.attempt);
-    run('gatewayRefund', ...plan.gateway);
-    get('gatewayAnswer', plan.gateway[0]);
+    return plan;
+  });
+  const settle = db.transaction((vendorId: string, id: string, plan: ReturnType<typeof refundPlan>) => {
     run('settleAttempt', ...plan.settle);
     get('transaction', vendorId, SANDBOX, id);
     const { last_number } = get<{ last_number: number }>('invoiceNumber', vendorId, SANDBOX, 1, 1)!;
     run('insertEntry', ...plan.entry(last_number));
     run('markRefunded', ...plan.markRefunded);
-    return plan;
   });
   const updatePayload = db.transaction((vendorId: string, id: string, payload: string | null) => {
     const tx = get<TransactionRow>('transaction', vendorId, SANDBOX, id);
@@ -166,8 +170,11 @@ export function sqliteLeanStore(file: string): LeanStore {
     },
     updatePayload: async (vendorId, id, payload) => updatePayload.immediate(vendorId, id, payload),
     async refund(vendorId, id) {
-      const plan = refund.immediate(vendorId, id);
+      const plan = record.immediate(vendorId, id);
       if (!plan) return undefined;
+      run('gatewayRefund', ...plan.gateway);
+      get('gatewayAnswer', plan.gateway[0]);
+      settle.immediate(vendorId, id, plan);
       get('attemptByKey', plan.key);
       return plan.refund;
     },
@@ -235,16 +242,18 @@ export function postgresLeanStore(url: string): LeanStore {
         if (!payment) return undefined;
         const plan = refundPlan(vendorId, tx, payment);
         await get(client, 'recordAttempt', plan.attempt);
-        await client.query({ ...query('gatewayRefund'), values: plan.gateway });
-        await get(client, 'gatewayAnswer', [plan.gateway[0]]);
+        return plan;
+      });
+      if (!plan) return undefined;
+      await pool.query({ ...query('gatewayRefund'), values: plan.gateway });
+      await get(pool, 'gatewayAnswer', [plan.gateway[0]]);
+      await inTransaction(async (client) => {
         await client.query({ ...query('settleAttempt'), values: plan.settle });
         await get(client, 'transaction', [vendorId, SANDBOX, id], true);
         const { last_number } = (await get<{ last_number: number }>(client, 'invoiceNumber', [vendorId, SANDBOX, 1, 1]))!;
         await client.query({ ...query('insertEntry'), values: plan.entry(last_number) });
         await client.query({ ...query('markRefunded'), values: plan.markRefunded });
-        return plan;
       });
-      if (!plan) return undefined;
       await get(pool, 'attemptByKey', [plan.key]);
       return plan.refund;
     },

@@ -4,11 +4,12 @@
  *   - refund           POST /sandbox/v1/refund-transaction/{id}, each request a transaction not yet refunded
  * through opentill (`opentill serve`, the sandbox gateway) and through the lean reference
  * (bench/lean-server.ts), which issues the statements opentill ends up issuing for the same request
- * as prepared statements, in one database transaction per request. Both commit durably: SQLite in WAL
- * with synchronous=FULL (opentill's setting), PostgreSQL as configured (its fsync settings are
- * printed); nothing is relaxed for the bench. opentill's refund is several database transactions
- * by design (the attempt is committed before the gateway is asked, docs/decisions.md, money safety),
- * so each of its refunds waits for more commits than the lean one's.
+ * as prepared statements, committing where opentill commits: update-payload in one database
+ * transaction; a refund in three, because moving money safely takes them (the attempt is committed
+ * before the gateway is asked, the gateway records the refund, the outcome is booked: docs/decisions.md,
+ * money safety), and a reference that skipped them would measure a refund nobody may run. Both commit
+ * durably: SQLite in WAL with synchronous=FULL (opentill's setting), PostgreSQL as configured (its
+ * fsync settings are printed); nothing is relaxed for the bench.
  *
  * Prints requests/s, p50 and p99 of each, and opentill / lean (target, issue 15: 0.70 or better).
  * The store is a writable copy of the seeded SQLite file (bench/seed.ts) or a fresh PostgreSQL

@@ -3,7 +3,18 @@ import { closeSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type Transaction } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  sql,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type Transaction,
+} from 'kysely';
 import { migrationProvider } from './migrations/index.ts';
 import type { Schema } from './schema.ts';
 
@@ -16,9 +27,11 @@ export interface Database {
   /**
    * Runs fn in one database transaction. Refuses to nest (throws while one is open in the same
    * async context): a nested call would not be atomic with the outer one, and on SQLite's single
-   * connection it would wait for the outer one forever.
+   * connection it would wait for the outer one forever. `rows`, where the store has it, runs a
+   * compiled statement on the transaction's own connection past Kysely (see `readRows`); on SQLite
+   * synchronously, so a short write transaction costs its statements and its commit, not promises.
    */
-  transaction<T>(fn: (trx: Transaction<Schema>) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (trx: Executor, rows: ReadRows | undefined) => Promise<T>): Promise<T>;
   migrate(): Promise<string[]>;
   close(): Promise<void>;
   /**
@@ -40,14 +53,65 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+type SqliteConfig = ConstructorParameters<typeof SqliteDialect>[0];
+
 class ImmediateSqliteDialect extends SqliteDialect {
-  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
-  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+  readonly #config: SqliteConfig;
+  /** The one driver: its mutex is what every use of the single connection waits for. */
+  driver: ImmediateSqliteDriver | undefined;
+  constructor(config: SqliteConfig) {
     super(config);
     this.#config = config;
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config);
+    return (this.driver = new ImmediateSqliteDriver(this.#config));
+  }
+}
+
+/**
+ * The executor of an open SQLite transaction (`openSqlite`): the connection, which the transaction
+ * already holds, without taking the driver's mutex again. It refuses to run once the transaction
+ * has ended, as a Kysely transaction does: it would run inside whichever transaction came next.
+ */
+class HeldConnectionDriver implements Driver {
+  readonly #connection: DatabaseConnection;
+  constructor(
+    statements: ReturnType<typeof withStatementCache>,
+    private readonly holding: () => boolean,
+  ) {
+    // As Kysely's own SQLite connection runs a compiled query.
+    this.#connection = {
+      async executeQuery(query) {
+        const statement = statements.prepare(query.sql);
+        if (statement.reader) return { rows: statement.all(...query.parameters) as never[] };
+        const { changes, lastInsertRowid } = statement.run(...query.parameters);
+        return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+      },
+      streamQuery() {
+        throw new Error('streaming is not used');
+      },
+    };
+  }
+  async init() {}
+  async acquireConnection() {
+    if (!this.holding()) throw new Error('a database transaction was used after it ended');
+    return this.#connection;
+  }
+  async releaseConnection() {}
+  async beginTransaction(): Promise<void> {
+    throw new Error('nested database transaction');
+  }
+  async commitTransaction(): Promise<void> {}
+  async rollbackTransaction(): Promise<void> {}
+  async destroy() {}
+}
+
+class HeldConnectionDialect extends SqliteDialect {
+  constructor(private readonly driver: HeldConnectionDriver) {
+    super({ database: {} as SqliteConfig['database'] });
+  }
+  override createDriver(): Driver {
+    return this.driver;
   }
 }
 
@@ -102,16 +166,76 @@ export function openSqlite(file: string): Database {
   // 64 MiB of page cache (the default is 2 MiB): hot index and table pages stay in memory
   // instead of costing a read() system call per page on every lookup.
   sqlite.pragma('cache_size = -65536');
-  const kysely = new Kysely<Schema>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
-  if (file === ':memory:') return wrap(kysely, 'sqlite');
+  const statements = withStatementCache(sqlite);
+  const dialect = new ImmediateSqliteDialect({ database: statements });
+  const kysely = new Kysely<Schema>({ dialect });
+  const writer = sqliteTransactions(sqlite, statements, kysely, dialect);
+  if (file === ':memory:') return wrap(kysely, 'sqlite', { transactions: writer });
   const reader = new SQLite(file, { readonly: true });
   reader.pragma('busy_timeout = 10000');
   reader.pragma('cache_size = -65536');
-  const statements = withStatementCache(reader);
+  const readStatements = withStatementCache(reader);
   return wrap(kysely, 'sqlite', {
-    readRows: (sql, parameters) => statements.prepare(sql).all(...parameters),
+    transactions: writer,
+    readRows: (sql, parameters) => readStatements.prepare(sql).all(...parameters),
     close: () => reader.close(),
   });
+}
+
+/**
+ * SQLite transactions without Kysely's transaction machinery, which cost more than a short write's
+ * statements: the driver's mutex is taken (so no autocommit statement of `kysely` lands inside),
+ * BEGIN IMMEDIATE and COMMIT run synchronously on the connection, and fn gets an executor bound to
+ * that connection plus `rows`, which runs compiled statements on it synchronously. Both refuse to
+ * run once their transaction has ended, as a Kysely transaction does: they would run inside
+ * whichever transaction came next.
+ */
+function sqliteTransactions(
+  sqlite: SQLite.Database,
+  statements: ReturnType<typeof withStatementCache>,
+  kysely: Kysely<Schema>,
+  dialect: ImmediateSqliteDialect,
+): TransactionRunner {
+  let holding = false;
+  const held = new Kysely<Schema>({ dialect: new HeldConnectionDialect(new HeldConnectionDriver(statements, () => holding)) });
+  let initialized = false;
+  return async (fn) => {
+    // Kysely initializes its driver (and with it the mutex) on the first query it runs.
+    if (!initialized) {
+      await sql`select 1`.execute(kysely);
+      initialized = true;
+    }
+    const driver = dialect.driver!;
+    await driver.acquireConnection();
+    let open = true;
+    const requireOpen = () => {
+      if (!open) throw new Error('a database transaction was used after it ended');
+    };
+    const trx = held.withPlugin({ transformQuery: ({ node }) => (requireOpen(), node), transformResult: async ({ result }) => result });
+    const rows: ReadRows = (text, parameters) => {
+      requireOpen();
+      const statement = statements.prepare(text);
+      if (statement.reader) return statement.all(...parameters);
+      statement.run(...parameters);
+      return [];
+    };
+    try {
+      statements.prepare('begin immediate').run();
+      holding = true;
+      try {
+        const result = await fn(trx, rows);
+        open = holding = false;
+        statements.prepare('commit').run();
+        return result;
+      } catch (err) {
+        open = holding = false;
+        if (sqlite.inTransaction) statements.prepare('rollback').run();
+        throw err;
+      }
+    } finally {
+      await driver.releaseConnection();
+    }
+  };
 }
 
 export function openPostgres(connectionString: string, poolSize = 10): Database {
@@ -140,28 +264,40 @@ export function openPostgres(connectionString: string, poolSize = 10): Database 
       return (await pool.query({ name, text: sql, values: parameters as unknown[] })).rows;
     }
   };
-  return wrap(new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), 'postgres', { readRows, close: () => {} });
+  return wrap(new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), 'postgres', { readRows });
 }
 
 export function openDatabase(options: { databaseUrl?: string | undefined; sqliteFile: string }): Database {
   return options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.sqliteFile);
 }
 
-function wrap(kysely: Kysely<Schema>, dialect: DialectName, reads?: { readRows: ReadRows; close: () => void }): Database {
+type TransactionRunner = <T>(fn: (trx: Executor, rows: ReadRows | undefined) => Promise<T>) => Promise<T>;
+
+const kyselyTransactions =
+  (kysely: Kysely<Schema>): TransactionRunner =>
+  (fn) =>
+    kysely.transaction().execute((trx) => fn(trx, undefined));
+
+function wrap(
+  kysely: Kysely<Schema>,
+  dialect: DialectName,
+  options: { readRows?: ReadRows; close?: () => void; transactions?: TransactionRunner } = {},
+): Database {
   // The transaction whose fn is running in this async context, if any. `open` turns false when fn
   // ends, so work fn started and left running (a timer, an unawaited promise) may open its own later.
   const current = new AsyncLocalStorage<{ open: boolean }>();
+  const run = options.transactions ?? kyselyTransactions(kysely);
   return {
     kysely,
     dialect,
-    readRows: reads?.readRows,
+    readRows: options.readRows,
     async transaction(fn) {
       if (current.getStore()?.open) throw new Error('nested database transaction');
       const state = { open: true };
       return current.run(state, () =>
-        kysely.transaction().execute(async (trx) => {
+        run(async (trx, rows) => {
           try {
-            return await fn(trx);
+            return await fn(trx, rows);
           } finally {
             state.open = false;
           }
@@ -176,7 +312,7 @@ function wrap(kysely: Kysely<Schema>, dialect: DialectName, reads?: { readRows: 
     },
     async close() {
       await kysely.destroy();
-      reads?.close();
+      options.close?.();
     },
   };
 }

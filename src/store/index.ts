@@ -1,5 +1,5 @@
 import type { Repositories, Store } from '../domain/ports.ts';
-import type { Database, Executor } from './database.ts';
+import type { Database, DialectName, Executor, ReadRows } from './database.ts';
 import { credentialsStore, customersStore, paymentMethodsStore, vendorsStore } from './accounts-store.ts';
 import { chargeAttemptsStore, idempotencyStore } from './attempts-store.ts';
 import { billingStore, sandboxClocksStore } from './billing-store.ts';
@@ -13,52 +13,68 @@ import { entriesStore, licencesStore } from './ledger-store.ts';
 import { processorEventsStore } from './processor-events-store.ts';
 import { transactionsStore } from './transactions-store.ts';
 
+interface Connection {
+  db: Executor;
+  dialect: DialectName;
+  /** Runs compiled reads past Kysely: the reading connection, or a transaction's own (Database.transaction). */
+  reads: ReadRows | undefined;
+  /** Runs compiled writes past Kysely: a transaction's own connection, where the store has it. */
+  writes: ReadRows | undefined;
+}
+
+const MAKE: { [K in keyof Repositories]: (c: Connection) => Repositories[K] } = {
+  vendors: ({ db }) => vendorsStore(db),
+  credentials: ({ db }) => credentialsStore(db),
+  products: ({ db }) => productsStore(db),
+  customizedProducts: ({ db }) => customizedProductsStore(db),
+  coupons: ({ db }) => couponsStore(db),
+  customers: ({ db }) => customersStore(db),
+  paymentMethods: ({ db }) => paymentMethodsStore(db),
+  transactions: ({ db, dialect, reads, writes }) => transactionsStore(db, dialect, { reads, writes }),
+  entries: ({ db, dialect, reads }) => entriesStore(db, dialect, reads),
+  licences: ({ db }) => licencesStore(db),
+  feed: ({ db }) => feedStore(db),
+  chargeAttempts: ({ db }) => chargeAttemptsStore(db),
+  idempotency: ({ db }) => idempotencyStore(db),
+  billing: ({ db, dialect }) => billingStore(db, dialect),
+  sandboxClocks: ({ db }) => sandboxClocksStore(db),
+  panel: ({ db }) => panelStore(db),
+  panelFlashes: ({ db }) => panelFlashesStore(db),
+  adminSessions: ({ db }) => adminSessionsStore(db),
+  processorEvents: ({ db }) => processorEventsStore(db),
+  dashboard: ({ db }) => dashboardStore(db),
+};
+
+const CONNECTION = Symbol('connection');
+
 /**
- * `readRows` only for the store's own reads: a transaction's must go through its connection. Each
- * repository is made when first used: a database transaction makes a set of them and uses two or three.
+ * Each repository is made when first used, and then kept on the object: a database transaction
+ * makes a set of them and uses two or three. The getters live on one shared prototype, so a set
+ * costs one small object (defining them anew for every transaction cost more than its statements).
  */
-function repositories(db: Executor, dialect: Database['dialect'], readRows?: Database['readRows']): Repositories {
-  const make: { [K in keyof Repositories]: () => Repositories[K] } = {
-    vendors: () => vendorsStore(db),
-    credentials: () => credentialsStore(db),
-    products: () => productsStore(db),
-    customizedProducts: () => customizedProductsStore(db),
-    coupons: () => couponsStore(db),
-    customers: () => customersStore(db),
-    paymentMethods: () => paymentMethodsStore(db),
-    transactions: () => transactionsStore(db, dialect, readRows),
-    entries: () => entriesStore(db, dialect, readRows),
-    licences: () => licencesStore(db),
-    feed: () => feedStore(db),
-    chargeAttempts: () => chargeAttemptsStore(db),
-    idempotency: () => idempotencyStore(db),
-    billing: () => billingStore(db, dialect),
-    sandboxClocks: () => sandboxClocksStore(db),
-    panel: () => panelStore(db),
-    panelFlashes: () => panelFlashesStore(db),
-    adminSessions: () => adminSessionsStore(db),
-    processorEvents: () => processorEventsStore(db),
-    dashboard: () => dashboardStore(db),
-  };
-  const repos = {} as Repositories;
-  for (const name of Object.keys(make) as (keyof Repositories)[]) {
-    Object.defineProperty(repos, name, {
-      enumerable: true,
-      get() {
-        const made = make[name]();
-        Object.defineProperty(repos, name, { value: made, enumerable: true });
-        return made;
-      },
-      configurable: true,
-    });
-  }
+const lazyRepositories: object = Object.create(null);
+for (const name of Object.keys(MAKE) as (keyof Repositories)[]) {
+  Object.defineProperty(lazyRepositories, name, {
+    enumerable: true,
+    get(this: { [CONNECTION]: Connection }) {
+      const made = MAKE[name](this[CONNECTION]);
+      Object.defineProperty(this, name, { value: made, enumerable: true });
+      return made;
+    },
+  });
+}
+
+function repositories(connection: Connection): Repositories {
+  const repos = Object.create(lazyRepositories) as Repositories & { [CONNECTION]: Connection };
+  repos[CONNECTION] = connection;
   return repos;
 }
 
 /** The domain's Store over one database: plain calls autocommit, `transaction` groups them. */
 export function createStore(database: Database): Store {
-  return {
-    ...repositories(database.kysely, database.dialect, database.readRows),
-    transaction: (fn) => database.transaction((trx) => fn(repositories(trx, database.dialect))),
-  };
+  const { dialect } = database;
+  return Object.assign(repositories({ db: database.kysely, dialect, reads: database.readRows, writes: undefined }), {
+    transaction: <T>(fn: (repos: Repositories) => Promise<T>) =>
+      database.transaction((db, rows) => fn(repositories({ db, dialect, reads: rows, writes: rows }))),
+  });
 }

@@ -85,7 +85,7 @@ export function toEntry(row: Selectable<LedgerEntriesTable>): LedgerEntry {
 /** Ledger entries are append-only: this store can insert and read them, never change them. */
 export function entriesStore(db: Executor, dialect: DialectName, readRows?: ReadRows): Repositories['entries'] {
   const entriesOf = precompiled(db, 1, (transactionId: string) => db.selectFrom('ledger_entries').selectAll().where('transaction_id', '=', transactionId), {
-    readRows,
+    runOn: readRows,
     shareAs: `${dialect}:entries.ofTransaction`,
   });
   return {

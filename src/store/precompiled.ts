@@ -11,8 +11,9 @@ const shared = new Map<string, Compiled<unknown>>();
  * A query built and compiled once, then run with new values: on the read path building and compiling
  * a Kysely query cost more than SQLite's lookup. `build` receives one placeholder per parameter and
  * must use each as a bound value (once or more); the compiled parameters are mapped back to the call's arguments by
- * identity, so their order in the SQL does not matter. With `readRows` (outside a transaction:
- * see Database.readRows) it runs there instead of through Kysely. A store made for each database
+ * identity, so their order in the SQL does not matter. With `runOn` (the reading connection outside
+ * a transaction, Database.readRows; a transaction's own connection inside, Database.transaction) it
+ * runs there instead of through Kysely. A store made for each database
  * transaction names its queries with `shareAs` (unique per dialect and query), so they are compiled
  * once per process rather than once per transaction.
  */
@@ -20,9 +21,9 @@ export function precompiled<Args extends unknown[], Row>(
   db: Executor,
   arity: Args['length'],
   build: (...placeholders: Args) => Compilable<Row>,
-  options: { readRows?: ReadRows | undefined; shareAs?: string } = {},
+  options: { runOn?: ReadRows | undefined; shareAs?: string } = {},
 ) {
-  const { readRows, shareAs } = options;
+  const { runOn, shareAs } = options;
   let compiled = shareAs === undefined ? undefined : (shared.get(shareAs) as Compiled<Row> | undefined);
   return async (...args: Args): Promise<Row[]> => {
     if (!compiled) {
@@ -35,8 +36,8 @@ export function precompiled<Args extends unknown[], Row>(
       if (shareAs !== undefined) shared.set(shareAs, compiled);
     }
     const { query, slots } = compiled;
-    if (readRows)
-      return (await readRows(
+    if (runOn)
+      return (await runOn(
         query.sql,
         slots.map((slot) => args[slot]),
       )) as Row[];

@@ -8,14 +8,20 @@ import { whereScope } from './scope.ts';
 import { cancelledAtAfter, toTransaction, toTransactionRow } from './transaction-rows.ts';
 import type { TransactionsTable } from './schema.ts';
 
-export function transactionsStore(db: Executor, dialect: DialectName, readRows?: ReadRows): Repositories['transactions'] {
+/** `reads` and `writes` run compiled statements past Kysely where the store has them (see createStore). */
+export function transactionsStore(
+  db: Executor,
+  dialect: DialectName,
+  runners: { reads?: ReadRows | undefined; writes?: ReadRows | undefined } = {},
+): Repositories['transactions'] {
+  const { reads, writes } = runners;
   const scoped = (scope: Scope) => db.selectFrom('transactions').selectAll().$call(whereScope(scope));
   // The read path's queries, compiled once (and on SQLite run on its reading connection).
   const byId = precompiled(
     db,
     3,
     (vendorId: string, environment: string, id: string) => scoped({ vendorId, environment: environment as Scope['environment'] }).where('id', '=', id),
-    { readRows, shareAs: `${dialect}:transactions.byId` },
+    { runOn: reads, shareAs: `${dialect}:transactions.byId` },
   );
   const byEmail = precompiled(
     db,
@@ -26,7 +32,7 @@ export function transactionsStore(db: Executor, dialect: DialectName, readRows?:
       const own = scoped({ vendorId, environment: environment as Scope['environment'] });
       return own.where('email_lower', '=', lower).unionAll(own.where('assigned_email_lower', '=', lower).where('email_lower', '<>', lower));
     },
-    { readRows, shareAs: `${dialect}:transactions.byEmail` },
+    { runOn: reads, shareAs: `${dialect}:transactions.byEmail` },
   );
   // Inside a database transaction: the row a write starts from (PostgreSQL locks it; SQLite's writer holds the database).
   const locked = precompiled(
@@ -36,8 +42,41 @@ export function transactionsStore(db: Executor, dialect: DialectName, readRows?:
       const query = scoped({ vendorId, environment: environment as Scope['environment'] }).where('id', '=', id);
       return dialect === 'postgres' ? query.forUpdate() : query;
     },
-    { shareAs: `${dialect}:transactions.lock` },
+    { runOn: reads, shareAs: `${dialect}:transactions.lock` },
   );
+  // An update's statement depends only on which fields it writes: compiled once per such shape.
+  const updates = new Map<string, (...values: unknown[]) => Promise<unknown[]>>();
+  const updateOf = (columns: readonly string[], status: boolean, change: boolean) => {
+    const shape = `${columns.join(',')}|${status}|${change}`;
+    let run = updates.get(shape);
+    if (!run) {
+      const arity = columns.length + 3 + (change ? 2 : 0);
+      run = precompiled(
+        db,
+        arity,
+        (...values: unknown[]) => {
+          const [id, vendorId, environment] = values.slice(columns.length) as [string, string, Scope['environment']];
+          const set = Object.fromEntries(columns.map((column, i) => [column, values[i]])) as Updateable<TransactionsTable>;
+          let query = db.updateTable('transactions').set(set).where('id', '=', id).$call(whereScope({ vendorId, environment }));
+          const [flag, at] = change ? values.slice(columns.length + 3) : [];
+          // The right-hand sides read the row as it was before this update (both stores).
+          if (status) query = query.set({ cancelled_at: cancelledAtAfter(sql`${set.status}`, change ? sql`${at}` : sql`null`) });
+          if (change) {
+            query = query.set({
+              change_flag: flag as string,
+              changed_at: at as string,
+              feed_pending: sql<number>`1`,
+              change_version: sql<number>`change_version + 1`,
+            });
+          }
+          return query;
+        },
+        { runOn: writes, shareAs: `${dialect}:transactions.update:${shape}` },
+      );
+      updates.set(shape, run);
+    }
+    return run;
+  };
 
   return {
     async insert(transaction) {
@@ -61,19 +100,13 @@ export function transactionsStore(db: Executor, dialect: DialectName, readRows?:
       return rows.map(toTransaction);
     },
     async update(scope, id, patch, change) {
-      const values: Updateable<TransactionsTable> = patchToRow(patch);
-      let query = db.updateTable('transactions').set(values).where('id', '=', id).$call(whereScope(scope));
-      // The right-hand sides read the row as it was before this update (both stores).
-      if (patch.status !== undefined) query = query.set({ cancelled_at: cancelledAtAfter(sql`${patch.status}`, sql`${change?.at ?? null}`) });
-      if (change) {
-        query = query.set({
-          change_flag: change.flag,
-          changed_at: change.at,
-          feed_pending: 1,
-          change_version: sql<number>`change_version + 1`,
-        });
-      }
-      await query.execute();
+      const values = patchToRow(patch);
+      const columns = Object.keys(values) as (keyof TransactionsTable)[];
+      const run = updateOf(columns, patch.status !== undefined, change !== undefined);
+      const bound: unknown[] = columns.map((column) => values[column]);
+      bound.push(id, scope.vendorId, scope.environment);
+      if (change) bound.push(change.flag, change.at);
+      await run(...bound);
     },
   };
 }

@@ -81,5 +81,36 @@ for (const kind of await storeKinds()) {
       assert.ok(await store.vendors.find('TC-VE_left_first'));
       assert.ok(await store.vendors.find('TC-VE_left_later'));
     });
+
+    test('a write outside any transaction waits for an open one instead of landing inside it and rolling back with it', async () => {
+      let inside!: () => void;
+      const started = new Promise<void>((resolve) => (inside = resolve));
+      const failing = store.transaction(async (repos) => {
+        await repos.vendors.insert(vendor('TC-VE_rolled_back'));
+        inside();
+        await sleep(30);
+        throw new Error('rolled back on purpose');
+      });
+      await started;
+      await store.vendors.insert(vendor('TC-VE_autocommit'));
+      await assert.rejects(failing, { message: 'rolled back on purpose' });
+      assert.equal(await store.vendors.find('TC-VE_rolled_back'), undefined);
+      assert.ok(await store.vendors.find('TC-VE_autocommit'));
+    });
+
+    test("a transaction's repositories refuse to run once it has ended, even while another transaction is open", async () => {
+      let kept: Parameters<Parameters<Store['transaction']>[0]>[0] | undefined;
+      await store.transaction(async (repos) => {
+        kept = repos;
+        await repos.vendors.insert(vendor('TC-VE_kept_first'));
+      });
+      await store.transaction(async (repos) => {
+        await repos.vendors.insert(vendor('TC-VE_kept_second'));
+        await assert.rejects(kept!.vendors.insert(vendor('TC-VE_kept_late')));
+        await assert.rejects(kept!.transactions.find({ vendorId: 'TC-VE_kept_first', environment: 'sandbox' }, 'TC-TR_NONE'));
+      });
+      assert.equal(await store.vendors.find('TC-VE_kept_late'), undefined);
+      assert.ok(await store.vendors.find('TC-VE_kept_second'));
+    });
   });
 }
