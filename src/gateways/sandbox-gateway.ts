@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { cardBrand, isExpired, passesLuhn, type ChargeResult, type Decline, type PaymentGateway, type RefundResult } from '../domain/gateway.ts';
-import type { Schema } from '../store/schema.ts';
+import { precompiled, precompiledRow } from '../store/precompiled.ts';
+import type { SandboxGatewayChargesTable, SandboxGatewayRefundsTable, Schema } from '../store/schema.ts';
 import { SANDBOX_TEST_CARDS, type SandboxBehaviour } from './sandbox-cards.ts';
 
 const DECLINES: Record<Exclude<SandboxBehaviour, 'success' | 'later_declined'>, Decline> = {
@@ -37,6 +38,29 @@ export const FORM_CARD_ENTRY: Pick<PaymentGateway, 'cardEntry' | 'startSession' 
  * id, so asking twice for the same one answers the first outcome, as a real provider's idempotency does.
  */
 export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new Date()): PaymentGateway {
+  // What every sandbox purchase and refund runs, compiled once.
+  const insertCharge = precompiledRow(
+    db,
+    ['attempt_id', 'token', 'amount_minor', 'currency', 'outcome', 'reference', 'created_at'],
+    (row: SandboxGatewayChargesTable) =>
+      db
+        .insertInto('sandbox_gateway_charges')
+        .values(row)
+        .onConflict((oc) => oc.column('attempt_id').doNothing()),
+  );
+  const chargeOf = precompiled(db, 1, (attemptId: string) => db.selectFrom('sandbox_gateway_charges').selectAll().where('attempt_id', '=', attemptId));
+  const insertRefund = precompiledRow(
+    db,
+    ['refund_id', 'charge_reference', 'amount_minor', 'currency', 'outcome', 'reference', 'created_at'],
+    (row: SandboxGatewayRefundsTable) =>
+      db
+        .insertInto('sandbox_gateway_refunds')
+        .values(row)
+        .onConflict((oc) => oc.column('refund_id').doNothing()),
+  );
+  const refundOf = precompiled(db, 1, (refundId: string) => db.selectFrom('sandbox_gateway_refunds').selectAll().where('refund_id', '=', refundId));
+  const charged = async (attemptId: string) => (await chargeOf(attemptId))[0]!;
+  const refunded = async (refundId: string) => (await refundOf(refundId))[0]!;
   return {
     provider: 'SANDBOX',
     ...FORM_CARD_ENTRY,
@@ -77,63 +101,55 @@ export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new D
           .executeTakeFirst();
         if (earlier) outcome = 'card_declined';
       }
-      await db
-        .insertInto('sandbox_gateway_charges')
-        .values({
-          attempt_id: request.attemptId,
-          token: request.token,
-          amount_minor: request.amountMinor,
-          currency: request.currency,
-          outcome,
-          reference: `sbx_ch_${randomBytes(10).toString('hex')}`,
-          created_at: now().toISOString(),
-        })
-        .onConflict((oc) => oc.column('attempt_id').doNothing())
-        .execute();
-      const row = await db.selectFrom('sandbox_gateway_charges').selectAll().where('attempt_id', '=', request.attemptId).executeTakeFirstOrThrow();
+      await insertCharge({
+        attempt_id: request.attemptId,
+        token: request.token,
+        amount_minor: request.amountMinor,
+        currency: request.currency,
+        outcome,
+        reference: `sbx_ch_${randomBytes(10).toString('hex')}`,
+        created_at: now().toISOString(),
+      });
+      const row = await charged(request.attemptId);
       return chargeOutcome(row.outcome, row.reference);
     },
     async refund(request): Promise<RefundResult> {
-      await db
-        .insertInto('sandbox_gateway_refunds')
-        .values({
-          refund_id: request.refundId,
-          charge_reference: request.chargeReference,
-          amount_minor: request.amountMinor,
-          currency: request.currency,
-          outcome: 'success',
-          reference: `sbx_re_${randomBytes(10).toString('hex')}`,
-          created_at: now().toISOString(),
-        })
-        .onConflict((oc) => oc.column('refund_id').doNothing())
-        .execute();
-      const row = await db.selectFrom('sandbox_gateway_refunds').selectAll().where('refund_id', '=', request.refundId).executeTakeFirstOrThrow();
+      await insertRefund({
+        refund_id: request.refundId,
+        charge_reference: request.chargeReference,
+        amount_minor: request.amountMinor,
+        currency: request.currency,
+        outcome: 'success',
+        reference: `sbx_re_${randomBytes(10).toString('hex')}`,
+        created_at: now().toISOString(),
+      });
+      const row = await refunded(request.refundId);
       return refundOutcome(row.outcome, row.reference);
     },
     async lookupCharge(attemptId) {
-      await db
-        .insertInto('sandbox_gateway_charges')
-        .values({ attempt_id: attemptId, token: '', amount_minor: 0, currency: 'XXX', outcome: VOIDED, reference: '', created_at: now().toISOString() })
-        .onConflict((oc) => oc.column('attempt_id').doNothing())
-        .execute();
-      const row = await db.selectFrom('sandbox_gateway_charges').selectAll().where('attempt_id', '=', attemptId).executeTakeFirstOrThrow();
+      await insertCharge({
+        attempt_id: attemptId,
+        token: '',
+        amount_minor: 0,
+        currency: 'XXX',
+        outcome: VOIDED,
+        reference: '',
+        created_at: now().toISOString(),
+      });
+      const row = await charged(attemptId);
       return row.outcome === VOIDED ? { status: 'NOT_FOUND' } : chargeOutcome(row.outcome, row.reference);
     },
     async lookupRefund(refundId) {
-      await db
-        .insertInto('sandbox_gateway_refunds')
-        .values({
-          refund_id: refundId,
-          charge_reference: null,
-          amount_minor: 0,
-          currency: 'XXX',
-          outcome: VOIDED,
-          reference: '',
-          created_at: now().toISOString(),
-        })
-        .onConflict((oc) => oc.column('refund_id').doNothing())
-        .execute();
-      const row = await db.selectFrom('sandbox_gateway_refunds').selectAll().where('refund_id', '=', refundId).executeTakeFirstOrThrow();
+      await insertRefund({
+        refund_id: refundId,
+        charge_reference: null,
+        amount_minor: 0,
+        currency: 'XXX',
+        outcome: VOIDED,
+        reference: '',
+        created_at: now().toISOString(),
+      });
+      const row = await refunded(refundId);
       return row.outcome === VOIDED ? { status: 'NOT_FOUND' } : refundOutcome(row.outcome, row.reference);
     },
   };

@@ -1,7 +1,8 @@
 import type { Environment } from '../domain/model.ts';
 import type { AttemptKind, ChargeAttempt, ChargeAttemptStatus, Repositories } from '../domain/ports.ts';
-import type { Executor } from './database.ts';
+import type { DialectName, Executor, ReadRows } from './database.ts';
 import { isUniqueViolation } from './database.ts';
+import { precompiled, precompiledRow } from './precompiled.ts';
 import { whereScope } from './scope.ts';
 import type { Insertable, Selectable } from 'kysely';
 import type { ChargeAttemptsTable } from './schema.ts';
@@ -45,20 +46,74 @@ export function toAttempt(row: Selectable<ChargeAttemptsTable>): Attempt {
   };
 }
 
-/** Charge attempts (recorded before the gateway is called) and idempotency keys of POSTs. */
-export function chargeAttemptsStore(db: Executor): Repositories['chargeAttempts'] {
+export const ATTEMPT_COLUMNS = [
+  'id',
+  'vendor_id',
+  'environment',
+  'attempt_key',
+  'transaction_id',
+  'amount_minor',
+  'currency',
+  'status',
+  'gateway_reference',
+  'failure_code',
+  'created_at',
+  'updated_at',
+  'kind',
+  'plan',
+] as const satisfies readonly (keyof ChargeAttemptsTable)[];
+
+const OPEN_STATUSES = ['PENDING', 'UNKNOWN'];
+
+/**
+ * Charge attempts (recorded before the gateway is called). The statements every purchase, charge
+ * and refund runs are compiled once (src/store/precompiled.ts); `writes` runs them on a
+ * transaction's own connection where the store has one.
+ */
+export function chargeAttemptsStore(db: Executor, dialect: DialectName, writes?: ReadRows): Repositories['chargeAttempts'] {
+  const options = (name: string) => ({ runOn: writes, shareAs: `${dialect}:chargeAttempts.${name}` });
+  const insert = precompiledRow(
+    db,
+    ATTEMPT_COLUMNS,
+    (row: Insertable<ChargeAttemptsTable>) =>
+      db
+        .insertInto('charge_attempts')
+        .values(row)
+        .onConflict((oc) => oc.column('attempt_key').doNothing())
+        .returningAll(),
+    options('insert'),
+  );
+  const byKey = precompiled(db, 1, (key: string) => db.selectFrom('charge_attempts').selectAll().where('attempt_key', '=', key), options('byKey'));
+  const openFor = precompiled(
+    db,
+    2,
+    (transactionId: string, kind: string) =>
+      db.selectFrom('charge_attempts').selectAll().where('transaction_id', '=', transactionId).where('kind', '=', kind).where('status', 'in', OPEN_STATUSES),
+    options('openFor'),
+  );
+  // Only an open attempt settles, and the one settler learns it won from the row returned.
+  const settleAs = (withTransaction: boolean) =>
+    precompiled(
+      db,
+      withTransaction ? 6 : 5,
+      (id: string, status: string, reference: string | null, code: string | null, at: string, transactionId?: string) =>
+        db
+          .updateTable('charge_attempts')
+          .set({ status, gateway_reference: reference, failure_code: code, updated_at: at, ...(withTransaction ? { transaction_id: transactionId! } : {}) })
+          .where('id', '=', id)
+          .where('status', 'in', OPEN_STATUSES)
+          .returning('id'),
+      options(withTransaction ? 'settleWithTransaction' : 'settle'),
+    );
+  const settle = settleAs(false);
+  const settleWithTransaction = settleAs(true);
   const findByKey = async (key: string) => {
-    const row = await db.selectFrom('charge_attempts').selectAll().where('attempt_key', '=', key).executeTakeFirst();
+    const [row] = await byKey(key);
     return row && toAttempt(row);
   };
   return {
     async record(a) {
-      const inserted = await db
-        .insertInto('charge_attempts')
-        .values(toAttemptRow(a))
-        .onConflict((oc) => oc.column('attempt_key').doNothing())
-        .returningAll()
-        .executeTakeFirst();
+      const [inserted] = await insert(toAttemptRow(a));
       if (inserted) return { attempt: toAttempt(inserted), fresh: true };
       const earlier = await findByKey(a.key);
       if (!earlier) throw new Error(`charge attempt ${a.key} vanished`);
@@ -66,19 +121,10 @@ export function chargeAttemptsStore(db: Executor): Repositories['chargeAttempts'
     },
     findByKey,
     async settle(id, patch) {
-      const result = await db
-        .updateTable('charge_attempts')
-        .set({
-          status: patch.status,
-          gateway_reference: patch.gatewayReference,
-          failure_code: patch.failureCode,
-          updated_at: patch.updatedAt,
-          ...(patch.transactionId ? { transaction_id: patch.transactionId } : {}),
-        })
-        .where('id', '=', id)
-        .where('status', 'in', ['PENDING', 'UNKNOWN'])
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      const won = patch.transactionId
+        ? await settleWithTransaction(id, patch.status, patch.gatewayReference, patch.failureCode, patch.updatedAt, patch.transactionId)
+        : await settle(id, patch.status, patch.gatewayReference, patch.failureCode, patch.updatedAt);
+      return won.length === 1;
     },
     async listOpen({ createdBefore, kinds, limit }) {
       let query = db.selectFrom('charge_attempts').selectAll().where('status', 'in', ['PENDING', 'UNKNOWN']).where('created_at', '<=', createdBefore);
@@ -110,13 +156,7 @@ export function chargeAttemptsStore(db: Executor): Repositories['chargeAttempts'
       return row && toAttempt(row);
     },
     async findOpenFor(transactionId, kind) {
-      const row = await db
-        .selectFrom('charge_attempts')
-        .selectAll()
-        .where('transaction_id', '=', transactionId)
-        .where('kind', '=', kind)
-        .where('status', 'in', ['PENDING', 'UNKNOWN'])
-        .executeTakeFirst();
+      const [row] = await openFor(transactionId, kind);
       return row && toAttempt(row);
     },
   };

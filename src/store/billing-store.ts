@@ -1,9 +1,9 @@
 import { sql, type Insertable, type RawBuilder, type Selectable } from 'kysely';
 import type { ChargeFrequency, Environment, TransactionStatus } from '../domain/model.ts';
 import type { BillingState, BillingWrite, Repositories } from '../domain/ports.ts';
-import { toAttempt, toAttemptRow } from './attempts-store.ts';
+import { ATTEMPT_COLUMNS, toAttempt, toAttemptRow } from './attempts-store.ts';
 import type { DialectName, Executor } from './database.ts';
-import { reserveInvoiceNumbers, toEntryRow } from './ledger-store.ts';
+import { ENTRY_COLUMNS, reserveInvoiceNumbers, toEntryRow } from './ledger-store.ts';
 import { precompiledRows } from './precompiled.ts';
 import type { ChargeAttemptsTable, LedgerEntriesTable, TransactionsTable } from './schema.ts';
 import { whereScope } from './scope.ts';
@@ -115,23 +115,6 @@ const lockStatement = (dialect: DialectName) =>
   });
 const locks = { sqlite: lockStatement('sqlite'), postgres: lockStatement('postgres') };
 
-const ATTEMPT_COLUMNS = [
-  'id',
-  'vendor_id',
-  'environment',
-  'attempt_key',
-  'transaction_id',
-  'amount_minor',
-  'currency',
-  'status',
-  'gateway_reference',
-  'failure_code',
-  'created_at',
-  'updated_at',
-  'kind',
-  'plan',
-] as const satisfies readonly (keyof ChargeAttemptsTable)[];
-
 /** New attempts are inserted; a key recorded before keeps its attempt. Returns the keys inserted. */
 const insertAttempts = precompiledRows<Insertable<ChargeAttemptsTable>, { attempt_key: string }>(ATTEMPT_COLUMNS, (db, rows) =>
   db
@@ -141,7 +124,6 @@ const insertAttempts = precompiledRows<Insertable<ChargeAttemptsTable>, { attemp
     .returning('attempt_key'),
 );
 
-const ENTRY_COLUMNS = Object.keys(toEntryRow({} as never, null)) as (keyof LedgerEntriesTable & string)[];
 const insertEntries = precompiledRows<LedgerEntriesTable, never>(ENTRY_COLUMNS, (db, rows) => db.insertInto('ledger_entries').values(rows));
 
 type AttemptOutcome = NonNullable<BillingWrite['attempt']>;

@@ -3,7 +3,7 @@ import type { EntryType, LedgerEntry } from '../domain/model.ts';
 import type { Repositories } from '../domain/ports.ts';
 import type { DialectName, Executor, ReadRows } from './database.ts';
 import { whereScope } from './scope.ts';
-import { precompiled } from './precompiled.ts';
+import { precompiled, precompiledRow } from './precompiled.ts';
 import { byCreatedThenId } from './row-order.ts';
 import type { LedgerEntriesTable } from './schema.ts';
 
@@ -47,14 +47,17 @@ export const isInvoiced = (e: Pick<NewEntry, 'type'>) => e.type !== 'CHARGEBACK'
  * PostgreSQL the counter row stays locked until that transaction ends.
  */
 export async function reserveInvoiceNumbers(db: Executor, vendorId: string, environment: string, count: number): Promise<number> {
-  const row = await db
+  const row = await reserveStatement(db, vendorId, environment, count).executeTakeFirstOrThrow();
+  return Number(row.last_number) - count + 1;
+}
+
+/** The counter's new last number, `count` past the one before. */
+const reserveStatement = (db: Executor, vendorId: string, environment: string, count: number) =>
+  db
     .insertInto('invoice_counters')
     .values({ vendor_id: vendorId, environment, last_number: count })
     .onConflict((oc) => oc.columns(['vendor_id', 'environment']).doUpdateSet({ last_number: sql<number>`invoice_counters.last_number + ${count}` }))
-    .returning('last_number')
-    .executeTakeFirstOrThrow();
-  return Number(row.last_number) - count + 1;
-}
+    .returning('last_number');
 
 export function toEntry(row: Selectable<LedgerEntriesTable>): LedgerEntry {
   return {
@@ -83,17 +86,37 @@ export function toEntry(row: Selectable<LedgerEntriesTable>): LedgerEntry {
 }
 
 /** Ledger entries are append-only: this store can insert and read them, never change them. */
-export function entriesStore(db: Executor, dialect: DialectName, readRows?: ReadRows): Repositories['entries'] {
+export const ENTRY_COLUMNS = Object.keys(toEntryRow({} as NewEntry, null)) as (keyof LedgerEntriesTable & string)[];
+
+/**
+ * Ledger entries are append-only: this store can insert and read them, never change them. `reads`
+ * and `writes` run the compiled statements past Kysely where the store has them (see createStore).
+ */
+export function entriesStore(
+  db: Executor,
+  dialect: DialectName,
+  runners: { reads?: ReadRows | undefined; writes?: ReadRows | undefined } = {},
+): Repositories['entries'] {
   const entriesOf = precompiled(db, 1, (transactionId: string) => db.selectFrom('ledger_entries').selectAll().where('transaction_id', '=', transactionId), {
-    runOn: readRows,
+    runOn: runners.reads,
     shareAs: `${dialect}:entries.ofTransaction`,
+  });
+  const insertRow = precompiledRow(db, ENTRY_COLUMNS, (row: LedgerEntriesTable) => db.insertInto('ledger_entries').values(row), {
+    runOn: runners.writes,
+    shareAs: `${dialect}:entries.insert`,
+  });
+  const reserve = precompiled(db, 3, (vendorId: string, environment: string, count: number) => reserveStatement(db, vendorId, environment, count), {
+    runOn: runners.writes,
+    shareAs: `${dialect}:entries.reserveInvoiceNumbers`,
   });
   return {
     async insert(e) {
-      await db
-        .insertInto('ledger_entries')
-        .values(toEntryRow(e, isInvoiced(e) ? await reserveInvoiceNumbers(db, e.vendorId, e.environment, 1) : null))
-        .execute();
+      let invoiceNumber: number | null = null;
+      if (isInvoiced(e)) {
+        const [row] = await reserve(e.vendorId, e.environment, 1);
+        invoiceNumber = Number(row!.last_number);
+      }
+      await insertRow(toEntryRow(e, invoiceNumber));
     },
     async listForTransaction(transactionId) {
       const rows = await entriesOf(transactionId);

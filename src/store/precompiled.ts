@@ -29,21 +29,38 @@ export function precompiled<Args extends unknown[], Row>(
     if (!compiled) {
       const placeholders = Array.from({ length: arity }, (_, i) => `\u0000placeholder:${i}\u0000`) as Args;
       const query = build(...placeholders).compile();
+      // A parameter that is no placeholder is a constant of the statement (say, `status in ('PENDING', 'UNKNOWN')`).
       const slots = query.parameters.map((value) => (placeholders as unknown[]).indexOf(value));
-      if (slots.some((slot) => slot < 0) || new Set(slots).size !== arity)
-        throw new Error(`precompiled query must bind each of its ${arity} values: ${query.sql}`);
+      if (new Set(slots.filter((slot) => slot >= 0)).size !== arity) throw new Error(`precompiled query must bind each of its ${arity} values: ${query.sql}`);
       compiled = { query, slots };
       if (shareAs !== undefined) shared.set(shareAs, compiled);
     }
     const { query, slots } = compiled;
-    if (runOn)
-      return (await runOn(
-        query.sql,
-        slots.map((slot) => args[slot]),
-      )) as Row[];
-    const result = await db.executeQuery<Row>({ ...query, parameters: slots.map((slot) => args[slot]) });
+    const parameters = slots.map((slot, i) => (slot < 0 ? query.parameters[i] : args[slot]));
+    if (runOn) return (await runOn(query.sql, parameters)) as Row[];
+    const result = await db.executeQuery<Row>({ ...query, parameters });
     return result.rows;
   };
+}
+
+/**
+ * `precompiled` for a statement over one row of `columns` (an insert, say): `build` receives the row
+ * of placeholders; the function returned takes the row itself. Every column is bound, absent ones
+ * as null.
+ */
+export function precompiledRow<Row extends object, Out>(
+  db: Executor,
+  columns: readonly (keyof Row & string)[],
+  build: (row: Row) => Compilable<Out>,
+  options: { runOn?: ReadRows | undefined; shareAs?: string } = {},
+) {
+  const run = precompiled(
+    db,
+    columns.length,
+    (...values: unknown[]) => build(Object.fromEntries(columns.map((column, i) => [column, values[i]])) as Row),
+    options,
+  );
+  return (row: Row) => run(...columns.map((column) => row[column] ?? null));
 }
 
 /**
