@@ -4,7 +4,7 @@
  *   - GET /sandbox/v1/transaction/{id}       one transaction with its ledger (random IDs out of ~1000 seeded ones)
  *   - GET /sandbox/v1/transactions/{email}   a customer's 20 transactions (random customers out of ~1000)
  *   - GET /sandbox/v1/changed-transactions   the feed, with BENCH_PENDING (1,000) changes waiting among all rows
- * each answered by three servers measured one after the other in the same run:
+ * each answered by three servers in the same run, taking turns in BENCH_ROUNDS rounds:
  *   - bare node:http answering opentill's exact bytes for that read (bench/bare-server.ts): the ceiling;
  *   - the lean reference, Fastify with prepared statements doing the same lookups (bench/lean-server.ts);
  *   - opentill as `opentill serve` runs it.
@@ -21,7 +21,8 @@
  * Environment:
  *   BENCH_ROWS=1000000     transactions in the store
  *   BENCH_PENDING=1000     of them waiting in the changed-transactions feed
- *   BENCH_SECONDS=10       measured seconds per server and read
+ *   BENCH_SECONDS=12       measured seconds per server and read, over all rounds
+ *   BENCH_ROUNDS=3         rounds in which the three servers take turns, each round in another order
  *   BENCH_WARMUP=3         warm-up seconds per server and read, not measured
  *   BENCH_CONNECTIONS=20   concurrent keep-alive connections
  *   BENCH_STORES=sqlite,postgres
@@ -33,7 +34,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { measure, mib, probe, row, shuffled, writeAnswers, type Answer, type LoadPlan, type Measured } from './load.ts';
+import { combined, measure, mib, probe, row, shuffled, writeAnswers, type Answer, type LoadPlan, type Measured } from './load.ts';
 import { PER_CUSTOMER, seededStore, type SeededStore } from './seed.ts';
 import { startBare, startLean, startOpentill, type Server, type StoreLocation } from './servers.ts';
 import { benchStore } from './stores.ts';
@@ -41,9 +42,10 @@ import { count, loadAverage, log, logMachine, setting, SMOKE, storesToMeasure } 
 
 const ROWS = setting('BENCH_ROWS', 1_000_000, 2_001);
 const PENDING = setting('BENCH_PENDING', 1000, 50);
-const SECONDS = setting('BENCH_SECONDS', 10);
+const SECONDS = setting('BENCH_SECONDS', 12);
 const WARMUP = setting('BENCH_WARMUP', 3);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 20, 4);
+const ROUNDS = setting('BENCH_ROUNDS', 3, 1);
 const PROFILE_DIR = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : undefined;
 const TARGET = 0.3;
 
@@ -127,10 +129,20 @@ async function measureStore(kind: string, location: StoreLocation, store: Seeded
     const measured: Measured[] = [];
     for (const read of READS) {
       const load = plan(read.paths(store), store);
-      log(`${kind} ${read.label}: ${SMOKE ? 'a few requests' : `warm-up ${WARMUP} s, then ${SECONDS} s`} with ${CONNECTIONS} connections per server ...`);
-      const b = await measure(bare, load, servers);
-      const l = await measure(lean, load, servers);
-      const o = await measure(opentill, load, servers);
+      log(
+        `${kind} ${read.label}: ${SMOKE ? 'a few requests' : `warm-up ${WARMUP} s, then ${SECONDS} s in ${ROUNDS} rounds`} with ${CONNECTIONS} connections per server ...`,
+      );
+      // The three take turns, each round in another order, so a machine slowing down mid-run weighs on all alike.
+      const trio = [bare, lean, opentill];
+      const rounds = new Map<Server, Measured[]>(trio.map((server) => [server, []]));
+      for (let round = 0; round < ROUNDS; round++) {
+        const roundLoad = { ...load, seconds: Math.max(1, Math.round(SECONDS / ROUNDS)), warmupSeconds: round === 0 ? load.warmupSeconds : 0 };
+        for (let i = 0; i < trio.length; i++) {
+          const server = trio[(i + round) % trio.length]!;
+          rounds.get(server)!.push(await measure(server, roundLoad, servers));
+        }
+      }
+      const [b, l, o] = trio.map((server) => combined(rounds.get(server)!)) as [Measured, Measured, Measured];
       const label = `${kind} ${read.label}`;
       rows.push(row(label, b), row(label, l, { bare: b }), row(label, o, { bare: b, lean: l }));
       if (kind === 'sqlite' && read === READS[0]) {

@@ -15,6 +15,7 @@ import {
   type Driver,
   type Transaction,
 } from 'kysely';
+import { AppError } from '../domain/errors.ts';
 import { migrationProvider } from './migrations/index.ts';
 import type { Schema } from './schema.ts';
 
@@ -264,7 +265,61 @@ export function openPostgres(connectionString: string, poolSize = 10): Database 
       return (await pool.query({ name, text: sql, values: parameters as unknown[] })).rows;
     }
   };
-  return wrap(new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), 'postgres', { readRows });
+  return wrap(new Kysely<Schema>({ dialect: new PostgresDialect({ pool: preparedStatements(pool) }) }), 'postgres', { readRows });
+}
+
+/**
+ * The pool as Kysely sees it, each of whose clients runs every statement with parameters as a named
+ * prepared statement: PostgreSQL parses and plans it once per connection instead of on every run
+ * (on a short write that was as much work as the statements themselves). One name per SQL text, at
+ * most `maxNames` texts (ours are few: parameters are bound, and multi-row statements come in a
+ * handful of sizes); texts beyond that run unnamed.
+ */
+function preparedStatements(pool: pg.Pool, maxNames = 4000) {
+  const names = new Map<string, string>();
+  let named = 0;
+  const rename = (text: string) => {
+    const name = `opentill_${++named}`;
+    names.set(text, name);
+    return name;
+  };
+  const nameOf = (text: string) => names.get(text) ?? (names.size < maxNames ? rename(text) : undefined);
+  type Client = Pick<pg.PoolClient, 'query' | 'release'>;
+  const wrapped = new WeakMap<pg.PoolClient, Client>();
+  const wrapClient = (client: pg.PoolClient): Client => {
+    let inTransaction = false;
+    async function query(text: unknown, values?: unknown[]) {
+      if (typeof text !== 'string' || !values?.length) {
+        if (typeof text === 'string') inTransaction = /^\s*(begin|start)/i.test(text) ? true : /^\s*(commit|rollback)\b/i.test(text) ? false : inTransaction;
+        return client.query(text as string, values);
+      }
+      const name = nameOf(text);
+      if (name === undefined) return client.query(text, values);
+      try {
+        return await client.query({ name, text, values });
+      } catch (err) {
+        // Another process migrated a table under a prepared `select *` ("cached plan must not change
+        // result type"): the text is prepared anew under another name. Alone it simply runs again;
+        // inside a transaction, which the error aborted, the request is refused as one to retry.
+        if ((err as { code?: string }).code !== '0A000') throw err;
+        const renamed = rename(text);
+        if (!inTransaction) return client.query({ name: renamed, text, values });
+        throw new AppError('SERVICE_UNAVAILABLE', 'The database changed under this request (another opentill process upgraded it); retry it.', {
+          retryAfterSeconds: 1,
+        });
+      }
+    }
+    return { query: query as Client['query'], release: (err?: Error | boolean) => client.release(err) };
+  };
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let made = wrapped.get(client);
+      if (!made) wrapped.set(client, (made = wrapClient(client)));
+      return made;
+    },
+    end: () => pool.end(),
+  };
 }
 
 export function openDatabase(options: { databaseUrl?: string | undefined; sqliteFile: string }): Database {

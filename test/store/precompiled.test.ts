@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { after, before, describe, test } from 'node:test';
 import { precompiled, precompiledRows } from '../../src/store/precompiled.ts';
-import type { Database } from '../../src/store/database.ts';
+import { openPostgres, type Database } from '../../src/store/database.ts';
 import { freshDatabase, storeKinds } from '../../support/databases.ts';
 
 for (const kind of await storeKinds()) {
   describe(`precompiled queries (${kind})`, () => {
     let database: Database;
+    let url: string | undefined;
     let drop: () => Promise<void>;
     before(async () => {
-      ({ database, drop } = await freshDatabase(kind));
+      ({ database, drop, url } = await freshDatabase(kind));
       const at = '2030-01-01T00:00:00.000Z';
       await database.kysely
         .insertInto('vendors')
@@ -64,6 +66,41 @@ for (const kind of await storeKinds()) {
       const after = await Promise.all(Array.from({ length: 10 }, async () => read(sql, ['a'])));
       for (const rows of after) assert.equal((rows as { id: string }[])[0]!.id, 'a');
       await database.kysely.schema.alterTable('vendors').dropColumn('bench_extra').execute();
+    });
+
+    test(
+      'every statement Kysely runs survives another process adding a column under its prepared form: alone it runs again, in a transaction it is refused as one to retry',
+      { skip: kind !== 'postgres' },
+      async () => {
+        // One connection, so the statement is surely prepared on the connection that meets the change.
+        const single = openPostgres(url!, 1);
+        const other = database.kysely;
+        const find = () => single.kysely.selectFrom('vendors').selectAll().where('id', '=', 'a').execute();
+        try {
+          await find();
+          await other.schema.alterTable('vendors').addColumn('bench_extra', 'text').execute();
+          assert.equal((await find())[0]!.id, 'a');
+          await other.schema.alterTable('vendors').dropColumn('bench_extra').execute();
+          assert.equal((await find())[0]!.id, 'a');
+          await other.schema.alterTable('vendors').addColumn('bench_extra', 'text').execute();
+          await assert.rejects(
+            single.transaction((trx) => trx.selectFrom('vendors').selectAll().where('id', '=', 'a').execute()),
+            (err: Error & { code?: string }) => err.name === 'AppError' && err.code === 'SERVICE_UNAVAILABLE',
+          );
+          const again = await single.transaction((trx) => trx.selectFrom('vendors').selectAll().where('id', '=', 'a').execute());
+          assert.equal(again[0]!.id, 'a');
+        } finally {
+          await single.close();
+          await sql`alter table vendors drop column if exists bench_extra`.execute(other);
+        }
+      },
+    );
+
+    test('values the builder wrote into the statement itself stay constants of it', async () => {
+      const db = database.kysely;
+      const named = precompiled(db, 1, (email: string) => db.selectFrom('vendors').select('id').where('email', '=', email).where('id', 'in', ['a', 'b']));
+      assert.deepEqual(await named('a@example.com'), [{ id: 'a' }]);
+      assert.deepEqual(await named('c@example.com'), []);
     });
 
     test('a builder that does not bind a value it was given is refused at once, not run with a wrong parameter', async () => {
