@@ -17,7 +17,9 @@ export function feedStore(db: Executor): Repositories['feed'] {
         .selectFrom('transactions')
         .selectAll()
         .$call(whereScope(scope))
-        .where('feed_pending', '=', 1)
+        // A literal, not a bound value: a plan prepared once (PostgreSQL's named statements) may then
+        // use the feed's partial index, whose predicate it must match.
+        .where('feed_pending', '=', sql.lit(1))
         .orderBy('changed_at')
         .orderBy('id')
         .limit(limit + 1)
