@@ -70,9 +70,9 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 /**
- * The executor of an open SQLite transaction (`openSqlite`): the connection, which the transaction
- * already holds, without taking the driver's mutex again. It refuses to run once the transaction
- * has ended, as a Kysely transaction does: it would run inside whichever transaction came next.
+ * The executor of an open SQLite transaction (`sqliteTransactions`): the connection, which the
+ * transaction already holds, without taking the driver's mutex again. It refuses to run while no
+ * transaction holds the connection; each transaction's own plugin refuses once that one has ended.
  */
 class HeldConnectionDriver implements Driver {
   readonly #connection: DatabaseConnection;
