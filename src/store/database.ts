@@ -272,10 +272,10 @@ export function openPostgres(connectionString: string, poolSize = 10): Database 
  * The pool as Kysely sees it, each of whose clients runs every statement with parameters as a named
  * prepared statement: PostgreSQL parses and plans it once per connection instead of on every run
  * (on a short write that was as much work as the statements themselves). One name per SQL text, at
- * most `maxNames` texts (ours are few: parameters are bound, and multi-row statements come in a
- * handful of sizes); texts beyond that run unnamed.
+ * most `maxNames` texts of at most `maxLength` characters (ours are few: parameters are bound);
+ * others run unnamed.
  */
-function preparedStatements(pool: pg.Pool, maxNames = 4000) {
+function preparedStatements(pool: pg.Pool, maxNames = 4000, maxLength = 4096) {
   const names = new Map<string, string>();
   let named = 0;
   const rename = (text: string) => {
@@ -283,7 +283,9 @@ function preparedStatements(pool: pg.Pool, maxNames = 4000) {
     names.set(text, name);
     return name;
   };
-  const nameOf = (text: string) => names.get(text) ?? (names.size < maxNames ? rename(text) : undefined);
+  // Billing's multi-row statements (tens of kilobytes each, one text per batch size) stay unnamed: their
+  // parsing is little beside their rows, and each prepared copy would stay in every connection's memory.
+  const nameOf = (text: string) => names.get(text) ?? (names.size < maxNames && text.length <= maxLength ? rename(text) : undefined);
   type Client = Pick<pg.PoolClient, 'query' | 'release'>;
   const wrapped = new WeakMap<pg.PoolClient, Client>();
   const wrapClient = (client: pg.PoolClient): Client => {
