@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { cardBrand, isExpired, passesLuhn, type ChargeResult, type Decline, type PaymentGateway, type RefundResult } from '../domain/gateway.ts';
 import { precompiled, precompiledRow } from '../store/precompiled.ts';
-import type { SandboxGatewayChargesTable, SandboxGatewayRefundsTable, Schema } from '../store/schema.ts';
+import type { Schema } from '../store/schema.ts';
 import { SANDBOX_TEST_CARDS, type SandboxBehaviour } from './sandbox-cards.ts';
 
 const DECLINES: Record<Exclude<SandboxBehaviour, 'success' | 'later_declined'>, Decline> = {
@@ -38,29 +38,24 @@ export const FORM_CARD_ENTRY: Pick<PaymentGateway, 'cardEntry' | 'startSession' 
  * id, so asking twice for the same one answers the first outcome, as a real provider's idempotency does.
  */
 export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new Date()): PaymentGateway {
-  // What every sandbox purchase and refund runs, compiled once.
-  const insertCharge = precompiledRow(
-    db,
-    ['attempt_id', 'token', 'amount_minor', 'currency', 'outcome', 'reference', 'created_at'],
-    (row: SandboxGatewayChargesTable) =>
-      db
-        .insertInto('sandbox_gateway_charges')
-        .values(row)
-        .onConflict((oc) => oc.column('attempt_id').doNothing()),
-  );
-  const chargeOf = precompiled(db, 1, (attemptId: string) => db.selectFrom('sandbox_gateway_charges').selectAll().where('attempt_id', '=', attemptId));
-  const insertRefund = precompiledRow(
-    db,
-    ['refund_id', 'charge_reference', 'amount_minor', 'currency', 'outcome', 'reference', 'created_at'],
-    (row: SandboxGatewayRefundsTable) =>
-      db
-        .insertInto('sandbox_gateway_refunds')
-        .values(row)
-        .onConflict((oc) => oc.column('refund_id').doNothing()),
-  );
-  const refundOf = precompiled(db, 1, (refundId: string) => db.selectFrom('sandbox_gateway_refunds').selectAll().where('refund_id', '=', refundId));
-  const charged = async (attemptId: string) => (await chargeOf(attemptId))[0]!;
-  const refunded = async (refundId: string) => (await refundOf(refundId))[0]!;
+  const charged = keptOnce(db, 'sandbox_gateway_charges', 'attempt_id', [
+    'attempt_id',
+    'token',
+    'amount_minor',
+    'currency',
+    'outcome',
+    'reference',
+    'created_at',
+  ]);
+  const refunded = keptOnce(db, 'sandbox_gateway_refunds', 'refund_id', [
+    'refund_id',
+    'charge_reference',
+    'amount_minor',
+    'currency',
+    'outcome',
+    'reference',
+    'created_at',
+  ]);
   return {
     provider: 'SANDBOX',
     ...FORM_CARD_ENTRY,
@@ -101,7 +96,7 @@ export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new D
           .executeTakeFirst();
         if (earlier) outcome = 'card_declined';
       }
-      await insertCharge({
+      const row = await charged({
         attempt_id: request.attemptId,
         token: request.token,
         amount_minor: request.amountMinor,
@@ -110,11 +105,10 @@ export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new D
         reference: `sbx_ch_${randomBytes(10).toString('hex')}`,
         created_at: now().toISOString(),
       });
-      const row = await charged(request.attemptId);
       return chargeOutcome(row.outcome, row.reference);
     },
     async refund(request): Promise<RefundResult> {
-      await insertRefund({
+      const row = await refunded({
         refund_id: request.refundId,
         charge_reference: request.chargeReference,
         amount_minor: request.amountMinor,
@@ -123,11 +117,10 @@ export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new D
         reference: `sbx_re_${randomBytes(10).toString('hex')}`,
         created_at: now().toISOString(),
       });
-      const row = await refunded(request.refundId);
       return refundOutcome(row.outcome, row.reference);
     },
     async lookupCharge(attemptId) {
-      await insertCharge({
+      const row = await charged({
         attempt_id: attemptId,
         token: '',
         amount_minor: 0,
@@ -136,11 +129,10 @@ export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new D
         reference: '',
         created_at: now().toISOString(),
       });
-      const row = await charged(attemptId);
       return row.outcome === VOIDED ? { status: 'NOT_FOUND' } : chargeOutcome(row.outcome, row.reference);
     },
     async lookupRefund(refundId) {
-      await insertRefund({
+      const row = await refunded({
         refund_id: refundId,
         charge_reference: null,
         amount_minor: 0,
@@ -149,7 +141,6 @@ export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new D
         reference: '',
         created_at: now().toISOString(),
       });
-      const row = await refunded(refundId);
       return row.outcome === VOIDED ? { status: 'NOT_FOUND' } : refundOutcome(row.outcome, row.reference);
     },
   };
@@ -163,4 +154,30 @@ function chargeOutcome(outcome: string, reference: string): ChargeResult {
 
 function refundOutcome(outcome: string, reference: string): RefundResult {
   return outcome === VOIDED ? { status: 'FAILED', message: 'This refund was cancelled before it was made.' } : { status: 'SUCCEEDED', reference };
+}
+
+type GatewayTable = 'sandbox_gateway_charges' | 'sandbox_gateway_refunds';
+
+/**
+ * The sandbox network's memory of one kind of request, by its id: the first write of an id stays,
+ * and every call answers the row as first written (a replay; a lookup that voids an unknown id).
+ * Both statements are compiled once.
+ */
+function keptOnce<T extends GatewayTable>(db: Kysely<Schema>, table: T, key: keyof Schema[T] & string, columns: readonly (keyof Schema[T] & string)[]) {
+  const insert = precompiledRow(db, columns, (row: Schema[T]) =>
+    db
+      .insertInto(table)
+      .values(row as never)
+      .onConflict((oc) => oc.column(key as never).doNothing()),
+  );
+  const read = precompiled(db, 1, (id: string) =>
+    db
+      .selectFrom(table as GatewayTable)
+      .selectAll()
+      .where(key as never, '=', id as never),
+  );
+  return async (row: Schema[T]): Promise<Schema[T]> => {
+    await insert(row);
+    return (await read(row[key] as string))[0] as Schema[T];
+  };
 }
