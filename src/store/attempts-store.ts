@@ -127,17 +127,12 @@ export function chargeAttemptsStore(db: Executor, dialect: DialectName, writes?:
       return won.length === 1;
     },
     async listOpen({ createdBefore, kinds, limit }) {
-      let query = db.selectFrom('charge_attempts').selectAll().where('status', 'in', ['PENDING', 'UNKNOWN']).where('created_at', '<=', createdBefore);
+      let query = db.selectFrom('charge_attempts').selectAll().where('status', 'in', OPEN_STATUSES).where('created_at', '<=', createdBefore);
       if (kinds) query = query.where('kind', 'in', [...kinds]);
       return (await query.orderBy('created_at').limit(limit).execute()).map(toAttempt);
     },
     async noteReference(id, reference) {
-      await db
-        .updateTable('charge_attempts')
-        .set({ gateway_reference: reference })
-        .where('id', '=', id)
-        .where('status', 'in', ['PENDING', 'UNKNOWN'])
-        .execute();
+      await db.updateTable('charge_attempts').set({ gateway_reference: reference }).where('id', '=', id).where('status', 'in', OPEN_STATUSES).execute();
     },
     async findById(id) {
       const row = await db.selectFrom('charge_attempts').selectAll().where('id', '=', id).executeTakeFirst();
