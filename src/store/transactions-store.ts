@@ -46,8 +46,9 @@ export function transactionsStore(
   );
   // An update's statement depends only on which fields it writes: compiled once per such shape.
   const updates = new Map<string, (...values: unknown[]) => Promise<unknown[]>>();
-  const updateOf = (columns: readonly string[], status: boolean, change: boolean) => {
-    const shape = `${columns.join(',')}|${status}|${change}`;
+  const updateOf = (columns: readonly string[], change: boolean) => {
+    const shape = `${columns.join(',')}|${change}`;
+    const status = columns.includes('status');
     let run = updates.get(shape);
     if (!run) {
       const arity = columns.length + 3 + (change ? 2 : 0);
@@ -102,7 +103,7 @@ export function transactionsStore(
     async update(scope, id, patch, change) {
       const values = patchToRow(patch);
       const columns = Object.keys(values) as (keyof TransactionsTable)[];
-      const run = updateOf(columns, patch.status !== undefined, change !== undefined);
+      const run = updateOf(columns, change !== undefined);
       const bound: unknown[] = columns.map((column) => values[column]);
       bound.push(id, scope.vendorId, scope.environment);
       if (change) bound.push(change.flag, change.at);
