@@ -93,6 +93,23 @@ export async function measure(server: Server, plan: LoadPlan, neighbours: Server
 }
 
 /**
+ * Measures each of `contenders` in `rounds` rounds, taking turns, each round starting with the next
+ * one (so a machine slowing down mid-run weighs on all alike); each warms up in its first round only.
+ * Returns each one's rounds combined, in the order given. `neighbours`: as for `measure`.
+ */
+export async function measureInTurns(contenders: Server[], rounds: number, plan: (server: Server) => LoadPlan, neighbours: Server[] = []): Promise<Measured[]> {
+  const measured = contenders.map((): Measured[] => []);
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < contenders.length; i++) {
+      const at = (i + round) % contenders.length;
+      const load = plan(contenders[at]!);
+      measured[at]!.push(await measure(contenders[at]!, round === 0 ? load : { ...load, warmupSeconds: 0 }, neighbours));
+    }
+  }
+  return measured.map(combined);
+}
+
+/**
  * Several rounds of one server as one: requests/s over all of them; p50, p99 and resident size the
  * worst round's (latency histograms are not kept, so no exact percentile of the whole).
  */

@@ -34,7 +34,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { combined, measure, mib, probe, row, shuffled, writeAnswers, type Answer, type LoadPlan, type Measured } from './load.ts';
+import { measureInTurns, mib, probe, row, shuffled, writeAnswers, type Answer, type LoadPlan, type Measured } from './load.ts';
 import { PER_CUSTOMER, seededStore, type SeededStore } from './seed.ts';
 import { startBare, startLean, startOpentill, type Server, type StoreLocation } from './servers.ts';
 import { benchStore } from './stores.ts';
@@ -132,17 +132,8 @@ async function measureStore(kind: string, location: StoreLocation, store: Seeded
       log(
         `${kind} ${read.label}: ${SMOKE ? 'a few requests' : `warm-up ${WARMUP} s, then ${SECONDS} s in ${ROUNDS} rounds`} with ${CONNECTIONS} connections per server ...`,
       );
-      // The three take turns, each round in another order, so a machine slowing down mid-run weighs on all alike.
-      const trio = [bare, lean, opentill];
-      const rounds = new Map<Server, Measured[]>(trio.map((server) => [server, []]));
-      for (let round = 0; round < ROUNDS; round++) {
-        const roundLoad = { ...load, seconds: Math.max(1, Math.round(SECONDS / ROUNDS)), warmupSeconds: round === 0 ? load.warmupSeconds : 0 };
-        for (let i = 0; i < trio.length; i++) {
-          const server = trio[(i + round) % trio.length]!;
-          rounds.get(server)!.push(await measure(server, roundLoad, servers));
-        }
-      }
-      const [b, l, o] = trio.map((server) => combined(rounds.get(server)!)) as [Measured, Measured, Measured];
+      const roundLoad = { ...load, seconds: Math.max(1, Math.round(SECONDS / ROUNDS)) };
+      const [b, l, o] = (await measureInTurns([bare, lean, opentill], ROUNDS, () => roundLoad, servers)) as [Measured, Measured, Measured];
       const label = `${kind} ${read.label}`;
       rows.push(row(label, b), row(label, l, { bare: b }), row(label, o, { bare: b, lean: l }));
       if (kind === 'sqlite' && read === READS[0]) {

@@ -29,7 +29,7 @@
  */
 import type { Request } from 'autocannon';
 import SQLite from 'better-sqlite3';
-import { combined, measure, probe, row, shuffled, type LoadPlan, type Measured } from './load.ts';
+import { measureInTurns, probe, row, shuffled, type LoadPlan, type Measured } from './load.ts';
 import type { SeededStore } from './seed.ts';
 import { startLean, startOpentill, type Server } from './servers.ts';
 import { count, log, logMachine, setting, SMOKE } from './settings.ts';
@@ -107,19 +107,7 @@ async function measureStore(kind: string, location: Parameters<typeof startLean>
     for (const [name, plan] of writes) {
       const size = SMOKE ? 'a few requests' : name === 'refund' ? `${count(REFUNDS)} refunds` : `${SECONDS} s`;
       log(`${kind} ${name}: warm-up ${WARMUP} s, then ${size} per server in ${ROUNDS} rounds ...`);
-      const rounds = new Map<Server, Measured[]>([
-        [lean, []],
-        [opentill, []],
-      ]);
-      for (let round = 0; round < ROUNDS; round++) {
-        for (const server of round % 2 === 0 ? [lean, opentill] : [opentill, lean]) {
-          // Each server warms up in its first round only.
-          const load = round === 0 ? plan(server) : { ...plan(server), warmupSeconds: 0 };
-          rounds.get(server)!.push(await measure(server, load, servers));
-        }
-      }
-      const l = combined(rounds.get(lean)!);
-      const o = combined(rounds.get(opentill)!);
+      const [l, o] = (await measureInTurns([lean, opentill], ROUNDS, plan, servers)) as [Measured, Measured];
       const ratio = o.rps / l.rps;
       rows.push(row(`${kind} ${name}`, l), row(`${kind} ${name}`, o, { lean: l }));
       rows.push(`target: ${kind} ${name} opentill at >= ${TARGET.toFixed(2)} of lean: ${ratio >= TARGET ? 'met' : 'NOT met'} (${ratio.toFixed(2)})`);
