@@ -105,7 +105,10 @@ for (const kind of await storeKinds()) {
     assert.deepEqual(run.workerErrors, []);
     assert.deepEqual(run.failures, [], "every one of the other vendor's reads answered 200");
     // Each of the two readers waits 20 ms between reads: a read held up for the catch-up would leave far fewer.
-    assert.ok(run.reads.length >= 50 && run.reads.length >= run.catchUpMs / 100, `the other vendor kept reading throughout (${run.reads.length} reads in ${run.catchUpMs.toFixed(0)} ms)`);
+    assert.ok(
+      run.reads.length >= 50 && run.reads.length >= run.catchUpMs / 100,
+      `the other vendor kept reading throughout (${run.reads.length} reads in ${run.catchUpMs.toFixed(0)} ms)`,
+    );
     assert.ok(
       run.advanceBilling.every((b) => !b.caughtUp && b.pending === 1),
       'each move answered with the billing still due',
