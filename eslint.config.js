@@ -8,13 +8,13 @@ import tseslint from 'typescript-eslint';
 const STORE = ['**/store/*', '**/store/**', 'kysely', 'pg', 'better-sqlite3'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'test-artifacts/', 'reports/', '.stryker-tmp/', 'bin/'] },
+  { ignores: ['node_modules/', 'dist/', 'data/', 'test-artifacts/', 'reports/', '.stryker-tmp/', 'bin/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {
     languageOptions: {
       globals: globals.node,
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'test/helpers/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'test/helpers/*.mjs', 'scripts/*.mjs', 'support/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       // node:test's describe and test return promises the runner itself awaits.

@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
-import { createServices, type Services } from '../services.ts';
+import type { Services } from '../services.ts';
 import { fail } from './output.ts';
 
 /** The configuration, or an exit with its reason: a bad setting is the operator's to fix, not a stack trace. */
@@ -17,8 +17,11 @@ export function configOrFail(json = false): Config {
  * migrates first (docs/decisions.md, "11. Configuration and operation"); `applied` is what that run did.
  */
 export async function withServices<T>(fn: (services: Services, applied: string[]) => Promise<T>): Promise<T> {
+  const config = configOrFail();
+  // Loaded here, not at the top: `opentill --help` and a mistyped command need none of the application.
+  const { createServices } = await import('../services.ts');
   // Typed as `Services`, not the `Wiring` createServices returns: commands reach the domain, never the store.
-  const services: Services = createServices(configOrFail());
+  const services: Services = createServices(config);
   try {
     const applied = await services.maintenance.migrate();
     return await fn(services, applied);

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { buildWidgets } from '../widget/build.ts';
+import { loadWidgets } from '../widget/bundles.ts';
 
 /**
- * The client script (docs/decisions.md §14) at /latest/widget.min.js and /latest/widget.sandbox.min.js, built
- * once when the app starts. "latest" changes with every upgrade, so browsers keep it a day at most
+ * The client script (docs/decisions.md §14) at /latest/widget.min.js and /latest/widget.sandbox.min.js, loaded
+ * (or, from the sources, built) once when the app starts. "latest" changes with every upgrade, so browsers keep it a day at most
  * (and may use a stale copy for a week while they fetch the new one); ETag revalidation is free.
  * Any origin may load it.
  */
 export async function registerWidgetRoutes(app: FastifyInstance) {
-  const bundles = await buildWidgets();
+  const bundles = await loadWidgets();
   for (const [file, bundle] of Object.entries(bundles)) {
     app.get(`/latest/${file}`, { schema: { hide: true } }, async (request, reply) => {
       reply

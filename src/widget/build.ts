@@ -1,31 +1,17 @@
-import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import { build, type BuildOptions } from 'esbuild';
 import type { Environment } from '../domain/model.ts';
+import { bundleOf, WIDGET_FILES, WIDGET_GZIP_BUDGET, type WidgetBundle, type WidgetBundles } from './bundles.ts';
 
 /**
- * The client script (docs/decisions.md §14), bundled from src/widget/widget.ts once per environment. The two
- * bundles share every option but `define`, which tells the script which API it calls.
- * Run directly to see the sizes: `npm run build:widget`.
+ * Bundles the client script (docs/decisions.md §14) from src/widget/widget.ts once per environment with
+ * esbuild. The two bundles share every option but `define`, which tells the script which API it calls.
+ * Run directly to see the sizes (`npm run build:widget`), or with `--out <dir>` to write them there
+ * (the build step, scripts/build.mjs).
  */
-export interface WidgetBundle {
-  code: Buffer;
-  /** Strong validator, quoted: `"<sha256 of code, base64url>"`. */
-  etag: string;
-  gzipBytes: number;
-}
-
-export type WidgetBundles = Record<string, WidgetBundle>;
-
-export const WIDGET_FILES: Readonly<Record<Environment, string>> = {
-  production: 'widget.min.js',
-  sandbox: 'widget.sandbox.min.js',
-};
-
-/** What a customer's browser downloads, compressed, may not exceed this. */
-export const WIDGET_GZIP_BUDGET = 4096;
+export { WIDGET_FILES, WIDGET_GZIP_BUDGET, type WidgetBundle, type WidgetBundles } from './bundles.ts';
 
 const ENTRY = fileURLToPath(new URL('./widget.ts', import.meta.url));
 
@@ -48,12 +34,7 @@ async function buildOne(environment: Environment): Promise<WidgetBundle> {
   const result = await build(widgetBuildOptions(environment));
   const [output] = result.outputFiles;
   if (!output || result.outputFiles.length !== 1) throw new Error(`esbuild produced ${result.outputFiles.length} files for the ${environment} widget`);
-  const code = Buffer.from(output.contents);
-  return {
-    code,
-    etag: `"${createHash('sha256').update(code).digest('base64url')}"`,
-    gzipBytes: gzipSync(code).length,
-  };
+  return bundleOf(Buffer.from(output.contents));
 }
 
 export async function buildWidgets(): Promise<WidgetBundles> {
@@ -63,6 +44,12 @@ export async function buildWidgets(): Promise<WidgetBundles> {
 
 async function main() {
   const bundles = await buildWidgets();
+  const out = process.argv.indexOf('--out');
+  if (out > 0) {
+    const dir = resolve(process.argv[out + 1]!);
+    mkdirSync(dir, { recursive: true });
+    for (const [file, bundle] of Object.entries(bundles)) writeFileSync(join(dir, file), bundle.code);
+  }
   let overBudget = false;
   for (const [file, bundle] of Object.entries(bundles)) {
     const over = bundle.gzipBytes > WIDGET_GZIP_BUDGET;

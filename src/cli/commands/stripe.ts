@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { setupStripe } from '../../gateways/stripe-setup.ts';
 import { fail, print, run } from '../output.ts';
 import { configOrFail } from '../with-services.ts';
 
@@ -22,6 +21,7 @@ export function registerStripeCommands(program: Command) {
         const webhookUrl = `${opts.sandbox ? config.sandboxUrl : config.baseUrl}/webhooks/stripe`;
         if (!opts.sandbox && !webhookUrl.startsWith('https://'))
           process.stderr.write(`opentill: note: ${webhookUrl} is not https; Stripe delivers live events only to https endpoints (set BASE_URL).\n`);
+        const { setupStripe } = await import('../../gateways/stripe-setup.ts');
         const report = await setupStripe({ keys, apiUrl: config.stripe.apiUrl, webhookUrl });
         const secretNeeded = report.signingSecret && report.signingSecret !== keys.webhookSecret;
         print(json, report, () =>

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { createServices, type Services } from '../../services.ts';
-import { eventful, runWorkerOnce, startBillingWorker } from '../../worker.ts';
+import type { Services } from '../../services.ts';
 import { print, run } from '../output.ts';
 import { configOrFail, withServices } from '../with-services.ts';
 
@@ -15,6 +14,7 @@ export function registerWorkerCommand(program: Command) {
       run(!!opts.json, async () => {
         if (opts.once) {
           return withServices(async (services) => {
+            const { runWorkerOnce } = await import('../../worker.ts');
             const b = await runWorkerOnce(services);
             const a = b.attempts;
             print(
@@ -34,6 +34,7 @@ export function registerWorkerCommand(program: Command) {
 /** Bills every interval until SIGTERM or Ctrl-C, then lets the current batch finish before closing. */
 async function runUntilStopped(json: boolean) {
   const config = configOrFail(json);
+  const [{ createServices }, { eventful, startBillingWorker }] = await Promise.all([import('../../services.ts'), import('../../worker.ts')]);
   const services: Services = createServices(config);
   await services.maintenance.migrate();
   const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
