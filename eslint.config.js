@@ -14,7 +14,10 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: globals.node,
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'test/helpers/*.mjs', 'scripts/*.mjs', 'support/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', 'test/helpers/*.mjs', 'scripts/*.mjs', 'support/*.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       // node:test's describe and test return promises the runner itself awaits.
