@@ -23,7 +23,8 @@ export interface CredentialDeps {
   secret: string;
 }
 
-const CACHE_MS = 5_000;
+/** How long a process trusts what it read of a login: another process's revocation takes effect here within it. */
+export const CREDENTIAL_CACHE_MS = 1_000;
 
 interface CacheEntry {
   credential: StoredCredential | undefined;
@@ -35,10 +36,11 @@ interface CacheEntry {
 }
 
 /**
- * Recently seen logins are cached for CACHE_MS (docs/decisions.md §3). A revocation made through this
- * service takes effect here at once: it evicts the credential, and a lookup that read the store before
- * the revocation and finishes after it does not put its stale answer into the cache. Another process
- * (`opentill credential revoke` beside `opentill serve`) is heard only when the entry expires.
+ * Recently seen logins are cached for CREDENTIAL_CACHE_MS (docs/decisions.md §3). A revocation made
+ * through this service takes effect here at once: it evicts the credential, and a lookup that read the
+ * store before the revocation and finishes after it does not put its stale answer into the cache.
+ * Another process (`opentill credential revoke`, another `opentill serve` on the same PostgreSQL) is
+ * heard when the entry expires, within a second: one lookup per login and second is all it costs.
  */
 export function credentialService(deps: CredentialDeps) {
   const hash = (password: string) => createHmac('sha256', deps.secret).update(password).digest();
@@ -47,12 +49,17 @@ export function credentialService(deps: CredentialDeps) {
   const UNKNOWN = Buffer.alloc(32);
 
   async function lookup(login: string): Promise<CacheEntry> {
-    const now = Date.now();
+    const now = deps.clock.now().getTime();
     const hit = cache.get(login);
     if (hit && hit.until > now) return hit;
     const revocationsBefore = revocations;
     const credential = await deps.store.credentials.findByLogin(login);
-    const entry: CacheEntry = { credential, until: now + CACHE_MS, expected: credential ? Buffer.from(credential.secretHash, 'hex') : UNKNOWN, verified: null };
+    const entry: CacheEntry = {
+      credential,
+      until: now + CREDENTIAL_CACHE_MS,
+      expected: credential ? Buffer.from(credential.secretHash, 'hex') : UNKNOWN,
+      verified: null,
+    };
     if (revocations === revocationsBefore) {
       if (cache.size > 10_000) cache.clear();
       cache.set(login, entry);

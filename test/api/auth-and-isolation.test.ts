@@ -52,7 +52,7 @@ for (const kind of await storeKinds()) {
       const vendor = await t.newVendor('Revoking Vendor');
       const issued = await t.services.credentials.issue(vendor.scope('sandbox'));
       const res = await vendor.api('/v1/generate-url-to-admin', { authorization: issued.authorization });
-      assert.equal(res.status, 200, res.text); // now in the 5 s authentication cache
+      assert.equal(res.status, 200, res.text); // now in the authentication cache
       assert.equal(await t.services.credentials.revoke(vendor.scope('sandbox'), issued.id), true);
       assertError(await vendor.api('/v1/generate-url-to-admin', { authorization: issued.authorization }), 401, 'UNAUTHORIZED');
       assert.equal((await vendor.api('/v1/generate-url-to-admin')).status, 200);

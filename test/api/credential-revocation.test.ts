@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { credentialService } from '../../src/domain/credentials.ts';
+import { fixedClock } from '../../src/domain/clock.ts';
+import { CREDENTIAL_CACHE_MS, credentialService } from '../../src/domain/credentials.ts';
 import type { StoredCredential } from '../../src/domain/ports.ts';
 import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
  * Revocation takes effect at once in the process that revoked (docs/decisions.md §3), even for a
  * login that process is looking up at that very moment. Other processes hear of it within the
- * cache's life (5 s).
+ * cache's life (1 s).
  */
 for (const kind of await storeKinds()) {
   describe(`credential revocation (${kind})`, () => {
@@ -75,6 +76,23 @@ for (const kind of await storeKinds()) {
       // The request that was already being authenticated when the revocation came may pass: it came first.
       assert.ok(await inFlight);
       assert.equal(await credentials.authenticate(issued.authorization, 'sandbox'), undefined, 'the next request is refused');
+    });
+
+    test("another process's revocation is heard within a second: when the first process's cached lookup expires", async () => {
+      // Two processes on one database: each its own credential service (and cache) over the same store.
+      const clock = fixedClock(new Date('2026-11-24T10:00:00Z'));
+      const processOf = () => credentialService({ clock, secret: t.config.secret, store: t.services.store });
+      const serving = processOf();
+      const revoking = processOf();
+      const issued = await serving.issue(v.scope());
+      assert.ok(await serving.authenticate(issued.authorization, 'sandbox'), 'looked up and cached');
+      assert.equal(await revoking.revoke(v.scope(), issued.id), true);
+      assert.equal(await revoking.authenticate(issued.authorization, 'sandbox'), undefined, 'refused at once where it was revoked');
+      clock.advance(CREDENTIAL_CACHE_MS - 1);
+      assert.ok(await serving.authenticate(issued.authorization, 'sandbox'), 'the other process still trusts its lookup');
+      clock.advance(1);
+      assert.equal(await serving.authenticate(issued.authorization, 'sandbox'), undefined, 'and refuses it one second after it looked');
+      assert.equal(CREDENTIAL_CACHE_MS, 1000);
     });
   });
 }
