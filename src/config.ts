@@ -42,6 +42,8 @@ export interface Config {
   readonly logLevel: string;
   readonly rateLimit: { readonly perCredentialPerMinute: number; readonly perAddressPerMinute: number; readonly authFailuresPerMinute: number };
   readonly seedDemo: boolean;
+  /** METRICS_TOKEN: /metrics answers a request bearing it (`Authorization: Bearer …`); unset, /metrics is off. */
+  readonly metricsToken: string | undefined;
   /** The billing worker: run inside `serve` (OPENTILL_WORKER=false turns it off), how often, and its lease. */
   readonly billing: { readonly runInServer: boolean; readonly intervalSeconds: number; readonly leaseSeconds: number; readonly batchSize: number };
   /** A gateway call unanswered after GATEWAY_TIMEOUT_SECONDS is UNKNOWN; the reconciler asks about attempts older than RECONCILE_AFTER_SECONDS. */
@@ -66,6 +68,13 @@ export interface StripeKeys {
   readonly publishableKey: string;
   /** Unset until `opentill stripe setup` registered the webhook endpoint and printed its signing secret. */
   readonly webhookSecret: string | undefined;
+}
+
+/** A token short enough to guess would open the metrics to anyone: refused, like a short secret. */
+function metricsToken(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (value.length < 24 || /\s/.test(value)) throw new Error('METRICS_TOKEN must be at least 24 characters without spaces (e.g. `openssl rand -hex 24`).');
+  return value;
 }
 
 /** The keys of one environment: the secret and publishable keys together; a live key in the sandbox is refused. */
@@ -213,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       authFailuresPerMinute: int(env.AUTH_FAILURES_PER_MINUTE, 20, 'AUTH_FAILURES_PER_MINUTE'),
     }),
     seedDemo: env.OPENTILL_DEMO !== 'false',
+    metricsToken: metricsToken(env.METRICS_TOKEN),
     payments: Object.freeze({
       gatewayTimeoutMs: int(env.GATEWAY_TIMEOUT_SECONDS, 30, 'GATEWAY_TIMEOUT_SECONDS') * 1000,
       reconcileGraceMs: int(env.RECONCILE_AFTER_SECONDS, 60, 'RECONCILE_AFTER_SECONDS') * 1000,

@@ -41,7 +41,10 @@ export async function startServer(config: Config) {
   const worker = config.billing.runInServer
     ? startBillingWorker(services, {
         intervalMs: config.billing.intervalSeconds * 1000,
-        onReport: (report) => eventful(report) && app.log.info({ billing: report }, 'billing run'),
+        onReport: (report) => {
+          app.metrics?.observeBilling(report);
+          if (eventful(report)) app.log.info({ billing: report }, 'billing run');
+        },
         onError: (err) => app.log.error({ err }, 'billing run failed'),
       })
     : undefined;

@@ -81,12 +81,17 @@ export interface Services {
   };
   /** The payment processor's events: received by the webhook routes, acted on by the billing worker. */
   readonly processorEvents: ProcessorEventService;
-  /** What an operator runs: schema migrations, the health check. */
+  /** What an operator runs and watches: schema migrations, readiness, the work waiting (/readyz, /metrics). */
   readonly maintenance: {
     readonly dialect: DialectName;
     migrate(): Promise<string[]>;
     /** Throws when the database cannot be reached. */
     ping(): Promise<void>;
+    pendingMigrations(): Promise<string[]>;
+    /** Subscriptions due now (real time), open charge attempts, processor events not yet handled; each counted up to a million. */
+    waiting(): Promise<{ billingDue: number; openAttempts: number; eventsWaiting: number }>;
+    /** PostgreSQL's connection pool; undefined on SQLite. */
+    connections(): { open: number; idle: number; waiting: number } | undefined;
   };
   /** Mints the temporary URL of a hosted page. */
   hostedUrl(purpose: 'manage' | 'admin', scope: Scope, subject: string): string;
@@ -228,6 +233,9 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       ping: async () => {
         await store.vendors.find('ping');
       },
+      pendingMigrations: () => database.pendingMigrations(),
+      waiting: () => store.operations.waiting(clock.real().toISOString(), 1_000_000),
+      connections: () => database.connections?.(),
     },
     hostedUrl(purpose, scope, subject) {
       const token = links.issue(purpose, scope, subject, clock.now());

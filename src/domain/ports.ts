@@ -177,6 +177,10 @@ export interface Repositories {
   };
   /** What the vendor panel's dashboard reads (src/store/dashboard-store.ts). */
   dashboard: DashboardRepository;
+  operations: {
+    /** Work waiting, each count stopping at `cap`: subscriptions due by `now`, open charge attempts, processor events not yet handled. */
+    waiting(now: string, cap: number): Promise<{ billingDue: number; openAttempts: number; eventsWaiting: number }>;
+  };
   idempotency: {
     /** Claims the key; if it was already claimed, returns the earlier record instead. */
     claim(scope: Scope, key: string, requestHash: string, at: string): Promise<IdempotencyRecord | undefined>;

@@ -8,14 +8,22 @@ import { registerApiReference } from './api-reference.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from '../services.ts';
 import { ERROR_STATUS, type WireErrorCode } from './error-status.ts';
-import { frameworkErrors, registerErrorHandling, sendError } from './errors-plugin.ts';
+import { frameworkErrors, registerErrorHandling } from './errors-plugin.ts';
 import { publicPlugin } from './public-plugin.ts';
 import { registerWidgetRoutes } from './widget-routes.ts';
 import { ENVIRONMENT_PREFIXES } from './http-app.ts';
 import { registerLandingPage } from './landing-page.ts';
+import { createMetrics, registerOperationsRoutes, type Metrics } from './operations-routes.ts';
 import { pagesPlugin } from './pages/index.ts';
 import { v1Plugin } from './v1-plugin.ts';
 import { webhookPlugin } from './webhook-routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Present when METRICS_TOKEN is set: the billing worker's runs are counted through it. */
+    metrics?: Metrics;
+  }
+}
 
 export interface AppOptions {
   logger?: boolean | { level: string };
@@ -110,6 +118,12 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerErrorHandling(app);
+  // Off unless METRICS_TOKEN is set; then every request is timed, so the hook comes before any route.
+  const metrics = config.metricsToken ? createMetrics(services, config.metricsToken) : undefined;
+  if (metrics) {
+    app.addHook('onResponse', metrics.onResponse);
+    app.decorate('metrics', metrics);
+  }
   // Set as the request arrives (a synchronous hook: no promise per request); error answers keep it.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -159,15 +173,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerLandingPage(app, services);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  app.get('/healthz', { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) => {
-    try {
-      await services.maintenance.ping();
-      // Which processor takes each environment's payments, so an operator sees at once that production cannot take any.
-      return { status: 'ok', payments: { production: services.payments.describe('production'), sandbox: services.payments.describe('sandbox') } };
-    } catch {
-      return sendError(reply, 'SERVICE_UNAVAILABLE', 'The database is not reachable.');
-    }
-  });
+  registerOperationsRoutes(app, services, metrics);
 
   for (const [environment, prefix] of ENVIRONMENT_PREFIXES) {
     await app.register(v1Plugin, { prefix: `${prefix}/v1`, services, environment });

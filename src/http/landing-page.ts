@@ -37,7 +37,7 @@ export function registerLandingPage(app: FastifyInstance, services: Services) {
         <nav class="cards" aria-label="Where to go">
           <a href="/panel"><strong>Vendor panel</strong><span>Sign in or create an account: products, API credentials, transactions, settings.</span></a>
           <a href="/docs"><strong>API reference</strong><span>The Transaction Management API and the public price endpoint (OpenAPI 3.1).</span></a>
-          <a href="/healthz"><strong>Health check</strong><span>Whether the database answers and which processor takes payments.</span></a>
+          <a href="/healthz"><strong>Health check</strong><span>Whether the server answers and which processor takes payments; /readyz checks the database too.</span></a>
         </nav>
         <h2>This server</h2>
         <ul class="facts">

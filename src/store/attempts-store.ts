@@ -63,7 +63,7 @@ export const ATTEMPT_COLUMNS = [
   'plan',
 ] as const satisfies readonly (keyof ChargeAttemptsTable)[];
 
-const OPEN_STATUSES = ['PENDING', 'UNKNOWN'];
+export const OPEN_STATUSES = ['PENDING', 'UNKNOWN'];
 
 /**
  * Charge attempts (recorded before the gateway is called). The statements every purchase, charge

@@ -34,6 +34,10 @@ export interface Database {
    */
   transaction<T>(fn: (trx: Executor, rows: ReadRows | undefined) => Promise<T>): Promise<T>;
   migrate(): Promise<string[]>;
+  /** Migrations this build knows that the database has not run (another process's newer build may have run more). */
+  pendingMigrations(): Promise<string[]>;
+  /** PostgreSQL's pool: connections open, idle, and requests waiting for one. Undefined on SQLite (one connection). */
+  connections?(): { open: number; idle: number; waiting: number };
   close(): Promise<void>;
   /**
    * Runs a hot read outside any transaction, past Kysely's executor (which cost more than the lookup):
@@ -265,7 +269,10 @@ export function openPostgres(connectionString: string, poolSize = 10): Database 
       return (await pool.query({ name, text: sql, values: parameters as unknown[] })).rows;
     }
   };
-  return wrap(new Kysely<Schema>({ dialect: new PostgresDialect({ pool: preparedStatements(pool) }) }), 'postgres', { readRows });
+  return wrap(new Kysely<Schema>({ dialect: new PostgresDialect({ pool: preparedStatements(pool) }) }), 'postgres', {
+    readRows,
+    connections: () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  });
 }
 
 /**
@@ -338,7 +345,7 @@ const kyselyTransactions =
 function wrap(
   kysely: Kysely<Schema>,
   dialect: DialectName,
-  options: { readRows?: ReadRows; close?: () => void; transactions?: TransactionRunner } = {},
+  options: { readRows?: ReadRows; close?: () => void; transactions?: TransactionRunner; connections?: Database['connections'] } = {},
 ): Database {
   // The transaction whose fn is running in this async context, if any. `open` turns false when fn
   // ends, so work fn started and left running (a timer, an unawaited promise) may open its own later.
@@ -367,6 +374,11 @@ function wrap(
       if (error) throw error;
       return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
     },
+    async pendingMigrations() {
+      const known = await new Migrator({ db: kysely, provider: migrationProvider }).getMigrations();
+      return known.filter((m) => m.executedAt === undefined).map((m) => m.name);
+    },
+    connections: options.connections,
     async close() {
       await kysely.destroy();
       options.close?.();

@@ -10,6 +10,7 @@ import { feedStore } from './feed-store.ts';
 import { panelFlashesStore, panelStore } from './panel-store.ts';
 import { adminSessionsStore } from './admin-sessions-store.ts';
 import { entriesStore, licencesStore } from './ledger-store.ts';
+import { operationsStore } from './operations-store.ts';
 import { processorEventsStore } from './processor-events-store.ts';
 import { transactionsStore } from './transactions-store.ts';
 
@@ -43,6 +44,7 @@ const MAKE: { [K in keyof Repositories]: (c: Connection) => Repositories[K] } = 
   adminSessions: ({ db }) => adminSessionsStore(db),
   processorEvents: ({ db }) => processorEventsStore(db),
   dashboard: ({ db }) => dashboardStore(db),
+  operations: ({ db }) => operationsStore(db),
 };
 
 const CONNECTION = Symbol('connection');

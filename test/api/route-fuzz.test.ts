@@ -52,7 +52,8 @@ for (const kind of await storeKinds()) {
     let database: Database;
     let tables: string[];
     before(async () => {
-      t = await startTestApp(kind);
+      // With a metrics token, so /metrics is among the routes fuzzed.
+      t = await startTestApp(kind, { env: { METRICS_TOKEN: 'fuzz-metrics-token-0123456789abcdef' } });
       v = await t.newVendor('Fuzz Vendor');
       world = await seedWorld(t, v);
       routes = listRoutes(t.app);

@@ -19,7 +19,8 @@ export interface Route {
 }
 
 // The pages' JSON endpoints for their scripts (a processor's browser session) answer problems as JSON too.
-const NOT_PAGES = /^(\/sandbox)?\/(v1|public\/v1|webhooks)([/*]|$)|^\/(docs|latest)([/*]|$)|^\/(openapi\.json|healthz)$|\/(session|quote|checkout\.js)$/;
+const NOT_PAGES =
+  /^(\/sandbox)?\/(v1|public\/v1|webhooks)([/*]|$)|^\/(docs|latest)([/*]|$)|^\/(openapi\.json|healthz|readyz|metrics)$|\/(session|quote|checkout\.js)$/;
 
 /**
  * Every route of the app, read from its route tree (`printRoutes` with common prefixes, where each

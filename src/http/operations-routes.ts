@@ -1,0 +1,116 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { BillingReport } from '../domain/billing.ts';
+import type { Services } from '../services.ts';
+import { sendError } from './errors-plugin.ts';
+
+/**
+ * What an operator's probes and Prometheus read: `/healthz` (the process answers), `/readyz` (it can
+ * serve: database reachable, schema current) and, with METRICS_TOKEN set, `/metrics`.
+ * docs/decisions.md §11, "Health, readiness and metrics".
+ */
+export function registerOperationsRoutes(app: FastifyInstance, services: Services, metrics: Metrics | undefined) {
+  const payments = () => ({ production: services.payments.describe('production'), sandbox: services.payments.describe('sandbox') });
+  // Alive: nothing outside the process is asked, so a database outage never gets a healthy process restarted.
+  app.get('/healthz', { schema: { hide: true }, config: { rateLimit: false } }, async () => ({ status: 'ok', payments: payments() }));
+
+  app.get('/readyz', { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) => {
+    let database: 'ok' | 'unreachable' = 'ok';
+    let pendingMigrations: string[] = [];
+    try {
+      await services.maintenance.ping();
+      pendingMigrations = await services.maintenance.pendingMigrations();
+    } catch {
+      database = 'unreachable';
+    }
+    const checks = { database, pendingMigrations, payments: payments() };
+    if (database === 'ok' && pendingMigrations.length === 0) return { status: 'ready', ...checks };
+    const message =
+      database === 'ok'
+        ? `The database schema lacks ${pendingMigrations.length} migration(s) of this version; run \`opentill migrate\` or restart.`
+        : 'The database is not reachable.';
+    return reply
+      .code(503)
+      .type('application/json; charset=utf-8')
+      .send({ error: 'SERVICE_UNAVAILABLE', message, requestId: reply.request.id, ...checks });
+  });
+
+  if (metrics) app.get('/metrics', { schema: { hide: true } }, metrics.scrape);
+}
+
+export interface Metrics {
+  /** The onResponse hook that times every request: added before any route, so it sees them all. */
+  onResponse(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** The /metrics handler. */
+  scrape(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+  /** What the billing worker's runs add to the counters. */
+  observeBilling(report: BillingReport): void;
+}
+
+/**
+ * `/metrics` in Prometheus's text format, for a scraper bearing `Authorization: Bearer <token>`.
+ * Requests are timed by route pattern (never the path: no e-mail or token in a label); the work
+ * waiting is counted in the database at each scrape. Each process counts its own requests.
+ */
+export function createMetrics(services: Services, token: string): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry, prefix: 'opentill_' });
+  const requests = new Histogram({
+    name: 'opentill_http_request_duration_seconds',
+    help: 'HTTP requests by method, route pattern and status, and how long each took to answer (its _count is the number of requests)',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const billing = new Counter({
+    name: 'opentill_billing_subscriptions_total',
+    help: "Subscriptions the billing worker handled, by outcome: renewed, declined (to be retried), failed (cancelled after the last retry), ended, unknown (the gateway's answer was lost)",
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers });
+  const due = gauge('opentill_billing_due', 'Subscriptions due now and not yet renewed (counted up to a million)');
+  const open = gauge('opentill_charge_attempts_open', 'Charge and refund attempts whose outcome is not yet known (counted up to a million)');
+  const events = gauge('opentill_processor_events_waiting', 'Payment processor webhook events received and not yet handled (counted up to a million)');
+  const up = gauge('opentill_database_up', '1 when the database answered the last scrape, else 0');
+  const pool = gauge('opentill_database_connections', "PostgreSQL's connection pool: connections in use, idle, and requests waiting for one", ['state']);
+
+  const expected = createHash('sha256').update(`Bearer ${token}`).digest();
+  return {
+    async onResponse(request, reply) {
+      // An unknown path is one label, not one per path a client made up.
+      const route = request.routeOptions.url ?? 'unmatched';
+      requests.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    },
+    async scrape(request, reply) {
+      const given = createHash('sha256')
+        .update(request.headers.authorization ?? '')
+        .digest();
+      if (!timingSafeEqual(given, expected)) {
+        reply.header('www-authenticate', 'Bearer realm="opentill metrics"');
+        return sendError(reply, 'UNAUTHORIZED', 'Send the metrics token as `Authorization: Bearer <METRICS_TOKEN>`.');
+      }
+      try {
+        const waiting = await services.maintenance.waiting();
+        due.set(waiting.billingDue);
+        open.set(waiting.openAttempts);
+        events.set(waiting.eventsWaiting);
+        up.set(1);
+      } catch {
+        up.set(0);
+      }
+      const connections = services.maintenance.connections();
+      if (connections) {
+        pool.set({ state: 'in_use' }, connections.open - connections.idle);
+        pool.set({ state: 'idle' }, connections.idle);
+        pool.set({ state: 'waiting' }, connections.waiting);
+      }
+      return reply.type(registry.contentType).send(await registry.metrics());
+    },
+    observeBilling(report) {
+      for (const outcome of ['renewed', 'declined', 'failed', 'ended', 'unknown'] as const) if (report[outcome] > 0) billing.inc({ outcome }, report[outcome]);
+    },
+  };
+}
