@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerAttemptCommands } from './commands/attempts.ts';
+import { registerBackupCommands } from './commands/backup.ts';
 import { registerCouponCommands } from './commands/coupon.ts';
 import { registerCredentialCommands } from './commands/credential.ts';
 import { registerProductCommands } from './commands/product.ts';
@@ -26,5 +27,6 @@ registerAttemptCommands(program);
 registerRatesCommands(program);
 registerTaxCommands(program);
 registerStripeCommands(program);
+registerBackupCommands(program);
 
 await program.parseAsync(process.argv);

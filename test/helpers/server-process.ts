@@ -58,6 +58,10 @@ export class ServerProcess {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  get pid() {
+    return this.child.pid!;
+  }
+
   get running() {
     return this.child.exitCode === null && this.child.signalCode === null;
   }

@@ -38,6 +38,9 @@ const migrations: Record<string, Migration> = {
   '0017-panel-flashes': panelFlashes,
 };
 
+/** Every migration this version knows, by name. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
+
 export const migrationProvider: MigrationProvider = {
   getMigrations: async () => migrations,
 };

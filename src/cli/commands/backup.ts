@@ -1,0 +1,45 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { fail, print, run } from '../output.ts';
+import { configOrFail } from '../with-services.ts';
+
+const POSTGRES_BACKUP = 'On PostgreSQL, back up with pg_dump and restore with pg_restore (README, "Backup").';
+
+/** `opentill backup <file>` and `opentill restore <file>`: the embedded store's online backup (docs/decisions.md §11). */
+export function registerBackupCommands(program: Command) {
+  program
+    .command('backup <file>')
+    .description('copy the SQLite database to a new file, consistently, while opentill keeps serving')
+    .option('--json', 'print JSON')
+    .action(async (file: string, opts: { json?: boolean }) =>
+      run(!!opts.json, async () => {
+        const config = configOrFail(!!opts.json);
+        if (config.databaseUrl) fail(POSTGRES_BACKUP, !!opts.json);
+        if (config.sqliteFile === ':memory:') fail('SQLITE_FILE=:memory: keeps nothing to back up.', !!opts.json);
+        const { backupSqlite } = await import('../../store/sqlite-backup.ts');
+        const report = await backupSqlite(config.sqliteFile, resolve(file));
+        print(!!opts.json, report, () => `Backed up ${config.sqliteFile} to ${report.file} (${report.bytes} bytes, readable by this account only).`);
+      }),
+    );
+
+  program
+    .command('restore <file>')
+    .description('put a backup in place of the SQLite database (stop opentill first); the replaced database is kept beside it')
+    .option('--json', 'print JSON')
+    .action(async (file: string, opts: { json?: boolean }) =>
+      run(!!opts.json, async () => {
+        const config = configOrFail(!!opts.json);
+        if (config.databaseUrl) fail(POSTGRES_BACKUP, !!opts.json);
+        if (config.sqliteFile === ':memory:') fail('SQLITE_FILE=:memory: has no file to restore into.', !!opts.json);
+        const { restoreSqlite } = await import('../../store/sqlite-backup.ts');
+        const report = await restoreSqlite(file, config.sqliteFile, new Date());
+        print(!!opts.json, report, () =>
+          [
+            `Restored ${resolve(file)} to ${report.file}.`,
+            report.previous ? `The database it replaced is kept as ${report.previous}.` : 'There was no database there before.',
+            'Start opentill again: it migrates the restored database if it is older than this version.',
+          ].join('\n'),
+        );
+      }),
+    );
+}
