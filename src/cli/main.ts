@@ -3,6 +3,7 @@ import { registerAttemptCommands } from './commands/attempts.ts';
 import { registerBackupCommands } from './commands/backup.ts';
 import { registerCouponCommands } from './commands/coupon.ts';
 import { registerCredentialCommands } from './commands/credential.ts';
+import { registerDoctorCommand } from './commands/doctor.ts';
 import { registerProductCommands } from './commands/product.ts';
 import { registerRatesCommands } from './commands/rates.ts';
 import { registerSandboxCommands } from './commands/sandbox.ts';
@@ -28,5 +29,6 @@ registerRatesCommands(program);
 registerTaxCommands(program);
 registerStripeCommands(program);
 registerBackupCommands(program);
+registerDoctorCommand(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,108 @@
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { loadConfig, type Config } from '../../config.ts';
+import type { Environment } from '../../domain/model.ts';
+import { print, run } from '../output.ts';
+
+/** One finding: `ok`, `note` (works, but worth knowing), or `fix` (opentill will not run right until it is fixed). */
+interface Check {
+  name: string;
+  status: 'ok' | 'note' | 'fix';
+  detail: string;
+}
+
+/**
+ * `opentill doctor`: checks what a start needs, in order, and says what to fix. Unlike every other
+ * command it opens the database without migrating it: it reports the schema as it finds it.
+ */
+export function registerDoctorCommand(program: Command) {
+  program
+    .command('doctor')
+    .description('check the configuration, secret, store, schema and payment processor keys, and say what to fix')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) =>
+      run(!!opts.json, async () => {
+        const checks = await diagnose();
+        const failed = checks.some((c) => c.status === 'fix');
+        print(!!opts.json, { healthy: !failed, checks }, () =>
+          [
+            ...checks.map((c) => `${c.status.toUpperCase().padEnd(4)}  ${c.name}: ${c.detail}`),
+            failed ? 'Fix the lines marked FIX, then run `opentill doctor` again.' : 'Nothing to fix.',
+          ].join('\n'),
+        );
+        if (failed) process.exitCode = 1;
+      }),
+    );
+}
+
+async function diagnose(): Promise<Check[]> {
+  const checks: Check[] = [];
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    // Every later check needs the configuration: a bad setting is the one thing to report.
+    return [{ name: 'configuration', status: 'fix', detail: (err as Error).message }];
+  }
+  checks.push({ name: 'configuration', status: 'ok', detail: `listening on ${config.host}:${config.port}, public at ${config.baseUrl}` });
+  checks.push({
+    name: 'secret',
+    status: 'ok',
+    detail: process.env.OPENTILL_SECRET ? 'OPENTILL_SECRET is set' : `kept in ${config.dataDir}/secret, readable by this account only`,
+  });
+  if (config.tightenedPermissions.length)
+    checks.push({ name: 'permissions', status: 'note', detail: `group and other access was removed from ${config.tightenedPermissions.join(', ')}` });
+
+  const store = config.databaseUrl ? 'PostgreSQL' : `SQLite at ${config.sqliteFile}`;
+  if (!config.databaseUrl && (config.sqliteFile === ':memory:' || !existsSync(config.sqliteFile))) {
+    checks.push({
+      name: 'store',
+      status: 'note',
+      detail:
+        config.sqliteFile === ':memory:'
+          ? 'SQLite in memory: nothing is kept when the process ends'
+          : `no database yet at ${config.sqliteFile}; \`opentill serve\` creates it`,
+    });
+  } else {
+    let services: Awaited<ReturnType<typeof open>> | undefined;
+    try {
+      services = await open(config);
+      const pending = await services.maintenance.pendingMigrations();
+      checks.push({ name: 'store', status: 'ok', detail: `${store} answers` });
+      checks.push(
+        pending.length
+          ? {
+              name: 'schema',
+              status: 'fix',
+              detail: `${pending.length} migration(s) not run (${pending.join(', ')}): run \`opentill migrate\` (or start opentill, which migrates)`,
+            }
+          : { name: 'schema', status: 'ok', detail: 'every migration of this version has run' },
+      );
+      for (const environment of ['production', 'sandbox'] as const) checks.push(payments(services, environment, config));
+    } catch (err) {
+      checks.push({ name: 'store', status: 'fix', detail: `${store} does not answer (${(err as Error).message}); check DATABASE_URL or SQLITE_FILE` });
+    } finally {
+      await services?.close().catch(() => undefined);
+    }
+  }
+  return checks;
+}
+
+async function open(config: Config) {
+  const { createServices } = await import('../../services.ts');
+  return createServices(config);
+}
+
+function payments(services: Awaited<ReturnType<typeof open>>, environment: Environment, config: Config): Check {
+  const { processor, detail } = services.payments.describe(environment);
+  const name = `${environment} payments`;
+  if (processor === null) return { name, status: 'note', detail };
+  const keys = config.stripe[environment];
+  if (keys && !keys.webhookSecret)
+    return {
+      name,
+      status: 'fix',
+      detail: `${detail}; no webhook signing secret: run \`opentill stripe setup${environment === 'sandbox' ? ' --sandbox' : ''}\``,
+    };
+  return { name, status: 'ok', detail };
+}

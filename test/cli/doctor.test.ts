@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import SQLite from 'better-sqlite3';
+import { cli, parseJson, succeeded } from '../helpers/cli.ts';
+
+/** `opentill doctor` (issue 16): each check with what to fix, exit 1 while anything needs fixing, and no migration of its own. */
+const SECRET = 'doctor-test-secret-0123456789-0123456789';
+
+describe('opentill doctor', { concurrency: 3 }, () => {
+  const root = mkdtempSync(join(tmpdir(), 'opentill-doctor-'));
+  after(() => rmSync(root, { recursive: true, force: true }));
+  let dirs = 0;
+  const dataDir = () => join(root, `data-${++dirs}`);
+  const doctor = async (env: Record<string, string>) => {
+    const result = await cli(['doctor', '--json'], { OPENTILL_SECRET: SECRET, ...env });
+    const report = parseJson(result) as { healthy: boolean; checks: { name: string; status: string; detail: string }[] };
+    return { result, report, check: (name: string) => report.checks.find((c) => c.name === name) };
+  };
+
+  test('a fresh install: nothing to fix, and it says the database does not exist yet', async () => {
+    const { result, report, check } = await doctor({ OPENTILL_DATA_DIR: dataDir() });
+    succeeded(result);
+    assert.equal(report.healthy, true);
+    assert.equal(check('store')?.status, 'note');
+    assert.match(check('store')!.detail, /no database yet .* `opentill serve` creates it/);
+  });
+
+  test('a migrated store: every check passes; a production without keys is a note, not a fault', async () => {
+    const dir = dataDir();
+    succeeded(await cli(['migrate'], { OPENTILL_SECRET: SECRET, OPENTILL_DATA_DIR: dir }));
+    const { result, check } = await doctor({ OPENTILL_DATA_DIR: dir });
+    succeeded(result);
+    assert.deepEqual(
+      ['configuration', 'secret', 'store', 'schema', 'sandbox payments'].map((name) => check(name)?.status),
+      ['ok', 'ok', 'ok', 'ok', 'ok'],
+    );
+    assert.equal(check('production payments')?.status, 'note');
+    assert.match(check('production payments')!.detail, /STRIPE_SECRET_KEY/);
+
+    // A migration missing: named, with the command that runs it; and doctor itself migrates nothing.
+    const db = new SQLite(join(dir, 'opentill.db'));
+    db.prepare("delete from kysely_migration where name = '0017-panel-flashes'").run();
+    db.close();
+    for (let i = 0; i < 2; i++) {
+      const missing = await doctor({ OPENTILL_DATA_DIR: dir });
+      assert.equal(missing.result.code, 1);
+      assert.equal(missing.check('schema')?.status, 'fix');
+      assert.match(missing.check('schema')!.detail, /1 migration\(s\) not run \(0017-panel-flashes\): run `opentill migrate`/);
+    }
+  });
+
+  test('a bad setting, an unreachable PostgreSQL, a Stripe key without its webhook secret: each a FIX line saying what to do', async () => {
+    const badSecret = await cli(['doctor'], { OPENTILL_SECRET: 'short', OPENTILL_DATA_DIR: dataDir() });
+    assert.equal(badSecret.code, 1);
+    assert.match(badSecret.stdout, /^FIX {3}configuration: OPENTILL_SECRET must have at least 32 characters\.$/m);
+    assert.match(badSecret.stdout, /Fix the lines marked FIX/);
+
+    const unreachable = await doctor({ OPENTILL_DATA_DIR: dataDir(), DATABASE_URL: 'postgres://127.0.0.1:1/opentill' });
+    assert.equal(unreachable.result.code, 1);
+    assert.match(unreachable.check('store')!.detail, /^PostgreSQL does not answer .*check DATABASE_URL/);
+
+    const dir = dataDir();
+    succeeded(await cli(['migrate'], { OPENTILL_SECRET: SECRET, OPENTILL_DATA_DIR: dir }));
+    const stripe = await doctor({ OPENTILL_DATA_DIR: dir, STRIPE_SECRET_KEY: 'sk_test_doctor', STRIPE_PUBLISHABLE_KEY: 'pk_test_doctor' });
+    assert.equal(stripe.result.code, 1);
+    assert.equal(stripe.check('production payments')?.status, 'fix');
+    assert.match(stripe.check('production payments')!.detail, /no webhook signing secret: run `opentill stripe setup`/);
+    assert.ok(!stripe.result.stdout.includes('sk_test_doctor'), 'no key is printed');
+  });
+});
