@@ -5,23 +5,29 @@ import { buildApp } from './http/app.ts';
 import { createServices, type Services } from './services.ts';
 import { eventful, startBillingWorker } from './worker.ts';
 
-/** The only place that listens: migrate, seed a first start, serve, and close gracefully on SIGTERM. */
-export async function startServer(config: Config) {
+/** Migrates and, on the very first start, seeds the demo vendor: once, before any process serves. */
+export async function prepareStore(config: Config) {
   const services = createServices(config);
-  await services.maintenance.migrate();
-  const demo = config.seedDemo ? await seedDemoIfEmpty(services) : undefined;
-  await services.sandboxClock.refresh();
-  const app = await buildApp(services);
-  app.server.keepAliveTimeout = 72_000;
-  app.server.requestTimeout = 30_000;
-  await app.listen({ host: config.host, port: config.port });
+  try {
+    await services.maintenance.migrate();
+    return config.seedDemo ? await seedDemoIfEmpty(services) : undefined;
+  } finally {
+    await services.close();
+  }
+}
 
+/** What `serve` prints once it listens: where, on which store, and a first start's demo credentials. */
+export function startBanner(config: Config, demo: Awaited<ReturnType<typeof seedDemoIfEmpty>> | undefined, processes = 1): string {
   const store = config.databaseUrl
     ? 'PostgreSQL'
     : config.sqliteFile === ':memory:'
       ? 'SQLite in memory (nothing is kept when the process ends)'
       : `SQLite at ${config.sqliteFile}`;
-  const lines = [`opentill is listening on ${config.baseUrl} (sandbox: ${config.sandboxUrl}), store: ${store}`, `API reference: ${config.baseUrl}/docs`];
+  const serving = processes > 1 ? `, ${processes} processes` : '';
+  const lines = [
+    `opentill is listening on ${config.baseUrl} (sandbox: ${config.sandboxUrl}), store: ${store}${serving}`,
+    `API reference: ${config.baseUrl}/docs`,
+  ];
   if (demo) {
     lines.push(
       '',
@@ -32,7 +38,29 @@ export async function startServer(config: Config) {
       `  curl -H 'Authorization: ${demo.credential.authorization}' ${config.sandboxUrl}/v1/transactions/bob@example.com`,
     );
   }
-  process.stdout.write(lines.join('\n') + '\n');
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * The only place that listens: migrate, seed a first start, serve, and close gracefully on SIGTERM.
+ * `prepared`: a cluster's primary has migrated and seeded, and prints the banner itself.
+ */
+export async function startServer(config: Config, options: { prepared?: boolean } = {}) {
+  // A :memory: database lives in this process's connection: it is migrated there, not in a copy that closes.
+  const inMemory = config.sqliteFile === ':memory:' && !config.databaseUrl;
+  const services = createServices(config);
+  let demo: Awaited<ReturnType<typeof prepareStore>>;
+  if (inMemory) {
+    await services.maintenance.migrate();
+    demo = config.seedDemo ? await seedDemoIfEmpty(services) : undefined;
+  } else if (!options.prepared) demo = await prepareStore(config);
+  await services.sandboxClock.refresh();
+  const app = await buildApp(services);
+  app.server.keepAliveTimeout = 72_000;
+  app.server.requestTimeout = 30_000;
+  await app.listen({ host: config.host, port: config.port });
+
+  if (!options.prepared) process.stdout.write(startBanner(config, demo));
   if (config.tightenedPermissions.length) {
     app.log.warn({ paths: config.tightenedPermissions }, 'removed group and other access from files opentill keeps (docs/decisions.md §11)');
   }

@@ -31,14 +31,17 @@ export class ServerProcess {
   private readonly child: ChildProcess;
   private waiters: (() => void)[] = [];
 
-  /** `nodeArgs` go before the script, e.g. `--expose-gc`; `env` over the defaults. */
+  /** `nodeArgs` go before the script, e.g. `--expose-gc`; `args` after `serve`; `env` over the defaults. */
   constructor(
     readonly port: number,
     dataDir: string,
-    options: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {},
+    options: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv; args?: string[] } = {},
   ) {
+    const inherited: NodeJS.ProcessEnv = { ...process.env };
+    // What this process happens to have set is not the server's; what options.env sets is.
+    for (const name of ['DATABASE_URL', 'NODE_OPTIONS', 'BASE_URL', 'SANDBOX_URL', 'SQLITE_FILE', 'OPENTILL_DEMO']) delete inherited[name];
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
+      ...inherited,
       PORT: String(port),
       HOST: '127.0.0.1',
       OPENTILL_DATA_DIR: dataDir,
@@ -46,8 +49,11 @@ export class ServerProcess {
       LOG_LEVEL: 'info',
       ...options.env,
     };
-    for (const name of ['DATABASE_URL', 'NODE_OPTIONS', 'BASE_URL', 'SANDBOX_URL', 'SQLITE_FILE', 'OPENTILL_DEMO']) delete env[name];
-    this.child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, 'serve', ...(options.args ?? [])], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const notify = () => this.waiters.splice(0).forEach((w) => w());
     this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => ((this.stdout += chunk), notify()));
     this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => ((this.stderr += chunk), notify()));

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { loadConfig } from '../../config.ts';
 import { fail, print, run } from '../output.ts';
 import { withServices } from '../with-services.ts';
@@ -8,11 +8,12 @@ export function registerServerCommands(program: Command) {
   program
     .command('serve')
     .description('start the HTTP server (migrates first; seeds a demo vendor on the very first start)')
-    .action(async () => {
+    .option('--processes <n>', 'serve from n processes on one port, restarting any that dies (PostgreSQL only)', processCount, 1)
+    .action(async (opts: { processes: number }) => {
       try {
         // Loaded only here: the HTTP stack is most of a cold start, and no other command needs it.
-        const { startServer } = await import('../../server.ts');
-        await startServer(loadConfig());
+        const { serve } = await import('../../server-cluster.ts');
+        await serve(loadConfig(), opts.processes);
       } catch (err) {
         fail((err as Error).message);
       }
@@ -36,4 +37,10 @@ export function registerServerCommands(program: Command) {
         }),
       ),
     );
+}
+
+function processCount(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 64) throw new InvalidArgumentError('a whole number from 1 to 64.');
+  return n;
 }
