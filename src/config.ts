@@ -41,6 +41,11 @@ export interface Config {
   readonly trustProxy: false | string;
   readonly logLevel: string;
   readonly rateLimit: { readonly perCredentialPerMinute: number; readonly perAddressPerMinute: number; readonly authFailuresPerMinute: number };
+  /**
+   * REDIS_URL: where every process counts the rate limits together (`redis://` or `rediss://`);
+   * unset, each process counts alone. REDIS_KEY_PREFIX keeps installs sharing one Redis apart.
+   */
+  readonly redis: { readonly url: string; readonly keyPrefix: string } | undefined;
   readonly seedDemo: boolean;
   /** METRICS_TOKEN: /metrics answers a request bearing it (`Authorization: Bearer …`); unset, /metrics is off. */
   readonly metricsToken: string | undefined;
@@ -68,6 +73,12 @@ export interface StripeKeys {
   readonly publishableKey: string;
   /** Unset until `opentill stripe setup` registered the webhook endpoint and printed its signing secret. */
   readonly webhookSecret: string | undefined;
+}
+
+function redisSettings(env: NodeJS.ProcessEnv): Config['redis'] {
+  if (!env.REDIS_URL) return undefined;
+  if (!/^rediss?:\/\/[^\s]+$/.test(env.REDIS_URL)) throw new Error('REDIS_URL must be a redis:// or rediss:// URL (e.g. redis://127.0.0.1:6379).');
+  return Object.freeze({ url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX || 'opentill-rate-limit:' });
 }
 
 /** A token short enough to guess would open the metrics to anyone: refused, like a short secret. */
@@ -222,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       authFailuresPerMinute: int(env.AUTH_FAILURES_PER_MINUTE, 20, 'AUTH_FAILURES_PER_MINUTE'),
     }),
     seedDemo: env.OPENTILL_DEMO !== 'false',
+    redis: redisSettings(env),
     metricsToken: metricsToken(env.METRICS_TOKEN),
     payments: Object.freeze({
       gatewayTimeoutMs: int(env.GATEWAY_TIMEOUT_SECONDS, 30, 'GATEWAY_TIMEOUT_SECONDS') * 1000,

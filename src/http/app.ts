@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import swagger from '@fastify/swagger';
 import { registerApiReference } from './api-reference.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -23,6 +24,29 @@ declare module 'fastify' {
     /** Present when METRICS_TOKEN is set: the billing worker's runs are counted through it. */
     metrics?: Metrics;
   }
+}
+
+/**
+ * Where the rate limits count (docs/decisions.md §4): in Redis when REDIS_URL is set, so every
+ * process sharing it counts together, else in this process. A Redis that does not answer lets
+ * requests through (logged): an outage of the counter must not become an outage of payments.
+ */
+function sharedCounts(app: FastifyInstance, config: Services['config']) {
+  if (!config.redis) {
+    app.log.info('rate limits are counted in this process alone; set REDIS_URL to count them across processes');
+    return {};
+  }
+  const redis = new Redis(config.redis.url, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+  let down = false;
+  redis.on('error', (err: Error) => {
+    if (!down) app.log.warn({ err: { message: err.message } }, 'Redis does not answer: rate limits are not applied until it does');
+    down = true;
+  });
+  redis.on('ready', () => (down = false));
+  app.addHook('onClose', async () => {
+    redis.disconnect();
+  });
+  return { redis, nameSpace: config.redis.keyPrefix, skipOnError: true };
 }
 
 export interface AppOptions {
@@ -139,6 +163,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
 
   await app.register(rateLimit, {
+    ...sharedCounts(app, config),
     global: true,
     max: config.rateLimit.perAddressPerMinute,
     timeWindow: 60_000,

@@ -13,6 +13,7 @@ import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createServices, type ServiceOverrides, type Wiring } from '../../src/services.ts';
 import { freshDatabase, type StoreKind } from '../../support/databases.ts';
+import type { Database } from '../../src/store/database.ts';
 
 /**
  * A real server on a real database, listening on a free port of 127.0.0.1. Tests speak HTTP to
@@ -69,9 +70,11 @@ export async function startTestApp(
     payments?: ServiceOverrides['payments'];
     env?: Record<string, string>;
     port?: number;
+    /** Another app's database: this app stands for a second process on it (and leaves it to its owner to drop). */
+    database?: Database;
   } = {},
 ): Promise<TestApp> {
-  const { database, drop } = await freshDatabase(kind);
+  const { database, drop } = options.database ? { database: options.database, drop: async () => {} } : await freshDatabase(kind);
   const config = loadConfig({
     OPENTILL_SECRET: 'test-secret-test-secret-test-secret-0123456789',
     OPENTILL_DATA_DIR: '/tmp/opentill-test-data',
