@@ -134,6 +134,8 @@ export interface Repositories {
   };
   sandboxClocks: {
     list(): Promise<{ vendorId: string; offsetMs: number }[]>;
+    /** The vendor's offset as stored (0 when its clock never moved): a sandbox request reads it, whichever process moved it. */
+    offsetOf(vendorId: string): Promise<number>;
     set(vendorId: string, offsetMs: number, at: string): Promise<void>;
     /** The vendor's sandbox subscriptions with a billing step due by `dueBy`, counted up to `limit`, and the earliest such step. */
     backlog(vendorId: string, dueBy: string, limit: number): Promise<{ due: number; oldestDue: string | null }>;

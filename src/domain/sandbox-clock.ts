@@ -51,9 +51,23 @@ export function sandboxClockService(deps: { store: Store; clock: VendorClock; bi
     for (const { vendorId, offsetMs } of await deps.store.sandboxClocks.list()) deps.clock.setOffset(vendorId, offsetMs);
   }
 
+  let refreshedAt = 0;
   return {
     /** Loads offsets other processes (the CLI, another server) have set. */
     refresh,
+
+    /** Loads the vendor's offset as stored, whichever process moved it: before each sandbox API request. */
+    async load(vendorId: string): Promise<void> {
+      deps.clock.setOffset(vendorId, await deps.store.sandboxClocks.offsetOf(vendorId));
+    },
+
+    /** Loads every offset when the last load is older than `ms`: hosted sandbox pages, whose vendor is known only deeper in. */
+    async refreshWithin(ms: number): Promise<void> {
+      const now = deps.clock.real().getTime();
+      if (now - refreshedAt < ms) return;
+      refreshedAt = now;
+      await refresh();
+    },
 
     /** Calls `listener` with the vendor's id whenever a sandbox clock is moved in this process; returns the unsubscribe. */
     onMoved(listener: (vendorId: string) => void): () => void {

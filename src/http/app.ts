@@ -148,6 +148,12 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     app.addHook('onResponse', metrics.onResponse);
     app.decorate('metrics', metrics);
   }
+  // Hosted sandbox pages and the public sandbox API see a clock another process moved within a second
+  // (the sandbox API loads its vendor's clock on every request, src/http/v1-plugin.ts).
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.url.startsWith('/sandbox/') || request.url.startsWith('/sandbox/v1/')) return done();
+    services.sandboxClock.refreshWithin(1000).then(() => done(), done);
+  });
   // Set as the request arrives (a synchronous hook: no promise per request); error answers keep it.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

@@ -69,6 +69,8 @@ export async function v1Plugin(app: HttpApp, context: EnvironmentContext) {
         retryAfterSeconds: limit.ttlInSeconds,
       });
     }
+    // The sandbox's time is the vendor's clock as stored, whichever process moved it last.
+    if (environment === 'sandbox') await services.sandboxClock.load(scope.vendorId);
     request.scope = scope;
   });
   refuseNul(app);

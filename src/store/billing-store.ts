@@ -2,9 +2,9 @@ import { sql, type Insertable, type RawBuilder, type Selectable } from 'kysely';
 import type { ChargeFrequency, Environment, TransactionStatus } from '../domain/model.ts';
 import type { BillingState, BillingWrite, Repositories } from '../domain/ports.ts';
 import { ATTEMPT_COLUMNS, toAttempt, toAttemptRow } from './attempts-store.ts';
-import type { DialectName, Executor } from './database.ts';
+import type { DialectName, Executor, ReadRows } from './database.ts';
 import { ENTRY_COLUMNS, reserveInvoiceNumbers, toEntryRow } from './ledger-store.ts';
-import { precompiledRows } from './precompiled.ts';
+import { precompiled, precompiledRows } from './precompiled.ts';
 import type { ChargeAttemptsTable, LedgerEntriesTable, TransactionsTable } from './schema.ts';
 import { whereScope } from './scope.ts';
 import { cancelledAtAfter } from './transaction-rows.ts';
@@ -285,8 +285,17 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
   };
 }
 
-export function sandboxClocksStore(db: Executor): Repositories['sandboxClocks'] {
+export function sandboxClocksStore(db: Executor, dialect: DialectName, reads: ReadRows | undefined): Repositories['sandboxClocks'] {
+  // On every sandbox API request: compiled once and run past Kysely.
+  const offsetRow = precompiled(db, 1, (vendorId: string) => db.selectFrom('sandbox_clocks').select('offset_ms').where('vendor_id', '=', vendorId), {
+    runOn: reads,
+    shareAs: `${dialect}:sandboxClocks.offsetOf`,
+  });
   return {
+    async offsetOf(vendorId) {
+      const [row] = await offsetRow(vendorId);
+      return row ? Number(row.offset_ms) : 0;
+    },
     async list() {
       const rows = await db.selectFrom('sandbox_clocks').select(['vendor_id', 'offset_ms']).execute();
       return rows.map((r) => ({ vendorId: r.vendor_id, offsetMs: Number(r.offset_ms) }));

@@ -38,7 +38,7 @@ const MAKE: { [K in keyof Repositories]: (c: Connection) => Repositories[K] } = 
   chargeAttempts: ({ db, dialect, writes }) => chargeAttemptsStore(db, dialect, writes),
   idempotency: ({ db }) => idempotencyStore(db),
   billing: ({ db, dialect }) => billingStore(db, dialect),
-  sandboxClocks: ({ db }) => sandboxClocksStore(db),
+  sandboxClocks: ({ db, dialect, reads }) => sandboxClocksStore(db, dialect, reads),
   panel: ({ db }) => panelStore(db),
   panelFlashes: ({ db }) => panelFlashesStore(db),
   adminSessions: ({ db }) => adminSessionsStore(db),
