@@ -75,15 +75,19 @@ export type StoreLocation = { sqliteFile: string } | { databaseUrl: string };
 
 /**
  * opentill exactly as `opentill serve` runs it (the billing worker included), with logging silenced
- * and the rate limits out of the way. `profileDir`: write a CPU profile there (--cpu-prof).
+ * and the rate limits out of the way. `profileDir`: write a CPU profile there (--cpu-prof);
+ * `serveArgs` follow `serve` (`--processes 2`).
  */
-export async function startOpentill(store: StoreLocation, options: { profileDir?: string | undefined; env?: NodeJS.ProcessEnv } = {}): Promise<Server> {
+export async function startOpentill(
+  store: StoreLocation,
+  options: { profileDir?: string | undefined; env?: NodeJS.ProcessEnv; name?: string; serveArgs?: string[] } = {},
+): Promise<Server> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const profile = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
   return startChild(
-    'opentill',
-    [...profile, join(root, 'bin/opentill.js'), 'serve'],
+    options.name ?? 'opentill',
+    [...profile, join(root, 'bin/opentill.js'), 'serve', ...(options.serveArgs ?? [])],
     {
       ...process.env,
       HOST: '127.0.0.1',

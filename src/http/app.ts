@@ -31,18 +31,20 @@ declare module 'fastify' {
  * process sharing it counts together, else in this process. A Redis that does not answer lets
  * requests through (logged): an outage of the counter must not become an outage of payments.
  */
-function sharedCounts(app: FastifyInstance, config: Services['config']) {
+async function sharedCounts(app: FastifyInstance, config: Services['config']) {
   if (!config.redis) {
     app.log.info('rate limits are counted in this process alone; set REDIS_URL to count them across processes');
     return {};
   }
-  const redis = new Redis(config.redis.url, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+  const redis = new Redis(config.redis.url, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
   let down = false;
   redis.on('error', (err: Error) => {
     if (!down) app.log.warn({ err: { message: err.message } }, 'Redis does not answer: rate limits are not applied until it does');
     down = true;
   });
   redis.on('ready', () => (down = false));
+  // Connected before the first request, so that it is counted; a Redis that is down is retried in the background.
+  await redis.connect().catch(() => undefined);
   app.addHook('onClose', async () => {
     redis.disconnect();
   });
@@ -169,7 +171,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
 
   await app.register(rateLimit, {
-    ...sharedCounts(app, config),
+    ...(await sharedCounts(app, config)),
     global: true,
     max: config.rateLimit.perAddressPerMinute,
     timeWindow: 60_000,

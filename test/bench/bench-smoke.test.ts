@@ -69,6 +69,17 @@ describe('benches in their smoke mode complete and print their figures', { concu
     }
   });
 
+  test(
+    'bench:scale: the mixed load from one and from two processes on PostgreSQL, with the ratio',
+    { skip: !stores.includes('postgres') && 'no PostgreSQL' },
+    async () => {
+      const stdout = await bench('bench/scale.ts', { BENCH_STORES: 'postgres' });
+      assertRow(stdout, 'postgres mixed', '1 process');
+      assertRow(stdout, 'postgres mixed', '2 processes', ['1 process']);
+      assert.match(stdout, new RegExp(String.raw`^postgres: 2 processes / 1 process = ${NUMBER}$`, 'm'));
+    },
+  );
+
   test('bench:billing: the engine and the raw ceiling on each store, with the ratio and the time taken', async () => {
     const stdout = await bench('bench/billing.ts');
     for (const store of stores) {
