@@ -8,7 +8,7 @@ import { sendError } from './errors-plugin.ts';
 /**
  * What an operator's probes and Prometheus read: `/healthz` (the process answers), `/readyz` (it can
  * serve: database reachable, schema current) and, with METRICS_TOKEN set, `/metrics`.
- * docs/decisions.md §11, "Health, readiness and metrics".
+ * docs/decisions.md §11, "Service endpoints".
  */
 export function registerOperationsRoutes(app: FastifyInstance, services: Services, metrics: Metrics | undefined) {
   const payments = () => ({ production: services.payments.describe('production'), sandbox: services.payments.describe('sandbox') });
@@ -19,8 +19,9 @@ export function registerOperationsRoutes(app: FastifyInstance, services: Service
     let database: 'ok' | 'unreachable' = 'ok';
     let pendingMigrations: string[] = [];
     try {
-      await services.maintenance.ping();
+      // The migration table first: a schema that is behind may lack the tables a ping reads.
       pendingMigrations = await services.maintenance.pendingMigrations();
+      if (pendingMigrations.length === 0) await services.maintenance.ping();
     } catch {
       database = 'unreachable';
     }

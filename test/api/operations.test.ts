@@ -113,6 +113,23 @@ for (const kind of await storeKinds()) {
   });
 }
 
+describe('a database that does not answer', () => {
+  test('/readyz answers 503 saying so, and /healthz 200: the process itself is fine', async () => {
+    const t = await startTestApp('sqlite');
+    try {
+      await t.services.database.close();
+      const ready = await fetch(`${t.url}/readyz`);
+      assert.equal(ready.status, 503);
+      const body = (await ready.json()) as { error: string; message: string; database: string };
+      assert.deepEqual([body.error, body.database], ['SERVICE_UNAVAILABLE', 'unreachable']);
+      assert.match(body.message, /not reachable/);
+      assert.equal((await fetch(`${t.url}/healthz`)).status, 200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('metrics off', () => {
   test('without METRICS_TOKEN /metrics is not there; a short token is refused at start', async () => {
     const t = await startTestApp('sqlite');
