@@ -1,5 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
+import { AggregatorRegistry } from 'prom-client';
 import type { Config } from './config.ts';
+import type { ClusterMetrics } from './http/operations-routes.ts';
 import { prepareStore, startBanner, startServer } from './server.ts';
 
 /** Marks a process the primary forked: it serves, and leaves migrating, seeding and the banner to the primary. */
@@ -14,9 +16,47 @@ const EARLY_EXIT_MS = 5_000;
  * (docs/decisions.md §11). The primary migrates and seeds once, forks, restarts a process that dies,
  * and on SIGTERM or SIGINT passes the signal on and waits for every process to finish its requests.
  */
+const ASK = 'opentill:metrics?';
+const ANSWER = 'opentill:metrics';
+
+/** In the primary: a process answering /metrics asks here, and gets every process's figures, summed (prom-client's aggregator). */
+function answerMetrics() {
+  const aggregator = new AggregatorRegistry();
+  cluster.on('message', (worker, message: { type?: string; id?: number }) => {
+    if (message?.type !== ASK) return;
+    aggregator.clusterMetrics().then(
+      (text) => worker.send({ type: ANSWER, id: message.id, text }),
+      (err: Error) => worker.send({ type: ANSWER, id: message.id, error: err.message }),
+    );
+  });
+}
+
+/** In a process of the cluster: asks the primary for every process's figures. */
+function metricsFromPrimary(): ClusterMetrics {
+  let asked = 0;
+  const waiting = new Map<number, { resolve(text: string): void; reject(err: Error): void }>();
+  process.on('message', (message: { type?: string; id?: number; text?: string; error?: string }) => {
+    if (message?.type !== ANSWER || message.id === undefined) return;
+    const waiter = waiting.get(message.id);
+    waiting.delete(message.id);
+    if (message.error !== undefined) waiter?.reject(new Error(message.error));
+    else waiter?.resolve(message.text ?? '');
+  });
+  return {
+    everyProcess: () =>
+      new Promise((resolve, reject) => {
+        const id = ++asked;
+        waiting.set(id, { resolve, reject });
+        process.send!({ type: ASK, id });
+        // prom-client gives up on a silent process after 5 s; this one does a little later.
+        setTimeout(() => waiting.delete(id) && reject(new Error('the primary did not answer')), 6_000).unref();
+      }),
+  };
+}
+
 export async function serve(config: Config, processes: number): Promise<void> {
   if (cluster.isWorker && process.env[FORKED] === '1') {
-    await startServer(config, { prepared: true });
+    await startServer(config, { prepared: true, clusterMetrics: metricsFromPrimary() });
     return;
   }
   if (processes <= 1) {
@@ -27,6 +67,7 @@ export async function serve(config: Config, processes: number): Promise<void> {
     throw new Error(`SQLite is written by one process: --processes ${processes} needs PostgreSQL (set DATABASE_URL), or serve with one process.`);
 
   const demo = await prepareStore(config);
+  answerMetrics();
   let stopping = false;
   let listening = 0;
   const started = new Map<Worker, number>();

@@ -2,6 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import type { Config } from './config.ts';
 import { seedDemoIfEmpty } from './demo-seed.ts';
 import { buildApp } from './http/app.ts';
+import type { ClusterMetrics } from './http/operations-routes.ts';
 import { createServices, type Services } from './services.ts';
 import { eventful, startBillingWorker } from './worker.ts';
 
@@ -45,7 +46,7 @@ export function startBanner(config: Config, demo: Awaited<ReturnType<typeof seed
  * The only place that listens: migrate, seed a first start, serve, and close gracefully on SIGTERM.
  * `prepared`: a cluster's primary has migrated and seeded, and prints the banner itself.
  */
-export async function startServer(config: Config, options: { prepared?: boolean } = {}) {
+export async function startServer(config: Config, options: { prepared?: boolean; clusterMetrics?: ClusterMetrics } = {}) {
   // A :memory: database lives in this process's connection: it is migrated there, not in a copy that closes.
   const inMemory = config.sqliteFile === ':memory:' && !config.databaseUrl;
   const services = createServices(config);
@@ -55,7 +56,7 @@ export async function startServer(config: Config, options: { prepared?: boolean 
     demo = config.seedDemo ? await seedDemoIfEmpty(services) : undefined;
   } else if (!options.prepared) demo = await prepareStore(config);
   await services.sandboxClock.refresh();
-  const app = await buildApp(services);
+  const app = await buildApp(services, { clusterMetrics: options.clusterMetrics });
   app.server.keepAliveTimeout = 72_000;
   app.server.requestTimeout = 30_000;
   await app.listen({ host: config.host, port: config.port });

@@ -14,7 +14,7 @@ import { publicPlugin } from './public-plugin.ts';
 import { registerWidgetRoutes } from './widget-routes.ts';
 import { ENVIRONMENT_PREFIXES } from './http-app.ts';
 import { registerLandingPage } from './landing-page.ts';
-import { createMetrics, registerOperationsRoutes, type Metrics } from './operations-routes.ts';
+import { createMetrics, registerOperationsRoutes, type ClusterMetrics, type Metrics } from './operations-routes.ts';
 import { pagesPlugin } from './pages/index.ts';
 import { v1Plugin } from './v1-plugin.ts';
 import { webhookPlugin } from './webhook-routes.ts';
@@ -53,6 +53,8 @@ async function sharedCounts(app: FastifyInstance, config: Services['config']) {
 
 export interface AppOptions {
   logger?: boolean | { level: string };
+  /** In a process of a cluster: where /metrics gets every process's counts. */
+  clusterMetrics?: ClusterMetrics;
 }
 
 /**
@@ -145,7 +147,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   registerErrorHandling(app);
   // Off unless METRICS_TOKEN is set; then every request is timed, so the hook comes before any route.
-  const metrics = config.metricsToken ? createMetrics(services, config.metricsToken) : undefined;
+  const metrics = config.metricsToken ? createMetrics(services, config.metricsToken, options.clusterMetrics) : undefined;
   if (metrics) {
     app.addHook('onResponse', metrics.onResponse);
     app.decorate('metrics', metrics);

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { BillingReport } from '../domain/billing.ts';
 import type { Services } from '../services.ts';
 import { sendError } from './errors-plugin.ts';
@@ -40,6 +40,11 @@ export function registerOperationsRoutes(app: FastifyInstance, services: Service
   if (metrics) app.get('/metrics', { schema: { hide: true } }, metrics.scrape);
 }
 
+/** How a process of a cluster gets every process's figures: from the primary, which gathers them. */
+export interface ClusterMetrics {
+  everyProcess(): Promise<string>;
+}
+
 export interface Metrics {
   /** The onResponse hook that times every request: added before any route, so it sees them all. */
   onResponse(request: FastifyRequest, reply: FastifyReply): Promise<void>;
@@ -52,11 +57,14 @@ export interface Metrics {
 /**
  * `/metrics` in Prometheus's text format, for a scraper bearing `Authorization: Bearer <token>`.
  * Requests are timed by route pattern (never the path: no e-mail or token in a label); the work
- * waiting is counted in the database at each scrape. Each process counts its own requests.
+ * waiting is counted in the database at each scrape. In a cluster (`serve --processes N`) the
+ * process that answers asks the primary for every process's counts, summed (src/server-cluster.ts).
  */
-export function createMetrics(services: Services, token: string): Metrics {
+export function createMetrics(services: Services, token: string, cluster?: ClusterMetrics): Metrics {
+  // What each process counts for itself (summed across a cluster), and what is read from the database once per scrape.
   const registry = new Registry();
   const registers = [registry];
+  const state = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'opentill_' });
   const requests = new Histogram({
     name: 'opentill_http_request_duration_seconds',
@@ -71,12 +79,30 @@ export function createMetrics(services: Services, token: string): Metrics {
     labelNames: ['outcome'] as const,
     registers,
   });
-  const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers });
+  const gauge = (name: string, help: string) => new Gauge({ name, help, registers: [state] });
   const due = gauge('opentill_billing_due', 'Subscriptions due now and not yet renewed (counted up to a million)');
   const open = gauge('opentill_charge_attempts_open', 'Charge and refund attempts whose outcome is not yet known (counted up to a million)');
   const events = gauge('opentill_processor_events_waiting', 'Payment processor webhook events received and not yet handled (counted up to a million)');
   const up = gauge('opentill_database_up', '1 when the database answered the last scrape, else 0');
-  const pool = gauge('opentill_database_connections', "PostgreSQL's connection pool: connections in use, idle, and requests waiting for one", ['state']);
+  new Gauge({
+    name: 'opentill_database_connections',
+    help: "PostgreSQL's connection pools: connections in use, idle, and requests waiting for one",
+    labelNames: ['state'],
+    registers,
+    // Read whenever the figures are gathered, in every process of a cluster, and summed.
+    collect() {
+      const connections = services.maintenance.connections();
+      if (!connections) return;
+      this.set({ state: 'in_use' }, connections.open - connections.idle);
+      this.set({ state: 'idle' }, connections.idle);
+      this.set({ state: 'waiting' }, connections.waiting);
+    },
+  });
+  if (cluster) {
+    // This process answers the primary's requests for its own figures.
+    AggregatorRegistry.setRegistries([registry]);
+    new AggregatorRegistry();
+  }
 
   const expected = createHash('sha256').update(`Bearer ${token}`).digest();
   return {
@@ -102,13 +128,9 @@ export function createMetrics(services: Services, token: string): Metrics {
       } catch {
         up.set(0);
       }
-      const connections = services.maintenance.connections();
-      if (connections) {
-        pool.set({ state: 'in_use' }, connections.open - connections.idle);
-        pool.set({ state: 'idle' }, connections.idle);
-        pool.set({ state: 'waiting' }, connections.waiting);
-      }
-      return reply.type(registry.contentType).send(await registry.metrics());
+      // Should the primary not answer, this process's own figures are better than none.
+      const counted = cluster ? await cluster.everyProcess().catch(() => registry.metrics()) : await registry.metrics();
+      return reply.type(registry.contentType).send(`${counted.trimEnd()}\n${await state.metrics()}`);
     },
     observeBilling(report) {
       for (const outcome of ['renewed', 'declined', 'failed', 'ended', 'unknown'] as const) if (report[outcome] > 0) billing.inc({ outcome }, report[outcome]);

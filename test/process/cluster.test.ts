@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -27,6 +28,19 @@ function childrenOf(pid: number): number[] {
 }
 
 const postgres = (await storeKinds()).includes('postgres');
+const TOKEN = 'cluster-metrics-token-0123456789abcdef';
+
+/** A GET on a connection of its own (no keep-alive), which node:cluster deals to the next process. */
+function freshConnection(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 describe('opentill serve --processes', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'opentill-cluster-'));
@@ -42,7 +56,10 @@ describe('opentill serve --processes', () => {
   });
 
   test('two processes serve one port; one killed is replaced; SIGTERM stops them all', { skip: !postgres && 'no PostgreSQL' }, async () => {
-    const server = new ServerProcess(await freePort(), dataDir, { args: ['--processes', '2'], env: { DATABASE_URL: store!.url!, LOG_LEVEL: 'warn' } });
+    const server = new ServerProcess(await freePort(), dataDir, {
+      args: ['--processes', '2'],
+      env: { DATABASE_URL: store!.url!, LOG_LEVEL: 'warn', METRICS_TOKEN: TOKEN },
+    });
     try {
       await within(server.started(), 'the cluster start');
       assert.match(server.stdout, /store: PostgreSQL, 2 processes/);
@@ -52,6 +69,14 @@ describe('opentill serve --processes', () => {
       const first = childrenOf(server.pid);
       assert.equal(first.length, 2, `two serving processes: ${first.join(', ')}`);
       assert.deepEqual(new Set(await Promise.all(Array.from({ length: 40 }, read))), new Set([200]));
+
+      // A connection each, so that both processes serve them; /metrics, answered by one, counts all.
+      const statuses = await Promise.all(Array.from({ length: 30 }, () => freshConnection(`${server.url}/healthz`)));
+      assert.deepEqual(new Set(statuses), new Set([200]));
+      const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+      const healthz = metrics.match(/^opentill_http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} (\d+)$/m);
+      assert.equal(Number(healthz?.[1]), 30, "the two processes' counts, summed");
+      assert.equal(metrics.match(/^opentill_database_up /gm)?.length, 1, 'the database figures once, not once per process');
 
       process.kill(first[0]!, 'SIGKILL');
       let now = childrenOf(server.pid);
