@@ -52,7 +52,8 @@ export interface Config {
   /** The billing worker: run inside `serve` (OPENTILL_WORKER=false turns it off), how often, and its lease. */
   readonly billing: { readonly runInServer: boolean; readonly intervalSeconds: number; readonly leaseSeconds: number; readonly batchSize: number };
   /** A gateway call unanswered after GATEWAY_TIMEOUT_SECONDS is UNKNOWN; the reconciler asks about attempts older than RECONCILE_AFTER_SECONDS. */
-  readonly payments: { readonly gatewayTimeoutMs: number; readonly reconcileGraceMs: number };
+  /** IDEMPOTENCY_STALE_SECONDS: a key "in progress" this long belongs to a request whose process died, and its retry takes it over. */
+  readonly payments: { readonly gatewayTimeoutMs: number; readonly reconcileGraceMs: number; readonly idempotencyStaleMs: number };
   /**
    * Stripe, per environment: production takes real payments through it when its three keys are set;
    * the sandbox runs through Stripe's test mode when STRIPE_SANDBOX_* are set, else on virtual cards.
@@ -238,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payments: Object.freeze({
       gatewayTimeoutMs: int(env.GATEWAY_TIMEOUT_SECONDS, 30, 'GATEWAY_TIMEOUT_SECONDS') * 1000,
       reconcileGraceMs: int(env.RECONCILE_AFTER_SECONDS, 60, 'RECONCILE_AFTER_SECONDS') * 1000,
+      idempotencyStaleMs: int(env.IDEMPOTENCY_STALE_SECONDS, 120, 'IDEMPOTENCY_STALE_SECONDS') * 1000,
     }),
     billing: Object.freeze({
       runInServer: env.OPENTILL_WORKER !== 'false',

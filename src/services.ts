@@ -133,7 +133,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   const links = hostedLinks(config.secret);
   const coupons = couponService({ store, clock, rates });
   const transactions = transactionService({ store, clock });
-  const idempotency = idempotencyService({ store, clock });
+  const idempotency = idempotencyService({ store, clock, staleAfterMs: config.payments.idempotencyStaleMs });
   const protocol = chargeProtocol({ store, clock, gateways, gatewayTimeoutMs: overrides.payments?.gatewayTimeoutMs ?? config.payments.gatewayTimeoutMs });
   // The ZIP-level US sales tax table, read once at start like the rate table (a bad file stops the start, naming its line).
   const usSalesTax = config.salesTaxFile ? loadUsSalesTax(config.salesTaxFile) : undefined;

@@ -15,6 +15,8 @@ export interface IdempotencyRecord {
   /** What the first request ended with: an HTTP status and body for the API, a transaction id for a form. */
   statusCode: number | null;
   body: string | null;
+  /** When the request now holding the key claimed it. */
+  claimedAt: string;
 }
 
 export type Claim = { status: 'claimed' } | { status: 'done'; statusCode: number; body: string };
@@ -25,7 +27,14 @@ export const KEEP_KEYS_MS = 25 * 3600_000;
 export interface IdempotencyDeps {
   store: Pick<Repositories, 'idempotency'>;
   clock: Clock;
+  /**
+   * A key held "in progress" longer than this belongs to a request whose process died: the same
+   * request sent again takes it over and runs (docs/decisions.md §5). Longer than any request runs.
+   */
+  staleAfterMs?: number;
 }
+
+export const STALE_CLAIM_MS = 120_000;
 
 export function idempotencyService(deps: IdempotencyDeps) {
   return {
@@ -37,6 +46,10 @@ export function idempotencyService(deps: IdempotencyDeps) {
         throw new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was used for a different request; use a new key for a new request.');
       }
       if (earlier.state === 'IN_PROGRESS') {
+        // Money is safe to run again: charges and refunds are keyed by their own attempt (src/domain/charge-protocol.ts).
+        const now = deps.clock.now();
+        const stale = now.getTime() - Date.parse(earlier.claimedAt) >= (deps.staleAfterMs ?? STALE_CLAIM_MS);
+        if (stale && (await deps.store.idempotency.takeOver(scope, key, requestHash, earlier.claimedAt, now.toISOString()))) return { status: 'claimed' };
         throw new AppError('REQUEST_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly.', { retryAfterSeconds: 1 });
       }
       return { status: 'done', statusCode: earlier.statusCode ?? 200, body: earlier.body ?? '' };

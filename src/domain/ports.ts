@@ -186,6 +186,8 @@ export interface Repositories {
   idempotency: {
     /** Claims the key; if it was already claimed, returns the earlier record instead. */
     claim(scope: Scope, key: string, requestHash: string, at: string): Promise<IdempotencyRecord | undefined>;
+    /** Claims anew a key still held by the claim made at `claimedAt` (its request died); false if another request got there first. */
+    takeOver(scope: Scope, key: string, requestHash: string, claimedAt: string, at: string): Promise<boolean>;
     complete(scope: Scope, key: string, statusCode: number, body: string): Promise<void>;
     release(scope: Scope, key: string): Promise<void>;
     purgeOlderThan(at: string): Promise<number>;

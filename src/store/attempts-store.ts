@@ -180,7 +180,26 @@ export function idempotencyStore(db: Executor): Repositories['idempotency'] {
       }
       const row = await db.selectFrom('idempotency_keys').selectAll().$call(whereScope(scope)).where('idempotency_key', '=', key).executeTakeFirst();
       if (!row) return this.claim(scope, key, requestHash, at); // released in between: claim again
-      return { requestHash: row.request_hash, state: row.state as 'IN_PROGRESS' | 'DONE', statusCode: row.status_code, body: row.response_body };
+      return {
+        requestHash: row.request_hash,
+        state: row.state as 'IN_PROGRESS' | 'DONE',
+        statusCode: row.status_code,
+        body: row.response_body,
+        claimedAt: row.created_at,
+      };
+    },
+    async takeOver(scope, key, requestHash, claimedAt, at) {
+      // Conditional on the claim as it was read: of two retries racing for a dead request's key, one wins.
+      const result = await db
+        .updateTable('idempotency_keys')
+        .set({ created_at: at })
+        .$call(whereScope(scope))
+        .where('idempotency_key', '=', key)
+        .where('state', '=', 'IN_PROGRESS')
+        .where('request_hash', '=', requestHash)
+        .where('created_at', '=', claimedAt)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
     async complete(scope, key, statusCode, body) {
       await db
