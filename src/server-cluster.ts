@@ -71,7 +71,10 @@ export async function serve(config: Config, processes: number): Promise<void> {
   let stopping = false;
   let listening = 0;
   const started = new Map<Worker, number>();
-  const fork = () => started.set(cluster.fork({ [FORKED]: '1' }), Date.now());
+  const fork = () => {
+    // A replacement due after SIGTERM came would serve on with nobody left to stop it.
+    if (!stopping) started.set(cluster.fork({ [FORKED]: '1' }), Date.now());
+  };
   cluster.on('listening', () => {
     if (++listening === processes) process.stdout.write(startBanner(config, demo, processes));
   });

@@ -12,6 +12,7 @@ import { freePort, ServerProcess, within } from '../helpers/server-process.ts';
  * `opentill serve --processes N` (issue 16): N processes on one port and one PostgreSQL, one that
  * dies replaced, SIGTERM passed on to all; SQLite refuses more than one.
  */
+/** The serving processes the cluster's primary forked (they run the same script). */
 function childrenOf(pid: number): number[] {
   return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
@@ -19,7 +20,8 @@ function childrenOf(pid: number): number[] {
       try {
         // Field 4 of /proc/<pid>/stat is the parent's pid; the command name (field 2) may hold spaces, so read after its ')'.
         const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+        // Only opentill's own processes: run from the sources, tsx has an esbuild child too.
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('opentill.js');
       } catch {
         return false;
       }
