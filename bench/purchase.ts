@@ -21,6 +21,7 @@
  *   BENCH_SMOKE=1          tiny sizes, a few purchases (test/bench/bench-smoke.test.ts)
  */
 import { join } from 'node:path';
+import { hiddenFields, paidForm } from '../support/checkout-form.ts';
 import type { Request } from 'autocannon';
 import { measure, probe, row, writeAnswers, type LoadPlan } from './load.ts';
 import type { SeededStore } from './seed.ts';
@@ -37,17 +38,12 @@ let purchases = 0;
 /** The form a customer sends, with a token and an e-mail no purchase has used. */
 function paying(form: Record<string, string>): string {
   const n = ++purchases;
-  return new URLSearchParams({
-    ...form,
+  return paidForm(form, {
     token: `bench-purchase-${process.pid}-${n}`.padEnd(16, '0'),
     email: `payer-${process.pid}-${n}@bench.opentill.test`,
     firstName: 'Bench',
     lastName: `Payer ${n}`,
-    country: 'DE',
-    cardNumber: '4242424242424242',
-    cardExpiry: '12/34',
-    cardCvc: '123',
-  }).toString();
+  });
 }
 
 function plan(path: string, form: Record<string, string>): LoadPlan {
@@ -69,8 +65,7 @@ async function measureStore(kind: string, location: Parameters<typeof startOpent
     servers.push(opentill);
     const path = `/sandbox/payment/product/${store.productId}`;
     const page = (await probe(`${opentill.base}${path}?country=DE`)).body.toString();
-    const form: Record<string, string> = {};
-    for (const m of page.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) form[m[1]!] = m[2]!;
+    const form = hiddenFields(page);
     if (!form.expectedTotal || !form.expectedCurrency) throw new Error(`the checkout page has no expected total:\n${page.slice(0, 2000)}`);
     const headers = { 'content-type': 'application/x-www-form-urlencoded' };
     const receipt = await probe(opentill.base + path, { method: 'POST', headers, body: paying(form) });

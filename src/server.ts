@@ -6,12 +6,17 @@ import type { ClusterMetrics } from './http/operations-routes.ts';
 import { createServices, type Services } from './services.ts';
 import { eventful, startBillingWorker } from './worker.ts';
 
-/** Migrates and, on the very first start, seeds the demo vendor: once, before any process serves. */
+/** Migrates and, on the very first start, seeds the demo vendor. */
+async function migrateAndSeed(services: Services, config: Config) {
+  await services.maintenance.migrate();
+  return config.seedDemo ? await seedDemoIfEmpty(services) : undefined;
+}
+
+/** What a cluster's primary does once, before any process serves: migrate and seed on a connection of its own. */
 export async function prepareStore(config: Config) {
   const services = createServices(config);
   try {
-    await services.maintenance.migrate();
-    return config.seedDemo ? await seedDemoIfEmpty(services) : undefined;
+    return await migrateAndSeed(services, config);
   } finally {
     await services.close();
   }
@@ -47,14 +52,8 @@ export function startBanner(config: Config, demo: Awaited<ReturnType<typeof seed
  * `prepared`: a cluster's primary has migrated and seeded, and prints the banner itself.
  */
 export async function startServer(config: Config, options: { prepared?: boolean; clusterMetrics?: ClusterMetrics } = {}) {
-  // A :memory: database lives in this process's connection: it is migrated there, not in a copy that closes.
-  const inMemory = config.sqliteFile === ':memory:' && !config.databaseUrl;
   const services = createServices(config);
-  let demo: Awaited<ReturnType<typeof prepareStore>>;
-  if (inMemory) {
-    await services.maintenance.migrate();
-    demo = config.seedDemo ? await seedDemoIfEmpty(services) : undefined;
-  } else if (!options.prepared) demo = await prepareStore(config);
+  const demo = options.prepared ? undefined : await migrateAndSeed(services, config);
   await services.sandboxClock.refresh();
   const app = await buildApp(services, { clusterMetrics: options.clusterMetrics });
   app.server.keepAliveTimeout = 72_000;

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createConnection } from 'node:net';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { openPostgres, openSqlite, type Database } from '../src/store/database.ts';
 
@@ -81,4 +83,35 @@ export async function freshDatabase(kind: StoreKind): Promise<{ database: Databa
       await cleanup.end();
     },
   };
+}
+
+/**
+ * Redis, for the tests of what several processes share (issue 16): 127.0.0.1:6379 on the machines
+ * that run the tests. `reachable` is false elsewhere, unless OPENTILL_REQUIRE_REDIS=1 (CI) makes its
+ * absence a failure. Each test keeps its keys under a prefix of its own, and `dropKeys` removes them.
+ */
+export const REDIS_URL = process.env.OPENTILL_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export async function redisReachable(): Promise<boolean> {
+  const { hostname, port } = new URL(REDIS_URL);
+  const reachable = await new Promise<boolean>((done) => {
+    const socket = createConnection({ host: hostname, port: Number(port || 6379) });
+    socket.once('connect', () => (socket.destroy(), done(true)));
+    socket.once('error', () => done(false));
+  });
+  if (!reachable && process.env.OPENTILL_REQUIRE_REDIS === '1')
+    throw new Error(`Redis is required (OPENTILL_REQUIRE_REDIS=1) but ${REDIS_URL} does not answer`);
+  return reachable;
+}
+
+export const redisPrefix = () => `opentill-test-${randomBytes(6).toString('hex')}:`;
+
+export async function dropRedisKeys(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  try {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
 }

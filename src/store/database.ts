@@ -141,10 +141,11 @@ function withStatementCache(sqlite: SQLite.Database, max = 1000) {
 }
 
 /**
- * Creates the database file readable by its owner only (0600, whatever the umask), before SQLite would
- * create it 0644. SQLite gives the -wal and -shm files it creates later the database file's mode.
+ * Creates the database file (or a backup of it) readable by its owner only (0600, whatever the umask),
+ * a directory it creates 0700, before SQLite would create it 0644. SQLite gives the -wal and -shm files it
+ * creates later the database file's mode. A file already there is left as it is.
  */
-function createPrivateFile(file: string) {
+export function createPrivateFile(file: string) {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   let fd: number;
   try {

@@ -1,7 +1,8 @@
-import { closeSync, existsSync, fchmodSync, mkdirSync, openSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { invalidInput, invalidState } from '../domain/errors.ts';
+import { createPrivateFile } from './database.ts';
 import { MIGRATION_NAMES } from './migrations/index.ts';
 
 /**
@@ -11,14 +12,23 @@ import { MIGRATION_NAMES } from './migrations/index.ts';
  * process has the database open, and keeps the database it replaces beside it.
  */
 
-/** A file only its owner may read, created before SQLite writes into it: a backup holds everything. */
-function createPrivate(file: string) {
-  const fd = openSync(file, 'wx', 0o600);
+/**
+ * Copies the database `from` into the new file `to` with SQLite's online backup, the file made
+ * readable by its owner only before SQLite writes into it (a backup holds everything), and checks the
+ * copy. Nothing is left at `to` if the copy fails.
+ */
+async function copyChecked(from: string, to: string): Promise<{ migrations: number }> {
+  createPrivateFile(to);
+  const source = new SQLite(from, { readonly: true, fileMustExist: true });
   try {
-    fchmodSync(fd, 0o600);
+    await source.backup(to);
+  } catch (err) {
+    rmSync(to, { force: true });
+    throw err;
   } finally {
-    closeSync(fd);
+    source.close();
   }
+  return check(to);
 }
 
 export interface BackupReport {
@@ -30,18 +40,8 @@ export interface BackupReport {
 export async function backupSqlite(database: string, target: string): Promise<BackupReport> {
   if (!existsSync(database)) throw invalidState(`There is no database at ${database}.`);
   if (existsSync(target)) throw invalidInput(`${target} exists already; name a new file (a backup never overwrites one).`);
-  createPrivate(target);
-  const source = new SQLite(database, { readonly: true, fileMustExist: true });
-  try {
-    await source.backup(target);
-  } catch (err) {
-    rmSync(target, { force: true });
-    throw err;
-  } finally {
-    source.close();
-  }
-  const checked = check(target);
-  return { file: target, bytes: statSync(target).size, migrations: checked.migrations };
+  const { migrations } = await copyChecked(database, target);
+  return { file: target, bytes: statSync(target).size, migrations };
 }
 
 /** Whether a file is a whole opentill database this version can run: intact, migrated, by no newer version. */
@@ -111,20 +111,9 @@ export async function restoreSqlite(backup: string, database: string, now: Date)
   const users = processesUsing(existsSync(to) ? realpathSync(to) : to);
   if (users.length) throw invalidState(`The database is open in process ${users.join(', ')}; stop opentill (serve and worker) first.`);
   // Copied next to the database first, so that the step that replaces it is one rename on one file system.
-  mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
   const staged = join(dirname(to), `.${basename(to)}.restoring`);
   rmSync(staged, { force: true });
-  createPrivate(staged);
-  const source = new SQLite(from, { readonly: true, fileMustExist: true });
-  try {
-    await source.backup(staged);
-  } catch (err) {
-    rmSync(staged, { force: true });
-    throw err;
-  } finally {
-    source.close();
-  }
-  check(staged);
+  await copyChecked(from, staged);
   let previous: string | null = null;
   if (existsSync(to)) {
     previous = `${to}.before-restore-${now.toISOString().replace(/[:.]/g, '-')}`;

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { createConnection } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { Redis } from 'ioredis';
+import { dropRedisKeys, REDIS_URL, redisPrefix, redisReachable } from '../../support/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**
@@ -10,17 +8,10 @@ import { startTestApp, type TestApp } from '../helpers/test-app.ts';
  * processes; with REDIS_URL they count together, without it each alone; a Redis that stops
  * answering lets requests through rather than failing them.
  */
-const REDIS_URL = process.env.OPENTILL_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const reachable = await new Promise<boolean>((done) => {
-  const socket = createConnection({ host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) });
-  socket.once('connect', () => (socket.destroy(), done(true)));
-  socket.once('error', () => done(false));
-});
-if (!reachable && process.env.OPENTILL_REQUIRE_REDIS === '1')
-  throw new Error(`Redis is required here (OPENTILL_REQUIRE_REDIS=1) and ${REDIS_URL} does not answer`);
+const reachable = await redisReachable();
 
 describe('rate limits shared through Redis', { skip: !reachable && `no Redis at ${REDIS_URL}` }, () => {
-  const prefix = `opentill-test-${randomBytes(6).toString('hex')}:`;
+  const prefix = redisPrefix();
   const limits = { RATE_LIMIT_PER_CREDENTIAL: '5', AUTH_FAILURES_PER_MINUTE: '3' };
   let one: TestApp;
   let two: TestApp;
@@ -32,10 +23,7 @@ describe('rate limits shared through Redis', { skip: !reachable && `no Redis at 
   after(async () => {
     await two?.close();
     await one?.close();
-    const redis = new Redis(REDIS_URL);
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
+    await dropRedisKeys(prefix);
   });
 
   test("a credential's requests count in every process together", async () => {

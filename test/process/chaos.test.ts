@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
-import { freshDatabase, storeKinds } from '../../support/databases.ts';
+import { hiddenFields, paidForm } from '../../support/checkout-form.ts';
+import { dropRedisKeys, freshDatabase, REDIS_URL, redisPrefix, redisReachable, storeKinds } from '../../support/databases.ts';
 import { cli, parseJson, spawnCli, succeeded } from '../helpers/cli.ts';
 import { freePort, SERVER_SECRET, ServerProcess, within } from '../helpers/server-process.ts';
 
@@ -21,12 +20,7 @@ import { freePort, SERVER_SECRET, ServerProcess, within } from '../helpers/serve
  * revoked credential is refused by every process within a second, and an address over its limit of
  * failed authentications is refused by every process.
  */
-const REDIS_URL = process.env.OPENTILL_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redisUp = await new Promise<boolean>((done) => {
-  const socket = createConnection({ host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) });
-  socket.once('connect', () => (socket.destroy(), done(true)));
-  socket.once('error', () => done(false));
-});
+const redisUp = await redisReachable();
 const postgres = (await storeKinds()).includes('postgres');
 const DAY_SECONDS = 86_400;
 const LOAD_MS = 12_000;
@@ -46,7 +40,7 @@ describe('chaos: three API processes and two workers on one PostgreSQL', { skip:
     async (tc) => {
       const store = await freshDatabase('postgres');
       const dataDir = mkdtempSync(join(tmpdir(), 'opentill-chaos-'));
-      const prefix = `opentill-chaos-${randomBytes(6).toString('hex')}:`;
+      const prefix = redisPrefix();
       const env: Record<string, string> = {
         DATABASE_URL: store.url!,
         REDIS_URL,
@@ -124,8 +118,7 @@ describe('chaos: three API processes and two workers on one PostgreSQL', { skip:
         const formOf = async (product: string) => {
           if (!forms.has(product)) {
             const page = await (await send(`/sandbox/payment/product/${product}?country=DE`)).text();
-            const form: Record<string, string> = {};
-            for (const m of page.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) form[m[1]!] = m[2]!;
+            const form = hiddenFields(page);
             assert.ok(form.expectedTotal, 'the checkout page has its form');
             forms.set(product, form);
           }
@@ -135,18 +128,13 @@ describe('chaos: three API processes and two workers on one PostgreSQL', { skip:
         const buy = async (product: string): Promise<string | undefined> => {
           const n = ++bought;
           const email = `payer-${n}@chaos.test`;
-          const body = new URLSearchParams({
-            ...(await formOf(product)),
-            // A form token of its own: a repeated one is the same purchase, answered again.
+          // A form token of its own: a repeated one is the same purchase, answered again.
+          const body = paidForm(await formOf(product), {
             token: `chaos-${randomBytes(12).toString('hex')}`,
             email,
             firstName: 'Chaos',
             lastName: `Payer ${n}`,
-            country: 'DE',
-            cardNumber: '4242424242424242',
-            cardExpiry: '12/34',
-            cardCvc: '123',
-          }).toString();
+          });
           const res = await send(`/sandbox/payment/product/${product}`, {
             method: 'POST',
             headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -350,10 +338,7 @@ describe('chaos: three API processes and two workers on one PostgreSQL', { skip:
         for (const w of workers) w?.child.kill('SIGKILL');
         for (const p of api) await p?.kill();
         await store.drop();
-        const redis = new Redis(REDIS_URL);
-        const keys = await redis.keys(`${prefix}*`);
-        if (keys.length) await redis.del(...keys);
-        redis.disconnect();
+        await dropRedisKeys(prefix);
         rmSync(dataDir, { recursive: true, force: true });
       }
     },

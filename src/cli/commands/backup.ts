@@ -3,7 +3,13 @@ import type { Command } from 'commander';
 import { fail, print, run } from '../output.ts';
 import { configOrFail } from '../with-services.ts';
 
-const POSTGRES_BACKUP = 'On PostgreSQL, back up with pg_dump and restore with pg_restore (README, "Backup").';
+/** The SQLite file both commands work on, or an exit saying why there is none. */
+function sqliteFileOrFail(json: boolean, whyNotInMemory: string): string {
+  const config = configOrFail(json);
+  if (config.databaseUrl) fail('On PostgreSQL, back up with pg_dump and restore with pg_restore (README, "Backup").', json);
+  if (config.sqliteFile === ':memory:') fail(whyNotInMemory, json);
+  return config.sqliteFile;
+}
 
 /** `opentill backup <file>` and `opentill restore <file>`: the embedded store's online backup (docs/decisions.md §11). */
 export function registerBackupCommands(program: Command) {
@@ -13,12 +19,10 @@ export function registerBackupCommands(program: Command) {
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { json?: boolean }) =>
       run(!!opts.json, async () => {
-        const config = configOrFail(!!opts.json);
-        if (config.databaseUrl) fail(POSTGRES_BACKUP, !!opts.json);
-        if (config.sqliteFile === ':memory:') fail('SQLITE_FILE=:memory: keeps nothing to back up.', !!opts.json);
+        const database = sqliteFileOrFail(!!opts.json, 'SQLITE_FILE=:memory: keeps nothing to back up.');
         const { backupSqlite } = await import('../../store/sqlite-backup.ts');
-        const report = await backupSqlite(config.sqliteFile, resolve(file));
-        print(!!opts.json, report, () => `Backed up ${config.sqliteFile} to ${report.file} (${report.bytes} bytes, readable by this account only).`);
+        const report = await backupSqlite(database, resolve(file));
+        print(!!opts.json, report, () => `Backed up ${database} to ${report.file} (${report.bytes} bytes, readable by this account only).`);
       }),
     );
 
@@ -28,11 +32,9 @@ export function registerBackupCommands(program: Command) {
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { json?: boolean }) =>
       run(!!opts.json, async () => {
-        const config = configOrFail(!!opts.json);
-        if (config.databaseUrl) fail(POSTGRES_BACKUP, !!opts.json);
-        if (config.sqliteFile === ':memory:') fail('SQLITE_FILE=:memory: has no file to restore into.', !!opts.json);
+        const database = sqliteFileOrFail(!!opts.json, 'SQLITE_FILE=:memory: has no file to restore into.');
         const { restoreSqlite } = await import('../../store/sqlite-backup.ts');
-        const report = await restoreSqlite(file, config.sqliteFile, new Date());
+        const report = await restoreSqlite(file, database, new Date());
         print(!!opts.json, report, () =>
           [
             `Restored ${resolve(file)} to ${report.file}.`,
