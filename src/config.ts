@@ -65,6 +65,11 @@ export interface Config {
     readonly apiUrl: string | undefined;
     readonly jsUrl: string;
   };
+  /**
+   * Customer e-mails (receipts, notices): sent through SMTP_URL (`smtp://` or `smtps://`, user and
+   * password in the URL) from SMTP_FROM; unset, opentill sends nothing and records nothing to send.
+   */
+  readonly smtp: { readonly url: string; readonly from: string } | undefined;
   /** Paths of opentill's own that were readable by others and were made private while loading: what `serve` reports. */
   readonly tightenedPermissions: readonly string[];
 }
@@ -80,6 +85,28 @@ function redisSettings(env: NodeJS.ProcessEnv): Config['redis'] {
   if (!env.REDIS_URL) return undefined;
   if (!/^rediss?:\/\/[^\s]+$/.test(env.REDIS_URL)) throw new Error('REDIS_URL must be a redis:// or rediss:// URL (e.g. redis://127.0.0.1:6379).');
   return Object.freeze({ url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX || 'opentill-rate-limit:' });
+}
+
+/** SMTP_URL and SMTP_FROM together, or neither: half a configuration would fail only when the first e-mail is due. */
+function smtpSettings(env: NodeJS.ProcessEnv): Config['smtp'] {
+  const url = env.SMTP_URL || undefined;
+  const from = env.SMTP_FROM?.trim() || undefined;
+  if (!url && !from) return undefined;
+  if (!url) throw new Error('SMTP_FROM is set but SMTP_URL is not: set SMTP_URL (smtp://user:password@host:587 or smtps://…:465).');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error('SMTP_URL must be an smtp:// or smtps:// URL (e.g. smtp://user:password@mail.example.com:587).');
+  }
+  if (!['smtp:', 'smtps:'].includes(parsed.protocol) || !parsed.hostname) {
+    throw new Error('SMTP_URL must be an smtp:// or smtps:// URL (e.g. smtp://user:password@mail.example.com:587).');
+  }
+  // The address only: the sender's display name is each vendor's (its name, or the one it set in the panel).
+  if (!from || !/^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]{2,}$/.test(from)) {
+    throw new Error('SMTP_FROM must be the address e-mails are sent from, such as receipts@example.com.');
+  }
+  return Object.freeze({ url, from });
 }
 
 /** A token short enough to guess would open the metrics to anyone: refused, like a short secret. */
@@ -236,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.OPENTILL_DEMO !== 'false',
     redis: redisSettings(env),
     metricsToken: metricsToken(env.METRICS_TOKEN),
+    smtp: smtpSettings(env),
     payments: Object.freeze({
       gatewayTimeoutMs: int(env.GATEWAY_TIMEOUT_SECONDS, 30, 'GATEWAY_TIMEOUT_SECONDS') * 1000,
       reconcileGraceMs: int(env.RECONCILE_AFTER_SECONDS, 60, 'RECONCILE_AFTER_SECONDS') * 1000,

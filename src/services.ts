@@ -6,6 +6,7 @@ import { checkoutService, type CheckoutService } from './domain/checkout.ts';
 import { billingService, type BillingOptions } from './domain/billing.ts';
 import { systemClock, vendorClock, type Clock, type VendorClock } from './domain/clock.ts';
 import { couponService, type CouponService } from './domain/coupons.ts';
+import { customerEmailService, type CustomerEmailOptions, type CustomerEmailService, type EmailSender } from './domain/customer-emails.ts';
 import { credentialService } from './domain/credentials.ts';
 import { customerPortalService } from './domain/customer-portal.ts';
 import { dashboardService, type DashboardService } from './domain/dashboard.ts';
@@ -31,6 +32,8 @@ import { vaultedChargeService } from './domain/vaulted-charges.ts';
 import { sandboxGateway } from './gateways/sandbox-gateway.ts';
 import { unconfiguredGateway } from './gateways/unconfigured-gateway.ts';
 import { stripeGateway } from './gateways/stripe-gateway.ts';
+import { composeEmail } from './mail/email-templates.ts';
+import { smtpSender } from './mail/smtp-sender.ts';
 import { createStore } from './store/index.ts';
 import { openDatabase, type Database, type DialectName } from './store/database.ts';
 
@@ -79,6 +82,8 @@ export interface Services {
     /** For /healthz: which processor takes payments in an environment, or why none does. */
     describe(environment: Environment): { processor: string | null; detail: string };
   };
+  /** Customer e-mails: queued by the changes that cause them, sent by the worker; off without SMTP. */
+  readonly emails: CustomerEmailService;
   /** The payment processor's events: received by the webhook routes, acted on by the billing worker. */
   readonly processorEvents: ProcessorEventService;
   /** What an operator runs and watches: schema migrations, readiness, the work waiting (/readyz, /metrics). */
@@ -111,6 +116,8 @@ export interface ServiceOverrides {
   billing?: BillingOptions;
   /** How long a gateway call may take before it is UNKNOWN, and how old an attempt must be before the reconciler asks about it. */
   payments?: { gatewayTimeoutMs?: number; reconcileGraceMs?: number };
+  /** The e-mail network (SMTP_URL's server unless given) and the outbox's timings. */
+  emails?: { sender?: EmailSender; options?: CustomerEmailOptions };
 }
 
 export function createServices(config: Config, overrides: ServiceOverrides = {}): Wiring {
@@ -131,8 +138,10 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   };
   const catalog = catalogService({ store, clock, hostedUrl: urls.base });
   const links = hostedLinks(config.secret);
+  const sender = overrides.emails?.sender ?? (config.smtp ? smtpSender(config.smtp.url) : undefined);
+  const emails = customerEmailService({ store, clock, sender, from: config.smtp?.from, compose: composeEmail, links, urls }, overrides.emails?.options);
   const coupons = couponService({ store, clock, rates });
-  const transactions = transactionService({ store, clock });
+  const transactions = transactionService({ store, clock, emails });
   const idempotency = idempotencyService({ store, clock, staleAfterMs: config.payments.idempotencyStaleMs });
   const protocol = chargeProtocol({ store, clock, gateways, gatewayTimeoutMs: overrides.payments?.gatewayTimeoutMs ?? config.payments.gatewayTimeoutMs });
   // The ZIP-level US sales tax table, read once at start like the rate table (a bad file stops the start, naming its line).
@@ -148,11 +157,12 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     vatIds: formatVatIdChecker,
     usSalesTax,
     sellerCountry: config.sellerCountry,
+    emails,
   });
-  const refunds = refundService({ store, clock, protocol });
+  const refunds = refundService({ store, clock, protocol, emails });
   const vaulted = vaultedChargeService({ store, clock, gateways, rates, protocol, usSalesTax });
   const billing = billingService(
-    { store, clock, gateways, rates, usSalesTax },
+    { store, clock, gateways, rates, usSalesTax, emails },
     {
       leaseMs: config.billing.leaseSeconds * 1000,
       batchSize: config.billing.batchSize,
@@ -165,6 +175,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     clock,
     gateways,
     protocol,
+    emails,
     bookings: { PURCHASE: purchases.booking, VAULTED: vaulted.booking, REFUND: refunds.booking },
     // Billing books a renewal the customer authenticated after the bank held it, once; a processor
     // that did not answer leaves the event to be tried again later.
@@ -227,6 +238,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       },
     },
     processorEvents,
+    emails,
     maintenance: {
       dialect: database.dialect,
       migrate: () => database.migrate(),
@@ -241,6 +253,9 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       const token = links.issue(purpose, scope, subject, clock.now());
       return `${urls.base(scope.environment)}/${purpose}/${token}`;
     },
-    close: () => database.close(),
+    close: async () => {
+      emails.close();
+      await database.close();
+    },
   };
 }

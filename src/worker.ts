@@ -1,16 +1,18 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { BillingReport } from './domain/billing.ts';
 import type { ReconcileReport } from './domain/charge-protocol.ts';
+import type { EmailReport } from './domain/customer-emails.ts';
 import type { ProcessorEventReport } from './domain/processor-events.ts';
 import type { Services } from './services.ts';
 
-/** One run of the worker: billing's steps, the processor's events acted on, and the charge attempts the reconciler settled. */
-export type WorkerReport = BillingReport & { attempts: ReconcileReport; events: ProcessorEventReport };
+/** One run of the worker: billing's steps, the processor's events acted on, the customer e-mails sent, and the charge attempts the reconciler settled. */
+export type WorkerReport = BillingReport & { attempts: ReconcileReport; events: ProcessorEventReport; emails: EmailReport };
 
-/** The services the worker runs; without `processorEvents` (some tests) it acts on no processor events. */
-type WorkerServices = Pick<Services, 'billing' | 'sandboxClock' | 'reconciler'> & Partial<Pick<Services, 'processorEvents'>>;
+/** The services the worker runs; without `processorEvents` or `emails` (some tests) it does not run those. */
+type WorkerServices = Pick<Services, 'billing' | 'sandboxClock' | 'reconciler'> & Partial<Pick<Services, 'processorEvents' | 'emails'>>;
 
 const NO_EVENTS: ProcessorEventReport = { processed: 0, failed: 0, ignored: 0 };
+const NO_EMAILS: EmailReport = { queued: 0, sent: 0, retried: 0, failed: 0, skipped: 0, more: false };
 
 /** Batches each clock (real time, then each sandbox running ahead) may run before the next clock's turn. */
 const BATCHES_PER_CLOCK = 8;
@@ -23,7 +25,8 @@ export async function runWorkerOnce(services: WorkerServices): Promise<WorkerRep
   await services.sandboxClock.refresh();
   const report = await services.billing.runDue();
   const events = (await services.processorEvents?.runDue()) ?? NO_EVENTS;
-  return { ...report, events, attempts: await services.reconciler.run() };
+  const emails = (await services.emails?.runDue(Infinity)) ?? NO_EMAILS;
+  return { ...report, events, emails, attempts: await services.reconciler.run() };
 }
 
 /**
@@ -66,9 +69,17 @@ export function startBillingWorker(
         });
         again ||= !caughtUp;
         const events = (await services.processorEvents?.runDue()) ?? NO_EVENTS;
+        // Sent after billing, so a batch's e-mails go out in the same run; a run whose time was up leaves the rest to the next at once.
+        const emails = (await services.emails?.runDue(20_000, () => stopped)) ?? NO_EMAILS;
+        again ||= emails.more;
         const reconcile = Date.now() - reconciledAt >= options.intervalMs;
         if (reconcile) reconciledAt = Date.now();
-        const report = { ...billing, events, attempts: reconcile ? await services.reconciler.run() : { settled: 0, voided: 0, open: 0, unresolved: 0 } };
+        const report = {
+          ...billing,
+          events,
+          emails,
+          attempts: reconcile ? await services.reconciler.run() : { settled: 0, voided: 0, open: 0, unresolved: 0 },
+        };
         unreported = unreported ? sum(unreported, report) : report;
         // A report holds at most one reconciler run, so its `open` count is a reading, not a sum.
         if (caughtUp || reconcile || Date.now() - reportedAt >= options.intervalMs) {
@@ -113,6 +124,14 @@ function sum(a: WorkerReport, b: WorkerReport): WorkerReport {
     unknown: a.unknown + b.unknown,
     expiredOffers: a.expiredOffers + b.expiredOffers,
     errors: [...a.errors, ...b.errors],
+    emails: {
+      queued: a.emails.queued + b.emails.queued,
+      sent: a.emails.sent + b.emails.sent,
+      retried: a.emails.retried + b.emails.retried,
+      failed: a.emails.failed + b.emails.failed,
+      skipped: a.emails.skipped + b.emails.skipped,
+      more: b.emails.more,
+    },
     events: {
       processed: a.events.processed + b.events.processed,
       failed: a.events.failed + b.events.failed,
@@ -133,6 +152,7 @@ export function eventful(report: WorkerReport): boolean {
   return (
     report.renewed + report.declined + report.ended + report.failed + report.unknown + report.expiredOffers + report.errors.length > 0 ||
     attempts.settled + attempts.voided + attempts.unresolved > 0 ||
-    report.events.processed + report.events.failed > 0
+    report.events.processed + report.events.failed > 0 ||
+    report.emails.queued + report.emails.sent + report.emails.retried + report.emails.failed + report.emails.skipped > 0
   );
 }

@@ -3,14 +3,8 @@ import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import type { InvoiceDocument } from '../domain/invoices.ts';
 import { countryLocale } from '../domain/buyer-money.ts';
-import { formatDecimal, formatForBuyer, parseDecimal } from '../domain/money.ts';
+import { formatForBuyer, ratePercent } from '../domain/money.ts';
 import { countryName } from './country-names.ts';
-
-/** "0.19" → "19%", "0.0725" → "7.25%". */
-export function ratePercent(rate: string): string {
-  const { units, scale } = parseDecimal(rate);
-  return `${formatDecimal(scale >= 2 ? { units, scale: scale - 2 } : { units: units * 10n ** BigInt(2 - scale), scale: 0 })}%`;
-}
 
 /** The note an EU reverse-charge invoice must carry (Article 226(11a) of the VAT Directive). */
 export const REVERSE_CHARGE_NOTE = 'Reverse charge: VAT to be accounted for by the recipient, Article 196 Council Directive 2006/112/EC';

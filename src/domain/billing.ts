@@ -2,6 +2,7 @@ import { periodStart, retryAt } from './billing-period.ts';
 import { pendingAttempt } from './charge-attempts.ts';
 import { askGateway, type Booking } from './charge-protocol.ts';
 import type { VendorClock } from './clock.ts';
+import type { EmailEvent, EmailRecorder } from './customer-emails.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
 import type { UsSalesTaxTable } from './tax-rates.ts';
 import type { ChargeResult, PaymentGateway } from './gateway.ts';
@@ -28,6 +29,8 @@ export interface BillingDeps {
   rates: ExchangeRates;
   /** The ZIP-level US sales tax table, when one was imported: renewals are taxed like their first payment. */
   usSalesTax?: UsSalesTaxTable | undefined;
+  /** Queues the customers' e-mails (renewed, payment failed, action required) in each batch's write. */
+  emails?: EmailRecorder | undefined;
 }
 
 export interface BillingOptions {
@@ -93,6 +96,14 @@ const RENEWALS_CONVERT = true;
 export function renewalNet(prices: Readonly<Record<string, number>>, currency: string, rates: ExchangeRates): { currency: string; netMinor: number } {
   return listPrice({ prices, currency, allowConversion: RENEWALS_CONVERT, rates });
 }
+
+/** The customer's e-mail of a paid renewal: one per payment entry, whichever path booked it. */
+const renewedEmail = (t: Pick<Transaction, 'id' | 'vendorId' | 'environment'>, entryId: string): EmailEvent => ({
+  kind: 'RENEWED',
+  scope: { vendorId: t.vendorId, environment: t.environment },
+  key: `RENEWED:${entryId}`,
+  facts: { transactionId: t.id, entryId },
+});
 
 /** A row's billing state as it is, released: what a write changes nothing of until it decides otherwise. */
 function stateAsIs(current: BillingState, billing: NonNullable<BillingState['billing']>): BillingWrite['state'] {
@@ -199,7 +210,14 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
   }
 
   /** The write of one planned step, decided against the row as it is now (locked). */
-  function resolve(p: Plan, current: BillingState, result: ChargeResult | undefined, attempt: ChargeAttempt | undefined, report: BillingReport): BillingWrite {
+  function resolve(
+    p: Plan,
+    current: BillingState,
+    result: ChargeResult | undefined,
+    attempt: ChargeAttempt | undefined,
+    report: BillingReport,
+    emails: EmailEvent[],
+  ): BillingWrite {
     const t = p.due.transaction;
     const at = p.at.toISOString();
     const billing = current.billing ?? { anchor: at, period: 0, failedAttempts: 0 };
@@ -262,6 +280,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
           at: p.at,
           periodStart: p.periodStart,
         });
+        emails.push(renewedEmail(t, write.entry.id));
       }
       const billable = ['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'].includes(current.status);
       if (samePeriod && billable) {
@@ -282,11 +301,17 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     report.declined++;
     const failedAttempts = billing.failedAttempts + 1;
     const retry = retryAt(new Date(p.periodStart), failedAttempts);
+    // The customer is told: a bank holding the payment for authentication is asked for, any other decline is a failure.
+    const kind = outcome.code === 'authentication_required' ? 'ACTION_REQUIRED' : 'PAYMENT_FAILED';
+    const amount = { currency: attempt?.currency ?? p.quote.currency, totalMinor: attempt?.amountMinor ?? p.quote.totalMinor };
+    const failure = (date: string | null): EmailEvent => ({ kind, scope: scopeOf(t), key: `${kind}:${p.key}`, facts: { transactionId: t.id, date, amount } });
     if (retry) {
       // Tries stay at least a day apart even when a stopped worker left several overdue.
       const next = Math.max(retry.getTime(), p.at.getTime() + 86_400_000);
       Object.assign(state, { failedAttempts, nextCharge: new Date(next).toISOString() });
+      emails.push(failure(state.nextCharge));
     } else {
+      emails.push(failure(null));
       Object.assign(state, { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: 'NEXT_CHARGE_FAILED', nextCharge: null, failedAttempts });
       write.change = { flag: 'CHANGED_STATUS_CANCELLED', at };
       report.failed++;
@@ -356,15 +381,17 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
 
   /** Writes a charged batch's outcomes, inside the caller's database transaction, against its rows as they are now. */
   async function write(repos: Repositories, { plans, attempts, results }: Charged, report: BillingReport): Promise<void> {
+    const emails: EmailEvent[] = [];
     const current = await repos.billing.lockMany(plans.map((p) => p.due.transaction.id));
     const writes = plans.map((p) => {
       const key = p.kind === 'charge' ? p.key : undefined;
       const noMethod: ChargeResult = { status: 'DECLINED', code: 'card_declined', message: 'No stored payment method.', permanent: true };
       const result =
         key === undefined ? undefined : (results.get(key) ?? (p.due.token === null && p.kind === 'charge' && p.quote.totalMinor > 0 ? noMethod : undefined));
-      return resolve(p, current.get(p.due.transaction.id)!, result, key === undefined ? undefined : attempts.get(key), report);
+      return resolve(p, current.get(p.due.transaction.id)!, result, key === undefined ? undefined : attempts.get(key), report, emails);
     });
     await repos.billing.apply(writes);
+    await deps.emails?.record(repos, emails);
   }
 
   /**
@@ -403,6 +430,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
         periodStart: plan.periodStart,
       });
       write.state.lastCharge = at.toISOString();
+      await deps.emails?.record(repos, [renewedEmail(transaction, write.entry.id)]);
       if (current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' && billing.period === plan.period) {
         Object.assign(write.state, {
           period: plan.period + 1,
@@ -497,6 +525,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
           write.change = { flag: 'CHANGED_STATUS_RENEWED', at: at.toISOString() };
         }
         await repos.billing.apply([write]);
+        await deps.emails?.record(repos, [renewedEmail(transaction, write.entry.id)]);
         return 'BOOKED';
       });
     },

@@ -1,3 +1,4 @@
+import { emailSettings, type EmailSettingsInput } from './customer-emails.ts';
 import type { Clock } from './clock.ts';
 import { AppError, invalidInput, invalidState, notFound } from './errors.ts';
 import { newId } from './ids.ts';
@@ -57,6 +58,7 @@ export function catalogService(deps: CatalogDeps) {
         taxId: null,
         supportEmail: null,
         logo: null,
+        emails: { senderName: null, replyTo: null, off: [] },
       };
       await deps.store.vendors.insert(vendor);
       return vendor;
@@ -86,13 +88,14 @@ export function catalogService(deps: CatalogDeps) {
      */
     async updateVendorSettings(
       vendorId: string,
-      settings: Partial<Pick<Vendor, 'allowConversion' | 'adminFrameOrigins'>> & SellerDetailsInput,
+      settings: Partial<Pick<Vendor, 'allowConversion' | 'adminFrameOrigins'>> & SellerDetailsInput & { emails?: EmailSettingsInput },
     ): Promise<Vendor> {
       const origins = settings.adminFrameOrigins?.map(requireOrigin);
       const checked = {
         ...(settings.allowConversion !== undefined ? { allowConversion: settings.allowConversion } : {}),
         ...(origins ? { adminFrameOrigins: [...new Set(origins)] } : {}),
         ...sellerSettings(settings),
+        ...(settings.emails ? { emails: emailSettings(settings.emails) } : {}),
       };
       if (Object.keys(checked).length > 0 && !(await deps.store.vendors.updateSettings(vendorId, checked))) throw notFound(`Vendor ${vendorId}`);
       const vendor = await deps.store.vendors.find(vendorId);

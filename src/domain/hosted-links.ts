@@ -28,13 +28,14 @@ export function hostedLinks(secret: string) {
   const sign = (body: string) => createHmac('sha256', `${secret}:hosted-link`).update(body).digest('base64url');
 
   return {
-    issue(purpose: LinkPurpose, scope: Scope, subject: string, now: Date): string {
+    /** A link's lifetime is its purpose's, unless given (a management link in an e-mail lasts days). */
+    issue(purpose: LinkPurpose, scope: Scope, subject: string, now: Date, lifetimeSeconds = LINK_LIFETIME_SECONDS[purpose]): string {
       const claims: LinkClaims = {
         purpose,
         vendorId: scope.vendorId,
         environment: scope.environment,
         subject,
-        expiresAt: Math.floor(now.getTime() / 1000) + LINK_LIFETIME_SECONDS[purpose],
+        expiresAt: Math.floor(now.getTime() / 1000) + lifetimeSeconds,
       };
       const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
       return `${body}.${sign(body)}`;

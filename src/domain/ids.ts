@@ -15,6 +15,7 @@ export const ID_PREFIX = {
   chargeAttempt: 'TC-CA_',
   coupon: 'TC-CO_',
   panelUser: 'TC-US_',
+  email: 'TC-EM_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

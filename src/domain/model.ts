@@ -70,6 +70,30 @@ export interface Vendor {
   supportEmail: string | null;
   /** A small PNG or JPEG as a data URL (`data:image/png;base64,...`), at most 100 KB of image. */
   logo: string | null;
+  /** How the customer e-mails go out, when the operator configured SMTP. */
+  emails: VendorEmailSettings;
+}
+
+/** The e-mails opentill sends customers (when SMTP is configured), by the event that causes each. */
+export type CustomerEmailKind = 'RECEIPT' | 'TRIAL_ENDING' | 'RENEWAL_UPCOMING' | 'RENEWED' | 'PAYMENT_FAILED' | 'ACTION_REQUIRED' | 'CANCELLED' | 'REFUNDED';
+export const CUSTOMER_EMAIL_KINDS: readonly CustomerEmailKind[] = [
+  'RECEIPT',
+  'TRIAL_ENDING',
+  'RENEWAL_UPCOMING',
+  'RENEWED',
+  'PAYMENT_FAILED',
+  'ACTION_REQUIRED',
+  'CANCELLED',
+  'REFUNDED',
+];
+
+export interface VendorEmailSettings {
+  /** The sender's display name; the vendor's name when null. The address is the operator's SMTP_FROM. */
+  senderName: string | null;
+  /** Where customers' replies go; the support e-mail, else the vendor's e-mail, when null. */
+  replyTo: string | null;
+  /** The kinds this vendor does not send; every kind is on until turned off. */
+  off: CustomerEmailKind[];
 }
 
 /** What `updateVendorSettings` may change: undefined leaves a setting, null clears a seller detail. */

@@ -158,3 +158,9 @@ export function formatDecimal(decimal: Decimal): string {
   const text = decimal.scale === 0 ? digits : `${digits.slice(0, -decimal.scale)}.${digits.slice(-decimal.scale)}`;
   return (negative ? '-' : '') + text;
 }
+
+/** A rate as a percentage: "0.19" → "19%", "0.0725" → "7.25%". */
+export function ratePercent(rate: string): string {
+  const { units, scale } = parseDecimal(rate);
+  return `${formatDecimal(scale >= 2 ? { units, scale: scale - 2 } : { units: units * 10n ** BigInt(2 - scale), scale: 0 })}%`;
+}

@@ -1,6 +1,7 @@
 import type {
   ChangeFlag,
   Coupon,
+  CustomerEmailKind,
   CustomizedProduct,
   Environment,
   LedgerEntry,
@@ -11,10 +12,33 @@ import type {
   Vendor,
   VendorSettings,
 } from './model.ts';
+import type { EmailFacts } from './customer-emails.ts';
 import type { IdempotencyRecord } from './idempotency.ts';
 import type { PanelUser, StoredPanelSession } from './panel-accounts.ts';
 import type { StoredFlash } from './panel-flashes.ts';
 import type { StoredAdminSession } from './hosted-links.ts';
+
+/** A customer e-mail in the outbox. */
+export interface OutboxEmail {
+  id: string;
+  scope: Scope;
+  kind: CustomerEmailKind;
+  eventKey: string;
+  facts: EmailFacts;
+  status: 'PENDING' | 'SENT' | 'FAILED' | 'SKIPPED';
+  tries: number;
+  nextTryAt: string;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+export interface NoticeDue {
+  kind: 'TRIAL_ENDING' | 'RENEWAL_UPCOMING';
+  scope: Scope;
+  transactionId: string;
+  nextCharge: string;
+}
 
 /**
  * What the domain needs from storage, in the domain's words. src/store implements it for SQLite and
@@ -179,6 +203,26 @@ export interface Repositories {
   };
   /** What the vendor panel's dashboard reads (src/store/dashboard-store.ts). */
   dashboard: DashboardRepository;
+  /** The customer e-mail outbox (src/domain/customer-emails.ts). */
+  customerEmails: {
+    /** Queues each e-mail unless its event key already queued one (then it is left as it is). */
+    enqueue(emails: OutboxEmail[]): Promise<void>;
+    /** Leases up to `limit` e-mails due by `now` that no live lease holds, oldest first; PostgreSQL skips rows another worker is claiming. */
+    claim(q: { now: string; owner: string; leaseUntil: string; limit: number }): Promise<OutboxEmail[]>;
+    /** Records a try's outcome and ends the lease, if `owner` still holds it; false otherwise. */
+    settle(
+      id: string,
+      owner: string,
+      outcome: { status: OutboxEmail['status']; tries: number; nextTryAt: string; lastError: string | null; sentAt: string | null },
+    ): Promise<boolean>;
+    /** The scope's latest e-mails, newest first, with the address each goes to. */
+    list(scope: Scope, limit: number): Promise<(OutboxEmail & { recipient: string | null })[]>;
+    /**
+     * Subscriptions whose notice is due and not yet queued (no e-mail with its `noticeKey`): in a trial
+     * ending after `now` and by `trialUntil`, or yearly, live, not in dunning, renewing by `yearlyUntil`.
+     */
+    noticesDue(q: { now: string; trialUntil: string; yearlyUntil: string; sandboxVendorId: string | undefined; limit: number }): Promise<NoticeDue[]>;
+  };
   operations: {
     /** Work waiting, each count stopping at `cap`: subscriptions due by `now`, open charge attempts, processor events not yet handled. */
     waiting(now: string, cap: number): Promise<{ billingDue: number; openAttempts: number; eventsWaiting: number }>;

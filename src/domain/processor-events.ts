@@ -1,4 +1,6 @@
 import type { Booking, ChargeProtocol } from './charge-protocol.ts';
+import type { EmailRecorder } from './customer-emails.ts';
+import { refundEmail } from './refunds.ts';
 import type { Clock } from './clock.ts';
 import type { PaymentGateway, ProcessorEvent } from './gateway.ts';
 import { isPayment, reversalEntry, type NewEntry } from './ledger.ts';
@@ -23,6 +25,8 @@ export interface ProcessorEventDeps {
   bookings: { PURCHASE: Booking; VAULTED: Booking; REFUND: Booking };
   /** A renewal the bank held for the customer's authentication was paid after all: billing books it (once). */
   authenticatedRenewal(attempt: ChargeAttempt, reference: string): Promise<void>;
+  /** Queues the customer's e-mail of a refund made at the processor. */
+  emails?: EmailRecorder | undefined;
 }
 
 export type ReceiveResult =
@@ -174,6 +178,7 @@ export function processorEventService(deps: ProcessorEventDeps) {
       // A vaulted method stays usable after one of its charges is refunded (as through the API).
       const patch: TransactionPatch = transaction.type === 'VAULTED' ? {} : { status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };
       await repos.transactions.update(paid.scope, transaction.id, patch, { flag: 'CHANGED_STATUS_REFUNDED', at: entry.createdAt });
+      await deps.emails?.record(repos, [refundEmail(paid.scope, transaction.id, entry.id)]);
     });
   }
 

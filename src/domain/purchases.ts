@@ -7,6 +7,7 @@ import { AppError, invalidState } from './errors.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
 import { declineMessage, type CardInput, type DeclineCode, type PaymentGateway, type TokenizedCard } from './gateway.ts';
 import type { Booking, ChargeProtocol, Outcome } from './charge-protocol.ts';
+import type { EmailRecorder } from './customer-emails.ts';
 import { pendingAttempt } from './charge-attempts.ts';
 import { newId } from './ids.ts';
 import { paymentEntry } from './ledger.ts';
@@ -38,6 +39,8 @@ export interface PurchaseDeps {
   usSalesTax?: UsSalesTaxTable | undefined;
   /** The seller's country when the vendor has none in its settings (SELLER_COUNTRY); unset: no reverse charge. */
   sellerCountry?: string | undefined;
+  /** Queues the receipt in the booking's database transaction. */
+  emails?: EmailRecorder | undefined;
 }
 
 export interface PurchaseRequest {
@@ -214,22 +217,23 @@ export function purchaseService(deps: PurchaseDeps) {
         );
       }
       await repos.transactions.insert(transaction);
+      let entryId: string | undefined;
       if (plan.charged) {
-        await repos.entries.insert(
-          paymentEntry({
-            type: transaction.type === 'ONETIME' ? 'ONETIME_PAYMENT' : transaction.type === 'SUBSCRIPTION' ? 'SUBSCRIPTION_PAYMENT' : 'VAULTED_PAYMENT',
-            transaction,
-            currency: plan.quote.currency,
-            netMinor: plan.quote.netMinor,
-            taxMinor: plan.quote.taxMinor,
-            taxRate: plan.quote.taxRate,
-            feeMinor: paid.feeMinor,
-            gatewayReference: paid.reference,
-            provider: plan.provider,
-            at: bought,
-            periodStart: transaction.type === 'SUBSCRIPTION' ? transaction.createdAt : null,
-          }),
-        );
+        const entry = paymentEntry({
+          type: transaction.type === 'ONETIME' ? 'ONETIME_PAYMENT' : transaction.type === 'SUBSCRIPTION' ? 'SUBSCRIPTION_PAYMENT' : 'VAULTED_PAYMENT',
+          transaction,
+          currency: plan.quote.currency,
+          netMinor: plan.quote.netMinor,
+          taxMinor: plan.quote.taxMinor,
+          taxRate: plan.quote.taxRate,
+          feeMinor: paid.feeMinor,
+          gatewayReference: paid.reference,
+          provider: plan.provider,
+          at: bought,
+          periodStart: transaction.type === 'SUBSCRIPTION' ? transaction.createdAt : null,
+        });
+        await repos.entries.insert(entry);
+        entryId = entry.id;
       }
       if (plan.licence) {
         await repos.licences.insert({
@@ -240,6 +244,12 @@ export function purchaseService(deps: PurchaseDeps) {
           key: plan.licence,
           createdAt: transaction.createdAt,
         });
+      }
+      // A vaulted method's first "purchase" stores a card; the vendor's own charges of it are not receipts of ours.
+      if (transaction.type !== 'VAULTED') {
+        await deps.emails?.record(repos, [
+          { kind: 'RECEIPT', scope, key: `RECEIPT:${transaction.id}`, facts: { transactionId: transaction.id, entryId, date: transaction.nextCharge } },
+        ]);
       }
     },
   };

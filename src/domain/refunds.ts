@@ -1,4 +1,5 @@
 import type { Booking, ChargeProtocol } from './charge-protocol.ts';
+import type { EmailEvent, EmailRecorder } from './customer-emails.ts';
 import { pendingAttempt } from './charge-attempts.ts';
 import type { Clock } from './clock.ts';
 import { AppError, invalidState, notFound } from './errors.ts';
@@ -18,6 +19,8 @@ export interface RefundDeps {
   store: Store;
   clock: Clock;
   protocol: ChargeProtocol;
+  /** Queues the customer's refund e-mail in the booking's database transaction. */
+  emails?: EmailRecorder | undefined;
 }
 
 export type RefundOutcome =
@@ -52,6 +55,7 @@ export function refundService(deps: RefundDeps) {
       // A vaulted method stays usable after one of its charges is refunded.
       const patch: Partial<Transaction> = transaction.type === 'VAULTED' ? {} : { status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };
       await repos.transactions.update(attempt.scope, transaction.id, patch, { flag: 'CHANGED_STATUS_REFUNDED', at: plan.refund.createdAt });
+      await deps.emails?.record(repos, [refundEmail(attempt.scope, transaction.id, plan.refund.id)]);
     },
   };
 
@@ -147,3 +151,11 @@ export function refundService(deps: RefundDeps) {
 }
 
 export type RefundService = ReturnType<typeof refundService>;
+
+/** The customer's e-mail about a refund: one per refund entry, however the refund was made. */
+export const refundEmail = (scope: Scope, transactionId: string, entryId: string): EmailEvent => ({
+  kind: 'REFUNDED',
+  scope,
+  key: `REFUNDED:${entryId}`,
+  facts: { transactionId, entryId },
+});

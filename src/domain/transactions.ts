@@ -4,11 +4,14 @@ import type { LedgerEntry, Scope, Transaction, WhoCanceled } from './model.ts';
 import type { Repositories, Store } from './ports.ts';
 import { requireUnchanged, type SeenLedger } from './seen-ledger.ts';
 import { requireEmail, requirePayload } from './validation.ts';
+import type { EmailRecorder } from './customer-emails.ts';
 
 /** Reading transactions, and the changes that move no money: e-mail, payload, cancellation. */
 export interface TransactionDeps {
   store: Store;
   clock: Clock;
+  /** Queues the customer's cancellation e-mail in the cancel's database transaction. */
+  emails?: EmailRecorder | undefined;
 }
 
 export type CancelOutcome = { transaction: Transaction; changed: boolean };
@@ -110,6 +113,9 @@ export function transactionService(deps: TransactionDeps) {
             ? { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: who, nextCharge: null }
             : { status: 'SUBSCRIPTION_STATUS_CANCELLED_PENDING', whoCanceled: who };
         await repos.transactions.update(scope, id, patch, { flag: 'CHANGED_STATUS_CANCELLED', at });
+        // Access ends with the paid period; a trial ends now.
+        const accessEnds = patch.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? transaction.nextCharge : null;
+        await deps.emails?.record(repos, [{ kind: 'CANCELLED', scope, key: `CANCELLED:${id}`, facts: { transactionId: id, date: accessEnds } }]);
         return { transaction: { ...transaction, ...patch, changeFlag: 'CHANGED_STATUS_CANCELLED' }, changed: true };
       });
     },

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Environment, Vendor } from '../domain/model.ts';
+import type { CustomerEmailKind, Environment, Vendor } from '../domain/model.ts';
 import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
 import type { ApiCredentialsTable, VendorsTable } from './schema.ts';
@@ -20,6 +20,11 @@ const toVendor = (row: Selectable<VendorsTable>): Vendor => ({
   taxId: row.tax_id ?? null,
   supportEmail: row.support_email ?? null,
   logo: row.logo ?? null,
+  emails: {
+    senderName: row.email_sender_name ?? null,
+    replyTo: row.email_reply_to ?? null,
+    off: (row.emails_off ?? '').split(' ').filter(Boolean) as CustomerEmailKind[],
+  },
 });
 
 /** The seller-detail columns of the settings given (undefined: unchanged; null: cleared). */
@@ -30,6 +35,7 @@ const sellerColumns = (s: Partial<Vendor>) => ({
   ...(s.taxId !== undefined ? { tax_id: s.taxId } : {}),
   ...(s.supportEmail !== undefined ? { support_email: s.supportEmail } : {}),
   ...(s.logo !== undefined ? { logo: s.logo } : {}),
+  ...(s.emails !== undefined ? { email_sender_name: s.emails.senderName, email_reply_to: s.emails.replyTo, emails_off: s.emails.off.join(' ') } : {}),
 });
 
 export function vendorsStore(db: Executor): Repositories['vendors'] {

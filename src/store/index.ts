@@ -4,6 +4,7 @@ import { credentialsStore, customersStore, paymentMethodsStore, vendorsStore } f
 import { chargeAttemptsStore, idempotencyStore } from './attempts-store.ts';
 import { billingStore, sandboxClocksStore } from './billing-store.ts';
 import { customizedProductsStore, productsStore } from './catalog-store.ts';
+import { customerEmailsStore } from './customer-emails-store.ts';
 import { couponsStore } from './coupons-store.ts';
 import { dashboardStore } from './dashboard-store.ts';
 import { feedStore } from './feed-store.ts';
@@ -45,6 +46,7 @@ const MAKE: { [K in keyof Repositories]: (c: Connection) => Repositories[K] } = 
   processorEvents: ({ db }) => processorEventsStore(db),
   dashboard: ({ db }) => dashboardStore(db),
   operations: ({ db }) => operationsStore(db),
+  customerEmails: ({ db, dialect }) => customerEmailsStore(db, dialect),
 };
 
 const CONNECTION = Symbol('connection');

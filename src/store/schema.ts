@@ -20,6 +20,10 @@ export interface VendorsTable {
   support_email: string | null;
   /** A data URL (PNG or JPEG). */
   logo: string | null;
+  email_sender_name: string | null;
+  email_reply_to: string | null;
+  /** Customer e-mail kinds turned off, space-separated. */
+  emails_off: Generated<string>;
 }
 
 export interface ApiCredentialsTable {
@@ -321,6 +325,29 @@ export interface ProcessorEventsTable {
   next_try_at: string;
 }
 
+/** The customer e-mail outbox: one row per event, sent by the worker (decisions §25). */
+export interface CustomerEmailsTable {
+  id: string;
+  vendor_id: string;
+  environment: string;
+  kind: string;
+  /** The event that caused it (`RECEIPT:<transaction id>`, …): unique, so an event queues one e-mail. */
+  event_key: string;
+  transaction_id: string;
+  /** JSON: what the e-mail is about (ids, dates); it is rendered when sent. */
+  facts: string;
+  /** PENDING, SENT, FAILED (gave up), SKIPPED (the vendor turned its kind off). */
+  status: string;
+  tries: Generated<number>;
+  next_try_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  /** Why the last try failed: the SMTP server's answer or the connection error (no message content). */
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
 export interface Schema {
   vendors: VendorsTable;
   api_credentials: ApiCredentialsTable;
@@ -344,4 +371,5 @@ export interface Schema {
   panel_flashes: PanelFlashesTable;
   admin_sessions: AdminSessionsTable;
   processor_events: ProcessorEventsTable;
+  customer_emails: CustomerEmailsTable;
 }

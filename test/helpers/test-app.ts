@@ -68,6 +68,7 @@ export async function startTestApp(
     gateways?: Partial<Record<Environment, PaymentGateway>>;
     billing?: BillingOptions;
     payments?: ServiceOverrides['payments'];
+    emails?: ServiceOverrides['emails'];
     env?: Record<string, string>;
     port?: number;
     /** Another app's database: this app stands for a second process on it (and leaves it to its owner to drop). */
@@ -91,6 +92,7 @@ export async function startTestApp(
     gateways: { production: sandboxGateway(database.kysely), ...options.gateways },
     billing: options.billing,
     payments: options.payments,
+    emails: options.emails,
   });
   const app = await buildApp(services, { logger: false });
   await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
@@ -161,6 +163,7 @@ export async function startTestApp(
       };
     },
     async close() {
+      services.emails.close();
       await app.close();
       await drop();
     },

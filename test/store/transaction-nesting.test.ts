@@ -19,6 +19,7 @@ const vendor = (id: string): Vendor => ({
   taxId: null,
   supportEmail: null,
   logo: null,
+  emails: { senderName: null, replyTo: null, off: [] },
 });
 
 for (const kind of await storeKinds()) {

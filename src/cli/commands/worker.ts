@@ -22,7 +22,8 @@ export function registerWorkerCommand(program: Command) {
               b,
               () =>
                 `Billing: ${b.renewed} renewed, ${b.declined} declined, ${b.ended} ended, ${b.failed} cancelled after failed retries, ${b.unknown} unknown, ${b.expiredOffers} offers expired, ${b.errors.length} held.\n` +
-                `Charge attempts: ${a.settled} settled, ${a.voided} voided, ${a.open} still unknown, ${a.unresolved} unresolved.`,
+                `Charge attempts: ${a.settled} settled, ${a.voided} voided, ${a.open} still unknown, ${a.unresolved} unresolved.\n` +
+                `Customer e-mails: ${b.emails.sent} sent, ${b.emails.retried} to try again, ${b.emails.failed} given up, ${b.emails.skipped} turned off.`,
             );
           });
         }

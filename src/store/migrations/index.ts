@@ -16,6 +16,7 @@ import * as buyerPostalCode from './0014-buyer-postal-code.ts';
 import * as buyerAddress from './0015-buyer-address.ts';
 import * as cancelledAt from './0016-cancelled-at.ts';
 import * as panelFlashes from './0017-panel-flashes.ts';
+import * as customerEmails from './0018-customer-emails.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0015-buyer-address': buyerAddress,
   '0016-cancelled-at': cancelledAt,
   '0017-panel-flashes': panelFlashes,
+  '0018-customer-emails': customerEmails,
 };
 
 /** Every migration this version knows, by name. */

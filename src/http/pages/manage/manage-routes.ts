@@ -53,7 +53,14 @@ export function registerManagePage(app: HttpApp, { services, environment }: Envi
   const open = (reply: FastifyReply, token: string): Open | { reply: FastifyReply } => {
     const opened = check(token);
     if (opened.status === 'expired')
-      return { reply: problem(reply, 410, 'This link has expired', 'Ask the seller for a new link: these links work for one hour.') };
+      return {
+        reply: problem(
+          reply,
+          410,
+          'This link has expired',
+          "Ask the seller for a new link: a link from the seller's site works for an hour, one in an e-mail for a week.",
+        ),
+      };
     if (opened.status === 'invalid') {
       return { reply: problem(reply, 404, 'This link is not valid', 'Check that you copied the whole link, or ask the seller for a new one.') };
     }

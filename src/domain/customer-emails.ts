@@ -1,0 +1,404 @@
+import { randomBytes } from 'node:crypto';
+import type { VendorClock } from './clock.ts';
+import type { HostedLinks } from './hosted-links.ts';
+import { newId } from './ids.ts';
+import { invalidInput } from './errors.ts';
+import {
+  CUSTOMER_EMAIL_KINDS,
+  type ChargeFrequency,
+  type CustomerEmailKind,
+  type Environment,
+  type Scope,
+  type Vendor,
+  type VendorEmailSettings,
+} from './model.ts';
+import { requireEmail } from './validation.ts';
+import type { OutboxEmail, Repositories, Store } from './ports.ts';
+
+/**
+ * Customer e-mails (decisions §25): receipts, notices before a trial ends or a yearly renewal, and
+ * messages when a renewal is paid, fails or needs the customer's authentication, when a subscription
+ * is cancelled and when a payment is refunded. Off unless the operator configured SMTP.
+ *
+ * Exactly one e-mail per event: the change that causes it writes the outbox row in its own database
+ * transaction, keyed by the event (a second write of the same key is ignored). The worker claims due
+ * rows with a lease, as billing claims renewals, and sends them one at a time, recording each as
+ * sent as soon as the SMTP server accepted it: a worker killed in between can send that one message
+ * twice, with the same Message-ID; killed anywhere else, nothing goes twice. A refused message is
+ * tried again with a growing delay, and given up (FAILED, shown in the panel) a day after it was queued.
+ */
+
+/** What an e-mail is about, kept with it; everything else is read when it is sent. */
+export interface EmailFacts {
+  transactionId: string;
+  /** The ledger entry: the payment of a receipt or renewal, the refund of a refund. */
+  entryId?: string | undefined;
+  /** The date the e-mail speaks of: the trial's end, the renewal, the next try, the end of access. */
+  date?: string | null | undefined;
+  /** The amount of a failed or held renewal. */
+  amount?: { currency: string; totalMinor: number } | undefined;
+}
+
+/** An event that sends an e-mail, as the change causing it reports it. */
+export interface EmailEvent {
+  kind: CustomerEmailKind;
+  scope: Scope;
+  /** Unique per event: a second event with the same key queues nothing. */
+  key: string;
+  facts: EmailFacts;
+}
+
+/** What the templates show: everything is already looked up and the links signed. */
+export interface EmailView {
+  kind: CustomerEmailKind;
+  environment: Environment;
+  vendor: { name: string; supportEmail: string };
+  product: string;
+  frequency: ChargeFrequency;
+  transactionId: string;
+  /** The amounts of the payment or refund; for a failed or held renewal, only its total. */
+  amounts: { currency: string; netMinor: number | null; taxMinor: number | null; totalMinor: number; taxName: string; taxRate: string | null } | null;
+  licenceKey: string | null;
+  /** The invoice of a payment, or the credit note of a refund. */
+  documentUrl: string | null;
+  manageUrl: string;
+  date: string | null;
+  /** A subscription bought with a free trial (its receipt charges nothing yet). */
+  trial: boolean;
+}
+
+export interface ComposedEmail {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+export interface OutgoingEmail extends ComposedEmail {
+  from: { name: string; address: string };
+  replyTo: string;
+  to: string;
+  /** `<id@domain>`, the same on every try of one outbox row, so a duplicate is recognisable. */
+  messageId: string;
+}
+
+/** The SMTP server's answer as a value: a refusal says whether trying again can help. */
+export type SendResult = { status: 'SENT' } | { status: 'REFUSED'; permanent: boolean; reason: string };
+
+/** The e-mail network: SMTP in production (src/mail/smtp-sender.ts) and in the tests (a loopback server). */
+export interface EmailSender {
+  send(email: OutgoingEmail): Promise<SendResult>;
+  close(): void;
+}
+
+export interface EmailReport {
+  queued: number;
+  sent: number;
+  retried: number;
+  failed: number;
+  skipped: number;
+  /** The run stopped with e-mails still due (its time was up). */
+  more: boolean;
+}
+
+export interface CustomerEmailDeps {
+  store: Store;
+  clock: VendorClock;
+  /** Undefined when SMTP is not configured: nothing is queued or sent. */
+  sender: EmailSender | undefined;
+  /** SMTP_FROM: the address every e-mail is sent from. */
+  from: string | undefined;
+  compose(view: EmailView): ComposedEmail;
+  links: HostedLinks;
+  urls: { base(environment: Environment): string };
+}
+
+export interface CustomerEmailOptions {
+  /** E-mails per claim. */
+  batchSize?: number;
+  /** How long a worker holds what it claimed; it stops sending at half of it. */
+  leaseMs?: number;
+  /** The delay after the first refusal; each next one doubles, up to an hour. */
+  firstRetryMs?: number;
+  /** A message still refused this long after it was queued is given up. */
+  giveUpAfterMs?: number;
+}
+
+/** A link in an e-mail opens the management page for this long: e-mails are read days later. */
+export const EMAIL_LINK_LIFETIME_SECONDS = 7 * 86_400;
+/** Notices go out this long before the charge they announce. */
+export const TRIAL_NOTICE_MS = 3 * 86_400_000;
+export const YEARLY_NOTICE_MS = 7 * 86_400_000;
+const MAX_RETRY_MS = 3_600_000;
+
+/** The key of a notice of an upcoming charge: one per subscription and charge date (the store finds those not yet queued by it). */
+export const noticeKey = (kind: 'TRIAL_ENDING' | 'RENEWAL_UPCOMING', transactionId: string, nextCharge: string) => `${kind}:${transactionId}:${nextCharge}`;
+
+/** What a vendor sets in the panel: '' clears the sender name or reply-to. */
+export interface EmailSettingsInput {
+  senderName?: string | null | undefined;
+  replyTo?: string | null | undefined;
+  off?: readonly string[] | undefined;
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** The e-mail settings checked: a sender name of at most 80 characters, a reply-to address, known kinds. */
+export function emailSettings(input: EmailSettingsInput): VendorEmailSettings {
+  const name = input.senderName?.trim() || null;
+  if (name !== null && ([...name].length > 80 || CONTROL.test(name))) throw invalidInput('The sender name can have at most 80 characters, on one line.');
+  const replyTo = input.replyTo?.trim() ? requireEmail(input.replyTo.trim(), 'Reply-to') : null;
+  const off = [...new Set(input.off ?? [])];
+  const unknown = off.filter((k) => !CUSTOMER_EMAIL_KINDS.includes(k as CustomerEmailKind));
+  if (unknown.length > 0) throw invalidInput(`Unknown e-mail kind: ${unknown.join(', ')}.`);
+  return { senderName: name, replyTo, off: CUSTOMER_EMAIL_KINDS.filter((k) => off.includes(k)) };
+}
+
+/** The address customers write to: the vendor's support e-mail, its reply-to, else its account e-mail. */
+export const supportAddress = (vendor: Vendor) => vendor.supportEmail ?? vendor.emails.replyTo ?? vendor.email;
+
+/** The delay before try `tries + 1` after `tries` refusals: doubling from the first, at most an hour. */
+export function retryDelayMs(tries: number, firstRetryMs: number): number {
+  return Math.min(MAX_RETRY_MS, firstRetryMs * 2 ** Math.max(0, tries - 1));
+}
+
+export function customerEmailService(deps: CustomerEmailDeps, options: CustomerEmailOptions = {}) {
+  const batchSize = options.batchSize ?? 20;
+  const leaseMs = options.leaseMs ?? 300_000;
+  const firstRetryMs = options.firstRetryMs ?? 60_000;
+  const giveUpAfterMs = options.giveUpAfterMs ?? 86_400_000;
+  const sender = deps.sender;
+  const from = deps.from ?? '';
+  const messageDomain = from.slice(from.lastIndexOf('@') + 1) || 'opentill.invalid';
+  const enabled = sender !== undefined && from !== '';
+
+  /** Queues the e-mails of events inside the caller's database transaction; nothing when e-mails are off. */
+  async function record(repos: Pick<Repositories, 'customerEmails'>, events: readonly EmailEvent[]): Promise<void> {
+    if (!enabled || events.length === 0) return;
+    const now = deps.clock.real();
+    const at = now.toISOString();
+    await repos.customerEmails.enqueue(
+      events.map((e) => ({
+        id: newId('email', now.getTime()),
+        scope: e.scope,
+        kind: e.kind,
+        eventKey: e.key,
+        facts: e.facts,
+        status: 'PENDING',
+        tries: 0,
+        nextTryAt: at,
+        lastError: null,
+        createdAt: at,
+        sentAt: null,
+      })),
+    );
+  }
+
+  /** Queues the notices now due: trials ending within 3 days, yearly renewals within 7, by each clock. */
+  async function queueNotices(): Promise<number> {
+    const clocks = [
+      { sandboxVendorId: undefined as string | undefined, offsetMs: 0 },
+      ...deps.clock.ahead().map(([id, offsetMs]) => ({ sandboxVendorId: id, offsetMs })),
+    ];
+    let queued = 0;
+    for (const c of clocks) {
+      const now = deps.clock.real().getTime() + c.offsetMs;
+      for (;;) {
+        const due = await deps.store.customerEmails.noticesDue({
+          now: new Date(now).toISOString(),
+          trialUntil: new Date(now + TRIAL_NOTICE_MS).toISOString(),
+          yearlyUntil: new Date(now + YEARLY_NOTICE_MS).toISOString(),
+          sandboxVendorId: c.sandboxVendorId,
+          limit: 500,
+        });
+        if (due.length === 0) break;
+        await record(
+          deps.store,
+          due.map((d) => ({
+            kind: d.kind,
+            scope: d.scope,
+            key: noticeKey(d.kind, d.transactionId, d.nextCharge),
+            facts: { transactionId: d.transactionId, date: d.nextCharge },
+          })),
+        );
+        queued += due.length;
+        if (due.length < 500) break;
+      }
+    }
+    return queued;
+  }
+
+  /** Everything a template shows, read now; undefined when the transaction is gone. */
+  async function viewOf(email: OutboxEmail, vendor: Vendor): Promise<{ view: EmailView; to: string } | undefined> {
+    const { scope, facts } = email;
+    const transaction = await deps.store.transactions.find(scope, facts.transactionId);
+    if (!transaction) return undefined;
+    const entries = await deps.store.entries.listForTransaction(transaction.id);
+    const entry = facts.entryId ? entries.find((e) => e.id === facts.entryId) : undefined;
+    const base = deps.urls.base(scope.environment);
+    // Signed as of the queueing, so every try of one message carries the same link (and bytes).
+    const token = deps.links.issue('manage', scope, transaction.email.toLowerCase(), new Date(email.createdAt), EMAIL_LINK_LIFETIME_SECONDS);
+    const amounts = entry
+      ? {
+          currency: entry.currency,
+          netMinor: Math.abs(entry.netMinor),
+          taxMinor: Math.abs(entry.taxMinor),
+          totalMinor: Math.abs(entry.amountTotalMinor),
+          taxName: transaction.taxName,
+          taxRate: entry.taxRate,
+        }
+      : facts.amount
+        ? { currency: facts.amount.currency, netMinor: null, taxMinor: null, totalMinor: facts.amount.totalMinor, taxName: transaction.taxName, taxRate: null }
+        : null;
+    const licenceKey = email.kind === 'RECEIPT' ? ((await deps.store.licences.keyOf(scope, transaction.id)) ?? null) : null;
+    return {
+      to: transaction.email,
+      view: {
+        kind: email.kind,
+        environment: scope.environment,
+        vendor: { name: vendor.name, supportEmail: supportAddress(vendor) },
+        product: transaction.productName,
+        frequency: transaction.chargeFrequency,
+        transactionId: transaction.id,
+        amounts,
+        licenceKey,
+        documentUrl: entry ? `${base}/invoice/${entry.hashId}` : null,
+        manageUrl: `${base}/manage/${token}`,
+        date: facts.date ?? null,
+        trial: email.kind === 'RECEIPT' && !entry && transaction.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL',
+      },
+    };
+  }
+
+  function outgoing(vendor: Vendor, to: string, composed: ComposedEmail, id: string, environment: Environment): OutgoingEmail {
+    return {
+      ...composed,
+      // A sandbox e-mail says so in its subject: a vendor testing must not mistake it for a real sale.
+      subject: environment === 'sandbox' ? `[Test] ${composed.subject}` : composed.subject,
+      from: { name: vendor.emails.senderName ?? vendor.name, address: from },
+      replyTo: vendor.emails.replyTo ?? supportAddress(vendor),
+      to,
+      messageId: `<${id}@${messageDomain}>`,
+    };
+  }
+
+  /** Sends one claimed e-mail and records its outcome; the outcome's name for the report. */
+  async function deliver(email: OutboxEmail, owner: string, vendors: Map<string, Vendor | undefined>): Promise<keyof Omit<EmailReport, 'more' | 'queued'>> {
+    const { vendorId } = email.scope;
+    if (!vendors.has(vendorId)) vendors.set(vendorId, await deps.store.vendors.find(vendorId));
+    const vendor = vendors.get(vendorId);
+    const now = () => deps.clock.real();
+    const settle = (status: OutboxEmail['status'], tries: number, lastError: string | null, nextTryAt = email.nextTryAt) =>
+      deps.store.customerEmails.settle(email.id, owner, { status, tries, lastError, nextTryAt, sentAt: status === 'SENT' ? now().toISOString() : null });
+    if (!vendor || vendor.emails.off.includes(email.kind)) {
+      await settle('SKIPPED', email.tries, vendor ? 'This e-mail was turned off in the panel.' : 'The vendor is gone.');
+      return 'skipped';
+    }
+    const found = await viewOf(email, vendor);
+    if (!found) {
+      await settle('FAILED', email.tries, 'Its transaction is gone.');
+      return 'failed';
+    }
+    const result = await sender!.send(outgoing(vendor, found.to, deps.compose(found.view), email.id, email.scope.environment));
+    const tries = email.tries + 1;
+    if (result.status === 'SENT') {
+      await settle('SENT', tries, null);
+      return 'sent';
+    }
+    const retryAt = now().getTime() + retryDelayMs(tries, firstRetryMs);
+    if (result.permanent || retryAt > Date.parse(email.createdAt) + giveUpAfterMs) {
+      await settle('FAILED', tries, result.reason);
+      return 'failed';
+    }
+    await settle('PENDING', tries, result.reason, new Date(retryAt).toISOString());
+    return 'retried';
+  }
+
+  return {
+    /** True when SMTP is configured: events queue e-mails and the worker sends them. */
+    enabled,
+    record,
+
+    /**
+     * Queues the notices due, then sends what is due, a claimed batch at a time, until nothing is
+     * due, `budgetMs` passed or `stopping` says so (checked before each message). Safe to run in several workers at once.
+     */
+    async runDue(budgetMs = 20_000, stopping: () => boolean = () => false): Promise<EmailReport> {
+      const report: EmailReport = { queued: 0, sent: 0, retried: 0, failed: 0, skipped: 0, more: false };
+      if (!enabled) return report;
+      report.queued = await queueNotices();
+      const started = Date.now();
+      const vendors = new Map<string, Vendor | undefined>();
+      for (;;) {
+        const owner = randomBytes(12).toString('base64url');
+        const now = deps.clock.real();
+        const claimedAt = Date.now();
+        const batch = await deps.store.customerEmails.claim({
+          now: now.toISOString(),
+          owner,
+          leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
+          limit: batchSize,
+        });
+        for (const email of batch) {
+          // Past half its lease, a worker leaves the rest: another may claim them once the lease ends.
+          if (Date.now() - claimedAt > leaseMs / 2 || stopping()) break;
+          report[await deliver(email, owner, vendors)]++;
+        }
+        if (batch.length < batchSize) return report;
+        if (Date.now() - started > budgetMs || stopping()) return { ...report, more: true };
+      }
+    },
+
+    /** The vendor's latest e-mails (newest first), with whom each went to, for the panel. */
+    list: (scope: Scope, limit = 50) => deps.store.customerEmails.list(scope, limit),
+
+    /** An e-mail of this kind with sample data, as the vendor's customers would get it. */
+    preview(vendor: Vendor, kind: CustomerEmailKind, environment: Environment): OutgoingEmail {
+      return outgoing(
+        vendor,
+        'customer@example.com',
+        deps.compose(sampleView(vendor, kind, environment, deps.urls.base(environment))),
+        newId('email'),
+        environment,
+      );
+    },
+
+    /** Sends a sample of this kind to the vendor at once (not through the outbox): the answer says what SMTP said. */
+    async sendTest(vendor: Vendor, kind: CustomerEmailKind, environment: Environment, to: string): Promise<SendResult | { status: 'OFF' }> {
+      if (!enabled) return { status: 'OFF' };
+      return sender!.send({ ...this.preview(vendor, kind, environment), to });
+    },
+
+    /** Closes the SMTP connections. */
+    close: () => sender?.close(),
+  };
+}
+
+export type CustomerEmailService = ReturnType<typeof customerEmailService>;
+
+/** The part of the service the changes that cause e-mails call, inside their database transactions. */
+export type EmailRecorder = Pick<CustomerEmailService, 'record'>;
+
+/** Sample data for previews and test e-mails: plausible, and obviously not a real customer's. */
+export function sampleView(vendor: Vendor, kind: CustomerEmailKind, environment: Environment, base: string): EmailView {
+  const inDays = (days: number) => new Date(Date.UTC(2030, 0, 15) + days * 86_400_000).toISOString();
+  const paid = kind === 'RECEIPT' || kind === 'RENEWED' || kind === 'REFUNDED';
+  return {
+    kind,
+    environment,
+    vendor: { name: vendor.name, supportEmail: supportAddress(vendor) },
+    product: 'Example Pro',
+    frequency: kind === 'RENEWAL_UPCOMING' ? 'YEARLY' : 'MONTHLY',
+    transactionId: 'TC-TR_EXAMPLE',
+    amounts: paid
+      ? { currency: 'EUR', netMinor: 4900, taxMinor: 980, totalMinor: 5880, taxName: 'VAT', taxRate: '0.2' }
+      : kind === 'PAYMENT_FAILED' || kind === 'ACTION_REQUIRED'
+        ? { currency: 'EUR', netMinor: null, taxMinor: null, totalMinor: 5880, taxName: 'VAT', taxRate: null }
+        : null,
+    licenceKey: kind === 'RECEIPT' ? 'EXAMPLE-LICENCE-KEY' : null,
+    documentUrl: paid ? `${base}/invoice/TC-BA_EXAMPLE` : null,
+    manageUrl: `${base}/manage/example`,
+    date: kind === 'RECEIPT' || kind === 'RENEWED' || kind === 'REFUNDED' ? null : inDays(kind === 'TRIAL_ENDING' ? 3 : 7),
+    trial: false,
+  };
+}

@@ -1,0 +1,56 @@
+import nodemailer from 'nodemailer';
+import type { EmailSender, OutgoingEmail, SendResult } from '../domain/customer-emails.ts';
+
+/** What nodemailer's errors carry: the SMTP reply code when the server answered, a code of its own otherwise. */
+interface SmtpError extends Error {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+}
+
+/**
+ * Customer e-mails over SMTP (nodemailer): one pooled connection per process, bounded waits so a
+ * server that stops answering holds the worker for seconds, not for its lease.
+ */
+export function smtpSender(url: string): EmailSender {
+  const transport = nodemailer.createTransport({
+    url,
+    pool: true,
+    maxConnections: 2,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
+  return {
+    async send(email: OutgoingEmail): Promise<SendResult> {
+      try {
+        await transport.sendMail({
+          from: email.from,
+          replyTo: email.replyTo,
+          to: email.to,
+          subject: email.subject,
+          text: email.text,
+          html: email.html,
+          messageId: email.messageId,
+        });
+        return { status: 'SENT' };
+      } catch (err) {
+        return refusal(err as SmtpError);
+      }
+    },
+    close: () => transport.close(),
+  };
+}
+
+/**
+ * A server's 5xx to the message or its recipient is final (no such mailbox, refused content): trying
+ * again cannot help. Everything else (4xx, a connection refused or cut, a timeout, a login refused
+ * until the operator fixes it) is tried again. The reason is the server's reply or the error's code,
+ * which carries no message content.
+ */
+export function refusal(err: SmtpError): SendResult {
+  const code = err.responseCode;
+  const permanent = code !== undefined && code >= 500 && code < 600 && (err.code === 'EENVELOPE' || err.code === 'EMESSAGE');
+  const reason = (err.response ?? `${err.code ?? 'ERROR'}: ${err.message}`).replace(/\s+/g, ' ').slice(0, 300);
+  return { status: 'REFUSED', permanent, reason };
+}

@@ -1,0 +1,57 @@
+import type { AddressInfo } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+/**
+ * A real SMTP server on loopback that keeps what it accepts, parsed: where the tests' customer
+ * e-mails land. It can refuse for a while (451 to every recipient, as a full or throttling server
+ * answers), or reject one address for good (550).
+ */
+export interface SmtpInbox {
+  /** `smtp://127.0.0.1:<port>` for SMTP_URL. */
+  url: string;
+  messages: ParsedMail[];
+  /** While true, every message is refused with a temporary 451. */
+  refusing: boolean;
+  /** Addresses answered with a permanent 550 (no such mailbox). */
+  unknownMailboxes: Set<string>;
+  /** Called as each message is accepted, before the client hears so. */
+  onAccept?: (mail: ParsedMail) => void;
+  /** The messages to an address. */
+  to(address: string): ParsedMail[];
+  close(): Promise<void>;
+}
+
+export async function startSmtpInbox(): Promise<SmtpInbox> {
+  const inbox: SmtpInbox = {
+    url: '',
+    messages: [],
+    refusing: false,
+    unknownMailboxes: new Set(),
+    to: (address) => inbox.messages.filter((m) => [m.to].flat().some((t) => t?.value.some((v) => v.address?.toLowerCase() === address.toLowerCase()))),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  const refuse = (message: string, responseCode: number) => Object.assign(new Error(message), { responseCode });
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      if (inbox.refusing) return callback(refuse('Try again later', 451));
+      if (inbox.unknownMailboxes.has(address.address.toLowerCase())) return callback(refuse('No such mailbox', 550));
+      callback();
+    },
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          inbox.messages.push(mail);
+          inbox.onAccept?.(mail);
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  inbox.url = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  return inbox;
+}
