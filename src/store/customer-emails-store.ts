@@ -1,8 +1,8 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { CustomerEmailKind, Environment } from '../domain/model.ts';
 import type { OutboxEmail, Repositories } from '../domain/ports.ts';
 import type { DialectName, Executor } from './database.ts';
-import type { CustomerEmailsTable } from './schema.ts';
+import type { CustomerEmailsTable, Schema } from './schema.ts';
 import { whereScope } from './scope.ts';
 
 function toEmail(row: Selectable<CustomerEmailsTable>): OutboxEmail {
@@ -53,23 +53,27 @@ export function customerEmailsStore(db: Executor, dialect: DialectName): Reposit
     },
 
     async claim(q) {
+      const free = (eb: ExpressionBuilder<Schema, 'customer_emails'>) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', q.now)]);
       let due = db
         .selectFrom('customer_emails')
         .select('id')
         .where('status', '=', 'PENDING')
         .where('next_try_at', '<=', q.now)
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', q.now)]))
+        .where(free)
         .orderBy('next_try_at')
         .orderBy('id')
         .limit(q.limit);
+      // PostgreSQL: the locking subquery is run once, as an array. Written as `id in (subquery)`, the
+      // planner may rescan it for every row (a nested-loop semi-join), each rescan skipping the rows
+      // the scan before locked, and so claim every due row, not `limit`.
       if (dialect === 'postgres') due = due.forUpdate().skipLocked();
       const rows = await db
         .updateTable('customer_emails')
         .set({ lease_owner: q.owner, lease_until: q.leaseUntil })
-        .where('id', 'in', due)
+        .where(dialect === 'postgres' ? sql<boolean>`id = any(array(${due}))` : (eb) => eb('id', 'in', due))
         // Checked again on the row itself: on SQLite this is the guard against a claim between the select and the update.
         .where('status', '=', 'PENDING')
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', q.now)]))
+        .where(free)
         .returningAll()
         .execute();
       return rows.map(toEmail).sort((a, b) => a.nextTryAt.localeCompare(b.nextTryAt) || a.id.localeCompare(b.id));

@@ -51,6 +51,8 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
         .catch(callback);
     },
   });
+  // A client killed mid-conversation resets its connection: that is what some tests do, not a failure of the server.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   inbox.url = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
   return inbox;
