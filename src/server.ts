@@ -5,6 +5,7 @@ import { buildApp } from './http/app.ts';
 import type { ClusterMetrics } from './http/operations-routes.ts';
 import { createServices, type Services } from './services.ts';
 import { eventful, startBillingWorker } from './worker.ts';
+import { smtpHost } from './mail/smtp-sender.ts';
 
 /** Migrates and, on the very first start, seeds the demo vendor. */
 async function migrateAndSeed(services: Services, config: Config) {
@@ -32,6 +33,9 @@ export function startBanner(config: Config, demo: Awaited<ReturnType<typeof seed
   const serving = processes > 1 ? `, ${processes} processes` : '';
   const lines = [
     `opentill is listening on ${config.baseUrl} (sandbox: ${config.sandboxUrl}), store: ${store}${serving}`,
+    config.smtp
+      ? `Customer e-mails: on, from ${config.smtp.from} through ${smtpHost(config.smtp.url)}`
+      : 'Customer e-mails: off (set SMTP_URL and SMTP_FROM to send receipts and notices)',
     `API reference: ${config.baseUrl}/docs`,
   ];
   if (demo) {

@@ -93,8 +93,8 @@ export interface Services {
     /** Throws when the database cannot be reached. */
     ping(): Promise<void>;
     pendingMigrations(): Promise<string[]>;
-    /** Subscriptions due now (real time), open charge attempts, processor events not yet handled; each counted up to a million. */
-    waiting(): Promise<{ billingDue: number; openAttempts: number; eventsWaiting: number }>;
+    /** Subscriptions due now (real time), open charge attempts, processor events not yet handled, customer e-mails not yet sent; each counted up to a million. */
+    waiting(): Promise<{ billingDue: number; openAttempts: number; eventsWaiting: number; emailsWaiting: number }>;
     /** PostgreSQL's connection pool; undefined on SQLite. */
     connections(): { open: number; idle: number; waiting: number } | undefined;
   };

@@ -225,7 +225,7 @@ export interface Repositories {
   };
   operations: {
     /** Work waiting, each count stopping at `cap`: subscriptions due by `now`, open charge attempts, processor events not yet handled. */
-    waiting(now: string, cap: number): Promise<{ billingDue: number; openAttempts: number; eventsWaiting: number }>;
+    waiting(now: string, cap: number): Promise<{ billingDue: number; openAttempts: number; eventsWaiting: number; emailsWaiting: number }>;
   };
   idempotency: {
     /** Claims the key; if it was already claimed, returns the earlier record instead. */

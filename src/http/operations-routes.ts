@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { BillingReport } from '../domain/billing.ts';
+import type { WorkerReport } from '../worker.ts';
 import type { Services } from '../services.ts';
 import { sendError } from './errors-plugin.ts';
 
@@ -51,7 +51,7 @@ export interface Metrics {
   /** The /metrics handler. */
   scrape(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
   /** What the billing worker's runs add to the counters. */
-  observeBilling(report: BillingReport): void;
+  observeBilling(report: WorkerReport): void;
 }
 
 /**
@@ -73,6 +73,12 @@ export function createMetrics(services: Services, token: string, cluster?: Clust
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   });
+  const emails = new Counter({
+    name: 'opentill_customer_emails_total',
+    help: 'Customer e-mails the worker handled, by outcome: sent, retried (refused for now), failed (given up), skipped (turned off by the vendor)',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
   const billing = new Counter({
     name: 'opentill_billing_subscriptions_total',
     help: "Subscriptions the billing worker handled, by outcome: renewed, declined (to be retried), failed (cancelled after the last retry), ended, unknown (the gateway's answer was lost)",
@@ -83,6 +89,7 @@ export function createMetrics(services: Services, token: string, cluster?: Clust
   const due = gauge('opentill_billing_due', 'Subscriptions due now and not yet renewed (counted up to a million)');
   const open = gauge('opentill_charge_attempts_open', 'Charge and refund attempts whose outcome is not yet known (counted up to a million)');
   const events = gauge('opentill_processor_events_waiting', 'Payment processor webhook events received and not yet handled (counted up to a million)');
+  const mails = gauge('opentill_customer_emails_waiting', 'Customer e-mails queued and not yet sent, retries included (counted up to a million)');
   const up = gauge('opentill_database_up', '1 when the database answered the last scrape, else 0');
   new Gauge({
     name: 'opentill_database_connections',
@@ -124,6 +131,7 @@ export function createMetrics(services: Services, token: string, cluster?: Clust
         due.set(waiting.billingDue);
         open.set(waiting.openAttempts);
         events.set(waiting.eventsWaiting);
+        mails.set(waiting.emailsWaiting);
         up.set(1);
       } catch {
         up.set(0);
@@ -134,6 +142,7 @@ export function createMetrics(services: Services, token: string, cluster?: Clust
     },
     observeBilling(report) {
       for (const outcome of ['renewed', 'declined', 'failed', 'ended', 'unknown'] as const) if (report[outcome] > 0) billing.inc({ outcome }, report[outcome]);
+      for (const outcome of ['sent', 'retried', 'failed', 'skipped'] as const) if (report.emails[outcome] > 0) emails.inc({ outcome }, report.emails[outcome]);
     },
   };
 }

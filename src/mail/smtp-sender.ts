@@ -54,3 +54,23 @@ export function refusal(err: SmtpError): SendResult {
   const reason = (err.response ?? `${err.code ?? 'ERROR'}: ${err.message}`).replace(/\s+/g, ' ').slice(0, 300);
   return { status: 'REFUSED', permanent, reason };
 }
+
+/** Where SMTP_URL points, without its user or password: what logs and `opentill doctor` may show. */
+export function smtpHost(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}`;
+}
+
+/** Connects and logs in as a send would, sending nothing: undefined when the server took it, else why not. */
+export async function smtpProbe(url: string): Promise<string | undefined> {
+  const transport = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 10_000 });
+  try {
+    await transport.verify();
+    return undefined;
+  } catch (err) {
+    const refused = refusal(err as SmtpError);
+    return refused.status === 'REFUSED' ? refused.reason : undefined;
+  } finally {
+    transport.close();
+  }
+}

@@ -22,12 +22,13 @@ export function operationsStore(db: Executor): Repositories['operations'] {
     db.selectFrom('transactions').select('id').where('next_charge', 'is not', null).where('next_charge', '<=', now).orderBy('next_charge').limit(cap);
   return {
     async waiting(now, cap) {
-      const [billingDue, openAttempts, eventsWaiting] = await Promise.all([
+      const [billingDue, openAttempts, eventsWaiting, emailsWaiting] = await Promise.all([
         count(due(now, cap)),
         count(db.selectFrom('charge_attempts').select('id').where('status', 'in', OPEN_STATUSES).limit(cap)),
         count(db.selectFrom('processor_events').select('id').where('processed_at', 'is', null).limit(cap)),
+        count(db.selectFrom('customer_emails').select('id').where('status', '=', 'PENDING').limit(cap)),
       ]);
-      return { billingDue, openAttempts, eventsWaiting };
+      return { billingDue, openAttempts, eventsWaiting, emailsWaiting };
     },
   };
 }

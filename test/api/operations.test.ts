@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { runWorkerOnce } from '../../src/worker.ts';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.ts';
@@ -97,13 +98,14 @@ for (const kind of await storeKinds()) {
       assert.equal(metric(text, 'opentill_billing_due'), 3);
       assert.equal(metric(text, 'opentill_charge_attempts_open'), 0);
       assert.equal(metric(text, 'opentill_processor_events_waiting'), 0);
+      assert.equal(metric(text, 'opentill_customer_emails_waiting'), 0, 'without SMTP nothing is queued');
       assert.equal(metric(text, 'opentill_database_up'), 1);
       assert.ok(metric(text, 'opentill_process_resident_memory_bytes')! > 0, "the process's own figures");
       if (kind === 'postgres') assert.ok(metric(text, 'opentill_database_connections', '{state="in_use"}') !== undefined);
       else assert.ok(!text.includes('opentill_database_connections{'), 'SQLite has no pool');
 
       // What the billing worker did, as `opentill serve` hands each run's report to the counters.
-      const report = await t.services.billing.runDue();
+      const report = await runWorkerOnce(t.services);
       assert.equal(report.renewed, 3, vendorId);
       t.app.metrics!.observeBilling(report);
       const after = await (await get('/metrics', `Bearer ${TOKEN}`)).text();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
+import { startSmtpInbox } from '../helpers/smtp-inbox.ts';
 import { cli, parseJson, succeeded } from '../helpers/cli.ts';
 
 /** `opentill doctor` (issue 16): each check with what to fix, exit 1 while anything needs fixing, and no migration of its own. */
@@ -69,5 +70,30 @@ describe('opentill doctor', { concurrency: 3 }, () => {
     assert.equal(stripe.check('production payments')?.status, 'fix');
     assert.match(stripe.check('production payments')!.detail, /no webhook signing secret: run `opentill stripe setup`/);
     assert.ok(!stripe.result.stdout.includes('sk_test_doctor'), 'no key is printed');
+  });
+
+  test('customer e-mails: a note while off; with SMTP, OK when the server takes a login, FIX when it does not answer, and no password printed', async () => {
+    const dir = dataDir();
+    succeeded(await cli(['migrate'], { OPENTILL_SECRET: SECRET, OPENTILL_DATA_DIR: dir }));
+    const off = await doctor({ OPENTILL_DATA_DIR: dir });
+    assert.equal(off.check('customer e-mails')?.status, 'note');
+    assert.match(off.check('customer e-mails')!.detail, /off: SMTP_URL is not set/);
+    const inbox = await startSmtpInbox();
+    try {
+      const on = await doctor({
+        OPENTILL_DATA_DIR: dir,
+        SMTP_URL: inbox.url.replace('smtp://', 'smtp://mailer:hunter2-secret@'),
+        SMTP_FROM: 'receipts@example.com',
+      });
+      assert.equal(on.check('customer e-mails')?.status, 'ok', on.check('customer e-mails')?.detail);
+      assert.equal(on.check('customer e-mails')!.detail, `sent from receipts@example.com through ${inbox.url}`);
+      assert.ok(!on.result.stdout.includes('hunter2'), 'no SMTP password is printed');
+      assert.equal(inbox.messages.length, 0, 'nothing is sent');
+    } finally {
+      await inbox.close();
+    }
+    const down = await doctor({ OPENTILL_DATA_DIR: dir, SMTP_URL: 'smtp://127.0.0.1:1', SMTP_FROM: 'receipts@example.com' });
+    assert.equal(down.result.code, 1);
+    assert.match(down.check('customer e-mails')!.detail, /^smtp:\/\/127\.0\.0\.1:1 did not accept a connection and login \(ESOCKET: connect ECONNREFUSED/);
   });
 });

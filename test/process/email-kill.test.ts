@@ -93,23 +93,27 @@ for (const kind of await storeKinds()) {
       });
     }
 
-    test('killed after the server accepted a message and before the outbox heard, that message goes twice with one Message-ID', { timeout: 60_000 }, async () => {
-      const inbox = await startSmtpInbox();
-      const world = await queued(kind, inbox);
-      try {
-        assert.equal((await runChild(world.job({ killAfterAccept: 2 })).exited).signal, 'SIGKILL');
-        await finish(world.job({}));
-        const counts = world.counts();
-        const twice = counts.filter((mails) => mails.length === 2);
-        assert.equal(twice.length, 1, 'exactly the message in the window');
-        assert.equal(counts.filter((mails) => mails.length === 1).length, CUSTOMERS - 1);
-        assert.equal(twice[0]![0]!.messageId, twice[0]![1]!.messageId);
-        assert.equal(twice[0]![0]!.text, twice[0]![1]!.text, 'the same message, links included');
-      } finally {
-        await world.close();
-        await inbox.close();
-      }
-    });
+    test(
+      'killed after the server accepted a message and before the outbox heard, that message goes twice with one Message-ID',
+      { timeout: 60_000 },
+      async () => {
+        const inbox = await startSmtpInbox();
+        const world = await queued(kind, inbox);
+        try {
+          assert.equal((await runChild(world.job({ killAfterAccept: 2 })).exited).signal, 'SIGKILL');
+          await finish(world.job({}));
+          const counts = world.counts();
+          const twice = counts.filter((mails) => mails.length === 2);
+          assert.equal(twice.length, 1, 'exactly the message in the window');
+          assert.equal(counts.filter((mails) => mails.length === 1).length, CUSTOMERS - 1);
+          assert.equal(twice[0]![0]!.messageId, twice[0]![1]!.messageId);
+          assert.equal(twice[0]![0]!.text, twice[0]![1]!.text, 'the same message, links included');
+        } finally {
+          await world.close();
+          await inbox.close();
+        }
+      },
+    );
 
     test('killed at random moments while sending, every message arrives and a duplicate is only ever a recognisable one', { timeout: 120_000 }, async (t) => {
       const inbox = await startSmtpInbox();

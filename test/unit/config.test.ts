@@ -72,3 +72,27 @@ describe('SQLITE_FILE', () => {
     assert.equal(existsSync(join(dataDir, 'opentill.db')), false, 'loading the configuration creates no database');
   });
 });
+
+describe('SMTP_URL and SMTP_FROM', () => {
+  test('unset: customer e-mails are off', () => {
+    assert.equal(load({}).smtp, undefined);
+  });
+
+  test('an smtp:// or smtps:// URL with the address to send from turns them on', () => {
+    assert.deepEqual(load({ SMTP_URL: 'smtps://user:pass@mail.example.com:465', SMTP_FROM: 'receipts@example.com' }).smtp, {
+      url: 'smtps://user:pass@mail.example.com:465',
+      from: 'receipts@example.com',
+    });
+  });
+
+  test('half a configuration, another scheme, or a sender that is not one address is refused at start, saying what to write', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ SMTP_URL: 'smtp://mail.example.com' }, /SMTP_FROM must be the address/],
+      [{ SMTP_FROM: 'receipts@example.com' }, /set SMTP_URL/],
+      [{ SMTP_URL: 'http://mail.example.com', SMTP_FROM: 'receipts@example.com' }, /smtp:\/\/ or smtps:\/\//],
+      [{ SMTP_URL: 'not a url', SMTP_FROM: 'receipts@example.com' }, /smtp:\/\/ or smtps:\/\//],
+      [{ SMTP_URL: 'smtp://mail.example.com', SMTP_FROM: 'Shop <receipts@example.com>' }, /SMTP_FROM must be the address/],
+    ];
+    for (const [env, pattern] of cases) assert.throws(() => load(env), pattern, JSON.stringify(env));
+  });
+});

@@ -79,6 +79,7 @@ async function diagnose(): Promise<Check[]> {
           : { name: 'schema', status: 'ok', detail: 'every migration of this version has run' },
       );
       for (const environment of ['production', 'sandbox'] as const) checks.push(payments(services, environment, config));
+      checks.push(await emails(config));
     } catch (err) {
       checks.push({ name: 'store', status: 'fix', detail: `${store} does not answer (${(err as Error).message}); check DATABASE_URL or SQLITE_FILE` });
     } finally {
@@ -86,6 +87,18 @@ async function diagnose(): Promise<Check[]> {
     }
   }
   return checks;
+}
+
+/** Customer e-mails: off without SMTP; with it, the server is asked to take a login (nothing is sent). */
+async function emails(config: Config): Promise<Check> {
+  const name = 'customer e-mails';
+  if (!config.smtp) return { name, status: 'note', detail: 'off: SMTP_URL is not set, so no receipt or notice is sent to customers' };
+  const { smtpHost, smtpProbe } = await import('../../mail/smtp-sender.ts');
+  const problem = await smtpProbe(config.smtp.url);
+  const where = smtpHost(config.smtp.url);
+  return problem
+    ? { name, status: 'fix', detail: `${where} did not accept a connection and login (${problem}); e-mails wait in the outbox meanwhile` }
+    : { name, status: 'ok', detail: `sent from ${config.smtp.from} through ${where}` };
 }
 
 async function open(config: Config) {
