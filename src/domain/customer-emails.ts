@@ -16,7 +16,7 @@ import { requireEmail } from './validation.ts';
 import type { OutboxEmail, Repositories, Store } from './ports.ts';
 
 /**
- * Customer e-mails (decisions §25): receipts, notices before a trial ends or a yearly renewal, and
+ * Customer e-mails (decisions §20): receipts, notices before a trial ends or a yearly renewal, and
  * messages when a renewal is paid, fails or needs the customer's authentication, when a subscription
  * is cancelled and when a payment is refunded. Off unless the operator configured SMTP.
  *

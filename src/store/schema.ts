@@ -325,7 +325,7 @@ export interface ProcessorEventsTable {
   next_try_at: string;
 }
 
-/** The customer e-mail outbox: one row per event, sent by the worker (decisions §25). */
+/** The customer e-mail outbox: one row per event, sent by the worker (decisions §20). */
 export interface CustomerEmailsTable {
   id: string;
   vendor_id: string;

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Customer e-mails (decisions §25): an outbox row is written in the database transaction of the
+// Customer e-mails (decisions §20): an outbox row is written in the database transaction of the
 // change that causes it, keyed by its event so that an event can only ever queue one e-mail; the
 // worker claims due rows with a lease (PostgreSQL skips rows another worker holds), sends each and
 // marks it sent. The address is the transaction's, read when sending. Due rows are found through a partial index. Vendors choose a sender name, a
