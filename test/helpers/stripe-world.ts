@@ -52,7 +52,14 @@ const hiddenInputs = (html: string) => Object.fromEntries([...html.matchAll(/<in
 
 export async function startStripeWorld(
   kind: StoreKind,
-  options: { clock?: Clock; billing?: BillingOptions; payments?: ServiceOverrides['payments']; gatewayTimeoutMs?: number; now?: () => Date } = {},
+  options: {
+    clock?: Clock;
+    billing?: BillingOptions;
+    payments?: ServiceOverrides['payments'];
+    gatewayTimeoutMs?: number;
+    now?: () => Date;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<StripeWorld> {
   // Stripe's time is the test's too: objects' ages, and the 24 hours it keeps idempotency keys.
   const standin = await startStripeStandIn({ webhookDelivery: 'manual', ...(options.now ? { now: () => options.now!().getTime() } : {}) });
@@ -62,7 +69,13 @@ export async function startStripeWorld(
     webhookSecret: undefined,
   };
   const gateway = stripeGateway({ keys, apiUrl: standin.url, jsUrl: standin.jsUrl, timeoutMs: options.gatewayTimeoutMs ?? 5000, now: options.now });
-  const app = await startTestApp(kind, { clock: options.clock, billing: options.billing, payments: options.payments, gateways: { production: gateway } });
+  const app = await startTestApp(kind, {
+    clock: options.clock,
+    billing: options.billing,
+    payments: options.payments,
+    gateways: { production: gateway },
+    env: options.env,
+  });
   const setup = await setupStripe({ keys, apiUrl: standin.url, webhookUrl: `${app.url}/webhooks/stripe` });
   keys.webhookSecret = setup.signingSecret!;
   const vendor = await app.newVendor();
