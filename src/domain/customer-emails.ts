@@ -203,7 +203,8 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
     let queued = 0;
     for (const c of clocks) {
       const now = deps.clock.real().getTime() + c.offsetMs;
-      for (;;) {
+      // At most 20 pages a run: the next run goes on (and a store that queued nothing cannot loop).
+      for (let page = 0; page < 20; page++) {
         const due = await deps.store.customerEmails.noticesDue({
           now: new Date(now).toISOString(),
           trialUntil: new Date(now + TRIAL_NOTICE_MS).toISOString(),
@@ -229,7 +230,7 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
   }
 
   /** Everything a template shows, read now; undefined when the transaction is gone. */
-  async function viewOf(email: OutboxEmail, vendor: Vendor): Promise<{ view: EmailView; to: string } | undefined> {
+  async function viewOf(email: OutboxEmail, vendor: Vendor): Promise<{ view: EmailView; to: string; shortTrial: boolean } | undefined> {
     const { scope, facts } = email;
     const transaction = await deps.store.transactions.find(scope, facts.transactionId);
     if (!transaction) return undefined;
@@ -253,6 +254,7 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
     const licenceKey = email.kind === 'RECEIPT' ? ((await deps.store.licences.keyOf(scope, transaction.id)) ?? null) : null;
     return {
       to: transaction.email,
+      shortTrial: email.kind === 'TRIAL_ENDING' && Date.parse(facts.date ?? '') - Date.parse(transaction.createdAt) <= TRIAL_NOTICE_MS,
       view: {
         kind: email.kind,
         environment: scope.environment,
@@ -298,6 +300,10 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
     if (!found) {
       await settle('FAILED', email.tries, 'Its transaction is gone.');
       return 'failed';
+    }
+    if (found.shortTrial) {
+      await settle('SKIPPED', email.tries, 'The trial is 3 days or shorter: its receipt already said when it ends.');
+      return 'skipped';
     }
     const result = await sender!.send(outgoing(vendor, found.to, deps.compose(found.view), email.id, email.scope.environment));
     const tries = email.tries + 1;

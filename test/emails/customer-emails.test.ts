@@ -148,6 +148,29 @@ for (const kind of await storeKinds()) {
       assert.equal(inbox.to('di@example.com').length, 4);
     });
 
+    test('a trial of 3 days or less gets no separate notice: its receipt already says when it ends', async () => {
+      const product = await v.product({
+        type: 'SUBSCRIPTION',
+        name: 'Acme Short',
+        chargeFrequency: 'MONTHLY',
+        trialDays: 2,
+        prices: [{ currency: 'USD', value: 10 }],
+      });
+      await v.buy(product.id, { email: 'sho@example.com' });
+      await work();
+      clock.advance(DAY);
+      await work();
+      assert.deepEqual(
+        inbox.to('sho@example.com').map((m) => m.subject),
+        ['[Test] Your Acme Short trial has started'],
+      );
+      assert.match(inbox.to('sho@example.com')[0]!.text!, /Your trial ends on/);
+      assert.deepEqual((await outbox()).map((e) => [e.kind, e.status]).sort(), [
+        ['RECEIPT', 'SENT'],
+        ['TRIAL_ENDING', 'SKIPPED'],
+      ]);
+    });
+
     test('a yearly subscription gets one notice 7 days before it renews', async () => {
       const product = await v.product({ type: 'SUBSCRIPTION', name: 'Acme Yearly', chargeFrequency: 'YEARLY', prices: [{ currency: 'USD', value: 120 }] });
       const start = clock.now().getTime();
