@@ -320,6 +320,11 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
     return 'retried';
   }
 
+  function preview(vendor: Vendor, kind: CustomerEmailKind, environment: Environment): OutgoingEmail {
+    const sample = sampleView(vendor, kind, environment, deps.urls.base(environment));
+    return outgoing(vendor, 'customer@example.com', deps.compose(sample), newId('email'), environment);
+  }
+
   return {
     /** True when SMTP is configured: events queue e-mails and the worker sends them. */
     enabled,
@@ -359,20 +364,12 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
     list: (scope: Scope, limit = 50) => deps.store.customerEmails.list(scope, limit),
 
     /** An e-mail of this kind with sample data, as the vendor's customers would get it. */
-    preview(vendor: Vendor, kind: CustomerEmailKind, environment: Environment): OutgoingEmail {
-      return outgoing(
-        vendor,
-        'customer@example.com',
-        deps.compose(sampleView(vendor, kind, environment, deps.urls.base(environment))),
-        newId('email'),
-        environment,
-      );
-    },
+    preview,
 
     /** Sends a sample of this kind to the vendor at once (not through the outbox): the answer says what SMTP said. */
     async sendTest(vendor: Vendor, kind: CustomerEmailKind, environment: Environment, to: string): Promise<SendResult | { status: 'OFF' }> {
       if (!enabled) return { status: 'OFF' };
-      return sender!.send({ ...this.preview(vendor, kind, environment), to });
+      return sender!.send({ ...preview(vendor, kind, environment), to });
     },
 
     /** Closes the SMTP connections. */

@@ -51,7 +51,7 @@ for (const kind of await storeKinds()) {
       assert.equal(saved.status, 204, await saved.text());
       const logo = `data:image/png;base64,${PNG.toString('base64')}`;
       const after = await (await fetch(`${t.url}/panel/settings?env=sandbox&done=settings`, { headers })).text();
-      assert.ok(after.includes(`<img src="${logo}" alt="Your logo"`), 'the page shows the logo');
+      assert.ok(after.includes(`<img class="logo-now" src="${logo}" alt="Your logo"`), 'the page shows the logo');
       assert.match(after, /The settings are saved/);
 
       const product = await v.product({ type: 'ONETIME', name: 'Pro licence', prices: [{ currency: 'USD', value: 12 }] });

@@ -34,7 +34,7 @@ const FORM_FIELDS = [
   'csrf', 'formToken', 'action', 'transactionId', 'token', 'email', 'firstName', 'lastName', 'zipCode', 'payload', 'coupon', 'appliedCoupon',
   'country', 'cardNumber', 'cardExpiry', 'cardCvc', 'expectedTotal', 'expectedCurrency', 'version', 'assignEmail', 'id', 'name', 'type',
   'frequency', 'trialDays', 'licences', 'prices', 'productId', 'code', 'off', 'expiresAt', 'allowConversion', 'adminFrameOrigins', 'company',
-  'password', 'q', '__proto__', 'constructor', '',
+  'password', 'q', 'kind', 'senderName', 'replyTo', 'send_RECEIPT', 'send_REFUNDED', '__proto__', 'constructor', '',
 ]; // prettier-ignore
 const JSON_FIELDS = [
   'payload', 'assignEmail', 'prices', 'currency', 'value', 'expiresIn', 'userMail', 'userFirstName', 'userLastName', 'description',

@@ -58,6 +58,11 @@ export interface PageOptions {
   script?: string;
   /** More CSS after the common look (a page's own layout), under the same nonce. */
   style?: string;
+  /**
+   * Allows `style="…"` attributes (never style elements or scripts): for the panel's e-mail preview,
+   * whose sandboxed `srcdoc` frame inherits this page's policy and holds an e-mail styled inline.
+   */
+  styleAttributes?: boolean;
   /** The payment processor's script, loaded before the inline script; its origins may be framed and called. */
   processorScript?: { url: string; origins: readonly string[] } | undefined;
 }
@@ -76,6 +81,7 @@ export function sendPage(reply: FastifyReply, options: PageOptions) {
   const csp = [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
+    ...(options.styleAttributes ? ["style-src-attr 'unsafe-inline'"] : []),
     `script-src 'nonce-${nonce}'${origins}`,
     `connect-src 'self'${origins}`,
     ...(processor ? [`frame-src${frames}`] : []),

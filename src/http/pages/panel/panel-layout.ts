@@ -9,6 +9,7 @@ export const SECTIONS = [
   ['products', 'Products', '/panel/products'],
   ['coupons', 'Coupons', '/panel/coupons'],
   ['developers', 'Developers', '/panel/developers'],
+  ['emails', 'E-mails', '/panel/emails'],
   ['settings', 'Settings', '/panel/settings'],
 ] as const;
 export type Section = (typeof SECTIONS)[number][0];
@@ -81,7 +82,11 @@ a.button{display:inline-block;padding:.6rem 1rem;border-radius:.5rem;border:1px 
 .pager{display:flex;gap:1rem;align-items:center;margin:1rem 0}.st{display:inline-block;padding:.05rem .5rem;border-radius:1rem;background:#eef0f3;font-size:.85rem;white-space:nowrap}
 .st.good{background:#ecfdf3;color:var(--ok)}.st.warn{background:#fff4e5;color:#8a5a00}.st.bad{background:#fef3f2;color:var(--bad)}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;word-break:break-all}
-.content form.narrow{max-width:30rem}.content .box{max-width:48rem}
+.content form.narrow,.content div.narrow{max-width:30rem}img.logo-now{max-height:48px;max-width:160px;vertical-align:middle}.content .box{max-width:48rem}
+.kinds{list-style:none;padding:0;margin:.6rem 0;max-width:48rem}.kinds li{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:center;justify-content:space-between;border-top:1px solid var(--line);padding:.35rem 0}
+.kinds label.check{margin:.3rem 0;flex:1 1 20rem}.kinds .inline button{margin-top:0}
+table.sent-emails td{overflow-wrap:anywhere}.sent-emails .at{display:block;font-size:.85rem;color:var(--muted)}tr.failed td{background:#fef3f2}tr.failed .st.bad{background:var(--bad);color:#fff;font-weight:600}tr.failed td:first-child{box-shadow:inset 3px 0 0 var(--bad)}.why{display:block;font-size:.85rem;color:var(--muted);overflow-wrap:anywhere}tr.failed .why{color:var(--bad)}
+dl.facts.email-headers dd,pre.email-text{word-break:normal;overflow-wrap:anywhere}.email-frame{display:block;width:100%;height:640px;border:1px solid var(--line);border-radius:.6rem;background:#f4f5f7;margin:.6rem 0}
 @media (max-width:760px){
 .panel{grid-template-columns:1fr;grid-template-rows:auto auto 1fr;grid-template-areas:"bar" "nav" "content"}
 .panel .bar{padding:.6rem .8rem}.panel .vid{display:block;margin:0}.panel .vid code{font-size:.78rem}

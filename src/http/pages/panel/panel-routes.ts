@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { paymentLink } from '../../../domain/catalog.ts';
 import { localeFromAcceptLanguage } from '../../../domain/buyer-money.ts';
-import { AppError } from '../../../domain/errors.ts';
+import { AppError, invalidInput } from '../../../domain/errors.ts';
 import { parsePriceText } from '../../../domain/price-text.ts';
 import type { Environment, Scope } from '../../../domain/model.ts';
 import { PANEL_SESSION_MS, type PanelSession } from '../../../domain/panel-accounts.ts';
@@ -14,6 +14,7 @@ import { html, type Html } from '../layout.ts';
 import { couponsContent } from './coupons.ts';
 import { customerDetail, customersContent } from './customers.ts';
 import { developersContent } from './developers.ts';
+import { emailKind, emailPreviewContent, emailsContent, emailSettingsOf, KIND_WORDS } from './emails.ts';
 import { overviewContent } from './overview.ts';
 import { PANEL_SCRIPT, PANEL_STYLE, panelHref, panelPage, type Section } from './panel-layout.ts';
 import { authPage } from './panel-views.ts';
@@ -35,8 +36,9 @@ const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(
 /**
  * The vendor panel at {panel_url} = {base_url}/panel ({sandbox_panel_url} opens it on the sandbox):
  * sign-up and sign-in, then one page per environment with the API credentials, the products and
- * their snippets, the transactions (the admin tool) and the settings. Sessions are HttpOnly,
- * SameSite=Lax cookies (Secure on https); every form carries the session's anti-forgery token.
+ * their snippets, the transactions (the admin tool), the customer e-mails and the settings.
+ * Sessions are HttpOnly, SameSite=Lax cookies (Secure on https); every form carries the session's
+ * anti-forgery token.
  */
 export function registerPanel(app: HttpApp, { services }: { services: Services }) {
   const secure = services.config.baseUrl.startsWith('https:') ? '; Secure' : '';
@@ -60,7 +62,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     section: Section,
     title: string,
     content: Html,
-    options: { status?: number; notice?: string | undefined; error?: string | undefined; switchPath?: string } = {},
+    options: { status?: number; notice?: string | undefined; error?: string | undefined; switchPath?: string; styleAttributes?: boolean } = {},
   ) => {
     const vendor = await services.catalog.requireVendor(session.user.vendorId);
     return sendPage(reply, {
@@ -68,6 +70,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       title: `${title} · ${environment === 'sandbox' ? 'Sandbox' : 'Production'}`,
       script: section === 'settings' ? `${PANEL_SCRIPT};\n${LOGO_SCRIPT}` : PANEL_SCRIPT,
       style: PANEL_STYLE,
+      styleAttributes: options.styleAttributes,
       body: panelPage(
         { vendor, email: session.user.email, environment, csrf: session.csrfToken, notice: options.notice, error: options.error },
         section,
@@ -151,6 +154,23 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     );
   };
 
+  const emailsPage = async (
+    reply: FastifyReply,
+    session: PanelSession,
+    environment: Environment,
+    extra: { status?: number; notice?: string | undefined; error?: string | undefined; form?: FormBody } = {},
+  ) => {
+    const content = emailsContent({
+      environment,
+      csrf: session.csrfToken,
+      vendor: await services.catalog.requireVendor(session.user.vendorId),
+      sendingFrom: services.emails.enabled ? services.config.smtp?.from : undefined,
+      emails: await services.emails.list(scopeOf(session, environment), 50),
+      form: extra.form,
+    });
+    return page(reply, session, environment, 'emails', 'E-mails', content, extra);
+  };
+
   /** The signed-in session, after checking the form's anti-forgery token on a POST. */
   const signedIn = async (request: FastifyRequest, reply: FastifyReply): Promise<PanelSession | undefined> => {
     const session = await services.panel.session(cookieOf(request, SESSION_COOKIE));
@@ -201,6 +221,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     coupon: 'The coupon is created.',
     'coupon-revoked': 'The coupon is revoked.',
     settings: 'The settings are saved.',
+    emails: 'The e-mail settings are saved.',
     revoked: 'The credential is revoked.',
     credential: 'The credential is created.',
     'admin-sessions': 'Every admin tool session of this environment has ended.',
@@ -380,6 +401,25 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   );
   view('/panel/settings', (session, environment, request, reply) => settingsPage(reply, session, environment, { notice: noticeOf(request) }));
 
+  view('/panel/emails', (session, environment, request, reply) => {
+    const done = (request.query as { done?: string }).done;
+    if (done === 'test-sent') return emailsPage(reply, session, environment, { notice: `A test e-mail is on its way to ${session.user.email}.` });
+    if (done === 'test-off') return emailsPage(reply, session, environment, { error: 'E-mails are off: SMTP is not configured.' });
+    return emailsPage(reply, session, environment, { notice: noticeOf(request) });
+  });
+
+  // Sample data, so it works without SMTP; the e-mail's inline styles need style attributes allowed.
+  view<{ kind: string }>('/panel/emails/preview/:kind', async (session, environment, request, reply) => {
+    const kind = emailKind(request.params.kind);
+    if (!kind) return notFound(reply, session, environment, 'emails', 'such e-mail');
+    const email = services.emails.preview(await services.catalog.requireVendor(session.user.vendorId), kind, environment);
+    const content = emailPreviewContent({ environment, kind, email, enabled: services.emails.enabled });
+    return page(reply, session, environment, 'emails', `Preview: ${KIND_WORDS[kind].label}`, content, {
+      switchPath: `/panel/emails/preview/${kind}`,
+      styleAttributes: true,
+    });
+  });
+
   /**
    * Every POST ends in a 303 redirect to a page (a reload repeats nothing), or shows the page of
    * its form again with the error and what was typed.
@@ -388,8 +428,9 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     path: string,
     onError: (reply: FastifyReply, session: PanelSession, environment: Environment, error: string, form: FormBody) => Promise<unknown>,
     run: (session: PanelSession, scope: Scope, form: FormBody, reply: FastifyReply, request: FastifyRequest) => Promise<unknown>,
+    config: { rateLimit?: { max: number; timeWindow: number } } = {},
   ) =>
-    app.post(path, { schema: { hide: true } }, async (request, reply) => {
+    app.post(path, { schema: { hide: true }, config }, async (request, reply) => {
       const session = await signedIn(request, reply);
       if (!session) return reply;
       const environment = environmentOf(request);
@@ -491,6 +532,31 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       });
       return to(reply, '/panel/settings', scope.environment, 'settings');
     },
+  );
+
+  action(
+    '/panel/emails',
+    (reply, session, environment, error, form) => emailsPage(reply, session, environment, { status: 400, error, form }),
+    async (session, scope, form, reply) => {
+      await services.catalog.updateVendorSettings(session.user.vendorId, { emails: emailSettingsOf(form) });
+      return to(reply, '/panel/emails', scope.environment, 'emails');
+    },
+  );
+
+  // Sends real mail at once, so at most 10 a minute from one address. A refusal is shown, not
+  // redirected: its reason comes from the mail server and does not go into a URL.
+  action(
+    '/panel/emails/test',
+    (reply, session, environment, error) => emailsPage(reply, session, environment, { status: 400, error }),
+    async (session, scope, form, reply) => {
+      const kind = emailKind(form.kind);
+      if (!kind) throw invalidInput('Choose which e-mail to send as a test.');
+      const vendor = await services.catalog.requireVendor(session.user.vendorId);
+      const sent = await services.emails.sendTest(vendor, kind, scope.environment, session.user.email);
+      if (sent.status === 'REFUSED') return emailsPage(reply, session, scope.environment, { error: `The mail server refused the test e-mail: ${sent.reason}` });
+      return to(reply, '/panel/emails', scope.environment, sent.status === 'SENT' ? 'test-sent' : 'test-off');
+    },
+    { rateLimit: { max: 10, timeWindow: 60_000 } },
   );
 
   // The admin tool (section 18), opened with a fresh session for this vendor that ends when this

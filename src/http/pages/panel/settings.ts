@@ -39,7 +39,7 @@ export function settingsContent(view: { environment: Environment; csrf: string; 
     <label for="country">Country (two-letter code, e.g. DE)</label><input id="country" name="country" maxlength="2" value="${typed('country', v.country ?? '')}" autocomplete="country">
     <label for="taxId">VAT or tax ID</label><input id="taxId" name="taxId" maxlength="40" value="${typed('taxId', v.taxId ?? '')}" placeholder="DE123456789">
     <label for="supportEmail">Support e-mail</label><input id="supportEmail" name="supportEmail" type="email" maxlength="254" value="${typed('supportEmail', v.supportEmail ?? '')}" placeholder="help@example.com">
-    ${v.logo ? html`<p>Logo: <img src="${v.logo}" alt="Your logo" style="max-height:48px;max-width:160px;vertical-align:middle"></p><label class="check"><input type="checkbox" name="removeLogo" value="yes"${view.form?.removeLogo === 'yes' ? html` checked` : ''}> Remove the logo</label>` : ''}
+    ${v.logo ? html`<p>Logo: <img class="logo-now" src="${v.logo}" alt="Your logo"></p><label class="check"><input type="checkbox" name="removeLogo" value="yes"${view.form?.removeLogo === 'yes' ? html` checked` : ''}> Remove the logo</label>` : ''}
     <button type="submit">Save the settings</button></form>
   <h2>Logo</h2>
   <div id="logo-upload" class="narrow" data-url="${LOGO_UPLOAD_PATH}?env=${env}" data-csrf="${view.csrf}" data-done="${panelHref('/panel/settings', env, { done: 'settings' })}" hidden>
