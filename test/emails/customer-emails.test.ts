@@ -52,6 +52,16 @@ for (const kind of await storeKinds()) {
     /** A link of an e-mail, pointed at the test server (e-mails carry BASE_URL). */
     const local = (url: string) => url.replace('http://opentill.test', t.url);
     const links = (mail: ParsedMail) => [...(mail.text ?? '').matchAll(/https?:\/\/\S+/g)].map((m) => m[0]);
+    /** Follows every link of an e-mail: each opens (a page or a PDF), and the HTML part has the same ones. */
+    const linksOpen = async (mail: ParsedMail) => {
+      assert.ok(links(mail).length > 0);
+      for (const link of links(mail)) {
+        assert.ok(String(mail.html).includes(`href="${link}"`), `${link} is in the HTML too`);
+        const res = await fetch(local(link));
+        assert.equal(res.status, 200, `${link} opens`);
+        await res.arrayBuffer();
+      }
+    };
     const only = (address: string) => {
       const mails = inbox.to(address);
       assert.equal(mails.length, 1, `one e-mail to ${address}, got: ${mails.map((m) => m.subject).join(' | ')}`);
@@ -133,6 +143,7 @@ for (const kind of await storeKinds()) {
       const notice = inbox.to('di@example.com').filter((m) => /trial ends/.test(m.subject!));
       assert.equal(notice.length, 1);
       assert.match(notice[0]!.text!, /ends on March 15, 2030/);
+      await linksOpen(notice[0]!);
       clock.set(new Date(start + 14 * DAY + 60_000));
       await work();
       const renewed = inbox.to('di@example.com').filter((m) => m.subject === '[Test] Payment received: Acme Cloud');
@@ -145,6 +156,7 @@ for (const kind of await storeKinds()) {
       const cancelled = inbox.to('di@example.com').filter((m) => /is cancelled/.test(m.subject!));
       assert.equal(cancelled.length, 1);
       assert.match(cancelled[0]!.text!, /You keep access until April 15, 2030/);
+      await linksOpen(cancelled[0]!);
       assert.equal(inbox.to('di@example.com').length, 4);
     });
 
@@ -201,6 +213,7 @@ for (const kind of await storeKinds()) {
       assert.match(failed[0]!.text!, /\$20\.17/);
       assert.ok(failed[0]!.text!.includes(`try again on ${longDate(start + 32 * DAY + 60_000)}.`), failed[0]!.text);
       assert.match(failed[0]!.text!, /Update your card:\nhttp:\/\/opentill\.test\/sandbox\/manage\//);
+      await linksOpen(failed[0]!);
       script.next = [{ status: 'DECLINED', code: 'authentication_required', message: 'Authentication required.', permanent: false }];
       clock.set(new Date(start + 34 * DAY + 60_000));
       await work();
