@@ -69,7 +69,7 @@ export interface Config {
    * Customer e-mails (receipts, notices): sent through SMTP_URL (`smtp://` or `smtps://`, user and
    * password in the URL) from SMTP_FROM; unset, opentill sends nothing and records nothing to send.
    */
-  readonly smtp: { readonly url: string; readonly from: string } | undefined;
+  readonly smtp: { readonly url: string; readonly from: string; readonly sandboxTo: 'vendor' | 'customers' } | undefined;
   /** Paths of opentill's own that were readable by others and were made private while loading: what `serve` reports. */
   readonly tightenedPermissions: readonly string[];
 }
@@ -106,7 +106,13 @@ function smtpSettings(env: NodeJS.ProcessEnv): Config['smtp'] {
   if (!from || !/^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]{2,}$/.test(from)) {
     throw new Error('SMTP_FROM must be the address e-mails are sent from, such as receipts@example.com.');
   }
-  return Object.freeze({ url, from });
+  // Anyone who may sign up could otherwise make this server mail any address from the sandbox, with
+  // test cards: sandbox e-mails go to the vendor's own address unless the operator says otherwise.
+  const sandboxTo = env.SMTP_SANDBOX_TO || 'vendor';
+  if (sandboxTo !== 'vendor' && sandboxTo !== 'customers') {
+    throw new Error('SMTP_SANDBOX_TO must be vendor (sandbox e-mails go to the vendor, the default) or customers (to the sandbox customers).');
+  }
+  return Object.freeze({ url, from, sandboxTo });
 }
 
 /** A token short enough to guess would open the metrics to anyone: refused, like a short secret. */

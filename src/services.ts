@@ -139,7 +139,10 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   const catalog = catalogService({ store, clock, hostedUrl: urls.base });
   const links = hostedLinks(config.secret);
   const sender = overrides.emails?.sender ?? (config.smtp ? smtpSender(config.smtp.url) : undefined);
-  const emails = customerEmailService({ store, clock, sender, from: config.smtp?.from, compose: composeEmail, links, urls }, overrides.emails?.options);
+  const emails = customerEmailService(
+    { store, clock, sender, from: config.smtp?.from, sandboxTo: config.smtp?.sandboxTo, compose: composeEmail, links, urls },
+    overrides.emails?.options,
+  );
   const coupons = couponService({ store, clock, rates });
   const transactions = transactionService({ store, clock, emails });
   const idempotency = idempotencyService({ store, clock, staleAfterMs: config.payments.idempotencyStaleMs });

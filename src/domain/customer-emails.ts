@@ -65,6 +65,8 @@ export interface EmailView {
   date: string | null;
   /** A subscription bought with a free trial (its receipt charges nothing yet). */
   trial: boolean;
+  /** A sandbox e-mail sent to the vendor instead: the customer it would have gone to. */
+  meantFor?: string | undefined;
 }
 
 export interface ComposedEmail {
@@ -107,6 +109,8 @@ export interface CustomerEmailDeps {
   sender: EmailSender | undefined;
   /** SMTP_FROM: the address every e-mail is sent from. */
   from: string | undefined;
+  /** Where sandbox e-mails go: the vendor's own address (the default), or the sandbox's customers. */
+  sandboxTo?: 'vendor' | 'customers' | undefined;
   compose(view: EmailView): ComposedEmail;
   links: HostedLinks;
   urls: { base(environment: Environment): string };
@@ -251,9 +255,11 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
       : facts.amount
         ? { currency: facts.amount.currency, netMinor: null, taxMinor: null, totalMinor: facts.amount.totalMinor, taxName: transaction.taxName, taxRate: null }
         : null;
+    // The sandbox's customers are made up with test cards by whoever signed up: their e-mails go to the vendor.
+    const toVendor = scope.environment === 'sandbox' && (deps.sandboxTo ?? 'vendor') === 'vendor';
     const licenceKey = email.kind === 'RECEIPT' ? ((await deps.store.licences.keyOf(scope, transaction.id)) ?? null) : null;
     return {
-      to: transaction.email,
+      to: toVendor ? vendor.email : transaction.email,
       shortTrial: email.kind === 'TRIAL_ENDING' && Date.parse(facts.date ?? '') - Date.parse(transaction.createdAt) <= TRIAL_NOTICE_MS,
       view: {
         kind: email.kind,
@@ -268,6 +274,7 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
         manageUrl: `${base}/manage/${token}`,
         date: facts.date ?? null,
         trial: email.kind === 'RECEIPT' && !entry && transaction.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL',
+        meantFor: toVendor ? transaction.email : undefined,
       },
     };
   }

@@ -192,10 +192,11 @@ function blockText(block: Block): string {
 function footer(v: EmailView): { html: Html; text: string } {
   const support = v.vendor.supportEmail;
   const test = v.environment === 'sandbox' ? ' This is a test e-mail from the sandbox: no real money moved.' : '';
-  const text = `Questions? Write to ${support}.${test}\nSent by ${v.vendor.name} about transaction ${v.transactionId}.`;
+  const meant = v.meantFor ? `Sandbox: sent to you, the seller, in place of ${v.meantFor}.` : '';
+  const text = `Questions? Write to ${support}.${test}\nSent by ${v.vendor.name} about transaction ${v.transactionId}.${meant ? `\n${meant}` : ''}`;
   return {
     text,
-    html: html`<p style="margin:24px 0 0;padding-top:16px;border-top:1px solid ${LINE};font-size:13px;line-height:20px;color:${MUTED}">Questions? Write to <a href="mailto:${support}" style="color:${ACCENT}">${support}</a>.${test}<br>Sent by ${v.vendor.name} about transaction ${v.transactionId}.</p>`,
+    html: html`<p style="margin:24px 0 0;padding-top:16px;border-top:1px solid ${LINE};font-size:13px;line-height:20px;color:${MUTED}">Questions? Write to <a href="mailto:${support}" style="color:${ACCENT}">${support}</a>.${test}<br>Sent by ${v.vendor.name} about transaction ${v.transactionId}.${meant ? html`<br>${meant}` : ''}</p>`,
   };
 }
 

@@ -63,7 +63,7 @@ for (const kind of await storeKinds()) {
     let t: TestApp;
     before(async () => {
       inbox = await startSmtpInbox();
-      t = await startTestApp(kind, { env: { SMTP_URL: inbox.url, SMTP_FROM: FROM } });
+      t = await startTestApp(kind, { env: { SMTP_URL: inbox.url, SMTP_FROM: FROM, SMTP_SANDBOX_TO: 'customers' } });
     });
     after(async () => {
       await t.close();
@@ -98,6 +98,7 @@ for (const kind of await storeKinds()) {
       assert.match(page.html, /placeholder="Acme Software"/);
       assert.match(page.html, /data-testid="no-emails">No sandbox e-mails yet\./);
       assert.doesNotMatch(page.html, /data-testid="send-test" disabled/);
+      assert.doesNotMatch(page.html, /not to your test customers/, 'this operator sends sandbox e-mails to the test customers');
     });
 
     test('saved settings are shown again, kept on the vendor for both environments, and a bad reply-to is refused with nothing changed', async () => {
@@ -257,6 +258,7 @@ for (const kind of await storeKinds()) {
         /Customer e-mails are off: the operator of this opentill has not configured SMTP \(<code>SMTP_URL<\/code> and <code>SMTP_FROM<\/code>\)\. Nothing is sent to your customers\./,
       );
       assert.equal([...page.html.matchAll(/data-testid="send-test" disabled>/g)].length, CUSTOMER_EMAIL_KINDS.length);
+      assert.match(page.html, /Sandbox e-mails say “\[Test\]” in their subject and go to you \(off-[a-z]+@acme\.test\), not to your test customers\./);
       const test = await b.post('/panel/emails/test?env=sandbox', { kind: 'RECEIPT' });
       assert.equal(test.location, '/panel/emails?env=sandbox&done=test-off');
       assert.match((await b.get(test.location!)).html, /role="alert">E-mails are off: SMTP is not configured\./);

@@ -21,7 +21,10 @@ describe('panel e-mails page in Chromium', () => {
   before(async () => {
     const port = await freePort();
     inbox = await startSmtpInbox();
-    t = await startTestApp('sqlite', { port, env: { BASE_URL: `http://127.0.0.1:${port}`, SMTP_URL: inbox.url, SMTP_FROM: 'receipts@opentill.test' } });
+    t = await startTestApp('sqlite', {
+      port,
+      env: { BASE_URL: `http://127.0.0.1:${port}`, SMTP_URL: inbox.url, SMTP_FROM: 'receipts@opentill.test', SMTP_SANDBOX_TO: 'customers' },
+    });
     browser = await launchChromium();
   });
 

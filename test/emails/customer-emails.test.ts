@@ -33,7 +33,7 @@ for (const kind of await storeKinds()) {
       t = await startTestApp(kind, {
         clock,
         gateways: { sandbox: network.gateway },
-        env: { SMTP_URL: inbox.url, SMTP_FROM: 'receipts@opentill.test' },
+        env: { SMTP_URL: inbox.url, SMTP_FROM: 'receipts@opentill.test', SMTP_SANDBOX_TO: 'customers' },
       });
       network.use(sandboxGateway(t.services.database.kysely, () => clock.now()));
     });
@@ -315,6 +315,30 @@ for (const kind of await storeKinds()) {
     });
   });
 }
+
+test('by default a sandbox e-mail goes to the vendor, saying whom it was meant for; a production one to the customer', async () => {
+  const inbox = await startSmtpInbox();
+  const t = await startTestApp('sqlite', { env: { SMTP_URL: inbox.url, SMTP_FROM: 'receipts@opentill.test' } });
+  try {
+    const v = await t.newVendor('Acme Tools');
+    for (const environment of ['sandbox', 'production'] as const) {
+      const product = await v.product({ type: 'ONETIME', name: `Acme ${environment}` }, environment);
+      await v.buy(product.id, { email: 'stranger@example.com' }, environment);
+    }
+    await runWorkerOnce(t.services);
+    const [sandbox] = inbox.to('owner@vendor.test');
+    assert.equal(inbox.to('owner@vendor.test').length, 1);
+    assert.equal(sandbox!.subject, '[Test] Your receipt from Acme Tools');
+    assert.match(sandbox!.text!, /Sandbox: sent to you, the seller, in place of stranger@example\.com\./);
+    assert.deepEqual(
+      inbox.to('stranger@example.com').map((m) => m.subject),
+      ['Your receipt from Acme Tools'],
+    );
+  } finally {
+    await t.close();
+    await inbox.close();
+  }
+});
 
 for (const kind of await storeKinds()) {
   test(`without SMTP_URL nothing is queued or sent (${kind})`, async () => {

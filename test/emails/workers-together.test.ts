@@ -23,6 +23,7 @@ for (const kind of await storeKinds()) {
       LOG_LEVEL: 'silent',
       SMTP_URL: inbox.url,
       SMTP_FROM: 'receipts@opentill.test',
+      SMTP_SANDBOX_TO: 'customers',
     });
     const open = () => (store.url ? openPostgres(store.url, 4) : openSqlite(store.file!));
     const workers = [createServices(config, { database: store.database, emails: { options: { batchSize: 5 } } })];

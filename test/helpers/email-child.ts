@@ -30,6 +30,7 @@ const config = loadConfig({
   LOG_LEVEL: 'silent',
   SMTP_URL: job.smtpUrl,
   SMTP_FROM: 'receipts@opentill.test',
+  SMTP_SANDBOX_TO: 'customers',
 });
 const smtp = smtpSender(job.smtpUrl);
 const pause = () => (job.pauseMs ? sleep(Math.random() * job.pauseMs) : Promise.resolve());

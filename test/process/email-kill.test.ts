@@ -41,6 +41,7 @@ async function queued(kind: Awaited<ReturnType<typeof storeKinds>>[number], inbo
     LOG_LEVEL: 'silent',
     SMTP_URL: inbox.url,
     SMTP_FROM: 'receipts@opentill.test',
+    SMTP_SANDBOX_TO: 'customers',
   });
   const services: Wiring = createServices(config, { database: store.database });
   const vendor = await services.catalog.createVendor({ name: 'Killed Mailer Ltd', email: 'owner@killed.test' });

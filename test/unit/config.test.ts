@@ -82,6 +82,7 @@ describe('SMTP_URL and SMTP_FROM', () => {
     assert.deepEqual(load({ SMTP_URL: 'smtps://user:pass@mail.example.com:465', SMTP_FROM: 'receipts@example.com' }).smtp, {
       url: 'smtps://user:pass@mail.example.com:465',
       from: 'receipts@example.com',
+      sandboxTo: 'vendor',
     });
   });
 
@@ -92,6 +93,7 @@ describe('SMTP_URL and SMTP_FROM', () => {
       [{ SMTP_URL: 'http://mail.example.com', SMTP_FROM: 'receipts@example.com' }, /smtp:\/\/ or smtps:\/\//],
       [{ SMTP_URL: 'not a url', SMTP_FROM: 'receipts@example.com' }, /smtp:\/\/ or smtps:\/\//],
       [{ SMTP_URL: 'smtp://mail.example.com', SMTP_FROM: 'Shop <receipts@example.com>' }, /SMTP_FROM must be the address/],
+      [{ SMTP_URL: 'smtp://mail.example.com', SMTP_FROM: 'receipts@example.com', SMTP_SANDBOX_TO: 'everyone' }, /SMTP_SANDBOX_TO must be vendor/],
     ];
     for (const [env, pattern] of cases) assert.throws(() => load(env), pattern, JSON.stringify(env));
   });

@@ -69,6 +69,8 @@ export function emailsContent(view: {
   vendor: Vendor;
   /** SMTP_FROM when e-mails are on; undefined when they are off. */
   sendingFrom: string | undefined;
+  /** The sandbox's e-mails go to the vendor's own address, not to its test customers (SMTP_SANDBOX_TO). */
+  sandboxToVendor: boolean;
   emails: readonly ListedEmail[];
   form?: FormBody | undefined;
 }): Html {
@@ -92,7 +94,9 @@ export function emailsContent(view: {
     <p class="muted" id="replyTo-help">Where your customers' replies go. Empty: ${replyFallback}.</p>
     </div>
     <h2>Which e-mails are sent</h2>
-    <p class="muted">These settings apply to production and sandbox alike. Sandbox e-mails say “[Test]” in their subject.</p>
+    <p class="muted" data-testid="sandbox-note">These settings apply to production and sandbox alike. Sandbox e-mails say “[Test]” in their subject${
+      view.sandboxToVendor ? html` and go to you (${v.email}), not to your test customers` : ''
+    }.</p>
     <ul class="kinds">${CUSTOMER_EMAIL_KINDS.map((kind) => {
       const { label, when: sent } = KIND_WORDS[kind];
       return html`<li data-testid="kind" data-kind="${kind}"><label class="check"><input type="checkbox" name="send_${kind}" value="yes"${sending(kind) ? html` checked` : ''}> <span><strong>${label}</strong> — ${sent}</span></label>

@@ -165,6 +165,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       csrf: session.csrfToken,
       vendor: await services.catalog.requireVendor(session.user.vendorId),
       sendingFrom: services.emails.enabled ? services.config.smtp?.from : undefined,
+      sandboxToVendor: services.config.smtp?.sandboxTo !== 'customers',
       emails: await services.emails.list(scopeOf(session, environment), 50),
       form: extra.form,
     });
