@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { paymentLink } from '../../../domain/catalog.ts';
 import { localeFromAcceptLanguage } from '../../../domain/buyer-money.ts';
-import { AppError, invalidInput } from '../../../domain/errors.ts';
+import { AppError } from '../../../domain/errors.ts';
 import { parsePriceText } from '../../../domain/price-text.ts';
 import type { Environment, Scope } from '../../../domain/model.ts';
 import { PANEL_SESSION_MS, type PanelSession } from '../../../domain/panel-accounts.ts';
@@ -14,7 +14,7 @@ import { html, type Html } from '../layout.ts';
 import { couponsContent } from './coupons.ts';
 import { customerDetail, customersContent } from './customers.ts';
 import { developersContent } from './developers.ts';
-import { emailKind, emailPreviewContent, emailsContent, emailSettingsOf, KIND_WORDS } from './emails.ts';
+import { registerEmailPages } from './email-routes.ts';
 import { overviewContent } from './overview.ts';
 import { PANEL_SCRIPT, PANEL_STYLE, panelHref, panelPage, type Section } from './panel-layout.ts';
 import { authPage } from './panel-views.ts';
@@ -152,24 +152,6 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       settingsContent({ environment, csrf: session.csrfToken, vendor, form: extra.form }),
       extra,
     );
-  };
-
-  const emailsPage = async (
-    reply: FastifyReply,
-    session: PanelSession,
-    environment: Environment,
-    extra: { status?: number; notice?: string | undefined; error?: string | undefined; form?: FormBody } = {},
-  ) => {
-    const content = emailsContent({
-      environment,
-      csrf: session.csrfToken,
-      vendor: await services.catalog.requireVendor(session.user.vendorId),
-      sendingFrom: services.emails.enabled ? services.config.smtp?.from : undefined,
-      sandboxToVendor: services.config.smtp?.sandboxTo !== 'customers',
-      emails: await services.emails.list(scopeOf(session, environment), 50),
-      form: extra.form,
-    });
-    return page(reply, session, environment, 'emails', 'E-mails', content, extra);
   };
 
   /** The signed-in session, after checking the form's anti-forgery token on a POST. */
@@ -402,25 +384,6 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   );
   view('/panel/settings', (session, environment, request, reply) => settingsPage(reply, session, environment, { notice: noticeOf(request) }));
 
-  view('/panel/emails', (session, environment, request, reply) => {
-    const done = (request.query as { done?: string }).done;
-    if (done === 'test-sent') return emailsPage(reply, session, environment, { notice: `A test e-mail is on its way to ${session.user.email}.` });
-    if (done === 'test-off') return emailsPage(reply, session, environment, { error: 'E-mails are off: SMTP is not configured.' });
-    return emailsPage(reply, session, environment, { notice: noticeOf(request) });
-  });
-
-  // Sample data, so it works without SMTP; the e-mail's inline styles need style attributes allowed.
-  view<{ kind: string }>('/panel/emails/preview/:kind', async (session, environment, request, reply) => {
-    const kind = emailKind(request.params.kind);
-    if (!kind) return notFound(reply, session, environment, 'emails', 'such e-mail');
-    const email = services.emails.preview(await services.catalog.requireVendor(session.user.vendorId), kind, environment);
-    const content = emailPreviewContent({ environment, kind, email, enabled: services.emails.enabled });
-    return page(reply, session, environment, 'emails', `Preview: ${KIND_WORDS[kind].label}`, content, {
-      switchPath: `/panel/emails/preview/${kind}`,
-      styleAttributes: true,
-    });
-  });
-
   /**
    * Every POST ends in a 303 redirect to a page (a reload repeats nothing), or shows the page of
    * its form again with the error and what was typed.
@@ -535,30 +498,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     },
   );
 
-  action(
-    '/panel/emails',
-    (reply, session, environment, error, form) => emailsPage(reply, session, environment, { status: 400, error, form }),
-    async (session, scope, form, reply) => {
-      await services.catalog.updateVendorSettings(session.user.vendorId, { emails: emailSettingsOf(form) });
-      return to(reply, '/panel/emails', scope.environment, 'emails');
-    },
-  );
-
-  // Sends real mail at once, so at most 10 a minute from one address. A refusal is shown, not
-  // redirected: its reason comes from the mail server and does not go into a URL.
-  action(
-    '/panel/emails/test',
-    (reply, session, environment, error) => emailsPage(reply, session, environment, { status: 400, error }),
-    async (session, scope, form, reply) => {
-      const kind = emailKind(form.kind);
-      if (!kind) throw invalidInput('Choose which e-mail to send as a test.');
-      const vendor = await services.catalog.requireVendor(session.user.vendorId);
-      const sent = await services.emails.sendTest(vendor, kind, scope.environment, session.user.email);
-      if (sent.status === 'REFUSED') return emailsPage(reply, session, scope.environment, { error: `The mail server refused the test e-mail: ${sent.reason}` });
-      return to(reply, '/panel/emails', scope.environment, sent.status === 'SENT' ? 'test-sent' : 'test-off');
-    },
-    { rateLimit: { max: 10, timeWindow: 60_000 } },
-  );
+  registerEmailPages({ services, view, action, page, notFound, to, noticeOf });
 
   // The admin tool (section 18), opened with a fresh session for this vendor that ends when this
   // panel session does (sign-out or expiry).
