@@ -98,6 +98,8 @@ export interface Repositories {
     recent(scope: Scope, limit: number): Promise<Transaction[]>;
     /** Applies the patch; with a change flag, the transaction (re-)enters the changed feed. */
     update(scope: Scope, id: string, patch: TransactionPatch, change?: { flag: ChangeFlag; at: string }): Promise<void>;
+    /** A patch that moves no money, in one statement: the row as it is after it, or undefined when it is not the vendor's. */
+    updateReturning(scope: Scope, id: string, patch: TransactionPatch): Promise<Transaction | undefined>;
   };
   entries: {
     insert(entry: LedgerEntry & { vendorId: string; environment: Environment; description: string | null }): Promise<void>;

@@ -30,6 +30,13 @@ export function transactionService(deps: TransactionDeps) {
     return transaction;
   }
 
+  /** A change that moves no money and checks no page's view of the ledger: one statement, no lock read before it. */
+  async function updated(scope: Scope, id: string, patch: Pick<Transaction, 'assignedEmail'> | Pick<Transaction, 'payload'>): Promise<Transaction> {
+    const transaction = await deps.store.transactions.updateReturning(scope, id, patch);
+    if (!transaction) throw notFound(`Transaction ${id}`);
+    return transaction;
+  }
+
   return {
     listByEmail(scope: Scope, email: string): Promise<Transaction[]> {
       return deps.store.transactions.listByEmail(scope, requireEmail(email));
@@ -65,6 +72,7 @@ export function transactionService(deps: TransactionDeps) {
 
     async assignEmail(scope: Scope, id: string, email: string, seen?: SeenLedger): Promise<Transaction> {
       const assignedEmail = requireEmail(email, 'assignEmail');
+      if (seen === undefined) return updated(scope, id, { assignedEmail });
       return deps.store.transaction(async (repos) => {
         const transaction = await lockUnchanged(repos, scope, id, seen);
         await repos.transactions.update(scope, id, { assignedEmail });
@@ -74,6 +82,7 @@ export function transactionService(deps: TransactionDeps) {
 
     async updatePayload(scope: Scope, id: string, value: unknown, seen?: SeenLedger): Promise<Transaction> {
       const payload = requirePayload(value);
+      if (seen === undefined) return updated(scope, id, { payload });
       return deps.store.transaction(async (repos) => {
         const transaction = await lockUnchanged(repos, scope, id, seen);
         await repos.transactions.update(scope, id, { payload });

@@ -1,4 +1,4 @@
-import { sql, type Updateable } from 'kysely';
+import { sql, type Selectable, type Updateable } from 'kysely';
 import type { Scope } from '../domain/model.ts';
 import type { Repositories, TransactionPatch } from '../domain/ports.ts';
 import type { DialectName, Executor, ReadRows } from './database.ts';
@@ -46,8 +46,8 @@ export function transactionsStore(
   );
   // An update's statement depends only on which fields it writes: compiled once per such shape.
   const updates = new Map<string, (...values: unknown[]) => Promise<unknown[]>>();
-  const updateOf = (columns: readonly string[], change: boolean) => {
-    const shape = `${columns.join(',')}|${change}`;
+  const updateOf = (columns: readonly string[], change: boolean, returning = false) => {
+    const shape = `${columns.join(',')}|${change}${returning ? '|returning' : ''}`;
     const status = columns.includes('status');
     let run = updates.get(shape);
     if (!run) {
@@ -70,7 +70,7 @@ export function transactionsStore(
               change_version: sql<number>`change_version + 1`,
             });
           }
-          return query;
+          return returning ? query.returningAll() : query;
         },
         { runOn: writes, shareAs: `${dialect}:transactions.update:${shape}` },
       );
@@ -108,6 +108,13 @@ export function transactionsStore(
       bound.push(id, scope.vendorId, scope.environment);
       if (change) bound.push(change.flag, change.at);
       await run(...bound);
+    },
+    async updateReturning(scope, id, patch) {
+      const values = patchToRow(patch);
+      const columns = Object.keys(values) as (keyof TransactionsTable)[];
+      const run = updateOf(columns, false, true);
+      const [row] = await run(...columns.map((column) => values[column]), id, scope.vendorId, scope.environment);
+      return row ? toTransaction(row as Selectable<TransactionsTable>) : undefined;
     },
   };
 }
