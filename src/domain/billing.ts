@@ -216,7 +216,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     result: ChargeResult | undefined,
     attempt: ChargeAttempt | undefined,
     report: BillingReport,
-    emails: EmailEvent[],
+    emails: EmailEvent[] | undefined,
   ): BillingWrite {
     const t = p.due.transaction;
     const at = p.at.toISOString();
@@ -280,7 +280,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
           at: p.at,
           periodStart: p.periodStart,
         });
-        emails.push(renewedEmail(t, write.entry.id));
+        emails?.push(renewedEmail(t, write.entry.id));
       }
       const billable = ['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'].includes(current.status);
       if (samePeriod && billable) {
@@ -309,9 +309,9 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       // Tries stay at least a day apart even when a stopped worker left several overdue.
       const next = Math.max(retry.getTime(), p.at.getTime() + 86_400_000);
       Object.assign(state, { failedAttempts, nextCharge: new Date(next).toISOString() });
-      emails.push(failure(state.nextCharge));
+      emails?.push(failure(state.nextCharge));
     } else {
-      emails.push(failure(null));
+      emails?.push(failure(null));
       Object.assign(state, { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: 'NEXT_CHARGE_FAILED', nextCharge: null, failedAttempts });
       write.change = { flag: 'CHANGED_STATUS_CANCELLED', at };
       report.failed++;
@@ -381,7 +381,8 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
 
   /** Writes a charged batch's outcomes, inside the caller's database transaction, against its rows as they are now. */
   async function write(repos: Repositories, { plans, attempts, results }: Charged, report: BillingReport): Promise<void> {
-    const emails: EmailEvent[] = [];
+    // No e-mail events are made at all while e-mails are off: this is the billing hot path.
+    const emails: EmailEvent[] | undefined = deps.emails?.enabled ? [] : undefined;
     const current = await repos.billing.lockMany(plans.map((p) => p.due.transaction.id));
     const writes = plans.map((p) => {
       const key = p.kind === 'charge' ? p.key : undefined;
@@ -391,7 +392,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       return resolve(p, current.get(p.due.transaction.id)!, result, key === undefined ? undefined : attempts.get(key), report, emails);
     });
     await repos.billing.apply(writes);
-    await deps.emails?.record(repos, emails);
+    if (emails) await deps.emails?.record(repos, emails);
   }
 
   /**

@@ -133,6 +133,7 @@ export const EMAIL_LINK_LIFETIME_SECONDS = 7 * 86_400;
 export const TRIAL_NOTICE_MS = 3 * 86_400_000;
 export const YEARLY_NOTICE_MS = 7 * 86_400_000;
 const MAX_RETRY_MS = 3_600_000;
+const NOTICE_SCAN_MS = 60_000;
 
 /** The key of a notice of an upcoming charge: one per subscription and charge date (the store finds those not yet queued by it). */
 export const noticeKey = (kind: 'TRIAL_ENDING' | 'RENEWAL_UPCOMING', transactionId: string, nextCharge: string) => `${kind}:${transactionId}:${nextCharge}`;
@@ -199,6 +200,7 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
   }
 
   /** Queues the notices now due: trials ending within 3 days, yearly renewals within 7, by each clock. */
+  let noticesScannedAt = -Infinity;
   async function queueNotices(): Promise<number> {
     const clocks = [
       { sandboxVendorId: undefined as string | undefined, offsetMs: 0 },
@@ -344,7 +346,12 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
     async runDue(budgetMs = 20_000, stopping: () => boolean = () => false): Promise<EmailReport> {
       const report: EmailReport = { queued: 0, sent: 0, retried: 0, failed: 0, skipped: 0, more: false };
       if (!enabled) return report;
-      report.queued = await queueNotices();
+      // Notices are due by the day: one scan a minute is enough, however often the worker runs (a catch-up runs back to back).
+      const now = deps.clock.real().getTime();
+      if (now - noticesScannedAt >= NOTICE_SCAN_MS || now < noticesScannedAt) {
+        noticesScannedAt = now;
+        report.queued = await queueNotices();
+      }
       const started = Date.now();
       const vendors = new Map<string, Vendor | undefined>();
       for (;;) {
@@ -387,7 +394,7 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
 export type CustomerEmailService = ReturnType<typeof customerEmailService>;
 
 /** The part of the service the changes that cause e-mails call, inside their database transactions. */
-export type EmailRecorder = Pick<CustomerEmailService, 'record'>;
+export type EmailRecorder = Pick<CustomerEmailService, 'record' | 'enabled'>;
 
 /** Sample data for previews and test e-mails: plausible, and obviously not a real customer's. */
 export function sampleView(vendor: Vendor, kind: CustomerEmailKind, environment: Environment, base: string): EmailView {

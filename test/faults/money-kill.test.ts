@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
@@ -9,6 +8,7 @@ import { createServices } from '../../src/services.ts';
 import { freshDatabase, storeKinds } from '../../support/databases.ts';
 import { moneyInvariants } from '../helpers/fault-gateway.ts';
 import type { ChildJob, MoneyOp } from '../helpers/money-child.ts';
+import { runScript } from '../helpers/child-script.ts';
 
 /**
  * Purchases, vaulted charges and refunds in a child process, SIGKILLed at random moments five
@@ -19,17 +19,7 @@ const CHILD = fileURLToPath(new URL('../helpers/money-child.ts', import.meta.url
 const EACH = 12;
 const KILLS = 5;
 
-function runChild(job: ChildJob) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((done) =>
-    child.on('close', (code, signal) => done({ code, signal, stdout, stderr })),
-  );
-  return { child, exited, done: () => (stdout.match(/^done /gm) ?? []).length };
-}
+const runChild = (job: ChildJob) => runScript(CHILD, job);
 
 for (const kind of await storeKinds()) {
   describe(`money paths killed at random moments (${kind})`, () => {
@@ -65,7 +55,7 @@ for (const kind of await storeKinds()) {
           const target = 1 + Math.floor(Math.random() * (ops.length - 1));
           let exited = false;
           void run.exited.then(() => (exited = true));
-          while (!exited && run.done() < target) await sleep(2);
+          while (!exited && run.lines('done') < target) await sleep(2);
           if (exited) continue;
           await sleep(Math.random() * 15);
           run.child.kill('SIGKILL');
@@ -75,7 +65,7 @@ for (const kind of await storeKinds()) {
             assert.equal(result.code, 0, result.stderr);
             continue;
           }
-          kills.push(run.done());
+          kills.push(run.lines('done'));
         }
         assert.ok(kills.length >= KILLS, `only ${kills.length} kills landed: ${kills.join(', ')}`);
         // The last restart runs to its end; then the reconciler settles what a kill left open.

@@ -26,6 +26,12 @@ export interface StripeWorld {
   /** Delivers the queued events to opentill and lets the worker act on them. */
   settleEvents(): Promise<void>;
   checkout(productId: string, customer?: Partial<Customer>): Promise<CheckoutRun>;
+  /**
+   * What the management page's "confirm" button does for a renewal the bank held: its session, then
+   * Stripe.js confirms the payment and the bank's challenge is passed. Returns the page's form
+   * builder (its token and the transaction) for the POSTs that follow.
+   */
+  confirmHeldPayment(path: string, transactionId: string): Promise<(fields: Record<string, string>) => RequestInit>;
   close(): Promise<void>;
 }
 
@@ -124,6 +130,30 @@ export async function startStripeWorld(
     standin,
     browser,
     stripe: standin.client('secret'),
+    async confirmHeldPayment(path, transactionId) {
+      const page = await (await fetch(`${app.url}${path}`)).text();
+      const formToken = /name="formToken" value="([^"]+)"/.exec(page)![1]!;
+      const form = (fields: Record<string, string>): RequestInit => ({
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ formToken, transactionId, ...fields }),
+      });
+      const session = (await (await fetch(`${app.url}${path}/authentication/session`, form({}))).json()) as { clientSecret: string; paymentMethod: string };
+      const confirmed = await browser.paymentIntents.confirm(session.clientSecret.split('_secret_')[0]!, {
+        client_secret: session.clientSecret,
+        payment_method: session.paymentMethod,
+        return_url: 'https://shop.example/return',
+      } as never);
+      if (confirmed.status !== 'requires_action') throw new Error(`the held payment is ${confirmed.status}, not requires_action`);
+      const action = confirmed.next_action as { use_stripe_sdk?: { stripe_js?: string }; redirect_to_url?: { url?: string } };
+      await fetch(action.use_stripe_sdk?.stripe_js ?? action.redirect_to_url!.url!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ action: 'complete' }),
+      });
+      return form;
+    },
     async settleEvents() {
       await standin.deliverAll();
       await app.services.processorEvents.runDue();

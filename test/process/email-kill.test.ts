@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +7,7 @@ import { createServices, type Wiring } from '../../src/services.ts';
 import { freshDatabase, storeKinds } from '../../support/databases.ts';
 import type { EmailChildJob } from '../helpers/email-child.ts';
 import { startSmtpInbox, type SmtpInbox } from '../helpers/smtp-inbox.ts';
+import { runScript } from '../helpers/child-script.ts';
 
 /**
  * The e-mail worker SIGKILLed: before a message is handed to SMTP (just after its claim, or between
@@ -20,17 +20,7 @@ const CHILD = fileURLToPath(new URL('../helpers/email-child.ts', import.meta.url
 const CUSTOMERS = 7;
 const LEASE_MS = 1500;
 
-function runChild(job: EmailChildJob) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((done) =>
-    child.on('close', (code, signal) => done({ code, signal, stdout, stderr })),
-  );
-  return { child, exited, sent: () => (stdout.match(/^sent /gm) ?? []).length };
-}
+const runChild = (job: EmailChildJob) => runScript(CHILD, job);
 
 /** Queues one receipt for each of `CUSTOMERS` buyers, in a fresh database; the test's own process never sends. */
 async function queued(kind: Awaited<ReturnType<typeof storeKinds>>[number], inbox: SmtpInbox) {
@@ -124,7 +114,7 @@ for (const kind of await storeKinds()) {
         for (let round = 0; round < 3; round++) {
           const run = runChild(world.job({ pauseMs: 40 }));
           // Once it is sending, a random moment later: before, during or after an SMTP exchange or an outbox write.
-          while (run.sent() === 0 && run.child.exitCode === null) await sleep(5);
+          while (run.lines('sent') === 0 && run.child.exitCode === null) await sleep(5);
           await sleep(Math.random() * 60);
           if (run.child.kill('SIGKILL')) kills++;
           await run.exited;

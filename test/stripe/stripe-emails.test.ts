@@ -82,25 +82,7 @@ for (const kind of await storeKinds()) {
       assert.match(page, /Your bank asks you to confirm the payment of \$8\.00 for/);
 
       // The customer confirms it with the bank, as the management page's button does.
-      const formToken = /name="formToken" value="([^"]+)"/.exec(page)![1]!;
-      const form = (fields: Record<string, string>) => ({
-        method: 'POST',
-        redirect: 'manual' as const,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ formToken, transactionId: id, ...fields }),
-      });
-      const session = (await (await fetch(`${w.app.url}${path}/authentication/session`, form({}))).json()) as { clientSecret: string; paymentMethod: string };
-      const confirmed = await w.browser.paymentIntents.confirm(session.clientSecret.split('_secret_')[0]!, {
-        client_secret: session.clientSecret,
-        payment_method: session.paymentMethod,
-        return_url: 'https://shop.example/return',
-      } as never);
-      const action = confirmed.next_action as { use_stripe_sdk?: { stripe_js?: string }; redirect_to_url?: { url?: string } };
-      await fetch(action.use_stripe_sdk?.stripe_js ?? action.redirect_to_url!.url!, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ action: 'complete' }),
-      });
+      const form = await w.confirmHeldPayment(path, id);
       await fetch(`${w.app.url}${path}`, form({ action: 'authenticated' }));
       clock.advance(60_000);
       await w.settleEvents();

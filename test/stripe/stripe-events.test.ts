@@ -164,27 +164,8 @@ for (const kind of await storeKinds()) {
       const path = new URL(link.json.url).pathname;
       const page = await (await fetch(`${w.app.url}${path}`)).text();
       assert.match(page, /Your bank asks you to confirm the payment of \$8\.00 for/);
-      const formToken = /name="formToken" value="([^"]+)"/.exec(page)![1]!;
-      const form = (fields: Record<string, string>) => ({
-        method: 'POST',
-        redirect: 'manual' as const,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ formToken, transactionId: id, ...fields }),
-      });
-      const session = (await (await fetch(`${w.app.url}${path}/authentication/session`, form({}))).json()) as { clientSecret: string; paymentMethod: string };
       // The button's script: Stripe.js confirms the held payment, and the bank's challenge is passed.
-      const confirmed = await w.browser.paymentIntents.confirm(session.clientSecret.split('_secret_')[0]!, {
-        client_secret: session.clientSecret,
-        payment_method: session.paymentMethod,
-        return_url: 'https://shop.example/return',
-      } as never);
-      assert.equal(confirmed.status, 'requires_action');
-      const challenge = (confirmed.next_action as { use_stripe_sdk?: { stripe_js?: string }; redirect_to_url?: { url?: string } }).use_stripe_sdk?.stripe_js;
-      await fetch(challenge ?? confirmed.next_action!.redirect_to_url!.url!, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ action: 'complete' }),
-      });
+      const form = await w.confirmHeldPayment(path, id);
       // The page, then Stripe's event, then the page again (a second click), then the events replayed.
       const confirmedPage = await fetch(`${w.app.url}${path}`, form({ action: 'authenticated' }));
       assert.ok(confirmedPage.status === 303 || confirmedPage.status === 200, String(confirmedPage.status));
