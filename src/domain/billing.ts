@@ -36,7 +36,7 @@ export interface BillingDeps {
 export interface BillingOptions {
   /** Subscriptions per batch (one claim, one write transaction). */
   batchSize?: number;
-  /** How long a worker holds the rows it claimed; a crashed worker's rows return after this. */
+  /** How long a renewal attempt left open holds its row from other claims; a crashed worker's rows return after this. */
   leaseMs?: number;
   /** How long to wait before asking the gateway again about a charge whose outcome was unknown. */
   unknownRetryMs?: number;
@@ -321,9 +321,12 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
 
   /**
    * Claims a batch, plans each step and records the charge attempts, inside the caller's database
-   * transaction: when it commits, every charge about to be made is on record. Undefined when nothing is due.
+   * transaction: when it commits, every charge about to be made is on record, and that open attempt
+   * holds its row from other workers until it is settled (or `leaseMs` has passed: a crashed worker's).
+   * A step that asks no gateway (an end, a free period, no stored method) is written at once, against
+   * the row the claim just read and locked. Undefined when nothing is due.
    */
-  async function claimAndPlan(repos: Repositories, query: Parameters<Repositories['billing']['claimDue']>[0]) {
+  async function claimAndPlan(repos: Repositories, query: Parameters<Repositories['billing']['claimDue']>[0], report: BillingReport) {
     const batch = await repos.billing.claimDue(query);
     if (batch.length === 0) return undefined;
     const prices = new Map<string, Record<string, number> | undefined>();
@@ -336,27 +339,37 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       if (before?.failureCode === 'authentication_required' && before.gatewayReference) p.heldPayment = before.gatewayReference;
     }
     // A free period needs no gateway; no stored method is a decline without one.
-    const toCharge = plans.filter((p): p is Extract<Plan, { kind: 'charge' }> => p.kind === 'charge' && p.quote.totalMinor > 0 && p.due.token !== null);
+    const charged = (p: Plan): p is Extract<Plan, { kind: 'charge' }> => p.kind === 'charge' && p.quote.totalMinor > 0 && p.due.token !== null;
+    const toCharge = plans.filter(charged);
     const now = deps.clock.real();
-    const attempts = await repos.billing.recordAttempts(
-      toCharge.map((p) =>
-        pendingAttempt({
-          scope: scopeOf(p.due.transaction),
-          kind: 'RENEWAL',
-          key: p.key,
-          transactionId: p.due.transaction.id,
-          amountMinor: p.quote.totalMinor,
-          currency: p.quote.currency,
-          now,
-          plan: {
-            quote: { currency: p.quote.currency, netMinor: p.quote.netMinor, taxMinor: p.quote.taxMinor, taxRate: p.quote.taxRate },
-            period: p.period,
-            periodStart: p.periodStart,
-          } satisfies RenewalPlan,
-        }),
-      ),
+    const recorded = toCharge.map((p) =>
+      pendingAttempt({
+        scope: scopeOf(p.due.transaction),
+        kind: 'RENEWAL',
+        key: p.key,
+        transactionId: p.due.transaction.id,
+        amountMinor: p.quote.totalMinor,
+        currency: p.quote.currency,
+        now,
+        plan: {
+          quote: { currency: p.quote.currency, netMinor: p.quote.netMinor, taxMinor: p.quote.taxMinor, taxRate: p.quote.taxRate },
+          period: p.period,
+          periodStart: p.periodStart,
+        } satisfies RenewalPlan,
+      }),
     );
-    return { plans, toCharge, attempts };
+    const attempts = await repos.billing.recordAttempts(recorded);
+    // Another worker that claimed the row at the same moment recorded it first and is asking now: its charge, not ours.
+    const heldSince = now.getTime() - leaseMs;
+    const mine = new Set(recorded.map((a) => a.id));
+    const inFlightElsewhere = (p: Extract<Plan, { kind: 'charge' }>) => {
+      const a = attempts.get(p.key)!;
+      return !mine.has(a.id) && a.status === 'PENDING' && Date.parse(a.createdAt) > heldSince;
+    };
+    const withoutGateway = plans.filter((p) => !charged(p));
+    if (withoutGateway.length > 0) await write(repos, { plans: withoutGateway, attempts: new Map(), results: new Map() }, report);
+    const kept = toCharge.filter((p) => !inFlightElsewhere(p));
+    return { plans: [...kept] as Plan[], toCharge: kept, attempts };
   }
 
   /** A batch whose charges were asked: what remains is its write. */
@@ -381,6 +394,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
 
   /** Writes a charged batch's outcomes, inside the caller's database transaction, against its rows as they are now. */
   async function write(repos: Repositories, { plans, attempts, results }: Charged, report: BillingReport): Promise<void> {
+    if (plans.length === 0) return;
     // No e-mail events are made at all while e-mails are off: this is the billing hot path.
     const emails: EmailEvent[] | undefined = deps.emails?.enabled ? [] : undefined;
     const current = await repos.billing.lockMany(plans.map((p) => p.due.transaction.id));
@@ -563,7 +577,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       const writeThenClaim = async (query?: Parameters<typeof claimAndPlan>[1]) => {
         const claimed = await deps.store.transaction(async (repos) => {
           if (unwritten) await write(repos, unwritten, report);
-          return query && claimAndPlan(repos, query);
+          return query && claimAndPlan(repos, query, report);
         });
         unwritten = undefined;
         return claimed;
@@ -580,7 +594,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
             dueBy,
             sandboxVendorId: c.sandboxVendorId,
             now: real.toISOString(),
-            leaseUntil: new Date(real.getTime() + leaseMs).toISOString(),
+            attemptsSince: new Date(real.getTime() - leaseMs).toISOString(),
             limit: batchSize,
           });
           if (!claimed) {

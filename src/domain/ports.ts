@@ -144,11 +144,12 @@ export interface Repositories {
   };
   billing: {
     /**
-     * Leases up to `limit` subscriptions due by `dueBy` (in one vendor's sandbox when
-     * `sandboxVendorId` is set) that hold no live lease, oldest due first. PostgreSQL skips rows
-     * another worker has locked; the lease keeps them from other workers until it runs out.
+     * Up to `limit` subscriptions due by `dueBy` (in one vendor's sandbox when `sandboxVendorId` is
+     * set), oldest due first, leaving out rows held for a retry until `now` and rows with a renewal
+     * attempt still PENDING that was recorded after `attemptsSince` (in flight at another worker).
+     * PostgreSQL skips and locks rows until the surrounding database transaction ends.
      */
-    claimDue(query: { dueBy: string; sandboxVendorId?: string | undefined; now: string; leaseUntil: string; limit: number }): Promise<DueSubscription[]>;
+    claimDue(query: { dueBy: string; sandboxVendorId?: string | undefined; now: string; attemptsSince: string; limit: number }): Promise<DueSubscription[]>;
     /** The rows as they are now, locked until the surrounding database transaction ends. */
     lockMany(ids: readonly string[]): Promise<Map<string, BillingState>>;
     /** Inserts the attempts whose keys are new; returns the attempt of every key, earlier ones as they were. */

@@ -59,31 +59,43 @@ const DUE_COLUMNS = [
 type ClaimQuery = Parameters<Repositories['billing']['claimDue']>[0];
 type DueRow = Pick<Selectable<TransactionsTable>, (typeof DUE_COLUMNS)[number]> & { token: string | null };
 
-/** Picks the due rows, leases them and reads each one's stored card, in one statement; PostgreSQL skips rows another worker holds. */
+/**
+ * Picks the due rows with each one's stored card, in one statement. A row is held while a renewal
+ * attempt recorded for it in the last `attemptsSince` window is still open: the attempt committed
+ * with the claim is the lease, so claiming writes nothing to the wide transaction row. PostgreSQL
+ * skips rows another worker has locked. Rows held for a retry (`billing_lease_until`) wait for it.
+ */
 function claimStatement(dialect: DialectName, columns: (keyof ClaimQuery & string)[]) {
   return precompiledRows<ClaimQuery, DueRow>(columns, (db, rows) => {
     const q = rows[0]!;
     let due = db
       .selectFrom('transactions')
-      .select('id')
-      .where('next_charge', 'is not', null)
-      .where('next_charge', '<=', q.dueBy)
-      .where((eb) => eb.or([eb('billing_lease_until', 'is', null), eb('billing_lease_until', '<', q.now)]));
-    if (q.sandboxVendorId) due = due.$call(whereScope({ vendorId: q.sandboxVendorId, environment: 'sandbox' }));
-    due = due.orderBy('next_charge').orderBy('id').limit(q.limit);
-    if (dialect === 'postgres') due = due.forUpdate().skipLocked();
-    return db
-      .updateTable('transactions')
-      .set({ billing_lease_until: q.leaseUntil })
-      .where('id', 'in', due)
-      .returning((eb) => [
+      .select((eb) => [
         ...DUE_COLUMNS,
         eb.selectFrom('payment_methods').select('token').whereRef('payment_methods.id', '=', 'transactions.payment_method_id').as('token'),
-      ]);
+      ])
+      .where('next_charge', 'is not', null)
+      .where('next_charge', '<=', q.dueBy)
+      .where((eb) => eb.or([eb('billing_lease_until', 'is', null), eb('billing_lease_until', '<', q.now)]))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('charge_attempts')
+              .select('charge_attempts.id')
+              .whereRef('charge_attempts.transaction_id', '=', 'transactions.id')
+              .where('charge_attempts.kind', '=', 'RENEWAL')
+              .where('charge_attempts.created_at', '>', q.attemptsSince)
+              .where('charge_attempts.status', '=', 'PENDING'),
+          ),
+        ),
+      );
+    if (q.sandboxVendorId) due = due.$call(whereScope({ vendorId: q.sandboxVendorId, environment: 'sandbox' }));
+    due = due.orderBy('next_charge').orderBy('id').limit(q.limit);
+    return dialect === 'postgres' ? due.forUpdate(['transactions']).skipLocked() : due;
   });
 }
 
-const CLAIM: (keyof ClaimQuery & string)[] = ['dueBy', 'now', 'leaseUntil', 'limit'];
+const CLAIM: (keyof ClaimQuery & string)[] = ['dueBy', 'now', 'attemptsSince', 'limit'];
 const claims = {
   sqlite: { everyone: claimStatement('sqlite', CLAIM), sandbox: claimStatement('sqlite', [...CLAIM, 'sandboxVendorId']) },
   postgres: { everyone: claimStatement('postgres', CLAIM), sandbox: claimStatement('postgres', [...CLAIM, 'sandboxVendorId']) },
