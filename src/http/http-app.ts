@@ -19,6 +19,13 @@ declare module 'fastify' {
     scope: Scope;
     idempotencyKey: string | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * The route reads stored records whose answer does not depend on the time: a sandbox request
+     * to it skips loading the vendor's clock (a database read on every other sandbox request).
+     */
+    timeless?: boolean;
+  }
 }
 
 /** Where each environment lives: production at the root, the sandbox under /sandbox. */

@@ -30,8 +30,13 @@ for (const kind of await storeKinds()) {
       assert.equal(moved.status, 200, moved.text);
       assert.equal(two.services.clock.offsetOf(vendorId), 0, 'the other process has not heard yet');
 
-      const res = await fetch(`${two.url}/sandbox/v1/changed-transactions`, { headers: { authorization: v.credentials.sandbox.authorization } });
-      assert.equal(res.status, 200);
+      // A read of stored records asks nothing of the time, so it does not read the clock either.
+      const read = await fetch(`${two.url}/sandbox/v1/changed-transactions`, { headers: { authorization: v.credentials.sandbox.authorization } });
+      assert.equal(read.status, 200);
+      assert.equal(two.services.clock.offsetOf(vendorId), 0, 'a timeless read leaves the clock unread');
+      // A link is signed to expire by the vendor's time.
+      const res = await fetch(`${two.url}/sandbox/v1/generate-url-to-admin`, { headers: { authorization: v.credentials.sandbox.authorization } });
+      assert.equal(res.status, 200, await res.clone().text());
       assert.equal(two.services.clock.offsetOf(vendorId), 10 * DAY, 'read from the store with the request');
       assert.equal(two.services.clock.now(v.scope()).getTime() - Date.now() > 10 * DAY - 60_000, true);
 
@@ -46,7 +51,7 @@ for (const kind of await storeKinds()) {
         ).status,
         200,
       );
-      assert.equal((await v.api('/v1/changed-transactions')).status, 200);
+      assert.equal((await v.api('/v1/generate-url-to-admin')).status, 200);
       assert.equal(one.services.clock.offsetOf(vendorId), 11 * DAY);
     });
 

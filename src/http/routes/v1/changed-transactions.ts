@@ -11,6 +11,7 @@ export function changedTransactionRoutes(app: HttpApp, { services }: Environment
   app.get(
     '/changed-transactions',
     {
+      config: { timeless: true },
       schema: {
         summary: 'Transactions changed since they were last marked processed, oldest change first',
         description: `At most \`limit\` (default 1000, up to 10000). The header \`${MORE_CHANGES_HEADER}: true\` says more are waiting.`,

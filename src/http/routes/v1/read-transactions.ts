@@ -8,6 +8,7 @@ export function readTransactionRoutes(app: HttpApp, { services }: EnvironmentCon
   app.get(
     '/transactions/:email',
     {
+      config: { timeless: true },
       schema: {
         summary: 'List the transactions of a customer',
         description: 'Matches the purchase e-mail or the assigned e-mail, case-insensitively. Newest first.',
@@ -25,6 +26,7 @@ export function readTransactionRoutes(app: HttpApp, { services }: EnvironmentCon
   app.get(
     '/transaction/:transactionId',
     {
+      config: { timeless: true },
       schema: {
         summary: 'Read one transaction with its ledger entries',
         tags: ['transactions'],
