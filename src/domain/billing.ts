@@ -369,7 +369,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     const withoutGateway = plans.filter((p) => !charged(p));
     if (withoutGateway.length > 0) await write(repos, { plans: withoutGateway, attempts: new Map(), results: new Map() }, report);
     const kept = toCharge.filter((p) => !inFlightElsewhere(p));
-    return { plans: [...kept] as Plan[], toCharge: kept, attempts };
+    return { plans: [...kept] as Plan[], toCharge: kept, attempts, allElsewhere: kept.length + withoutGateway.length === 0 };
   }
 
   /** A batch whose charges were asked: what remains is its write. */
@@ -601,6 +601,9 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
             finished = true;
             break;
           }
+          // Every row claimed was in flight at another worker (a claim at the same instant as its own):
+          // this clock's turn ends rather than claim them again before that worker's attempts are visible.
+          if (claimed.allElsewhere) break;
           unwritten = await ask(claimed);
           if (only.maxBatches !== undefined && ++batches >= only.maxBatches) {
             stop = true;
