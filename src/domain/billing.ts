@@ -359,17 +359,17 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       }),
     );
     const attempts = await repos.billing.recordAttempts(recorded);
-    // Another worker that claimed the row at the same moment recorded it first and is asking now: its charge, not ours.
-    const heldSince = now.getTime() - leaseMs;
+    // Another worker that claimed the row at the same moment recorded it first and is asking now: its
+    // charge, not ours. "In flight" is the claim's own test (PENDING, recorded after attemptsSince).
     const mine = new Set(recorded.map((a) => a.id));
     const inFlightElsewhere = (p: Extract<Plan, { kind: 'charge' }>) => {
       const a = attempts.get(p.key)!;
-      return !mine.has(a.id) && a.status === 'PENDING' && Date.parse(a.createdAt) > heldSince;
+      return !mine.has(a.id) && a.status === 'PENDING' && a.createdAt > query.attemptsSince;
     };
     const withoutGateway = plans.filter((p) => !charged(p));
     if (withoutGateway.length > 0) await write(repos, { plans: withoutGateway, attempts: new Map(), results: new Map() }, report);
-    const kept = toCharge.filter((p) => !inFlightElsewhere(p));
-    return { plans: [...kept] as Plan[], toCharge: kept, attempts, allElsewhere: kept.length + withoutGateway.length === 0 };
+    const toAsk = toCharge.filter((p) => !inFlightElsewhere(p));
+    return { toAsk, attempts, allElsewhere: toAsk.length + withoutGateway.length === 0 };
   }
 
   /** A batch whose charges were asked: what remains is its write. */
@@ -381,9 +381,10 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
 
   /** Asks the gateway about a claimed batch's charges, outside any database transaction. */
   async function ask(claimed: NonNullable<Awaited<ReturnType<typeof claimAndPlan>>>): Promise<Charged> {
-    const { plans, toCharge, attempts } = claimed;
+    const { toAsk, attempts } = claimed;
+    const plans: Plan[] = [...toAsk];
     // An attempt recorded before a crash keeps its amount; a price changed since is held, not guessed.
-    const charged = toCharge.filter((p) => {
+    const charged = toAsk.filter((p) => {
       const a = attempts.get(p.key)!;
       if (a.amountMinor === p.quote.totalMinor && a.currency === p.quote.currency) return true;
       plans[plans.indexOf(p)] = { kind: 'hold', due: p.due, at: p.at, reason: `${p.due.transaction.id}: the price changed while a charge of it was in flight` };
