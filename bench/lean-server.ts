@@ -1,8 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyRequest } from 'fastify';
 import { changedTransaction, listedTransaction, refundRecord, transactionWithEntries, updatedTransaction } from '../src/http/presenters.ts';
 import { toEntry } from '../src/store/ledger-store.ts';
 import { toTransaction } from '../src/store/transaction-rows.ts';
+import type { KeptAnswer } from './bare-server.ts';
 import { postgresLeanStore, sqliteLeanStore } from './lean-store.ts';
 
 /**
@@ -14,6 +16,10 @@ import { postgresLeanStore, sqliteLeanStore } from './lean-store.ts';
  *
  * Started by the benches (bench/servers.ts) with LEAN_SQLITE_FILE or LEAN_DATABASE_URL and
  * OPENTILL_SECRET; prints "listening <port>" once it listens on 127.0.0.1.
+ *
+ * With LEAN_LOOKUPS_ONLY naming an answers file (bench/bare-server.ts's format), the read by id
+ * checks the credential and runs its two lookups, then answers opentill's kept bytes instead of
+ * building the answer: the floor of any Fastify server that reads this store for the request.
  */
 const store = process.env.LEAN_DATABASE_URL ? postgresLeanStore(process.env.LEAN_DATABASE_URL) : sqliteLeanStore(process.env.LEAN_SQLITE_FILE!);
 const secret = process.env.OPENTILL_SECRET!;
@@ -40,6 +46,15 @@ async function vendorOf(request: FastifyRequest): Promise<string | undefined> {
   return matches ? known.vendorId : undefined;
 }
 
+/** The kept answer of the read by id, when only the lookups are measured. */
+const keptById = (() => {
+  if (!process.env.LEAN_LOOKUPS_ONLY) return undefined;
+  const answers = JSON.parse(readFileSync(process.env.LEAN_LOOKUPS_ONLY, 'utf8')) as KeptAnswer[];
+  const byId = answers.find((a) => a.prefix === '/sandbox/v1/transaction/');
+  if (!byId) throw new Error('LEAN_LOOKUPS_ONLY: no kept answer for the read by id');
+  return { body: Buffer.from(byId.bodyBase64, 'base64'), contentType: byId.headers['content-type'] ?? 'application/json' };
+})();
+
 const app = Fastify({ logger: false });
 const notFound = { error: 'NOT_FOUND', message: 'Not found.' };
 type Id = { Params: { id: string } };
@@ -58,6 +73,7 @@ app.register(
       const row = await store.transaction(vendor(request), request.params.id);
       if (!row) return reply.code(404).send(notFound);
       const entries = await store.entries(row.id);
+      if (keptById) return reply.type(keptById.contentType).send(keptById.body);
       return transactionWithEntries(toTransaction(row), entries.map(toEntry));
     });
     api.get<{ Params: { email: string } }>('/transactions/:email', async (request) => {

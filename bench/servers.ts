@@ -110,16 +110,20 @@ export async function startOpentill(
   );
 }
 
-/** The lean reference server (bench/lean-server.ts) on the same store. */
-export function startLean(store: StoreLocation): Promise<Server> {
+/**
+ * The lean reference server (bench/lean-server.ts) on the same store. `lookupsOnly`: an answers file
+ * (as for `startBare`); the read by id then only checks the credential and looks up, answering the kept bytes.
+ */
+export function startLean(store: StoreLocation, lookupsOnly?: string): Promise<Server> {
   return startChild(
-    'lean server',
+    lookupsOnly ? 'lean lookups' : 'lean server',
     ['--import', 'tsx', join(root, 'bench/lean-server.ts')],
     {
       ...process.env,
       LEAN_SQLITE_FILE: 'sqliteFile' in store ? store.sqliteFile : '',
       LEAN_DATABASE_URL: 'databaseUrl' in store ? store.databaseUrl : '',
       OPENTILL_SECRET: BENCH_SECRET,
+      LEAN_LOOKUPS_ONLY: lookupsOnly ?? '',
     },
     /listening (\d+)/,
   );

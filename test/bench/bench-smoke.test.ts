@@ -46,6 +46,7 @@ describe('benches in their smoke mode complete and print their figures', { concu
         assertRow(stdout, `${store} ${read}`, 'lean server', ['bare']);
         assertRow(stdout, `${store} ${read}`, 'opentill', ['bare', 'lean']);
       }
+      assertRow(stdout, `${store} GET /v1/transaction/{id}`, 'lean lookups', ['bare']);
       assert.match(stdout, new RegExp(String.raw`^${store}\s+opentill ${NUMBER} MiB\s+lean ${NUMBER} MiB\s+bare ${NUMBER} MiB`, 'm'));
     }
   });
