@@ -15,7 +15,7 @@ export default tseslint.config(
     languageOptions: {
       globals: globals.node,
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', 'test/helpers/*.mjs', 'scripts/*.mjs', 'support/*.mjs'] },
+        projectService: { allowDefaultProject: ['*.js', 'test/helpers/*.mjs', 'scripts/*.mjs', 'support/*.mjs', 'src/store/*.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

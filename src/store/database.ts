@@ -17,6 +17,7 @@ import {
 } from 'kysely';
 import { AppError } from '../domain/errors.ts';
 import { migrationProvider } from './migrations/index.ts';
+import { startCheckpointer } from './sqlite-checkpointer.ts';
 import type { Schema } from './schema.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -175,8 +176,11 @@ export function openSqlite(file: string): Database {
   const statements = withStatementCache(sqlite);
   const dialect = new ImmediateSqliteDialect({ database: statements });
   const kysely = new Kysely<Schema>({ dialect });
-  const writer = sqliteTransactions(sqlite, statements, kysely, dialect);
-  if (file === ':memory:') return wrap(kysely, 'sqlite', { transactions: writer });
+  if (file === ':memory:') return wrap(kysely, 'sqlite', { transactions: sqliteTransactions(sqlite, statements, kysely, dialect) });
+  const checkpointer = startCheckpointer(file, (pages) => {
+    if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${pages}`);
+  });
+  const writer = sqliteTransactions(sqlite, statements, kysely, dialect, checkpointer.committed);
   const reader = new SQLite(file, { readonly: true });
   reader.pragma('busy_timeout = 10000');
   reader.pragma('cache_size = -65536');
@@ -184,7 +188,10 @@ export function openSqlite(file: string): Database {
   return wrap(kysely, 'sqlite', {
     transactions: writer,
     readRows: (sql, parameters) => readStatements.prepare(sql).all(...parameters),
-    close: () => reader.close(),
+    close: async () => {
+      await checkpointer.stop();
+      reader.close();
+    },
   });
 }
 
@@ -201,6 +208,7 @@ function sqliteTransactions(
   statements: ReturnType<typeof withStatementCache>,
   kysely: Kysely<Schema>,
   dialect: ImmediateSqliteDialect,
+  committed?: () => void,
 ): TransactionRunner {
   let holding = false;
   const held = new Kysely<Schema>({ dialect: new HeldConnectionDialect(new HeldConnectionDriver(statements, () => holding)) });
@@ -232,6 +240,7 @@ function sqliteTransactions(
         const result = await fn(trx, rows);
         open = holding = false;
         statements.prepare('commit').run();
+        committed?.();
         return result;
       } catch (err) {
         open = holding = false;
@@ -346,7 +355,7 @@ const kyselyTransactions =
 function wrap(
   kysely: Kysely<Schema>,
   dialect: DialectName,
-  options: { readRows?: ReadRows; close?: () => void; transactions?: TransactionRunner; connections?: Database['connections'] } = {},
+  options: { readRows?: ReadRows; close?: () => void | Promise<void>; transactions?: TransactionRunner; connections?: Database['connections'] } = {},
 ): Database {
   // The transaction whose fn is running in this async context, if any. `open` turns false when fn
   // ends, so work fn started and left running (a timer, an unawaited promise) may open its own later.
@@ -381,8 +390,9 @@ function wrap(
     },
     connections: options.connections,
     async close() {
+      // The store's other connections first: the writer, closing last, checkpoints and removes the WAL.
+      await options.close?.();
       await kysely.destroy();
-      options.close?.();
     },
   };
 }

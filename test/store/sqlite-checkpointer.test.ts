@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { openSqlite } from '../../src/store/database.ts';
+import { startCheckpointer, WRITER_CHECKPOINT_PAGES } from '../../src/store/sqlite-checkpointer.ts';
+
+/**
+ * The WAL index (the -shm file) as SQLite keeps it: the last committed frame (mxFrame, at byte 16 of
+ * the header) and how far the WAL has been copied into the database file (nBackfill, at byte 96).
+ */
+function walIndex(file: string): { mxFrame: number; nBackfill: number } {
+  const shm = readFileSync(`${file}-shm`);
+  return { mxFrame: shm.readUInt32LE(16), nBackfill: shm.readUInt32LE(96) };
+}
+
+describe('the SQLite checkpointer thread', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'opentill-checkpointer-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('committed pages are copied into the database file by the thread, while the writer only holds a backstop', async () => {
+    const file = join(dir, 'copied.db');
+    const database = openSqlite(file);
+    try {
+      await database.migrate();
+      const setting = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(database.kysely);
+      assert.equal(setting.rows[0]!.wal_autocheckpoint, WRITER_CHECKPOINT_PAGES);
+      for (let i = 0; i < 20; i++) {
+        await database.transaction(async (trx) => {
+          await sql`insert into invoice_counters (vendor_id, environment, last_number) values (${`TC-VE_${i}`}, 'sandbox', ${i})`.execute(trx);
+        });
+      }
+      // Far fewer frames than the writer's backstop: only the thread can have copied them.
+      let index = walIndex(file);
+      assert.ok(index.mxFrame > 0 && index.mxFrame < WRITER_CHECKPOINT_PAGES, `frames in the WAL: ${index.mxFrame}`);
+      const deadline = Date.now() + 10_000;
+      while (index.nBackfill !== index.mxFrame && Date.now() < deadline) {
+        await sleep(20);
+        index = walIndex(file);
+      }
+      assert.equal(index.nBackfill, index.mxFrame, 'every committed frame is in the database file');
+      const rows = await sql<{ n: number }>`select count(*) as n from invoice_counters`.execute(database.kysely);
+      assert.equal(rows.rows[0]!.n, 20);
+    } finally {
+      await database.close();
+    }
+  });
+
+  test('closing the store ends the thread, leaves no descriptor open, and the writer, closing last, leaves only the database file', async () => {
+    const sub = mkdtempSync(join(dir, 'closed-'));
+    const file = join(sub, 'closed.db');
+    const descriptors = readdirSync('/proc/self/fd').length;
+    const database = openSqlite(file);
+    await database.migrate();
+    await database.transaction(async (trx) => {
+      await sql`insert into invoice_counters (vendor_id, environment, last_number) values ('TC-VE_closed', 'sandbox', 7)`.execute(trx);
+    });
+    // The thread has read the WAL index by the time every frame is copied.
+    const deadline = Date.now() + 10_000;
+    while (walIndex(file).nBackfill !== walIndex(file).mxFrame && Date.now() < deadline) await sleep(20);
+    await database.close();
+    assert.deepEqual(readdirSync(sub), ['closed.db']);
+    assert.equal(readdirSync('/proc/self/fd').length, descriptors, 'the thread and the connections closed every file they opened');
+    const again = openSqlite(file);
+    try {
+      const rows = await sql<{ last_number: number }>`select last_number from invoice_counters`.execute(again.kysely);
+      assert.deepEqual(
+        rows.rows.map((r) => Number(r.last_number)),
+        [7],
+      );
+    } finally {
+      await again.close();
+    }
+  });
+
+  test('a thread that cannot run hands checkpointing back to the writer, at SQLite’s default', async () => {
+    const settings: number[] = [];
+    const checkpointer = startCheckpointer(join(dir, 'never.db'), (pages) => settings.push(pages), {
+      thread: new URL('file:///nonexistent/opentill-checkpoint-thread.mjs'),
+    });
+    await checkpointer.stop();
+    const deadline = Date.now() + 5_000;
+    while (settings.length < 2 && Date.now() < deadline) await sleep(10);
+    assert.deepEqual(settings, [WRITER_CHECKPOINT_PAGES, 1_000]);
+    checkpointer.committed(); // announced to no thread: nothing happens, nothing throws
+  });
+});
