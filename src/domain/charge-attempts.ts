@@ -35,3 +35,31 @@ export function pendingAttempt(input: {
     updatedAt: at,
   };
 }
+
+/**
+ * The attempt a client's key leads to now: the first one recorded under it or, once one ended
+ * without moving money in a way the client may try again (`passes`), the one made after it under
+ * `<key>:after:<its id>`, and so on. `attempt` is undefined when that next one is still to be made,
+ * under `key`; `passed` is the last attempt passed over.
+ */
+export async function latestUnderKey(
+  find: (key: string) => Promise<ChargeAttempt | undefined>,
+  firstKey: string,
+  passes: (attempt: ChargeAttempt) => boolean,
+): Promise<{ key: string; attempt?: ChargeAttempt; passed?: ChargeAttempt }> {
+  let key = firstKey;
+  let passed: ChargeAttempt | undefined;
+  for (;;) {
+    const attempt = await find(key);
+    if (!attempt) return { key, passed };
+    if (!passes(attempt)) return { key, attempt };
+    passed = attempt;
+    key = `${firstKey}:after:${attempt.id}`;
+  }
+}
+
+/**
+ * Voided: the gateway never had the attempt (the request was lost on the way, or its process died
+ * before asking) and the reconciler closed it, so nothing moved. The same key again is a new try.
+ */
+export const wasVoided = (attempt: ChargeAttempt) => attempt.status === 'VOIDED';

@@ -58,7 +58,9 @@ export async function askGateway<T extends ChargeResult | RefundResult | NotFoun
     timer = setTimeout(() => resolve({ status: 'UNKNOWN' }), timeoutMs);
   });
   try {
-    return await Promise.race([call().catch((): { status: 'UNKNOWN' } => ({ status: 'UNKNOWN' })), timeout]);
+    // Through a promise, so a call that throws before it returns one is UNKNOWN too.
+    const answer = new Promise<T>((resolve) => resolve(call()));
+    return await Promise.race([answer.catch((): { status: 'UNKNOWN' } => ({ status: 'UNKNOWN' })), timeout]);
   } finally {
     clearTimeout(timer);
   }
@@ -144,6 +146,16 @@ export function chargeProtocol(deps: ChargeProtocolDeps) {
     /** Keeps the processor's id of an open attempt's browser session, so every later lookup asks about that one. */
     noteReference: (attempt: ChargeAttempt, reference: string) => deps.store.chargeAttempts.noteReference(attempt.id, reference),
     move,
+    /**
+     * Asks again about an attempt recorded earlier (a client's retry). It is marked asked first: the
+     * reconciler, which voids what the gateway does not know, leaves it alone for its grace period
+     * from now, so it cannot void the attempt while this request may still be on its way, and the
+     * money it moves is booked under it.
+     */
+    async moveAgain(attempt: ChargeAttempt, request: Parameters<typeof move>[1]): Promise<Outcome> {
+      await deps.store.chargeAttempts.markAsked(attempt.id, at().toISOString());
+      return move(attempt, request);
+    },
     settle,
 
     /** Asks the gateway what became of an open attempt, and settles it if the gateway knows. */
@@ -185,7 +197,7 @@ export function attemptReconciler(deps: {
   protocol: ChargeProtocol;
   bookings: Record<Exclude<AttemptKind, 'RENEWAL'>, Booking>;
   renewals?: { booking: Booking; billedByBilling(attempt: ChargeAttempt): Promise<boolean> };
-  /** Attempts younger than this may still be in flight in a request; the reconciler leaves them alone. */
+  /** Attempts recorded or asked again more recently than this may still be in flight in a request; the reconciler leaves them alone. */
   graceMs: number;
 }) {
   const kinds: AttemptKind[] = [...(Object.keys(deps.bookings) as AttemptKind[]), ...(deps.renewals ? (['RENEWAL'] as const) : [])];
@@ -193,8 +205,8 @@ export function attemptReconciler(deps: {
   return {
     async run(limit = 200): Promise<ReconcileReport> {
       const report: ReconcileReport = { settled: 0, voided: 0, open: 0, unresolved: 0 };
-      const createdBefore = new Date(deps.clock.now().getTime() - deps.graceMs).toISOString();
-      for (const attempt of await deps.store.chargeAttempts.listOpen({ createdBefore, kinds, limit })) {
+      const idleSince = new Date(deps.clock.now().getTime() - deps.graceMs).toISOString();
+      for (const attempt of await deps.store.chargeAttempts.listOpen({ idleSince, kinds, limit })) {
         if (attempt.kind === 'RENEWAL' && (attempt.plan === null || (await deps.renewals!.billedByBilling(attempt)))) continue;
         const after = await deps.protocol.reconcile(attempt, bookingOf(attempt));
         if (after.status === 'VOIDED') report.voided++;
@@ -206,7 +218,7 @@ export function attemptReconciler(deps: {
     },
 
     /** What an operator sees with `opentill attempts list`: every open attempt, and the unresolved. */
-    listOpen: (limit = 1000) => deps.store.chargeAttempts.listOpen({ createdBefore: '9999-12-31T00:00:00.000Z', limit }),
+    listOpen: (limit = 1000) => deps.store.chargeAttempts.listOpen({ idleSince: '9999-12-31T00:00:00.000Z', limit }),
   };
 }
 

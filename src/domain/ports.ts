@@ -132,8 +132,10 @@ export interface Repositories {
       id: string,
       patch: { status: ChargeAttemptStatus; gatewayReference: string | null; failureCode: string | null; transactionId?: string; updatedAt: string },
     ): Promise<boolean>;
-    /** Open attempts (PENDING or UNKNOWN) created at or before `createdBefore`, oldest first. */
-    listOpen(query: { createdBefore: string; kinds?: readonly AttemptKind[]; limit: number }): Promise<ChargeAttempt[]>;
+    /** Open attempts (PENDING or UNKNOWN) neither recorded nor asked about again after `idleSince`, oldest first. */
+    listOpen(query: { idleSince: string; kinds?: readonly AttemptKind[]; limit: number }): Promise<ChargeAttempt[]>;
+    /** Notes that an open attempt is being asked about again at `at`: its request may be on its way from then. */
+    markAsked(id: string, at: string): Promise<void>;
     /** An open attempt of this kind for the transaction, if any. */
     findOpenFor(transactionId: string, kind: AttemptKind): Promise<ChargeAttempt | undefined>;
     /** Sets the processor's reference of a still open attempt (its browser session). */

@@ -8,7 +8,7 @@ import type { ExchangeRates } from './exchange-rates.ts';
 import { declineMessage, type CardInput, type DeclineCode, type PaymentGateway, type TokenizedCard } from './gateway.ts';
 import type { Booking, ChargeProtocol, Outcome } from './charge-protocol.ts';
 import type { EmailRecorder } from './customer-emails.ts';
-import { pendingAttempt } from './charge-attempts.ts';
+import { latestUnderKey, pendingAttempt, wasVoided } from './charge-attempts.ts';
 import { newId } from './ids.ts';
 import { paymentEntry } from './ledger.ts';
 import type { ChangeFlag, Coupon, Environment, Scope, Transaction, TransactionStatus } from './model.ts';
@@ -255,20 +255,10 @@ export function purchaseService(deps: PurchaseDeps) {
   };
 
   /**
-   * The attempt a form's key leads to now: the first one, or after a decline the one made after it
-   * (`key:after:<declined attempt>`), and so on; `attempt` is undefined when the next one is still to be made.
+   * The attempt a form's key leads to now: the first one, or after a decline (the customer may try
+   * another card on the same form) or a void the one made after it; see `latestUnderKey`.
    */
-  async function latestAttempt(formKey: string): Promise<{ key: string; attempt?: ChargeAttempt; declined?: ChargeAttempt }> {
-    let key = formKey;
-    let declined: ChargeAttempt | undefined;
-    for (;;) {
-      const attempt = await deps.protocol.findByKey(key);
-      if (!attempt) return { key, declined };
-      if (attempt.status !== 'DECLINED' && attempt.status !== 'VOIDED') return { key, attempt };
-      declined = attempt;
-      key = `${formKey}:after:${attempt.id}`;
-    }
-  }
+  const latestAttempt = (formKey: string) => latestUnderKey(deps.protocol.findByKey, formKey, (attempt) => attempt.status === 'DECLINED' || wasVoided(attempt));
 
   /** What the customer hears of an attempt: paid, declined, or still being confirmed. */
   async function resultOf(scope: Scope, attempt: ChargeAttempt, outcome?: Outcome): Promise<PurchaseResult> {
@@ -301,7 +291,7 @@ export function purchaseService(deps: PurchaseDeps) {
     const outcome: Outcome = plan.session
       ? await deps.protocol.move(attempt, { session: true })
       : plan.charged
-        ? await deps.protocol.move(attempt, { token: plan.token })
+        ? await deps.protocol.moveAgain(attempt, { token: plan.token })
         : { status: 'SUCCEEDED', reference: '', feeMinor: 0 };
     return resultOf(scope, await deps.protocol.settle(attempt, outcome, booking), outcome);
   }
@@ -452,7 +442,7 @@ export function purchaseService(deps: PurchaseDeps) {
     /** The purchase recorded under `key` (a checkout form's token), as the customer should see it now. */
     async status(scope: Scope, key: string): Promise<PurchaseResult | undefined> {
       const latest = await latestAttempt(key);
-      const attempt = latest.attempt ?? latest.declined;
+      const attempt = latest.attempt ?? latest.passed;
       return attempt && resume(scope, attempt);
     },
 

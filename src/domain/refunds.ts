@@ -1,6 +1,6 @@
 import type { Booking, ChargeProtocol } from './charge-protocol.ts';
 import type { EmailEvent, EmailRecorder } from './customer-emails.ts';
-import { pendingAttempt } from './charge-attempts.ts';
+import { latestUnderKey, pendingAttempt, wasVoided } from './charge-attempts.ts';
 import type { Clock } from './clock.ts';
 import { AppError, invalidState, notFound } from './errors.ts';
 import { randomToken } from './ids.ts';
@@ -74,17 +74,17 @@ export function refundService(deps: RefundDeps) {
     };
   }
 
-  /** Asks the gateway for an open refund attempt (again, under the same id) and settles it. */
-  async function ask(attempt: ChargeAttempt): Promise<RefundOutcome> {
+  /** Asks the gateway for an open refund attempt (`again`: a retry, under the same id) and settles it. */
+  async function ask(attempt: ChargeAttempt, again = false): Promise<RefundOutcome> {
     const plan = JSON.parse(attempt.plan!) as RefundPlan;
-    const outcome = await deps.protocol.move(attempt, { refundOf: plan.chargeReference });
+    const outcome = await (again ? deps.protocol.moveAgain : deps.protocol.move)(attempt, { refundOf: plan.chargeReference });
     return outcomeOf(await deps.protocol.settle(attempt, outcome, booking));
   }
 
   /** The same Idempotency-Key again: the first refund's outcome, asking the gateway again while it is open. */
   async function retry(attempt: ChargeAttempt): Promise<RefundOutcome> {
     if (attempt.status !== 'PENDING' && attempt.status !== 'UNKNOWN') return outcomeOf(attempt);
-    const result = await ask(attempt);
+    const result = await ask(attempt, true);
     if (result.status === 'PENDING') {
       throw new AppError('PAYMENT_PENDING', 'This refund is still being confirmed by the payment provider; retry later with the same Idempotency-Key.', {
         retryAfterSeconds: 5,
@@ -102,9 +102,10 @@ export function refundService(deps: RefundDeps) {
      * the caller showed it; refused if it changed since (a form sent twice).
      */
     async refund(scope: Scope, id: string, options: { key?: string | undefined; seen?: SeenLedger | undefined } = {}): Promise<RefundOutcome> {
-      const attemptKey = `refund:${scope.vendorId}:${scope.environment}:${id}:${options.key ?? randomToken(16)}`;
-      const earlier = options.key ? await deps.protocol.findByKey(attemptKey) : undefined;
-      if (earlier) return retry(earlier);
+      const firstKey = `refund:${scope.vendorId}:${scope.environment}:${id}:${options.key ?? randomToken(16)}`;
+      // The same key again is the same refund; after a void (nothing was refunded) it is a new try.
+      const latest = options.key ? await latestUnderKey(deps.protocol.findByKey, firstKey, wasVoided) : { key: firstKey };
+      if (latest.attempt) return retry(latest.attempt);
 
       const recorded = await deps.store.transaction(async (repos) => {
         const transaction = await repos.transactions.lock(scope, id);
@@ -134,7 +135,7 @@ export function refundService(deps: RefundDeps) {
         const attempt = pendingAttempt({
           scope,
           kind: 'REFUND',
-          key: attemptKey,
+          key: latest.key,
           transactionId: id,
           amountMinor: payment.amountTotalMinor,
           currency: payment.currency,

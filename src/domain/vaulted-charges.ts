@@ -4,7 +4,7 @@ import { AppError, invalidInput, invalidState, notFound } from './errors.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
 import type { UsSalesTaxTable } from './tax-rates.ts';
 import { declineMessage, type DeclineCode, type PaymentGateway } from './gateway.ts';
-import { pendingAttempt } from './charge-attempts.ts';
+import { latestUnderKey, pendingAttempt, wasVoided } from './charge-attempts.ts';
 import { randomToken } from './ids.ts';
 import { paymentEntry } from './ledger.ts';
 import type { Environment, Scope } from './model.ts';
@@ -108,7 +108,7 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
       const prices = parsePriceList(input.prices);
       const now = deps.clock.now(scope);
       // The key comes from the client's Idempotency-Key; without one, each request is a charge of its own.
-      const attemptKey = `vaulted:${scope.vendorId}:${scope.environment}:${id}:${idempotencyKey ?? randomToken(16)}`;
+      const firstKey = `vaulted:${scope.vendorId}:${scope.environment}:${id}:${idempotencyKey ?? randomToken(16)}`;
 
       const prepared = await deps.store.transaction(async (repos) => {
         const transaction = await repos.transactions.lock(scope, id);
@@ -125,8 +125,9 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
           allowConversion: true,
           rates: deps.rates,
         });
-        const existing = await repos.chargeAttempts.findByKey(attemptKey);
-        if (existing) return { existing, quote } as const;
+        // The same key again is the same charge; after a void (nothing was charged) it is a new try.
+        const latest = await latestUnderKey((key) => repos.chargeAttempts.findByKey(key), firstKey, wasVoided);
+        if (latest.attempt) return { existing: latest.attempt, quote } as const;
         if (transaction.status !== 'VAULTED_STATUS_ACTIVE')
           throw invalidState(`The vaulted payment method ${id} is ${transaction.status} and cannot be charged.`);
         if (quote.totalMinor <= 0) throw invalidInput('A charge must be of more than zero; nothing was charged.');
@@ -136,7 +137,7 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
         const attempt = pendingAttempt({
           scope,
           kind: 'VAULTED',
-          key: attemptKey,
+          key: latest.key,
           transactionId: id,
           amountMinor: quote.totalMinor,
           currency: quote.currency,
@@ -156,7 +157,7 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
         }
         if (existing.status !== 'PENDING' && existing.status !== 'UNKNOWN') return answer(existing, quote);
         const plan = JSON.parse(existing.plan!) as VaultedPlan;
-        const outcome = await deps.protocol.move(existing, { token: plan.token });
+        const outcome = await deps.protocol.moveAgain(existing, { token: plan.token });
         const settled = await deps.protocol.settle(existing, outcome, booking);
         if (settled.status === 'PENDING' || settled.status === 'UNKNOWN') {
           throw new AppError('PAYMENT_PENDING', 'This charge is still being confirmed by the payment provider; retry later with the same Idempotency-Key.', {

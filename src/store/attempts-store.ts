@@ -126,10 +126,19 @@ export function chargeAttemptsStore(db: Executor, dialect: DialectName, writes?:
         : await settle(id, patch.status, patch.gatewayReference, patch.failureCode, patch.updatedAt);
       return won.length === 1;
     },
-    async listOpen({ createdBefore, kinds, limit }) {
-      let query = db.selectFrom('charge_attempts').selectAll().where('status', 'in', OPEN_STATUSES).where('created_at', '<=', createdBefore);
+    async listOpen({ idleSince, kinds, limit }) {
+      // updated_at is never before created_at: the first bound picks from the open index, the second drops the re-asked.
+      let query = db
+        .selectFrom('charge_attempts')
+        .selectAll()
+        .where('status', 'in', OPEN_STATUSES)
+        .where('created_at', '<=', idleSince)
+        .where('updated_at', '<=', idleSince);
       if (kinds) query = query.where('kind', 'in', [...kinds]);
       return (await query.orderBy('created_at').limit(limit).execute()).map(toAttempt);
+    },
+    async markAsked(id, at) {
+      await db.updateTable('charge_attempts').set({ updated_at: at }).where('id', '=', id).where('status', 'in', OPEN_STATUSES).execute();
     },
     async noteReference(id, reference) {
       await db.updateTable('charge_attempts').set({ gateway_reference: reference }).where('id', '=', id).where('status', 'in', OPEN_STATUSES).execute();

@@ -22,7 +22,12 @@ for (const kind of await storeKinds()) {
 
     /** The gateway's answer to a lookup, set by each test; the payment network is the one stand-in. */
     let lookup: () => Promise<ChargeResult | NotFound> = async () => ({ status: 'NOT_FOUND' });
-    const gateway = { provider: 'SANDBOX', lookupCharge: () => lookup() } as unknown as PaymentGateway;
+    const gateway = {
+      provider: 'SANDBOX',
+      lookupCharge: () => lookup(),
+      // A request whose connection breaks: it may or may not have reached the network.
+      charge: () => Promise.reject(new Error('ECONNRESET')),
+    } as unknown as PaymentGateway;
     const protocol = (onBookingFailure?: (err: unknown) => void) =>
       chargeProtocol({ store: t.services.store, clock, gateways: { sandbox: gateway, production: gateway }, gatewayTimeoutMs: 1000, onBookingFailure });
 
@@ -123,6 +128,21 @@ for (const kind of await storeKinds()) {
       clock.advance(120_000);
       await reconciler(60_000).run();
       assert.equal((await t.services.store.chargeAttempts.findByKey(young.key))?.status, 'SUCCEEDED');
+    });
+
+    test('an attempt asked again is left alone by the reconciler for its grace period from that ask, then voided if the gateway never had it', async () => {
+      const { booking } = counting();
+      const reconciler = attemptReconciler({ store: t.services.store, clock, protocol: protocol(), bookings: { VAULTED: booking } as never, graceMs: 60_000 });
+      const attempt = await recorded(1500);
+      clock.advance(120_000);
+      // The client's retry: its request may still be on the way when the reconciler looks.
+      await protocol().moveAgain(attempt, { token: 'tok_retry' });
+      lookup = async () => ({ status: 'NOT_FOUND' });
+      await reconciler.run();
+      assert.equal((await t.services.store.chargeAttempts.findByKey(attempt.key))?.status, 'PENDING', 'not voided while its retry may be on the way');
+      clock.advance(120_000);
+      await reconciler.run();
+      assert.equal((await t.services.store.chargeAttempts.findByKey(attempt.key))?.status, 'VOIDED');
     });
   });
 }

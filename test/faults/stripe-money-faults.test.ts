@@ -256,18 +256,19 @@ for (const kind of await storeKinds()) {
         const reports = await reconcile();
         answers.push(await charge());
 
-        const a = await attempt(`vaulted:${w.vendor.vendor.id}:production:${id}:${key}`);
+        const firstKey = `vaulted:${w.vendor.vendor.id}:production:${id}:${key}`;
+        const a = await attempt(firstKey);
         const moved = (await chargedAtStripe(a.id)).length;
         assert.equal(moved, MOVES[fault] ? 1 : 0, `Stripe charged ${moved} times`);
         for (const r of answers) {
           const ok =
             (r.status === 202 && r.json.status === 'PENDING') ||
             (r.status === 409 && ['PAYMENT_PENDING', 'REQUEST_IN_PROGRESS'].includes(r.json.error)) ||
-            (r.status === 200 && r.json.status === (moved ? 'SUCCESS' : 'FAILED'));
+            (r.status === 200 && r.json.status === 'SUCCESS');
           assert.ok(ok, `charge-vaulted ${fault}: ${r.status} ${r.text}`);
         }
         assert.equal(answers.at(-1)!.status, 200);
-        assert.equal(answers.at(-1)!.json.status, moved ? 'SUCCESS' : 'FAILED', answers.at(-1)!.text);
+        assert.equal(answers.at(-1)!.json.status, 'SUCCESS', answers.at(-1)!.text);
         if (fault !== 'late-answer') assert.equal(answers[0]!.status, 202, 'the first answer: not confirmed yet');
         // The answer lost every time, the retries cannot learn it: the reconciler finds the payment by its metadata
         // (a retry that itself looked it up first would settle it as well, and say so with a 200).
@@ -281,16 +282,10 @@ for (const kind of await storeKinds()) {
             reports.some((r) => r.voided >= 1),
             `Stripe never had it: voided (${JSON.stringify(reports)})`,
           );
+        // Nothing was charged under a voided attempt: the same key sent again charged the card once, under the attempt after it.
+        if (!moved) assert.equal((await chargedAtStripe((await attempt(`${firstKey}:after:${a.id}`)).id)).length, 1);
         const entries = (await read(id)).entries.filter((e: { type: string }) => e.type === 'VAULTED_PAYMENT');
-        assert.equal(entries.length, moved);
-
-        if (!moved) {
-          // Nothing was charged: a new key charges the card, once.
-          const again = await charge(`${key}-again`);
-          assert.equal(again.status, 200, again.text);
-          assert.equal(again.json.status, 'SUCCESS');
-          assert.equal((await chargedAtStripe((await attempt(`vaulted:%:${id}:${key}-again`)).id)).length, 1);
-        }
+        assert.equal(entries.length, 1, 'charged once in the ledger');
         await checkBooks(`charge-vaulted ${fault}`, id);
         (matrix[`charge-vaulted ${kind}`] ??= {})[fault] = summary(answers.map((r) => r.status));
       });
@@ -311,15 +306,15 @@ for (const kind of await storeKinds()) {
         const reports = await reconcile();
         answers.push(await refund());
 
-        const a = await attempt(`refund:${w.vendor.vendor.id}:production:${id}:${key}`);
+        const firstKey = `refund:${w.vendor.vendor.id}:production:${id}:${key}`;
+        const a = await attempt(firstKey);
         const moved = (await refundedAtStripe(paymentIntent, a.id)).length;
         assert.equal(moved, MOVES[fault] ? 1 : 0, `Stripe refunded ${moved} times`);
         for (const r of answers) {
           const ok =
             (r.status === 202 && r.json.status === 'PENDING') ||
             (r.status === 409 && ['PAYMENT_PENDING', 'REQUEST_IN_PROGRESS'].includes(r.json.error)) ||
-            (r.status === 200 && moved === 1) ||
-            (r.status === 503 && moved === 0 && /nothing was refunded/.test(r.json.message));
+            r.status === 200;
           assert.ok(ok, `refund ${fault}: ${r.status} ${r.text}`);
         }
         if (fault !== 'late-answer') assert.equal(answers[0]!.status, 202, 'the first answer: not confirmed yet');
@@ -334,15 +329,9 @@ for (const kind of await storeKinds()) {
             `Stripe never had it: voided (${JSON.stringify(reports)})`,
           );
         const refundEntries = (t: { entries: { type: string }[] }) => t.entries.filter((e) => e.type === 'ONETIME_PAYMENT_REFUND').length;
-        assert.equal(answers.at(-1)!.status, moved ? 200 : 503, answers.at(-1)!.text);
-        assert.equal(refundEntries(await read(id)), moved);
-
-        if (!moved) {
-          // Nothing was refunded: a new key refunds, once.
-          const again = await refund(`${key}-again`);
-          assert.equal(again.status, 200, again.text);
-          assert.equal((await refundedAtStripe(paymentIntent, (await attempt(`refund:%:${id}:${key}-again`)).id)).length, 1);
-        }
+        assert.equal(answers.at(-1)!.status, 200, answers.at(-1)!.text);
+        // Nothing was refunded under a voided attempt: the same key sent again refunded once, under the attempt after it.
+        if (!moved) assert.equal((await refundedAtStripe(paymentIntent, (await attempt(`${firstKey}:after:${a.id}`)).id)).length, 1);
         const t = await read(id);
         assert.equal(t.transactionStatus, 'TRANSACTION_STATUS_REFUNDED');
         assert.equal(refundEntries(t), 1, 'refunded once in the ledger');

@@ -7,9 +7,11 @@ import type { Database } from '../../src/store/database.ts';
  * The sandbox's virtual network behind faults a real payment network has: the money moves and then
  * the call throws, or never answers, or answers after we gave up, or its answer is lost, or the
  * database write that follows the success fails. A fault hits the next `times` charges or refunds.
+ * Or the network cannot be reached at all (`network-down`): no request arrives, lookups included,
+ * until `heal`, so the reconciler then finds nothing under the attempt and voids it.
  */
-export type Fault = 'throw-after-money' | 'timeout' | 'late-answer' | 'lost-answer' | 'db-write-fails';
-export const FAULTS: readonly Fault[] = ['throw-after-money', 'timeout', 'late-answer', 'lost-answer', 'db-write-fails'];
+export type Fault = 'throw-after-money' | 'timeout' | 'late-answer' | 'lost-answer' | 'db-write-fails' | 'network-down';
+export const FAULTS: readonly Fault[] = ['throw-after-money', 'timeout', 'late-answer', 'lost-answer', 'db-write-fails', 'network-down'];
 
 /** Longer than the protocol's gateway timeout in the fault tests (150 ms): the answer comes after we gave up. */
 const LATE_MS = 400;
@@ -18,8 +20,16 @@ export function faultGateway(database: () => Database) {
   let real: PaymentGateway | undefined;
   const state = { fault: undefined as Fault | undefined, times: 0, calls: 0, lastCvc: undefined as string | undefined };
 
+  const down = () => state.fault === 'network-down' && state.times > 0;
+  /** Every call while the network is down, a lookup too, fails before it reaches the network. */
+  async function reach<T>(perform: () => Promise<T>): Promise<T> {
+    if (down()) throw new Error('ECONNREFUSED: the payment network cannot be reached');
+    return perform();
+  }
+
   async function inject<T>(perform: () => Promise<T>): Promise<T> {
     state.calls++;
+    if (down()) return reach(perform);
     const fault = state.times > 0 ? state.fault : undefined;
     if (fault) state.times--;
     if (fault === 'late-answer') await new Promise((resolve) => setTimeout(resolve, LATE_MS));
@@ -40,8 +50,8 @@ export function faultGateway(database: () => Database) {
     },
     charge: (request) => inject(() => real!.charge(request)),
     refund: (request) => inject(() => real!.refund(request)),
-    lookupCharge: (attemptId) => real!.lookupCharge(attemptId),
-    lookupRefund: (refundId) => real!.lookupRefund(refundId),
+    lookupCharge: (attemptId) => reach(() => real!.lookupCharge(attemptId)),
+    lookupRefund: (refundId) => reach(() => real!.lookupRefund(refundId)),
   };
   return {
     gateway,
@@ -52,7 +62,11 @@ export function faultGateway(database: () => Database) {
     arm(fault: Fault | undefined, times = 1) {
       Object.assign(state, { fault, times: fault ? times : 0 });
     },
-    heal: () => healLedger(database()),
+    /** The network is reachable again and the ledger writable. */
+    heal: () => {
+      if (state.fault === 'network-down') state.times = 0;
+      return healLedger(database());
+    },
     /** The security code the last card reached the network with. */
     lastCvc: () => state.lastCvc,
   };
