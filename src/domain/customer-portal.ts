@@ -194,8 +194,9 @@ export function customerPortalService(deps: PortalDeps) {
         currency: transaction.currency,
         saveForLater: true,
         scope: { vendorId: scope.vendorId, environment: scope.environment },
-        // The port names no processor customer of a stored card: the processor makes one for the new card.
         customer: { email: email.toLowerCase(), name: null, reference: null },
+        // The processor keeps the new card with the customer it keeps the current one with, instead of making another.
+        replacesCard: transaction.paymentMethodId ? (await deps.store.paymentMethods.find(transaction.paymentMethodId))?.token : undefined,
         description: `New card for ${transaction.productName}`,
       });
       if (started.status !== 'OPEN') return { status: 'DECLINED', message: started.message };

@@ -115,6 +115,8 @@ export interface SessionRequest {
   saveForLater: boolean;
   scope: { vendorId: string; environment: string };
   customer: { email: string; name: string | null; reference: string | null };
+  /** The token of the stored card the new one replaces (a card change): the processor keeps the new card with the same customer. */
+  replacesCard?: string | undefined;
   description: string;
 }
 

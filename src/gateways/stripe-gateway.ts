@@ -193,6 +193,7 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
       try {
         const customer =
           request.customer.reference ??
+          (request.replacesCard ? parseToken(request.replacesCard)?.customer : undefined) ??
           (
             await stripe.customers.create(
               { email: request.customer.email, ...(request.customer.name ? { name: request.customer.name } : {}), metadata },

@@ -359,6 +359,7 @@ for (const kind of await storeKinds()) {
         'production',
       );
       const id = await buy(plan.id, 'nia@example.com', DECLINED_LATER, 'EUR');
+      const current = (await t.services.store.paymentMethods.find((await tx(id)).paymentMethodId!))!.token;
       processor.script(DECLINED_LATER, 'decline');
       clock.set(new Date('2030-06-02T08:00:00.000Z'));
       assert.equal((await t.services.billing.runDue()).declined, 1);
@@ -387,6 +388,7 @@ for (const kind of await storeKinds()) {
           saveForLater: true,
           scope: v.scope('production'),
           customer: { email: 'nia@example.com', name: null, reference: null },
+          replacesCard: current,
           description: 'New card for Sync',
         },
       );
