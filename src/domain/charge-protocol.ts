@@ -157,6 +157,16 @@ export function chargeProtocol(deps: ChargeProtocolDeps) {
       return move(attempt, request);
     },
     settle,
+    /**
+     * Cancels the payment a decline left held at the processor for the customer's authentication,
+     * where no page will ask the customer for it (a vendor's charge of a stored card): left open, it
+     * could still be completed later, outside any attempt. Best effort: the attempt is settled already.
+     */
+    async releaseHeld(attempt: ChargeAttempt, outcome: Outcome): Promise<void> {
+      if (outcome.status !== 'DECLINED' || outcome.code !== 'authentication_required' || !outcome.reference) return;
+      const reference = outcome.reference;
+      await ask(() => deps.gateways[attempt.scope.environment].cancelPending(reference));
+    },
 
     /** Asks the gateway what became of an open attempt, and settles it if the gateway knows. */
     async reconcile(attempt: ChargeAttempt, booking: Booking): Promise<ChargeAttempt> {

@@ -159,6 +159,7 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
         const plan = JSON.parse(existing.plan!) as VaultedPlan;
         const outcome = await deps.protocol.moveAgain(existing, { token: plan.token });
         const settled = await deps.protocol.settle(existing, outcome, booking);
+        await deps.protocol.releaseHeld(existing, outcome);
         if (settled.status === 'PENDING' || settled.status === 'UNKNOWN') {
           throw new AppError('PAYMENT_PENDING', 'This charge is still being confirmed by the payment provider; retry later with the same Idempotency-Key.', {
             retryAfterSeconds: 5,
@@ -169,7 +170,9 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
       const attempt = prepared.attempt!;
       const plan = JSON.parse(attempt.plan!) as VaultedPlan;
       const outcome = await deps.protocol.move(attempt, { token: plan.token });
-      return answer(await deps.protocol.settle(attempt, outcome, booking), quote, outcome);
+      const settled = await deps.protocol.settle(attempt, outcome, booking);
+      await deps.protocol.releaseHeld(attempt, outcome);
+      return answer(settled, quote, outcome);
     },
   };
 }

@@ -83,6 +83,26 @@ for (const kind of await storeKinds()) {
       assert.equal(made.length, 1, 'one PaymentIntent at Stripe');
     });
 
+    test('charge-vaulted of a card whose bank asks for authentication: declined, and the held PaymentIntent cancelled at Stripe (no page would ask the customer)', async () => {
+      const p = await product({ type: 'VAULTED', prices: [{ currency: 'USD', value: 0 }] });
+      const run = await w.checkout(p.id, { email: 'held@example.com', card: '4000002760003184', authenticate: 'complete' });
+      assert.equal(run.status, 200, run.html);
+      const id = run.transactionId!;
+      const charge = await w.vendor.api(`/v1/charge-vaulted/${id}`, {
+        environment: 'production',
+        body: { prices: [{ currency: 'USD', value: 31 }] },
+        headers: { 'idempotency-key': 'held-1' },
+      });
+      assert.equal(charge.status, 200, charge.text);
+      assert.equal(charge.json.status, 'FAILED');
+      assert.match(charge.json.message, /bank asks the customer to confirm/);
+      const held = (await intentsAt()).filter((i) => i.amount === 3100);
+      assert.equal(held.length, 1, 'one PaymentIntent at Stripe');
+      assert.equal(held[0]!.status, 'canceled', 'not left waiting for an authentication nobody will ask for');
+      assert.equal((await read(id)).entries.filter((e: { type: string }) => e.type === 'VAULTED_PAYMENT').length, 0);
+      assert.equal((await read(id)).transactionStatus, 'VAULTED_STATUS_ACTIVE', 'a temporary decline: the card stays usable');
+    });
+
     test('subscription without a trial: paid now with the card saved; the renewal is an off-session charge booked once', async () => {
       const p = await product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 10 }] });
       const run = await w.checkout(p.id, { email: 'sub@example.com' });
