@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { hiddenFields } from '../../support/checkout-form.ts';
 
 /**
  * The admin tool's refund form sent eight times at once: the page's ledger is checked under the row
@@ -29,7 +30,7 @@ for (const kind of await storeKinds()) {
       const home = new URL(opened.headers.get('location')!, `${t.url}${link}`).pathname;
       const detail = await (await fetch(`${t.url}${home}/tx/${id}`)).text();
       const form = /<form method="post">(?:(?!<\/form>).)*name="action" value="refund"(?:(?!<\/form>).)*<\/form>/s.exec(detail)![0];
-      const fields = Object.fromEntries([...form.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
+      const fields = hiddenFields(form);
 
       const answers = await Promise.all(
         Array.from({ length: 8 }, () =>

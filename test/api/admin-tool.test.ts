@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
 import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { hiddenFields } from '../../support/checkout-form.ts';
 
 /**
  * The admin tool behind generate-url-to-admin: the link becomes an 8-hour session, the vendor's
@@ -33,7 +34,7 @@ for (const kind of await storeKinds()) {
     };
     const formOf = (html: string, action: string) => {
       const form = new RegExp(`<form method="post">(?:(?!</form>).)*name="action" value="${action}"(?:(?!</form>).)*</form>`, 's').exec(html)![0];
-      return Object.fromEntries([...form.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
+      return hiddenFields(form);
     };
     const post = (path: string, fields: Record<string, string>) =>
       fetch(`${t.url}${path}`, {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
 import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { hiddenFields } from '../../support/checkout-form.ts';
 
 /**
  * Business buyers (EU reverse charge) and the ZIP-level US sales tax, through the hosted checkout
@@ -49,8 +50,7 @@ for (const kind of await storeKinds()) {
     const openPage = async (query = '') => {
       const res = await fetch(`${t.url}/sandbox/payment/product/${productId}${query}`);
       const html = await res.text();
-      const form: Record<string, string> = {};
-      for (const m of html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) form[m[1]!] = m[2]!;
+      const form = hiddenFields(html);
       return { status: res.status, html, form };
     };
     const quote = async (query: string) => {

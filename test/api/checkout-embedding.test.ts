@@ -4,6 +4,7 @@ import { fixedClock } from '../../src/domain/clock.ts';
 import type { PaymentGateway } from '../../src/domain/gateway.ts';
 import { sandboxGateway, FORM_CARD_ENTRY } from '../../src/gateways/sandbox-gateway.ts';
 import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { hiddenFields } from '../../support/checkout-form.ts';
 
 /**
  * Who may frame the checkout and who hears from it (docs/decisions.md §14). The client script
@@ -43,8 +44,7 @@ for (const kind of await storeKinds()) {
     const productOnce = async () => (productId ??= (await v.product({ type: 'ONETIME', name: 'Acme Pro', prices: [{ currency: 'USD', value: 20 }] })).id);
     const pageOf = async (res: Response) => {
       const html = await res.text();
-      const form: Record<string, string> = {};
-      for (const m of html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) form[m[1]!] = m[2]!;
+      const form = hiddenFields(html);
       return {
         status: res.status,
         frameAncestors: /frame-ancestors ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')?.[1],

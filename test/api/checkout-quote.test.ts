@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { hiddenFields } from '../../support/checkout-form.ts';
 
 /**
  * The checkout's quote endpoint (/payment/product/{id}/quote): the price the page's script shows
@@ -52,8 +53,7 @@ for (const kind of await storeKinds()) {
 
     test('the page charges what the quote said: a form with the quoted total pays', async () => {
       const page = await (await fetch(`${t.url}/sandbox/payment/product/${productId}?country=US`)).text();
-      const form: Record<string, string> = {};
-      for (const m of page.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) form[m[1]!] = m[2]!;
+      const form = hiddenFields(page);
       const de = await quote('?country=DE');
       const res = await fetch(`${t.url}/sandbox/payment/product/${productId}`, {
         method: 'POST',

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
 import { unconfiguredGateway } from '../../src/gateways/unconfigured-gateway.ts';
 import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { hiddenFields } from '../../support/checkout-form.ts';
 
 const clock = fixedClock(new Date('2030-05-01T09:00:00.000Z'));
 
@@ -43,8 +44,7 @@ for (const kind of await storeKinds()) {
     const openPage = async (id: string, query = ''): Promise<Page> => {
       const res = await fetch(`${t.url}/sandbox/payment/product/${id}${query}`);
       const html = await res.text();
-      const form: Record<string, string> = {};
-      for (const m of html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) form[m[1]!] = m[2]!;
+      const form = hiddenFields(html);
       return { status: res.status, html, headers: res.headers, form };
     };
     const pay = async (id: string, fields: Record<string, string>, query = '') => {
@@ -294,8 +294,7 @@ for (const kind of await storeKinds()) {
       assert.match(shown.html, /Coupon FIVEOFF applied/);
       assert.match(shown.html, /data-testid="net">€14\.00/);
       assert.deepEqual(await purchasesOf('typed@example.com'), [], 'nothing charged yet');
-      const form: Record<string, string> = {};
-      for (const m of shown.html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) form[m[1]!] = m[2]!;
+      const form = hiddenFields(shown.html);
       const paid = await pay(productId, { ...form, coupon: 'fiveoff', email: 'typed@example.com', country: 'DE', ...card() });
       assert.equal(paid.status, 200, alertOf(paid.html));
       assert.match(paid.html, /€16\.66/); // 14.00 + 19% (2.66)
@@ -367,8 +366,7 @@ describe('production checkout', () => {
       assert.equal(res.status, 200);
       assert.doesNotMatch(html, /4242424242424242|Sandbox|cardNumber/);
       assert.match(html, /This shop cannot take payments yet: No payment processor is configured/);
-      const form: Record<string, string> = {};
-      for (const m of html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) form[m[1]!] = m[2]!;
+      const form = hiddenFields(html);
       const paid = await fetch(`${t.url}/payment/product/${product.id}`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },

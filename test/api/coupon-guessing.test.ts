@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
 import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { hiddenFields } from '../../support/checkout-form.ts';
 
 /**
  * Coupon codes cannot be guessed through the public checkout (docs/decisions.md §14): after 10
@@ -41,8 +42,7 @@ for (const kind of await storeKinds()) {
     }
     async function pageOf(res: Response) {
       const html = await res.text();
-      const form: Record<string, string> = {};
-      for (const m of html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) form[m[1]!] = m[2]!;
+      const form = hiddenFields(html);
       return {
         status: res.status,
         retryAfter: res.headers.get('retry-after'),

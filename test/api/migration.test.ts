@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
 import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { hiddenFields } from '../../support/checkout-form.ts';
 
 /**
  * Upgrade and downgrade through transactionIdToMigrate (SPEC 4.2), with the proration worked out
@@ -24,8 +25,7 @@ for (const kind of await storeKinds()) {
     const checkout = async (id: string, email: string) => {
       const page = await fetch(`${t.url}/sandbox/payment/product/${id}?country=US`);
       const html = await page.text();
-      const form: Record<string, string> = {};
-      for (const m of html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) form[m[1]!] = m[2]!;
+      const form = hiddenFields(html);
       const res = await fetch(`${t.url}/sandbox/payment/product/${id}?country=US`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -4,6 +4,7 @@ import { fixedClock } from '../../src/domain/clock.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { FAULTS, faultGateway, moneyInvariants, type Fault } from '../helpers/fault-gateway.ts';
 import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { hiddenFields } from '../../support/checkout-form.ts';
 
 /**
  * The fault matrix: checkout, charge-vaulted, refunds and renewals, each with a payment network
@@ -68,8 +69,7 @@ for (const kind of await storeKinds()) {
       test(`checkout, ${fault}: one form sent again, then twenty times at once, pays once and every page told the truth`, async () => {
         const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 30 }] });
         const page = await (await fetch(`${t.url}/sandbox/payment/product/${product.id}?country=US`)).text();
-        const form: Record<string, string> = {};
-        for (const m of page.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) form[m[1]!] = m[2]!;
+        const form = hiddenFields(page);
         const fields = { ...form, email: `checkout-${fault}@example.com`, country: 'US', cardNumber: '4242424242424242', cardExpiry: '12/34', cardCvc: '123' };
         const submit = async () => {
           const res = await fetch(`${t.url}/sandbox/payment/product/${product.id}`, {

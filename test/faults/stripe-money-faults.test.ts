@@ -6,6 +6,7 @@ import { stripeGateway } from '../../src/gateways/stripe-gateway.ts';
 import { startStripeStandIn, type Fault as StandInFault } from '../helpers/stripe-standin/index.ts';
 import { startStripeWorld, type StripeWorld } from '../helpers/stripe-world.ts';
 import { storeKinds } from '../helpers/test-app.ts';
+import { hiddenFields } from '../../support/checkout-form.ts';
 
 /**
  * The fault matrix of money-faults.test.ts, against the Stripe adapter (issue 13): checkout,
@@ -171,7 +172,7 @@ for (const kind of await storeKinds()) {
         const p = await product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 31 }] });
         const email = `checkout-${fault}@example.com`;
         const page = await fetch(`${w.app.url}/payment/product/${p.id}`);
-        const form = Object.fromEntries([...(await page.text()).matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
+        const form = hiddenFields(await page.text());
         const started = await fetch(`${w.app.url}/payment/product/${p.id}/session`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },

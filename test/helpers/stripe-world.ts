@@ -7,6 +7,7 @@ import type { ServiceOverrides } from '../../src/services.ts';
 import type { StoreKind } from '../../support/databases.ts';
 import { startStripeStandIn, type StripeStandIn } from './stripe-standin/index.ts';
 import { startTestApp, type TestApp, type TestVendor } from './test-app.ts';
+import { hiddenFields } from '../../support/checkout-form.ts';
 
 /**
  * Production through the Stripe adapter, against the Stripe stand-in on loopback: the real `stripe`
@@ -53,8 +54,6 @@ export interface CheckoutRun {
   /** Pays again in the same session with another card (after a decline), and opens the confirmation page. */
   retry(card: string): Promise<CheckoutRun>;
 }
-
-const hiddenInputs = (html: string) => Object.fromEntries([...html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
 
 export async function startStripeWorld(
   kind: StoreKind,
@@ -161,7 +160,7 @@ export async function startStripeWorld(
     async checkout(productId, given = {}) {
       const customer: Customer = { email: 'buyer@example.com', card: '4242424242424242', authenticate: 'complete', ...given };
       const page = await fetch(`${app.url}/payment/product/${productId}`);
-      const form = { ...hiddenInputs(await page.text()), email: customer.email };
+      const form = { ...hiddenFields(await page.text()), email: customer.email };
       const res = await fetch(`${app.url}/payment/product/${encodeURIComponent(productId)}/session`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },

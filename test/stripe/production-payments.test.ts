@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
 import { storeKinds } from '../helpers/test-app.ts';
 import { startStripeWorld, type StripeWorld } from '../helpers/stripe-world.ts';
+import { hiddenFields } from '../../support/checkout-form.ts';
 
 /**
  * Production through the Stripe adapter (issue 13), on both stores: the checkout's session priced by
@@ -236,7 +237,7 @@ for (const kind of await storeKinds()) {
     test('a session the customer leaves unfinished is cancelled at Stripe after an hour and can never be paid', async () => {
       const p = await product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 5 }] });
       const page = await fetch(`${w.app.url}/payment/product/${p.id}`);
-      const form = Object.fromEntries([...(await page.text()).matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
+      const form = hiddenFields(await page.text());
       const started = await fetch(`${w.app.url}/payment/product/${p.id}/session`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
