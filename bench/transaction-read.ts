@@ -149,7 +149,7 @@ async function measureStore(kind: string, location: StoreLocation, store: Seeded
       if (kind === 'sqlite' && f) {
         const ratio = o.rps / b.rps;
         rows.push(
-          `target: ${read.label} on SQLite at >= ${TARGET.toFixed(2)} of bare: ${ratio >= TARGET ? 'met' : 'NOT met'} (${ratio.toFixed(2)}; ` +
+          `target: ${read.label} on SQLite at >= ${TARGET.toFixed(2)} of bare: ${ratio >= TARGET ? 'met' : 'NOT met'} (${ratio.toFixed(3)}; ` +
             `the credential check and two lookups alone: ${(f.rps / b.rps).toFixed(2)} of bare)`,
         );
       }

@@ -110,7 +110,7 @@ async function measureStore(kind: string, location: Parameters<typeof startLean>
       const [l, o] = (await measureInTurns([lean, opentill], ROUNDS, plan, servers)) as [Measured, Measured];
       const ratio = o.rps / l.rps;
       rows.push(row(`${kind} ${name}`, l), row(`${kind} ${name}`, o, { lean: l }));
-      rows.push(`target: ${kind} ${name} opentill at >= ${TARGET.toFixed(2)} of lean: ${ratio >= TARGET ? 'met' : 'NOT met'} (${ratio.toFixed(2)})`);
+      rows.push(`target: ${kind} ${name} opentill at >= ${TARGET.toFixed(2)} of lean: ${ratio >= TARGET ? 'met' : 'NOT met'} (${ratio.toFixed(3)})`);
     }
     return rows;
   } finally {
