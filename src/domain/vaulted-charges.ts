@@ -43,6 +43,12 @@ interface VaultedPlan {
   description: string | null;
 }
 
+/** Whether an attempt recorded under a client's key is this charge: a key is one amount, in one currency. */
+const sameCharge = (attempt: ChargeAttempt, quote: PriceQuote) =>
+  attempt.kind === 'VAULTED' && attempt.amountMinor === quote.totalMinor && attempt.currency === quote.currency;
+const otherAmount = () =>
+  new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a charge of another amount; use a new key for a new charge.');
+
 export function vaultedChargeService(deps: VaultedChargeDeps) {
   const booking: Booking = {
     async succeeded(repos, attempt, paid, at) {
@@ -128,6 +134,7 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
         // The same key again is the same charge; after a void (nothing was charged) it is a new try.
         const latest = await latestUnderKey((key) => repos.chargeAttempts.findByKey(key), firstKey, wasVoided);
         if (latest.attempt) return { existing: latest.attempt, quote } as const;
+        if (latest.passed && !sameCharge(latest.passed, quote)) throw otherAmount();
         if (transaction.status !== 'VAULTED_STATUS_ACTIVE')
           throw invalidState(`The vaulted payment method ${id} is ${transaction.status} and cannot be charged.`);
         if (quote.totalMinor <= 0) throw invalidInput('A charge must be of more than zero; nothing was charged.');
@@ -152,9 +159,7 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
       const { existing, quote } = prepared;
       if (existing) {
         // The same key again: the same charge, never a second one.
-        if (existing.kind !== 'VAULTED' || existing.amountMinor !== quote.totalMinor || existing.currency !== quote.currency) {
-          throw new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a charge of another amount; use a new key for a new charge.');
-        }
+        if (!sameCharge(existing, quote)) throw otherAmount();
         if (existing.status !== 'PENDING' && existing.status !== 'UNKNOWN') return answer(existing, quote);
         const plan = JSON.parse(existing.plan!) as VaultedPlan;
         const outcome = await deps.protocol.moveAgain(existing, { token: plan.token });

@@ -33,11 +33,26 @@ export function idempotencyHooks(idempotency: IdempotencyService) {
       if (!key) return payload;
       request.idempotencyKey = null;
       // A 5xx changed nothing; a 202 and a 409 PAYMENT_PENDING (the one 409 with Retry-After a handler
-      // answers) are not final: the key stays free for the retry that learns the outcome.
-      const final = reply.statusCode < 500 && reply.statusCode !== 202 && !(reply.statusCode === 409 && reply.hasHeader('retry-after'));
+      // answers) are not final: the key stays free for the retry that learns the outcome. Nor is a
+      // conflict the work found (the key's charge was of another amount): it changed nothing, and kept,
+      // it would bind the key to the conflicting request and refuse the key's own.
+      const final =
+        reply.statusCode < 500 &&
+        reply.statusCode !== 202 &&
+        !(reply.statusCode === 409 && (reply.hasHeader('retry-after') || errorCodeOf(payload) === 'IDEMPOTENCY_CONFLICT'));
       if (!final) await idempotency.release(request.scope, key);
       else await idempotency.complete(request.scope, key, reply.statusCode, typeof payload === 'string' ? payload : String(payload ?? ''));
       return payload;
     },
   };
+}
+
+/** The `error` of a JSON error answer, if the payload is one. */
+function errorCodeOf(payload: unknown): unknown {
+  if (typeof payload !== 'string') return undefined;
+  try {
+    return (JSON.parse(payload) as { error?: unknown }).error;
+  } catch {
+    return undefined;
+  }
 }

@@ -179,6 +179,25 @@ for (const kind of await storeKinds()) {
       });
     }
 
+    test('charge-vaulted after a void: the same key charges again only for the same amount, and a refused other amount does not take the key', async () => {
+      const product = await v.product({ type: 'VAULTED', prices: [{ currency: 'USD', value: 0 }] });
+      const id = await v.buy(product.id, { email: `vaulted-void-${kind}@example.com`, country: 'US' });
+      const charge = (value: number) =>
+        v.api(`/v1/charge-vaulted/${id}`, { method: 'POST', headers: { 'idempotency-key': 'after-void' }, body: { prices: [{ currency: 'USD', value }] } });
+      faults.arm('network-down');
+      assert.equal((await charge(12)).status, 202);
+      await settleAndCheck('charge-vaulted after a void');
+      const first = await t.services.store.chargeAttempts.findByKey(`vaulted:${v.vendor.id}:sandbox:${id}:after-void`);
+      assert.equal(first?.status, 'VOIDED', 'the network never had it');
+      const other = await charge(13);
+      assert.equal(other.status, 409, other.text);
+      assert.equal(other.json.error, 'IDEMPOTENCY_CONFLICT');
+      const same = await charge(12);
+      assert.equal(same.status, 200, same.text);
+      assert.equal(same.json.status, 'SUCCESS');
+      assert.equal(await movedFor(`vaulted:${v.vendor.id}:sandbox:${id}:after-void`), 1);
+    });
+
     test('the fault matrix', () => {
       for (const [flow, row] of Object.entries(matrix)) process.stdout.write(`# fault matrix ${flow}: ${JSON.stringify(row)}\n`);
     });
