@@ -101,6 +101,15 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
     return { status: 'FAILED', deactivation: false, quote, message: `This charge was declined before: ${reason}` };
   }
 
+  /** Charges an open attempt's card (`again`: a retry, under the same id) and settles it; a payment the bank holds is not left open. */
+  async function ask(attempt: ChargeAttempt, again: boolean): Promise<{ settled: ChargeAttempt; outcome: Outcome }> {
+    const plan = JSON.parse(attempt.plan!) as VaultedPlan;
+    const outcome = await (again ? deps.protocol.moveAgain : deps.protocol.move)(attempt, { token: plan.token });
+    const settled = await deps.protocol.settle(attempt, outcome, booking);
+    await deps.protocol.releaseHeld(attempt, outcome);
+    return { settled, outcome };
+  }
+
   return {
     /** How a settled vaulted charge is written, for the reconciler. */
     booking,
@@ -161,10 +170,7 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
         // The same key again: the same charge, never a second one.
         if (!sameCharge(existing, quote)) throw otherAmount();
         if (existing.status !== 'PENDING' && existing.status !== 'UNKNOWN') return answer(existing, quote);
-        const plan = JSON.parse(existing.plan!) as VaultedPlan;
-        const outcome = await deps.protocol.moveAgain(existing, { token: plan.token });
-        const settled = await deps.protocol.settle(existing, outcome, booking);
-        await deps.protocol.releaseHeld(existing, outcome);
+        const { settled, outcome } = await ask(existing, true);
         if (settled.status === 'PENDING' || settled.status === 'UNKNOWN') {
           throw new AppError('PAYMENT_PENDING', 'This charge is still being confirmed by the payment provider; retry later with the same Idempotency-Key.', {
             retryAfterSeconds: 5,
@@ -172,11 +178,7 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
         }
         return answer(settled, quote, outcome);
       }
-      const attempt = prepared.attempt!;
-      const plan = JSON.parse(attempt.plan!) as VaultedPlan;
-      const outcome = await deps.protocol.move(attempt, { token: plan.token });
-      const settled = await deps.protocol.settle(attempt, outcome, booking);
-      await deps.protocol.releaseHeld(attempt, outcome);
+      const { settled, outcome } = await ask(prepared.attempt!, false);
       return answer(settled, quote, outcome);
     },
   };

@@ -9,8 +9,9 @@ import { hiddenFields } from '../../support/checkout-form.ts';
 /**
  * The fault matrix: checkout, charge-vaulted, refunds and renewals, each with a payment network
  * that throws after the money moved, times out, answers late, loses its answer, whose success is
- * followed by a failing database write, or that cannot be reached until after the reconciler ran; under client retries with the same form or key, one
- * after another and twenty at once; then the reconciler. Afterwards the network moved money at
+ * followed by a failing database write, or that cannot be reached until after the reconciler ran;
+ * under client retries with the same form or key, one after another and twenty at once; then the
+ * reconciler. Afterwards the network moved money at
  * most once per key, every movement has exactly one ledger entry, no attempt is open, and every
  * answer a client got was true.
  */
