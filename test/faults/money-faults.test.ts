@@ -11,9 +11,8 @@ import { hiddenFields } from '../../support/checkout-form.ts';
  * that throws after the money moved, times out, answers late, loses its answer, whose success is
  * followed by a failing database write, or that cannot be reached until after the reconciler ran;
  * under client retries with the same form or key, one after another and twenty at once; then the
- * reconciler. Afterwards the network moved money at
- * most once per key, every movement has exactly one ledger entry, no attempt is open, and every
- * answer a client got was true.
+ * reconciler. Afterwards the network moved money at most once per key, every movement has exactly
+ * one ledger entry, no attempt is open, and every answer a client got was true.
  */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const matrix: Record<string, Record<Fault, string>> = {};
