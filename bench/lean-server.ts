@@ -12,7 +12,8 @@ import { postgresLeanStore, sqliteLeanStore } from './lean-store.ts';
  * server answering the sandbox API's reads and two writes with the statements opentill issues, run
  * as prepared statements (bench/lean-store.ts), and the same answers (opentill's own row mapping and
  * presenters, serialized by JSON.stringify). It checks the credential as opentill does (HMAC of the
- * password, the login's row cached for 5 s); no rate limits, idempotency, schemas or domain layer.
+ * password, skipped for the password the login last matched; the login's row cached for 5 s); no rate
+ * limits, idempotency, schemas or domain layer.
  *
  * Started by the benches (bench/servers.ts) with LEAN_SQLITE_FILE or LEAN_DATABASE_URL and
  * OPENTILL_SECRET; prints "listening <port>" once it listens on 127.0.0.1.
@@ -23,7 +24,7 @@ import { postgresLeanStore, sqliteLeanStore } from './lean-store.ts';
  */
 const store = process.env.LEAN_DATABASE_URL ? postgresLeanStore(process.env.LEAN_DATABASE_URL) : sqliteLeanStore(process.env.LEAN_SQLITE_FILE!);
 const secret = process.env.OPENTILL_SECRET!;
-const credentials = new Map<string, { vendorId: string | undefined; hash: Buffer; until: number }>();
+const credentials = new Map<string, { vendorId: string | undefined; hash: Buffer; until: number; verified: Buffer | null }>();
 
 async function vendorOf(request: FastifyRequest): Promise<string | undefined> {
   const header = request.headers.authorization ?? '';
@@ -34,15 +35,14 @@ async function vendorOf(request: FastifyRequest): Promise<string | undefined> {
   if (!known || known.until < Date.now()) {
     const row = await store.credential(login);
     const usable = row && row.revoked_at === null && row.environment === 'sandbox';
-    known = { vendorId: usable ? row.vendor_id : undefined, hash: Buffer.from(row?.secret_hash ?? '0'.repeat(64), 'hex'), until: Date.now() + 5000 };
+    known = { vendorId: usable ? row.vendor_id : undefined, hash: Buffer.from(row?.secret_hash ?? '0'.repeat(64), 'hex'), until: Date.now() + 5000, verified: null };
     credentials.set(login, known);
   }
-  const matches = timingSafeEqual(
-    createHmac('sha256', secret)
-      .update(header.slice(colon + 1))
-      .digest(),
-    known.hash,
-  );
+  // As opentill does: the password this login last matched skips the HMAC.
+  const given = Buffer.from(header.slice(colon + 1));
+  if (known.verified?.length === given.length && timingSafeEqual(known.verified, given)) return known.vendorId;
+  const matches = timingSafeEqual(createHmac('sha256', secret).update(given).digest(), known.hash);
+  if (matches) known.verified = given;
   return matches ? known.vendorId : undefined;
 }
 
