@@ -21,8 +21,9 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     /**
-     * The route reads stored records whose answer does not depend on the time: a sandbox request
-     * to it skips loading the vendor's clock (a database read on every other sandbox request).
+     * The route reads or writes stored records, and neither its answer nor what it writes depends on
+     * the time: a sandbox request to it skips loading the vendor's clock (a database read on every
+     * other sandbox request).
      */
     timeless?: boolean;
   }

@@ -9,6 +9,8 @@ export function updateTransactionRoutes(app: HttpApp, { services }: EnvironmentC
   app.post(
     '/transaction/:transactionId',
     {
+      // Neither an assigned e-mail nor a payload carries a time: the sandbox clock is not loaded.
+      config: { timeless: true },
       schema: {
         summary: 'Assign a sign-up e-mail, or replace the payload, of a transaction',
         description: 'Send exactly one of `assignEmail` (an e-mail) or `payload` (a string or null, fewer than 5000 characters).',
