@@ -35,7 +35,12 @@ async function vendorOf(request: FastifyRequest): Promise<string | undefined> {
   if (!known || known.until < Date.now()) {
     const row = await store.credential(login);
     const usable = row && row.revoked_at === null && row.environment === 'sandbox';
-    known = { vendorId: usable ? row.vendor_id : undefined, hash: Buffer.from(row?.secret_hash ?? '0'.repeat(64), 'hex'), until: Date.now() + 5000, verified: null };
+    known = {
+      vendorId: usable ? row.vendor_id : undefined,
+      hash: Buffer.from(row?.secret_hash ?? '0'.repeat(64), 'hex'),
+      until: Date.now() + 5000,
+      verified: null,
+    };
     credentials.set(login, known);
   }
   // As opentill does: the password this login last matched skips the HMAC.

@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 
 /**
  * Request and response schemas of the v1 API: they validate input, let fast-json-stringify
- * serialize output, and make the OpenAPI document.
+ * serialize output (except on the routes that take `stringified`), and make the OpenAPI document.
  */
 const nullable = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, type: [(schema as unknown as { type: string }).type, 'null'] });
 
@@ -186,3 +186,13 @@ export const errorResponses = {
   409: ErrorBody,
   429: ErrorBody,
 };
+
+/**
+ * Route option of the API's busiest routes: the presenter's object is written by JSON.stringify, not
+ * by the serializer Fastify compiles from the response schema. Measured under load on the read by id,
+ * in three alternating pairs of runs, the compiled serializer cost 10 µs of CPU more per request (113
+ * against 102); alone in a loop the two cost the same, but the compiled code runs cold between
+ * requests and the built-in does not. The schema still documents the answer, and
+ * test/api/response-contract.test.ts holds every answer of these routes to it, no field more or less.
+ */
+export const stringified = { serializerCompiler: () => JSON.stringify } as const;

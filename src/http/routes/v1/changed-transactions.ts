@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { invalidInput } from '../../../domain/errors.ts';
 import { changedTransaction } from '../../presenters.ts';
-import { ChangedTransaction, errorResponses } from '../../schemas.ts';
+import { ChangedTransaction, errorResponses, stringified } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 export const MORE_CHANGES_HEADER = 'x-more-changes';
@@ -11,6 +11,7 @@ export function changedTransactionRoutes(app: HttpApp, { services }: Environment
   app.get(
     '/changed-transactions',
     {
+      ...stringified,
       config: { timeless: true },
       schema: {
         summary: 'Transactions changed since they were last marked processed, oldest change first',

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { listedTransaction, transactionWithEntries } from '../../presenters.ts';
-import { errorResponses, ListedTransaction, TransactionWithEntries } from '../../schemas.ts';
+import { errorResponses, ListedTransaction, stringified, TransactionWithEntries } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 /** GET /v1/transactions/{email} and GET /v1/transaction/{id}: a customer's transactions, and one transaction with its ledger. */
@@ -8,6 +8,7 @@ export function readTransactionRoutes(app: HttpApp, { services }: EnvironmentCon
   app.get(
     '/transactions/:email',
     {
+      ...stringified,
       config: { timeless: true },
       schema: {
         summary: 'List the transactions of a customer',
@@ -26,6 +27,7 @@ export function readTransactionRoutes(app: HttpApp, { services }: EnvironmentCon
   app.get(
     '/transaction/:transactionId',
     {
+      ...stringified,
       config: { timeless: true },
       schema: {
         summary: 'Read one transaction with its ledger entries',

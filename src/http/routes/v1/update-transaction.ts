@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { invalidInput } from '../../../domain/errors.ts';
 import { updatedTransaction } from '../../presenters.ts';
-import { errorResponses, UpdatedTransaction, UpdateTransactionBody } from '../../schemas.ts';
+import { errorResponses, stringified, UpdatedTransaction, UpdateTransactionBody } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 /** POST /v1/transaction/{id} assigns an e-mail or updates the payload: the body's field (assignEmail or payload) selects the operation. */
@@ -9,6 +9,7 @@ export function updateTransactionRoutes(app: HttpApp, { services }: EnvironmentC
   app.post(
     '/transaction/:transactionId',
     {
+      ...stringified,
       // Neither an assigned e-mail nor a payload carries a time: the sandbox clock is not loaded.
       config: { timeless: true },
       schema: {
