@@ -11,6 +11,7 @@ import type { Services } from '../services.ts';
 import { ERROR_STATUS, type WireErrorCode } from './error-status.ts';
 import { frameworkErrors, registerErrorHandling } from './errors-plugin.ts';
 import { publicPlugin } from './public-plugin.ts';
+import { addressLimited, limitEachAddress } from './rate-limits.ts';
 import { registerWidgetRoutes } from './widget-routes.ts';
 import { ENVIRONMENT_PREFIXES } from './http-app.ts';
 import { registerLandingPage } from './landing-page.ts';
@@ -31,7 +32,7 @@ declare module 'fastify' {
  * process sharing it counts together, else in this process. A Redis that does not answer lets
  * requests through (logged): an outage of the counter must not become an outage of payments.
  */
-async function sharedCounts(app: FastifyInstance, config: Services['config']) {
+async function sharedCounts(app: FastifyInstance, config: Services['config']): Promise<{ redis?: Redis; nameSpace?: string; skipOnError?: boolean }> {
   if (!config.redis) {
     app.log.info('rate limits are counted in this process alone; set REDIS_URL to count them across processes');
     return {};
@@ -172,18 +173,17 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     void defaultJson(request, body as string, done);
   });
 
+  // The per-address limit: through the plugin's Redis store when REDIS_URL is set, else counted here
+  // synchronously (src/http/rate-limits.ts). The plugin also limits routes with their own config.rateLimit.
+  const shared = await sharedCounts(app, config);
   await app.register(rateLimit, {
-    ...(await sharedCounts(app, config)),
-    global: true,
+    ...shared,
+    global: shared.redis !== undefined,
     max: config.rateLimit.perAddressPerMinute,
     timeWindow: 60_000,
-    errorResponseBuilder: (request, context) => ({
-      statusCode: 429,
-      requestId: request.id,
-      error: 'RATE_LIMITED',
-      message: `Too many requests from this address; retry in ${Math.ceil(context.ttl / 1000)} s.`,
-    }),
+    errorResponseBuilder: (request, context) => addressLimited(request, context.ttl),
   });
+  if (!shared.redis) limitEachAddress(app, config.rateLimit.perAddressPerMinute, 60_000);
 
   await app.register(swagger, {
     openapi: {

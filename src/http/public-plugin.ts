@@ -13,11 +13,8 @@ export async function publicPlugin(app: HttpApp, { services, environment }: Envi
   // A malformed preflight is answered like a good one (204) rather than with the plugin's plain-text 400.
   await app.register(cors, { origin: '*', methods: ['GET', 'POST'], allowedHeaders: ['content-type'], maxAge: 86400, strictPreflight: false });
   refuseNul(app);
-  // A tenth of the API's per-address budget (default 1200 a minute): plenty for pages, little for scrapers.
-  const perAddress = Math.max(1, Math.floor(services.config.rateLimit.perAddressPerMinute / 10));
-  app.addHook('onRoute', (route) => {
-    route.config = { ...(route.config as object), rateLimit: { max: perAddress, timeWindow: 60_000 } } as never;
-  });
+  // Each route limits itself to a tenth of the API's per-address budget (publicRouteLimit):
+  // plenty for pages, little for scrapers.
   priceRoute(app, { services, environment });
   checkoutStartRoute(app, { services, environment });
 }

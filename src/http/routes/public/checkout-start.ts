@@ -5,6 +5,7 @@ import { checkoutUrl } from '../../pages/checkout/checkout-url.ts';
 import { customerLocality } from '../../customer-locality.ts';
 import { ErrorBody } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
+import { publicRouteLimit } from '../../rate-limits.ts';
 
 /**
  * `tc.buy`: checks the product can be bought and answers the checkout page's URL with the
@@ -14,6 +15,7 @@ export function checkoutStartRoute(app: HttpApp, { services, environment }: Envi
   app.post(
     '/checkout',
     {
+      config: publicRouteLimit(services.config.rateLimit.perAddressPerMinute),
       schema: {
         hide: true,
         body: Type.Object(

@@ -3,6 +3,7 @@ import { formatMinor, minorToNumber } from '../../../domain/money.ts';
 import { customerLocality } from '../../customer-locality.ts';
 import { ErrorBody } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
+import { publicRouteLimit } from '../../rate-limits.ts';
 
 const PriceBody = Type.Object({
   productId: Type.String(),
@@ -23,6 +24,7 @@ export function priceRoute(app: HttpApp, { services, environment }: EnvironmentC
   app.get(
     '/price/:productId',
     {
+      config: publicRouteLimit(services.config.rateLimit.perAddressPerMinute),
       schema: {
         hide: true,
         params: Type.Object({ productId: Type.String({ maxLength: 100 }) }),

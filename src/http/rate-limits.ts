@@ -1,0 +1,83 @@
+import { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * The rate limits counted in this process's memory (no REDIS_URL; docs/decisions.md §4), checked
+ * synchronously. @fastify/rate-limit counts them with Redis, and still limits the routes that carry
+ * their own `config.rateLimit`; on every other request its hooks, each a chain of promises, cost a
+ * fifth of a read by id's CPU under load (86 against 109 µs with both limits switched off).
+ * This counts as the plugin's in-memory store does: each key's window starts with its first request
+ * and lasts `windowMs`, a request over `limit` in it is refused, and the oldest keys are dropped
+ * beyond `maxKeys`.
+ */
+export interface Hit {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window ends. */
+  resetSeconds: number;
+  exceeded: boolean;
+}
+
+export function windowCounter(limit: number, windowMs: number, maxKeys = 5000): (key: string, now?: number) => Hit {
+  const windows = new Map<string, { count: number; start: number }>();
+  return (key, now = Date.now()) => {
+    let window = windows.get(key);
+    if (window === undefined || window.start + windowMs <= now) {
+      // A new window goes to the end of the map's order, so the first key is the one idle longest.
+      if (window !== undefined) windows.delete(key);
+      else if (windows.size >= maxKeys) windows.delete(windows.keys().next().value!);
+      window = { count: 0, start: now };
+      windows.set(key, window);
+    }
+    window.count++;
+    return {
+      limit,
+      remaining: Math.max(0, limit - window.count),
+      resetSeconds: Math.ceil((window.start + windowMs - now) / 1000),
+      exceeded: window.count > limit,
+    };
+  };
+}
+
+/** What a request over the per-address limit is answered, by this hook and by the plugin alike. */
+export function addressLimited(request: FastifyRequest, ttlMs: number) {
+  return {
+    statusCode: 429,
+    requestId: request.id,
+    error: 'RATE_LIMITED',
+    message: `Too many requests from this address; retry in ${Math.ceil(ttlMs / 1000)} s.`,
+  };
+}
+
+/**
+ * The per-address limit on every route that has no `config.rateLimit` of its own, as the plugin's
+ * `global` option sets it: a hook of the route, after the application's own (so a request refused
+ * at authentication is not counted), with the plugin's headers and its address key.
+ */
+export function limitEachAddress(app: FastifyInstance, limit: number, windowMs: number) {
+  const hit = windowCounter(limit, windowMs);
+  const hook = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+    const counted = hit(normalizeIP(request.ip));
+    reply.header('x-ratelimit-limit', counted.limit);
+    reply.header('x-ratelimit-remaining', counted.remaining);
+    reply.header('x-ratelimit-reset', counted.resetSeconds);
+    if (!counted.exceeded) return done();
+    reply.header('retry-after', counted.resetSeconds);
+    // The same plain object the plugin throws; the error handler makes it the answer.
+    done(addressLimited(request, counted.resetSeconds * 1000) as unknown as Error);
+  };
+  app.addHook('onRoute', (route) => {
+    if ((route.config as { rateLimit?: unknown } | undefined)?.rateLimit != null) return;
+    route.onRequest = [...[route.onRequest ?? []].flat(), hook] as never;
+  });
+}
+
+/**
+ * The client script's routes (src/http/public-plugin.ts): a tenth of the API's per-address budget
+ * (1,200 a minute by default), counted for each route by the plugin, in place of the per-address limit.
+ * Set where the route is declared: the plugin reads it as the route is added, before any hook of the
+ * route's own plugin could set it.
+ */
+export const publicRouteLimit = (perAddressPerMinute: number) => ({
+  rateLimit: { max: Math.max(1, Math.floor(perAddressPerMinute / 10)), timeWindow: 60_000 },
+});
