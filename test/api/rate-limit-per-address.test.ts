@@ -86,12 +86,13 @@ describe('the in-process window counter', () => {
     assert.deepEqual(hit('a', at + 60_000), { limit: 2, remaining: 1, resetSeconds: 60, exceeded: false });
   });
 
-  test('beyond its keys it forgets the one idle longest, not the busy ones', () => {
+  test('beyond its keys it forgets the one used least recently, not a busy one that came first', () => {
     const hit = windowCounter(1, 60_000, 2);
-    hit('old', 0);
-    hit('busy', 1);
-    hit('new', 2);
-    assert.equal(hit('busy', 3).exceeded, true, 'the busy key is still counted');
-    assert.equal(hit('old', 4).exceeded, false, 'the oldest key was forgotten');
+    hit('busy', 0);
+    hit('idle', 1);
+    hit('busy', 2);
+    hit('new', 3);
+    assert.equal(hit('busy', 4).exceeded, true, 'the busy key is still counted');
+    assert.equal(hit('idle', 5).exceeded, false, 'the idle key was forgotten');
   });
 });
