@@ -2,8 +2,8 @@ import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * The rate limits counted in this process's memory (no REDIS_URL; docs/decisions.md §4), checked
- * synchronously. @fastify/rate-limit counts them with Redis, and still limits the routes that carry
+ * Where the per-address and per-credential limits are counted (docs/decisions.md §4): without
+ * REDIS_URL in this process's memory, checked synchronously. @fastify/rate-limit counts them with Redis, and still limits the routes that carry
  * their own `config.rateLimit`; on every other request its hooks, each a chain of promises, cost a
  * fifth of a read by id's CPU under load (86 against 109 µs with both limits switched off).
  * This counts as the plugin's in-memory store does: each key's window starts with its first request
@@ -34,6 +34,34 @@ export function windowCounter(limit: number, windowMs: number, maxKeys = 5000): 
       resetSeconds: Math.ceil((window.start + windowMs - now) / 1000),
       exceeded: window.count > limit,
     };
+  };
+}
+
+export interface Checked {
+  exceeded: boolean;
+  retryAfterSeconds: number;
+}
+
+/**
+ * A limit of `max` a minute for each key `keyOf` gives (the per-credential limit), checked by the
+ * caller: in Redis through the plugin, so processes count together, else here without a promise.
+ */
+export function limitEachKey(
+  app: FastifyInstance,
+  options: { redis: boolean; max: number; keyOf: (request: FastifyRequest) => string; name: string },
+): (request: FastifyRequest) => Checked | Promise<Checked> {
+  const { max, keyOf, name } = options;
+  if (options.redis) {
+    const limiter = app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: (request) => `${name}:${keyOf(request)}` });
+    return async (request) => {
+      const limit = await limiter(request);
+      return { exceeded: !limit.isAllowed && limit.isExceeded, retryAfterSeconds: limit.isAllowed ? 0 : limit.ttlInSeconds };
+    };
+  }
+  const hit = windowCounter(max, 60_000, 10_000);
+  return (request) => {
+    const counted = hit(keyOf(request));
+    return { exceeded: counted.exceeded, retryAfterSeconds: counted.resetSeconds };
   };
 }
 

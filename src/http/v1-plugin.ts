@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../domain/errors.ts';
 import { idempotencyHooks } from './idempotency.ts';
 import { refuseNul } from './nul-check.ts';
-import { windowCounter } from './rate-limits.ts';
+import { limitEachKey } from './rate-limits.ts';
 import { cancelSubscriptionRoute } from './routes/v1/cancel-subscription.ts';
 import { changedTransactionRoutes } from './routes/v1/changed-transactions.ts';
 import { chargeVaultedRoute } from './routes/v1/charge-vaulted.ts';
@@ -29,28 +29,6 @@ const ROUTES = [
   sandboxClockRoutes,
 ];
 
-type Limiter = ReturnType<HttpApp['createRateLimit']>;
-interface Checked {
-  exceeded: boolean;
-  retryAfterSeconds: number;
-}
-
-/** A limit counted by the plugin: its answer as the hook reads it. */
-const pluginLimit =
-  (limiter: Limiter) =>
-  async (request: FastifyRequest): Promise<Checked> => {
-    const limit = await limiter(request);
-    return { exceeded: !limit.isAllowed && limit.isExceeded, retryAfterSeconds: limit.isAllowed ? 0 : limit.ttlInSeconds };
-  };
-
-/** A limit counted in this process, without a promise. */
-const localLimit =
-  (hit: ReturnType<typeof windowCounter>, keyOf: (request: FastifyRequest) => string) =>
-  (request: FastifyRequest): Checked => {
-    const counted = hit(keyOf(request));
-    return { exceeded: counted.exceeded, retryAfterSeconds: counted.resetSeconds };
-  };
-
 const loginOf = (request: FastifyRequest) => {
   const header = request.headers.authorization ?? '';
   const colon = header.indexOf(':');
@@ -61,10 +39,7 @@ const loginOf = (request: FastifyRequest) => {
 export async function v1Plugin(app: HttpApp, context: EnvironmentContext) {
   const { services, environment } = context;
   const limits = services.config.rateLimit;
-  // In Redis through the plugin, so processes count together; else here, synchronously (src/http/rate-limits.ts).
-  const perCredential: (request: FastifyRequest) => Checked | Promise<Checked> = services.config.redis
-    ? pluginLimit(app.createRateLimit({ max: limits.perCredentialPerMinute, timeWindow: 60_000, keyGenerator: (r) => `cred:${loginOf(r)}` }))
-    : localLimit(windowCounter(limits.perCredentialPerMinute, 60_000, 10_000), loginOf);
+  const perCredential = limitEachKey(app, { redis: services.config.redis !== undefined, max: limits.perCredentialPerMinute, keyOf: loginOf, name: 'cred' });
   const authFailures = app.createRateLimit({ max: limits.authFailuresPerMinute, timeWindow: 60_000, keyGenerator: (r) => `authfail:${r.ip}` });
   const idempotency = idempotencyHooks(services.idempotency);
 
