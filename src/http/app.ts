@@ -120,8 +120,10 @@ function listPublicPrice(url: string, schema: object | undefined) {
 export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = services;
   const app = Fastify({
+    // Silent means no logger at all: with one, even a silent one, Fastify makes a child logger and
+    // listens for the end of every response to log it, about a tenth of a read's CPU under load.
     logger:
-      options.logger === false
+      options.logger === false || (options.logger === undefined && config.logLevel === 'silent')
         ? false
         : {
             level: typeof options.logger === 'object' ? options.logger.level : config.logLevel,

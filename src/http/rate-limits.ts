@@ -82,8 +82,19 @@ export function addressLimited(request: FastifyRequest, ttlMs: number) {
  */
 export function limitEachAddress(app: FastifyInstance, limit: number, windowMs: number) {
   const hit = windowCounter(limit, windowMs);
+  // The plugin's key for an address (an IPv6 address's /64, a mapped IPv4 address as IPv4) costs a long
+  // regular expression per request: worked out once per address instead.
+  const keys = new Map<string, string>();
+  const keyOf = (ip: string) => {
+    let key = keys.get(ip);
+    if (key === undefined) {
+      if (keys.size >= 10_000) keys.clear();
+      keys.set(ip, (key = normalizeIP(ip)));
+    }
+    return key;
+  };
   const hook = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
-    const counted = hit(normalizeIP(request.ip));
+    const counted = hit(keyOf(request.ip));
     reply.header('x-ratelimit-limit', counted.limit);
     reply.header('x-ratelimit-remaining', counted.remaining);
     reply.header('x-ratelimit-reset', counted.resetSeconds);

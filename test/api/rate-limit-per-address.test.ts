@@ -53,6 +53,20 @@ for (const [where, env, skip] of counters) {
       }
     });
 
+    test('an IPv6 /64 counts as one address, a mapped IPv4 address as the IPv4 address, and each apart from the others', async () => {
+      const t = await startTestApp('sqlite', { env: { ...env(), RATE_LIMIT_PER_ADDRESS: '2', TRUST_PROXY: '127.0.0.1' } });
+      try {
+        const v = await t.newVendor();
+        const from = async (address: string) => (await v.api('/v1/changed-transactions', { headers: { 'x-forwarded-for': address } })).status;
+        assert.deepEqual([await from('2001:db8:1:2::1'), await from('2001:DB8:1:2:ffff::9'), await from('2001:db8:1:2::1')], [200, 200, 429]);
+        assert.equal(await from('2001:db8:1:3::1'), 200, 'the next /64 counts apart');
+        assert.deepEqual([await from('::ffff:10.0.0.7'), await from('10.0.0.7'), await from('10.0.0.7')], [200, 200, 429]);
+        assert.equal(await from('10.0.0.8'), 200);
+      } finally {
+        await t.close();
+      }
+    });
+
     test("the client script's routes count apart, with a tenth of the budget", async () => {
       const t = await startTestApp('sqlite', { env: { ...env(), RATE_LIMIT_PER_ADDRESS: '20' } });
       try {
