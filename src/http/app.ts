@@ -121,7 +121,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const { config } = services;
   const app = Fastify({
     // Silent means no logger at all: with one, even a silent one, Fastify makes a child logger and
-    // listens for the end of every response to log it, about a tenth of a read's CPU under load.
+    // listens for the end of every response to log it, on every request.
     logger:
       options.logger === false || (options.logger === undefined && config.logLevel === 'silent')
         ? false
