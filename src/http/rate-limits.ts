@@ -1,15 +1,15 @@
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-/**
- * Where the per-address and per-credential limits are counted (docs/decisions.md §4): without
- * REDIS_URL in this process's memory, checked synchronously. @fastify/rate-limit counts them with Redis, and still limits the routes that carry
- * their own `config.rateLimit`; on every other request its hooks, each a chain of promises, cost a
- * fifth of a read by id's CPU under load (86 against 109 µs with both limits switched off).
- * This counts as the plugin's in-memory store does: each key's window starts with its first request
- * and lasts `windowMs`, a request over `limit` in it is refused, and beyond `maxKeys` the key used
- * least recently is dropped.
+/*
+ * Where the per-address and per-credential limits are counted (docs/decisions.md §4). With REDIS_URL,
+ * @fastify/rate-limit counts them in Redis, so processes count together. Without it they are counted
+ * here, in this process's memory and synchronously: the plugin's hooks, each a chain of promises, cost
+ * a fifth of a read by id's CPU under load (109 against 86 µs with both limits switched off). The
+ * plugin still limits the routes that carry their own `config.rateLimit`.
  */
+
+/** One counted request: what the limit headers say, and whether it is over the limit. */
 export interface Hit {
   limit: number;
   remaining: number;
@@ -18,6 +18,11 @@ export interface Hit {
   exceeded: boolean;
 }
 
+/**
+ * Counts as the plugin's in-memory store does: each key's window starts with its first request and
+ * lasts `windowMs`, a request over `limit` in it is refused, and beyond `maxKeys` the key used least
+ * recently is dropped.
+ */
 export function windowCounter(limit: number, windowMs: number, maxKeys = 5000): (key: string, now?: number) => Hit {
   const windows = new Map<string, { count: number; start: number }>();
   return (key, now = Date.now()) => {
