@@ -8,7 +8,7 @@ import type { UsSalesTaxTable } from './tax-rates.ts';
 import type { ChargeResult, PaymentGateway } from './gateway.ts';
 import { paymentEntry } from './ledger.ts';
 import type { Environment, Scope, Transaction } from './model.ts';
-import type { BillingState, BillingWrite, ChargeAttempt, DueSubscription, DueTransaction, Repositories, Store } from './ports.ts';
+import type { BillingState, BillingWrite, ChargeAttempt, ClaimCursor, DueSubscription, DueTransaction, Repositories, Store } from './ports.ts';
 import { listPrice, quotePrice, type PriceQuote } from './pricing.ts';
 
 /**
@@ -369,7 +369,9 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     const withoutGateway = plans.filter((p) => !charged(p));
     if (withoutGateway.length > 0) await write(repos, { plans: withoutGateway, attempts: new Map(), results: new Map() }, report);
     const toAsk = toCharge.filter((p) => !inFlightElsewhere(p));
-    return { toAsk, attempts, allElsewhere: toAsk.length + withoutGateway.length === 0 };
+    const last = batch.at(-1)!.transaction;
+    const cursor: ClaimCursor = { nextCharge: last.nextCharge!, id: last.id };
+    return { toAsk, attempts, allElsewhere: toAsk.length + withoutGateway.length === 0, cursor };
   }
 
   /** A batch whose charges were asked: what remains is its write. */
@@ -588,6 +590,10 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
         let turn = 0;
         let finished = false;
         let stop = false;
+        // Each claim goes on where the one before ended; once nothing is due past that, the start is
+        // looked at again (rows skipped while locked, or renewed into a period that is due already),
+        // and the clock is done only when nothing is due from the start.
+        let after: ClaimCursor | undefined;
         for (;;) {
           const real = deps.clock.real();
           dueBy = new Date(real.getTime() + c.offsetMs).toISOString();
@@ -597,11 +603,17 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
             now: real.toISOString(),
             attemptsSince: new Date(real.getTime() - leaseMs).toISOString(),
             limit: batchSize,
+            after,
           });
+          if (!claimed && after) {
+            after = undefined;
+            continue;
+          }
           if (!claimed) {
             finished = true;
             break;
           }
+          after = claimed.cursor;
           // Every row claimed was in flight at another worker (a claim at the same instant as its own):
           // this clock's turn ends rather than claim them again before that worker's attempts are visible.
           if (claimed.allElsewhere) break;

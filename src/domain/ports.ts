@@ -149,9 +149,17 @@ export interface Repositories {
      * Up to `limit` subscriptions due by `dueBy` (in one vendor's sandbox when `sandboxVendorId` is
      * set), oldest due first, leaving out rows held for a retry until `now` and rows with a renewal
      * attempt still PENDING that was recorded after `attemptsSince` (in flight at another worker).
-     * PostgreSQL skips and locks rows until the surrounding database transaction ends.
+     * PostgreSQL skips and locks rows until the surrounding database transaction ends. With `after`,
+     * only rows past it in that order (by next charge, then id): where the claim before this one ended.
      */
-    claimDue(query: { dueBy: string; sandboxVendorId?: string | undefined; now: string; attemptsSince: string; limit: number }): Promise<DueSubscription[]>;
+    claimDue(query: {
+      dueBy: string;
+      sandboxVendorId?: string | undefined;
+      now: string;
+      attemptsSince: string;
+      limit: number;
+      after?: ClaimCursor | undefined;
+    }): Promise<DueSubscription[]>;
     /** The rows as they are now, locked until the surrounding database transaction ends. */
     lockMany(ids: readonly string[]): Promise<Map<string, BillingState>>;
     /** Inserts the attempts whose keys are new; returns the attempt of every key, earlier ones as they were. */
@@ -331,6 +339,12 @@ export type DueTransaction = Pick<
   | 'nextCharge'
   | 'billing'
 >;
+
+/** A place in the due order: the next charge and id of the last row a claim took. */
+export interface ClaimCursor {
+  nextCharge: string;
+  id: string;
+}
 
 export interface DueSubscription {
   transaction: DueTransaction;
