@@ -43,8 +43,7 @@ for (const kind of await storeKinds()) {
         limit,
         after,
       });
-    const payments = async (id: string) =>
-      (await t.services.transactions.get(v.scope(), id)).entries.filter((e) => e.type === 'SUBSCRIPTION_PAYMENT').length;
+    const payments = async (id: string) => (await t.services.transactions.get(v.scope(), id)).entries.filter((e) => e.type === 'SUBSCRIPTION_PAYMENT').length;
 
     test('a claim with a cursor takes only the rows past it, by next charge and then id', async () => {
       const ids: string[] = [];
