@@ -131,8 +131,17 @@ const lockStatement = (dialect: DialectName) =>
   });
 const locks = { sqlite: lockStatement('sqlite'), postgres: lockStatement('postgres') };
 
-/** New attempts are inserted; a key recorded before keeps its attempt. Returns the keys inserted. */
-const insertAttempts = precompiledRows<Insertable<ChargeAttemptsTable>, { attempt_key: string }>(ATTEMPT_COLUMNS, (db, rows) =>
+/*
+ * A batch's new rows, in one statement. SQLite: a VALUES list, compiled once per row count.
+ * PostgreSQL: the rows as one JSON value, read back as rows of the table (json_populate_recordset):
+ * a VALUES list of 500 rows binds thousands of parameters, which PostgreSQL parsed and planned anew
+ * for every batch at a cost of about a fifth of the insert.
+ */
+const columnList = (columns: readonly string[]) => sql.join(columns.map((c) => sql.id(c)));
+const jsonRows = (table: 'charge_attempts' | 'ledger_entries', columns: readonly string[], rows: readonly object[]) =>
+  sql`select ${columnList(columns)} from json_populate_recordset(null::${sql.table(table)}, cast(${JSON.stringify(rows)} as json))`;
+
+const attemptValues = precompiledRows<Insertable<ChargeAttemptsTable>, { attempt_key: string }>(ATTEMPT_COLUMNS, (db, rows) =>
   db
     .insertInto('charge_attempts')
     .values(rows)
@@ -140,7 +149,20 @@ const insertAttempts = precompiledRows<Insertable<ChargeAttemptsTable>, { attemp
     .returning('attempt_key'),
 );
 
-const insertEntries = precompiledRows<LedgerEntriesTable, never>(ENTRY_COLUMNS, (db, rows) => db.insertInto('ledger_entries').values(rows));
+/** New attempts are inserted; a key recorded before keeps its attempt. Returns the keys inserted. */
+async function insertAttempts(db: Executor, dialect: DialectName, rows: readonly Insertable<ChargeAttemptsTable>[]): Promise<{ attempt_key: string }[]> {
+  if (dialect === 'sqlite') return attemptValues(db, dialect, rows);
+  const inserted = await sql<{ attempt_key: string }>`insert into ${sql.table('charge_attempts')} (${columnList(ATTEMPT_COLUMNS)})
+    ${jsonRows('charge_attempts', ATTEMPT_COLUMNS, rows)} on conflict (attempt_key) do nothing returning attempt_key`.execute(db);
+  return inserted.rows;
+}
+
+const entryValues = precompiledRows<LedgerEntriesTable, never>(ENTRY_COLUMNS, (db, rows) => db.insertInto('ledger_entries').values(rows));
+
+async function insertEntries(db: Executor, dialect: DialectName, rows: readonly LedgerEntriesTable[]): Promise<void> {
+  if (dialect === 'sqlite') await entryValues(db, dialect, rows);
+  else await sql`insert into ${sql.table('ledger_entries')} (${columnList(ENTRY_COLUMNS)}) ${jsonRows('ledger_entries', ENTRY_COLUMNS, rows)}`.execute(db);
+}
 
 type AttemptOutcome = NonNullable<BillingWrite['attempt']>;
 /** A billing attempt's outcome; its transaction is the one it was recorded with. */

@@ -132,11 +132,17 @@ for (const kind of await storeKinds()) {
               )
             ).rows[0]!.n,
           );
-        for (let i = 0; i < 100 && (await waiting()) === 0; i++) await sleep(50);
-        assert.equal(await waiting(), 1, "this worker's attempt insert waits on the other worker's key");
-        commit();
+        let waited: number;
+        try {
+          for (let i = 0; i < 100 && (await waiting()) === 0; i++) await sleep(50);
+          waited = await waiting();
+        } finally {
+          // Whatever the check finds, the other worker commits: else both would wait for ever.
+          commit();
+        }
         await other;
         const report = await running;
+        assert.equal(waited, 1, "this worker's attempt insert waited on the other worker's key");
 
         assert.deepEqual(charged, [], "the other worker's charge is not made again");
         assert.equal(report.renewed, 0);
