@@ -1,7 +1,7 @@
 import { periodStart, retryAt } from './billing-period.ts';
 import { pendingAttempt } from './charge-attempts.ts';
 import { askGateway, type Booking } from './charge-protocol.ts';
-import type { VendorClock } from './clock.ts';
+import { isoString, type VendorClock } from './clock.ts';
 import type { EmailEvent, EmailRecorder } from './customer-emails.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
 import type { UsSalesTaxTable } from './tax-rates.ts';
@@ -84,6 +84,12 @@ interface RenewalPlan {
 }
 
 export type AuthenticatedRenewal = 'BOOKED' | 'ALREADY_BOOKED' | 'NOT_PAID' | 'PENDING';
+
+/** A renewal's decline without asking any gateway. */
+const NO_METHOD: ChargeResult = { status: 'DECLINED', code: 'card_declined', message: 'No stored payment method.', permanent: true };
+
+/** Statuses in which a paid renewal moves the subscription on to its next period. */
+const BILLABLE: ReadonlySet<string> = new Set(['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING']);
 
 /** Renewals may be charged in the purchase's currency converted from USD once the vendor removed that currency's price. */
 const RENEWALS_CONVERT = true;
@@ -209,17 +215,17 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     return results;
   }
 
-  /** The write of one planned step, decided against the row as it is now (locked). */
+  /** The write of one planned step, decided against the row as it is now (locked); its attempt settled at `settledAt`. */
   function resolve(
     p: Plan,
     current: BillingState,
     result: ChargeResult | undefined,
     attempt: ChargeAttempt | undefined,
-    report: BillingReport,
-    emails: EmailEvent[] | undefined,
+    batch: { report: BillingReport; emails: EmailEvent[] | undefined; settledAt: string },
   ): BillingWrite {
+    const { report, emails } = batch;
     const t = p.due.transaction;
-    const at = p.at.toISOString();
+    const at = isoString(p.at);
     const billing = current.billing ?? { anchor: at, period: 0, failedAttempts: 0 };
     const state = stateAsIs(current, billing);
     const write: BillingWrite = { transactionId: t.id, state, change: null, entry: null, attempt: null };
@@ -255,7 +261,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
         status: outcome.status === 'SUCCEEDED' ? 'SUCCEEDED' : outcome.status,
         gatewayReference: outcome.status === 'SUCCEEDED' ? outcome.reference : outcome.status === 'DECLINED' ? (outcome.reference ?? null) : null,
         failureCode: outcome.status === 'DECLINED' ? outcome.code : null,
-        updatedAt: deps.clock.real().toISOString(),
+        updatedAt: batch.settledAt,
       };
     }
     if (outcome.status === 'UNKNOWN') {
@@ -282,7 +288,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
         });
         emails?.push(renewedEmail(t, write.entry.id));
       }
-      const billable = ['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'].includes(current.status);
+      const billable = BILLABLE.has(current.status);
       if (samePeriod && billable) {
         Object.assign(state, {
           status: current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? current.status : 'SUBSCRIPTION_STATUS_ACTIVE',
@@ -401,12 +407,12 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     // No e-mail events are made at all while e-mails are off: this is the billing hot path.
     const emails: EmailEvent[] | undefined = deps.emails?.enabled ? [] : undefined;
     const current = await repos.billing.lockMany(plans.map((p) => p.due.transaction.id));
+    const batch = { report, emails, settledAt: isoString(deps.clock.real()) };
     const writes = plans.map((p) => {
       const key = p.kind === 'charge' ? p.key : undefined;
-      const noMethod: ChargeResult = { status: 'DECLINED', code: 'card_declined', message: 'No stored payment method.', permanent: true };
       const result =
-        key === undefined ? undefined : (results.get(key) ?? (p.due.token === null && p.kind === 'charge' && p.quote.totalMinor > 0 ? noMethod : undefined));
-      return resolve(p, current.get(p.due.transaction.id)!, result, key === undefined ? undefined : attempts.get(key), report, emails);
+        key === undefined ? undefined : (results.get(key) ?? (p.due.token === null && p.kind === 'charge' && p.quote.totalMinor > 0 ? NO_METHOD : undefined));
+      return resolve(p, current.get(p.due.transaction.id)!, result, key === undefined ? undefined : attempts.get(key), batch);
     });
     await repos.billing.apply(writes);
     if (emails) await deps.emails?.record(repos, emails);

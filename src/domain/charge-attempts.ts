@@ -1,3 +1,4 @@
+import { isoString } from './clock.ts';
 import { newId } from './ids.ts';
 import type { Scope } from './model.ts';
 import type { AttemptKind, ChargeAttempt } from './ports.ts';
@@ -18,7 +19,7 @@ export function pendingAttempt(input: {
   currency: string;
   now: Date;
 }): ChargeAttempt {
-  const at = input.now.toISOString();
+  const at = isoString(input.now);
   return {
     id: newId('chargeAttempt', input.now.getTime()),
     scope: input.scope,

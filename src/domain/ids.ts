@@ -22,13 +22,18 @@ export type IdKind = keyof typeof ID_PREFIX;
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'; // Crockford base32: no I, L, O, U
 
+let encodedMs = NaN;
+let encodedTime = '';
+/** The time part, kept for the last millisecond asked: IDs made together share it. */
 function encodeTime(ms: number): string {
+  if (ms === encodedMs) return encodedTime;
   let out = '';
-  for (let i = 0; i < 10; i++) {
-    out = ALPHABET[ms % 32] + out;
-    ms = Math.floor(ms / 32);
+  for (let i = 0, rest = ms; i < 10; i++) {
+    out = ALPHABET[rest % 32] + out;
+    rest = Math.floor(rest / 32);
   }
-  return out;
+  encodedMs = ms;
+  return (encodedTime = out);
 }
 
 // Random bytes are drawn from the CSPRNG 4 KiB at a time: one call per ID cost a tenth of a

@@ -1,3 +1,4 @@
+import { isoString } from './clock.ts';
 import { newId } from './ids.ts';
 import type { EntryType, Environment, LedgerEntry, Transaction } from './model.ts';
 
@@ -24,7 +25,7 @@ export function paymentEntry(args: {
     vendorId: args.transaction.vendorId,
     environment: args.transaction.environment,
     type: args.type,
-    createdAt: args.at.toISOString(),
+    createdAt: isoString(args.at),
     currency: args.currency,
     amountTotalMinor: args.netMinor + args.taxMinor,
     taxMinor: args.taxMinor,
