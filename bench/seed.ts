@@ -6,7 +6,7 @@ import SQLite from 'better-sqlite3';
 import { loadConfig } from '../src/config.ts';
 import { newId } from '../src/domain/ids.ts';
 import { createServices } from '../src/services.ts';
-import { openSqlite } from '../src/store/database.ts';
+import { openSqlite } from '../src/store/sqlite-database.ts';
 import { migrationProvider } from '../src/store/migrations/index.ts';
 
 /**

@@ -6,6 +6,8 @@ import type { ClusterMetrics } from './http/operations-routes.ts';
 import { createServices, type Services } from './services.ts';
 import { eventful, startBillingWorker } from './worker.ts';
 import { smtpHost } from './mail/smtp-sender.ts';
+import { whenDatabaseAnswers } from './database-wait.ts';
+import { repeatedFailures } from './repeated-failures.ts';
 
 /** Migrates and, on the very first start, seeds the demo vendor. */
 async function migrateAndSeed(services: Services, config: Config) {
@@ -13,11 +15,16 @@ async function migrateAndSeed(services: Services, config: Config) {
   return config.seedDemo ? await seedDemoIfEmpty(services) : undefined;
 }
 
-/** What a cluster's primary does once, before any process serves: migrate and seed on a connection of its own. */
+/**
+ * What a cluster's primary does once, before any process serves: migrate and seed on a connection of
+ * its own, waiting for a database that does not answer yet.
+ */
 export async function prepareStore(config: Config) {
   const services = createServices(config);
   try {
-    return await migrateAndSeed(services, config);
+    return await whenDatabaseAnswers(() => migrateAndSeed(services, config), {
+      log: (message) => process.stderr.write(`${new Date().toISOString()} opentill: ${message}\n`),
+    });
   } finally {
     await services.close();
   }
@@ -52,24 +59,47 @@ export function startBanner(config: Config, demo: Awaited<ReturnType<typeof seed
 }
 
 /**
- * The only place that listens: migrate, seed a first start, serve, and close gracefully on SIGTERM.
- * `prepared`: a cluster's primary has migrated and seeded, and prints the banner itself.
+ * The only place that listens: serve, migrate and seed a first start, and close gracefully on SIGTERM.
+ * It listens first and then waits for the database (docs/operations.md): until it has started, the
+ * probes answer (alive, not ready) and every other request is told to retry. `prepared`: a cluster's
+ * primary has migrated and seeded, and prints the banner itself.
  */
 export async function startServer(config: Config, options: { prepared?: boolean; clusterMetrics?: ClusterMetrics } = {}) {
   const services = createServices(config);
-  const demo = options.prepared ? undefined : await migrateAndSeed(services, config);
-  await services.sandboxClock.refresh();
-  const app = await buildApp(services, { clusterMetrics: options.clusterMetrics });
+  const startup = { ready: false };
+  const app = await buildApp(services, { clusterMetrics: options.clusterMetrics, startup });
   app.server.keepAliveTimeout = 72_000;
   app.server.requestTimeout = 30_000;
+  let stopping = false;
+  let stopWork = async () => {};
+  // In-flight requests finish; new connections are refused; the database closes last.
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    stopping = true;
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info({ signal }, 'shutting down');
+    await stopWork();
+    await app.close();
+    await services.close();
+  });
   await app.listen({ host: config.host, port: config.port });
 
-  if (!options.prepared) process.stdout.write(startBanner(config, demo));
+  const started = await whenDatabaseAnswers(
+    async () => {
+      const demo = options.prepared ? undefined : await migrateAndSeed(services, config);
+      await services.sandboxClock.refresh();
+      return { demo };
+    },
+    { log: (message) => app.log.warn(message), stopping: () => stopping },
+  );
+  if (!started) return { app, services, worker: undefined };
+  startup.ready = true;
+
+  if (!options.prepared) process.stdout.write(startBanner(config, started.demo));
   if (config.tightenedPermissions.length) {
     app.log.warn({ paths: config.tightenedPermissions }, 'removed group and other access from files opentill keeps (docs/decisions.md §11)');
   }
-
-  const purge = scheduleIdempotencyPurge(services, (err) => app.log.error({ err }, 'idempotency purge failed'));
+  const failures = repeatedFailures((line) => app.log.error(line.details, line.message));
+  const purge = scheduleIdempotencyPurge(services, (err) => failures.report('idempotency purge failed', err));
   const worker = config.billing.runInServer
     ? startBillingWorker(services, {
         intervalMs: config.billing.intervalSeconds * 1000,
@@ -77,19 +107,14 @@ export async function startServer(config: Config, options: { prepared?: boolean;
           app.metrics?.observeBilling(report);
           if (eventful(report)) app.log.info({ billing: report }, 'billing run');
         },
-        onError: (err) => app.log.error({ err }, 'billing run failed'),
+        onError: (err) => failures.report('billing run failed', err),
       })
     : undefined;
-
-  // In-flight requests finish; new connections are refused; the database closes last.
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-    if (err) app.log.error({ err }, 'shutting down after an error');
-    else app.log.info({ signal }, 'shutting down');
+  stopWork = async () => {
     clearInterval(purge);
     await worker?.stop();
-    await app.close();
-    await services.close();
-  });
+    failures.stop();
+  };
   return { app, services, worker };
 }
 

@@ -35,7 +35,8 @@ import { stripeGateway } from './gateways/stripe-gateway.ts';
 import { composeEmail } from './mail/email-templates.ts';
 import { smtpSender } from './mail/smtp-sender.ts';
 import { createStore } from './store/index.ts';
-import { openDatabase, type Database, type DialectName } from './store/database.ts';
+import type { Database, DialectName } from './store/database.ts';
+import { openDatabase } from './store/open-database.ts';
 
 /**
  * The composition root: one place that wires the store, the gateways and the domain services.

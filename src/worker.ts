@@ -29,64 +29,40 @@ export async function runWorkerOnce(services: WorkerServices): Promise<WorkerRep
   return { ...report, events, emails, attempts: await services.reconciler.run() };
 }
 
+/** What a run of the e-mail loop reports: its e-mails, beside billing's steps, none of which it took. */
+const emailsOnly = (emails: EmailReport): WorkerReport => ({
+  renewed: 0,
+  declined: 0,
+  ended: 0,
+  failed: 0,
+  unknown: 0,
+  expiredOffers: 0,
+  errors: [],
+  events: NO_EVENTS,
+  attempts: { settled: 0, voided: 0, open: 0, unresolved: 0 },
+  emails,
+});
+
+interface LoopOptions {
+  intervalMs: number;
+  onReport?: (report: WorkerReport) => void;
+  onError: (err: unknown) => void;
+}
+
 /**
- * Runs the billing engine and the attempt reconciler every `intervalMs`: inside `opentill serve` by default, or alone as
- * `opentill worker`. Runs never overlap; `stop` lets the current one finish (its batch is one
- * database transaction, so stopping never leaves half a step).
- *
- * A run is fair (docs/decisions.md, "15. Billing"): real time first, then every sandbox whose clock
- * was moved, each for at most `batchesPerClock` batches, handing the event loop back to waiting
- * requests between batches. A sandbox catching up years therefore never holds the database for
- * long; a run that stopped with work left is followed at once by the next instead of after the
- * interval, and moving a sandbox clock in this process wakes the worker. The reconciler, which asks
- * gateways again, runs once per interval, not on every run of a catch-up.
+ * Runs `step` every `intervalMs`, and again at once when it says work is left or `wake` was called
+ * while it ran; runs never overlap. `stop` lets the current run finish.
  */
-export function startBillingWorker(
-  services: WorkerServices,
-  options: { intervalMs: number; batchesPerClock?: number; onReport?: (report: WorkerReport) => void; onError: (err: unknown) => void },
-) {
+function loop(step: (stopped: () => boolean) => Promise<{ again: boolean }>, options: Pick<LoopOptions, 'intervalMs' | 'onError'>) {
   let running: Promise<void> | undefined;
   let stopped = false;
-  /** Run again as soon as this run ends: it stopped with work left, or a clock moved meanwhile. */
   let again = false;
-  let reconciledAt = -Infinity;
-  /** What runs did since the last report: a catch-up in many short runs is reported about once per interval. */
-  let unreported: WorkerReport | undefined;
-  let reportedAt = Date.now();
-  const pause = () => new Promise<void>((resume) => setImmediate(resume));
-
   const run = () => {
     if (running || stopped) return;
     again = false;
     running = (async () => {
       try {
-        await services.sandboxClock.refresh();
-        let caughtUp = true;
-        const billing = await services.billing.runDue({
-          batchesPerClock: options.batchesPerClock ?? BATCHES_PER_CLOCK,
-          pause,
-          onWorkLeft: () => (caughtUp = false),
-        });
-        again ||= !caughtUp;
-        const events = (await services.processorEvents?.runDue()) ?? NO_EVENTS;
-        // Sent after billing, so a batch's e-mails go out in the same run; a run whose time was up leaves the rest to the next at once.
-        const emails = (await services.emails?.runDue(20_000, () => stopped)) ?? NO_EMAILS;
-        again ||= emails.more;
-        const reconcile = Date.now() - reconciledAt >= options.intervalMs;
-        if (reconcile) reconciledAt = Date.now();
-        const report = {
-          ...billing,
-          events,
-          emails,
-          attempts: reconcile ? await services.reconciler.run() : { settled: 0, voided: 0, open: 0, unresolved: 0 },
-        };
-        unreported = unreported ? sum(unreported, report) : report;
-        // A report holds at most one reconciler run, so its `open` count is a reading, not a sum.
-        if (caughtUp || reconcile || Date.now() - reportedAt >= options.intervalMs) {
-          options.onReport?.(unreported);
-          unreported = undefined;
-          reportedAt = Date.now();
-        }
+        again = (await step(() => stopped)).again || again;
       } catch (err) {
         options.onError(err);
       } finally {
@@ -95,21 +71,90 @@ export function startBillingWorker(
       }
     })();
   };
-  // Bound to the worker's own async context: a run a request woke is not part of that request.
-  const wake = AsyncResource.bind(() => {
-    if (running) again = true;
-    else run();
-  });
-
-  const unsubscribe = services.sandboxClock.onMoved(wake);
   const timer = setInterval(run, options.intervalMs);
   run();
   return {
+    /** Run now, or once more as soon as the current run ends. */
+    wake(): void {
+      if (running) again = true;
+      else run();
+    },
     async stop(): Promise<void> {
       stopped = true;
-      unsubscribe();
       clearInterval(timer);
       await running;
+    },
+  };
+}
+
+/**
+ * The customer e-mail outbox, sent by a loop of its own beside billing (docs/operations.md): an SMTP
+ * server that does not answer holds back e-mails, never a renewal or the reconciler. Each message has a
+ * deadline (`CustomerEmailOptions.sendDeadlineMs`), after which it is tried again later.
+ */
+function startEmailLoop(emails: NonNullable<WorkerServices['emails']>, options: LoopOptions) {
+  return loop(async (stopped) => {
+    const report = await emails.runDue(20_000, stopped);
+    if (eventful(emailsOnly(report))) options.onReport?.(emailsOnly(report));
+    return { again: report.more };
+  }, options);
+}
+
+/**
+ * Runs the billing engine and the attempt reconciler every `intervalMs`: inside `opentill serve` by default, or alone as
+ * `opentill worker`. Runs never overlap; `stop` lets the current one finish (its batch is one
+ * database transaction, so stopping never leaves half a step). Customer e-mails go out from a loop of
+ * their own, woken after each billing run.
+ *
+ * A run is fair (docs/decisions.md, "15. Billing"): real time first, then every sandbox whose clock
+ * was moved, each for at most `batchesPerClock` batches, handing the event loop back to waiting
+ * requests between batches. A sandbox catching up years therefore never holds the database for
+ * long; a run that stopped with work left is followed at once by the next instead of after the
+ * interval, and moving a sandbox clock in this process wakes the worker. The reconciler, which asks
+ * gateways again, runs once per interval, not on every run of a catch-up.
+ */
+export function startBillingWorker(services: WorkerServices, options: LoopOptions & { batchesPerClock?: number }) {
+  let reconciledAt = -Infinity;
+  /** What runs did since the last report: a catch-up in many short runs is reported about once per interval. */
+  let unreported: WorkerReport | undefined;
+  let reportedAt = Date.now();
+  const pause = () => new Promise<void>((resume) => setImmediate(resume));
+  const emails = services.emails?.enabled ? startEmailLoop(services.emails, options) : undefined;
+
+  const billingLoop = loop(async () => {
+    await services.sandboxClock.refresh();
+    let caughtUp = true;
+    const billing = await services.billing.runDue({
+      batchesPerClock: options.batchesPerClock ?? BATCHES_PER_CLOCK,
+      pause,
+      onWorkLeft: () => (caughtUp = false),
+    });
+    // The batch's e-mails go out now, beside whatever billing does next.
+    emails?.wake();
+    const events = (await services.processorEvents?.runDue()) ?? NO_EVENTS;
+    const reconcile = Date.now() - reconciledAt >= options.intervalMs;
+    if (reconcile) reconciledAt = Date.now();
+    const report = {
+      ...billing,
+      events,
+      emails: NO_EMAILS,
+      attempts: reconcile ? await services.reconciler.run() : { settled: 0, voided: 0, open: 0, unresolved: 0 },
+    };
+    unreported = unreported ? sum(unreported, report) : report;
+    // A report holds at most one reconciler run, so its `open` count is a reading, not a sum.
+    if (caughtUp || reconcile || Date.now() - reportedAt >= options.intervalMs) {
+      options.onReport?.(unreported);
+      unreported = undefined;
+      reportedAt = Date.now();
+    }
+    return { again: !caughtUp };
+  }, options);
+  // Bound to the worker's own async context: a run a request woke is not part of that request.
+  const unsubscribe = services.sandboxClock.onMoved(AsyncResource.bind(() => billingLoop.wake()));
+  return {
+    async stop(): Promise<void> {
+      unsubscribe();
+      await Promise.all([billingLoop.stop(), emails?.stop()]);
       if (unreported) options.onReport?.(unreported);
     },
   };

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { createConnection } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { openPostgres, openSqlite, type Database } from '../src/store/database.ts';
+import type { Database } from '../src/store/database.ts';
+import { openPostgres } from '../src/store/postgres-database.ts';
+import { openSqlite } from '../src/store/sqlite-database.ts';
 
 /**
  * Every API test runs on both stores. PostgreSQL is at 127.0.0.1:5432 on the machines that run

@@ -1,4 +1,5 @@
 import type { Clock } from './clock.ts';
+import { withinMs } from './deadline.ts';
 import type { ChargeResult, Decline, NotFound, PaymentGateway, RefundResult, TokenizedCard } from './gateway.ts';
 import type { Environment } from './model.ts';
 import type { AttemptKind, ChargeAttempt, Repositories, Store } from './ports.ts';
@@ -53,17 +54,14 @@ export async function askGateway<T extends ChargeResult | RefundResult | NotFoun
   call: () => Promise<T>,
   timeoutMs: number,
 ): Promise<T | { status: 'UNKNOWN' }> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<{ status: 'UNKNOWN' }>((resolve) => {
-    timer = setTimeout(() => resolve({ status: 'UNKNOWN' }), timeoutMs);
-  });
-  try {
-    // Through a promise, so a call that throws before it returns one is UNKNOWN too.
-    const answer = new Promise<T>((resolve) => resolve(call()));
-    return await Promise.race([answer.catch((): { status: 'UNKNOWN' } => ({ status: 'UNKNOWN' })), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const unknown = { status: 'UNKNOWN' } as const;
+  // Through a promise, so a call that throws before it returns one is UNKNOWN too.
+  const answer = new Promise<T>((resolve) => resolve(call()));
+  return withinMs(
+    answer.catch((): { status: 'UNKNOWN' } => unknown),
+    timeoutMs,
+    unknown,
+  );
 }
 
 export function chargeProtocol(deps: ChargeProtocolDeps) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { VendorClock } from './clock.ts';
 import type { HostedLinks } from './hosted-links.ts';
+import { withinMs } from './deadline.ts';
 import { newId } from './ids.ts';
 import { invalidInput } from './errors.ts';
 import {
@@ -88,7 +89,8 @@ export type SendResult = { status: 'SENT' } | { status: 'REFUSED'; permanent: bo
 
 /** The e-mail network: SMTP in production (src/mail/smtp-sender.ts) and in the tests (a loopback server). */
 export interface EmailSender {
-  send(email: OutgoingEmail): Promise<SendResult>;
+  /** `signal` aborts a send that ran out of time: the sender drops the connection it was waiting on. */
+  send(email: OutgoingEmail, signal?: AbortSignal): Promise<SendResult>;
   close(): void;
 }
 
@@ -125,6 +127,12 @@ export interface CustomerEmailOptions {
   firstRetryMs?: number;
   /** A message still refused this long after it was queued is given up. */
   giveUpAfterMs?: number;
+  /**
+   * How long one message may take, from connecting to the server's last answer: a server that does
+   * not answer in time has the message tried again later, and the run ends there (the rest wait for
+   * the next run instead of each waiting out the same silence).
+   */
+  sendDeadlineMs?: number;
 }
 
 /** A link in an e-mail opens the management page for this long: e-mails are read days later. */
@@ -172,6 +180,7 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
   const leaseMs = options.leaseMs ?? 300_000;
   const firstRetryMs = options.firstRetryMs ?? 60_000;
   const giveUpAfterMs = options.giveUpAfterMs ?? 86_400_000;
+  const sendDeadlineMs = options.sendDeadlineMs ?? 30_000;
   const sender = deps.sender;
   const from = deps.from ?? '';
   const messageDomain = from.slice(from.lastIndexOf('@') + 1) || 'opentill.invalid';
@@ -293,8 +302,18 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
     };
   }
 
-  /** Sends one claimed e-mail and records its outcome; the outcome's name for the report. */
-  async function deliver(email: OutboxEmail, owner: string, vendors: Map<string, Vendor | undefined>): Promise<keyof Omit<EmailReport, 'more' | 'queued'>> {
+  /** One send, given up (and its connection dropped) after `sendDeadlineMs`: undefined when the server did not answer in time. */
+  async function sendWithin(email: OutgoingEmail): Promise<SendResult | undefined> {
+    const abort = new AbortController();
+    const result = await withinMs(sender!.send(email, abort.signal), sendDeadlineMs, undefined);
+    if (result === undefined) abort.abort();
+    return result;
+  }
+
+  type Outcome = keyof Omit<EmailReport, 'more' | 'queued'>;
+
+  /** Sends one claimed e-mail and records its outcome: the outcome's name for the report, and whether the server went silent. */
+  async function deliver(email: OutboxEmail, owner: string, vendors: Map<string, Vendor | undefined>): Promise<{ outcome: Outcome; silent?: true }> {
     const { vendorId } = email.scope;
     if (!vendors.has(vendorId)) vendors.set(vendorId, await deps.store.vendors.find(vendorId));
     const vendor = vendors.get(vendorId);
@@ -303,30 +322,38 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
       deps.store.customerEmails.settle(email.id, owner, { status, tries, lastError, nextTryAt, sentAt: status === 'SENT' ? now().toISOString() : null });
     if (!vendor || vendor.emails.off.includes(email.kind)) {
       await settle('SKIPPED', email.tries, vendor ? 'This e-mail was turned off in the panel.' : 'The vendor is gone.');
-      return 'skipped';
+      return { outcome: 'skipped' };
     }
     const found = await viewOf(email, vendor);
     if (!found) {
       await settle('FAILED', email.tries, 'Its transaction is gone.');
-      return 'failed';
+      return { outcome: 'failed' };
     }
     if (found.shortTrial) {
       await settle('SKIPPED', email.tries, 'The trial is 3 days or shorter: its receipt already said when it ends.');
-      return 'skipped';
+      return { outcome: 'skipped' };
     }
-    const result = await sender!.send(outgoing(vendor, found.to, deps.compose(found.view), email.id, email.scope.environment));
+    const sent = await sendWithin(outgoing(vendor, found.to, deps.compose(found.view), email.id, email.scope.environment));
+    const result = sent ?? { status: 'REFUSED', permanent: false, reason: `The SMTP server did not answer within ${Math.round(sendDeadlineMs / 1000)} s.` };
     const tries = email.tries + 1;
     if (result.status === 'SENT') {
       await settle('SENT', tries, null);
-      return 'sent';
+      return { outcome: 'sent' };
     }
     const retryAt = now().getTime() + retryDelayMs(tries, firstRetryMs);
     if (result.permanent || retryAt > Date.parse(email.createdAt) + giveUpAfterMs) {
       await settle('FAILED', tries, result.reason);
-      return 'failed';
+      return { outcome: 'failed' };
     }
     await settle('PENDING', tries, result.reason, new Date(retryAt).toISOString());
-    return 'retried';
+    return sent ? { outcome: 'retried' } : { outcome: 'retried', silent: true };
+  }
+
+  /** Gives claimed e-mails back unsent and unchanged, for the next run (or another worker) to take at once. */
+  async function handBack(emails: readonly OutboxEmail[], owner: string) {
+    for (const e of emails) {
+      await deps.store.customerEmails.settle(e.id, owner, { status: e.status, tries: e.tries, lastError: e.lastError, nextTryAt: e.nextTryAt, sentAt: null });
+    }
   }
 
   function preview(vendor: Vendor, kind: CustomerEmailKind, environment: Environment): OutgoingEmail {
@@ -364,10 +391,15 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
           leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
           limit: batchSize,
         });
-        for (const email of batch) {
+        for (const [i, email] of batch.entries()) {
           // Past half its lease, a worker leaves the rest: another may claim them once the lease ends.
           if (Date.now() - claimedAt > leaseMs / 2 || stopping()) break;
-          report[await deliver(email, owner, vendors)]++;
+          const { outcome, silent } = await deliver(email, owner, vendors);
+          report[outcome]++;
+          if (silent) {
+            await handBack(batch.slice(i + 1), owner);
+            return report;
+          }
         }
         if (batch.length < batchSize) return report;
         if (Date.now() - started > budgetMs || stopping()) return { ...report, more: true };

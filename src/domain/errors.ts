@@ -24,8 +24,9 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { retryAfterSeconds?: number } = {}) {
-    super(message);
+  /** `cause`: what failed underneath (a driver's error), for the log; never shown to a client. */
+  constructor(code: ErrorCode, message: string, options: { retryAfterSeconds?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.retryAfterSeconds = options.retryAfterSeconds;

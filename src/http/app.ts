@@ -3,19 +3,21 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
 import swagger from '@fastify/swagger';
 import { registerApiReference } from './api-reference.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AppError } from '../domain/errors.ts';
 import type { Services } from '../services.ts';
 import { ERROR_STATUS, type WireErrorCode } from './error-status.ts';
 import { frameworkErrors, registerErrorHandling } from './errors-plugin.ts';
 import { publicPlugin } from './public-plugin.ts';
+import { sharedCounts } from './shared-counts.ts';
+import { RequestLog } from './request-log.ts';
 import { addressLimited, limitEachAddress } from './rate-limits.ts';
 import { registerWidgetRoutes } from './widget-routes.ts';
 import { ENVIRONMENT_PREFIXES } from './http-app.ts';
 import { registerLandingPage } from './landing-page.ts';
-import { createMetrics, registerOperationsRoutes, type ClusterMetrics, type Metrics } from './operations-routes.ts';
+import { createMetrics, registerOperationsRoutes, type ClusterMetrics, type Metrics, type Startup } from './operations-routes.ts';
 import { pagesPlugin } from './pages/index.ts';
 import { v1Plugin } from './v1-plugin.ts';
 import { webhookPlugin } from './webhook-routes.ts';
@@ -27,35 +29,23 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Where the rate limits count (docs/decisions.md §4): in Redis when REDIS_URL is set, so every
- * process sharing it counts together, else in this process. A Redis that does not answer lets
- * requests through (logged): an outage of the counter must not become an outage of payments.
- */
-async function sharedCounts(app: FastifyInstance, config: Services['config']): Promise<{ redis?: Redis; nameSpace?: string; skipOnError?: boolean }> {
-  if (!config.redis) {
-    app.log.info('rate limits are counted in this process alone; set REDIS_URL to count them across processes');
-    return {};
-  }
-  const redis = new Redis(config.redis.url, { connectTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
-  let down = false;
-  redis.on('error', (err: Error) => {
-    if (!down) app.log.warn({ err: { message: err.message } }, 'Redis does not answer: rate limits are not applied until it does');
-    down = true;
-  });
-  redis.on('ready', () => (down = false));
-  // Connected before the first request, so that it is counted; a Redis that is down is retried in the background.
-  await redis.connect().catch(() => undefined);
-  app.addHook('onClose', async () => {
-    redis.disconnect();
-  });
-  return { redis, nameSpace: config.redis.keyPrefix, skipOnError: true };
-}
-
 export interface AppOptions {
   logger?: boolean | { level: string };
   /** In a process of a cluster: where /metrics gets every process's counts. */
   clusterMetrics?: ClusterMetrics;
+  /** A server that listens before its database is ready (src/server.ts): until `ready`, everything but the probes is told to retry. */
+  startup?: Startup;
+}
+
+/** The probes answer while a server starts: alive, and not ready (src/http/operations-routes.ts). */
+const PROBES = new Set(['/healthz', '/readyz']);
+
+/** Every request but the probes, while the server waits for its database to start (docs/operations.md). */
+function refuseUntilStarted(app: FastifyInstance, startup: Startup) {
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (startup.ready || PROBES.has(request.url)) return done();
+    done(new AppError('SERVICE_UNAVAILABLE', 'opentill is starting and waiting for its database; retry in a few seconds.', { retryAfterSeconds: 2 }));
+  });
 }
 
 /**
@@ -119,21 +109,24 @@ function listPublicPrice(url: string, schema: object | undefined) {
  */
 export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = services;
+  // Silent means no logger at all: with one, even a silent one, Fastify makes a child logger per request.
+  const logLevel = typeof options.logger === 'object' ? options.logger.level : config.logLevel;
+  const logging = !(options.logger === false || (options.logger === undefined && config.logLevel === 'silent'));
+  const requestLog = logging ? new RequestLog() : undefined;
   const app = Fastify({
-    // Silent means no logger at all: with one, even a silent one, Fastify makes a child logger and
-    // listens for the end of every response to log it, on every request.
-    logger:
-      options.logger === false || (options.logger === undefined && config.logLevel === 'silent')
-        ? false
-        : {
-            level: typeof options.logger === 'object' ? options.logger.level : config.logLevel,
-            // Never a credential, card number or payload in a log line: only method, route and status.
-            redact: ['req.headers.authorization', 'req.headers.cookie'],
-            serializers: {
-              req: (req) => ({ method: req.method, url: loggedUrl(req), remoteAddress: req.ip }),
-              res: (reply) => ({ statusCode: reply.statusCode, url: loggedUrl(reply.request) }),
-            },
+    logger: !logging
+      ? false
+      : {
+          level: logLevel,
+          // Never a credential, card number or payload in a log line: only method, route and status.
+          redact: ['req.headers.authorization', 'req.headers.cookie'],
+          serializers: {
+            req: (req) => ({ method: req.method, url: loggedUrl(req), remoteAddress: req.ip }),
+            res: (reply) => ({ statusCode: reply.statusCode, url: loggedUrl(reply.request) }),
           },
+        },
+    // One line per request, and failures once per kind and interval: src/http/request-log.ts.
+    ...(requestLog ? { logController: requestLog } : {}),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
@@ -149,6 +142,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerErrorHandling(app);
+  if (options.startup) refuseUntilStarted(app, options.startup);
+  if (requestLog) {
+    requestLog.attach(app.log);
+    app.addHook('onClose', async () => requestLog.stop());
+  }
   // Off unless METRICS_TOKEN is set; then every request is timed, so the hook comes before any route.
   const metrics = config.metricsToken ? createMetrics(services, config.metricsToken, options.clusterMetrics) : undefined;
   if (metrics) {
@@ -180,12 +178,12 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const shared = await sharedCounts(app, config);
   await app.register(rateLimit, {
     ...shared,
-    global: shared.redis !== undefined,
+    global: shared.store !== undefined,
     max: config.rateLimit.perAddressPerMinute,
     timeWindow: 60_000,
     errorResponseBuilder: (request, context) => addressLimited(request, context.ttl),
   });
-  if (!shared.redis) limitEachAddress(app, config.rateLimit.perAddressPerMinute, 60_000);
+  if (!shared.store) limitEachAddress(app, config.rateLimit.perAddressPerMinute, 60_000);
 
   await app.register(swagger, {
     openapi: {
@@ -210,7 +208,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerLandingPage(app, services);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  registerOperationsRoutes(app, services, metrics);
+  registerOperationsRoutes(app, services, metrics, options.startup);
 
   for (const [environment, prefix] of ENVIRONMENT_PREFIXES) {
     await app.register(v1Plugin, { prefix: `${prefix}/v1`, services, environment });

@@ -1,5 +1,5 @@
 import FindMyWay from 'find-my-way';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { AppError } from '../domain/errors.ts';
 import { ERROR_STATUS, type WireErrorCode } from './error-status.ts';
 
@@ -58,14 +58,30 @@ export const INTERNAL: ClientError = {
   status: 500,
 };
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A failure of ours this request is answered for (a 5xx): what the request log writes, once per kind and interval (src/http/request-log.ts). */
+    failure: { error: WireErrorCode; err: unknown } | null;
+  }
+}
+
+/**
+ * What every error handler tells the client of `err`: `describeError`'s answer, or INTERNAL for a
+ * failure of ours. A 5xx is noted on the request, for the request log and the error count.
+ */
+export function describeFailure(request: FastifyRequest, err: unknown): ClientError {
+  const described = describeError(err) ?? INTERNAL;
+  if (described.status >= 500) request.failure = { error: described.error, err };
+  return described;
+}
+
 /**
  * The server option `frameworkErrors`: requests Fastify refuses before any route or hook sees them
  * (a malformed percent-encoding in the path, a path segment over the router's limit) get the same
  * `{error, message, requestId}` as every other error instead of Fastify's own body.
  */
 export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (err, request, reply) => {
-  const described = describeError(err) ?? INTERNAL;
-  if (described === INTERNAL) request.log.error({ err }, 'unhandled framework error');
+  const described = describeFailure(request, err);
   // The app's onSend hooks do not run for these answers.
   reply.header('x-request-id', request.id);
   void sendError(reply, described.error, described.message, { status: described.status });
@@ -96,11 +112,10 @@ export function registerErrorHandling(app: FastifyInstance) {
     return sendError(reply, 'NOT_FOUND', `There is no ${request.method} ${path}. The API lives under /v1 (see /docs).`);
   });
 
+  app.decorateRequest('failure', null);
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
-    const described = describeError(err);
-    if (described) return sendError(reply, described.error, described.message, { status: described.status, retryAfterSeconds: described.retryAfterSeconds });
-    request.log.error({ err }, 'unhandled error');
-    return sendError(reply, INTERNAL.error, INTERNAL.message);
+    const described = describeFailure(request, err);
+    return sendError(reply, described.error, described.message, { status: described.status, retryAfterSeconds: described.retryAfterSeconds });
   });
 }
 

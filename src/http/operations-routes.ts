@@ -10,7 +10,7 @@ import { sendError } from './errors-plugin.ts';
  * serve: database reachable, schema current) and, with METRICS_TOKEN set, `/metrics`.
  * docs/decisions.md §11, "Service endpoints".
  */
-export function registerOperationsRoutes(app: FastifyInstance, services: Services, metrics: Metrics | undefined) {
+export function registerOperationsRoutes(app: FastifyInstance, services: Services, metrics: Metrics | undefined, startup?: Startup) {
   const payments = () => ({ production: services.payments.describe('production'), sandbox: services.payments.describe('sandbox') });
   // Alive: nothing outside the process is asked, so a database outage never gets a healthy process restarted.
   app.get('/healthz', { schema: { hide: true }, config: { rateLimit: false } }, async () => ({ status: 'ok', payments: payments() }));
@@ -26,18 +26,28 @@ export function registerOperationsRoutes(app: FastifyInstance, services: Service
       database = 'unreachable';
     }
     const checks = { database, pendingMigrations, payments: payments() };
-    if (database === 'ok' && pendingMigrations.length === 0) return { status: 'ready', ...checks };
+    const started = startup?.ready ?? true;
+    if (database === 'ok' && pendingMigrations.length === 0 && started) return { status: 'ready', ...checks };
     const message =
-      database === 'ok'
-        ? `The database schema lacks ${pendingMigrations.length} migration(s) of this version; run \`opentill migrate\` or restart.`
-        : 'The database is not reachable.';
+      database !== 'ok'
+        ? 'The database is not reachable.'
+        : pendingMigrations.length > 0
+          ? `The database schema lacks ${pendingMigrations.length} migration(s) of this version; run \`opentill migrate\` or restart.`
+          : 'The server is still starting.';
+    reply.request.failure = { error: 'SERVICE_UNAVAILABLE', err: undefined };
     return reply
       .code(503)
+      .header('retry-after', '2')
       .type('application/json; charset=utf-8')
       .send({ error: 'SERVICE_UNAVAILABLE', message, requestId: reply.request.id, ...checks });
   });
 
   if (metrics) app.get('/metrics', { schema: { hide: true } }, metrics.scrape);
+}
+
+/** Whether a listening server has finished starting: migrated, seeded, its sandbox clocks loaded (src/server.ts). */
+export interface Startup {
+  readonly ready: boolean;
 }
 
 /** How a process of a cluster gets every process's figures: from the primary, which gathers them. */
@@ -79,6 +89,12 @@ export function createMetrics(services: Services, token: string, cluster?: Clust
     labelNames: ['outcome'] as const,
     registers,
   });
+  const failures = new Counter({
+    name: 'opentill_errors_total',
+    help: 'Requests answered with a failure of ours (5xx), by error code: SERVICE_UNAVAILABLE is an outage of the database or the payment provider, INTERNAL_ERROR a bug',
+    labelNames: ['code'] as const,
+    registers,
+  });
   const billing = new Counter({
     name: 'opentill_billing_subscriptions_total',
     help: "Subscriptions the billing worker handled, by outcome: renewed, declined (to be retried), failed (cancelled after the last retry), ended, unknown (the gateway's answer was lost)",
@@ -117,6 +133,7 @@ export function createMetrics(services: Services, token: string, cluster?: Clust
       // An unknown path is one label, not one per path a client made up.
       const route = request.routeOptions.url ?? 'unmatched';
       requests.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+      if (reply.statusCode >= 500) failures.inc({ code: request.failure?.error ?? `HTTP_${reply.statusCode}` });
     },
     async scrape(request, reply) {
       const given = createHash('sha256')

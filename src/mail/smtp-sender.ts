@@ -9,22 +9,32 @@ interface SmtpError extends Error {
 }
 
 /**
- * Customer e-mails over SMTP (nodemailer): one pooled connection per process, bounded waits so a
- * server that stops answering holds the worker for seconds, not for its lease.
+ * Customer e-mails over SMTP (nodemailer): one pool of connections per process, bounded waits so a
+ * server that stops answering holds the e-mail loop for seconds, not for its lease. A send given up
+ * (its `signal` aborted) takes the pool down with it, so the next send connects anew instead of
+ * queueing behind a connection that will never answer.
  */
 export function smtpSender(url: string): EmailSender {
-  const transport = nodemailer.createTransport({
-    url,
-    pool: true,
-    maxConnections: 2,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  });
+  const connect = () =>
+    nodemailer.createTransport({
+      url,
+      pool: true,
+      maxConnections: 2,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
+  let transport = connect();
   return {
-    async send(email: OutgoingEmail): Promise<SendResult> {
+    async send(email: OutgoingEmail, signal?: AbortSignal): Promise<SendResult> {
+      const sending = transport;
+      const drop = () => {
+        sending.close();
+        if (transport === sending) transport = connect();
+      };
+      signal?.addEventListener('abort', drop, { once: true });
       try {
-        await transport.sendMail({
+        await sending.sendMail({
           from: email.from,
           replyTo: email.replyTo,
           to: email.to,
@@ -36,6 +46,8 @@ export function smtpSender(url: string): EmailSender {
         return { status: 'SENT' };
       } catch (err) {
         return refusal(err as SmtpError);
+      } finally {
+        signal?.removeEventListener('abort', drop);
       }
     },
     close: () => transport.close(),

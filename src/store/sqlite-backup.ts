@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync
 import { basename, dirname, join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { invalidInput, invalidState } from '../domain/errors.ts';
-import { createPrivateFile } from './database.ts';
+import { createPrivateFile } from './sqlite-database.ts';
 import { MIGRATION_NAMES } from './migrations/index.ts';
 
 /**

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { createServices } from '../../src/services.ts';
-import { openPostgres, openSqlite } from '../../src/store/database.ts';
+import { openPostgres } from '../../src/store/postgres-database.ts';
+import { openSqlite } from '../../src/store/sqlite-database.ts';
 import { freshDatabase, storeKinds } from '../../support/databases.ts';
 import { startSmtpInbox } from '../helpers/smtp-inbox.ts';
 

@@ -10,7 +10,8 @@ import { loadConfig } from '../../src/config.ts';
 import type { EmailSender } from '../../src/domain/customer-emails.ts';
 import { smtpSender } from '../../src/mail/smtp-sender.ts';
 import { createServices } from '../../src/services.ts';
-import { openPostgres, openSqlite } from '../../src/store/database.ts';
+import { openPostgres } from '../../src/store/postgres-database.ts';
+import { openSqlite } from '../../src/store/sqlite-database.ts';
 
 export interface EmailChildJob {
   url?: string | undefined;

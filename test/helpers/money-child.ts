@@ -8,7 +8,8 @@ import { loadConfig } from '../../src/config.ts';
 import type { PaymentGateway } from '../../src/domain/gateway.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { createServices } from '../../src/services.ts';
-import { openPostgres, openSqlite } from '../../src/store/database.ts';
+import { openPostgres } from '../../src/store/postgres-database.ts';
+import { openSqlite } from '../../src/store/sqlite-database.ts';
 
 export type MoneyOp =
   { op: 'checkout'; token: string; productId: string; email: string } | { op: 'vaulted'; id: string; key: string } | { op: 'refund'; id: string; key: string };

@@ -135,8 +135,9 @@ describe('opentill serve', () => {
     await within(first.waitFor(/"reqId":"log-check-1"[^\n]*"request completed"[^]*\n[^]*"statusCode":401[^\n]*"request completed"/), 'the request log lines');
 
     const logged = first.stdout.slice(before);
+    // One line per request, as it completes.
     const lines = logLines(logged).filter((l) => l.req || l.res);
-    assert.ok(lines.length >= 4, logged);
+    assert.ok(lines.length >= 2, logged);
     for (const line of lines) assert.equal(typeof line.reqId, 'string', JSON.stringify(line));
     assert.ok(lines.some((l) => l.reqId === 'log-check-1' && l.res?.statusCode === 200));
     assert.equal(logged.includes(password), false, 'the password is not logged');
@@ -190,7 +191,8 @@ describe('opentill serve', () => {
 describe('opentill serve: graceful shutdown', () => {
   test('SIGTERM lets an in-flight request finish, refuses new connections, then exits 0', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'opentill-shutdown-'));
-    const server = new Server(await freePort(), dataDir);
+    // At debug, a request logs "incoming request" as it arrives: how this test knows it is in flight.
+    const server = new Server(await freePort(), dataDir, { env: { LOG_LEVEL: 'debug' } });
     try {
       await within(server.started(), 'the start');
       const credential = server.stdout.match(/^Sandbox API credential \(shown only now\): (\S+)$/m)![1]!;

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { after, before, describe, test } from 'node:test';
 import { precompiled, precompiledRows } from '../../src/store/precompiled.ts';
-import { openPostgres, type Database } from '../../src/store/database.ts';
+import type { Database } from '../../src/store/database.ts';
+import { openPostgres } from '../../src/store/postgres-database.ts';
 import { freshDatabase, storeKinds } from '../../support/databases.ts';
 
 for (const kind of await storeKinds()) {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { openSqlite } from '../../src/store/database.ts';
+import { openSqlite } from '../../src/store/sqlite-database.ts';
 import { startCheckpointer, WRITER_CHECKPOINT_PAGES } from '../../src/store/sqlite-checkpointer.ts';
 
 /**

@@ -32,24 +32,48 @@ export function registerWorkerCommand(program: Command) {
     );
 }
 
-/** Bills every interval until SIGTERM or Ctrl-C, then lets the current batch finish before closing. */
+/**
+ * Bills every interval until SIGTERM or Ctrl-C, then lets the current batch finish before closing. A
+ * database that does not answer, at the start or later, is waited for (docs/operations.md): the worker
+ * neither exits nor logs every failed run.
+ */
 async function runUntilStopped(json: boolean) {
   const config = configOrFail(json);
-  const [{ createServices }, { eventful, startBillingWorker }] = await Promise.all([import('../../services.ts'), import('../../worker.ts')]);
+  const [{ createServices }, { eventful, startBillingWorker }, { whenDatabaseAnswers }, { repeatedFailures }] = await Promise.all([
+    import('../../services.ts'),
+    import('../../worker.ts'),
+    import('../../database-wait.ts'),
+    import('../../repeated-failures.ts'),
+  ]);
   const services: Services = createServices(config);
-  await services.maintenance.migrate();
   const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
-  const worker = startBillingWorker(services, {
-    intervalMs: config.billing.intervalSeconds * 1000,
-    onReport: (report) => eventful(report) && log(JSON.stringify({ billing: report })),
-    onError: (err) => log(`billing run failed: ${(err as Error).stack ?? err}`),
-  });
-  log(`billing worker running every ${config.billing.intervalSeconds} s; SIGTERM or Ctrl-C stops it after the current batch`);
-  await new Promise<void>((resolveStop) => {
-    const stop = () => resolveStop();
+  let stopping = false;
+  const stopped = new Promise<void>((resolveStop) => {
+    const stop = () => {
+      stopping = true;
+      resolveStop();
+    };
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
   });
+  const migrated = await whenDatabaseAnswers(() => services.maintenance.migrate(), { log, stopping: () => stopping });
+  if (migrated === undefined) return services.close();
+  const failures = repeatedFailures(({ message, details }) => log(`${message}: ${describe(details)}`));
+  const worker = startBillingWorker(services, {
+    intervalMs: config.billing.intervalSeconds * 1000,
+    onReport: (report) => eventful(report) && log(JSON.stringify({ billing: report })),
+    onError: (err) => failures.report('billing run failed', err),
+  });
+  log(`billing worker running every ${config.billing.intervalSeconds} s; SIGTERM or Ctrl-C stops it after the current batch`);
+  await stopped;
   await worker.stop();
+  failures.stop();
   await services.close();
+}
+
+/** A failure line's details as the worker's plain log writes them: the error's stack, or how many more there were. */
+function describe(details: Record<string, unknown>): string {
+  if (typeof details.repeated === 'number') return `${details.repeated} more times in ${String(details.seconds)} s`;
+  const err = details.err as { stack?: string } | undefined;
+  return err?.stack ?? String(err);
 }

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidInput } from '../../domain/errors.ts';
 import type { Services } from '../../services.ts';
-import { describeError, INTERNAL } from '../errors-plugin.ts';
+import { describeFailure } from '../errors-plugin.ts';
 import type { WireErrorCode } from '../error-status.ts';
 import { ENVIRONMENT_PREFIXES, type EnvironmentContext, type HttpApp } from '../http-app.ts';
 import { registerInvoiceRoutes } from '../invoice-routes.ts';
@@ -83,8 +83,7 @@ const TITLES: Record<number, string> = {
 
 /** Anything a page route throws ends on the problem page, with the status the API would give it. */
 function sendPageError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const described = describeError(err) ?? INTERNAL;
-  if (described === INTERNAL) request.log.error({ err }, 'unhandled error');
+  const described = describeFailure(request, err);
   const [title, text] = PAGE_WORDING[described.error] ?? [TITLES[described.status] ?? 'This request cannot be used', described.message];
   if (described.retryAfterSeconds !== undefined) reply.header('retry-after', String(described.retryAfterSeconds));
   return sendProblem(reply, described.status, title, text);

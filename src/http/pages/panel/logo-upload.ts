@@ -3,7 +3,7 @@ import { errorCodes, type FastifyError, type FastifyReply, type FastifyRequest }
 import type { PanelSession } from '../../../domain/panel-accounts.ts';
 import { LOGO_MAX_BYTES } from '../../../domain/seller-details.ts';
 import type { Services } from '../../../services.ts';
-import { describeError, INTERNAL } from '../../errors-plugin.ts';
+import { describeFailure } from '../../errors-plugin.ts';
 import type { HttpApp } from '../../http-app.ts';
 import { sendProblem } from '../layout.ts';
 
@@ -21,9 +21,9 @@ const WORDING: Partial<Record<string, [title: string, text: string]>> = {
 };
 
 function sendLogoError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const described = describeError(err) ?? INTERNAL;
-  if (described === INTERNAL) request.log.error({ err }, 'unhandled error');
+  const described = describeFailure(request, err);
   const [title, text] = WORDING[described.error] ?? ['The logo was not saved', described.message];
+  if (described.retryAfterSeconds !== undefined) reply.header('retry-after', String(described.retryAfterSeconds));
   void sendProblem(reply, described.status, title, text);
 }
 
