@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { invalidInput } from '../domain/errors.ts';
-import type { IdempotencyService } from '../domain/idempotency.ts';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, invalidInput } from '../domain/errors.ts';
+import { STALE_CLAIM_MS, type IdempotencyService } from '../domain/idempotency.ts';
 
 /**
  * `Idempotency-Key` on the API's POSTs, through the domain's one idempotency mechanism: the answer
@@ -40,11 +40,30 @@ export function idempotencyHooks(idempotency: IdempotencyService) {
         reply.statusCode < 500 &&
         reply.statusCode !== 202 &&
         !(reply.statusCode === 409 && (reply.hasHeader('retry-after') || errorCodeOf(payload) === 'IDEMPOTENCY_CONFLICT'));
-      if (!final) await idempotency.release(request.scope, key);
-      else await idempotency.complete(request.scope, key, reply.statusCode, typeof payload === 'string' ? payload : String(payload ?? ''));
+      const body = typeof payload === 'string' ? payload : String(payload ?? '');
+      const write = () => (final ? idempotency.complete(request.scope, key, reply.statusCode, body) : idempotency.release(request.scope, key));
+      try {
+        await write();
+      } catch (err) {
+        // The database went away after the work was done (or refused): the answer is still this one,
+        // and the key is written as soon as the database is back instead of staying "in progress"
+        // until a retry may take it over (docs/operations.md).
+        if (!(err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE')) throw err;
+        writeLater(write, request.log);
+      }
       return payload;
     },
   };
+}
+
+/** Tries a key's write again, with a growing pause, for as long as a retry would otherwise wait for the key. */
+function writeLater(write: () => Promise<unknown>, log: FastifyBaseLogger, delayMs = 250, untilMs = Date.now() + STALE_CLAIM_MS) {
+  setTimeout(() => {
+    write().catch((err: unknown) => {
+      if (Date.now() < untilMs && err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE') writeLater(write, log, Math.min(delayMs * 2, 5_000), untilMs);
+      else log.warn({ err }, 'an Idempotency-Key could not be written; a retry takes it over once it is stale');
+    });
+  }, delayMs).unref();
 }
 
 /** The `error` of a JSON error answer, if the payload is one. */

@@ -30,6 +30,16 @@ function pending() {
   return copied <= frames ? frames - copied : frames;
 }
 
+// A checkpoint the disk refused (full, an I/O error) leaves the pages in the WAL, where they are safe:
+// the thread tries again at its next turn instead of ending, so a disk that had space freed needs no restart.
+function checkpoint() {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (err) {
+    if (!/^SQLITE_(FULL|IOERR|BUSY|LOCKED)/.test(err?.code ?? '')) throw err;
+  }
+}
+
 let seen = Atomics.load(signals, COMMITS);
 try {
   while (!stopping()) {
@@ -40,7 +50,7 @@ try {
     // Once `pages` frames wait: each checkpoint syncs the database file, and one after every small
     // commit slowed those commits. When quiet, whatever is left.
     const waiting = pending();
-    if (waiting >= pages || (!woken && waiting > 0)) db.pragma('wal_checkpoint(PASSIVE)');
+    if (waiting >= pages || (!woken && waiting > 0)) checkpoint();
   }
 } finally {
   // Its own files closed, as the store's close expects of every connection.

@@ -5,6 +5,8 @@ import { connect, createServer, type AddressInfo, type Server, type Socket } fro
  * SMTP), to fail that service as an operator would see it fail, without touching the machine's own:
  * - `cut()`: the service stops. Every open connection is reset and new ones are refused
  *   (ECONNREFUSED), as after a crash or while a database restarts.
+ * - `reset()`: as `cut()`, but each new connection is accepted and reset at once (counted in
+ *   `connections`), as a server that is shutting down or starting answers.
  * - `hold()`: the service goes silent. New connections are accepted and never answered, as a hung
  *   server or a black-holed network does.
  * - `restore()`: the service is back.
@@ -14,6 +16,7 @@ export interface TcpProxy {
   /** Connections opened through the proxy so far. */
   connections: number;
   cut(): Promise<void>;
+  reset(): Promise<void>;
   hold(): void;
   restore(): Promise<void>;
   close(): Promise<void>;
@@ -22,23 +25,29 @@ export interface TcpProxy {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const open = new Set<Socket>();
   let holding = false;
+  let resetting = false;
   let server: Server | undefined;
   const proxy: TcpProxy = {
     port: 0,
     connections: 0,
     async cut() {
-      holding = false;
+      holding = resetting = false;
       // The listener closes once its connections are gone: those are reset meanwhile.
       const closed = stopListening();
       for (const socket of open) socket.resetAndDestroy();
       open.clear();
       await closed;
     },
+    async reset() {
+      await proxy.cut();
+      resetting = true;
+      await listen(proxy.port);
+    },
     hold() {
       holding = true;
     },
     async restore() {
-      holding = false;
+      holding = resetting = false;
       if (!server) await listen(proxy.port);
     },
     async close() {
@@ -53,9 +62,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const accept = (client: Socket) => {
     proxy.connections++;
     track(client);
+    if (resetting) return client.resetAndDestroy();
     // Held: accepted, read and never answered.
     if (holding) return client.resume();
-    const upstream = connect(target.port, target.host);
+    // No Nagle on either leg: a chatty protocol (SMTP) would wait for delayed ACKs at every turn.
+    client.setNoDelay(true);
+    const upstream = connect({ port: target.port, host: target.host, noDelay: true });
     track(upstream);
     client.pipe(upstream);
     upstream.pipe(client);

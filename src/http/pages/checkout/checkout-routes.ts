@@ -400,6 +400,12 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
         });
       if (err.code === 'INVALID_EMAIL')
         return showForm(request, reply, scope, offer, prefill, 400, { error: err.message, fieldErrors: { email: FIELD_MESSAGES.email } });
+      // Unavailable for a moment (the database, the payment network): the form again, as typed, with when to press Pay again.
+      if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
+      if (err.code === 'SERVICE_UNAVAILABLE')
+        return showForm(request, reply, scope, offer, prefill, 503, {
+          error: 'Your payment could not be completed just now. Press Pay again in a moment: you will not be charged twice.',
+        });
       return showForm(request, reply, scope, offer, prefill, ERROR_STATUS[err.code], { error: err.message });
     }
   });
