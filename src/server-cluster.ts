@@ -17,6 +17,8 @@ const EARLY_EXIT_MS = 5_000;
  * and on SIGTERM or SIGINT passes the signal on and waits for every process to finish its requests.
  */
 const ASK = 'opentill:metrics?';
+/** What a process of the cluster tells the primary once it has started. */
+const READY = 'opentill:ready';
 const ANSWER = 'opentill:metrics';
 
 /** In the primary: a process answering /metrics asks here, and gets every process's figures, summed (prom-client's aggregator). */
@@ -56,7 +58,7 @@ function metricsFromPrimary(): ClusterMetrics {
 
 export async function serve(config: Config, processes: number): Promise<void> {
   if (cluster.isWorker && process.env[FORKED] === '1') {
-    await startServer(config, { prepared: true, clusterMetrics: metricsFromPrimary() });
+    await startServer(config, { prepared: true, clusterMetrics: metricsFromPrimary(), onReady: () => process.send?.({ type: READY }) });
     return;
   }
   if (processes <= 1) {
@@ -69,14 +71,15 @@ export async function serve(config: Config, processes: number): Promise<void> {
   const demo = await prepareStore(config);
   answerMetrics();
   let stopping = false;
-  let listening = 0;
+  let ready = 0;
   const started = new Map<Worker, number>();
   const fork = () => {
     // A replacement due after SIGTERM came would serve on with nobody left to stop it.
     if (!stopping) started.set(cluster.fork({ [FORKED]: '1' }), Date.now());
   };
-  cluster.on('listening', () => {
-    if (++listening === processes) process.stdout.write(startBanner(config, demo, processes));
+  // The banner once every process serves: listening, and started (it waits for the database first).
+  cluster.on('message', (_worker, message: { type?: string }) => {
+    if (message?.type === READY && ++ready === processes) process.stdout.write(startBanner(config, demo, processes));
   });
   cluster.on('exit', (worker, code, signal) => {
     const ranMs = Date.now() - (started.get(worker) ?? 0);

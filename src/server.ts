@@ -64,7 +64,7 @@ export function startBanner(config: Config, demo: Awaited<ReturnType<typeof seed
  * probes answer (alive, not ready) and every other request is told to retry. `prepared`: a cluster's
  * primary has migrated and seeded, and prints the banner itself.
  */
-export async function startServer(config: Config, options: { prepared?: boolean; clusterMetrics?: ClusterMetrics } = {}) {
+export async function startServer(config: Config, options: { prepared?: boolean; clusterMetrics?: ClusterMetrics; onReady?: () => void } = {}) {
   const services = createServices(config);
   const startup = { ready: false };
   const app = await buildApp(services, { clusterMetrics: options.clusterMetrics, startup });
@@ -93,6 +93,7 @@ export async function startServer(config: Config, options: { prepared?: boolean;
   );
   if (!started) return { app, services, worker: undefined };
   startup.ready = true;
+  options.onReady?.();
 
   if (!options.prepared) process.stdout.write(startBanner(config, started.demo));
   if (config.tightenedPermissions.length) {

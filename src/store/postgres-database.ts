@@ -28,12 +28,16 @@ function survivesLostConnections(pool: pg.Pool) {
 
 /** How long a request waits for a connection (a pool in use, a database that does not accept one) before it is told to retry: 503, not a hang. */
 export const CONNECT_TIMEOUT_MS = 5_000;
+/** How long a statement waits for a row or table lock (held by a stuck or paused process) before it is told to retry, as SQLite's busy_timeout. */
+export const LOCK_TIMEOUT_MS = 10_000;
 
-export function openPostgres(connectionString: string, poolSize = 10): Database {
+export function openPostgres(connectionString: string, poolSize = 10, timeouts: { connectMs?: number; lockMs?: number } = {}): Database {
   const pool = new pg.Pool({
     connectionString,
     max: poolSize,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: timeouts.connectMs ?? CONNECT_TIMEOUT_MS,
+    // A migration that meets it fails as an outage too, and is tried again (src/database-wait.ts).
+    lock_timeout: timeouts.lockMs ?? LOCK_TIMEOUT_MS,
     // A peer gone without a word (a host down, a cut link) is noticed on an idle connection too.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,

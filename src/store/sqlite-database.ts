@@ -153,12 +153,16 @@ export function createPrivateFile(file: string) {
 }
 
 /** `:memory:` is a database of this process alone, gone when it closes (docs/decisions.md §11). */
-export function openSqlite(file: string): Database {
+/** How long a writer waits for another process's write lock before its request is told to retry (503). */
+export const BUSY_TIMEOUT_MS = 10_000;
+
+export function openSqlite(file: string, options: { busyTimeoutMs?: number } = {}): Database {
+  const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
   if (file !== ':memory:') createPrivateFile(file);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('busy_timeout = 10000');
+  sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
   sqlite.pragma('foreign_keys = ON');
   // 64 MiB of page cache (the default is 2 MiB): hot index and table pages stay in memory
   // instead of costing a read() system call per page on every lookup.
@@ -172,7 +176,7 @@ export function openSqlite(file: string): Database {
   });
   const writer = sqliteTransactions(sqlite, statements, kysely, dialect, checkpointer.committed);
   const reader = new SQLite(file, { readonly: true });
-  reader.pragma('busy_timeout = 10000');
+  reader.pragma(`busy_timeout = ${busyTimeoutMs}`);
   reader.pragma('cache_size = -65536');
   const readStatements = withStatementCache(reader);
   return assembleDatabase(kysely, 'sqlite', {

@@ -3,9 +3,9 @@ import { connect, createServer, type AddressInfo, type Server, type Socket } fro
 /**
  * A TCP proxy of the test's own between opentill and a service it depends on (PostgreSQL, Redis,
  * SMTP), to fail that service as an operator would see it fail, without touching the machine's own:
- * - `cut()`: the service stops. Every open connection is reset and new ones are refused
+ * - `cut()`: the service stops. Every open connection is closed and new ones are refused
  *   (ECONNREFUSED), as after a crash or while a database restarts.
- * - `reset()`: as `cut()`, but each new connection is accepted and reset at once (counted in
+ * - `drop()`: as `cut()`, but each new connection is accepted and closed at once (counted in
  *   `connections`), as a server that is shutting down or starting answers.
  * - `hold()`: the service goes silent. New connections are accepted and never answered, as a hung
  *   server or a black-holed network does.
@@ -16,7 +16,7 @@ export interface TcpProxy {
   /** Connections opened through the proxy so far. */
   connections: number;
   cut(): Promise<void>;
-  reset(): Promise<void>;
+  drop(): Promise<void>;
   hold(): void;
   restore(): Promise<void>;
   close(): Promise<void>;
@@ -25,29 +25,30 @@ export interface TcpProxy {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const open = new Set<Socket>();
   let holding = false;
-  let resetting = false;
+  let dropping = false;
   let server: Server | undefined;
   const proxy: TcpProxy = {
     port: 0,
     connections: 0,
     async cut() {
-      holding = resetting = false;
-      // The listener closes once its connections are gone: those are reset meanwhile.
+      holding = dropping = false;
+      // The listener closes once its connections are gone: those are closed meanwhile. (Not with an RST:
+      // a socket reset while it connects can leave a handle that never closes, and the process spinning at exit.)
       const closed = stopListening();
-      for (const socket of open) socket.resetAndDestroy();
+      for (const socket of open) socket.destroy();
       open.clear();
       await closed;
     },
-    async reset() {
+    async drop() {
       await proxy.cut();
-      resetting = true;
+      dropping = true;
       await listen(proxy.port);
     },
     hold() {
       holding = true;
     },
     async restore() {
-      holding = resetting = false;
+      holding = dropping = false;
       if (!server) await listen(proxy.port);
     },
     async close() {
@@ -62,7 +63,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const accept = (client: Socket) => {
     proxy.connections++;
     track(client);
-    if (resetting) return client.resetAndDestroy();
+    if (dropping) return client.destroy();
     // Held: accepted, read and never answered.
     if (holding) return client.resume();
     // No Nagle on either leg: a chatty protocol (SMTP) would wait for delayed ACKs at every turn.

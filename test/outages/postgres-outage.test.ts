@@ -13,8 +13,9 @@ import { freePort, SERVER_SECRET, ServerProcess, within } from '../helpers/serve
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 
 /**
- * PostgreSQL fails under load (issue 31), as an operator runs opentill: two `serve` processes and one
- * `opentill worker`, each reaching the database through a TCP proxy of the test's own. The database
+ * PostgreSQL fails under load (issue 31), as an operator runs opentill: a `serve --processes 2` cluster,
+ * another `serve` and one `opentill worker`, each reaching the database through a TCP proxy of the
+ * test's own. The database
  * is stopped (the proxy resets every connection and refuses new ones, as a restart does) and then
  * every backend is terminated again and again (`pg_terminate_backend`). Throughout, a vendor's
  * customers buy, refund, charge stored cards, read and consume the feed, retrying as told. No process
@@ -70,7 +71,8 @@ describe('PostgreSQL away under load', { skip: !postgres && 'needs PostgreSQL' }
           daily: await product('--name', 'Daily', '--type', 'SUBSCRIPTION', '--frequency', 'DAILY', '--price', 'USD:3'),
         };
         for (const [i, port] of ports.entries()) {
-          api[i] = new ServerProcess(port, dataDir, { env });
+          // The first is a cluster of two processes, whose primary must not lose them to the outage.
+          api[i] = new ServerProcess(port, dataDir, { env, args: i === 0 ? ['--processes', '2'] : [] });
           await within(api[i]!.started(), `API process ${i}`);
         }
         const recorder = new PhaseRecorder();
@@ -141,6 +143,7 @@ describe('PostgreSQL away under load', { skip: !postgres && 'needs PostgreSQL' }
         await assertMoneyBookedOnce(store.database.kysely, load.outcome);
 
         assert.ok(api.every((p) => p.running) && worker.child.exitCode === null, 'no process died');
+        assert.doesNotMatch(api[0]!.stderr, /exited/, "the cluster's primary lost none of its processes");
         const figures = ['before', 'stopped', 'back', 'terminate', 'after'].map((phase) => recorder.figures(phase));
         for (const f of figures) {
           assert.equal(f.statuses['500'] ?? 0, 0, `${f.phase}: no 500`);
@@ -169,8 +172,8 @@ describe('PostgreSQL away under load', { skip: !postgres && 'needs PostgreSQL' }
       const dataDir = mkdtempSync(join(tmpdir(), 'opentill-pg-down-'));
       const proxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
       const workerProxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
-      await proxy.reset();
-      await workerProxy.reset();
+      await proxy.drop();
+      await workerProxy.drop();
       const through = (p: TcpProxy) => Object.assign(new URL(store.url!), { hostname: '127.0.0.1', port: String(p.port) }).toString();
       const env = {
         DATABASE_URL: through(proxy),
