@@ -15,7 +15,13 @@ const LOG_EVERY_MS = 30_000;
  */
 export async function whenDatabaseAnswers<T>(
   start: () => Promise<T>,
-  options: { log: (message: string) => void; stopping?: () => boolean; maxDelayMs?: number },
+  options: {
+    log: (message: string) => void;
+    stopping?: () => boolean;
+    maxDelayMs?: number;
+    /** Called once, when the first try failed and the waiting begins (`serve` then listens, to say it is not ready). */
+    onWaiting?: () => Promise<void>;
+  },
 ): Promise<T | undefined> {
   const maxDelayMs = options.maxDelayMs ?? MAX_DELAY_MS;
   let delayMs = 50;
@@ -29,7 +35,7 @@ export async function whenDatabaseAnswers<T>(
       return result;
     } catch (err) {
       if (!(err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE')) throw err;
-      tries++;
+      if (tries++ === 0) await options.onWaiting?.();
       if (Date.now() - loggedAt >= LOG_EVERY_MS) {
         loggedAt = Date.now();
         options.log(

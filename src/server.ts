@@ -59,10 +59,10 @@ export function startBanner(config: Config, demo: Awaited<ReturnType<typeof seed
 }
 
 /**
- * The only place that listens: serve, migrate and seed a first start, and close gracefully on SIGTERM.
- * It listens first and then waits for the database (docs/operations.md): until it has started, the
- * probes answer (alive, not ready) and every other request is told to retry. `prepared`: a cluster's
- * primary has migrated and seeded, and prints the banner itself.
+ * The only place that listens: migrate and seed a first start, serve, and close gracefully on SIGTERM.
+ * A database that does not answer at start is waited for, listening meanwhile (docs/operations.md):
+ * until it has started, the probes answer (alive, not ready) and every other request is told to
+ * retry. `prepared`: a cluster's primary has migrated and seeded, and prints the banner itself.
  */
 export async function startServer(config: Config, options: { prepared?: boolean; clusterMetrics?: ClusterMetrics; onReady?: () => void } = {}) {
   const services = createServices(config);
@@ -81,18 +81,23 @@ export async function startServer(config: Config, options: { prepared?: boolean;
     await app.close();
     await services.close();
   });
-  await app.listen({ host: config.host, port: config.port });
-
+  // Listening before the database answers only when it does not: a start that finds it serves at once, never answering "starting".
+  let listening: Promise<unknown> | undefined;
+  const listen = async () => {
+    listening ??= app.listen({ host: config.host, port: config.port });
+    await listening;
+  };
   const started = await whenDatabaseAnswers(
     async () => {
       const demo = options.prepared ? undefined : await migrateAndSeed(services, config);
       await services.sandboxClock.refresh();
       return { demo };
     },
-    { log: (message) => app.log.warn(message), stopping: () => stopping },
+    { log: (message) => app.log.warn(message), stopping: () => stopping, onWaiting: listen },
   );
   if (!started) return { app, services, worker: undefined };
   startup.ready = true;
+  await listen();
   options.onReady?.();
 
   if (!options.prepared) process.stdout.write(startBanner(config, started.demo));
@@ -108,7 +113,7 @@ export async function startServer(config: Config, options: { prepared?: boolean;
           app.metrics?.observeBilling(report);
           if (eventful(report)) app.log.info({ billing: report }, 'billing run');
         },
-        onError: (err) => failures.report('billing run failed', err),
+        onError: (err, loop) => failures.report(`${loop === 'emails' ? 'e-mail' : 'billing'} run failed`, err),
       })
     : undefined;
   stopWork = async () => {

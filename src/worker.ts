@@ -1,7 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { BillingReport } from './domain/billing.ts';
 import type { ReconcileReport } from './domain/charge-protocol.ts';
-import type { EmailReport } from './domain/customer-emails.ts';
+import type { EmailReport } from './domain/customer-email-model.ts';
 import type { ProcessorEventReport } from './domain/processor-events.ts';
 import type { Services } from './services.ts';
 
@@ -46,14 +46,15 @@ const emailsOnly = (emails: EmailReport): WorkerReport => ({
 interface LoopOptions {
   intervalMs: number;
   onReport?: (report: WorkerReport) => void;
-  onError: (err: unknown) => void;
+  /** A run that failed: of billing (with the processor's events and the reconciler), or of the e-mail outbox. */
+  onError: (err: unknown, loop: 'billing' | 'emails') => void;
 }
 
 /**
  * Runs `step` every `intervalMs`, and again at once when it says work is left or `wake` was called
  * while it ran; runs never overlap. `stop` lets the current run finish.
  */
-function loop(step: (stopped: () => boolean) => Promise<{ again: boolean }>, options: Pick<LoopOptions, 'intervalMs' | 'onError'>) {
+function loop(step: (stopped: () => boolean) => Promise<{ again: boolean }>, options: { intervalMs: number; onError: (err: unknown) => void }) {
   let running: Promise<void> | undefined;
   let stopped = false;
   let again = false;
@@ -93,11 +94,14 @@ function loop(step: (stopped: () => boolean) => Promise<{ again: boolean }>, opt
  * deadline (`CustomerEmailOptions.sendDeadlineMs`), after which it is tried again later.
  */
 function startEmailLoop(emails: NonNullable<WorkerServices['emails']>, options: LoopOptions) {
-  return loop(async (stopped) => {
-    const report = await emails.runDue(20_000, stopped);
-    if (eventful(emailsOnly(report))) options.onReport?.(emailsOnly(report));
-    return { again: report.more };
-  }, options);
+  return loop(
+    async (stopped) => {
+      const report = await emails.runDue(20_000, stopped);
+      if (eventful(emailsOnly(report))) options.onReport?.(emailsOnly(report));
+      return { again: report.more };
+    },
+    { intervalMs: options.intervalMs, onError: (err) => options.onError(err, 'emails') },
+  );
 }
 
 /**
@@ -121,34 +125,37 @@ export function startBillingWorker(services: WorkerServices, options: LoopOption
   const pause = () => new Promise<void>((resume) => setImmediate(resume));
   const emails = services.emails?.enabled ? startEmailLoop(services.emails, options) : undefined;
 
-  const billingLoop = loop(async () => {
-    await services.sandboxClock.refresh();
-    let caughtUp = true;
-    const billing = await services.billing.runDue({
-      batchesPerClock: options.batchesPerClock ?? BATCHES_PER_CLOCK,
-      pause,
-      onWorkLeft: () => (caughtUp = false),
-    });
-    // The batch's e-mails go out now, beside whatever billing does next.
-    emails?.wake();
-    const events = (await services.processorEvents?.runDue()) ?? NO_EVENTS;
-    const reconcile = Date.now() - reconciledAt >= options.intervalMs;
-    if (reconcile) reconciledAt = Date.now();
-    const report = {
-      ...billing,
-      events,
-      emails: NO_EMAILS,
-      attempts: reconcile ? await services.reconciler.run() : { settled: 0, voided: 0, open: 0, unresolved: 0 },
-    };
-    unreported = unreported ? sum(unreported, report) : report;
-    // A report holds at most one reconciler run, so its `open` count is a reading, not a sum.
-    if (caughtUp || reconcile || Date.now() - reportedAt >= options.intervalMs) {
-      options.onReport?.(unreported);
-      unreported = undefined;
-      reportedAt = Date.now();
-    }
-    return { again: !caughtUp };
-  }, options);
+  const billingLoop = loop(
+    async () => {
+      await services.sandboxClock.refresh();
+      let caughtUp = true;
+      const billing = await services.billing.runDue({
+        batchesPerClock: options.batchesPerClock ?? BATCHES_PER_CLOCK,
+        pause,
+        onWorkLeft: () => (caughtUp = false),
+      });
+      // The batch's e-mails go out now, beside whatever billing does next.
+      emails?.wake();
+      const events = (await services.processorEvents?.runDue()) ?? NO_EVENTS;
+      const reconcile = Date.now() - reconciledAt >= options.intervalMs;
+      if (reconcile) reconciledAt = Date.now();
+      const report = {
+        ...billing,
+        events,
+        emails: NO_EMAILS,
+        attempts: reconcile ? await services.reconciler.run() : { settled: 0, voided: 0, open: 0, unresolved: 0 },
+      };
+      unreported = unreported ? sum(unreported, report) : report;
+      // A report holds at most one reconciler run, so its `open` count is a reading, not a sum.
+      if (caughtUp || reconcile || Date.now() - reportedAt >= options.intervalMs) {
+        options.onReport?.(unreported);
+        unreported = undefined;
+        reportedAt = Date.now();
+      }
+      return { again: !caughtUp };
+    },
+    { intervalMs: options.intervalMs, onError: (err) => options.onError(err, 'billing') },
+  );
   // Bound to the worker's own async context: a run a request woke is not part of that request.
   const unsubscribe = services.sandboxClock.onMoved(AsyncResource.bind(() => billingLoop.wake()));
   return {

@@ -15,9 +15,15 @@ export async function run(json: boolean, action: () => Promise<void>) {
   try {
     await action();
   } catch (err) {
-    if (err instanceof AppError) fail(err.message, json);
+    if (err instanceof AppError) fail(withCause(err), json);
     // Anything else (an unreachable database, a failed migration): one line with the reason, not a stack trace.
     const e = err as { message?: string; code?: string };
     fail(`unexpected error${e?.code ? ` (${e.code})` : ''}: ${e?.message || String(err)}`, json);
   }
+}
+
+/** An error's message, and for an outage what the driver said (the operator's to read, unlike an API client): `… (connect ECONNREFUSED 127.0.0.1:5432)`. */
+function withCause(err: AppError): string {
+  const cause = (err.cause as { message?: unknown } | undefined)?.message;
+  return typeof cause === 'string' && cause !== '' ? `${err.message} (${cause.split('\n')[0]})` : err.message;
 }

@@ -1,4 +1,4 @@
-import { emailSettings, type EmailSettingsInput } from './customer-emails.ts';
+import { emailSettings, type EmailSettingsInput } from './customer-email-model.ts';
 import type { Clock } from './clock.ts';
 import { AppError, invalidInput, invalidState, notFound } from './errors.ts';
 import { newId } from './ids.ts';

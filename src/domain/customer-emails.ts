@@ -3,17 +3,19 @@ import type { VendorClock } from './clock.ts';
 import type { HostedLinks } from './hosted-links.ts';
 import { withinMs } from './deadline.ts';
 import { newId } from './ids.ts';
-import { invalidInput } from './errors.ts';
+import { AppError } from './errors.ts';
+import type { CustomerEmailKind, Environment, Scope, Vendor } from './model.ts';
 import {
-  CUSTOMER_EMAIL_KINDS,
-  type ChargeFrequency,
-  type CustomerEmailKind,
-  type Environment,
-  type Scope,
-  type Vendor,
-  type VendorEmailSettings,
-} from './model.ts';
-import { requireEmail } from './validation.ts';
+  sampleView,
+  supportAddress,
+  type ComposedEmail,
+  type EmailEvent,
+  type EmailReport,
+  type EmailSender,
+  type EmailView,
+  type OutgoingEmail,
+  type SendResult,
+} from './customer-email-model.ts';
 import type { OutboxEmail, Repositories, Store } from './ports.ts';
 
 /**
@@ -28,81 +30,6 @@ import type { OutboxEmail, Repositories, Store } from './ports.ts';
  * twice, with the same Message-ID; killed anywhere else, nothing goes twice. A refused message is
  * tried again with a growing delay, and given up (FAILED, shown in the panel) a day after it was queued.
  */
-
-/** What an e-mail is about, kept with it; everything else is read when it is sent. */
-export interface EmailFacts {
-  transactionId: string;
-  /** The ledger entry: the payment of a receipt or renewal, the refund of a refund. */
-  entryId?: string | undefined;
-  /** The date the e-mail speaks of: the trial's end, the renewal, the next try, the end of access. */
-  date?: string | null | undefined;
-  /** The amount of a failed or held renewal. */
-  amount?: { currency: string; totalMinor: number } | undefined;
-}
-
-/** An event that sends an e-mail, as the change causing it reports it. */
-export interface EmailEvent {
-  kind: CustomerEmailKind;
-  scope: Scope;
-  /** Unique per event: a second event with the same key queues nothing. */
-  key: string;
-  facts: EmailFacts;
-}
-
-/** What the templates show: everything is already looked up and the links signed. */
-export interface EmailView {
-  kind: CustomerEmailKind;
-  environment: Environment;
-  vendor: { name: string; supportEmail: string };
-  product: string;
-  frequency: ChargeFrequency;
-  transactionId: string;
-  /** The amounts of the payment or refund; for a failed or held renewal, only its total. */
-  amounts: { currency: string; netMinor: number | null; taxMinor: number | null; totalMinor: number; taxName: string; taxRate: string | null } | null;
-  licenceKey: string | null;
-  /** The invoice of a payment, or the credit note of a refund. */
-  documentUrl: string | null;
-  manageUrl: string;
-  date: string | null;
-  /** A subscription bought with a free trial (its receipt charges nothing yet). */
-  trial: boolean;
-  /** A sandbox e-mail sent to the vendor instead: the customer it would have gone to. */
-  meantFor?: string | undefined;
-}
-
-export interface ComposedEmail {
-  subject: string;
-  html: string;
-  text: string;
-}
-
-export interface OutgoingEmail extends ComposedEmail {
-  from: { name: string; address: string };
-  replyTo: string;
-  to: string;
-  /** `<id@domain>`, the same on every try of one outbox row, so a duplicate is recognisable. */
-  messageId: string;
-}
-
-/** The SMTP server's answer as a value: a refusal says whether trying again can help. */
-export type SendResult = { status: 'SENT' } | { status: 'REFUSED'; permanent: boolean; reason: string };
-
-/** The e-mail network: SMTP in production (src/mail/smtp-sender.ts) and in the tests (a loopback server). */
-export interface EmailSender {
-  /** `signal` aborts a send that ran out of time: the sender drops the connection it was waiting on. */
-  send(email: OutgoingEmail, signal?: AbortSignal): Promise<SendResult>;
-  close(): void;
-}
-
-export interface EmailReport {
-  queued: number;
-  sent: number;
-  retried: number;
-  failed: number;
-  skipped: number;
-  /** The run stopped with e-mails still due (its time was up). */
-  more: boolean;
-}
 
 export interface CustomerEmailDeps {
   store: Store;
@@ -145,30 +72,6 @@ const NOTICE_SCAN_MS = 60_000;
 
 /** The key of a notice of an upcoming charge: one per subscription and charge date (the store finds those not yet queued by it). */
 export const noticeKey = (kind: 'TRIAL_ENDING' | 'RENEWAL_UPCOMING', transactionId: string, nextCharge: string) => `${kind}:${transactionId}:${nextCharge}`;
-
-/** What a vendor sets in the panel: '' clears the sender name or reply-to. */
-export interface EmailSettingsInput {
-  senderName?: string | null | undefined;
-  replyTo?: string | null | undefined;
-  off?: readonly string[] | undefined;
-}
-
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
-/** The e-mail settings checked: a sender name of at most 80 characters, a reply-to address, known kinds. */
-export function emailSettings(input: EmailSettingsInput): VendorEmailSettings {
-  const name = input.senderName?.trim() || null;
-  if (name !== null && ([...name].length > 80 || CONTROL.test(name))) throw invalidInput('The sender name can have at most 80 characters, on one line.');
-  const replyTo = input.replyTo?.trim() ? requireEmail(input.replyTo.trim(), 'Reply-to') : null;
-  const off = [...new Set(input.off ?? [])];
-  const unknown = off.filter((k) => !CUSTOMER_EMAIL_KINDS.includes(k as CustomerEmailKind));
-  if (unknown.length > 0) throw invalidInput(`Unknown e-mail kind: ${unknown.join(', ')}.`);
-  return { senderName: name, replyTo, off: CUSTOMER_EMAIL_KINDS.filter((k) => off.includes(k)) };
-}
-
-/** The address customers write to: the vendor's support e-mail, its reply-to, else its account e-mail. */
-export const supportAddress = (vendor: Vendor) => vendor.supportEmail ?? vendor.emails.replyTo ?? vendor.email;
 
 /** The delay before try `tries + 1` after `tries` refusals: doubling from the first, at most an hour. */
 export function retryDelayMs(tries: number, firstRetryMs: number): number {
@@ -319,7 +222,9 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
     const vendor = vendors.get(vendorId);
     const now = () => deps.clock.real();
     const settle = (status: OutboxEmail['status'], tries: number, lastError: string | null, nextTryAt = email.nextTryAt) =>
-      deps.store.customerEmails.settle(email.id, owner, { status, tries, lastError, nextTryAt, sentAt: status === 'SENT' ? now().toISOString() : null });
+      whileAway(() =>
+        deps.store.customerEmails.settle(email.id, owner, { status, tries, lastError, nextTryAt, sentAt: status === 'SENT' ? now().toISOString() : null }),
+      );
     if (!vendor || vendor.emails.off.includes(email.kind)) {
       await settle('SKIPPED', email.tries, vendor ? 'This e-mail was turned off in the panel.' : 'The vendor is gone.');
       return { outcome: 'skipped' };
@@ -352,7 +257,26 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
   /** Gives claimed e-mails back unsent and unchanged, for the next run (or another worker) to take at once. */
   async function handBack(emails: readonly OutboxEmail[], owner: string) {
     for (const e of emails) {
-      await deps.store.customerEmails.settle(e.id, owner, { status: e.status, tries: e.tries, lastError: e.lastError, nextTryAt: e.nextTryAt, sentAt: null });
+      await whileAway(() =>
+        deps.store.customerEmails.settle(e.id, owner, { status: e.status, tries: e.tries, lastError: e.lastError, nextTryAt: e.nextTryAt, sentAt: null }),
+      );
+    }
+  }
+
+  /**
+   * An e-mail's record written, tried again while the database is away (for up to half a lease): an
+   * e-mail the server took must not be sent again because its outcome could not be written, nor one
+   * claimed wait out its lease because it could not be handed back (docs/operations.md).
+   */
+  async function whileAway<T>(write: () => Promise<T>): Promise<T> {
+    const until = Date.now() + leaseMs / 2;
+    for (let delayMs = 100; ; delayMs = Math.min(delayMs * 2, 2_000)) {
+      try {
+        return await write();
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE') || Date.now() + delayMs > until) throw err;
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
     }
   }
 
@@ -394,7 +318,11 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
         for (const [i, email] of batch.entries()) {
           // Past half its lease, a worker leaves the rest: another may claim them once the lease ends.
           if (Date.now() - claimedAt > leaseMs / 2 || stopping()) break;
-          const { outcome, silent } = await deliver(email, owner, vendors);
+          const { outcome, silent } = await deliver(email, owner, vendors).catch(async (err: unknown) => {
+            // Its reads failed (the database went away): it and the rest go back at once, not after their lease.
+            await handBack(batch.slice(i), owner);
+            throw err;
+          });
           report[outcome]++;
           if (silent) {
             await handBack(batch.slice(i + 1), owner);
@@ -427,27 +355,3 @@ export type CustomerEmailService = ReturnType<typeof customerEmailService>;
 
 /** The part of the service the changes that cause e-mails call, inside their database transactions. */
 export type EmailRecorder = Pick<CustomerEmailService, 'record' | 'enabled'>;
-
-/** Sample data for previews and test e-mails: plausible, and obviously not a real customer's. */
-export function sampleView(vendor: Vendor, kind: CustomerEmailKind, environment: Environment, base: string): EmailView {
-  const inDays = (days: number) => new Date(Date.UTC(2030, 0, 15) + days * 86_400_000).toISOString();
-  const paid = kind === 'RECEIPT' || kind === 'RENEWED' || kind === 'REFUNDED';
-  return {
-    kind,
-    environment,
-    vendor: { name: vendor.name, supportEmail: supportAddress(vendor) },
-    product: 'Example Pro',
-    frequency: kind === 'RENEWAL_UPCOMING' ? 'YEARLY' : 'MONTHLY',
-    transactionId: 'TC-TR_EXAMPLE',
-    amounts: paid
-      ? { currency: 'EUR', netMinor: 4900, taxMinor: 980, totalMinor: 5880, taxName: 'VAT', taxRate: '0.2' }
-      : kind === 'PAYMENT_FAILED' || kind === 'ACTION_REQUIRED'
-        ? { currency: 'EUR', netMinor: null, taxMinor: null, totalMinor: 5880, taxName: 'VAT', taxRate: null }
-        : null,
-    licenceKey: kind === 'RECEIPT' ? 'EXAMPLE-LICENCE-KEY' : null,
-    documentUrl: paid ? `${base}/invoice/TC-BA_EXAMPLE` : null,
-    manageUrl: `${base}/manage/example`,
-    date: kind === 'RECEIPT' || kind === 'RENEWED' || kind === 'REFUNDED' ? null : inDays(kind === 'TRIAL_ENDING' ? 3 : 7),
-    trial: false,
-  };
-}

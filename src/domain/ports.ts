@@ -12,7 +12,7 @@ import type {
   Vendor,
   VendorSettings,
 } from './model.ts';
-import type { EmailFacts } from './customer-emails.ts';
+import type { EmailFacts } from './customer-email-model.ts';
 import type { IdempotencyRecord } from './idempotency.ts';
 import type { PanelUser, StoredPanelSession } from './panel-accounts.ts';
 import type { StoredFlash } from './panel-flashes.ts';

@@ -1,5 +1,6 @@
 import type { Booking, ChargeProtocol } from './charge-protocol.ts';
-import type { EmailEvent, EmailRecorder } from './customer-emails.ts';
+import type { EmailEvent } from './customer-email-model.ts';
+import type { EmailRecorder } from './customer-emails.ts';
 import { latestUnderKey, pendingAttempt, wasVoided } from './charge-attempts.ts';
 import type { Clock } from './clock.ts';
 import { AppError, invalidState, notFound } from './errors.ts';

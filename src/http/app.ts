@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import { registerApiReference } from './api-reference.ts';
@@ -40,11 +40,22 @@ export interface AppOptions {
 /** The probes answer while a server starts: alive, and not ready (src/http/operations-routes.ts). */
 const PROBES = new Set(['/healthz', '/readyz']);
 
-/** Every request but the probes, while the server waits for its database to start (docs/operations.md). */
+/**
+ * Every request but the probes, while the server waits for its database to start (docs/operations.md),
+ * before any hook can reach a schema not migrated yet. A page route with its own answer for that
+ * (`whileUnavailable`: the checkout's form, as typed) is refused once its form is read, before its handler.
+ */
 function refuseUntilStarted(app: FastifyInstance, startup: Startup) {
+  const starting = () =>
+    new AppError('SERVICE_UNAVAILABLE', 'opentill is starting and waiting for its database; retry in a few seconds.', { retryAfterSeconds: 2 });
   app.addHook('onRequest', (request, _reply, done) => {
-    if (startup.ready || PROBES.has(request.url)) return done();
-    done(new AppError('SERVICE_UNAVAILABLE', 'opentill is starting and waiting for its database; retry in a few seconds.', { retryAfterSeconds: 2 }));
+    if (startup.ready || PROBES.has(request.url) || request.routeOptions.config.whileUnavailable) return done();
+    done(starting());
+  });
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.whileUnavailable) return;
+    const gate = (_request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => done(startup.ready ? undefined : starting());
+    route.preHandler = [gate, ...[route.preHandler ?? []].flat()] as never;
   });
 }
 
@@ -148,16 +159,22 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     app.addHook('onClose', async () => requestLog.stop());
   }
   // Off unless METRICS_TOKEN is set; then every request is timed, so the hook comes before any route.
-  const metrics = config.metricsToken ? createMetrics(services, config.metricsToken, options.clusterMetrics) : undefined;
+  // Where rate limits count: asked before any route, and watched by /metrics.
+  const shared = await sharedCounts(app, config);
+  const metrics = config.metricsToken ? createMetrics(services, config.metricsToken, { cluster: options.clusterMetrics, redisUp: shared.up }) : undefined;
   if (metrics) {
     app.addHook('onResponse', metrics.onResponse);
     app.decorate('metrics', metrics);
   }
   // Hosted sandbox pages and the public sandbox API see a clock another process moved within a second
   // (the sandbox API loads its vendor's clock on every request, src/http/v1-plugin.ts).
+  // Best effort: a database away leaves the offsets as they were, and the page says what it cannot do itself.
   app.addHook('onRequest', (request, _reply, done) => {
     if (!request.url.startsWith('/sandbox/') || request.url.startsWith('/sandbox/v1/')) return done();
-    services.sandboxClock.refreshWithin(1000).then(() => done(), done);
+    services.sandboxClock.refreshWithin(1000).then(
+      () => done(),
+      () => done(),
+    );
   });
   // Set as the request arrives (a synchronous hook: no promise per request); error answers keep it.
   app.addHook('onRequest', (request, reply, done) => {
@@ -175,9 +192,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   // The per-address limit: through the plugin's Redis store when REDIS_URL is set, else counted here
   // synchronously (src/http/rate-limits.ts). The plugin also limits routes with their own config.rateLimit.
-  const shared = await sharedCounts(app, config);
   await app.register(rateLimit, {
-    ...shared,
+    store: shared.store,
+    skipOnError: shared.store !== undefined,
     global: shared.store !== undefined,
     max: config.rateLimit.perAddressPerMinute,
     timeWindow: 60_000,

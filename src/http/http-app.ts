@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, RawServerDefault } from 'fastify';
 import type { Environment, Scope } from '../domain/model.ts';
 import type { Services } from '../services.ts';
 
@@ -26,6 +26,11 @@ declare module 'fastify' {
      * other sandbox request).
      */
     timeless?: boolean;
+    /**
+     * A page route's own answer when what it needs is unavailable for a moment (SERVICE_UNAVAILABLE),
+     * instead of the problem page: the checkout's form sent again as the buyer typed it.
+     */
+    whileUnavailable?: (request: FastifyRequest, reply: FastifyReply) => unknown;
   }
 }
 

@@ -70,7 +70,12 @@ export interface Metrics {
  * waiting is counted in the database at each scrape. In a cluster (`serve --processes N`) the
  * process that answers asks the primary for every process's counts, summed (src/server-cluster.ts).
  */
-export function createMetrics(services: Services, token: string, cluster?: ClusterMetrics): Metrics {
+export function createMetrics(
+  services: Services,
+  token: string,
+  watched: { cluster?: ClusterMetrics | undefined; redisUp?: (() => boolean) | undefined } = {},
+): Metrics {
+  const { cluster } = watched;
   // What each process counts for itself (summed across a cluster), and what is read from the database once per scrape.
   const registry = new Registry();
   const registers = [registry];
@@ -107,6 +112,19 @@ export function createMetrics(services: Services, token: string, cluster?: Clust
   const events = gauge('opentill_processor_events_waiting', 'Payment processor webhook events received and not yet handled (counted up to a million)');
   const mails = gauge('opentill_customer_emails_waiting', 'Customer e-mails queued and not yet sent, retries included (counted up to a million)');
   const up = gauge('opentill_database_up', '1 when the database answered the last scrape, else 0');
+  const redisUp = watched.redisUp;
+  if (redisUp) {
+    new Gauge({
+      name: 'opentill_redis_up',
+      help: '1 when Redis answered the last rate-limit count this process asked of it, else 0 (requests then pass uncounted)',
+      registers,
+      // A cluster says 0 when any of its processes cannot count in Redis.
+      aggregator: 'min',
+      collect() {
+        this.set(redisUp() ? 1 : 0);
+      },
+    });
+  }
   new Gauge({
     name: 'opentill_database_connections',
     help: "PostgreSQL's connection pools: connections in use, idle, and requests waiting for one",

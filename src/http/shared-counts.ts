@@ -51,10 +51,19 @@ function failureGate() {
   };
 }
 
+/** Whether the last answer from Redis was a failure: what /metrics reports as `opentill_redis_up`. */
+interface RedisHealth {
+  failing: boolean;
+}
+
 /** The plugin's store class over one Redis client, asking it only while the gate is open. */
-function gatedStoreClass(redis: Redis, prefix: string, onFailure: (err: Error) => void, onRecovery: () => void): FastifyRateLimitStoreCtor {
+function gatedStoreClass(
+  redis: Redis,
+  prefix: string,
+  health: RedisHealth,
+  on: { failure: (err: Error) => void; recovery: () => void },
+): FastifyRateLimitStoreCtor {
   const gate = failureGate();
-  let failing = false;
   const guarded = (store: PluginStore): FastifyRateLimitStore => ({
     incr(key: string, callback: Callback, timeWindow: number, max: number) {
       if (!gate.mayAsk()) return callback(SKIPPED);
@@ -63,11 +72,11 @@ function gatedStoreClass(redis: Redis, prefix: string, onFailure: (err: Error) =
         (err, result) => {
           gate.answered(err === null);
           if (err) {
-            failing = true;
-            onFailure(err);
-          } else if (failing) {
-            failing = false;
-            onRecovery();
+            health.failing = true;
+            on.failure(err);
+          } else if (health.failing) {
+            health.failing = false;
+            on.recovery();
           }
           callback(err, result);
         },
@@ -89,8 +98,11 @@ function gatedStoreClass(redis: Redis, prefix: string, onFailure: (err: Error) =
   } as unknown as FastifyRateLimitStoreCtor;
 }
 
-/** The rate-limit plugin's options for where it counts: Redis's store, or nothing (each process counts alone). */
-export async function sharedCounts(app: FastifyInstance, config: Config): Promise<{ store?: FastifyRateLimitStoreCtor; skipOnError?: boolean }> {
+/**
+ * Where the rate-limit plugin counts: Redis's store, or none (each process counts alone); `up` says
+ * whether Redis answered last time it was asked (undefined without Redis).
+ */
+export async function sharedCounts(app: FastifyInstance, config: Config): Promise<{ store?: FastifyRateLimitStoreCtor; up?: () => boolean }> {
   if (!config.redis) {
     app.log.info('rate limits are counted in this process alone; set REDIS_URL to count them across processes');
     return {};
@@ -112,6 +124,10 @@ export async function sharedCounts(app: FastifyInstance, config: Config): Promis
     failures.stop();
     redis.disconnect();
   });
-  const store = gatedStoreClass(redis, config.redis.keyPrefix, failed, () => app.log.info('Redis answers again: rate limits are applied'));
-  return { store, skipOnError: true };
+  const health: RedisHealth = { failing: redis.status !== 'ready' };
+  const store = gatedStoreClass(redis, config.redis.keyPrefix, health, {
+    failure: failed,
+    recovery: () => app.log.info('Redis answers again: rate limits are applied'),
+  });
+  return { store, up: () => !health.failing };
 }

@@ -1,4 +1,4 @@
-import type { ComposedEmail, EmailView } from '../domain/customer-emails.ts';
+import type { ComposedEmail, EmailView } from '../domain/customer-email-model.ts';
 import type { ChargeFrequency, CustomerEmailKind } from '../domain/model.ts';
 import { formatForBuyer, ratePercent } from '../domain/money.ts';
 import { html, type Html } from '../http/pages/layout.ts';

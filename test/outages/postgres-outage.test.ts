@@ -6,7 +6,10 @@ import { describe, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { hiddenFields, paidForm } from '../../support/checkout-form.ts';
-import { freshDatabase, storeKinds } from '../../support/databases.ts';
+import type { Kysely } from 'kysely';
+import type { Schema } from '../../src/store/schema.ts';
+import { dropRedisKeys, freshDatabase, REDIS_URL, redisPrefix, redisReachable, storeKinds } from '../../support/databases.ts';
+import { startSmtpInbox, type SmtpInbox } from '../helpers/smtp-inbox.ts';
 import { cli, parseJson, spawnCli, succeeded } from '../helpers/cli.ts';
 import { assertMoneyBookedOnce, attemptsSettled, mixedLoad, outageClient, PhaseRecorder } from '../helpers/outage-load.ts';
 import { freePort, SERVER_SECRET, ServerProcess, within } from '../helpers/server-process.ts';
@@ -15,7 +18,7 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 /**
  * PostgreSQL fails under load (issue 31), as an operator runs opentill: a `serve --processes 2` cluster,
  * another `serve` and one `opentill worker`, each reaching the database through a TCP proxy of the
- * test's own. The database
+ * test's own, with Redis counting their rate limits and an SMTP server taking their customers' e-mails. The database
  * is stopped (the proxy resets every connection and refuses new ones, as a restart does) and then
  * every backend is terminated again and again (`pg_terminate_backend`). Throughout, a vendor's
  * customers buy, refund, charge stored cards, read and consume the feed, retrying as told. No process
@@ -24,10 +27,11 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
  * renews what fell due while it could not reach the database.
  */
 const postgres = (await storeKinds()).includes('postgres');
+const redisUp = await redisReachable();
 const DAY_SECONDS = 86_400;
 const SUBSCRIBERS = 4;
 
-describe('PostgreSQL away under load', { skip: !postgres && 'needs PostgreSQL' }, () => {
+describe('PostgreSQL away under load', { skip: !(postgres && redisUp) && 'needs PostgreSQL and Redis' }, () => {
   test(
     'stopped, then its backends terminated: no process dies, clients get 503 with Retry-After, all serve within 2 s of its return, money booked once',
     { timeout: 180_000 },
@@ -37,8 +41,15 @@ describe('PostgreSQL away under load', { skip: !postgres && 'needs PostgreSQL' }
       const through = (proxy: TcpProxy) => Object.assign(new URL(store.url!), { hostname: '127.0.0.1', port: String(proxy.port) }).toString();
       const apiProxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
       const workerProxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
+      const inbox = await startSmtpInbox();
+      const prefix = redisPrefix();
       const env = {
         DATABASE_URL: through(apiProxy),
+        REDIS_URL,
+        REDIS_KEY_PREFIX: prefix,
+        SMTP_URL: inbox.url,
+        SMTP_FROM: 'receipts@outage.test',
+        SMTP_SANDBOX_TO: 'customers',
         OPENTILL_SECRET: SERVER_SECRET,
         OPENTILL_DATA_DIR: dataDir,
         OPENTILL_DEMO: 'false',
@@ -114,6 +125,20 @@ describe('PostgreSQL away under load', { skip: !postgres && 'needs PostgreSQL' }
           assert.match(ready.headers.get('retry-after') ?? '', /^\d+$/);
           assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200, 'alive while the database is away');
         }
+        // A buyer pressing Pay meanwhile: the form comes back as typed (the card aside), to send again in a moment.
+        const paying = await fetch(`http://127.0.0.1:${ports[1]}/sandbox/payment/product/${vendor.once}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: paidForm(
+            { expectedCurrency: 'EUR', expectedTotal: '2380' },
+            { token: 'pressed-pay-while-away', email: 'away@outage.test', firstName: 'A', lastName: 'Way' },
+          ),
+        });
+        assert.equal(paying.status, 503);
+        const again = await paying.text();
+        assert.match(again, /name="email" value="away@outage\.test"/);
+        assert.match(again, /name="token" value="pressed-pay-while-away"/);
+        assert.doesNotMatch(again, /4242424242424242/);
         await sleep(4_000);
 
         recorder.start('back');
@@ -141,6 +166,7 @@ describe('PostgreSQL away under load', { skip: !postgres && 'needs PostgreSQL' }
         await subscriptionsRenewed(admin, vendor.daily);
         await attemptsSettled(store.database.kysely);
         await assertMoneyBookedOnce(store.database.kysely, load.outcome);
+        const emails = await emailsSentOnce(store.database.kysely, inbox);
 
         assert.ok(api.every((p) => p.running) && worker.child.exitCode === null, 'no process died');
         assert.doesNotMatch(api[0]!.stderr, /exited/, "the cluster's primary lost none of its processes");
@@ -151,7 +177,7 @@ describe('PostgreSQL away under load', { skip: !postgres && 'needs PostgreSQL' }
         }
         assert.ok((figures[1]!.statuses['503'] ?? 0) > 0, 'the stopped database was answered with 503');
         assert.ok(load.outcome.purchases.length >= 5 && load.outcome.refunds.size >= 2, `work went through (${load.outcome.purchases.length} purchases)`);
-        report(tc, recorder, load.outcome, readyMs);
+        report(tc, recorder, load.outcome, readyMs, emails);
       } finally {
         worker.child.kill('SIGKILL');
         for (const p of api) await p?.kill();
@@ -159,6 +185,8 @@ describe('PostgreSQL away under load', { skip: !postgres && 'needs PostgreSQL' }
         await apiProxy.close();
         await workerProxy.close();
         await store.drop();
+        await inbox.close();
+        await dropRedisKeys(prefix);
         rmSync(dataDir, { recursive: true, force: true });
       }
     },
@@ -199,6 +227,23 @@ describe('PostgreSQL away under load', { skip: !postgres && 'needs PostgreSQL' }
         const page = await fetch(`${server.url}/sandbox/payment/product/TC-PR_x`);
         assert.equal(page.status, 503, 'a page says so too');
         assert.match(await page.text(), /Temporarily unavailable/);
+        const paying = await fetch(`${server.url}/sandbox/payment/product/TC-PR_x`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            token: 'typed-while-down-0123456789',
+            email: 'typed@down.test',
+            cardNumber: '4242424242424242',
+            cardCvc: '123',
+          }).toString(),
+        });
+        assert.equal(paying.status, 503);
+        assert.match(paying.headers.get('retry-after') ?? '', /^\d+$/);
+        const retry = await paying.text();
+        assert.match(retry, /<button type="submit">Try again<\/button>/);
+        assert.match(retry, /name="email" value="typed@down\.test"/, 'what the buyer typed is kept');
+        assert.match(retry, /name="token" value="typed-while-down-0123456789"/, 'the same purchase when sent again');
+        assert.doesNotMatch(retry, /4242424242424242|name="cardCvc"/, 'the card is not written back');
 
         const triesBefore = [proxy.connections, workerProxy.connections];
         await sleep(3_000);
@@ -235,6 +280,21 @@ describe('PostgreSQL away under load', { skip: !postgres && 'needs PostgreSQL' }
   );
 });
 
+/** Waits for the worker to send every queued customer e-mail: each arrives once. Returns how many. */
+async function emailsSentOnce(db: Kysely<Schema>, inbox: SmtpInbox): Promise<number> {
+  for (let i = 0; ; i++) {
+    const unsent = await db.selectFrom('customer_emails').select('id').where('status', '!=', 'SENT').execute();
+    if (unsent.length === 0) break;
+    assert.ok(i < 600, `every e-mail sent (${unsent.length} left)`);
+    await sleep(100);
+  }
+  const queued = await db.selectFrom('customer_emails').select('id').execute();
+  const ids = inbox.messages.map((m) => m.messageId);
+  assert.equal(new Set(ids).size, ids.length, 'no e-mail arrived twice');
+  assert.equal(ids.length, queued.length, 'every queued e-mail arrived');
+  return ids.length;
+}
+
 /** Polls a process's /readyz until it says 200. */
 async function readyAgain(port: number) {
   for (let i = 0; ; i++) {
@@ -267,10 +327,11 @@ function report(
   recorder: PhaseRecorder,
   outcome: { purchases: string[]; refunds: Set<string>; vaultedCharges: Map<string, number> },
   readyMs: number,
+  emails: number,
 ) {
   const charges = [...outcome.vaultedCharges.values()].reduce((a, b) => a + b, 0);
   tc.diagnostic(
     `\n${recorder.table()}\nready again ${Math.round(readyMs)} ms after the database returned; ` +
-      `${outcome.purchases.length} purchases, ${outcome.refunds.size} refunds, ${charges} stored-card charges acknowledged and booked once; 0 processes died`,
+      `${outcome.purchases.length} purchases, ${outcome.refunds.size} refunds, ${charges} stored-card charges acknowledged and booked once; ${emails} e-mails sent once; 0 processes died`,
   );
 }

@@ -39,6 +39,7 @@ describe('a Redis that stops answering', { skip: !(postgres && redisServer) && '
       OPENTILL_DEMO: 'false',
       OPENTILL_WORKER: 'false',
       LOG_LEVEL: 'warn',
+      METRICS_TOKEN: 'redis-stall-metrics-token-0123456789',
       // Counted, never reached: the test is about the counter's failure, not the limit.
       RATE_LIMIT_PER_ADDRESS: '10000000',
       RATE_LIMIT_PER_CREDENTIAL: '10000000',
@@ -54,6 +55,10 @@ describe('a Redis that stops answering', { skip: !(postgres && redisServer) && '
       server = new ServerProcess(await freePort(), dataDir, { env });
       await within(server.started(), 'the start');
 
+      const redisUp = async () => {
+        const text = await (await fetch(`${server!.url}/metrics`, { headers: { authorization: `Bearer ${env.METRICS_TOKEN}` } })).text();
+        return /^opentill_redis_up (\d)$/m.exec(text)?.[1];
+      };
       const recorder = new PhaseRecorder();
       let running = true;
       const reading = async () => {
@@ -69,12 +74,15 @@ describe('a Redis that stops answering', { skip: !(postgres && redisServer) && '
       await sleep(3_000);
       recorder.start('stopped');
       redis.kill('SIGSTOP');
-      await sleep(5_000);
+      await sleep(2_500);
+      const during = await redisUp();
+      await sleep(2_500);
       redis.kill('SIGCONT');
       recorder.start('after');
       await sleep(3_000);
       running = false;
       await load;
+      assert.deepEqual([during, await redisUp()], ['0', '1'], 'opentill_redis_up says 0 while Redis is stopped, 1 after');
 
       const [before, stopped, after] = ['before', 'stopped', 'after'].map((phase) => recorder.figures(phase));
       for (const f of [before!, stopped!, after!]) assert.deepEqual(Object.keys(f.statuses), ['200'], `${f.phase}: every request answered 200`);

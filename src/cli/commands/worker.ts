@@ -62,7 +62,7 @@ async function runUntilStopped(json: boolean) {
   const worker = startBillingWorker(services, {
     intervalMs: config.billing.intervalSeconds * 1000,
     onReport: (report) => eventful(report) && log(JSON.stringify({ billing: report })),
-    onError: (err) => failures.report('billing run failed', err),
+    onError: (err, loop) => failures.report(`${loop === 'emails' ? 'e-mail' : 'billing'} run failed`, err),
   });
   log(`billing worker running every ${config.billing.intervalSeconds} s; SIGTERM or Ctrl-C stops it after the current batch`);
   await stopped;

@@ -84,7 +84,9 @@ const TITLES: Record<number, string> = {
 /** Anything a page route throws ends on the problem page, with the status the API would give it. */
 function sendPageError(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const described = describeFailure(request, err);
-  const [title, text] = PAGE_WORDING[described.error] ?? [TITLES[described.status] ?? 'This request cannot be used', described.message];
   if (described.retryAfterSeconds !== undefined) reply.header('retry-after', String(described.retryAfterSeconds));
+  const whileUnavailable = request.routeOptions.config.whileUnavailable;
+  if (described.error === 'SERVICE_UNAVAILABLE' && whileUnavailable) return whileUnavailable(request, reply.code(503));
+  const [title, text] = PAGE_WORDING[described.error] ?? [TITLES[described.status] ?? 'This request cannot be used', described.message];
   return sendProblem(reply, described.status, title, text);
 }

@@ -18,7 +18,7 @@ import { html, sendPage, sendProblem } from '../layout.ts';
 import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
 import { vetCoupon } from './coupon-attempts.ts';
 import { localeFromAcceptLanguage } from '../../../domain/buyer-money.ts';
-import { checkoutForm, countryName, FIELD_MESSAGES, payLabel, priceLines, receipt, type FieldErrors } from './checkout-views.ts';
+import { checkoutForm, countryName, FIELD_MESSAGES, payLabel, priceLines, receipt, tryAgain, type FieldErrors } from './checkout-views.ts';
 import { passesLuhn } from '../../../domain/gateway.ts';
 import { isEmail } from '../../../domain/validation.ts';
 
@@ -307,108 +307,123 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     }
   });
 
-  app.post<{ Params: Params; Body: FormBody }>('/payment/product/:productId', { schema: { hide: true } }, async (request, reply) => {
-    const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
-    if ('failure' in found) return offerFailure(reply, found.failure);
-    const { scope, offer } = found;
-    const form: FormBody = request.body && typeof request.body === 'object' ? request.body : {};
-    const prefill: CheckoutPrefill = {
-      ...readPrefill(request.query as Record<string, unknown>),
-      email: form.email,
-      firstName: form.firstName,
-      lastName: form.lastName,
-      zipCode: form.zipCode,
-      payload: form.payload,
-      coupon: form.coupon?.trim() || undefined,
-      country: form.country,
-      businessName: form.businessName?.trim() || undefined,
-      buyerAddress: form.buyerAddress?.trim() || undefined,
-      vatId: form.vatId?.trim() || undefined,
-    };
-    // A coupon typed after the price was shown: show the new price first, charge on the next submit.
-    if ((prefill.coupon ?? '').toUpperCase() !== (form.appliedCoupon ?? '').toUpperCase()) {
-      return showForm(
-        request,
-        reply,
-        scope,
-        offer,
-        prefill,
-        200,
-        prefill.coupon ? { notice: `Coupon ${prefill.coupon.toUpperCase()} applied. Check the new total and pay.` } : {},
-      );
-    }
-    const token = form.token ?? '';
-    if (!/^[\w-]{16,64}$/.test(token))
-      return showForm(request, reply, scope, offer, prefill, 400, { error: 'The form has expired; check the details and pay again.' });
-    if (prefill.coupon) {
-      // The coupon shown with the price is checked (and limited) again: the form is the customer's to change.
-      const verdict = await vetCoupon(services, request.ip, scope, offer.product.id, prefill.coupon);
-      if (verdict.status === 'blocked') reply.header('retry-after', String(verdict.retryAfterSeconds));
-      if (verdict.status !== 'valid')
-        return showForm(request, reply, scope, offer, { ...prefill, coupon: undefined }, verdict.status === 'blocked' ? 429 : 400, { error: verdict.message });
-    }
+  // The database away (or opentill still starting): a page to send the form again in a moment, as typed (the card aside).
+  const whileUnavailable = (request: FastifyRequest, reply: FastifyReply) =>
+    sendPage(reply, {
+      status: 503,
+      title: 'Temporarily unavailable',
+      frameAncestors: frameAncestorsOf(embeddingOf(request)),
+      body: tryAgain(request.body && typeof request.body === 'object' ? (request.body as FormBody) : {}),
+    });
 
-    try {
-      const cardEntry = services.payments.cardEntry(environment);
-      const fieldErrors = invalidFields(request, form, cardEntry.kind === 'form');
-      if (Object.keys(fieldErrors).length > 0)
-        return showForm(request, reply, scope, offer, prefill, 400, { error: 'Some details need fixing: see the fields marked below.', fieldErrors });
-      const details = purchaseDetails(request, form, offer, prefill);
-      if (cardEntry.kind === 'none')
-        return showForm(request, reply, scope, offer, prefill, 402, { error: `This shop cannot take payments yet. ${cardEntry.message}` });
-      let outcome: CheckoutOutcome;
-      if (cardEntry.kind === 'form') {
-        const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.cardExpiry ?? '');
-        if (!expiry) throw new AppError('INVALID_INPUT', 'Enter the card expiry as MM/YY.');
-        if (!/^\d{3,4}$/.test((form.cardCvc ?? '').trim())) throw new AppError('INVALID_INPUT', 'Enter the 3 or 4 digit security code (CVC) of the card.');
-        // One token, one payment: a second submit of the same form shows the first outcome.
-        outcome = await services.checkout.pay(scope, token, {
-          ...details,
-          card: {
-            number: (form.cardNumber ?? '').replace(/[\s-]/g, ''),
-            expMonth: Number(expiry[1]),
-            expYear: Number(expiry[2]),
-            cvc: (form.cardCvc ?? '').trim(),
-          },
-        });
-      } else {
-        // The processor's card field runs in the browser; without JavaScript only a purchase with nothing to pay and no card to keep goes through.
-        const started = await services.checkout.startSession(scope, token, details);
-        if (started.status === 'SESSION')
-          return showForm(request, reply, scope, offer, prefill, 400, {
-            error: "The card field needs JavaScript: it is the payment processor's, so that your card never reaches this shop's server.",
-          });
-        outcome = started;
+  app.post<{ Params: Params; Body: FormBody }>(
+    '/payment/product/:productId',
+    { schema: { hide: true }, config: { whileUnavailable } },
+    async (request, reply) => {
+      const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
+      if ('failure' in found) return offerFailure(reply, found.failure);
+      const { scope, offer } = found;
+      const form: FormBody = request.body && typeof request.body === 'object' ? request.body : {};
+      const prefill: CheckoutPrefill = {
+        ...readPrefill(request.query as Record<string, unknown>),
+        email: form.email,
+        firstName: form.firstName,
+        lastName: form.lastName,
+        zipCode: form.zipCode,
+        payload: form.payload,
+        coupon: form.coupon?.trim() || undefined,
+        country: form.country,
+        businessName: form.businessName?.trim() || undefined,
+        buyerAddress: form.buyerAddress?.trim() || undefined,
+        vatId: form.vatId?.trim() || undefined,
+      };
+      // A coupon typed after the price was shown: show the new price first, charge on the next submit.
+      if ((prefill.coupon ?? '').toUpperCase() !== (form.appliedCoupon ?? '').toUpperCase()) {
+        return showForm(
+          request,
+          reply,
+          scope,
+          offer,
+          prefill,
+          200,
+          prefill.coupon ? { notice: `Coupon ${prefill.coupon.toUpperCase()} applied. Check the new total and pay.` } : {},
+        );
       }
-      if (outcome.status === 'PENDING')
-        return showPending(reply, scope, offer, `${encodeURIComponent(request.params.productId)}/confirm/${encodeURIComponent(token)}`);
-      if (outcome.status === 'DECLINED')
-        return await showForm(request, reply, scope, offer, prefill, 402, { error: `The payment was declined: ${outcome.message} Try another card.` });
-      return await showReceipt(request, reply, scope, offer, outcome);
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      if (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND') return offerFailure(reply, err);
-      // Another country, ZIP code or coupon than the price shown was for (a page without its script): show the new price, charge nothing.
-      if (err.code === 'PRICE_CHANGED')
-        return showForm(request, reply, scope, offer, prefill, 409, {
-          error: 'The total changed with the details you entered; nothing was charged. Check the new total and pay.',
-        });
-      if (err instanceof BusinessDetailsError)
-        return showForm(request, reply, scope, offer, prefill, 400, {
-          error: 'Some details need fixing: see the fields marked below.',
-          fieldErrors: { [err.field]: err.message },
-        });
-      if (err.code === 'INVALID_EMAIL')
-        return showForm(request, reply, scope, offer, prefill, 400, { error: err.message, fieldErrors: { email: FIELD_MESSAGES.email } });
-      // Unavailable for a moment (the database, the payment network): the form again, as typed, with when to press Pay again.
-      if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
-      if (err.code === 'SERVICE_UNAVAILABLE')
-        return showForm(request, reply, scope, offer, prefill, 503, {
-          error: 'Your payment could not be completed just now. Press Pay again in a moment: you will not be charged twice.',
-        });
-      return showForm(request, reply, scope, offer, prefill, ERROR_STATUS[err.code], { error: err.message });
-    }
-  });
+      const token = form.token ?? '';
+      if (!/^[\w-]{16,64}$/.test(token))
+        return showForm(request, reply, scope, offer, prefill, 400, { error: 'The form has expired; check the details and pay again.' });
+      if (prefill.coupon) {
+        // The coupon shown with the price is checked (and limited) again: the form is the customer's to change.
+        const verdict = await vetCoupon(services, request.ip, scope, offer.product.id, prefill.coupon);
+        if (verdict.status === 'blocked') reply.header('retry-after', String(verdict.retryAfterSeconds));
+        if (verdict.status !== 'valid')
+          return showForm(request, reply, scope, offer, { ...prefill, coupon: undefined }, verdict.status === 'blocked' ? 429 : 400, {
+            error: verdict.message,
+          });
+      }
+
+      try {
+        const cardEntry = services.payments.cardEntry(environment);
+        const fieldErrors = invalidFields(request, form, cardEntry.kind === 'form');
+        if (Object.keys(fieldErrors).length > 0)
+          return showForm(request, reply, scope, offer, prefill, 400, { error: 'Some details need fixing: see the fields marked below.', fieldErrors });
+        const details = purchaseDetails(request, form, offer, prefill);
+        if (cardEntry.kind === 'none')
+          return showForm(request, reply, scope, offer, prefill, 402, { error: `This shop cannot take payments yet. ${cardEntry.message}` });
+        let outcome: CheckoutOutcome;
+        if (cardEntry.kind === 'form') {
+          const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.cardExpiry ?? '');
+          if (!expiry) throw new AppError('INVALID_INPUT', 'Enter the card expiry as MM/YY.');
+          if (!/^\d{3,4}$/.test((form.cardCvc ?? '').trim())) throw new AppError('INVALID_INPUT', 'Enter the 3 or 4 digit security code (CVC) of the card.');
+          // One token, one payment: a second submit of the same form shows the first outcome.
+          outcome = await services.checkout.pay(scope, token, {
+            ...details,
+            card: {
+              number: (form.cardNumber ?? '').replace(/[\s-]/g, ''),
+              expMonth: Number(expiry[1]),
+              expYear: Number(expiry[2]),
+              cvc: (form.cardCvc ?? '').trim(),
+            },
+          });
+        } else {
+          // The processor's card field runs in the browser; without JavaScript only a purchase with nothing to pay and no card to keep goes through.
+          const started = await services.checkout.startSession(scope, token, details);
+          if (started.status === 'SESSION')
+            return showForm(request, reply, scope, offer, prefill, 400, {
+              error: "The card field needs JavaScript: it is the payment processor's, so that your card never reaches this shop's server.",
+            });
+          outcome = started;
+        }
+        if (outcome.status === 'PENDING')
+          return showPending(reply, scope, offer, `${encodeURIComponent(request.params.productId)}/confirm/${encodeURIComponent(token)}`);
+        if (outcome.status === 'DECLINED')
+          return await showForm(request, reply, scope, offer, prefill, 402, { error: `The payment was declined: ${outcome.message} Try another card.` });
+        return await showReceipt(request, reply, scope, offer, outcome);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        if (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND') return offerFailure(reply, err);
+        // Another country, ZIP code or coupon than the price shown was for (a page without its script): show the new price, charge nothing.
+        if (err.code === 'PRICE_CHANGED')
+          return showForm(request, reply, scope, offer, prefill, 409, {
+            error: 'The total changed with the details you entered; nothing was charged. Check the new total and pay.',
+          });
+        if (err instanceof BusinessDetailsError)
+          return showForm(request, reply, scope, offer, prefill, 400, {
+            error: 'Some details need fixing: see the fields marked below.',
+            fieldErrors: { [err.field]: err.message },
+          });
+        if (err.code === 'INVALID_EMAIL')
+          return showForm(request, reply, scope, offer, prefill, 400, { error: err.message, fieldErrors: { email: FIELD_MESSAGES.email } });
+        // Unavailable for a moment (the database, the payment network): the form again, as typed, with when to press Pay again.
+        if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
+        if (err.code === 'SERVICE_UNAVAILABLE')
+          return showForm(request, reply, scope, offer, prefill, 503, {
+            error: 'Your payment could not be completed just now. Press Pay again in a moment: you will not be charged twice.',
+          });
+        return showForm(request, reply, scope, offer, prefill, ERROR_STATUS[err.code], { error: err.message });
+      }
+    },
+  );
 
   /** Every field of the form that is wrong, at once: e-mail, ZIP code (in the US) and, in opentill's own card form, the card. */
   function invalidFields(request: FastifyRequest, form: FormBody, ownCardForm: boolean): FieldErrors {

@@ -4,6 +4,7 @@ import type { Environment, Transaction } from '../../../domain/model.ts';
 import { formatForBuyer } from '../../../domain/money.ts';
 import type { PriceQuote } from '../../../domain/pricing.ts';
 import { SANDBOX_TEST_CARDS } from '../../../gateways/sandbox-cards.ts';
+import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import type { CheckoutPrefill } from './checkout-url.ts';
 
@@ -243,4 +244,20 @@ export function receipt(
       : ''
   }${view.invoicePath ? html`<p><a href="${view.invoicePath}" target="_blank" rel="noopener" data-testid="invoice">Download the invoice (PDF)</a></p>` : ''}</div>
   ${view.licence ? html`<div class="box"><p>Your licence key:</p><p><code data-testid="licence">${view.licence}</code></p></div>` : ''}`;
+}
+
+/** The card's fields: never written back into a page. */
+const CARD_FIELDS = new Set(['cardNumber', 'cardExpiry', 'cardCvc']);
+
+/**
+ * The checkout could not be reached for a moment (its database is away): the form's fields kept as
+ * typed, the card's aside, under one button that sends them again. Its token makes that the same
+ * purchase; the checkout then asks for the card again.
+ */
+export function tryAgain(typed: FormBody): Html {
+  const kept = Object.entries(typed).filter(([name, value]) => value !== undefined && !CARD_FIELDS.has(name));
+  return html`<h1>Temporarily unavailable</h1>
+<div class="box" role="alert"><p>The payment page could not be reached just now, and nothing was charged.</p>
+<p>Try again in a moment: what you entered is kept, and you will only need to enter your card again.</p></div>
+<form method="post">${kept.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}<button type="submit">Try again</button></form>`;
 }
