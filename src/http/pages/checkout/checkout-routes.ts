@@ -365,8 +365,12 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       try {
         const cardEntry = services.payments.cardEntry(environment);
         const fieldErrors = invalidFields(request, form, cardEntry.kind === 'form');
-        if (Object.keys(fieldErrors).length > 0)
-          return showForm(request, reply, scope, offer, prefill, 400, { error: 'Some details need fixing: see the fields marked below.', fieldErrors });
+        if (Object.keys(fieldErrors).length > 0) {
+          // Sent again from the "Try again" page, which keeps everything but the card.
+          const resumed = form.resumed === '1' && !form.cardNumber;
+          const error = resumed ? 'Enter your card again to pay: nothing has been charged yet.' : 'Some details need fixing: see the fields marked below.';
+          return showForm(request, reply, scope, offer, prefill, 400, { error, fieldErrors });
+        }
         const details = purchaseDetails(request, form, offer, prefill);
         if (cardEntry.kind === 'none')
           return showForm(request, reply, scope, offer, prefill, 402, { error: `This shop cannot take payments yet. ${cardEntry.message}` });

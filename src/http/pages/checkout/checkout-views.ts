@@ -255,9 +255,9 @@ const CARD_FIELDS = new Set(['cardNumber', 'cardExpiry', 'cardCvc']);
  * purchase; the checkout then asks for the card again.
  */
 export function tryAgain(typed: FormBody): Html {
-  const kept = Object.entries(typed).filter(([name, value]) => value !== undefined && !CARD_FIELDS.has(name));
+  const kept = Object.entries(typed).filter(([name, value]) => value !== undefined && !CARD_FIELDS.has(name) && name !== 'resumed');
   return html`<h1>Temporarily unavailable</h1>
 <div class="box" role="alert"><p>The payment page could not be reached just now, and nothing was charged.</p>
 <p>Try again in a moment: what you entered is kept, and you will only need to enter your card again.</p></div>
-<form method="post">${kept.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}<button type="submit">Try again</button></form>`;
+<form method="post">${kept.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}<input type="hidden" name="resumed" value="1"><button type="submit">Try again</button></form>`;
 }
