@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 const STORE = ['**/store/*', '**/store/**', 'kysely', 'pg', 'better-sqlite3'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', 'test-artifacts/', 'reports/', '.stryker-tmp/', 'bin/'] },
+  { ignores: ['node_modules/', 'dist/', 'data/', 'test-artifacts/', 'reports/', '.stryker-tmp/', 'bin/', 'scratch/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

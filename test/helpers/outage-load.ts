@@ -91,7 +91,7 @@ export function outageClient(ports: readonly number[], recorder: PhaseRecorder) 
   };
   /** Sends until the answer is final: not a 503, a 409 to retry or a 202 still being confirmed. Every 503 must say when to retry. */
   const send = async (path: string, init: RequestInit = {}): Promise<{ status: number; text: string }> => {
-    for (const started = performance.now(); ; ) {
+    for (const started = performance.now(); ;) {
       const answer = await once(path, init);
       const retry =
         answer.status === 0 ||
