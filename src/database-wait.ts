@@ -31,7 +31,7 @@ export async function whenDatabaseAnswers<T>(
     if (options.stopping?.()) return undefined;
     try {
       const result = await start();
-      if (tries > 0) options.log(`the database answers again after ${tries} failed tries; starting`);
+      if (tries > 0) options.log(`the database is ready after ${tries} failed tries; starting`);
       return result;
     } catch (err) {
       if (!(err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE')) throw err;
@@ -39,7 +39,7 @@ export async function whenDatabaseAnswers<T>(
       if (Date.now() - loggedAt >= LOG_EVERY_MS) {
         loggedAt = Date.now();
         options.log(
-          `the database does not answer (${causeOf(err)}); waiting for it, trying again every ${maxDelayMs / 1000} s at most (${tries} tries so far)`,
+          `waiting for the database (${causeOf(err)}): trying again every ${maxDelayMs / 1000} s at most (${tries} tries so far)`,
         );
       }
       await sleep(delayMs);

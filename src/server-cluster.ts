@@ -13,8 +13,9 @@ const EARLY_EXIT_MS = 5_000;
 /**
  * `opentill serve --processes N`: N processes serving one port (node:cluster hands them the
  * connections), on PostgreSQL, which they share with nothing else in memory that must agree
- * (docs/decisions.md §11). The primary migrates and seeds once, forks, restarts a process that dies,
- * and on SIGTERM or SIGINT passes the signal on and waits for every process to finish its requests.
+ * (docs/decisions.md §11). The primary forks, migrates and seeds once (its processes wait for the
+ * schema), restarts a process that dies, and on SIGTERM or SIGINT passes the signal on and waits for
+ * every process to finish its requests.
  */
 const ASK = 'opentill:metrics?';
 /** What a process of the cluster tells the primary once it has started. */
@@ -68,18 +69,22 @@ export async function serve(config: Config, processes: number): Promise<void> {
   if (!config.databaseUrl)
     throw new Error(`SQLite is written by one process: --processes ${processes} needs PostgreSQL (set DATABASE_URL), or serve with one process.`);
 
-  const demo = await prepareStore(config);
   answerMetrics();
   let stopping = false;
   let ready = 0;
+  /** The primary's migration and seed: undefined until done (the processes serve "starting" meanwhile). */
+  let prepared: { demo: Awaited<ReturnType<typeof prepareStore>> } | undefined;
+  const banner = () => {
+    if (prepared && ready === processes) process.stdout.write(startBanner(config, prepared.demo, processes));
+  };
   const started = new Map<Worker, number>();
   const fork = () => {
     // A replacement due after SIGTERM came would serve on with nobody left to stop it.
     if (!stopping) started.set(cluster.fork({ [FORKED]: '1' }), Date.now());
   };
-  // The banner once every process serves: listening, and started (it waits for the database first).
+  // The banner once every process serves: the schema migrated, and each started (each waits for the database and the schema).
   cluster.on('message', (_worker, message: { type?: string }) => {
-    if (message?.type === READY && ++ready === processes) process.stdout.write(startBanner(config, demo, processes));
+    if (message?.type === READY && ++ready === processes) banner();
   });
   cluster.on('exit', (worker, code, signal) => {
     const ranMs = Date.now() - (started.get(worker) ?? 0);
@@ -101,5 +106,15 @@ export async function serve(config: Config, processes: number): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  // The processes listen at once (alive, not ready) while the primary migrates and seeds, waiting for the database if it must.
   for (let i = 0; i < processes; i++) fork();
+  try {
+    prepared = { demo: await prepareStore(config) };
+  } catch (err) {
+    // A start that waiting cannot cure (a broken migration): the processes go with the primary.
+    stopping = true;
+    for (const worker of started.keys()) worker.process.kill('SIGKILL');
+    throw err;
+  }
+  banner();
 }

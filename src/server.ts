@@ -1,6 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import type { Config } from './config.ts';
 import { seedDemoIfEmpty } from './demo-seed.ts';
+import { AppError } from './domain/errors.ts';
 import { buildApp } from './http/app.ts';
 import type { ClusterMetrics } from './http/operations-routes.ts';
 import { createServices, type Services } from './services.ts';
@@ -13,6 +14,14 @@ import { repeatedFailures } from './repeated-failures.ts';
 async function migrateAndSeed(services: Services, config: Config) {
   await services.maintenance.migrate();
   return config.seedDemo ? await seedDemoIfEmpty(services) : undefined;
+}
+
+/** A process of a cluster starts once its primary has migrated the schema: until then it is told to wait, as for the database. */
+async function schemaMigrated(services: Services): Promise<undefined> {
+  const pending = await services.maintenance.pendingMigrations();
+  if (pending.length > 0)
+    throw new AppError('SERVICE_UNAVAILABLE', `the schema lacks ${pending.length} migration(s); the primary is migrating it`, { retryAfterSeconds: 2 });
+  return undefined;
 }
 
 /**
@@ -89,7 +98,7 @@ export async function startServer(config: Config, options: { prepared?: boolean;
   };
   const started = await whenDatabaseAnswers(
     async () => {
-      const demo = options.prepared ? undefined : await migrateAndSeed(services, config);
+      const demo = options.prepared ? await schemaMigrated(services) : await migrateAndSeed(services, config);
       await services.sandboxClock.refresh();
       return { demo };
     },

@@ -129,7 +129,7 @@ describe('PostgreSQL away under load', { skip: !(postgres && redisUp) && 'needs 
   );
 
   test(
-    'started while the database is down, serve and worker wait for it (logging once, neither exiting nor spinning) and start when it returns',
+    'started while the database is down, a serve cluster and a worker wait for it (each logging once, neither exiting nor spinning) and start when it returns',
     { timeout: 60_000 },
     async () => {
       const store = await freshDatabase('postgres');
@@ -145,12 +145,13 @@ describe('PostgreSQL away under load', { skip: !(postgres && redisUp) && 'needs 
         OPENTILL_WORKER: 'false',
         LOG_LEVEL: 'warn',
       };
-      const server = new ServerProcess(await freePort(), dataDir, { env });
+      // A cluster: its primary waits to migrate, its two processes listen and wait for the schema.
+      const server = new ServerProcess(await freePort(), dataDir, { env, args: ['--processes', '2'] });
       const worker = spawnCli(['worker'], { ...env, DATABASE_URL: through(store.url!, workerProxy) });
       let workerLog = '';
       worker.child.stdout!.on('data', (chunk: Buffer) => (workerLog += chunk.toString()));
       try {
-        await within(server.waitFor(/does not answer/), 'the server to say it waits');
+        await within(server.waitFor(/waiting for the database/), 'the server to say it waits');
         const health = await fetch(`${server.url}/healthz`);
         assert.equal(health.status, 200, 'alive while it waits');
         const ready = await fetch(`${server.url}/readyz`);
@@ -183,12 +184,19 @@ describe('PostgreSQL away under load', { skip: !(postgres && redisUp) && 'needs 
         const triesBefore = [proxy.connections, workerProxy.connections];
         await sleep(3_000);
         // A try about every second: not a spin, and not a wait much longer than the outage.
-        for (const [i, p] of [proxy, workerProxy].entries()) {
+        for (const [i, [p, processes]] of (
+          [
+            [proxy, 3],
+            [workerProxy, 1],
+          ] as const
+        ).entries()) {
           const tries = p.connections - triesBefore[i]!;
-          assert.ok(tries >= 2 && tries <= 6, `${i ? 'the worker' : 'the server'} tried again ${tries} times in 3 s`);
+          assert.ok(tries >= 2 * processes && tries <= 6 * processes, `${i ? 'the worker' : 'the cluster'} tried again ${tries} times in 3 s`);
         }
-        assert.equal(server.stdout.match(/does not answer/g)?.length, 1, `logged once:\n${server.stdout}`);
-        assert.equal(workerLog.match(/does not answer/g)?.length, 1, `the worker logged once:\n${workerLog}`);
+        const said = (log: string) => log.match(/waiting for the database/g)?.length;
+        assert.equal(said(server.stdout), 2, `each process of the cluster logged once:\n${server.stdout}`);
+        assert.equal(said(server.stderr), 1, `its primary logged once:\n${server.stderr}`);
+        assert.equal(said(workerLog), 1, `the worker logged once:\n${workerLog}`);
         assert.ok(server.running && worker.child.exitCode === null, 'neither exited');
 
         await Promise.all([proxy.restore(), workerProxy.restore()]);

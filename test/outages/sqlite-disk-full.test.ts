@@ -43,6 +43,7 @@ function fill(file: string) {
 }
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+const METRICS_TOKEN = 'disk-full-metrics-token-0123456789';
 
 /** WAL frames not yet copied into the database file, from the WAL index's header (mxFrame at byte 16, nBackfill at 96). */
 function walFramesPending(file: string): number {
@@ -62,7 +63,13 @@ describe('a full disk under SQLite', () => {
     { skip, timeout: 120_000 },
     async (tc) => {
       const server = new ServerProcess(await freePort(), dir, {
-        env: { SQLITE_FILE: join(volume, 'opentill.db'), LOG_LEVEL: 'info', RATE_LIMIT_PER_ADDRESS: '1000000', RATE_LIMIT_PER_CREDENTIAL: '1000000' },
+        env: {
+          SQLITE_FILE: join(volume, 'opentill.db'),
+          LOG_LEVEL: 'info',
+          RATE_LIMIT_PER_ADDRESS: '1000000',
+          RATE_LIMIT_PER_CREDENTIAL: '1000000',
+          METRICS_TOKEN,
+        },
       });
       try {
         await within(server.started(), 'the start');
@@ -112,6 +119,10 @@ describe('a full disk under SQLite', () => {
         assert.deepEqual([...statuses], [[503, 10_000]]);
         const logged = server.stdout.length + server.stderr.length - logBefore;
         assert.ok(logged < 1_000_000, `10,000 failing requests wrote ${logged} bytes of log`);
+        // Counted, though not logged one by one.
+        const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+        const counted = Number(/^opentill_errors_total\{code="SERVICE_UNAVAILABLE"\} (\d+)$/m.exec(metrics)?.[1]);
+        assert.ok(counted >= 10_000, `opentill_errors_total counts them: ${counted}`);
 
         rmSync(join(volume, 'filler'));
         assert.equal((await write('after')).status, 200, 'writes again once space is freed, without a restart');

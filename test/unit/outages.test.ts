@@ -143,8 +143,8 @@ describe('waiting for the database at start', () => {
     assert.equal(result, 'migrated');
     assert.equal(tries, 5);
     assert.equal(log.length, 2, log.join('\n'));
-    assert.match(log[0]!, /does not answer \(ECONNREFUSED\)/);
-    assert.match(log[1]!, /answers again after 4 failed tries/);
+    assert.match(log[0]!, /waiting for the database \(ECONNREFUSED\)/);
+    assert.match(log[1]!, /ready after 4 failed tries/);
   });
 
   test('any other failure ends the start at once', async () => {

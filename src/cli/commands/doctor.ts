@@ -81,7 +81,9 @@ async function diagnose(): Promise<Check[]> {
       for (const environment of ['production', 'sandbox'] as const) checks.push(payments(services, environment, config));
       checks.push(await emails(config));
     } catch (err) {
-      checks.push({ name: 'store', status: 'fix', detail: `${store} does not answer (${(err as Error).message}); check DATABASE_URL or SQLITE_FILE` });
+      // What the driver said (an outage reaches here with it as the cause), not the message meant for API clients.
+      const said = ((err as Error).cause as Error | undefined)?.message ?? (err as Error).message;
+      checks.push({ name: 'store', status: 'fix', detail: `${store} does not answer (${said}); check DATABASE_URL or SQLITE_FILE` });
     } finally {
       await services?.close().catch(() => undefined);
     }
