@@ -76,6 +76,7 @@ export interface LoadOutcome {
 /** The client: requests go round the processes' ports; answers are recorded; a request is retried until it has a final answer. */
 export function outageClient(ports: readonly number[], recorder: PhaseRecorder) {
   let turn = 0;
+  let abandoned = false;
   const once = async (path: string, init: RequestInit): Promise<{ status: number; text: string; retryAfter: string | null }> => {
     const port = ports[turn++ % ports.length]!;
     const started = performance.now();
@@ -92,6 +93,7 @@ export function outageClient(ports: readonly number[], recorder: PhaseRecorder) 
   /** Sends until the answer is final: not a 503, a 409 to retry or a 202 still being confirmed. Every 503 must say when to retry. */
   const send = async (path: string, init: RequestInit = {}): Promise<{ status: number; text: string }> => {
     for (const started = performance.now(); ;) {
+      if (abandoned) throw new Error(`${path}: abandoned, the test is over`);
       const answer = await once(path, init);
       const retry =
         answer.status === 0 ||
@@ -104,7 +106,11 @@ export function outageClient(ports: readonly number[], recorder: PhaseRecorder) 
       await sleep(150);
     }
   };
-  return { send };
+  /** Stops every request waiting to be retried: the test is over (it failed midway). */
+  const abandon = () => {
+    abandoned = true;
+  };
+  return { send, abandon };
 }
 
 /** Runs the vendor's customers and integration against the processes until `running()` is false. */

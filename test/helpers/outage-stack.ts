@@ -65,7 +65,12 @@ export async function startOutageStack(options: { databaseUrls: { api: string; w
   const ports = [await freePort(), await freePort()];
   const api: ServerProcess[] = [];
   const worker = spawnCli(['worker'], { ...env, DATABASE_URL: options.databaseUrls.worker });
+  /** The load started and not yet stopped: a test that failed midway stops it before the processes go. */
+  const loads = new Set<() => Promise<unknown>>();
+  let client: ReturnType<typeof outageClient> | undefined;
   const close = async () => {
+    client?.abandon();
+    for (const stop of loads) await stop().catch(() => undefined);
     worker.child.kill('SIGKILL');
     for (const p of api) await p.kill();
     await inbox.close();
@@ -80,10 +85,10 @@ export async function startOutageStack(options: { databaseUrls: { api: string; w
       await within(api[i]!.started(), `API process ${i}`);
     }
     const recorder = new PhaseRecorder();
-    const client = outageClient(ports, recorder);
-    for (let i = 0; i < SUBSCRIBERS; i++) await checkout(client, vendor.daily, `daily-${i}@outage.test`);
-    await checkout(client, vendor.vaulted, 'vault@outage.test');
-    const [vault] = JSON.parse((await client.send('/sandbox/v1/transactions/vault%40outage.test', { headers: { authorization: vendor.auth } })).text) as {
+    const customers = (client = outageClient(ports, recorder));
+    for (let i = 0; i < SUBSCRIBERS; i++) await checkout(customers, vendor.daily, `daily-${i}@outage.test`);
+    await checkout(customers, vendor.vaulted, 'vault@outage.test');
+    const [vault] = JSON.parse((await customers.send('/sandbox/v1/transactions/vault%40outage.test', { headers: { authorization: vendor.auth } })).text) as {
       id: string;
     }[];
     return {
@@ -93,20 +98,21 @@ export async function startOutageStack(options: { databaseUrls: { api: string; w
       inbox,
       vendor,
       recorder,
-      client,
+      client: customers,
       startLoad() {
         let running = true;
-        const load = mixedLoad(client, vendor, vault!.id, () => running);
-        return {
-          async stop() {
-            running = false;
-            await load.done;
-            return load.outcome;
-          },
+        const load = mixedLoad(customers, vendor, vault!.id, () => running);
+        const stop = async () => {
+          running = false;
+          loads.delete(stop);
+          await load.done;
+          return load.outcome;
         };
+        loads.add(stop);
+        return { stop };
       },
       async nextDay() {
-        const moved = await client.send('/sandbox/v1/clock/advance', {
+        const moved = await customers.send('/sandbox/v1/clock/advance', {
           method: 'POST',
           headers: { authorization: vendor.auth, 'content-type': 'application/json' },
           body: JSON.stringify({ seconds: 86_400 }),
