@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import { registerApiReference } from './api-reference.ts';
@@ -115,60 +115,95 @@ function listPublicPrice(url: string, schema: object | undefined) {
 }
 
 /**
+ * Fastify's options: the logger (none at all when silent: with one, even a silent one, Fastify makes a
+ * child logger per request), request ids, limits, and the answers to requests no route sees.
+ */
+function serverOptions(config: Services['config'], options: AppOptions) {
+  const logging = !(options.logger === false || (options.logger === undefined && config.logLevel === 'silent'));
+  // One line per request, and failures once per kind and interval: src/http/request-log.ts.
+  const requestLog = logging ? new RequestLog() : undefined;
+  return {
+    requestLog,
+    options: {
+      logger: requestLog && {
+        level: typeof options.logger === 'object' ? options.logger.level : config.logLevel,
+        // Never a credential, card number or payload in a log line: only method, route and status.
+        redact: ['req.headers.authorization', 'req.headers.cookie'],
+        serializers: {
+          req: (req: FastifyRequest) => ({ method: req.method, url: loggedUrl(req), remoteAddress: req.ip }),
+          res: (reply: { statusCode: number; request?: FastifyRequest }) => ({ statusCode: reply.statusCode, url: loggedUrl(reply.request) }),
+        },
+      },
+      ...(requestLog ? { logController: requestLog } : {}),
+      genReqId: (req: IncomingMessage) => {
+        const given = req.headers['x-request-id'];
+        return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+      },
+      requestIdHeader: false,
+      trustProxy: config.trustProxy,
+      bodyLimit: 1024 * 1024,
+      return503OnClosing: true,
+      ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+      routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+      clientErrorHandler,
+      frameworkErrors,
+    } satisfies FastifyServerOptions,
+  };
+}
+
+/** The OpenAPI document (production's paths; the sandbox has the same under /sandbox) and the API reference that shows it. */
+async function registerOpenApi(app: FastifyInstance, services: Services) {
+  const { config } = services;
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'opentill Transaction Management API',
+        version: '1.0.0',
+        description:
+          'Read and manage the transactions of your customers. Authenticate every call with the header `Authorization: <API_LOGIN>:<API_PASSWORD>` (no scheme). Every error answers `{error, message}`. Send `Idempotency-Key` on POSTs to make retries safe.',
+      },
+      servers: [
+        { url: config.baseUrl, description: 'Production' },
+        { url: config.sandboxUrl, description: 'Sandbox' },
+      ],
+      components: { securitySchemes: { apiCredentials: { type: 'apiKey', in: 'header', name: 'Authorization', description: '<API_LOGIN>:<API_PASSWORD>' } } },
+      security: [{ apiCredentials: [] }],
+    },
+    transform: ({ schema, url }) => ({ schema: (url.startsWith('/sandbox') ? { ...schema, hide: true } : listPublicPrice(url, schema)) as never, url }),
+  });
+  // The API reference (Scalar, its script served from the package, under a nonce-based CSP): src/http/api-reference.ts.
+  await app.register(registerApiReference, { services });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+/**
  * Builds the whole HTTP application without listening (src/server.ts listens). Production lives at
  * the root, the sandbox under /sandbox: the same routes, separate credentials and data.
  */
 export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = services;
-  // Silent means no logger at all: with one, even a silent one, Fastify makes a child logger per request.
-  const logLevel = typeof options.logger === 'object' ? options.logger.level : config.logLevel;
-  const logging = !(options.logger === false || (options.logger === undefined && config.logLevel === 'silent'));
-  const requestLog = logging ? new RequestLog() : undefined;
-  const app = Fastify({
-    logger: !logging
-      ? false
-      : {
-          level: logLevel,
-          // Never a credential, card number or payload in a log line: only method, route and status.
-          redact: ['req.headers.authorization', 'req.headers.cookie'],
-          serializers: {
-            req: (req) => ({ method: req.method, url: loggedUrl(req), remoteAddress: req.ip }),
-            res: (reply) => ({ statusCode: reply.statusCode, url: loggedUrl(reply.request) }),
-          },
-        },
-    // One line per request, and failures once per kind and interval: src/http/request-log.ts.
-    ...(requestLog ? { logController: requestLog } : {}),
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
-    },
-    requestIdHeader: false,
-    trustProxy: config.trustProxy,
-    bodyLimit: 1024 * 1024,
-    return503OnClosing: true,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
-    clientErrorHandler,
-    frameworkErrors,
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  const server = serverOptions(config, options);
+  const app = Fastify(server.options).withTypeProvider<TypeBoxTypeProvider>();
 
   registerErrorHandling(app);
   if (options.startup) refuseUntilStarted(app, options.startup);
+  const { requestLog } = server;
   if (requestLog) {
     requestLog.attach(app.log);
     app.addHook('onClose', async () => requestLog.stop());
   }
-  // Off unless METRICS_TOKEN is set; then every request is timed, so the hook comes before any route.
   // Where rate limits count: asked before any route, and watched by /metrics.
   const shared = await sharedCounts(app, config);
+  // Off unless METRICS_TOKEN is set; then every request is timed, so the hook comes before any route.
   const metrics = config.metricsToken ? createMetrics(services, config.metricsToken, { cluster: options.clusterMetrics, redisUp: shared.up }) : undefined;
   if (metrics) {
     app.addHook('onResponse', metrics.onResponse);
     app.decorate('metrics', metrics);
   }
   // Hosted sandbox pages and the public sandbox API see a clock another process moved within a second
-  // (the sandbox API loads its vendor's clock on every request, src/http/v1-plugin.ts).
-  // Best effort: a database away leaves the offsets as they were, and the page says what it cannot do itself.
+  // (the sandbox API loads its vendor's clock on every request, src/http/v1-plugin.ts). Best effort: a
+  // database away leaves the offsets as they were, and the page says what it cannot do itself.
   app.addHook('onRequest', (request, _reply, done) => {
     if (!request.url.startsWith('/sandbox/') || request.url.startsWith('/sandbox/v1/')) return done();
     services.sandboxClock.refreshWithin(1000).then(
@@ -202,29 +237,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
   if (!shared.store) limitEachAddress(app, config.rateLimit.perAddressPerMinute, 60_000);
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'opentill Transaction Management API',
-        version: '1.0.0',
-        description:
-          'Read and manage the transactions of your customers. Authenticate every call with the header `Authorization: <API_LOGIN>:<API_PASSWORD>` (no scheme). Every error answers `{error, message}`. Send `Idempotency-Key` on POSTs to make retries safe.',
-      },
-      servers: [
-        { url: config.baseUrl, description: 'Production' },
-        { url: config.sandboxUrl, description: 'Sandbox' },
-      ],
-      components: { securitySchemes: { apiCredentials: { type: 'apiKey', in: 'header', name: 'Authorization', description: '<API_LOGIN>:<API_PASSWORD>' } } },
-      security: [{ apiCredentials: [] }],
-    },
-    transform: ({ schema, url }) => ({ schema: (url.startsWith('/sandbox') ? { ...schema, hide: true } : listPublicPrice(url, schema)) as never, url }),
-  });
-  // The API reference (Scalar, its script served from the package, under a nonce-based CSP): src/http/api-reference.ts.
-  await app.register(registerApiReference, { services });
+  await registerOpenApi(app, services);
   registerLandingPage(app, services);
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-
   registerOperationsRoutes(app, services, metrics, options.startup);
 
   for (const [environment, prefix] of ENVIRONMENT_PREFIXES) {
