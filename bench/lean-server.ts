@@ -99,7 +99,7 @@ app.register(
       const refund = await store.refund(vendor(request), request.params.id);
       if (!refund) return reply.code(409).send({ error: 'INVALID_STATE', message: 'Nothing to refund.' });
       const record = { ...toEntry(refund), vendorId: refund.vendor_id, environment: 'sandbox' as const, description: refund.description };
-      return [refundRecord(record, `http://127.0.0.1:${port}/sandbox`)];
+      return [refundRecord(record, `http://127.0.0.1:${port}/sandbox`, false)];
     });
   },
   { prefix: '/sandbox/v1' },

@@ -27,6 +27,7 @@ import type { Environment, Scope } from './domain/model.ts';
 import type { Store } from './domain/ports.ts';
 import { purchaseService } from './domain/purchases.ts';
 import { refundService } from './domain/refunds.ts';
+import { reversalService } from './domain/reversals.ts';
 import { sandboxClockService } from './domain/sandbox-clock.ts';
 import { transactionService } from './domain/transactions.ts';
 import { vaultedChargeService } from './domain/vaulted-charges.ts';
@@ -164,7 +165,8 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     sellerCountry: config.sellerCountry,
     emails,
   });
-  const refunds = refundService({ store, clock, protocol, emails });
+  const reversals = reversalService({ emails });
+  const refunds = refundService({ store, clock, protocol, reversals });
   const vaulted = vaultedChargeService({ store, clock, gateways, rates, protocol, usSalesTax });
   const billing = billingService(
     { store, clock, gateways, rates, usSalesTax, emails },
@@ -180,7 +182,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     clock,
     gateways,
     protocol,
-    emails,
+    reversals,
     bookings: { PURCHASE: purchases.booking, VAULTED: vaulted.booking, REFUND: refunds.booking },
     // Billing books a renewal the customer authenticated after the bank held it, once; a processor
     // that did not answer leaves the event to be tried again later.

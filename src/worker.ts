@@ -11,7 +11,7 @@ export type WorkerReport = BillingReport & { attempts: ReconcileReport; events: 
 /** The services the worker runs; without `processorEvents` or `emails` (some tests) it does not run those. */
 type WorkerServices = Pick<Services, 'billing' | 'sandboxClock' | 'reconciler'> & Partial<Pick<Services, 'processorEvents' | 'emails'>>;
 
-const NO_EVENTS: ProcessorEventReport = { processed: 0, failed: 0, ignored: 0 };
+const NO_EVENTS: ProcessorEventReport = { processed: 0, failed: 0, ignored: 0, refused: 0 };
 const NO_EMAILS: EmailReport = { queued: 0, sent: 0, retried: 0, failed: 0, skipped: 0, more: false };
 
 /** Batches each clock (real time, then each sandbox running ahead) may run before the next clock's turn. */
@@ -188,6 +188,7 @@ function sum(a: WorkerReport, b: WorkerReport): WorkerReport {
       processed: a.events.processed + b.events.processed,
       failed: a.events.failed + b.events.failed,
       ignored: a.events.ignored + b.events.ignored,
+      refused: a.events.refused + b.events.refused,
     },
     attempts: {
       settled: a.attempts.settled + b.attempts.settled,
@@ -204,7 +205,7 @@ export function eventful(report: WorkerReport): boolean {
   return (
     report.renewed + report.declined + report.ended + report.failed + report.unknown + report.expiredOffers + report.errors.length > 0 ||
     attempts.settled + attempts.voided + attempts.unresolved > 0 ||
-    report.events.processed + report.events.failed > 0 ||
+    report.events.processed + report.events.failed + report.events.refused > 0 ||
     report.emails.queued + report.emails.sent + report.emails.retried + report.emails.failed + report.emails.skipped > 0
   );
 }

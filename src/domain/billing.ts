@@ -1,6 +1,7 @@
 import { periodStart, retryAt } from './billing-period.ts';
 import { pendingAttempt } from './charge-attempts.ts';
-import { askGateway, type Booking } from './charge-protocol.ts';
+import { askGateway, settledAs, type Booking } from './charge-protocol.ts';
+import type { RenewalPlan } from './attempt-plans.ts';
 import { isoString, type VendorClock } from './clock.ts';
 import type { EmailEvent } from './customer-email-model.ts';
 import type { EmailRecorder } from './customer-emails.ts';
@@ -9,7 +10,7 @@ import type { UsSalesTaxTable } from './tax-rates.ts';
 import type { ChargeResult, PaymentGateway } from './gateway.ts';
 import { paymentEntry } from './ledger.ts';
 import type { Environment, Scope, Transaction } from './model.ts';
-import type { BillingState, BillingWrite, ChargeAttempt, ClaimCursor, DueSubscription, DueTransaction, Repositories, Store } from './ports.ts';
+import type { AttemptOf, BillingState, BillingWrite, ChargeAttempt, ClaimCursor, DueSubscription, DueTransaction, Repositories, Store } from './ports.ts';
 import { listPrice, quotePrice, type PriceQuote } from './pricing.ts';
 
 /**
@@ -76,13 +77,6 @@ type Plan =
       /** The processor's payment of the try before, held for the customer's authentication: cancelled before this try charges. */
       heldPayment?: string;
     };
-
-/** What a renewal attempt books, kept with it: a payment the customer authenticates later is booked from it. */
-interface RenewalPlan {
-  quote: Pick<PriceQuote, 'currency' | 'netMinor' | 'taxMinor' | 'taxRate'>;
-  period: number;
-  periodStart: string;
-}
 
 export type AuthenticatedRenewal = 'BOOKED' | 'ALREADY_BOOKED' | 'NOT_PAID' | 'PENDING';
 
@@ -256,15 +250,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     }
 
     const outcome = result ?? { status: 'SUCCEEDED' as const, reference: '', feeMinor: 0 };
-    if (attempt) {
-      write.attempt = {
-        id: attempt.id,
-        status: outcome.status === 'SUCCEEDED' ? 'SUCCEEDED' : outcome.status,
-        gatewayReference: outcome.status === 'SUCCEEDED' ? outcome.reference : outcome.status === 'DECLINED' ? (outcome.reference ?? null) : null,
-        failureCode: outcome.status === 'DECLINED' ? outcome.code : null,
-        updatedAt: batch.settledAt,
-      };
-    }
+    if (attempt) write.attempt = { id: attempt.id, ...settledAs(outcome, attempt, batch.settledAt) };
     if (outcome.status === 'UNKNOWN') {
       report.unknown++;
       state.leaseUntil = new Date(deps.clock.real().getTime() + unknownRetryMs).toISOString();
@@ -425,9 +411,10 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
    * period, once, and the vendor sees the transaction in the feed. A subscription cancelled to the end
    * of its period runs to the end of the period this payment paid for.
    */
-  const orphanBooking: Booking = {
+  const orphanBooking: Booking<'RENEWAL'> = {
     async succeeded(repos, attempt, paid, at) {
-      const plan = JSON.parse(attempt.plan!) as RenewalPlan;
+      const { plan } = attempt;
+      if (!plan) throw new Error(`renewal ${attempt.key} has no plan to book`);
       const id = attempt.transactionId ?? '';
       const current = (await repos.billing.lockMany([id])).get(id);
       const transaction = await repos.transactions.find(attempt.scope, id);
@@ -471,7 +458,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     renewals: {
       booking: orphanBooking,
       /** Billing asks about this renewal again itself: its subscription is still billed. */
-      async billedByBilling(attempt: ChargeAttempt): Promise<boolean> {
+      async billedByBilling(attempt: AttemptOf<'RENEWAL'>): Promise<boolean> {
         const transaction = attempt.transactionId ? await deps.store.transactions.find(attempt.scope, attempt.transactionId) : undefined;
         const billed = transaction?.status === 'SUBSCRIPTION_STATUS_ACTIVE' || transaction?.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL';
         return billed && transaction.nextCharge !== null;
@@ -486,7 +473,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
      */
     async bookAuthenticated(held: ChargeAttempt, reference: string): Promise<AuthenticatedRenewal> {
       if (held.kind !== 'RENEWAL' || !held.transactionId || !held.plan) return 'NOT_PAID';
-      const plan = JSON.parse(held.plan) as RenewalPlan;
+      const { plan } = held;
       const gateway = deps.gateways[held.scope.environment];
       const found = await askGateway(() => gateway.lookupCharge(held.id, reference), gatewayTimeoutMs);
       if (found.status === 'UNKNOWN') return 'PENDING';
@@ -503,6 +490,7 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
             amountMinor: held.amountMinor,
             currency: held.currency,
             now,
+            plan: null,
           }),
         );
         if (!recorded.fresh) return 'ALREADY_BOOKED';

@@ -1,31 +1,32 @@
 import { isoString } from './clock.ts';
 import { newId } from './ids.ts';
 import type { Scope } from './model.ts';
-import type { AttemptKind, ChargeAttempt } from './ports.ts';
+import type { AttemptPlans } from './attempt-plans.ts';
+import type { AttemptKind, AttemptOf, ChargeAttempt } from './ports.ts';
 
 /**
  * A charge attempt as it is recorded before the gateway is called: PENDING until the gateway's
  * answer settles it, so a crash in between leaves a record to reconcile instead of a lost or
  * doubled charge. `key` is the attempt's identity: the same key is the same charge.
  */
-export function pendingAttempt(input: {
+export function pendingAttempt<K extends AttemptKind>(input: {
   scope: Scope;
-  kind: AttemptKind;
+  kind: K;
   key: string;
-  /** What booking a success writes, for the reconciler; none for renewals. */
-  plan?: unknown;
+  /** What booking a success writes, for the reconciler. */
+  plan: AttemptPlans[K];
   transactionId: string | null;
   amountMinor: number;
   currency: string;
   now: Date;
-}): ChargeAttempt {
+}): AttemptOf<K> {
   const at = isoString(input.now);
   return {
     id: newId('chargeAttempt', input.now.getTime()),
     scope: input.scope,
     kind: input.kind,
     key: input.key,
-    plan: input.plan === undefined ? null : JSON.stringify(input.plan),
+    plan: input.plan,
     transactionId: input.transactionId,
     amountMinor: input.amountMinor,
     currency: input.currency,

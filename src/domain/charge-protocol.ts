@@ -2,7 +2,7 @@ import type { Clock } from './clock.ts';
 import { withinMs } from './deadline.ts';
 import type { ChargeResult, Decline, NotFound, PaymentGateway, RefundResult, TokenizedCard } from './gateway.ts';
 import type { Environment } from './model.ts';
-import type { AttemptKind, ChargeAttempt, Repositories, Store } from './ports.ts';
+import type { AnyAttempt, AttemptKind, AttemptOf, ChargeAttemptStatus, Repositories, Store } from './ports.ts';
 
 /**
  * The one protocol by which money moves: purchases, charge-vaulted, refunds (and renewals, which
@@ -19,16 +19,45 @@ import type { AttemptKind, ChargeAttempt, Repositories, Store } from './ports.ts
 export type Outcome = Extract<ChargeResult, { status: 'SUCCEEDED' }> | Decline | { status: 'UNKNOWN' };
 
 /** How a settled attempt is written, inside the settling database transaction. */
-export interface Booking {
+export interface Booking<K extends AttemptKind = AttemptKind> {
   succeeded(
     repos: Repositories,
-    attempt: ChargeAttempt,
+    attempt: AttemptOf<K>,
     paid: { reference: string; feeMinor: number; method?: TokenizedCard | undefined },
     at: Date,
   ): Promise<void>;
-  declined?(repos: Repositories, attempt: ChargeAttempt, decline: Decline, at: Date): Promise<void>;
+  declined?(repos: Repositories, attempt: AttemptOf<K>, decline: Decline, at: Date): Promise<void>;
   /** What else the gateway needs to find the attempt (a refund's payment), for the reconciler. */
-  lookupHint?(attempt: ChargeAttempt): string | null;
+  lookupHint?(attempt: AttemptOf<K>): string | null;
+}
+
+/**
+ * How an outcome is written on its attempt: its status, the processor's id of what it made (kept from
+ * before while nothing is known), and the decline's code. The one mapping, for a single settle and for
+ * billing's batches alike.
+ */
+export function settledAs(
+  outcome: Outcome | { status: 'VOIDED' | 'UNRESOLVED' },
+  before: { gatewayReference: string | null },
+  at: string,
+): { status: ChargeAttemptStatus; gatewayReference: string | null; failureCode: string | null; updatedAt: string } {
+  return {
+    status: outcome.status,
+    gatewayReference:
+      outcome.status === 'SUCCEEDED' ? outcome.reference : outcome.status === 'DECLINED' ? (outcome.reference ?? null) : before.gatewayReference,
+    failureCode: outcome.status === 'DECLINED' ? outcome.code : null,
+    updatedAt: at,
+  };
+}
+
+/** Each kind's booking. */
+export type Bookings = { [K in AttemptKind]: Booking<K> };
+
+/** The booking of an attempt's own kind (the one cast: TypeScript cannot see that an attempt's kind picks its booking's). */
+export function bookingFor<K extends AttemptKind>(bookings: Partial<Bookings>, attempt: AttemptOf<K>): Booking<K> {
+  const booking = bookings[attempt.kind] as Booking<K> | undefined;
+  if (!booking) throw new Error(`no booking for ${attempt.kind} attempts`);
+  return booking;
 }
 
 export interface ChargeProtocolDeps {
@@ -38,7 +67,7 @@ export interface ChargeProtocolDeps {
   /** A gateway call still unanswered after this is UNKNOWN; its late answer is found by the reconciler. */
   gatewayTimeoutMs: number;
   /** Told when money moved but its booking failed (the reconciler will book it): for the operator's log. */
-  onBookingFailure?: (err: unknown, attempt: ChargeAttempt) => void;
+  onBookingFailure?: (err: unknown, attempt: AnyAttempt) => void;
 }
 
 /** Attempts still unknown this long are handed to an operator instead of being asked forever. */
@@ -72,7 +101,7 @@ export function chargeProtocol(deps: ChargeProtocolDeps) {
    * Asks the gateway to move the attempt's money: a charge of its token, a refund of its charge, or
    * (`session`) the outcome of the payment the customer made in the browser under the attempt.
    */
-  async function move(attempt: ChargeAttempt, request: { token: string } | { refundOf: string | null } | { session: true }): Promise<Outcome> {
+  async function move(attempt: AnyAttempt, request: { token: string } | { refundOf: string | null } | { session: true }): Promise<Outcome> {
     const gateway = deps.gateways[attempt.scope.environment];
     if ('session' in request) {
       const found = await ask(() => gateway.lookupCharge(attempt.id, attempt.gatewayReference));
@@ -102,18 +131,15 @@ export function chargeProtocol(deps: ChargeProtocolDeps) {
    * Writes an outcome exactly once. UNKNOWN leaves the attempt open. Returns the attempt as it ends
    * up, and whether this call was the one that settled it.
    */
-  async function settle(attempt: ChargeAttempt, outcome: Outcome | { status: 'VOIDED' | 'UNRESOLVED' }, booking: Booking): Promise<ChargeAttempt> {
+  async function settle<K extends AttemptKind>(
+    attempt: AttemptOf<K>,
+    outcome: Outcome | { status: 'VOIDED' | 'UNRESOLVED' },
+    booking: Booking<K>,
+  ): Promise<AttemptOf<K>> {
     const when = at();
-    const status = outcome.status;
     const write = () =>
       deps.store.transaction(async (repos) => {
-        const won = await repos.chargeAttempts.settle(attempt.id, {
-          status,
-          gatewayReference:
-            outcome.status === 'SUCCEEDED' ? outcome.reference : outcome.status === 'DECLINED' ? (outcome.reference ?? null) : attempt.gatewayReference,
-          failureCode: outcome.status === 'DECLINED' ? outcome.code : null,
-          updatedAt: when.toISOString(),
-        });
+        const won = await repos.chargeAttempts.settle(attempt.id, settledAs(outcome, attempt, when.toISOString()));
         if (!won) return;
         if (outcome.status === 'SUCCEEDED') await booking.succeeded(repos, attempt, outcome, when);
         else if (outcome.status === 'DECLINED') await booking.declined?.(repos, attempt, outcome, when);
@@ -134,15 +160,16 @@ export function chargeProtocol(deps: ChargeProtocolDeps) {
         return attempt;
       }
     }
-    return (await deps.store.chargeAttempts.findByKey(attempt.key)) ?? attempt;
+    // The same key is the same attempt, of the same kind.
+    return ((await deps.store.chargeAttempts.findByKey(attempt.key)) as AttemptOf<K> | undefined) ?? attempt;
   }
 
   return {
     /** Records the attempt, committed; a key recorded before returns that earlier attempt instead. */
-    record: (attempt: ChargeAttempt) => deps.store.chargeAttempts.record(attempt),
+    record: <K extends AttemptKind>(attempt: AttemptOf<K>) => deps.store.chargeAttempts.record(attempt),
     findByKey: (key: string) => deps.store.chargeAttempts.findByKey(key),
     /** Keeps the processor's id of an open attempt's browser session, so every later lookup asks about that one. */
-    noteReference: (attempt: ChargeAttempt, reference: string) => deps.store.chargeAttempts.noteReference(attempt.id, reference),
+    noteReference: (attempt: AnyAttempt, reference: string) => deps.store.chargeAttempts.noteReference(attempt.id, reference),
     move,
     /**
      * Asks again about an attempt recorded earlier (a client's retry). It is marked asked first: the
@@ -150,7 +177,7 @@ export function chargeProtocol(deps: ChargeProtocolDeps) {
      * from now, so it cannot void the attempt while this request may still be on its way, and the
      * money it moves is booked under it.
      */
-    async moveAgain(attempt: ChargeAttempt, request: Parameters<typeof move>[1]): Promise<Outcome> {
+    async moveAgain(attempt: AnyAttempt, request: Parameters<typeof move>[1]): Promise<Outcome> {
       await deps.store.chargeAttempts.markAsked(attempt.id, at().toISOString());
       return move(attempt, request);
     },
@@ -160,14 +187,14 @@ export function chargeProtocol(deps: ChargeProtocolDeps) {
      * where no page will ask the customer for it (a vendor's charge of a stored card): left open, it
      * could still be completed later, outside any attempt. Best effort: the attempt is settled already.
      */
-    async releaseHeld(attempt: ChargeAttempt, outcome: Outcome): Promise<void> {
+    async releaseHeld(attempt: AnyAttempt, outcome: Outcome): Promise<void> {
       if (outcome.status !== 'DECLINED' || outcome.code !== 'authentication_required' || !outcome.reference) return;
       const reference = outcome.reference;
       await ask(() => deps.gateways[attempt.scope.environment].cancelPending(reference));
     },
 
     /** Asks the gateway what became of an open attempt, and settles it if the gateway knows. */
-    async reconcile(attempt: ChargeAttempt, booking: Booking): Promise<ChargeAttempt> {
+    async reconcile<K extends AttemptKind>(attempt: AttemptOf<K>, booking: Booking<K>): Promise<AttemptOf<K>> {
       const gateway = deps.gateways[attempt.scope.environment];
       const found =
         attempt.kind === 'REFUND'
@@ -203,20 +230,20 @@ export function attemptReconciler(deps: {
   store: Pick<Store, 'chargeAttempts'>;
   clock: Clock;
   protocol: ChargeProtocol;
-  bookings: Record<Exclude<AttemptKind, 'RENEWAL'>, Booking>;
-  renewals?: { booking: Booking; billedByBilling(attempt: ChargeAttempt): Promise<boolean> };
+  bookings: Omit<Bookings, 'RENEWAL'>;
+  renewals?: { booking: Booking<'RENEWAL'>; billedByBilling(attempt: AttemptOf<'RENEWAL'>): Promise<boolean> };
   /** Attempts recorded or asked again more recently than this may still be in flight in a request; the reconciler leaves them alone. */
   graceMs: number;
 }) {
   const kinds: AttemptKind[] = [...(Object.keys(deps.bookings) as AttemptKind[]), ...(deps.renewals ? (['RENEWAL'] as const) : [])];
-  const bookingOf = (attempt: ChargeAttempt) => (attempt.kind === 'RENEWAL' ? deps.renewals!.booking : deps.bookings[attempt.kind]);
+  const bookings: Partial<Bookings> = { ...deps.bookings, RENEWAL: deps.renewals?.booking };
   return {
     async run(limit = 200): Promise<ReconcileReport> {
       const report: ReconcileReport = { settled: 0, voided: 0, open: 0, unresolved: 0 };
       const idleSince = new Date(deps.clock.now().getTime() - deps.graceMs).toISOString();
       for (const attempt of await deps.store.chargeAttempts.listOpen({ idleSince, kinds, limit })) {
         if (attempt.kind === 'RENEWAL' && (attempt.plan === null || (await deps.renewals!.billedByBilling(attempt)))) continue;
-        const after = await deps.protocol.reconcile(attempt, bookingOf(attempt));
+        const after = await deps.protocol.reconcile(attempt, bookingFor(bookings, attempt));
         if (after.status === 'VOIDED') report.voided++;
         else if (after.status === 'UNRESOLVED') report.unresolved++;
         else if (after.status === 'PENDING' || after.status === 'UNKNOWN') report.open++;

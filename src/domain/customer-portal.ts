@@ -78,13 +78,7 @@ interface CardSessionClaims {
 /** A renewal attempt the bank held for authentication, and the period it pays for. */
 const heldFor = (attempt: ChargeAttempt | undefined): { attempt: ChargeAttempt; reference: string; period: number | null } | undefined => {
   if (!attempt || attempt.status !== 'DECLINED' || attempt.failureCode !== 'authentication_required' || attempt.gatewayReference === null) return undefined;
-  let period: number | null = null;
-  try {
-    const plan = attempt.plan === null ? undefined : (JSON.parse(attempt.plan) as { period?: unknown });
-    if (typeof plan?.period === 'number') period = plan.period;
-  } catch {
-    // A plan that cannot be read pays for no period the page can name.
-  }
+  const period = attempt.kind === 'RENEWAL' && attempt.plan ? attempt.plan.period : null;
   return { attempt, reference: attempt.gatewayReference, period };
 };
 

@@ -144,7 +144,8 @@ export type ProcessorEvent =
       kind: 'refunds';
       paymentReference: string;
       attemptId: string;
-      refunds: { reference: string; amountMinor: number; currency: string; refundAttemptId: string | null }[];
+      /** Every refund of the payment as the processor has it now; `failed`: it did not reach the customer (the money stays the vendor's). */
+      refunds: { reference: string; amountMinor: number; currency: string; refundAttemptId: string | null; failed: boolean }[];
     }
   | {
       kind: 'dispute';

@@ -12,6 +12,7 @@ import type {
   Vendor,
   VendorSettings,
 } from './model.ts';
+import type { AttemptPlans } from './attempt-plans.ts';
 import type { EmailFacts } from './customer-email-model.ts';
 import type { IdempotencyRecord } from './idempotency.ts';
 import type { PanelUser, StoredPanelSession } from './panel-accounts.ts';
@@ -102,7 +103,14 @@ export interface Repositories {
     updateReturning(scope: Scope, id: string, patch: TransactionPatch): Promise<Transaction | undefined>;
   };
   entries: {
+    /** A payment (a reversal goes through `insertReversal`). */
     insert(entry: LedgerEntry & { vendorId: string; environment: Environment; description: string | null }): Promise<void>;
+    /**
+     * A reversal of a payment, or of one of its reversals (a dispute won, a refund failed): refused,
+     * under a lock of the payment's row, if the payment would then be reversed by more than it was or
+     * by less than nothing (src/domain/reversals.ts).
+     */
+    insertReversal(entry: LedgerEntry & { vendorId: string; environment: Environment; description: string | null }): Promise<void>;
     listForTransaction(transactionId: string): Promise<LedgerEntry[]>;
     /** The entry behind an invoice link, with the vendor it belongs to. */
     findByHash(environment: Environment, hashId: string): Promise<(LedgerEntry & { vendorId: string }) | undefined>;
@@ -121,8 +129,8 @@ export interface Repositories {
     markProcessed(scope: Scope, id: string): Promise<boolean>;
   };
   chargeAttempts: {
-    /** Records the attempt unless its key is taken; returns the attempt of the key, and whether it is this one. */
-    record(attempt: ChargeAttempt): Promise<{ attempt: ChargeAttempt; fresh: boolean }>;
+    /** Records the attempt unless its key is taken: the attempt recorded, or the one recorded earlier under its key (of the same kind: a key names its kind). */
+    record<K extends AttemptKind>(attempt: AttemptOf<K>): Promise<{ attempt: AttemptOf<K>; fresh: boolean }>;
     findByKey(key: string): Promise<ChargeAttempt | undefined>;
     /**
      * Settles an open (PENDING or UNKNOWN) attempt; false when it was no longer open, so that of two
@@ -163,7 +171,7 @@ export interface Repositories {
     /** The rows as they are now, locked until the surrounding database transaction ends. */
     lockMany(ids: readonly string[]): Promise<Map<string, BillingState>>;
     /** Inserts the attempts whose keys are new; returns the attempt of every key, earlier ones as they were. */
-    recordAttempts(attempts: readonly ChargeAttempt[]): Promise<Map<string, ChargeAttempt>>;
+    recordAttempts(attempts: readonly AttemptOf<'RENEWAL'>[]): Promise<Map<string, AttemptOf<'RENEWAL'>>>;
     /** Writes each outcome: the row's new state and change flag, its ledger entry, its attempt. */
     apply(writes: readonly BillingWrite[]): Promise<void>;
     /** Marks customized products expired by `before` and clears their personal data; returns how many. */
@@ -210,7 +218,8 @@ export interface Repositories {
     record(event: NewProcessorEvent): Promise<{ fresh: boolean }>;
     /** Unprocessed events whose next try is due by `now`, oldest processor time first. */
     listDue(now: string, limit: number): Promise<StoredProcessorEvent[]>;
-    markProcessed(id: string, at: string): Promise<void>;
+    /** Done with; `refusal`: why what it reported was not booked (it did not fit the ledger), kept for an operator. */
+    markProcessed(id: string, at: string, refusal?: string): Promise<void>;
     /** Counts a failed try and when to try again. */
     markFailed(id: string, error: string, nextTryAt: string): Promise<void>;
   };
@@ -278,12 +287,11 @@ export type TransactionPatch = Partial<
 export type ChargeAttemptStatus = 'PENDING' | 'SUCCEEDED' | 'DECLINED' | 'UNKNOWN' | 'VOIDED' | 'UNRESOLVED';
 
 /** What money movement an attempt is. */
-export type AttemptKind = 'PURCHASE' | 'VAULTED' | 'RENEWAL' | 'REFUND';
+export type AttemptKind = keyof AttemptPlans;
 
-export interface ChargeAttempt {
+interface AttemptFields {
   id: string;
   scope: Scope;
-  kind: AttemptKind;
   key: string;
   transactionId: string | null;
   amountMinor: number;
@@ -293,9 +301,16 @@ export interface ChargeAttempt {
   failureCode: string | null;
   createdAt: string;
   updatedAt: string;
-  /** JSON: what booking a success writes; null for renewals, which billing books from the row itself. */
-  plan: string | null;
 }
+
+/** An attempt of one kind, with that kind's plan (src/domain/attempt-plans.ts): what booking a success writes. */
+export type AttemptOf<K extends AttemptKind> = AttemptFields & { kind: K; plan: AttemptPlans[K] };
+
+/** An attempt as read: its kind tells its plan's type. */
+export type ChargeAttempt = { [K in AttemptKind]: AttemptOf<K> }[AttemptKind];
+
+/** An attempt of whatever kind, where only its common fields matter (moving money under its id, writing its outcome). */
+export type AnyAttempt = AttemptOf<AttemptKind>;
 
 /** An inbound processor event as it is first stored: due at once, never tried. */
 export interface NewProcessorEvent {

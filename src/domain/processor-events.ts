@@ -1,11 +1,11 @@
-import type { Booking, ChargeProtocol } from './charge-protocol.ts';
-import type { EmailRecorder } from './customer-emails.ts';
-import { refundEmail } from './refunds.ts';
+import { bookingFor, type Bookings, type ChargeProtocol } from './charge-protocol.ts';
 import type { Clock } from './clock.ts';
+import { AppError } from './errors.ts';
 import type { PaymentGateway, ProcessorEvent } from './gateway.ts';
-import { isPayment, reversalEntry, type NewEntry } from './ledger.ts';
-import type { EntryType, Environment, LedgerEntry, Transaction } from './model.ts';
-import type { ChargeAttempt, Repositories, Store, StoredProcessorEvent, TransactionPatch } from './ports.ts';
+import { isPayment } from './ledger.ts';
+import type { Environment, LedgerEntry, Transaction } from './model.ts';
+import type { ReversalService } from './reversals.ts';
+import type { AnyAttempt, ChargeAttempt, Repositories, Store, StoredProcessorEvent } from './ports.ts';
 
 /**
  * What the payment processor tells opentill on its own (DECISIONS.md, money safety and chargebacks;
@@ -22,11 +22,11 @@ export interface ProcessorEventDeps {
   clock: Clock;
   gateways: Record<Environment, PaymentGateway>;
   protocol: ChargeProtocol;
-  bookings: { PURCHASE: Booking; VAULTED: Booking; REFUND: Booking };
+  bookings: Pick<Bookings, 'PURCHASE' | 'VAULTED' | 'REFUND'>;
   /** A renewal the bank held for the customer's authentication was paid after all: billing books it (once). */
   authenticatedRenewal(attempt: ChargeAttempt, reference: string): Promise<void>;
-  /** Queues the customer's e-mail of a refund made at the processor. */
-  emails?: EmailRecorder | undefined;
+  /** Books refunds and disputes made at the processor, and their undoing. */
+  reversals: ReversalService;
 }
 
 export type ReceiveResult =
@@ -36,11 +36,16 @@ export type ReceiveResult =
   /** This environment's payment processor sends no events of this provider. */
   | { status: 'NOT_FOUND'; message: string };
 
-/** What one run did: events acted on, events that failed (tried again later), events that were not opentill's. */
+/**
+ * What one run did: events acted on, events that failed (tried again later), events that were not
+ * opentill's, and events refused: what they report does not fit the ledger (a refund of more than is
+ * left of a payment), so nothing is booked and the refusal is kept with the event for an operator.
+ */
 export interface ProcessorEventReport {
   processed: number;
   failed: number;
   ignored: number;
+  refused: number;
 }
 
 /** The first retry waits this long, each next one twice as long, up to an hour. */
@@ -58,43 +63,7 @@ export function shortError(err: unknown): string {
 /** Not acted on yet: the worker tries it again after a pause (the payment is not booked yet, the processor was not reached). */
 class NotYet extends Error {}
 
-const REVERSAL_TYPE: Record<Transaction['type'], EntryType> = {
-  ONETIME: 'ONETIME_PAYMENT_REFUND',
-  SUBSCRIPTION: 'SUBSCRIPTION_REFUND',
-  // As for refunds through the API (src/domain/refunds.ts): a vaulted charge is refunded like a one-time payment.
-  VAULTED: 'ONETIME_PAYMENT_REFUND',
-};
-
-const isOpen = (attempt: ChargeAttempt) => attempt.status === 'PENDING' || attempt.status === 'UNKNOWN';
-
-/** `value` × `amount` / `total`, rounded half away from zero, in exact integer arithmetic. */
-function scale(value: number, amount: number, total: number): number {
-  const magnitude = BigInt(Math.abs(value));
-  const scaled = (2n * magnitude * BigInt(amount) + BigInt(total)) / (2n * BigInt(total));
-  return value < 0 ? -Number(scaled) : Number(scaled);
-}
-
-/**
- * The part of a payment that `amountMinor` of its total is (a partial refund or dispute): tax, fees
- * and income scaled in exact integers, the net what is left of the amount after the tax, so the
- * entry still adds up. The whole payment when the amount is all of it (or more).
- */
-export function portionOf(payment: LedgerEntry, amountMinor: number): LedgerEntry {
-  const total = payment.amountTotalMinor;
-  if (amountMinor >= total || total <= 0) return payment;
-  const taxMinor = scale(payment.taxMinor, amountMinor, total);
-  const netMinor = amountMinor - taxMinor;
-  return {
-    ...payment,
-    amountTotalMinor: amountMinor,
-    taxMinor,
-    netMinor,
-    incomeMinor: netMinor - scale(payment.netMinor - payment.incomeMinor, amountMinor, total),
-    affiliateIncomeMinor: scale(payment.affiliateIncomeMinor, amountMinor, total),
-    serviceFeeMinor: scale(payment.serviceFeeMinor, amountMinor, total),
-    transactionFeeMinor: scale(payment.transactionFeeMinor, amountMinor, total),
-  };
-}
+const isOpen = (attempt: AnyAttempt) => attempt.status === 'PENDING' || attempt.status === 'UNKNOWN';
 
 export function processorEventService(deps: ProcessorEventDeps) {
   const realNow = () => deps.clock.now();
@@ -112,9 +81,6 @@ export function processorEventService(deps: ProcessorEventDeps) {
     return payment;
   }
 
-  const reversedIn = async (repos: Repositories, payment: LedgerEntry) =>
-    (await repos.entries.listForTransaction(payment.transactionId)).some((e) => e.reversesEntryId === payment.id);
-
   /** Locks the transaction an attempt belongs to; missing means its purchase is not booked yet. */
   async function lockOf(repos: Repositories, attempt: ChargeAttempt & { transactionId: string }): Promise<Transaction> {
     const transaction = await repos.transactions.lock(attempt.scope, attempt.transactionId);
@@ -131,7 +97,7 @@ export function processorEventService(deps: ProcessorEventDeps) {
       if (!isOpen(attempt)) return 'processed';
       const found = await gateway.lookupCharge(attempt.id, event.reference);
       if (found.status === 'UNKNOWN') return 'processed';
-      const settled = await deps.protocol.settle(attempt, found.status === 'NOT_FOUND' ? { status: 'VOIDED' } : found, deps.bookings[attempt.kind]);
+      const settled = await deps.protocol.settle(attempt, found.status === 'NOT_FOUND' ? { status: 'VOIDED' } : found, bookingFor(deps.bookings, attempt));
       if (found.status === 'SUCCEEDED' && isOpen(settled)) throw new NotYet(`attempt ${attempt.id} was paid but could not be booked yet`);
       return 'processed';
     }
@@ -147,38 +113,50 @@ export function processorEventService(deps: ProcessorEventDeps) {
     return 'ignored';
   }
 
-  /** A refund of a payment opentill did not ask for (the processor's dashboard): one reversal entry, as an API refund writes. */
+  /**
+   * A refund of a payment opentill did not ask for (the processor's dashboard, another integration),
+   * all or part of it, booked once by its id through the reversal module, as a refund through the API
+   * is; or, when it failed after it was booked, its booking undone.
+   */
   async function refundAtProcessor(
     paid: ChargeAttempt & { transactionId: string },
     paymentReference: string,
-    refund: { reference: string; amountMinor: number; currency: string },
+    refund: { reference: string; amountMinor: number; currency: string; failed: boolean },
   ) {
     await deps.store.transaction(async (repos) => {
       // The row first, then the invoice counter (inside the entry insert): the order billing and refunds use.
       const transaction = await lockOf(repos, paid);
-      if (await repos.entries.findByExternalId(transaction.id, refund.reference)) return;
+      const booked = await repos.entries.findByExternalId(transaction.id, refund.reference);
+      const at = deps.clock.now(paid.scope);
+      if (refund.failed) {
+        // Failed before it was booked: it took nothing back. Failed after: the money is the vendor's again.
+        if (booked)
+          await deps.reversals.undo(repos, {
+            scope: paid.scope,
+            transactionId: transaction.id,
+            reversal: booked,
+            externalId: `${refund.reference}:failed`,
+            at,
+          });
+        return;
+      }
+      if (booked) return;
       // A refund through the API may be this very refund: once it is settled, this one finds it.
       if (await repos.chargeAttempts.findOpenFor(transaction.id, 'REFUND')) throw new NotYet(`a refund of ${transaction.id} is being confirmed`);
       const payment = await paymentIn(repos, transaction.id, paymentReference);
-      // A payment is reversed once (refund or chargeback); the ledger has no second reversal of it.
-      if (await reversedIn(repos, payment)) return;
       if (refund.currency.toUpperCase() !== payment.currency.toUpperCase()) {
         throw new Error(`refund ${refund.reference} is in ${refund.currency}, its payment in ${payment.currency}`);
       }
       if (refund.amountMinor <= 0) return;
-      const at = deps.clock.now(paid.scope);
-      const entry = reversalEntry(portionOf(payment, refund.amountMinor), {
-        type: REVERSAL_TYPE[transaction.type],
-        vendorId: paid.scope.vendorId,
-        environment: paid.scope.environment,
+      await deps.reversals.reverse(repos, {
+        scope: paid.scope,
+        transaction,
+        payment,
+        kind: 'REFUND',
+        amountMinor: refund.amountMinor,
         externalId: refund.reference,
         at,
       });
-      await repos.entries.insert(entry);
-      // A vaulted method stays usable after one of its charges is refunded (as through the API).
-      const patch: TransactionPatch = transaction.type === 'VAULTED' ? {} : { status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };
-      await repos.transactions.update(paid.scope, transaction.id, patch, { flag: 'CHANGED_STATUS_REFUNDED', at: entry.createdAt });
-      await deps.emails?.record(repos, [refundEmail(paid.scope, transaction.id, entry.id)]);
     });
   }
 
@@ -191,12 +169,16 @@ export function processorEventService(deps: ProcessorEventDeps) {
           acted = true;
           if (isOpen(own)) {
             // opentill's own refund, whose answer the API call may still be waiting for: settled once, whoever is first.
-            const settled = await deps.protocol.settle(own, { status: 'SUCCEEDED', reference: refund.reference, feeMinor: 0 }, deps.bookings.REFUND);
+            const outcome = refund.failed
+              ? ({ status: 'DECLINED', code: 'refund_refused', message: 'The payment provider could not make the refund.', permanent: true } as const)
+              : ({ status: 'SUCCEEDED', reference: refund.reference, feeMinor: 0 } as const);
+            const settled = await deps.protocol.settle(own, outcome, deps.bookings.REFUND);
             if (isOpen(settled)) throw new NotYet(`refund ${own.id} was made but could not be booked yet`);
             continue;
           }
-          if (own.status === 'SUCCEEDED') continue;
-          // Settled as failed here, yet the processor made it: the money moved, so it is booked as a refund made there.
+          if (own.status === 'SUCCEEDED' && !refund.failed) continue;
+          // Settled as failed here, yet the processor made it (the money moved: booked as a refund made
+          // there); or booked, and it failed since (the booking undone): both the processor's doing.
         }
       }
       const paid = await attemptOf(environment, event.attemptId);
@@ -208,59 +190,42 @@ export function processorEventService(deps: ProcessorEventDeps) {
   }
 
   /**
-   * A dispute opened: the processor took the payment's money back. A CHARGEBACK entry (its external
-   * id the dispute's), the transaction refunded and, a subscription or vaulted method, cancelled by
-   * the platform. Returns the chargeback entry (earlier or new), or undefined when the payment was
-   * already reversed.
+   * A dispute: the processor took (part of) the payment's money back, a CHARGEBACK entry booked once by
+   * the dispute's id through the reversal module, whatever state the dispute is in now (its events may
+   * come in any order); a dispute the vendor won gives it back, once.
    */
-  async function chargeBack(
-    repos: Repositories,
-    paid: ChargeAttempt,
-    transaction: Transaction,
-    event: Extract<ProcessorEvent, { kind: 'dispute' }>,
-  ): Promise<LedgerEntry | undefined> {
-    const earlier = await repos.entries.findByExternalId(transaction.id, event.disputeReference);
-    if (earlier) return earlier;
-    const payment = await paymentIn(repos, transaction.id, event.paymentReference);
-    if (await reversedIn(repos, payment)) return undefined;
-    if (event.amountMinor <= 0) return undefined;
-    const entry: NewEntry = reversalEntry(portionOf(payment, event.amountMinor), {
-      type: 'CHARGEBACK',
-      vendorId: paid.scope.vendorId,
-      environment: paid.scope.environment,
-      externalId: event.disputeReference,
-      at: deps.clock.now(paid.scope),
-    });
-    await repos.entries.insert(entry);
-    const patch: TransactionPatch = { status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };
-    if (transaction.type !== 'ONETIME') patch.whoCanceled = transaction.whoCanceled ?? 'TRANSACTION_CLOUD_ADMIN';
-    await repos.transactions.update(paid.scope, transaction.id, patch, { flag: 'CHANGED_STATUS_REFUNDED', at: entry.createdAt });
-    return entry;
-  }
-
   async function onDispute(environment: Environment, event: Extract<ProcessorEvent, { kind: 'dispute' }>): Promise<'processed' | 'ignored'> {
     const paid = await attemptOf(environment, event.attemptId);
     if (paid?.transactionId == null) return 'ignored';
     const attempt = { ...paid, transactionId: paid.transactionId };
     await deps.store.transaction(async (repos) => {
       const transaction = await lockOf(repos, attempt);
-      // Whatever the outcome, the dispute was opened first (its events may come in any order).
-      const chargeback = await chargeBack(repos, paid, transaction, event);
-      if (event.outcome !== 'won' || !chargeback) return;
-      const wonId = `${event.disputeReference}:won`;
-      if (await repos.entries.findByExternalId(transaction.id, wonId)) return;
-      // The money came back: the chargeback reversed. The status stays (the customer is not re-subscribed).
-      const now = deps.clock.now(paid.scope).getTime();
-      const entry = reversalEntry(chargeback, {
-        type: 'CHARGEBACK',
-        vendorId: paid.scope.vendorId,
-        environment: paid.scope.environment,
-        externalId: wonId,
-        // After the chargeback in the ledger's order, even when both are written in the same millisecond.
-        at: new Date(Math.max(now, Date.parse(chargeback.createdAt) + 1)),
-      });
-      await repos.entries.insert(entry);
-      await repos.transactions.update(paid.scope, transaction.id, {}, { flag: 'CHANGED_STATUS_REFUNDED', at: entry.createdAt });
+      const at = deps.clock.now(paid.scope);
+      let chargeback = await repos.entries.findByExternalId(transaction.id, event.disputeReference);
+      if (!chargeback) {
+        if (event.amountMinor <= 0) return;
+        const payment = await paymentIn(repos, transaction.id, event.paymentReference);
+        const reversal = {
+          scope: paid.scope,
+          transaction,
+          payment,
+          kind: 'CHARGEBACK',
+          amountMinor: event.amountMinor,
+          externalId: event.disputeReference,
+          at,
+        } as const;
+        chargeback = (await deps.reversals.reverse(repos, reversal)).entry;
+      }
+      if (event.outcome === 'won') {
+        // The status stays (the customer is not re-subscribed); the vendor sees the money come back.
+        await deps.reversals.undo(repos, {
+          scope: paid.scope,
+          transactionId: transaction.id,
+          reversal: chargeback,
+          externalId: `${event.disputeReference}:won`,
+          at,
+        });
+      }
     });
     return 'processed';
   }
@@ -320,13 +285,19 @@ export function processorEventService(deps: ProcessorEventDeps) {
      * worker runs it). An event that fails is tried again after 30 s, 1 min, 2 min, ... up to an hour.
      */
     async runDue(limit = 100): Promise<ProcessorEventReport> {
-      const report: ProcessorEventReport = { processed: 0, failed: 0, ignored: 0 };
+      const report: ProcessorEventReport = { processed: 0, failed: 0, ignored: 0, refused: 0 };
       for (const stored of await deps.store.processorEvents.listDue(realNow().toISOString(), limit)) {
         try {
           const result = await act(stored);
           await deps.store.processorEvents.markProcessed(stored.id, realNow().toISOString());
           report[result]++;
         } catch (err) {
+          // The reversal module refused it: trying again cannot make it fit.
+          if (err instanceof AppError && err.code === 'INVALID_STATE') {
+            await deps.store.processorEvents.markProcessed(stored.id, realNow().toISOString(), shortError(err));
+            report.refused++;
+            continue;
+          }
           const next = new Date(realNow().getTime() + retryDelayMs(stored.tries));
           await deps.store.processorEvents.markFailed(stored.id, shortError(err), next.toISOString());
           report.failed++;

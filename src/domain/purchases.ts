@@ -5,14 +5,15 @@ import { discountedNet, type CouponService } from './coupons.ts';
 import type { Clock } from './clock.ts';
 import { AppError, invalidState } from './errors.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
-import { declineMessage, type CardInput, type DeclineCode, type PaymentGateway, type TokenizedCard } from './gateway.ts';
+import { declineMessage, type CardInput, type DeclineCode, type PaymentGateway } from './gateway.ts';
 import type { Booking, ChargeProtocol, Outcome } from './charge-protocol.ts';
 import type { EmailRecorder } from './customer-emails.ts';
 import { latestUnderKey, pendingAttempt, wasVoided } from './charge-attempts.ts';
 import { newId } from './ids.ts';
 import { paymentEntry } from './ledger.ts';
 import type { ChangeFlag, Coupon, Environment, Scope, Transaction, TransactionStatus } from './model.ts';
-import type { ChargeAttempt, Store } from './ports.ts';
+import type { PurchasePlan } from './attempt-plans.ts';
+import type { AttemptOf, ChargeAttempt, Store } from './ports.ts';
 import { formatMinor } from './money.ts';
 import { quotePrice, type PriceQuote } from './pricing.ts';
 import { prorate } from './proration.ts';
@@ -133,22 +134,6 @@ export type PurchaseResult =
 export type BrowserPaymentStart = PurchaseResult | { status: 'SESSION'; attemptKey: string; clientSecret: string; mode: 'payment' | 'setup' };
 
 /** Everything booking the purchase writes, recorded with its attempt so the reconciler can book it later. */
-interface PurchasePlan {
-  transaction: Transaction;
-  quote: PriceQuote;
-  /** The processor's token of the card: what a retry of the charge is asked with ('' until a browser session saved one). */
-  token: string;
-  provider: string;
-  /** The card, when it was known before the charge (typed into opentill's form); a browser session's comes with its outcome. */
-  card: TokenizedCard | null;
-  /** Paid in the browser, in a session of the processor's under this attempt: asked about, never charged from here. */
-  session?: boolean;
-  customer: { id: string; firstName: string | null; lastName: string | null };
-  licence: string | null;
-  licenceId: string;
-  charged: boolean;
-  migration: { oldId: string; oldNextCharge: string | null } | null;
-}
 
 export function purchaseService(deps: PurchaseDeps) {
   /** The vendor's settings that pricing depends on: conversion, and its country (for reverse charge). */
@@ -185,9 +170,9 @@ export function purchaseService(deps: PurchaseDeps) {
    * Books a purchase whose charge succeeded (or that charges nothing now): customer, stored method,
    * transaction, ledger entry and licence, in the settling database transaction.
    */
-  const booking: Booking = {
+  const booking: Booking<'PURCHASE'> = {
     async succeeded(repos, attempt, paid) {
-      const plan = JSON.parse(attempt.plan!) as PurchasePlan;
+      const { plan } = attempt;
       const transaction = { ...plan.transaction };
       const bought = new Date(transaction.createdAt);
       const scope = attempt.scope;
@@ -261,8 +246,8 @@ export function purchaseService(deps: PurchaseDeps) {
   const latestAttempt = (formKey: string) => latestUnderKey(deps.protocol.findByKey, formKey, (attempt) => attempt.status === 'DECLINED' || wasVoided(attempt));
 
   /** What the customer hears of an attempt: paid, declined, or still being confirmed. */
-  async function resultOf(scope: Scope, attempt: ChargeAttempt, outcome?: Outcome): Promise<PurchaseResult> {
-    const plan = JSON.parse(attempt.plan!) as PurchasePlan;
+  async function resultOf(scope: Scope, attempt: AttemptOf<'PURCHASE'>, outcome?: Outcome): Promise<PurchaseResult> {
+    const { plan } = attempt;
     if (attempt.status === 'SUCCEEDED') {
       const transaction = await deps.store.transactions.find(scope, plan.transaction.id);
       if (!transaction) throw new Error(`purchase ${attempt.key} is settled but its transaction ${plan.transaction.id} is missing`);
@@ -287,7 +272,7 @@ export function purchaseService(deps: PurchaseDeps) {
       throw new AppError('IDEMPOTENCY_CONFLICT', 'This form was already used for another payment; reload the page.');
     }
     if (attempt.status !== 'PENDING' && attempt.status !== 'UNKNOWN') return resultOf(scope, attempt);
-    const plan = JSON.parse(attempt.plan!) as PurchasePlan;
+    const { plan } = attempt;
     const outcome: Outcome = plan.session
       ? await deps.protocol.move(attempt, { session: true })
       : plan.charged
@@ -297,8 +282,8 @@ export function purchaseService(deps: PurchaseDeps) {
   }
 
   /** The processor's browser session of an open attempt, started (or, the same attempt again, found) under its id. */
-  async function session(scope: Scope, attempt: ChargeAttempt): Promise<BrowserPaymentStart> {
-    const plan = JSON.parse(attempt.plan!) as PurchasePlan;
+  async function session(scope: Scope, attempt: AttemptOf<'PURCHASE'>): Promise<BrowserPaymentStart> {
+    const { plan } = attempt;
     const started = await deps.gateways[scope.environment].startSession({
       attemptId: attempt.id,
       amountMinor: attempt.amountMinor,
@@ -422,7 +407,7 @@ export function purchaseService(deps: PurchaseDeps) {
     return { plan, transactionId, amountMinor: chargeNow ? quote.totalMinor : 0, currency: quote.currency };
   }
 
-  function attemptOf(scope: Scope, prepared: Awaited<ReturnType<typeof prepare>>, plan: PurchasePlan, key: string | undefined): ChargeAttempt {
+  function attemptOf(scope: Scope, prepared: Awaited<ReturnType<typeof prepare>>, plan: PurchasePlan, key: string | undefined): AttemptOf<'PURCHASE'> {
     return pendingAttempt({
       scope,
       kind: 'PURCHASE',
@@ -529,7 +514,7 @@ export function purchaseService(deps: PurchaseDeps) {
   };
 }
 
-const isSession = (attempt: ChargeAttempt) => (JSON.parse(attempt.plan!) as PurchasePlan).session === true;
+const isSession = (attempt: ChargeAttempt): attempt is AttemptOf<'PURCHASE'> => attempt.kind === 'PURCHASE' && attempt.plan.session === true;
 
 function openingState(
   type: Transaction['type'],

@@ -1,89 +1,130 @@
+import type { RefundPlan } from './attempt-plans.ts';
 import type { Booking, ChargeProtocol } from './charge-protocol.ts';
-import type { EmailEvent } from './customer-email-model.ts';
-import type { EmailRecorder } from './customer-emails.ts';
 import { latestUnderKey, pendingAttempt, wasVoided } from './charge-attempts.ts';
 import type { Clock } from './clock.ts';
-import { AppError, invalidState, notFound } from './errors.ts';
-import { randomToken } from './ids.ts';
-import { latestUnreversedPayment, reversalEntry, type NewEntry } from './ledger.ts';
-import type { EntryType, Scope, Transaction } from './model.ts';
-import type { ChargeAttempt, Store } from './ports.ts';
+import { AppError, invalidInput, invalidState, notFound } from './errors.ts';
+import { newId, randomToken } from './ids.ts';
+import { isPayment } from './ledger.ts';
+import type { LedgerEntry, Scope, Transaction } from './model.ts';
+import { normalizeCurrency, toMinor } from './money.ts';
+import type { AttemptOf, ChargeAttempt, Repositories, Store } from './ports.ts';
+import { latestRefundable, reversalState, type ReversalService, type ReversalState } from './reversals.ts';
 import { requireUnchanged, type SeenLedger } from './seen-ledger.ts';
 
 /**
- * Refunds the latest payment not yet refunded, through the charge protocol: the refund is recorded
- * under the row lock and committed, the gateway is asked outside any database transaction, and the
- * refund entry and status are written when it answers. One open refund per transaction at a time,
- * and the unique reverses_entry_id, make twenty simultaneous refunds produce exactly one.
+ * Refunds asked through opentill (the API, the panel, the admin tool), all or part of a payment,
+ * through the charge protocol: the refund is recorded under the row lock and committed, the gateway is
+ * asked outside any database transaction, and the reversal module books it when the gateway answers.
+ * One open refund per transaction at a time, and the store's check of each payment's reversals, make
+ * twenty simultaneous refunds of everything produce exactly one.
  */
 export interface RefundDeps {
   store: Store;
   clock: Clock;
   protocol: ChargeProtocol;
-  /** Queues the customer's refund e-mail in the booking's database transaction. */
-  emails?: EmailRecorder | undefined;
+  reversals: ReversalService;
 }
 
 export type RefundOutcome =
-  | { status: 'REFUNDED'; transaction: Transaction; refund: NewEntry; payment: { amountTotalMinor: number } }
+  /** `entry` is the refund booked; `remainingMinor` what is left to refund of its payment. */
+  | { status: 'REFUNDED'; transaction: Transaction; entry: LedgerEntry; remainingMinor: number }
   /** The gateway's answer is unknown: the refund entry appears once the gateway confirms it. */
   | { status: 'PENDING'; transaction: Transaction };
 
-const REFUND_TYPE: Record<Transaction['type'], EntryType> = {
-  ONETIME: 'ONETIME_PAYMENT_REFUND',
-  SUBSCRIPTION: 'SUBSCRIPTION_REFUND',
-  // The spec's entry types have no vaulted refund; a vaulted charge is refunded like a one-time payment.
-  VAULTED: 'ONETIME_PAYMENT_REFUND',
-};
+/** What a client asks: all that is left of the latest payment (nothing given), or an amount of it or of another payment. */
+export interface RefundRequest {
+  /** Gross, in the transaction's currency (a decimal number, as the API takes amounts). */
+  amount?: number | string | undefined;
+  /** When given, must be the payment's currency. */
+  currency?: string | undefined;
+  /** The payment to refund (a ledger entry id); the latest with something left by default. */
+  entryId?: string | undefined;
+  /** Why, kept with the refund and shown in the panel and the admin tool. */
+  reason?: string | undefined;
+}
 
-/** What booking a refund writes, recorded with its attempt. */
-interface RefundPlan {
-  transaction: Transaction;
-  refund: NewEntry;
-  chargeReference: string | null;
+/** At most this many characters of a reason are kept. */
+export const MAX_REASON_LENGTH = 500;
+
+/**
+ * The payment and amount a request refunds, checked against the ledger as it is now (under the row lock).
+ * Without a payment named, the latest with something left, as long as the transaction is not refunded
+ * (the original API's call: a refunded subscription's earlier periods stay paid). Refused: a payment that
+ * is not one or has nothing left, an amount of zero, more than is left, or in another currency.
+ */
+export function planRefund(entries: readonly LedgerEntry[], request: RefundRequest, transaction: Transaction): { state: ReversalState; amountMinor: number } {
+  const { id, status } = transaction;
+  if (request.entryId === undefined && status === 'TRANSACTION_STATUS_REFUNDED')
+    throw invalidState(`Transaction ${id} is already refunded (status ${status}).`);
+  const payment = request.entryId === undefined ? undefined : entries.find((e) => e.id === request.entryId);
+  if (request.entryId !== undefined && (!payment || !isPayment(payment))) throw notFound(`Payment ${request.entryId} of transaction ${id}`);
+  const state = payment ? reversalState(entries, payment) : latestRefundable(entries);
+  if (!state || state.remainingMinor <= 0) throw invalidState(`Transaction ${id} (status ${status}) has no payment left to refund.`);
+  const currency = state.payment.currency;
+  if (request.currency !== undefined && normalizeCurrency(request.currency) !== currency) {
+    throw invalidInput(`The payment is in ${currency}; a refund of it is in ${currency} too, not ${request.currency}.`);
+  }
+  const amountMinor = request.amount === undefined ? state.remainingMinor : toMinor(request.amount, currency);
+  if (amountMinor <= 0) throw invalidInput('A refund must be of more than zero.');
+  if (amountMinor > state.remainingMinor) {
+    throw invalidInput(
+      `${request.amount} ${currency} is more than is left to refund of this payment: at most ${state.remainingMinor} minor units of ${currency}.`,
+    );
+  }
+  return { state, amountMinor };
 }
 
 export function refundService(deps: RefundDeps) {
-  const booking: Booking = {
+  /** Books a refund the gateway made, through the reversal module, under the transaction's row lock. */
+  async function book(repos: Repositories, attempt: AttemptOf<'REFUND'>, reference: string): Promise<void> {
+    const { plan } = attempt;
+    // The row first, then the invoice counter (inside the entry insert): billing takes them in this order too.
+    const transaction = await repos.transactions.lock(attempt.scope, plan.transaction.id);
+    if (!transaction) throw new Error(`refund ${attempt.key}: transaction ${plan.transaction.id} is missing`);
+    const payment = (await repos.entries.listForTransaction(transaction.id)).find((e) => e.id === plan.paymentId);
+    if (!payment) throw new Error(`refund ${attempt.key}: payment ${plan.paymentId} is missing`);
+    await deps.reversals.reverse(repos, {
+      scope: attempt.scope,
+      transaction,
+      payment,
+      kind: 'REFUND',
+      amountMinor: attempt.amountMinor,
+      externalId: reference,
+      at: new Date(plan.entry.createdAt),
+      reason: plan.reason,
+      ids: plan.entry,
+    });
+  }
+
+  const booking: Booking<'REFUND'> = {
     // The processor finds a refund among its payment's refunds: the reconciler asks with the payment.
-    lookupHint: (attempt) => (JSON.parse(attempt.plan!) as RefundPlan).chargeReference,
-    async succeeded(repos, attempt, paid) {
-      const plan = JSON.parse(attempt.plan!) as RefundPlan;
-      const { transaction } = plan;
-      // The row first, then the invoice counter (inside the entry insert): billing takes them in this order too.
-      await repos.transactions.lock(attempt.scope, transaction.id);
-      await repos.entries.insert({ ...plan.refund, externalId: paid.reference });
-      // A vaulted method stays usable after one of its charges is refunded.
-      const patch: Partial<Transaction> = transaction.type === 'VAULTED' ? {} : { status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };
-      await repos.transactions.update(attempt.scope, transaction.id, patch, { flag: 'CHANGED_STATUS_REFUNDED', at: plan.refund.createdAt });
-      await deps.emails?.record(repos, [refundEmail(attempt.scope, transaction.id, plan.refund.id)]);
-    },
+    lookupHint: (attempt) => attempt.plan.chargeReference,
+    succeeded: (repos, attempt, paid) => book(repos, attempt, paid.reference),
   };
 
-  async function outcomeOf(attempt: ChargeAttempt): Promise<RefundOutcome> {
-    const plan = JSON.parse(attempt.plan!) as RefundPlan;
+  async function outcomeOf(attempt: AttemptOf<'REFUND'>): Promise<RefundOutcome> {
+    const { plan } = attempt;
     if (attempt.status === 'PENDING' || attempt.status === 'UNKNOWN') return { status: 'PENDING', transaction: plan.transaction };
     if (attempt.status !== 'SUCCEEDED') {
       throw new AppError('SERVICE_UNAVAILABLE', `The payment provider refused the refund (${attempt.failureCode ?? attempt.status}); nothing was refunded.`);
     }
-    const patch: Partial<Transaction> = plan.transaction.type === 'VAULTED' ? {} : { status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };
-    return {
-      status: 'REFUNDED',
-      transaction: { ...plan.transaction, ...patch, changeFlag: 'CHANGED_STATUS_REFUNDED' },
-      refund: { ...plan.refund, externalId: attempt.gatewayReference },
-      payment: { amountTotalMinor: plan.refund.amountTotalMinor },
-    };
+    const transaction = await deps.store.transactions.find(attempt.scope, plan.transaction.id);
+    const entries = await deps.store.entries.listForTransaction(plan.transaction.id);
+    const entry = entries.find((e) => e.id === plan.entry.id);
+    const payment = entries.find((e) => e.id === plan.paymentId);
+    if (!transaction || !entry || !payment) throw new Error(`refund ${attempt.key} is settled but its entry ${plan.entry.id} is missing`);
+    return { status: 'REFUNDED', transaction, entry, remainingMinor: reversalState(entries, payment).remainingMinor };
   }
 
   /** Asks the gateway for an open refund attempt (`again`: a retry, under the same id) and settles it. */
-  async function ask(attempt: ChargeAttempt, again = false): Promise<RefundOutcome> {
-    const plan = JSON.parse(attempt.plan!) as RefundPlan;
-    const outcome = await (again ? deps.protocol.moveAgain : deps.protocol.move)(attempt, { refundOf: plan.chargeReference });
+  async function ask(attempt: AttemptOf<'REFUND'>, again = false): Promise<RefundOutcome> {
+    const outcome = await (again ? deps.protocol.moveAgain : deps.protocol.move)(attempt, { refundOf: attempt.plan.chargeReference });
     return outcomeOf(await deps.protocol.settle(attempt, outcome, booking));
   }
 
   /** The same Idempotency-Key again: the first refund's outcome, asking the gateway again while it is open. */
   async function retry(attempt: ChargeAttempt): Promise<RefundOutcome> {
+    if (attempt.kind !== 'REFUND') throw new Error(`attempt ${attempt.key} is a ${attempt.kind}, not a refund`);
     if (attempt.status !== 'PENDING' && attempt.status !== 'UNKNOWN') return outcomeOf(attempt);
     const result = await ask(attempt, true);
     if (result.status === 'PENDING') {
@@ -94,6 +135,42 @@ export function refundService(deps: RefundDeps) {
     return result;
   }
 
+  /** Checks the refund against the transaction as it is now, locked, and records its attempt (committed before the gateway is asked). */
+  async function record(scope: Scope, id: string, key: string, request: RefundRequest, seen: SeenLedger | undefined) {
+    return deps.store.transaction(async (repos) => {
+      const transaction = await repos.transactions.lock(scope, id);
+      if (!transaction) throw notFound(`Transaction ${id}`);
+      await requireUnchanged(repos, id, seen);
+      if (await repos.chargeAttempts.findOpenFor(id, 'REFUND')) {
+        throw new AppError('PAYMENT_PENDING', `A refund of transaction ${id} is being confirmed by the payment provider; retry later.`, {
+          retryAfterSeconds: 5,
+        });
+      }
+      if (transaction.status === 'TRANSACTION_STATUS_PENDING')
+        throw invalidState(`Transaction ${id} is ${transaction.status}: there is no payment to refund yet.`);
+      const { state, amountMinor } = planRefund(await repos.entries.listForTransaction(id), request, transaction);
+      const now = deps.clock.now(scope);
+      const plan: RefundPlan = {
+        transaction,
+        paymentId: state.payment.id,
+        chargeReference: state.payment.externalId,
+        entry: { id: newId('entry', now.getTime()), hashId: newId('hash', now.getTime()), createdAt: now.toISOString() },
+        reason: request.reason?.trim().slice(0, MAX_REASON_LENGTH) || null,
+      };
+      const attempt = pendingAttempt({
+        scope,
+        kind: 'REFUND',
+        key,
+        transactionId: id,
+        amountMinor,
+        currency: state.payment.currency,
+        now: deps.clock.now(),
+        plan,
+      });
+      return repos.chargeAttempts.record(attempt);
+    });
+  }
+
   return {
     /** How a settled refund is written, for the reconciler. */
     booking,
@@ -102,50 +179,16 @@ export function refundService(deps: RefundDeps) {
      * `key`: the client's Idempotency-Key; a retry under it is the same refund. `seen`: the ledger as
      * the caller showed it; refused if it changed since (a form sent twice).
      */
-    async refund(scope: Scope, id: string, options: { key?: string | undefined; seen?: SeenLedger | undefined } = {}): Promise<RefundOutcome> {
+    async refund(
+      scope: Scope,
+      id: string,
+      options: { key?: string | undefined; seen?: SeenLedger | undefined; request?: RefundRequest } = {},
+    ): Promise<RefundOutcome> {
       const firstKey = `refund:${scope.vendorId}:${scope.environment}:${id}:${options.key ?? randomToken(16)}`;
       // The same key again is the same refund; after a void (nothing was refunded) it is a new try.
       const latest = options.key ? await latestUnderKey(deps.protocol.findByKey, firstKey, wasVoided) : { key: firstKey };
       if (latest.attempt) return retry(latest.attempt);
-
-      const recorded = await deps.store.transaction(async (repos) => {
-        const transaction = await repos.transactions.lock(scope, id);
-        if (!transaction) throw notFound(`Transaction ${id}`);
-        await requireUnchanged(repos, id, options.seen);
-        if (await repos.chargeAttempts.findOpenFor(id, 'REFUND')) {
-          throw new AppError('PAYMENT_PENDING', `A refund of transaction ${id} is being confirmed by the payment provider; retry later.`, {
-            retryAfterSeconds: 5,
-          });
-        }
-        if (transaction.status === 'TRANSACTION_STATUS_PENDING')
-          throw invalidState(`Transaction ${id} is ${transaction.status}: there is no payment to refund yet.`);
-        if (transaction.status === 'TRANSACTION_STATUS_REFUNDED') throw invalidState(`Transaction ${id} is already refunded (status ${transaction.status}).`);
-        const entries = await repos.entries.listForTransaction(id);
-        const payment = latestUnreversedPayment(entries);
-        if (!payment) throw invalidState(`Transaction ${id} (status ${transaction.status}) has no payment left to refund.`);
-        if (payment.amountTotalMinor <= 0) throw invalidState(`The latest payment of transaction ${id} was of nothing; there is nothing to refund.`);
-        const now = deps.clock.now(scope);
-        const refund = reversalEntry(payment, {
-          type: REFUND_TYPE[transaction.type],
-          vendorId: scope.vendorId,
-          environment: scope.environment,
-          externalId: null,
-          at: now,
-        });
-        const plan: RefundPlan = { transaction, refund, chargeReference: payment.externalId };
-        const attempt = pendingAttempt({
-          scope,
-          kind: 'REFUND',
-          key: latest.key,
-          transactionId: id,
-          amountMinor: payment.amountTotalMinor,
-          currency: payment.currency,
-          now: deps.clock.now(),
-          plan,
-        });
-        // Committed with this transaction, before the gateway is asked.
-        return repos.chargeAttempts.record(attempt);
-      });
+      const recorded = await record(scope, id, latest.key, options.request ?? {}, options.seen);
       if (!recorded.fresh) return retry(recorded.attempt);
       return ask(recorded.attempt);
     },
@@ -153,11 +196,3 @@ export function refundService(deps: RefundDeps) {
 }
 
 export type RefundService = ReturnType<typeof refundService>;
-
-/** The customer's e-mail about a refund: one per refund entry, however the refund was made. */
-export const refundEmail = (scope: Scope, transactionId: string, entryId: string): EmailEvent => ({
-  kind: 'REFUNDED',
-  scope,
-  key: `REFUNDED:${entryId}`,
-  facts: { transactionId, entryId },
-});

@@ -8,7 +8,8 @@ import { latestUnderKey, pendingAttempt, wasVoided } from './charge-attempts.ts'
 import { randomToken } from './ids.ts';
 import { paymentEntry } from './ledger.ts';
 import type { Environment, Scope } from './model.ts';
-import type { ChargeAttempt, Store } from './ports.ts';
+import type { VaultedPlan } from './attempt-plans.ts';
+import type { AttemptOf, ChargeAttempt, Store } from './ports.ts';
 import { quotePrice, type PriceQuote } from './pricing.ts';
 import { parsePriceList } from './validation.ts';
 
@@ -35,24 +36,16 @@ export interface VaultedChargeResult {
   message: string | null;
 }
 
-/** What booking a vaulted charge writes, recorded with its attempt. */
-interface VaultedPlan {
-  transactionId: string;
-  token: string;
-  quote: PriceQuote;
-  description: string | null;
-}
-
 /** Whether an attempt recorded under a client's key is this charge: a key is one amount, in one currency. */
-const sameCharge = (attempt: ChargeAttempt, quote: PriceQuote) =>
+const sameCharge = (attempt: ChargeAttempt, quote: PriceQuote): attempt is AttemptOf<'VAULTED'> =>
   attempt.kind === 'VAULTED' && attempt.amountMinor === quote.totalMinor && attempt.currency === quote.currency;
 const otherAmount = () =>
   new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a charge of another amount; use a new key for a new charge.');
 
 export function vaultedChargeService(deps: VaultedChargeDeps) {
-  const booking: Booking = {
+  const booking: Booking<'VAULTED'> = {
     async succeeded(repos, attempt, paid, at) {
-      const plan = JSON.parse(attempt.plan!) as VaultedPlan;
+      const { plan } = attempt;
       // The row first, then the invoice counter (inside the entry insert): billing takes them in this order too.
       const transaction = await repos.transactions.lock(attempt.scope, plan.transactionId);
       if (!transaction) throw new Error(`vaulted charge ${attempt.key}: transaction ${plan.transactionId} is missing`);
@@ -75,7 +68,7 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
     },
     async declined(repos, attempt, decline, at) {
       if (!decline.permanent) return;
-      const plan = JSON.parse(attempt.plan!) as VaultedPlan;
+      const { plan } = attempt;
       await repos.transactions.update(
         attempt.scope,
         plan.transactionId,
@@ -86,7 +79,7 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
   };
 
   /** The answer for an attempt as it stands; PENDING while it is open. */
-  function answer(attempt: ChargeAttempt, quote: PriceQuote, outcome?: Outcome): VaultedChargeResult {
+  function answer(attempt: AttemptOf<'VAULTED'>, quote: PriceQuote, outcome?: Outcome): VaultedChargeResult {
     if (attempt.status === 'SUCCEEDED') return { status: 'SUCCESS', deactivation: false, quote, message: null };
     if (attempt.status === 'PENDING' || attempt.status === 'UNKNOWN') {
       return {
@@ -102,9 +95,8 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
   }
 
   /** Charges an open attempt's card (`again`: a retry, under the same id) and settles it; a payment the bank holds is not left open. */
-  async function ask(attempt: ChargeAttempt, again: boolean): Promise<{ settled: ChargeAttempt; outcome: Outcome }> {
-    const plan = JSON.parse(attempt.plan!) as VaultedPlan;
-    const outcome = await (again ? deps.protocol.moveAgain : deps.protocol.move)(attempt, { token: plan.token });
+  async function ask(attempt: AttemptOf<'VAULTED'>, again: boolean): Promise<{ settled: AttemptOf<'VAULTED'>; outcome: Outcome }> {
+    const outcome = await (again ? deps.protocol.moveAgain : deps.protocol.move)(attempt, { token: attempt.plan.token });
     const settled = await deps.protocol.settle(attempt, outcome, booking);
     await deps.protocol.releaseHeld(attempt, outcome);
     return { settled, outcome };

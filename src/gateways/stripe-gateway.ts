@@ -345,7 +345,10 @@ async function translate(stripe: Stripe, inbound: InboundEvent): Promise<Process
       return attemptId ? { kind: 'payment', attemptId, reference: object.id } : ignored('not made by opentill');
     }
     case 'charge.refunded':
-    case 'refund.created': {
+    case 'charge.refund.updated':
+    case 'refund.created':
+    case 'refund.updated':
+    case 'refund.failed': {
       const paymentIntent = idOf(event.data.object.payment_intent);
       if (!paymentIntent) return ignored('not a PaymentIntent');
       const intent = await stripe.paymentIntents.retrieve(paymentIntent);
@@ -357,9 +360,17 @@ async function translate(stripe: Stripe, inbound: InboundEvent): Promise<Process
         kind: 'refunds',
         paymentReference: paymentIntent,
         attemptId,
+        // A pending refund is on its way to the customer (the money has left the vendor's balance); a
+        // failed or canceled one is not, whether or not it was booked.
         refunds: refunds.data
-          .filter((r) => r.status === 'succeeded' || r.status === 'pending')
-          .map((r) => ({ reference: r.id, amountMinor: r.amount, currency: r.currency.toUpperCase(), refundAttemptId: r.metadata?.opentill_refund ?? null })),
+          .filter((r) => r.status !== 'requires_action')
+          .map((r) => ({
+            reference: r.id,
+            amountMinor: r.amount,
+            currency: r.currency.toUpperCase(),
+            refundAttemptId: r.metadata?.opentill_refund ?? null,
+            failed: r.status === 'failed' || r.status === 'canceled',
+          })),
       };
     }
     case 'charge.dispute.created':

@@ -1,6 +1,5 @@
 import type { LedgerEntry, Transaction } from '../domain/model.ts';
 import { formatMinor, minorToNumber } from '../domain/money.ts';
-import type { NewEntry } from '../domain/ledger.ts';
 
 /** Domain records in the API's wire shapes, with the field names of docs/decisions.md §8. */
 
@@ -93,8 +92,8 @@ export function entry(e: LedgerEntry) {
   };
 }
 
-/** Element of the refund response: the amounts returned to the customer, as positive numbers. */
-export function refundRecord(refund: NewEntry, baseUrl: string) {
+/** Element of the refund response: the amounts returned to the customer, as positive numbers; `refundable`: something is left of the payment. */
+export function refundRecord(refund: LedgerEntry, baseUrl: string, refundable: boolean) {
   const c = refund.currency;
   return {
     TCFee: minorToNumber(-refund.serviceFeeMinor, c),
@@ -106,7 +105,7 @@ export function refundRecord(refund: NewEntry, baseUrl: string) {
     incomeCurrency: refund.incomeCurrency,
     invoiceLink: `${baseUrl}/invoice/${refund.hashId}`,
     paymentProvider: refund.paymentProvider,
-    refundable: false,
+    refundable,
     taxAmount: minorToNumber(-refund.taxMinor, c),
     timestamp: Date.parse(refund.createdAt),
     transactionFee: minorToNumber(-refund.transactionFeeMinor, c),

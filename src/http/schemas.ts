@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
 
 /**
@@ -117,6 +118,35 @@ export const RefundRecord = Type.Object({
 });
 
 export const UrlResult = Type.Object({ url: Type.String() });
+
+/**
+ * The body of a route that the original API calls without one (refund, cancel): absent, it is `null`;
+ * sent, an object of the fields the route knows and no other, so a client never silently gets
+ * something other than it asked for (docs/decisions.md §1, "Beyond the seed").
+ */
+export const optionalBody = <T extends TSchema>(body: T) => Type.Union([body, Type.Null()]);
+
+/** The route's preValidation with `optionalBody`: no body at all is `null`, which the schema takes. */
+export function absentBodyIsNull(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
+  if (request.body === undefined) request.body = null;
+  done();
+}
+
+export const RefundBody = Type.Object(
+  {
+    amount: Type.Optional(
+      Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.String({ maxLength: 32 })], {
+        description: "Gross amount to refund, in the transaction's currency; at most what is left of the payment. Absent: all that is left.",
+      }),
+    ),
+    currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3, description: "If given, must be the payment's currency." })),
+    entryId: Type.Optional(Type.String({ maxLength: 100, description: 'The payment (ledger entry id) to refund; by default the latest with something left.' })),
+    reason: Type.Optional(Type.String({ maxLength: 500, description: 'Why, kept with the refund and shown to the vendor.' })),
+  },
+  { additionalProperties: false, description: "opentill's own, optional: refund part of a payment, or another than the latest." },
+);
+
+export const CancelBody = Type.Object({}, { additionalProperties: false, description: 'Nothing: cancel takes no fields.' });
 
 export const Price = Type.Object({ currency: Type.String(), value: Type.Union([Type.Number(), Type.String()]) });
 /** `prices` as the schema declares it (an array) or as the samples send it (a serialized string). */

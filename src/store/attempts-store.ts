@@ -1,5 +1,6 @@
+import { currentPlan } from '../domain/attempt-plans.ts';
 import type { Environment } from '../domain/model.ts';
-import type { AttemptKind, ChargeAttempt, ChargeAttemptStatus, Repositories } from '../domain/ports.ts';
+import type { AnyAttempt, AttemptKind, AttemptOf, ChargeAttempt, ChargeAttemptStatus, Repositories } from '../domain/ports.ts';
 import type { DialectName, Executor, ReadRows } from './database.ts';
 import { isUniqueViolation } from './database.ts';
 import { precompiled, precompiledRow } from './precompiled.ts';
@@ -9,7 +10,7 @@ import type { ChargeAttemptsTable } from './schema.ts';
 
 type Attempt = ChargeAttempt;
 
-export function toAttemptRow(a: Attempt): Insertable<ChargeAttemptsTable> {
+export function toAttemptRow(a: AnyAttempt): Insertable<ChargeAttemptsTable> {
   return {
     id: a.id,
     vendor_id: a.scope.vendorId,
@@ -24,11 +25,13 @@ export function toAttemptRow(a: Attempt): Insertable<ChargeAttemptsTable> {
     created_at: a.createdAt,
     updated_at: a.updatedAt,
     kind: a.kind,
-    plan: a.plan,
+    // What the attempt books, as JSON: given back parsed, once, where the attempt is read.
+    plan: a.plan === null ? null : JSON.stringify(a.plan),
   };
 }
 
 export function toAttempt(row: Selectable<ChargeAttemptsTable>): Attempt {
+  // The row's kind says which plan it holds (src/domain/attempt-plans.ts).
   return {
     id: row.id,
     scope: { vendorId: row.vendor_id, environment: row.environment as Environment },
@@ -42,8 +45,8 @@ export function toAttempt(row: Selectable<ChargeAttemptsTable>): Attempt {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     kind: row.kind as AttemptKind,
-    plan: row.plan,
-  };
+    plan: row.plan === null ? null : currentPlan(row.kind as AttemptKind, JSON.parse(row.plan)),
+  } as Attempt;
 }
 
 export const ATTEMPT_COLUMNS = [
@@ -112,12 +115,13 @@ export function chargeAttemptsStore(db: Executor, dialect: DialectName, writes?:
     return row && toAttempt(row);
   };
   return {
-    async record(a) {
+    async record<K extends AttemptKind>(a: AttemptOf<K>) {
+      // A key names its kind (`checkout:…`, `refund:…`): what is found under it is of the attempt's kind.
       const [inserted] = await insert(toAttemptRow(a));
-      if (inserted) return { attempt: toAttempt(inserted), fresh: true };
+      if (inserted) return { attempt: toAttempt(inserted) as AttemptOf<K>, fresh: true };
       const earlier = await findByKey(a.key);
       if (!earlier) throw new Error(`charge attempt ${a.key} vanished`);
-      return { attempt: earlier, fresh: false };
+      return { attempt: earlier as AttemptOf<K>, fresh: false };
     },
     findByKey,
     async settle(id, patch) {

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type RawBuilder, type Selectable } from 'kysely';
 import type { ChargeFrequency, Environment, TransactionStatus } from '../domain/model.ts';
-import type { BillingState, BillingWrite, Repositories } from '../domain/ports.ts';
+import type { AttemptOf, BillingState, BillingWrite, Repositories } from '../domain/ports.ts';
 import { ATTEMPT_COLUMNS, toAttempt, toAttemptRow } from './attempts-store.ts';
 import type { DialectName, Executor, ReadRows } from './database.ts';
 import { ENTRY_COLUMNS, reserveInvoiceNumbers, toEntryRow } from './ledger-store.ts';
@@ -283,7 +283,7 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
         }
         if (earlier.length === 0) continue;
         for (const row of await db.selectFrom('charge_attempts').selectAll().where('attempt_key', 'in', earlier).execute())
-          byKey.set(row.attempt_key, toAttempt(row));
+          byKey.set(row.attempt_key, toAttempt(row) as AttemptOf<'RENEWAL'>);
       }
       return byKey;
     },

@@ -38,8 +38,12 @@ export function toEntryRow(e: NewEntry, invoiceNumber: number | null): LedgerEnt
   };
 }
 
-/** Entries that are invoices (payments) or credit notes (refunds); a chargeback is neither. */
-export const isInvoiced = (e: Pick<NewEntry, 'type'>) => e.type !== 'CHARGEBACK';
+/**
+ * Entries that are invoices (payments) or credit notes (refunds). A chargeback is neither, nor is the
+ * entry that puts back a refund that failed (of a refund's type, positive).
+ */
+export const isInvoiced = (e: Pick<NewEntry, 'type' | 'amountTotalMinor'>) =>
+  e.type !== 'CHARGEBACK' && !(e.type.endsWith('_REFUND') && e.amountTotalMinor > 0);
 
 /**
  * Takes the next `count` invoice numbers of a vendor's environment and returns the first. Called in
@@ -109,14 +113,39 @@ export function entriesStore(
     runOn: runners.writes,
     shareAs: `${dialect}:entries.reserveInvoiceNumbers`,
   });
+  async function write(e: NewEntry) {
+    let invoiceNumber: number | null = null;
+    if (isInvoiced(e)) {
+      const [row] = await reserve(e.vendorId, e.environment, 1);
+      invoiceNumber = Number(row!.last_number);
+    }
+    await insertRow(toEntryRow(e, invoiceNumber));
+  }
   return {
     async insert(e) {
-      let invoiceNumber: number | null = null;
-      if (isInvoiced(e)) {
-        const [row] = await reserve(e.vendorId, e.environment, 1);
-        invoiceNumber = Number(row!.last_number);
+      if (e.reversesEntryId !== null) throw new Error(`entry ${e.id} reverses ${e.reversesEntryId}: reversals go through insertReversal`);
+      await write(e);
+    },
+    async insertReversal(e) {
+      const reversed = e.reversesEntryId;
+      if (reversed === null) throw new Error(`entry ${e.id} reverses nothing`);
+      const payment = await paymentReversedBy(db, dialect, reversed);
+      // What the payment's reversals (and theirs) come to with this one, under the payment row's lock.
+      const { sum } = await db
+        .selectFrom('ledger_entries')
+        .select(sql<string>`coalesce(sum(amount_total_minor), 0)`.as('sum'))
+        .where((eb) =>
+          eb.or([
+            eb('reverses_entry_id', '=', payment.id),
+            eb('reverses_entry_id', 'in', eb.selectFrom('ledger_entries').select('id').where('reverses_entry_id', '=', payment.id)),
+          ]),
+        )
+        .executeTakeFirstOrThrow();
+      const after = -(Number(sum) + e.amountTotalMinor);
+      if (after < 0 || after > Number(payment.amount_total_minor)) {
+        throw new Error(`entry ${e.id} would reverse ${after} of payment ${payment.id}, which was ${payment.amount_total_minor}: refused`);
       }
-      await insertRow(toEntryRow(e, invoiceNumber));
+      await write(e);
     },
     async listForTransaction(transactionId) {
       const rows = await entriesOf(transactionId);
@@ -143,6 +172,24 @@ export function entriesStore(
       return row && toEntry(row);
     },
   };
+}
+
+/**
+ * The payment an entry reverses, directly or through the reversal it undoes, locked on PostgreSQL until
+ * the database transaction ends (SQLite's writer holds the whole database), so two reversals of one
+ * payment are checked one after the other.
+ */
+async function paymentReversedBy(db: Executor, dialect: DialectName, entryId: string) {
+  const row = (id: string) => {
+    const query = db.selectFrom('ledger_entries').select(['id', 'amount_total_minor', 'reverses_entry_id']).where('id', '=', id);
+    return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  };
+  const target = await row(entryId);
+  if (!target) throw new Error(`entry ${entryId} is not in the ledger`);
+  if (target.reverses_entry_id === null) return target;
+  const payment = await row(target.reverses_entry_id);
+  if (!payment || payment.reverses_entry_id !== null) throw new Error(`entry ${entryId} reverses a reversal of a reversal`);
+  return payment;
 }
 
 export function licencesStore(db: Executor): Repositories['licences'] {

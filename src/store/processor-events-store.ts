@@ -57,8 +57,13 @@ export function processorEventsStore(db: Executor): Repositories['processorEvent
         .execute();
       return rows.map(toEvent);
     },
-    async markProcessed(id, at) {
-      await db.updateTable('processor_events').set({ processed_at: at, last_error: null }).where('id', '=', id).where('processed_at', 'is', null).execute();
+    async markProcessed(id, at, refusal) {
+      await db
+        .updateTable('processor_events')
+        .set({ processed_at: at, last_error: refusal ?? null })
+        .where('id', '=', id)
+        .where('processed_at', 'is', null)
+        .execute();
     },
     async markFailed(id, error, nextTryAt) {
       await db

@@ -37,6 +37,8 @@ for (const kind of await storeKinds()) {
         scope: v.scope(),
         kind: 'VAULTED',
         key: `protocol-test:${kind}:${++n}`,
+        // The protocol moves money and writes outcomes; what a booking would read of a plan is not its business.
+        plan: null as never,
         transactionId: null,
         amountMinor,
         currency: 'USD',
@@ -71,6 +73,7 @@ for (const kind of await storeKinds()) {
         scope: v.scope(),
         kind: 'VAULTED',
         key: first.key,
+        plan: null as never,
         transactionId: null,
         amountMinor: 400,
         currency: 'USD',

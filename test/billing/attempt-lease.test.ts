@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pendingAttempt } from '../../src/domain/charge-attempts.ts';
 import { fixedClock } from '../../src/domain/clock.ts';
-import type { ChargeAttempt } from '../../src/domain/ports.ts';
+import type { AttemptOf } from '../../src/domain/ports.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { toAttemptRow } from '../../src/store/attempts-store.ts';
 import { scriptedSandbox } from '../helpers/scripted-gateway.ts';
@@ -55,7 +55,7 @@ for (const kind of await storeKinds()) {
     const payments = async (id: string) => (await t.services.transactions.get(v.scope(), id)).entries.filter((e) => e.type === 'SUBSCRIPTION_PAYMENT');
 
     /** The renewal's attempt as another worker's claim records it: now, not yet settled. */
-    async function renewalAttempt(id: string): Promise<ChargeAttempt> {
+    async function renewalAttempt(id: string): Promise<AttemptOf<'RENEWAL'>> {
       const period = Number((await row(id)).billing_period);
       return pendingAttempt({
         scope: v.scope(),
@@ -65,6 +65,7 @@ for (const kind of await storeKinds()) {
         amountMinor: 2000,
         currency: 'USD',
         now: clock.now(),
+        plan: null,
       });
     }
     async function recordedElsewhere(id: string) {

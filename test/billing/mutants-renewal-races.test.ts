@@ -109,6 +109,7 @@ for (const kind of await storeKinds()) {
           amountMinor: 1,
           currency: 'USD',
           now: clock.now(),
+          plan: null,
         }),
       );
       await t.services.store.transaction((repos) => repos.billing.recordAttempts(stale));

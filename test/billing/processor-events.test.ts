@@ -7,7 +7,8 @@ import { fixedClock } from '../../src/domain/clock.ts';
 import type { ChargeResult, EventCheck, NotFound, PaymentGateway, ProcessorEvent, RefundResult } from '../../src/domain/gateway.ts';
 import type { LedgerEntry } from '../../src/domain/model.ts';
 import type { ChargeAttempt } from '../../src/domain/ports.ts';
-import { portionOf, processorEventService, shortError } from '../../src/domain/processor-events.ts';
+import { processorEventService, shortError } from '../../src/domain/processor-events.ts';
+import { reversalService } from '../../src/domain/reversals.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { storeKinds, TEST_CARD, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
@@ -238,7 +239,7 @@ for (const kind of await storeKinds()) {
         kind: 'refunds',
         paymentReference: payment.externalId!,
         attemptId: attempt.id,
-        refunds: [{ reference: `re_dup_${kind}`, amountMinor: payment.amountTotalMinor, currency: 'USD', refundAttemptId: null }],
+        refunds: [{ reference: `re_dup_${kind}`, amountMinor: payment.amountTotalMinor, currency: 'USD', refundAttemptId: null, failed: false }],
       });
       const before = await storedCount();
       for (let i = 0; i < 3; i++) {
@@ -247,18 +248,18 @@ for (const kind of await storeKinds()) {
         assert.deepEqual(res.json, { received: true });
       }
       assert.equal(await storedCount(), before + 1, 'one event stored');
-      assert.deepEqual(await settleAll(), { processed: 1, failed: 0, ignored: 0 });
+      assert.deepEqual(await settleAll(), { processed: 1, failed: 0, ignored: 0, refused: 0 });
       assert.equal((await entriesOf(id)).filter((e) => e.type === 'ONETIME_PAYMENT_REFUND').length, 1);
-      assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 0 }, 'nothing left to do');
+      assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 0, refused: 0 }, 'nothing left to do');
     });
 
     test("a refund made in the processor's dashboard: one refund entry, REFUNDED in the feed and the ledger; replayed 3 times, still one", async () => {
       const { id, attempt, payment } = await bought('ONETIME');
-      const refund = { reference: `re_dash_${kind}`, amountMinor: payment.amountTotalMinor, currency: 'USD', refundAttemptId: null };
+      const refund = { reference: `re_dash_${kind}`, amountMinor: payment.amountTotalMinor, currency: 'USD', refundAttemptId: null, failed: false };
       const event: ProcessorEvent = { kind: 'refunds', paymentReference: payment.externalId!, attemptId: attempt.id, refunds: [refund] };
       tick();
       await deliver(event);
-      assert.deepEqual(await settleAll(), { processed: 1, failed: 0, ignored: 0 });
+      assert.deepEqual(await settleAll(), { processed: 1, failed: 0, ignored: 0, refused: 0 });
 
       const check = async () => {
         const entries = await entriesOf(id);
@@ -289,7 +290,7 @@ for (const kind of await storeKinds()) {
         tick();
         await deliver(event);
       }
-      assert.deepEqual(await settleAll(), { processed: 3, failed: 0, ignored: 0 });
+      assert.deepEqual(await settleAll(), { processed: 3, failed: 0, ignored: 0, refused: 0 });
       await check();
       assert.equal(await changed(id), undefined, 'nothing new for the vendor');
     });
@@ -304,7 +305,7 @@ for (const kind of await storeKinds()) {
         kind: 'refunds',
         paymentReference: payment.externalId!,
         attemptId: attempt.id,
-        refunds: [{ reference: `re_part_${kind}`, amountMinor: part, currency: payment.currency, refundAttemptId: null }],
+        refunds: [{ reference: `re_part_${kind}`, amountMinor: part, currency: payment.currency, refundAttemptId: null, failed: false }],
       });
       await settleAll();
       const refund = (await entriesOf(id)).find((e) => e.type === 'ONETIME_PAYMENT_REFUND')!;
@@ -312,7 +313,9 @@ for (const kind of await storeKinds()) {
       assert.equal(refund.netMinor + refund.taxMinor, -part);
       assert.equal(refund.taxMinor, -Math.round((payment.taxMinor * part) / payment.amountTotalMinor));
       for (const field of ['taxMinor', 'netMinor', 'incomeMinor', 'transactionFeeMinor'] as const) assert.ok(Number.isInteger(refund[field]), field);
-      assert.equal((await read(id)).transactionStatus, 'TRANSACTION_STATUS_REFUNDED');
+      // A part refunded changes no status (docs/decisions.md §6a); the vendor sees the change in the feed.
+      assert.equal((await read(id)).transactionStatus, 'ONE_TIME_PAYMENT_STATUS_PAID');
+      assert.equal((await changed(id))?.changeStatus, 'CHANGED_STATUS_REFUNDED');
     });
 
     test('a dispute opened: one CHARGEBACK, the subscription cancelled by the platform; won: a CHARGEBACK of the opposite sign, REFUNDED again', async () => {
@@ -450,7 +453,7 @@ for (const kind of await storeKinds()) {
       assert.equal(tx.whoCanceled, null, 'a one-time payment has nothing to cancel');
     });
 
-    test('a payment already reversed is not reversed again: a refund at the processor after a chargeback books nothing', async () => {
+    test('a refund at the processor of more than is left of the payment (after a chargeback) is refused: nothing booked, the refusal kept with the event', async () => {
       const { id, attempt, payment } = await bought('ONETIME');
       tick();
       await deliver({
@@ -465,13 +468,15 @@ for (const kind of await storeKinds()) {
       await settleAll();
       await markSeen(id);
       tick();
-      await deliver({
+      const refusedEvent = await deliver({
         kind: 'refunds',
         paymentReference: payment.externalId!,
         attemptId: attempt.id,
-        refunds: [{ reference: `re_after_${kind}`, amountMinor: payment.amountTotalMinor, currency: 'USD', refundAttemptId: null }],
+        refunds: [{ reference: `re_after_${kind}`, amountMinor: payment.amountTotalMinor, currency: 'USD', refundAttemptId: null, failed: false }],
       });
-      assert.deepEqual(await settleAll(), { processed: 1, failed: 0, ignored: 0 });
+      const refused = await runDue();
+      assert.deepEqual(refused, { processed: 0, failed: 0, ignored: 0, refused: 1 });
+      assert.match((await stored(refusedEvent))!.last_error ?? '', /is left/);
       assert.deepEqual(
         (await entriesOf(id)).map((e) => e.type),
         ['ONETIME_PAYMENT', 'CHARGEBACK'],
@@ -496,21 +501,21 @@ for (const kind of await storeKinds()) {
         kind: 'refunds',
         paymentReference: reference,
         attemptId: attempt.id,
-        refunds: [{ reference: `re_early_${kind}`, amountMinor: 2000, currency: 'USD', refundAttemptId: null }],
+        refunds: [{ reference: `re_early_${kind}`, amountMinor: 2000, currency: 'USD', refundAttemptId: null, failed: false }],
       });
-      assert.deepEqual(await runDue(), { processed: 0, failed: 1, ignored: 0 });
+      assert.deepEqual(await runDue(), { processed: 0, failed: 1, ignored: 0, refused: 0 });
       const failed = (await stored(refundEvent))!;
       assert.equal(Number(failed.tries), 1);
       assert.equal(failed.processed_at, null);
       assert.match(failed.last_error!, /not booked yet/);
       assert.equal(failed.next_try_at, new Date(clock.now().getTime() + 30_000).toISOString(), 'tried again in 30 s');
-      assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 0 }, 'not due yet');
+      assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 0, refused: 0 }, 'not due yet');
 
       // The processor says the payment went through: the purchase is booked from the processor's own answer.
       tick();
       const lookups = script.lookupCalls;
       await deliver({ kind: 'payment', attemptId: attempt.id, reference });
-      assert.deepEqual(await runDue(), { processed: 1, failed: 0, ignored: 0 });
+      assert.deepEqual(await runDue(), { processed: 1, failed: 0, ignored: 0, refused: 0 });
       assert.equal(script.lookupCalls, lookups + 1, 'the processor was asked');
       const settled = (await t.services.store.chargeAttempts.findById(attempt.id))!;
       assert.equal(settled.status, 'SUCCEEDED');
@@ -523,7 +528,7 @@ for (const kind of await storeKinds()) {
 
       // The refund's next try: now it applies, once.
       tick(30_000);
-      assert.deepEqual(await runDue(), { processed: 1, failed: 0, ignored: 0 });
+      assert.deepEqual(await runDue(), { processed: 1, failed: 0, ignored: 0, refused: 0 });
       assert.equal((await stored(refundEvent))!.last_error, null);
       assert.deepEqual(
         (await entriesOf(id)).map((e) => [e.type, e.externalId]),
@@ -534,7 +539,7 @@ for (const kind of await storeKinds()) {
       );
       assert.equal((await read(id)).transactionStatus, 'TRANSACTION_STATUS_REFUNDED');
       tick(3600_000);
-      assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 0 });
+      assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 0, refused: 0 });
       // The purchase's own retry finds it paid and charges nothing more.
       const charges = script.charged.size;
       const status = await t.services.purchases.status(v.scope(), attempt.key);
@@ -551,7 +556,7 @@ for (const kind of await storeKinds()) {
       script.lookups.set(attempt.id, { status: 'UNKNOWN' });
       tick();
       await deliver({ kind: 'payment', attemptId: attempt.id, reference: 'pi_unknown' });
-      assert.deepEqual(await settleAll(), { processed: 1, failed: 0, ignored: 0 });
+      assert.deepEqual(await settleAll(), { processed: 1, failed: 0, ignored: 0, refused: 0 });
       assert.ok(isOpen(await t.services.store.chargeAttempts.findById(attempt.id)), 'unknown at the processor: still open');
       script.lookups.set(attempt.id, { status: 'NOT_FOUND' });
       await deliver({ kind: 'payment', attemptId: attempt.id, reference: 'pi_unknown' });
@@ -583,7 +588,7 @@ for (const kind of await storeKinds()) {
         kind: 'refunds',
         paymentReference: payment.externalId!,
         attemptId: attempt.id,
-        refunds: [{ reference: refundReference, amountMinor: payment.amountTotalMinor, currency: 'USD', refundAttemptId: refundAttempt.id }],
+        refunds: [{ reference: refundReference, amountMinor: payment.amountTotalMinor, currency: 'USD', refundAttemptId: refundAttempt.id, failed: false }],
       };
       await deliver(event);
       await settleAll();
@@ -600,7 +605,7 @@ for (const kind of await storeKinds()) {
       assert.equal(retry.json[0].externalId, refundReference);
       // The same refund told again, with and without opentill's attempt in it, and the reconciler: nothing more.
       await deliver(event);
-      await deliver({ ...event, refunds: [{ ...event.refunds[0]!, refundAttemptId: null }] });
+      await deliver({ ...event, refunds: [{ ...event.refunds[0]!, refundAttemptId: null, failed: false }] });
       await settleAll();
       await t.services.reconciler.run();
       assert.equal((await refunds()).length, 1);
@@ -619,7 +624,7 @@ for (const kind of await storeKinds()) {
           kind: 'refunds',
           paymentReference: 'pi_x',
           attemptId: 'TC-CA_NOT_OURS',
-          refunds: [{ reference: 're_x', amountMinor: 100, currency: 'USD', refundAttemptId: 'TC-CA_NOT_OURS_EITHER' }],
+          refunds: [{ reference: 're_x', amountMinor: 100, currency: 'USD', refundAttemptId: 'TC-CA_NOT_OURS_EITHER', failed: false }],
         }),
         await deliver({
           kind: 'dispute',
@@ -642,14 +647,14 @@ for (const kind of await storeKinds()) {
           outcome: 'open',
         }),
       ];
-      assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 5 });
+      assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 5, refused: 0 });
       for (const id of ids) {
         const row = (await stored(id))!;
         assert.equal(row.processed_at, clock.now().toISOString(), id);
         assert.equal(row.last_error, null);
       }
       assert.equal((await entriesOf(productionId)).length, before);
-      assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 0 });
+      assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 0, refused: 0 });
     });
 
     test('a translation that throws is marked failed (no e-mail in the error), backs off, and is processed on a later try', async () => {
@@ -662,26 +667,26 @@ for (const kind of await storeKinds()) {
           kind: 'refunds',
           paymentReference: payment.externalId!,
           attemptId: attempt.id,
-          refunds: [{ reference: `re_flaky_${kind}`, amountMinor: payment.amountTotalMinor, currency: 'USD', refundAttemptId: null }],
+          refunds: [{ reference: `re_flaky_${kind}`, amountMinor: payment.amountTotalMinor, currency: 'USD', refundAttemptId: null, failed: false }],
         },
         { id: event },
       );
-      assert.deepEqual(await runDue(), { processed: 0, failed: 1, ignored: 0 });
+      assert.deepEqual(await runDue(), { processed: 0, failed: 1, ignored: 0, refused: 0 });
       let row = (await stored(event))!;
       assert.equal(Number(row.tries), 1);
       assert.equal(row.last_error, 'The processor could not be reached about [e-mail]');
       assert.equal(row.next_try_at, new Date(clock.now().getTime() + 30_000).toISOString());
-      assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 0 });
+      assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 0, refused: 0 });
 
       tick(30_000);
-      assert.deepEqual(await runDue(), { processed: 0, failed: 1, ignored: 0 });
+      assert.deepEqual(await runDue(), { processed: 0, failed: 1, ignored: 0, refused: 0 });
       row = (await stored(event))!;
       assert.equal(Number(row.tries), 2);
       assert.equal(row.next_try_at, new Date(clock.now().getTime() + 60_000).toISOString(), 'twice as long');
       tick(30_000);
-      assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 0 });
+      assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 0, refused: 0 });
       tick(30_000);
-      assert.deepEqual(await runDue(), { processed: 1, failed: 0, ignored: 0 });
+      assert.deepEqual(await runDue(), { processed: 1, failed: 0, ignored: 0, refused: 0 });
       row = (await stored(event))!;
       assert.equal(row.processed_at, clock.now().toISOString());
       assert.equal(row.last_error, null);
@@ -698,13 +703,14 @@ for (const kind of await storeKinds()) {
         clock,
         gateways,
         protocol,
+        reversals: reversalService({}),
         bookings: { PURCHASE: t.services.purchases.booking, VAULTED: t.services.vaulted.booking, REFUND: t.services.refunds.booking },
         authenticatedRenewal: async (attempt, reference) => {
           handed.push([attempt.id, reference]);
         },
       });
       const renewal = (key: string) =>
-        pendingAttempt({ scope: v.scope(), kind: 'RENEWAL', key, transactionId: id, amountMinor: 2000, currency: 'USD', now: clock.now() });
+        pendingAttempt({ scope: v.scope(), kind: 'RENEWAL', key, transactionId: id, amountMinor: 2000, currency: 'USD', now: clock.now(), plan: null });
       const held = (await t.services.store.chargeAttempts.record(renewal(`renewal:${id}:1:0`))).attempt;
       await t.services.store.chargeAttempts.settle(held.id, {
         status: 'DECLINED',
@@ -718,14 +724,14 @@ for (const kind of await storeKinds()) {
       script.lookups.set(held.id, { status: 'UNKNOWN' });
       tick();
       await deliver({ kind: 'payment', attemptId: held.id, reference: 'pi_held' });
-      assert.deepEqual(await events.runDue(), { processed: 1, failed: 0, ignored: 0 });
+      assert.deepEqual(await events.runDue(), { processed: 1, failed: 0, ignored: 0, refused: 0 });
       assert.deepEqual(handed, []);
 
       script.lookups.set(held.id, { status: 'SUCCEEDED', reference: 'pi_held', feeMinor: 0 });
       const lookups = script.lookupCalls;
       await deliver({ kind: 'payment', attemptId: held.id, reference: 'pi_held' });
       await deliver({ kind: 'payment', attemptId: open.id, reference: 'pi_open' });
-      assert.deepEqual(await events.runDue(), { processed: 2, failed: 0, ignored: 0 });
+      assert.deepEqual(await events.runDue(), { processed: 2, failed: 0, ignored: 0, refused: 0 });
       assert.deepEqual(handed, [[held.id, 'pi_held']]);
       assert.equal(script.lookupCalls, lookups + 1, 'the open renewal is not asked about here');
       assert.ok(isOpen(await t.services.store.chargeAttempts.findById(open.id)), "billing's to settle");
@@ -741,27 +747,6 @@ for (const kind of await storeKinds()) {
 }
 
 describe('processor events: pure parts', () => {
-  test('a portion of a payment keeps every amount an exact integer that adds up', () => {
-    const payment = {
-      amountTotalMinor: 2202,
-      taxMinor: 352,
-      netMinor: 1850,
-      incomeMinor: 1790,
-      transactionFeeMinor: 60,
-      serviceFeeMinor: 0,
-      affiliateIncomeMinor: 0,
-    } as LedgerEntry;
-    for (const part of [1, 777, 1101, 2201, 2202, 5000]) {
-      const p = portionOf(payment, part);
-      const expected = Math.min(part, 2202);
-      assert.equal(p.amountTotalMinor, expected);
-      assert.equal(p.netMinor + p.taxMinor, expected);
-      assert.equal(p.netMinor - p.incomeMinor, p.transactionFeeMinor + p.serviceFeeMinor + p.affiliateIncomeMinor);
-      for (const value of Object.values(p)) if (typeof value === 'number') assert.ok(Number.isInteger(value));
-    }
-    assert.equal(portionOf(payment, 2202), payment, 'all of it is the payment itself');
-  });
-
   test('errors kept with an event are short and name no e-mail', () => {
     assert.equal(shortError(new Error('no answer for jane.doe+x@example.co.uk today')), 'no answer for [e-mail] today');
     assert.equal(shortError(new Error('x'.repeat(1000))).length, 300);

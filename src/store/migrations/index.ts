@@ -17,6 +17,7 @@ import * as buyerAddress from './0015-buyer-address.ts';
 import * as cancelledAt from './0016-cancelled-at.ts';
 import * as panelFlashes from './0017-panel-flashes.ts';
 import * as customerEmails from './0018-customer-emails.ts';
+import * as partialReversals from './0019-partial-reversals.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0016-cancelled-at': cancelledAt,
   '0017-panel-flashes': panelFlashes,
   '0018-customer-emails': customerEmails,
+  '0019-partial-reversals': partialReversals,
 };
 
 /** Every migration this version knows, by name. */

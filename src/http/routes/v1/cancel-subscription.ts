@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { errorResponses, Ok } from '../../schemas.ts';
+import { absentBodyIsNull, CancelBody, errorResponses, Ok, optionalBody } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 /** POST /v1/cancel-subscription/{id}. Cancelling something already cancelled answers 200 and changes nothing. */
@@ -7,10 +7,12 @@ export function cancelSubscriptionRoute(app: HttpApp, { services }: EnvironmentC
   app.post(
     '/cancel-subscription/:transactionId',
     {
+      preValidation: absentBodyIsNull,
       schema: {
         summary: 'Cancel a subscription (at the end of the paid period) or deactivate a vaulted method',
         tags: ['transactions'],
         params: Type.Object({ transactionId: Type.String() }),
+        body: optionalBody(CancelBody),
         response: { 200: Ok, ...errorResponses },
       },
     },

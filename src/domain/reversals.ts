@@ -1,0 +1,188 @@
+import type { EmailRecorder } from './customer-emails.ts';
+import type { EmailEvent } from './customer-email-model.ts';
+import { isoString } from './clock.ts';
+import { invalidState } from './errors.ts';
+import { newId } from './ids.ts';
+import { isPayment, type NewEntry } from './ledger.ts';
+import type { EntryType, LedgerEntry, Scope, Transaction } from './model.ts';
+import type { Repositories, TransactionPatch } from './ports.ts';
+import { nextReversal, reversalsOf, reversedMinor } from './reversal-amounts.ts';
+
+/**
+ * Every reversal of a payment is booked here (docs/decisions.md §6a): a refund asked through opentill
+ * (API, panel, admin tool) or made at the processor (its dashboard, another integration), a dispute
+ * the processor opened, and the undoing of either: a dispute won, a refund that failed. A payment may
+ * be reversed in any number of parts, in any order, never beyond what it was: the store refuses a
+ * reversal past the payment under a lock of the payment's row (`entries.insertReversal`), and each
+ * processor id is booked once. Each reversal's tax, net, income and fees are the payment's, taken in
+ * proportion to the amount with exact integers (reversal-amounts.ts), so a payment reversed in full
+ * nets to exactly zero. Everything here runs in the caller's database transaction, with the
+ * transaction's row locked.
+ */
+
+export type ReversalKind = 'REFUND' | 'CHARGEBACK';
+
+/** The ledger type of a refund of a transaction's payment. */
+const REFUND_TYPE: Record<Transaction['type'], EntryType> = {
+  ONETIME: 'ONETIME_PAYMENT_REFUND',
+  SUBSCRIPTION: 'SUBSCRIPTION_REFUND',
+  // The spec's entry types have no vaulted refund; a vaulted charge is refunded like a one-time payment.
+  VAULTED: 'ONETIME_PAYMENT_REFUND',
+};
+
+/** A payment of a transaction, and what of it is reversed so far. */
+export interface ReversalState {
+  payment: LedgerEntry;
+  reversals: LedgerEntry[];
+  reversedMinor: number;
+  /** What may still be refunded of it. */
+  remainingMinor: number;
+}
+
+export function reversalState(entries: readonly LedgerEntry[], payment: LedgerEntry): ReversalState {
+  const reversals = reversalsOf(entries, payment);
+  const reversed = reversedMinor(reversals);
+  return { payment, reversals, reversedMinor: reversed, remainingMinor: payment.amountTotalMinor - reversed };
+}
+
+/** The latest payment with something left to refund: what a refund without an amount refunds. */
+export function latestRefundable(entries: readonly LedgerEntry[]): ReversalState | undefined {
+  for (const entry of [...entries].reverse()) {
+    if (!isPayment(entry)) continue;
+    const state = reversalState(entries, entry);
+    if (state.remainingMinor > 0) return state;
+  }
+  return undefined;
+}
+
+/** What is asked to be reversed: `amountMinor` of `payment`, as a refund or a chargeback. */
+export interface ReversalRequest {
+  scope: Scope;
+  /** The transaction as locked by the caller. */
+  transaction: Transaction;
+  payment: LedgerEntry;
+  kind: ReversalKind;
+  amountMinor: number;
+  /** The processor's id of the refund or dispute: one booking per id. */
+  externalId: string | null;
+  at: Date;
+  /** Why, as the vendor wrote it (a refund asked through opentill). */
+  reason?: string | null | undefined;
+  /** The entry's ids, chosen when the refund was asked, so its answer names what is booked. */
+  ids?: { id: string; hashId: string } | undefined;
+}
+
+export interface ReversalDeps {
+  /** Queues the customer's refund e-mail in the same database transaction. */
+  emails?: Pick<EmailRecorder, 'record'> | undefined;
+}
+
+export function reversalService(deps: ReversalDeps) {
+  /** The entry booked earlier under a processor's id, if any: a replayed event books nothing more. */
+  const bookedAs = (repos: Repositories, transactionId: string, externalId: string | null) =>
+    externalId ? repos.entries.findByExternalId(transactionId, externalId) : Promise.resolve(undefined);
+
+  /** What a reversal does to its transaction: always a change the vendor sees; the status once it took the payment back. */
+  function patchFor(request: ReversalRequest, fully: boolean, latest: boolean): TransactionPatch {
+    const { transaction } = request;
+    if (request.kind === 'REFUND') {
+      // A vaulted method stays usable after one of its charges is refunded; a part refunded changes no status.
+      if (!fully || !latest || transaction.type === 'VAULTED') return {};
+      return { status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };
+    }
+    // A chargeback: the customer disputed; a subscription or a stored method is stopped by the platform.
+    const patch: TransactionPatch = transaction.type === 'ONETIME' ? {} : { whoCanceled: transaction.whoCanceled ?? 'TRANSACTION_CLOUD_ADMIN' };
+    if (fully) return { ...patch, status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };
+    if (transaction.type === 'SUBSCRIPTION') return { ...patch, status: 'SUBSCRIPTION_STATUS_CANCELLED', nextCharge: null };
+    if (transaction.type === 'VAULTED') return { ...patch, status: 'VAULTED_STATUS_INACTIVE' };
+    return patch;
+  }
+
+  return {
+    /**
+     * Books a reversal of part or all of a payment; an id booked before is that booking. Refused
+     * (INVALID_STATE) when the amount is more than is left of the payment.
+     */
+    async reverse(repos: Repositories, request: ReversalRequest): Promise<{ entry: LedgerEntry; booked: boolean }> {
+      const { scope, transaction, payment } = request;
+      const earlier = await bookedAs(repos, transaction.id, request.externalId);
+      if (earlier) return { entry: earlier, booked: false };
+      const entries = await repos.entries.listForTransaction(transaction.id);
+      const state = reversalState(entries, payment);
+      if (request.amountMinor <= 0 || request.amountMinor > state.remainingMinor) {
+        throw invalidState(
+          `${request.amountMinor} is not a part of payment ${payment.id} that can be taken back: ${state.remainingMinor} of ${payment.amountTotalMinor} (minor units of ${payment.currency}) is left.`,
+        );
+      }
+      const entry: NewEntry = {
+        ...payment,
+        ...nextReversal(payment, state.reversals, request.amountMinor),
+        id: request.ids?.id ?? newId('entry', request.at.getTime()),
+        hashId: request.ids?.hashId ?? newId('hash', request.at.getTime()),
+        vendorId: scope.vendorId,
+        environment: scope.environment,
+        type: request.kind === 'REFUND' ? REFUND_TYPE[transaction.type] : 'CHARGEBACK',
+        createdAt: isoString(request.at),
+        reversesEntryId: payment.id,
+        periodStart: null,
+        externalId: request.externalId,
+        description: request.reason ?? null,
+        invoiceNumber: null,
+      };
+      await repos.entries.insertReversal(entry);
+      const fully = state.reversedMinor + request.amountMinor === payment.amountTotalMinor;
+      const latest = [...entries].reverse().find(isPayment)?.id === payment.id;
+      await repos.transactions.update(scope, transaction.id, patchFor(request, fully, latest), { flag: 'CHANGED_STATUS_REFUNDED', at: entry.createdAt });
+      if (request.kind === 'REFUND') await deps.emails?.record(repos, [refundEmail(scope, transaction.id, entry.id)]);
+      return { entry, booked: true };
+    },
+
+    /**
+     * Undoes a reversal: a dispute the vendor won gives the chargeback back, a refund that failed puts
+     * the refund back. An entry of the same type and opposite sign; the status stays (a subscription
+     * is not started again), the vendor sees the change. `externalId` books it once.
+     */
+    async undo(
+      repos: Repositories,
+      request: { scope: Scope; transactionId: string; reversal: LedgerEntry; externalId: string; at: Date },
+    ): Promise<LedgerEntry> {
+      const { scope, reversal } = request;
+      const earlier = await bookedAs(repos, request.transactionId, request.externalId);
+      if (earlier) return earlier;
+      // After the reversal in the ledger's order, even when both are written in the same millisecond.
+      const at = new Date(Math.max(request.at.getTime(), Date.parse(reversal.createdAt) + 1));
+      const entry: NewEntry = {
+        ...reversal,
+        id: newId('entry', at.getTime()),
+        hashId: newId('hash', at.getTime()),
+        vendorId: scope.vendorId,
+        environment: scope.environment,
+        createdAt: isoString(at),
+        amountTotalMinor: -reversal.amountTotalMinor,
+        taxMinor: -reversal.taxMinor,
+        netMinor: -reversal.netMinor,
+        incomeMinor: -reversal.incomeMinor,
+        affiliateIncomeMinor: -reversal.affiliateIncomeMinor,
+        serviceFeeMinor: -reversal.serviceFeeMinor,
+        transactionFeeMinor: -reversal.transactionFeeMinor,
+        reversesEntryId: reversal.id,
+        externalId: request.externalId,
+        description: null,
+        invoiceNumber: null,
+      };
+      await repos.entries.insertReversal(entry);
+      await repos.transactions.update(scope, request.transactionId, {}, { flag: 'CHANGED_STATUS_REFUNDED', at: entry.createdAt });
+      return entry;
+    },
+  };
+}
+
+export type ReversalService = ReturnType<typeof reversalService>;
+
+/** The customer's e-mail about a refund: one per refund entry, however the refund was made. */
+export const refundEmail = (scope: Scope, transactionId: string, entryId: string): EmailEvent => ({
+  kind: 'REFUNDED',
+  scope,
+  key: `REFUNDED:${entryId}`,
+  facts: { transactionId, entryId },
+});
