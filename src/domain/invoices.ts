@@ -77,9 +77,13 @@ export function invoiceService(deps: { store: Store }) {
       const customer = await deps.store.customers.find(scope, transaction.customerId);
       const payment = isPayment(entry);
       let creditFor: string | null = null;
+      let description = transaction.productName;
       if (!payment && entry.reversesEntryId) {
         const reversed = (await deps.store.entries.listForTransaction(transaction.id)).find((e) => e.id === entry.reversesEntryId);
         if (reversed?.invoiceNumber != null) creditFor = formatInvoiceNumber(reversed.invoiceNumber, environment);
+        // A part of the payment credited says so, and why when the vendor said.
+        if (reversed && -entry.amountTotalMinor < reversed.amountTotalMinor) description += ', partial refund';
+        if (entry.description) description += `: ${entry.description}`;
       }
       // Read defensively: the business fields came with the EU B2B work and older rows may lack them.
       const business = transaction as Partial<Pick<Transaction, 'buyerVatId' | 'reverseCharge' | 'businessName' | 'buyerAddress'>>;
@@ -110,7 +114,7 @@ export function invoiceService(deps: { store: Store }) {
           vatId: business.buyerVatId ?? null,
         },
         item: {
-          description: transaction.productName,
+          description,
           quantity: 1,
           unitNetMinor: sign * entry.netMinor,
           periodStart: entry.periodStart,

@@ -215,7 +215,7 @@ export interface LedgerEntry {
   affiliateIncomeMinor: number;
   serviceFeeMinor: number;
   transactionFeeMinor: number;
-  /** For a refund or chargeback: the payment entry it reverses. */
+  /** For a refund or chargeback: the payment entry it reverses; for a dispute won or a refund failed, the reversal it undoes. */
   reversesEntryId: string | null;
   /** For a subscription payment: the billing period it pays for (its start, ISO). */
   periodStart: string | null;
@@ -225,6 +225,8 @@ export interface LedgerEntry {
   country: string;
   /** The invoice's or credit note's number, sequential per vendor and environment (none for a chargeback). */
   invoiceNumber?: number | null;
+  /** A vaulted charge's description; a refund's reason, as the vendor gave it. */
+  description?: string | null;
 }
 
 export interface PaymentMethod {

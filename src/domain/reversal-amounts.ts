@@ -23,7 +23,7 @@ export function reversalsOf(entries: readonly LedgerEntry[], payment: LedgerEntr
 
 /** What of the payment is taken back now (0 up to its total), in minor units: the reversals' amounts, their sign turned. */
 export function reversedMinor(reversals: readonly Pick<LedgerEntry, 'amountTotalMinor'>[]): number {
-  return -reversals.reduce((sum, e) => sum + e.amountTotalMinor, 0);
+  return 0 - reversals.reduce((sum, e) => sum + e.amountTotalMinor, 0);
 }
 
 /** `value` × `part` / `whole`, rounded half away from zero, in exact integer arithmetic. */
@@ -31,7 +31,7 @@ export function scaled(value: number, part: number, whole: number): number {
   if (whole <= 0) return 0;
   const magnitude = BigInt(Math.abs(value));
   const result = Number((2n * magnitude * BigInt(part) + BigInt(whole)) / (2n * BigInt(whole)));
-  return value < 0 ? -result : result;
+  return value < 0 ? 0 - result : result;
 }
 
 /**
@@ -46,13 +46,13 @@ export function nextReversal(payment: LedgerEntry, reversals: readonly LedgerEnt
   const before = reversedMinor(reversals);
   const after = before + amountMinor;
   if (amountMinor <= 0 || after > total) throw new RangeError(`a reversal of ${amountMinor} after ${before} of ${total} is not a part of the payment`);
-  const taken = (field: SplitField) => -reversals.reduce((sum, e) => sum + e[field], 0);
-  const part = (field: SplitField) => -(scaled(payment[field], after, total) - taken(field));
+  const taken = (field: SplitField) => 0 - reversals.reduce((sum, e) => sum + e[field], 0);
+  const part = (field: SplitField) => taken(field) - scaled(payment[field], after, total);
   const taxMinor = part('taxMinor');
   return {
-    amountTotalMinor: -amountMinor,
+    amountTotalMinor: 0 - amountMinor,
     taxMinor,
-    netMinor: -amountMinor - taxMinor,
+    netMinor: 0 - amountMinor - taxMinor,
     incomeMinor: part('incomeMinor'),
     affiliateIncomeMinor: part('affiliateIncomeMinor'),
     serviceFeeMinor: part('serviceFeeMinor'),

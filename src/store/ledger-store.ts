@@ -86,6 +86,7 @@ export function toEntry(row: Selectable<LedgerEntriesTable>): LedgerEntry {
     paymentProvider: row.payment_provider,
     country: row.country,
     invoiceNumber: row.invoice_number === null ? null : Number(row.invoice_number),
+    description: row.description,
   };
 }
 
