@@ -39,7 +39,7 @@ export type ReceiveResult =
 /**
  * What one run did: events acted on, events that failed (tried again later), events that were not
  * opentill's, and events refused: what they report does not fit the ledger (a refund of more than is
- * left of a payment), so nothing is booked and the refusal is kept with the event for an operator.
+ * left of a payment), so nothing is booked; tried again for a while, then kept, refusal and all, for an operator.
  */
 export interface ProcessorEventReport {
   processed: number;
@@ -51,6 +51,13 @@ export interface ProcessorEventReport {
 /** The first retry waits this long, each next one twice as long, up to an hour. */
 const FIRST_RETRY_MS = 30_000;
 const MAX_RETRY_MS = 3600_000;
+
+/**
+ * A reversal the ledger refuses (more than is left of the payment) is tried again this many times, about
+ * six hours: the event that makes it fit (a dispute won, a refund failed) may come later than it. Then it
+ * is set aside, its refusal kept for an operator.
+ */
+export const REFUSED_TRIES = 12;
 
 export const retryDelayMs = (tries: number) => Math.min(FIRST_RETRY_MS * 2 ** Math.min(tries, 20), MAX_RETRY_MS);
 
@@ -133,7 +140,7 @@ export function processorEventService(deps: ProcessorEventDeps) {
         if (booked)
           await deps.reversals.undo(repos, {
             scope: paid.scope,
-            transactionId: transaction.id,
+            transaction,
             reversal: booked,
             externalId: `${refund.reference}:failed`,
             at,
@@ -217,10 +224,10 @@ export function processorEventService(deps: ProcessorEventDeps) {
         chargeback = (await deps.reversals.reverse(repos, reversal)).entry;
       }
       if (event.outcome === 'won') {
-        // The status stays (the customer is not re-subscribed); the vendor sees the money come back.
+        // The vendor sees the money come back; a subscription is not started again (reversals.ts).
         await deps.reversals.undo(repos, {
           scope: paid.scope,
-          transactionId: transaction.id,
+          transaction,
           reversal: chargeback,
           externalId: `${event.disputeReference}:won`,
           at,
@@ -292,15 +299,14 @@ export function processorEventService(deps: ProcessorEventDeps) {
           await deps.store.processorEvents.markProcessed(stored.id, realNow().toISOString());
           report[result]++;
         } catch (err) {
-          // The reversal module refused it: trying again cannot make it fit.
-          if (err instanceof AppError && err.code === 'INVALID_STATE') {
+          const refused = err instanceof AppError && err.code === 'INVALID_STATE';
+          if (refused && stored.tries + 1 >= REFUSED_TRIES) {
             await deps.store.processorEvents.markProcessed(stored.id, realNow().toISOString(), shortError(err));
-            report.refused++;
-            continue;
+          } else {
+            const next = new Date(realNow().getTime() + retryDelayMs(stored.tries));
+            await deps.store.processorEvents.markFailed(stored.id, shortError(err), next.toISOString());
           }
-          const next = new Date(realNow().getTime() + retryDelayMs(stored.tries));
-          await deps.store.processorEvents.markFailed(stored.id, shortError(err), next.toISOString());
-          report.failed++;
+          report[refused ? 'refused' : 'failed']++;
         }
       }
       return report;

@@ -77,6 +77,10 @@ export interface ReversalDeps {
   emails?: Pick<EmailRecorder, 'record'> | undefined;
 }
 
+/** `at`, or just after the latest of `entries`: a reversal comes after what it reverses in the ledger's order, even within a millisecond. */
+const after = (entries: readonly LedgerEntry[], at: Date): Date =>
+  new Date(Math.max(at.getTime(), ...entries.map((e) => Date.parse(e.createdAt) + 1)));
+
 export function reversalService(deps: ReversalDeps) {
   /** The entry booked earlier under a processor's id, if any: a replayed event books nothing more. */
   const bookedAs = (repos: Repositories, transactionId: string, externalId: string | null) =>
@@ -114,15 +118,16 @@ export function reversalService(deps: ReversalDeps) {
           `${request.amountMinor} is not a part of payment ${payment.id} that can be taken back: ${state.remainingMinor} of ${payment.amountTotalMinor} (minor units of ${payment.currency}) is left.`,
         );
       }
+      const at = after([payment, ...state.reversals], request.at);
       const entry: NewEntry = {
         ...payment,
         ...nextReversal(payment, state.reversals, request.amountMinor),
-        id: request.ids?.id ?? newId('entry', request.at.getTime()),
-        hashId: request.ids?.hashId ?? newId('hash', request.at.getTime()),
+        id: request.ids?.id ?? newId('entry', at.getTime()),
+        hashId: request.ids?.hashId ?? newId('hash', at.getTime()),
         vendorId: scope.vendorId,
         environment: scope.environment,
         type: request.kind === 'REFUND' ? REFUND_TYPE[transaction.type] : 'CHARGEBACK',
-        createdAt: isoString(request.at),
+        createdAt: isoString(at),
         reversesEntryId: payment.id,
         periodStart: null,
         externalId: request.externalId,
@@ -139,18 +144,18 @@ export function reversalService(deps: ReversalDeps) {
 
     /**
      * Undoes a reversal: a dispute the vendor won gives the chargeback back, a refund that failed puts
-     * the refund back. An entry of the same type and opposite sign; the status stays (a subscription
-     * is not started again), the vendor sees the change. `externalId` books it once.
+     * the refund back. An entry of the same type and opposite sign, booked once by `externalId`. A
+     * one-time purchase is paid again (its money is the vendor's, and may be refunded); a subscription
+     * or a stored method keeps its status: it is not started again.
      */
     async undo(
       repos: Repositories,
-      request: { scope: Scope; transactionId: string; reversal: LedgerEntry; externalId: string; at: Date },
+      request: { scope: Scope; transaction: Transaction; reversal: LedgerEntry; externalId: string; at: Date },
     ): Promise<LedgerEntry> {
-      const { scope, reversal } = request;
-      const earlier = await bookedAs(repos, request.transactionId, request.externalId);
+      const { scope, reversal, transaction } = request;
+      const earlier = await bookedAs(repos, transaction.id, request.externalId);
       if (earlier) return earlier;
-      // After the reversal in the ledger's order, even when both are written in the same millisecond.
-      const at = new Date(Math.max(request.at.getTime(), Date.parse(reversal.createdAt) + 1));
+      const at = after([reversal], request.at);
       const entry: NewEntry = {
         ...reversal,
         id: newId('entry', at.getTime()),
@@ -171,7 +176,9 @@ export function reversalService(deps: ReversalDeps) {
         invoiceNumber: null,
       };
       await repos.entries.insertReversal(entry);
-      await repos.transactions.update(scope, request.transactionId, {}, { flag: 'CHANGED_STATUS_REFUNDED', at: entry.createdAt });
+      const paidAgain = transaction.type === 'ONETIME' && transaction.status === 'TRANSACTION_STATUS_REFUNDED';
+      const patch: TransactionPatch = paidAgain ? { status: 'ONE_TIME_PAYMENT_STATUS_PAID' } : {};
+      await repos.transactions.update(scope, transaction.id, patch, { flag: 'CHANGED_STATUS_REFUNDED', at: entry.createdAt });
       return entry;
     },
   };

@@ -7,7 +7,7 @@ import { fixedClock } from '../../src/domain/clock.ts';
 import type { ChargeResult, EventCheck, NotFound, PaymentGateway, ProcessorEvent, RefundResult } from '../../src/domain/gateway.ts';
 import type { LedgerEntry } from '../../src/domain/model.ts';
 import type { ChargeAttempt } from '../../src/domain/ports.ts';
-import { processorEventService, shortError } from '../../src/domain/processor-events.ts';
+import { processorEventService, REFUSED_TRIES, retryDelayMs, shortError } from '../../src/domain/processor-events.ts';
 import { reversalService } from '../../src/domain/reversals.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { storeKinds, TEST_CARD, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
@@ -453,7 +453,7 @@ for (const kind of await storeKinds()) {
       assert.equal(tx.whoCanceled, null, 'a one-time payment has nothing to cancel');
     });
 
-    test('a refund at the processor of more than is left of the payment (after a chargeback) is refused: nothing booked, the refusal kept with the event', async () => {
+    test('a refund at the processor of more than is left of the payment (after a chargeback) is refused: nothing booked, tried again for a while, then set aside with its refusal', async () => {
       const { id, attempt, payment } = await bought('ONETIME');
       tick();
       await deliver({
@@ -477,6 +477,17 @@ for (const kind of await storeKinds()) {
       const refused = await runDue();
       assert.deepEqual(refused, { processed: 0, failed: 0, ignored: 0, refused: 1 });
       assert.match((await stored(refusedEvent))!.last_error ?? '', /is left/);
+      assert.equal((await stored(refusedEvent))!.processed_at, null, 'a dispute won may yet make room for it');
+      assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 0, refused: 0 }, 'not due again at once');
+      for (let tries = 1; tries < REFUSED_TRIES; tries++) {
+        tick(retryDelayMs(tries));
+        assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 0, refused: 1 }, `try ${tries + 1}`);
+      }
+      const setAside = (await stored(refusedEvent))!;
+      assert.notEqual(setAside.processed_at, null, `set aside after ${REFUSED_TRIES} tries`);
+      assert.match(setAside.last_error ?? '', /is left/);
+      tick(retryDelayMs(REFUSED_TRIES));
+      assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 0, refused: 0 });
       assert.deepEqual(
         (await entriesOf(id)).map((e) => e.type),
         ['ONETIME_PAYMENT', 'CHARGEBACK'],

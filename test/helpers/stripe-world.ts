@@ -41,6 +41,8 @@ export interface Customer {
   card: string;
   /** What the customer does in the 3-D Secure challenge, if the bank asks. */
   authenticate: 'complete' | 'fail';
+  /** Where the customer pays from (the checkout's country), if not where the request's address says. */
+  country?: string;
 }
 
 export interface CheckoutRun {
@@ -64,10 +66,12 @@ export async function startStripeWorld(
     gatewayTimeoutMs?: number;
     now?: () => Date;
     env?: Record<string, string>;
+    /** The stand-in's own options (an account settling in another currency). */
+    standin?: { balance?: { currency: string; exchangeRate: number } };
   } = {},
 ): Promise<StripeWorld> {
   // Stripe's time is the test's too: objects' ages, and the 24 hours it keeps idempotency keys.
-  const standin = await startStripeStandIn({ webhookDelivery: 'manual', ...(options.now ? { now: () => options.now!().getTime() } : {}) });
+  const standin = await startStripeStandIn({ webhookDelivery: 'manual', ...options.standin, ...(options.now ? { now: () => options.now!().getTime() } : {}) });
   const keys: { secretKey: string; publishableKey: string; webhookSecret: string | undefined } = {
     secretKey: standin.secretKey,
     publishableKey: standin.publishableKey,
@@ -159,8 +163,8 @@ export async function startStripeWorld(
     },
     async checkout(productId, given = {}) {
       const customer: Customer = { email: 'buyer@example.com', card: '4242424242424242', authenticate: 'complete', ...given };
-      const page = await fetch(`${app.url}/payment/product/${productId}`);
-      const form = { ...hiddenFields(await page.text()), email: customer.email };
+      const page = await fetch(`${app.url}/payment/product/${productId}${customer.country ? `?country=${customer.country}` : ''}`);
+      const form = { ...hiddenFields(await page.text()), email: customer.email, ...(customer.country ? { country: customer.country } : {}) };
       const res = await fetch(`${app.url}/payment/product/${encodeURIComponent(productId)}/session`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -130,4 +130,82 @@ describe('Stripe stand-in: refunds and disputes', () => {
     );
     await assert.rejects(s.closeDispute(dispute.id, 'won'), /already closed/);
   });
+
+  test('disputes listed by payment intent or charge; a fully refunded charge cannot be disputed', async () => {
+    const pi = await paid(3000);
+    await stripe.refunds.create({ payment_intent: pi.id, amount: 1000 });
+    const dispute = await s.openDispute(pi.id);
+    assert.equal(dispute.amount, 2000, 'what is left of the charge');
+    assert.deepEqual(
+      (await stripe.disputes.list({ payment_intent: pi.id })).data.map((d) => d.id),
+      [dispute.id],
+    );
+    assert.deepEqual(
+      (await stripe.disputes.list({ charge: pi.latest_charge as string })).data.map((d) => d.id),
+      [dispute.id],
+    );
+    const refunded = await paid(3000);
+    await stripe.refunds.create({ payment_intent: refunded.id });
+    await assert.rejects(s.openDispute(refunded.id), /nothing left to dispute/);
+    assert.equal((await stripe.disputes.list({ payment_intent: refunded.id })).data.length, 0);
+  });
+
+  test('a refund that fails later: failed with a reason, its money back in the balance, the charge refundable again, three events', async () => {
+    const pi = await paid(4000);
+    const refund = await stripe.refunds.create({ payment_intent: pi.id, amount: 2500 });
+    const failed = await s.failRefund(refund.id);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.failure_reason, 'expired_or_canceled_card');
+    const back = await stripe.balanceTransactions.retrieve(failed.failure_balance_transaction as string);
+    assert.equal(back.amount, 2500);
+    assert.equal(back.type, 'refund_failure');
+    assert.equal((await stripe.refunds.retrieve(refund.id)).status, 'failed');
+    const charge = await stripe.charges.retrieve(pi.latest_charge as string);
+    assert.equal(charge.amount_refunded, 0);
+    assert.equal(charge.refunded, false);
+    assert.deepEqual(
+      eventsFor('refund.failed', refund.id).map((e) => (e.data.previous_attributes as { status: string }).status),
+      ['succeeded'],
+    );
+    assert.equal(eventsFor('refund.updated', refund.id).length, 1);
+    assert.equal(eventsFor('charge.refund.updated', refund.id).length, 1);
+    await assert.rejects(s.failRefund(refund.id), /already failed/);
+    assert.equal((await stripe.refunds.create({ payment_intent: pi.id })).amount, 4000, 'all of it may be refunded again');
+  });
+});
+
+describe('Stripe stand-in: an account whose balance is in another currency', () => {
+  let s: StripeStandIn;
+  let stripe: Stripe;
+  before(async () => {
+    s = await startStripeStandIn({ webhookDelivery: 'manual', balance: { currency: 'usd', exchangeRate: 1.1 } });
+    stripe = s.client();
+  });
+  after(() => s.close());
+
+  test("a EUR payment, its refund and its dispute settle in USD at the account's rate, with the rate on each balance transaction", async () => {
+    const pi = await stripe.paymentIntents.create({
+      amount: 2000,
+      currency: 'eur',
+      payment_method: 'pm_card_visa',
+      allowed_payment_method_types: ['card'],
+      confirm: true,
+    });
+    const charge = await stripe.charges.retrieve(pi.latest_charge as string, { expand: ['balance_transaction'] });
+    const paidTxn = charge.balance_transaction as Stripe.BalanceTransaction;
+    assert.equal(charge.currency, 'eur');
+    assert.deepEqual([paidTxn.amount, paidTxn.currency, paidTxn.exchange_rate], [2200, 'usd', 1.1]);
+    assert.equal(paidTxn.fee_details[0]!.currency, 'usd');
+    assert.equal(paidTxn.net, 2200 - paidTxn.fee);
+    const refund = await stripe.refunds.create({ payment_intent: pi.id, amount: 500 });
+    const refundTxn = await stripe.balanceTransactions.retrieve(refund.balance_transaction as string);
+    assert.deepEqual([refund.amount, refund.currency], [500, 'eur']);
+    assert.deepEqual([refundTxn.amount, refundTxn.currency, refundTxn.exchange_rate], [-550, 'usd', 1.1]);
+    const dispute = await s.openDispute(pi.id);
+    assert.deepEqual([dispute.amount, dispute.currency], [1500, 'eur']);
+    assert.deepEqual([dispute.balance_transactions[0]!.amount, dispute.balance_transactions[0]!.currency], [-1650, 'usd']);
+    const usd = await stripe.paymentIntents.create({ amount: 1000, currency: 'usd', payment_method: 'pm_card_visa', allowed_payment_method_types: ['card'], confirm: true });
+    const usdTxn = (await stripe.charges.retrieve(usd.latest_charge as string, { expand: ['balance_transaction'] })).balance_transaction as Stripe.BalanceTransaction;
+    assert.deepEqual([usdTxn.amount, usdTxn.exchange_rate], [1000, null], 'a payment in the balance currency is not converted');
+  });
 });

@@ -748,6 +748,21 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
     schema: { documented: ['expand'], props: EXPAND },
     handle: (ctx) => expanded(ctx, store.get('disputes', ctx.path.id!, 'dispute'), ['charge', 'payment_intent']),
   });
+  route({
+    method: 'GET',
+    path: '/v1/disputes',
+    schema: {
+      documented: ['charge', 'created', 'expand', 'payment_intent', ...PAGINATION],
+      props: { ...LIST, charge: S.id, payment_intent: S.id, created: { t: 'range' } },
+    },
+    handle: (ctx) => {
+      const p = ctx.params;
+      const items = store
+        .all('disputes')
+        .filter((d) => (!p.charge || d.charge === p.charge) && (!p.payment_intent || d.payment_intent === p.payment_intent) && inRange(d.created, p.created));
+      return store.expand(paginate(items, p, '/v1/disputes'), p.expand ?? [], listExpands(['charge', 'payment_intent']));
+    },
+  });
 
   // ------------------------------------------------------------------ Refunds
   const REFUND_EXPANDS = ['balance_transaction', 'charge', 'payment_intent'];

@@ -20,6 +20,8 @@ export interface StripeStandInOptions {
   now?: () => number;
   /** Stripe refuses raw card numbers sent with a secret key unless the account is enabled for it; so does the stand-in, unless this is true. */
   rawCardDataWithSecretKey?: boolean;
+  /** The account's balance currency (lower case, as Stripe writes it) and the rate from a payment's currency into it; unset: each payment settles in its own. */
+  balance?: { currency: string; exchangeRate: number };
 }
 
 export interface StripeStandIn {
@@ -37,6 +39,8 @@ export interface StripeStandIn {
   /** Resolves once every webhook delivery started so far has been tried (auto mode delivers in the background). */
   webhooksSettled(): Promise<void>;
   refundFromDashboard(paymentIntentId: string, amount?: number): Promise<Stripe.Refund>;
+  /** A refund that does not reach the customer after all: it fails, its money back in the balance. */
+  failRefund(refundId: string): Promise<Stripe.Refund>;
   openDispute(paymentIntentId: string): Promise<Stripe.Dispute>;
   closeDispute(disputeId: string, outcome: 'won' | 'lost'): Promise<Stripe.Dispute>;
   faults: { add(f: Fault): void; clear(): void };
@@ -53,6 +57,7 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
   let url = '';
   const store = new Store(options.now ?? Date.now);
   const payments = new Payments(store, () => url);
+  payments.balance = options.balance;
   const signer = new Stripe(secretKey);
   const webhooks = new Webhooks(store, (payload, secret) => signer.webhooks.generateTestHeaderString({ payload, secret }), options.webhookDelivery ?? 'auto');
   store.onEvent = (event) => webhooks.enqueue(event);
@@ -95,6 +100,7 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     webhooksSettled: () => webhooks.settled(),
     refundFromDashboard: (paymentIntentId, amount) =>
       dashboard(() => payments.refund({ payment_intent: paymentIntentId, amount }, NO_REQUEST) as Stripe.Refund),
+    failRefund: (refundId) => dashboard(() => payments.failRefund(store.get('refunds', refundId)) as Stripe.Refund),
     openDispute: (paymentIntentId) =>
       dashboard(() => {
         const pi = store.get('payment_intents', paymentIntentId);

@@ -86,10 +86,23 @@ export class Payments {
   /** The return_url given when an intent was last confirmed (not a field Stripe shows on the object). */
   private readonly returnUrls = new Map<string, string>();
 
+  /**
+   * The account's balance (settlement) currency and the rate from a payment's currency into it: a payment
+   * in another currency is settled converted, its fee charged in the balance currency, and its balance
+   * transaction carries the `exchange_rate`, as Stripe's do. Unset: every payment settles in its own currency.
+   */
+  balance: { currency: string; exchangeRate: number } | undefined;
+
   constructor(
     private readonly store: Store,
     private readonly baseUrl: () => string,
   ) {}
+
+  /** An amount of `currency` as the balance holds it: converted, with the rate, when the balance is in another currency. */
+  private settled(amount: number, currency: string): { amount: number; currency: string; exchange_rate: number | null } {
+    if (!this.balance || this.balance.currency === currency) return { amount, currency, exchange_rate: null };
+    return { amount: Math.round(amount * this.balance.exchangeRate), currency: this.balance.currency, exchange_rate: this.balance.exchangeRate };
+  }
 
   // ---------------------------------------------------------------- PaymentMethods
 
@@ -311,10 +324,10 @@ export class Payments {
     const decline = DECLINES[behaviour];
     if (decline) this.failPayment(pi, pm, decline, { charge: true, key }, request);
     const charge = this.newCharge(pi, pm, authenticated);
+    const inBalance = this.settled(pi.amount, pi.currency);
     const txn = this.newBalanceTransaction({
-      amount: pi.amount,
-      currency: pi.currency,
-      fee: stripeFee(pi.amount),
+      ...inBalance,
+      fee: stripeFee(inBalance.amount),
       feeDescription: 'Stripe processing fees',
       source: charge.id,
       type: 'charge',
@@ -476,6 +489,7 @@ export class Payments {
   private newBalanceTransaction(t: {
     amount: number;
     currency: string;
+    exchange_rate?: number | null;
     fee: number;
     feeDescription: string;
     source: string;
@@ -493,7 +507,7 @@ export class Payments {
       created,
       currency: t.currency,
       description: t.description,
-      exchange_rate: null,
+      exchange_rate: t.exchange_rate ?? null,
       fee: t.fee,
       fee_details: t.fee === 0 ? [] : [{ amount: t.fee, application: null, currency: t.currency, description: t.feeDescription, type: 'stripe_fee' }],
       net: t.amount - t.fee,
@@ -724,9 +738,10 @@ export class Payments {
       status: 'succeeded',
       transfer_reversal: null,
     };
+    const refunded = this.settled(amount, charge.currency);
     refund.balance_transaction = this.newBalanceTransaction({
-      amount: -amount,
-      currency: charge.currency,
+      ...refunded,
+      amount: -refunded.amount,
       fee: 0,
       feeDescription: '',
       source: refund.id,
@@ -740,6 +755,34 @@ export class Payments {
     charge.refunded = charge.amount_refunded === charge.amount;
     this.store.emit('refund.created', refund, request);
     this.store.emit('charge.refunded', charge, request, previous);
+    return refund;
+  }
+
+  /**
+   * The refund did not reach the customer after all (a closed card account): `failed`, its money back in
+   * the balance, the charge's refunded amount reduced, as Stripe reports a refund that fails days later.
+   */
+  failRefund(refund: Obj): Obj {
+    if (refund.status === 'failed' || refund.status === 'canceled') throw new Error(`Refund ${refund.id} has already ${refund.status}`);
+    const charge = this.store.get('charges', refund.charge);
+    const previous = { status: refund.status };
+    refund.status = 'failed';
+    refund.failure_reason = 'expired_or_canceled_card';
+    const back = this.settled(refund.amount, refund.currency);
+    refund.failure_balance_transaction = this.newBalanceTransaction({
+      ...back,
+      fee: 0,
+      feeDescription: '',
+      source: refund.id,
+      type: 'refund_failure',
+      category: 'refund_failure',
+      description: `REFUND FAILURE FOR CHARGE (${charge.description ?? charge.id})`,
+    }).id;
+    charge.amount_refunded -= refund.amount;
+    charge.refunded = false;
+    this.store.emit('refund.failed', refund, NO_REQUEST, previous);
+    this.store.emit('refund.updated', refund, NO_REQUEST, previous);
+    this.store.emit('charge.refund.updated', refund, NO_REQUEST, previous);
     return refund;
   }
 
@@ -779,9 +822,10 @@ export class Payments {
       reason: 'fraudulent',
       status: 'needs_response',
     };
+    const withdrawn = this.settled(amount, charge.currency);
     const withdrawal = this.newBalanceTransaction({
-      amount: -amount,
-      currency: charge.currency,
+      ...withdrawn,
+      amount: -withdrawn.amount,
       fee: DISPUTE_FEE,
       feeDescription: 'Dispute fee',
       source: dispute.id,
@@ -803,8 +847,7 @@ export class Payments {
     dispute.status = outcome;
     if (outcome === 'won') {
       const reinstatement = this.newBalanceTransaction({
-        amount: dispute.amount,
-        currency: dispute.currency,
+        ...this.settled(dispute.amount, dispute.currency),
         fee: 0,
         feeDescription: '',
         source: dispute.id,
