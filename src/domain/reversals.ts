@@ -78,8 +78,7 @@ export interface ReversalDeps {
 }
 
 /** `at`, or just after the latest of `entries`: a reversal comes after what it reverses in the ledger's order, even within a millisecond. */
-const after = (entries: readonly LedgerEntry[], at: Date): Date =>
-  new Date(Math.max(at.getTime(), ...entries.map((e) => Date.parse(e.createdAt) + 1)));
+const after = (entries: readonly LedgerEntry[], at: Date): Date => new Date(Math.max(at.getTime(), ...entries.map((e) => Date.parse(e.createdAt) + 1)));
 
 export function reversalService(deps: ReversalDeps) {
   /** The entry booked earlier under a processor's id, if any: a replayed event books nothing more. */

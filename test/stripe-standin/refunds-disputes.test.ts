@@ -204,8 +204,15 @@ describe('Stripe stand-in: an account whose balance is in another currency', () 
     const dispute = await s.openDispute(pi.id);
     assert.deepEqual([dispute.amount, dispute.currency], [1500, 'eur']);
     assert.deepEqual([dispute.balance_transactions[0]!.amount, dispute.balance_transactions[0]!.currency], [-1650, 'usd']);
-    const usd = await stripe.paymentIntents.create({ amount: 1000, currency: 'usd', payment_method: 'pm_card_visa', allowed_payment_method_types: ['card'], confirm: true });
-    const usdTxn = (await stripe.charges.retrieve(usd.latest_charge as string, { expand: ['balance_transaction'] })).balance_transaction as Stripe.BalanceTransaction;
+    const usd = await stripe.paymentIntents.create({
+      amount: 1000,
+      currency: 'usd',
+      payment_method: 'pm_card_visa',
+      allowed_payment_method_types: ['card'],
+      confirm: true,
+    });
+    const usdTxn = (await stripe.charges.retrieve(usd.latest_charge as string, { expand: ['balance_transaction'] }))
+      .balance_transaction as Stripe.BalanceTransaction;
     assert.deepEqual([usdTxn.amount, usdTxn.exchange_rate], [1000, null], 'a payment in the balance currency is not converted');
   });
 });

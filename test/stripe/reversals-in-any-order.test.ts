@@ -167,7 +167,7 @@ for (const kind of await storeKinds()) {
         ['ONETIME_PAYMENT_REFUND', '25.00'],
       ]);
       assert.equal(await takenBackInLedger(id), await takenBackAtStripe(paymentIntent));
-      assert.equal((await read(id)).transactionStatus, 'ONE_TIME_PAYMENT_STATUS_PAID', 'the money is the vendor\'s again');
+      assert.equal((await read(id)).transactionStatus, 'ONE_TIME_PAYMENT_STATUS_PAID', "the money is the vendor's again");
       const again = await api(`/v1/refund-transaction/${id}`, { amount: 40 });
       assert.equal(again.status, 200, 'all 40 may be refunded again');
     });
