@@ -6,7 +6,7 @@ import { AppError, invalidInput, invalidState, notFound } from './errors.ts';
 import { newId, randomToken } from './ids.ts';
 import { isPayment } from './ledger.ts';
 import type { LedgerEntry, Scope, Transaction } from './model.ts';
-import { normalizeCurrency, toMinor } from './money.ts';
+import { formatMinor, normalizeCurrency, toMinor } from './money.ts';
 import type { AttemptOf, ChargeAttempt, Repositories, Store } from './ports.ts';
 import { latestRefundable, reversalState, type ReversalService, type ReversalState } from './reversals.ts';
 import { requireUnchanged, type SeenLedger } from './seen-ledger.ts';
@@ -47,6 +47,16 @@ export interface RefundRequest {
 export const MAX_REASON_LENGTH = 500;
 
 /**
+ * What a refund with nothing named would refund now: the latest payment with something left, unless
+ * the transaction has no payment yet or is refunded (the original API's call: a refunded
+ * subscription's earlier periods stay paid). The API, the panel and the admin tool all ask this.
+ */
+export function refundableNow(transaction: Transaction, entries: readonly LedgerEntry[]): ReversalState | undefined {
+  if (transaction.status === 'TRANSACTION_STATUS_PENDING' || transaction.status === 'TRANSACTION_STATUS_REFUNDED') return undefined;
+  return latestRefundable(entries);
+}
+
+/**
  * The payment and amount a request refunds, checked against the ledger as it is now (under the row lock).
  * Without a payment named, the latest with something left, as long as the transaction is not refunded
  * (the original API's call: a refunded subscription's earlier periods stay paid). Refused: a payment that
@@ -58,7 +68,7 @@ export function planRefund(entries: readonly LedgerEntry[], request: RefundReque
     throw invalidState(`Transaction ${id} is already refunded (status ${status}).`);
   const payment = request.entryId === undefined ? undefined : entries.find((e) => e.id === request.entryId);
   if (request.entryId !== undefined && (!payment || !isPayment(payment))) throw notFound(`Payment ${request.entryId} of transaction ${id}`);
-  const state = payment ? reversalState(entries, payment) : latestRefundable(entries);
+  const state = payment ? reversalState(entries, payment) : refundableNow(transaction, entries);
   if (!state || state.remainingMinor <= 0) throw invalidState(`Transaction ${id} (status ${status}) has no payment left to refund.`);
   const currency = state.payment.currency;
   if (request.currency !== undefined && normalizeCurrency(request.currency) !== currency) {
@@ -68,7 +78,7 @@ export function planRefund(entries: readonly LedgerEntry[], request: RefundReque
   if (amountMinor <= 0) throw invalidInput('A refund must be of more than zero.');
   if (amountMinor > state.remainingMinor) {
     throw invalidInput(
-      `${request.amount} ${currency} is more than is left to refund of this payment: at most ${state.remainingMinor} minor units of ${currency}.`,
+      `${request.amount} ${currency} is more than is left to refund of this payment: at most ${formatMinor(state.remainingMinor, currency)} ${currency}.`,
     );
   }
   return { state, amountMinor };

@@ -119,6 +119,25 @@ for (const kind of await storeKinds()) {
       assert.equal((await post(`${home}/tx/${mine}`, { ...form, formToken: 'forged' })).status, 403);
       assert.equal((await post(`${home}/tx/${mine}`, { action: 'refund', version: form.version! })).status, 403);
       assert.equal((await find(mine)).status, 'ONE_TIME_PAYMENT_STATUS_PAID');
+      // Every action needs the token, not only the refund: a cancel, an assigned e-mail, a payload.
+      const monthly = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 5 }] });
+      const sub = await v.buy(monthly.id, { email: 'eve@example.com' });
+      const subPage = `${home}/tx/${sub}`;
+      const forms: Record<string, Record<string, string>> = {
+        cancel: {},
+        assign: { assignEmail: 'mallory@example.com' },
+        payload: { payload: '{"seats":500}' },
+      };
+      for (const [action, fields] of Object.entries(forms)) {
+        const real = formOf((await get(subPage)).html, action);
+        for (const token of ['forged', '', undefined]) {
+          const { formToken: _dropped, ...withoutToken } = real;
+          const sent: Record<string, string> = token === undefined ? { ...withoutToken, ...fields } : { ...real, ...fields, formToken: token };
+          assert.equal((await post(subPage, sent)).status, 403, `${action} with the token ${String(token)}`);
+        }
+      }
+      const untouched = await find(sub);
+      assert.deepEqual([untouched.status, untouched.assignedEmail, untouched.payload], ['SUBSCRIPTION_STATUS_ACTIVE', null, null]);
 
       assert.equal((await get(`${home}/tx/${theirs}`)).status, 404);
       assert.equal((await post(`${home}/tx/${theirs}`, form)).status, 404);

@@ -141,12 +141,13 @@ for (const kind of await storeKinds()) {
       let detail = await b.get(`/panel/transactions/${ids[0]}?env=sandbox`);
       assert.ok(!detail.html.includes(`action="/panel/transactions/${ids[0]}/refund`), 'the detail page has no refund form: only a link to the confirmation');
       const confirm = await b.get(`/panel/transactions/${ids[0]}/refund?env=sandbox`);
-      assert.match(confirm.html, /Yes, refund \$49\.00</);
+      assert.match(confirm.html, /<strong>\$49\.00<\/strong> can be refunded/);
+      assert.match(confirm.html, /name="amount"[^>]*value="49\.00"/, 'all that is left, unless the vendor changes it');
       const version = /name="version" value="(\d+)"/.exec(confirm.html)![1]!;
       const refunded = await b.post(`/panel/transactions/${ids[0]}/refund?env=sandbox`, { version });
       assert.equal(refunded.status, 303);
       detail = await b.get(refunded.location!);
-      assert.match(detail.html, /The transaction is refunded/);
+      assert.match(detail.html, /Refunded\. Nothing is left to refund\./);
       assert.match(detail.html, /<span class="st bad">Refunded<\/span>/);
       assert.equal(
         (await b.post(`/panel/transactions/${ids[0]}/refund?env=sandbox`, { version })).status,

@@ -34,3 +34,9 @@ function parseForm(text: string): FormBody {
   for (const [name, value] of new URLSearchParams(text)) form[name] = value;
   return form;
 }
+
+/** An amount as a person types it into a form: "12.50", or "12,50" where a comma is the decimal mark; undefined when empty. */
+export function typedAmount(text: string | undefined): string | undefined {
+  const trimmed = (text ?? '').trim();
+  return (/^\d+,\d+$/.test(trimmed) ? trimmed.replace(',', '.') : trimmed) || undefined;
+}

@@ -3,8 +3,9 @@ import { localeFromAcceptLanguage } from '../../../domain/buyer-money.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { Scope } from '../../../domain/model.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
-import type { FormBody } from '../form-body.ts';
+import { typedAmount, type FormBody } from '../form-body.ts';
 import { sendPage, sendProblem } from '../layout.ts';
+import { refundedNotice } from '../panel/words.ts';
 import { adminDetail, adminList } from './admin-views.ts';
 
 /** Amounts in the vendor's locale, from its browser (Accept-Language), else en-US. */
@@ -68,7 +69,7 @@ export function registerAdminTool(app: HttpApp, { services, environment }: Envir
     s: { scope: Scope; vendorName: string; frameAncestors: string },
     id: string,
     status: number,
-    message: { notice?: string | undefined; error?: string | undefined },
+    message: { notice?: string | undefined; error?: string | undefined; form?: FormBody },
   ) => {
     const found = await services.transactions.get(s.scope, id).catch((err) => {
       if (err instanceof AppError && err.code === 'NOT_FOUND') return undefined;
@@ -88,6 +89,8 @@ export function registerAdminTool(app: HttpApp, { services, environment }: Envir
         formToken: services.links.formToken(token),
         locale: vendorLocale(reply.request),
         ...message,
+        // After a refund the notice says what is left, from the ledger as it is now.
+        ...(message.notice === NOTICES.refunded ? { notice: refundedNotice(found.transaction, found.entries, vendorLocale(reply.request)) } : {}),
       }),
     });
   };
@@ -115,8 +118,10 @@ export function registerAdminTool(app: HttpApp, { services, environment }: Envir
       // ledger this page showed, under the row lock of the action itself.
       const seen = { entries: /^\d{1,6}$/.test(form.version ?? '') ? Number(form.version) : -1 };
       let pending = false;
-      if (form.action === 'refund') pending = (await services.refunds.refund(s.scope, id, { seen })).status === 'PENDING';
-      else if (form.action === 'cancel') await services.transactions.cancel(s.scope, id, 'VENDOR', seen);
+      if (form.action === 'refund') {
+        const request = { amount: typedAmount(form.amount), reason: form.reason || undefined };
+        pending = (await services.refunds.refund(s.scope, id, { seen, request })).status === 'PENDING';
+      } else if (form.action === 'cancel') await services.transactions.cancel(s.scope, id, 'VENDOR', seen);
       else if (form.action === 'assign') await services.transactions.assignEmail(s.scope, id, form.assignEmail ?? '', seen);
       else if (form.action === 'payload')
         await services.transactions.updatePayload(s.scope, id, form.payload ? form.payload.replace(/\r\n/g, '\n') : null, seen);
@@ -126,7 +131,7 @@ export function registerAdminTool(app: HttpApp, { services, environment }: Envir
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       if (err.code === 'NOT_FOUND') return problem(reply, 404, 'Not found', `There is no transaction ${id} here.`, s.frameAncestors);
-      return detail(reply, token, s, id, 400, { error: err.message });
+      return detail(reply, token, s, id, 400, { error: err.message, form });
     }
   });
 }

@@ -1,11 +1,13 @@
 import { canCancel } from '../../../domain/customer-portal.ts';
 import { formatInvoiceNumber } from '../../../domain/invoices.ts';
-import { isPayment, latestUnreversedPayment } from '../../../domain/ledger.ts';
+import { isPayment } from '../../../domain/ledger.ts';
 import type { Environment, LedgerEntry, Transaction, WhoCanceled } from '../../../domain/model.ts';
-import { formatForBuyer } from '../../../domain/money.ts';
+import { formatForBuyer, formatMinor } from '../../../domain/money.ts';
+import { MAX_REASON_LENGTH, refundableNow } from '../../../domain/refunds.ts';
 import { countryName } from '../../../documents/country-names.ts';
+import type { ReversalState } from '../../../domain/reversals.ts';
 import { html, type Html } from '../layout.ts';
-import { entryWord, frequencyWord, typeWord } from '../panel/words.ts';
+import { entryLabel, frequencyWord, typeWord } from '../panel/words.ts';
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
 const STATUS_WORDS: Record<Transaction['status'], string> = {
@@ -73,13 +75,15 @@ export function adminDetail(view: {
   locale: string;
   notice?: string | undefined;
   error?: string | undefined;
+  /** What was typed into the refund form, shown again with what was wrong with it. */
+  form?: { amount?: string | undefined; reason?: string | undefined } | undefined;
 }): Html {
   const t = view.transaction;
   const money = (minor: number, currency = t.currency) => formatForBuyer(minor, currency, view.locale);
   const version = String(view.entries.length);
   const form = (action: string, body: Html) =>
     html`<form method="post"><input type="hidden" name="formToken" value="${view.formToken}"><input type="hidden" name="action" value="${action}"><input type="hidden" name="version" value="${version}">${body}</form>`;
-  const refundable = t.status !== 'TRANSACTION_STATUS_PENDING' && t.status !== 'TRANSACTION_STATUS_REFUNDED' && latestUnreversedPayment(view.entries);
+  const left = refundableNow(t, view.entries);
   const cancellable = canCancel(t);
   return html`${header(view.vendorName, view.environment)}
   <p><a href="../../${view.session}">← All transactions</a></p>
@@ -102,14 +106,30 @@ export function adminDetail(view: {
   ${view.entries.length === 0 ? html`<p class="muted">No payments yet.</p>` : ''}
   <table aria-label="Ledger" class="list">${view.entries.map(
     (e) =>
-      html`<tr data-testid="entry" data-type="${e.type}"><td>${entryWord(e.type)}<br><span class="muted">${day(e.createdAt)}${
+      html`<tr data-testid="entry" data-type="${e.type}"><td>${entryLabel(e)}${e.description ? html` · <span data-testid="reason">${e.description}</span>` : ''}<br><span class="muted">${day(e.createdAt)}${
         e.invoiceNumber
           ? html` · <a href="../../../../invoice/${e.hashId}" download>${isPayment(e) ? 'Invoice' : 'Credit note'} ${formatInvoiceNumber(e.invoiceNumber, view.environment)}</a>`
           : ''
       }</span></td><td>${money(e.amountTotalMinor, e.currency)}</td></tr>`,
   )}</table>
-  ${refundable ? form('refund', html`<button type="submit" class="secondary" data-testid="refund">Refund ${money(latestUnreversedPayment(view.entries)!.amountTotalMinor)}</button>`) : ''}
+  ${left ? refundForm(left, view.form, money, (body) => form('refund', body)) : ''}
   ${cancellable ? form('cancel', html`<button type="submit" class="secondary" data-testid="cancel">${t.type === 'VAULTED' ? 'Deactivate the saved card' : 'Cancel the subscription'}</button>`) : ''}
   ${form('assign', html`<label for="assignEmail">Assign to e-mail</label><input id="assignEmail" name="assignEmail" type="email" value="${t.assignedEmail ?? ''}" required><button type="submit">Assign</button>`)}
   ${form('payload', html`<label for="payload">Payload</label><textarea id="payload" name="payload" maxlength="4999" rows="4">${t.payload ?? ''}</textarea><button type="submit">Save the payload</button>`)}`;
+}
+
+/** The refund form: all that is left of the latest payment unless the amount is changed, and an optional reason kept with it. */
+function refundForm(
+  left: ReversalState,
+  typed: { amount?: string | undefined; reason?: string | undefined } | undefined,
+  money: (minor: number, currency?: string) => string,
+  form: (body: Html) => Html,
+): Html {
+  const { payment } = left;
+  return html`<h2>Refund</h2><p data-testid="refundable">Payment of ${day(payment.createdAt)}: ${money(payment.amountTotalMinor, payment.currency)}${
+    left.reversedMinor > 0 ? `, ${money(left.reversedMinor, payment.currency)} already taken back` : ''
+  }. Up to <strong>${money(left.remainingMinor, payment.currency)}</strong> can be refunded.</p>
+  ${form(html`<label for="amount">Amount (${payment.currency})</label><input id="amount" name="amount" inputmode="decimal" autocomplete="off" required value="${typed?.amount ?? formatMinor(left.remainingMinor, payment.currency)}">
+  <label for="reason">Reason (optional)</label><input id="reason" name="reason" maxlength="${String(MAX_REASON_LENGTH)}" value="${typed?.reason ?? ''}">
+  <button type="submit" class="secondary" data-testid="refund">Refund</button>`)}`;
 }

@@ -1,45 +1,13 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { invalidInput } from '../../../domain/errors.ts';
-import type { Environment, Scope } from '../../../domain/model.ts';
+import type { Environment } from '../../../domain/model.ts';
 import type { PanelSession } from '../../../domain/panel-accounts.ts';
-import type { Services } from '../../../services.ts';
-import type { FormBody } from '../form-body.ts';
-import type { Html } from '../layout.ts';
 import { emailKind, emailPreviewContent, emailsContent, emailSettingsOf, KIND_WORDS } from './emails.ts';
-import type { Section } from './panel-layout.ts';
-
-type Extra = { status?: number; notice?: string | undefined; error?: string | undefined; form?: FormBody };
-
-/** What the panel's routes share with this section: signed-in views and actions, and its page frame. */
-export interface PanelRouting {
-  services: Services;
-  view<P extends Record<string, string>>(
-    path: string,
-    run: (session: PanelSession, environment: Environment, request: FastifyRequest<{ Params: P }>, reply: FastifyReply) => Promise<unknown>,
-  ): unknown;
-  action(
-    path: string,
-    onError: (reply: FastifyReply, session: PanelSession, environment: Environment, error: string, form: FormBody) => Promise<unknown>,
-    run: (session: PanelSession, scope: Scope, form: FormBody, reply: FastifyReply) => Promise<unknown>,
-    config?: { rateLimit?: { max: number; timeWindow: number } },
-  ): unknown;
-  page(
-    reply: FastifyReply,
-    session: PanelSession,
-    environment: Environment,
-    section: Section,
-    title: string,
-    content: Html,
-    options?: Extra & { switchPath?: string; styleAttributes?: boolean },
-  ): Promise<unknown>;
-  notFound(reply: FastifyReply, session: PanelSession, environment: Environment, section: Section, what: string): Promise<unknown>;
-  to(reply: FastifyReply, path: string, environment: Environment, done: string): unknown;
-  noticeOf(request: FastifyRequest): string | undefined;
-}
+import type { PageExtra, PanelRouting } from './panel-routing.ts';
 
 /** The panel's E-mails section (src/http/pages/panel/emails.ts draws it): settings, previews, test e-mails, the recent ones. */
 export function registerEmailPages({ services, view, action, page, notFound, to, noticeOf }: PanelRouting) {
-  const emailsPage = async (reply: FastifyReply, session: PanelSession, environment: Environment, extra: Extra = {}) => {
+  const emailsPage = async (reply: FastifyReply, session: PanelSession, environment: Environment, extra: PageExtra = {}) => {
     const content = emailsContent({
       environment,
       csrf: session.csrfToken,

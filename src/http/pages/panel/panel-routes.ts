@@ -1,7 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { paymentLink } from '../../../domain/catalog.ts';
-import { localeFromAcceptLanguage } from '../../../domain/buyer-money.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { parsePriceText } from '../../../domain/price-text.ts';
 import type { Environment, Scope } from '../../../domain/model.ts';
@@ -21,14 +20,12 @@ import { authPage } from './panel-views.ts';
 import { productsContent } from './products.ts';
 import { registerLogoUpload } from './logo-upload.ts';
 import { LOGO_SCRIPT, settingsContent } from './settings.ts';
-import { confirmContent, PAGE_SIZE, transactionDetail, transactionsContent, transactionsCsv, type ListQuery } from './transactions.ts';
-import { STATUS_FILTERS } from './words.ts';
+import { PAGE_SIZE } from './transactions.ts';
+import { registerTransactionPages } from './transaction-routes.ts';
+import { vendorLocale } from './panel-routing.ts';
 
 const SESSION_COOKIE = 'ot_panel';
 const LOGIN_CSRF_COOKIE = 'ot_panel_csrf';
-
-/** Amounts in the vendor's locale, from its browser (Accept-Language), else en-US. */
-const vendorLocale = (request: FastifyRequest) => localeFromAcceptLanguage(request.headers['accept-language'], 'en-US');
 
 const cookieOf = (request: FastifyRequest, name: string) => new RegExp(`(?:^|;\\s*)${name}=([A-Za-z0-9_-]{1,100})`).exec(request.headers.cookie ?? '')?.[1];
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -208,7 +205,6 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     revoked: 'The credential is revoked.',
     credential: 'The credential is created.',
     'admin-sessions': 'Every admin tool session of this environment has ended.',
-    refunded: 'The transaction is refunded.',
     'refund-pending': 'The refund is being confirmed by the payment provider; it appears here once confirmed.',
     cancelled: 'The transaction is cancelled.',
   };
@@ -233,123 +229,8 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     });
   });
 
-  const DATE = /^\d{4}-\d{2}-\d{2}$/;
-  const listFilter = (q: ListQuery) => ({
-    query: q.q?.slice(0, 200),
-    statuses: q.status ? STATUS_FILTERS[q.status]?.statuses : undefined,
-    type: q.type || undefined,
-    productId: q.product || undefined,
-    from: q.from && DATE.test(q.from) ? `${q.from}T00:00:00.000Z` : undefined,
-    to: q.to && DATE.test(q.to) && !Number.isNaN(Date.parse(q.to)) ? new Date(Date.parse(`${q.to}T00:00:00.000Z`) + 86_400_000).toISOString() : undefined,
-  });
-  const queryOf = (request: FastifyRequest): ListQuery => {
-    const raw = request.query as Record<string, unknown>;
-    const pick = (k: string) => (typeof raw[k] === 'string' ? (raw[k] as string) : undefined);
-    return { q: pick('q'), status: pick('status'), type: pick('type'), product: pick('product'), from: pick('from'), to: pick('to'), page: pick('page') };
-  };
-
-  view('/panel/transactions', async (session, environment, request, reply) => {
-    const scope = scopeOf(session, environment);
-    const query = queryOf(request);
-    const pageNumber = Math.min(10_000, Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1));
-    const { transactions, total } = await services.dashboard.transactions(scope, listFilter(query), { limit: PAGE_SIZE, offset: (pageNumber - 1) * PAGE_SIZE });
-    const content = transactionsContent({
-      environment,
-      query,
-      products: await services.catalog.listProducts(scope),
-      transactions,
-      total,
-      page: pageNumber,
-      locale: vendorLocale(request),
-    });
-    return page(reply, session, environment, 'transactions', 'Transactions', content, { notice: noticeOf(request) });
-  });
-
-  view('/panel/transactions.csv', async (session, environment, request, reply) => {
-    const { transactions } = await services.dashboard.transactions(scopeOf(session, environment), listFilter(queryOf(request)), { limit: 100_000, offset: 0 });
-    return reply
-      .header('content-disposition', `attachment; filename="transactions-${environment}.csv"`)
-      .header('cache-control', 'no-store')
-      .header('x-content-type-options', 'nosniff')
-      .type('text/csv; charset=utf-8')
-      .send(transactionsCsv(transactions));
-  });
-
   const notFound = (reply: FastifyReply, session: PanelSession, environment: Environment, section: Section, what: string) =>
     page(reply, session, environment, section, 'Not found', html`<p>There is no ${what} here in ${environment}.</p>`, { status: 404 });
-
-  const detailPage = async (
-    reply: FastifyReply,
-    session: PanelSession,
-    environment: Environment,
-    id: string,
-    extra: { status?: number; notice?: string | undefined; error?: string } = {},
-  ) => {
-    const scope = scopeOf(session, environment);
-    let found;
-    try {
-      found = await services.transactions.get(scope, id);
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'NOT_FOUND') return notFound(reply, session, environment, 'transactions', 'such transaction');
-      throw err;
-    }
-    const content = transactionDetail({
-      environment,
-      transaction: found.transaction,
-      entries: found.entries,
-      csrf: session.csrfToken,
-      locale: vendorLocale(reply.request),
-    });
-    return page(reply, session, environment, 'transactions', 'Transaction', content, { ...extra, switchPath: '/panel/transactions' });
-  };
-
-  view<{ id: string }>('/panel/transactions/:id', (session, environment, request, reply) =>
-    detailPage(reply, session, environment, request.params.id, { notice: noticeOf(request) }),
-  );
-
-  for (const action of ['refund', 'cancel'] as const) {
-    // The confirmation step: the detail page links here; only this page's explicit button acts.
-    view<{ id: string }>(`/panel/transactions/:id/${action}`, async (session, environment, request, reply) => {
-      let found;
-      try {
-        found = await services.transactions.get(scopeOf(session, environment), request.params.id);
-      } catch (err) {
-        if (err instanceof AppError && err.code === 'NOT_FOUND') return notFound(reply, session, environment, 'transactions', 'such transaction');
-        throw err;
-      }
-      const content = confirmContent({
-        environment,
-        transaction: found.transaction,
-        entries: found.entries,
-        csrf: session.csrfToken,
-        action,
-        locale: vendorLocale(request),
-      });
-      return page(reply, session, environment, 'transactions', action === 'refund' ? 'Refund?' : 'Cancel?', content, { switchPath: '/panel/transactions' });
-    });
-
-    app.post<{ Params: { id: string } }>(`/panel/transactions/:id/${action}`, { schema: { hide: true } }, async (request, reply) => {
-      const session = await signedIn(request, reply);
-      if (!session) return reply;
-      const environment = environmentOf(request);
-      const scope = scopeOf(session, environment);
-      const id = request.params.id;
-      const form = (request.body ?? {}) as FormBody;
-      // A form sent twice must not act twice: the domain checks the ledger the confirmation showed.
-      const seen = { entries: /^\d{1,6}$/.test(form.version ?? '') ? Number(form.version) : -1 };
-      try {
-        let done: string = action === 'refund' ? 'refunded' : 'cancelled';
-        if (action === 'refund') {
-          if ((await services.refunds.refund(scope, id, { seen })).status === 'PENDING') done = 'refund-pending';
-        } else await services.transactions.cancel(scope, id, 'VENDOR', seen);
-        return reply.redirect(panelHref(`/panel/transactions/${id}`, environment, { done }), 303);
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        if (err.code === 'NOT_FOUND') return notFound(reply, session, environment, 'transactions', 'such transaction');
-        return detailPage(reply, session, environment, id, { status: 400, error: err.message });
-      }
-    });
-  }
 
   view('/panel/customers', async (session, environment, request, reply) => {
     const raw = request.query as { q?: unknown; page?: unknown };
@@ -390,7 +271,15 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
    */
   const action = (
     path: string,
-    onError: (reply: FastifyReply, session: PanelSession, environment: Environment, error: string, form: FormBody) => Promise<unknown>,
+    onError: (
+      reply: FastifyReply,
+      session: PanelSession,
+      environment: Environment,
+      error: string,
+      form: FormBody,
+      failure: AppError,
+      request: FastifyRequest,
+    ) => Promise<unknown>,
     run: (session: PanelSession, scope: Scope, form: FormBody, reply: FastifyReply, request: FastifyRequest) => Promise<unknown>,
     config: { rateLimit?: { max: number; timeWindow: number } } = {},
   ) =>
@@ -403,7 +292,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
         return await run(session, scopeOf(session, environment), form, reply, request);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        return onError(reply, session, environment, err.message, form);
+        return onError(reply, session, environment, err.message, form, err, request);
       }
     });
   const to = (reply: FastifyReply, path: string, environment: Environment, done: string) => reply.redirect(panelHref(path, environment, { done }), 303);
@@ -499,6 +388,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   );
 
   registerEmailPages({ services, view, action, page, notFound, to, noticeOf });
+  registerTransactionPages({ services, view, action, page, notFound, to, noticeOf });
 
   // The admin tool (section 18), opened with a fresh session for this vendor that ends when this
   // panel session does (sign-out or expiry).

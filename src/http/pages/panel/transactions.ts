@@ -1,9 +1,12 @@
-import { latestUnreversedPayment } from '../../../domain/ledger.ts';
 import type { Environment, LedgerEntry, Product, Transaction } from '../../../domain/model.ts';
 import { formatForBuyer, formatMinor } from '../../../domain/money.ts';
+import { MAX_REASON_LENGTH, refundableNow } from '../../../domain/refunds.ts';
+import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import { csrfField, panelHref } from './panel-layout.ts';
-import { entryWord, frequencyWord, STATUS_FILTERS, statusWord, TYPE_WORDS, typeWord } from './words.ts';
+import { entryLabel, frequencyWord, STATUS_FILTERS, statusWord, TYPE_WORDS, typeWord } from './words.ts';
+
+export { refundedNotice } from './words.ts';
 
 /** The list's filters as the query string carries them. */
 export interface ListQuery {
@@ -68,19 +71,13 @@ export function transactionsContent(view: {
   }`;
 }
 
-/** What a refund of the transaction would pay back, if it can be refunded. */
-export function refundable(t: Transaction, entries: LedgerEntry[]): LedgerEntry | undefined {
-  if (t.status === 'TRANSACTION_STATUS_PENDING' || t.status === 'TRANSACTION_STATUS_REFUNDED') return undefined;
-  const payment = latestUnreversedPayment(entries);
-  return payment && payment.amountTotalMinor > 0 ? payment : undefined;
-}
 export const cancellable = (t: Transaction) =>
   t.status === 'SUBSCRIPTION_STATUS_ACTIVE' || t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' || t.status === 'VAULTED_STATUS_ACTIVE';
 
 export function transactionDetail(view: { environment: Environment; transaction: Transaction; entries: LedgerEntry[]; csrf: string; locale: string }): Html {
   const { transaction: t, entries, environment: env } = view;
   const money = (minor: number, currency = t.currency) => formatForBuyer(minor, currency, view.locale);
-  const payment = refundable(t, entries);
+  const left = refundableNow(t, entries);
   const fact = (label: string, value: unknown) => html`<dt>${label}</dt><dd>${value}</dd>`;
   return html`<p><a href="${panelHref('/panel/transactions', env)}">← All transactions</a></p>
   <dl class="facts">
@@ -100,12 +97,12 @@ export function transactionDetail(view: { environment: Environment; transaction:
   ${entries.map(
     (
       e,
-    ) => html`<tr data-testid="entry"><td>${e.createdAt.replace('T', ' ').slice(0, 16)}</td><td>${entryWord(e.type)}</td><td class="num">${money(e.amountTotalMinor, e.currency)}</td>
+    ) => html`<tr data-testid="entry"><td>${e.createdAt.replace('T', ' ').slice(0, 16)}</td><td>${entryLabel(e)}${e.description ? html`<br><span class="muted" data-testid="reason">${e.description}</span>` : ''}</td><td class="num">${money(e.amountTotalMinor, e.currency)}</td>
     <td class="num hide-phone">${money(e.taxMinor, e.currency)}</td><td class="num">${money(e.netMinor, e.currency)}</td><td class="hide-phone">${e.invoiceNumber ?? ''}</td></tr>`,
   )}</tbody></table></div>
   ${entries.length ? '' : html`<p class="muted">No money has moved yet.</p>`}
   <div class="inline">
-    ${payment ? html`<a class="button" href="${panelHref(`/panel/transactions/${t.id}/refund`, env)}" data-testid="refund">Refund ${money(payment.amountTotalMinor, payment.currency)}…</a>` : ''}
+    ${left ? html`<a class="button" href="${panelHref(`/panel/transactions/${t.id}/refund`, env)}" data-testid="refund">Refund (up to ${money(left.remainingMinor, left.payment.currency)})…</a>` : ''}
     ${cancellable(t) ? html`<a class="button" href="${panelHref(`/panel/transactions/${t.id}/cancel`, env)}" data-testid="cancel">Cancel ${t.type === 'VAULTED' ? 'the saved card' : 'the subscription'}…</a>` : ''}
   </div>`;
 }
@@ -118,25 +115,37 @@ export function confirmContent(view: {
   csrf: string;
   action: 'refund' | 'cancel';
   locale: string;
+  /** What the vendor typed, shown again with what was wrong with it. */
+  form?: FormBody | undefined;
 }): Html {
   const { transaction: t, environment: env } = view;
-  const money = (e: LedgerEntry) => formatForBuyer(e.amountTotalMinor, e.currency, view.locale);
-  const payment = refundable(t, view.entries);
   const back = panelHref(`/panel/transactions/${t.id}`, env);
-  if (view.action === 'refund' && !payment) return html`<p>There is nothing left to refund on this transaction.</p><p><a href="${back}">Back</a></p>`;
-  if (view.action === 'cancel' && !cancellable(t)) return html`<p>This transaction cannot be cancelled.</p><p><a href="${back}">Back</a></p>`;
-  const what =
-    view.action === 'refund'
-      ? html`<p>This pays <strong>${money(payment!)}</strong> back to ${t.email} for ${t.productName} (payment of ${payment!.createdAt.slice(0, 10)})${
-          t.type === 'SUBSCRIPTION' ? ' and ends the subscription' : ''
-        }. It cannot be undone.</p>`
-      : html`<p>This cancels ${t.productName} of ${t.email}. ${
-          t.status === 'SUBSCRIPTION_STATUS_ACTIVE' ? 'It stays usable to the end of the period paid for, then ends; nothing is refunded.' : 'It ends now.'
-        }</p>`;
-  const label = view.action === 'refund' ? `Yes, refund ${money(payment!)}` : `Yes, cancel ${t.type === 'VAULTED' ? 'the saved card' : 'the subscription'}`;
-  return html`${what}
-  <form method="post" action="${panelHref(`/panel/transactions/${t.id}/${view.action}`, env)}" class="narrow">${csrfField(view.csrf)}<input type="hidden" name="version" value="${String(view.entries.length)}">
-  <div class="inline"><button type="submit" class="secondary" data-testid="confirm">${label}</button><a class="button" href="${back}">No, go back</a></div></form>`;
+  const post = (
+    fields: Html,
+    label: string,
+  ) => html`<form method="post" action="${panelHref(`/panel/transactions/${t.id}/${view.action}`, env)}" class="narrow">${csrfField(view.csrf)}<input type="hidden" name="version" value="${String(view.entries.length)}">
+  ${fields}<div class="inline"><button type="submit" class="secondary" data-testid="confirm">${label}</button><a class="button" href="${back}">No, go back</a></div></form>`;
+  if (view.action === 'cancel') {
+    if (!cancellable(t)) return html`<p>This transaction cannot be cancelled.</p><p><a href="${back}">Back</a></p>`;
+    return html`<p>This cancels ${t.productName} of ${t.email}. ${
+      t.status === 'SUBSCRIPTION_STATUS_ACTIVE' ? 'It stays usable to the end of the period paid for, then ends; nothing is refunded.' : 'It ends now.'
+    }</p>${post(html``, `Yes, cancel ${t.type === 'VAULTED' ? 'the saved card' : 'the subscription'}`)}`;
+  }
+  const left = refundableNow(t, view.entries);
+  if (!left) return html`<p>There is nothing left to refund on this transaction.</p><p><a href="${back}">Back</a></p>`;
+  const money = (minor: number) => formatForBuyer(minor, left.payment.currency, view.locale);
+  const all = t.type === 'SUBSCRIPTION' ? 'ends the subscription' : t.type === 'ONETIME' ? 'marks the purchase refunded' : 'leaves the saved card as it is';
+  return html`<p>Payment of ${left.payment.createdAt.slice(0, 10)} by ${t.email} for ${t.productName}: ${money(left.payment.amountTotalMinor)}${
+    left.reversedMinor > 0 ? `, of which ${money(left.reversedMinor)} is already taken back` : ''
+  }. <strong>${money(left.remainingMinor)}</strong> can be refunded.</p>
+  ${post(
+    html`<label for="amount">Amount to refund (${left.payment.currency}, at most ${formatMinor(left.remainingMinor, left.payment.currency)})</label>
+    <input id="amount" name="amount" inputmode="decimal" autocomplete="off" required value="${view.form?.amount ?? formatMinor(left.remainingMinor, left.payment.currency)}" aria-describedby="amount-help">
+    <p class="muted" id="amount-help">Refunding all of it ${all}; a part changes nothing else. A refund cannot be undone.</p>
+    <label for="reason">Reason (optional, kept with the refund and shown on the credit note)</label>
+    <textarea id="reason" name="reason" rows="2" maxlength="${String(MAX_REASON_LENGTH)}">${view.form?.reason ?? ''}</textarea>`,
+    'Refund',
+  )}`;
 }
 
 /** The filtered list as CSV (RFC 4180), with a guard against spreadsheet formulas. */

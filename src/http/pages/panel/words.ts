@@ -1,4 +1,6 @@
-import type { ChargeFrequency, EntryType, TransactionStatus, TransactionType } from '../../../domain/model.ts';
+import type { ChargeFrequency, EntryType, LedgerEntry, Transaction, TransactionStatus, TransactionType } from '../../../domain/model.ts';
+import { formatForBuyer } from '../../../domain/money.ts';
+import { refundableNow } from '../../../domain/refunds.ts';
 
 /** Plain words for every enum the panel shows: vendors read "Monthly", not MONTHLY. */
 export const TYPE_WORDS: Record<TransactionType, string> = { ONETIME: 'One-time', SUBSCRIPTION: 'Subscription', VAULTED: 'Saved card' };
@@ -47,3 +49,17 @@ export const statusWord = (status: string) => STATUS_WORDS[status as Transaction
 export const typeWord = (type: string) => TYPE_WORDS[type as TransactionType] ?? type;
 export const frequencyWord = (frequency: string) => FREQUENCY_WORDS[frequency as ChargeFrequency] ?? frequency;
 export const entryWord = (type: string) => ENTRY_WORDS[type as EntryType] ?? type;
+
+/** An entry as the ledger tables name it: the undoing of a reversal (a dispute won, a refund that failed) says so. */
+export function entryLabel(entry: Pick<LedgerEntry, 'type' | 'amountTotalMinor'>): string {
+  if (entry.type === 'CHARGEBACK' && entry.amountTotalMinor > 0) return 'Dispute won: money back';
+  if ((entry.type === 'ONETIME_PAYMENT_REFUND' || entry.type === 'SUBSCRIPTION_REFUND') && entry.amountTotalMinor > 0) return 'Refund failed: money back';
+  return entryWord(entry.type);
+}
+
+/** What the notice after a refund says: what is left to refund now, from the ledger as it is. */
+export function refundedNotice(transaction: Transaction, entries: readonly LedgerEntry[], locale: string): string {
+  const left = refundableNow(transaction, entries);
+  if (!left) return 'Refunded. Nothing is left to refund.';
+  return `Refunded. ${formatForBuyer(left.remainingMinor, left.payment.currency, locale)} of the payment of ${left.payment.createdAt.slice(0, 10)} is left to refund.`;
+}
