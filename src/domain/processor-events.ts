@@ -224,7 +224,7 @@ export function processorEventService(deps: ProcessorEventDeps) {
         chargeback = (await deps.reversals.reverse(repos, reversal)).entry;
       }
       if (event.outcome === 'won') {
-        // The vendor sees the money come back; a subscription is not started again (reversals.ts).
+        // The vendor sees the money come back; the status stays (reversals.ts).
         await deps.reversals.undo(repos, {
           scope: paid.scope,
           transaction,

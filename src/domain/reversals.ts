@@ -143,9 +143,9 @@ export function reversalService(deps: ReversalDeps) {
 
     /**
      * Undoes a reversal: a dispute the vendor won gives the chargeback back, a refund that failed puts
-     * the refund back. An entry of the same type and opposite sign, booked once by `externalId`. A
-     * one-time purchase is paid again (its money is the vendor's, and may be refunded); a subscription
-     * or a stored method keeps its status: it is not started again.
+     * the refund back. An entry of the same type and opposite sign, booked once by `externalId`. The
+     * status stays (a subscription is not started again, a won dispute restores nothing), except that a
+     * one-time purchase whose refund failed is paid again: its money is the vendor's, and may be refunded.
      */
     async undo(
       repos: Repositories,
@@ -175,7 +175,8 @@ export function reversalService(deps: ReversalDeps) {
         invoiceNumber: null,
       };
       await repos.entries.insertReversal(entry);
-      const paidAgain = transaction.type === 'ONETIME' && transaction.status === 'TRANSACTION_STATUS_REFUNDED';
+      // A won dispute leaves the status as it is (DECISIONS.md); a failed refund of a one-time purchase is as if never made.
+      const paidAgain = reversal.type !== 'CHARGEBACK' && transaction.type === 'ONETIME' && transaction.status === 'TRANSACTION_STATUS_REFUNDED';
       const patch: TransactionPatch = paidAgain ? { status: 'ONE_TIME_PAYMENT_STATUS_PAID' } : {};
       await repos.transactions.update(scope, transaction.id, patch, { flag: 'CHANGED_STATUS_REFUNDED', at: entry.createdAt });
       return entry;

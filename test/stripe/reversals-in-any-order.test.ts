@@ -109,8 +109,11 @@ for (const kind of await storeKinds()) {
       assert.equal((await read(id)).transactionStatus, 'TRANSACTION_STATUS_REFUNDED');
       await w.standin.closeDispute(dispute.id, 'won');
       await later();
-      assert.equal((await read(id)).transactionStatus, 'ONE_TIME_PAYMENT_STATUS_PAID', 'won: paid again');
-      const refunded = await api(`/v1/refund-transaction/${id}`, { amount: 15 });
+      assert.equal((await read(id)).transactionStatus, 'TRANSACTION_STATUS_REFUNDED', 'won: the status stays (DECISIONS.md)');
+      const [payment] = (await read(id)).entries as { id: string }[];
+      const plain = await api(`/v1/refund-transaction/${id}`, { amount: 15 });
+      assert.equal(plain.status, 400, 'a refunded transaction refunds nothing without the payment named');
+      const refunded = await api(`/v1/refund-transaction/${id}`, { amount: 15, entryId: payment!.id });
       assert.equal(refunded.status, 200, refunded.text);
       await later();
       await replayBackwards();
@@ -150,7 +153,7 @@ for (const kind of await storeKinds()) {
       await replayBackwards();
       assert.equal((await ledger(id)).length, 4);
       assert.equal(await takenBackInLedger(id), await takenBackAtStripe(paymentIntent));
-      assert.equal((await read(id)).transactionStatus, 'ONE_TIME_PAYMENT_STATUS_PAID', 'the win gave the purchase back; 25 of it is still paid');
+      assert.equal((await read(id)).transactionStatus, 'TRANSACTION_STATUS_REFUNDED', 'a won dispute leaves the status as it is');
     });
 
     test('a refund that fails after it was booked is put back, once: what was taken back is the vendor again', async () => {
