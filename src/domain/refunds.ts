@@ -64,12 +64,13 @@ export function refundableNow(transaction: Transaction, entries: readonly Ledger
  */
 export function planRefund(entries: readonly LedgerEntry[], request: RefundRequest, transaction: Transaction): { state: ReversalState; amountMinor: number } {
   const { id, status } = transaction;
-  if (request.entryId === undefined && status === 'TRANSACTION_STATUS_REFUNDED')
-    throw invalidState(`Transaction ${id} is already refunded (status ${status}).`);
   const payment = request.entryId === undefined ? undefined : entries.find((e) => e.id === request.entryId);
   if (request.entryId !== undefined && (!payment || !isPayment(payment))) throw notFound(`Payment ${request.entryId} of transaction ${id}`);
   const state = payment ? reversalState(entries, payment) : refundableNow(transaction, entries);
-  if (!state || state.remainingMinor <= 0) throw invalidState(`Transaction ${id} (status ${status}) has no payment left to refund.`);
+  if (!state || state.remainingMinor <= 0) {
+    if (!payment && status === 'TRANSACTION_STATUS_REFUNDED') throw invalidState(`Transaction ${id} is already refunded (status ${status}).`);
+    throw invalidState(`Transaction ${id} (status ${status}) has no payment left to refund.`);
+  }
   const currency = state.payment.currency;
   if (request.currency !== undefined && normalizeCurrency(request.currency) !== currency) {
     throw invalidInput(`The payment is in ${currency}; a refund of it is in ${currency} too, not ${request.currency}.`);

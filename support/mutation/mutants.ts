@@ -53,6 +53,8 @@ const STRIPE_PAYMENTS = 'test/stripe/production-payments.test.ts';
 const STRIPE_EVENTS = 'test/stripe/stripe-events.test.ts';
 const STRIPE_FAULTS = 'test/faults/stripe-money-faults.test.ts';
 const EVENTS = 'test/billing/processor-events.test.ts';
+const PARTIAL = 'test/api/partial-refunds.test.ts';
+const ANY_ORDER = 'test/stripe/reversals-in-any-order.test.ts';
 
 const D = 'src/domain/';
 const G = 'src/gateways/';
@@ -98,8 +100,8 @@ export const mutants: Mutant[] = [
   {
     id: 'protocol-reconcile-grace-wrong-way',
     file: `${D}charge-protocol.ts`,
-    find: 'deps.clock.now().getTime() - deps.graceMs',
-    replace: 'deps.clock.now().getTime() + deps.graceMs',
+    find: 'const idleSince = new Date(now - deps.graceMs).toISOString();',
+    replace: 'const idleSince = new Date(now + deps.graceMs).toISOString();',
     tests: [FAULTS, M_PROTOCOL],
   },
 
@@ -179,36 +181,36 @@ export const mutants: Mutant[] = [
   {
     id: 'refund-already-refunded-not-refused',
     file: `${D}refunds.ts`,
-    find: "if (transaction.status === 'TRANSACTION_STATUS_REFUNDED') throw invalidState",
-    replace: "if (transaction.status === 'TRANSACTION_STATUS_PENDING') throw invalidState",
-    tests: [REFUNDS, LIFECYCLE, M_REFUNDS_COUPONS],
+    find: `if (transaction.status === 'TRANSACTION_STATUS_PENDING' || transaction.status === 'TRANSACTION_STATUS_REFUNDED') return undefined;`,
+    replace: `if (transaction.status === 'TRANSACTION_STATUS_PENDING') return undefined;`,
+    tests: [REFUNDS, LIFECYCLE, M_REFUNDS_COUPONS, PARTIAL],
   },
   {
-    id: 'refund-of-zero-payment',
+    id: 'refund-of-zero-accepted',
     file: `${D}refunds.ts`,
-    find: 'if (payment.amountTotalMinor <= 0)',
-    replace: 'if (payment.amountTotalMinor < 0)',
-    tests: [REFUNDS, MONEY],
+    find: `if (amountMinor <= 0) throw invalidInput('A refund must be of more than zero.');`,
+    replace: `if (amountMinor < 0) throw invalidInput('A refund must be of more than zero.');`,
+    tests: [REFUNDS, MONEY, PARTIAL],
   },
   {
     id: 'refund-onetime-status-kept',
-    file: `${D}refunds.ts`,
-    find: "const patch: Partial<Transaction> = transaction.type === 'VAULTED'",
-    replace: "const patch: Partial<Transaction> = transaction.type === 'ONETIME'",
+    file: `${D}reversals.ts`,
+    find: `if (!fully || !latest || transaction.type === 'VAULTED') return {};`,
+    replace: `if (!fully || !latest || transaction.type === 'ONETIME') return {};`,
     tests: [REFUNDS, READ],
   },
   {
     id: 'refund-subscription-keeps-next-charge',
-    file: `${D}refunds.ts`,
-    find: "const patch: Partial<Transaction> = transaction.type === 'VAULTED' ? {} : { status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };",
-    replace: "const patch: Partial<Transaction> = transaction.type === 'VAULTED' ? {} : { status: 'TRANSACTION_STATUS_REFUNDED' };",
+    file: `${D}reversals.ts`,
+    find: `      return { status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };`,
+    replace: `      return { status: 'TRANSACTION_STATUS_REFUNDED' };`,
     tests: [REFUNDS, LIFECYCLE],
   },
   {
     id: 'refund-wrong-change-flag',
-    file: `${D}refunds.ts`,
-    find: "{ flag: 'CHANGED_STATUS_REFUNDED', at: plan.refund.createdAt }",
-    replace: "{ flag: 'CHANGED_STATUS_CANCELLED', at: plan.refund.createdAt }",
+    file: `${D}reversals.ts`,
+    find: `patchFor(request, fully, latest), { flag: 'CHANGED_STATUS_REFUNDED'`,
+    replace: `patchFor(request, fully, latest), { flag: 'CHANGED_STATUS_CANCELLED'`,
     tests: [REFUNDS, CHANGED],
   },
   {
@@ -481,22 +483,25 @@ export const mutants: Mutant[] = [
   {
     id: 'attempts-record-retry-is-fresh',
     file: `${S}attempts-store.ts`,
-    find: 'if (inserted) return { attempt: toAttempt(inserted), fresh: true };',
-    replace: 'return { attempt: inserted ? toAttempt(inserted) : a, fresh: true };',
+    find: 'if (inserted) return { attempt: toAttempt(inserted) as AttemptOf<K>, fresh: true };',
+    replace: 'return { attempt: (inserted ? toAttempt(inserted) : a) as AttemptOf<K>, fresh: true };',
     tests: [IDEM_RETRIES, FAULTS, REFUNDS, M_PROTOCOL],
   },
   {
     id: 'attempts-settle-without-open-condition',
     file: `${S}attempts-store.ts`,
-    find: ".where('id', '=', id)\n        .where('status', 'in', ['PENDING', 'UNKNOWN'])\n        .executeTakeFirst();",
-    replace: ".where('id', '=', id)\n        .executeTakeFirst();",
+    find: `.where('id', '=', id)
+          .where('status', 'in', OPEN_STATUSES)
+          .returning('id'),`,
+    replace: `.where('id', '=', id)
+          .returning('id'),`,
     tests: [FAULTS, IDEM_RETRIES, REFUNDS, M_PROTOCOL],
   },
   {
     id: 'attempts-open-refund-of-any-kind',
     file: `${S}attempts-store.ts`,
-    find: ".where('kind', '=', kind)\n        .where('status', 'in', ['PENDING', 'UNKNOWN'])",
-    replace: ".where('status', 'in', ['PENDING', 'UNKNOWN'])",
+    find: `.where('transaction_id', '=', transactionId).where('kind', '=', kind).where('status', 'in', OPEN_STATUSES)`,
+    replace: `.where('transaction_id', '=', transactionId).where('status', 'in', OPEN_STATUSES)`,
     tests: [REFUNDS, FAULTS, VAULTED],
   },
   {
@@ -564,8 +569,8 @@ export const mutants: Mutant[] = [
   {
     id: 'vaulted-key-reused-for-other-amount',
     file: `${D}vaulted-charges.ts`,
-    find: 'existing.amountMinor !== quote.totalMinor || ',
-    replace: '',
+    find: `attempt.kind === 'VAULTED' && attempt.amountMinor === quote.totalMinor && attempt.currency === quote.currency;`,
+    replace: `attempt.kind === 'VAULTED' && attempt.currency === quote.currency;`,
     tests: [VAULTED, IDEM],
   },
   {
@@ -615,15 +620,18 @@ export const mutants: Mutant[] = [
   {
     id: 'feed-lists-every-vendor',
     file: `${S}feed-store.ts`,
-    find: ".selectAll()\n        .$call(whereScope(scope))\n        .where('feed_pending', '=', 1)",
-    replace: ".selectAll()\n        .where('feed_pending', '=', 1)",
+    find: `.selectAll()
+        .$call(whereScope(scope))
+        // A literal`,
+    replace: `.selectAll()
+        // A literal`,
     tests: [ISOLATION, CHANGED],
   },
   {
     id: 'transactions-update-unscoped',
     file: `${S}transactions-store.ts`,
-    find: "let query = db.updateTable('transactions').set(values).where('id', '=', id).$call(whereScope(scope));",
-    replace: "let query = db.updateTable('transactions').set(values).where('id', '=', id);",
+    find: `let query = db.updateTable('transactions').set(set).where('id', '=', id).$call(whereScope({ vendorId, environment }));`,
+    replace: `let query = db.updateTable('transactions').set(set).where('id', '=', id);`,
     tests: [ISOLATION, UPDATE, M_SCOPING],
   },
   {
@@ -636,8 +644,8 @@ export const mutants: Mutant[] = [
   {
     id: 'transactions-search-ignores-assigned-email',
     file: `${S}transactions-store.ts`,
-    find: "eb.or([eb('email_lower', '=', lower), eb('assigned_email_lower', '=', lower)])",
-    replace: "eb('email_lower', '=', lower)",
+    find: `.unionAll(own.where('assigned_email_lower', '=', lower).where('email_lower', '<>', lower))`,
+    replace: '',
     tests: [UPDATE, READ],
   },
   {
@@ -717,22 +725,22 @@ export const mutants: Mutant[] = [
   {
     id: 'refund-reconciled-without-its-payment',
     file: `${D}refunds.ts`,
-    find: 'lookupHint: (attempt) => (JSON.parse(attempt.plan!) as RefundPlan).chargeReference,',
+    find: 'lookupHint: (attempt) => attempt.plan.chargeReference,',
     replace: 'lookupHint: () => null,',
     tests: [STRIPE_FAULTS],
   },
   {
     id: 'won-dispute-booked-on-every-event',
-    file: `${D}processor-events.ts`,
-    find: 'if (await repos.entries.findByExternalId(transaction.id, wonId)) return;',
+    file: `${D}reversals.ts`,
+    find: 'if (earlier) return earlier;',
     replace: '',
-    tests: [STRIPE_EVENTS, EVENTS],
+    tests: [STRIPE_EVENTS, EVENTS, ANY_ORDER],
   },
   {
     id: 'dispute-forgets-its-chargeback',
-    file: `${D}processor-events.ts`,
-    find: 'if (earlier) return earlier;',
+    file: `${D}reversals.ts`,
+    find: 'if (earlier) return { entry: earlier, booked: false };',
     replace: '',
-    tests: [STRIPE_EVENTS, EVENTS],
+    tests: [STRIPE_EVENTS, EVENTS, ANY_ORDER],
   },
 ];
