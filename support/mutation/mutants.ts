@@ -737,10 +737,10 @@ export const mutants: Mutant[] = [
     tests: [STRIPE_EVENTS, EVENTS, ANY_ORDER],
   },
   {
-    id: 'dispute-forgets-its-chargeback',
-    file: `${D}reversals.ts`,
-    find: 'if (earlier) return { entry: earlier, booked: false };',
-    replace: '',
+    id: 'dispute-books-the-whole-payment',
+    file: `${D}processor-events.ts`,
+    find: 'amountMinor: event.amountMinor,',
+    replace: 'amountMinor: payment.amountTotalMinor,',
     tests: [STRIPE_EVENTS, EVENTS, ANY_ORDER],
   },
 ];

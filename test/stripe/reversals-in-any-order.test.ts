@@ -35,6 +35,14 @@ for (const kind of await storeKinds()) {
       const events = w.standin.events().filter((e) => (STRIPE_EVENTS as readonly string[]).includes(e.type));
       for (const event of events.reverse()) await w.standin.deliver(event.id, { times: 2 });
       await w.app.services.processorEvents.runDue();
+      // Every event is acted on, none left failing: two events about one thing (a dispute's closed and
+      // funds_reinstated) book it once and both end processed.
+      const open = await w.app.services.database.kysely
+        .selectFrom('processor_events')
+        .select(['type', 'last_error'])
+        .where('processed_at', 'is', null)
+        .execute();
+      assert.deepEqual(open, []);
     };
     const later = async () => {
       clock.advance(60_000);
