@@ -55,6 +55,10 @@ const STRIPE_FAULTS = 'test/faults/stripe-money-faults.test.ts';
 const EVENTS = 'test/billing/processor-events.test.ts';
 const PARTIAL = 'test/api/partial-refunds.test.ts';
 const ANY_ORDER = 'test/stripe/reversals-in-any-order.test.ts';
+const U_REVERSALS = 'test/unit/reversal-amounts.test.ts';
+const PARTIAL_PAGES = 'test/api/partial-refund-pages.test.ts';
+const PANEL_DASHBOARD = 'test/api/panel-dashboard.test.ts';
+const PANEL = 'test/api/panel.test.ts';
 
 const D = 'src/domain/';
 const G = 'src/gateways/';
@@ -742,5 +746,119 @@ export const mutants: Mutant[] = [
     find: 'amountMinor: event.amountMinor,',
     replace: 'amountMinor: payment.amountTotalMinor,',
     tests: [STRIPE_EVENTS, EVENTS, ANY_ORDER],
+  },
+  // ---- Issue 32: the reversal module (refunds in parts, processor reversals, undoing)
+  {
+    id: 'reversal-part-rounded-on-its-own',
+    file: `${D}reversal-amounts.ts`,
+    find: 'const part = (field: SplitField) => taken(field) - scaled(payment[field], after, total);',
+    replace: 'const part = (field: SplitField) => 0 - scaled(payment[field], amountMinor, total);',
+    tests: [U_REVERSALS, PARTIAL],
+  },
+  {
+    id: 'reversal-rounds-down',
+    file: `${D}reversal-amounts.ts`,
+    find: 'const result = Number((2n * magnitude * BigInt(part) + BigInt(whole)) / (2n * BigInt(whole)));',
+    replace: 'const result = Number((2n * magnitude * BigInt(part)) / (2n * BigInt(whole)));',
+    tests: [U_REVERSALS, PARTIAL],
+  },
+  {
+    id: 'reversal-undoing-not-counted',
+    file: `${D}reversal-amounts.ts`,
+    find: 'return entries.filter((e) => direct.has(e.id) || (e.reversesEntryId !== null && direct.has(e.reversesEntryId)));',
+    replace: 'return entries.filter((e) => direct.has(e.id));',
+    tests: [U_REVERSALS, ANY_ORDER, EVENTS],
+  },
+  {
+    id: 'partial-refund-ends-the-transaction',
+    file: `${D}reversals.ts`,
+    find: "if (!fully || !latest || transaction.type === 'VAULTED') return {};",
+    replace: "if (!latest || transaction.type === 'VAULTED') return {};",
+    tests: [PARTIAL, ANY_ORDER],
+  },
+  {
+    id: 'earlier-period-refund-ends-the-subscription',
+    file: `${D}reversals.ts`,
+    find: "if (!fully || !latest || transaction.type === 'VAULTED') return {};",
+    replace: "if (!fully || transaction.type === 'VAULTED') return {};",
+    tests: [PARTIAL, REFUNDS],
+  },
+  {
+    id: 'failed-refund-leaves-purchase-refunded',
+    file: `${D}reversals.ts`,
+    find: "const paidAgain = reversal.type !== 'CHARGEBACK' && transaction.type === 'ONETIME' && transaction.status === 'TRANSACTION_STATUS_REFUNDED';",
+    replace: 'const paidAgain = false;',
+    tests: [ANY_ORDER, EVENTS],
+  },
+  {
+    id: 'won-dispute-pays-again',
+    file: `${D}reversals.ts`,
+    find: "const paidAgain = reversal.type !== 'CHARGEBACK' && transaction.type === 'ONETIME'",
+    replace: "const paidAgain = transaction.type === 'ONETIME'",
+    tests: [ANY_ORDER, EVENTS],
+  },
+  {
+    id: 'partial-chargeback-keeps-subscription',
+    file: `${D}reversals.ts`,
+    find: "if (transaction.type === 'SUBSCRIPTION') return { ...patch, status: 'SUBSCRIPTION_STATUS_CANCELLED', nextCharge: null };",
+    replace: '',
+    tests: [EVENTS, ANY_ORDER],
+  },
+  {
+    id: 'refused-reversal-set-aside-at-once',
+    file: `${D}processor-events.ts`,
+    find: 'if (refused && stored.tries + 1 >= REFUSED_TRIES) {',
+    replace: 'if (refused) {',
+    tests: [EVENTS, ANY_ORDER],
+  },
+  {
+    id: 'refund-record-never-refundable',
+    file: 'src/http/routes/v1/refund-transaction.ts',
+    find: 'result.remainingMinor > 0)]',
+    replace: 'false)]',
+    tests: [PARTIAL, REFUNDS],
+  },
+  {
+    id: 'refund-amount-from-another-payment',
+    file: `${D}refunds.ts`,
+    find: 'const state = payment ? reversalState(entries, payment) : refundableNow(transaction, entries);',
+    replace: 'const state = refundableNow(transaction, entries) ?? (payment && reversalState(entries, payment));',
+    tests: [PARTIAL, REFUNDS],
+  },
+  // ---- Issue 32: the admin tool's and the panel's form checks
+  {
+    id: 'admin-form-token-checked-on-refund-only',
+    file: 'src/http/pages/admin/admin-routes.ts',
+    find: "if (!services.links.formTokenMatches(token, form.formToken ?? ''))",
+    replace: "if (form.action === 'refund' && !services.links.formTokenMatches(token, form.formToken ?? ''))",
+    tests: [ADMIN],
+  },
+  {
+    id: 'admin-refund-amount-ignored',
+    file: 'src/http/pages/admin/admin-routes.ts',
+    find: 'const request = { amount: typedAmount(form.amount), reason: form.reason || undefined };',
+    replace: 'const request = { reason: form.reason || undefined };',
+    tests: [PARTIAL_PAGES, ADMIN],
+  },
+  {
+    id: 'panel-refund-form-sent-twice',
+    file: 'src/http/pages/panel/transaction-routes.ts',
+    find: "const seenOf = (form: FormBody) => ({ entries: /^\\d{1,6}$/.test(form.version ?? '') ? Number(form.version) : -1 });",
+    replace: 'const seenOf = (_form: FormBody) => undefined;',
+    tests: [PANEL_DASHBOARD, PARTIAL_PAGES],
+  },
+  {
+    id: 'panel-refund-amount-ignored',
+    file: 'src/http/pages/panel/transaction-routes.ts',
+    find: 'const refund = { amount: typedAmount(form.amount), reason: form.reason || undefined };',
+    replace: 'const refund = { reason: form.reason || undefined };',
+    tests: [PARTIAL_PAGES, PANEL_DASHBOARD],
+  },
+  {
+    id: 'panel-forms-without-csrf',
+    file: 'src/http/pages/panel/panel-routes.ts',
+    find: "if (request.method === 'POST' && !same(((request.body ?? {}) as FormBody).csrf ?? '', session.csrfToken)) {",
+    replace: "if (request.method === 'PUT' && !same(((request.body ?? {}) as FormBody).csrf ?? '', session.csrfToken)) {",
+    tests: [PANEL, PANEL_DASHBOARD],
   },
 ];
