@@ -105,18 +105,26 @@ describe('a full disk under SQLite', () => {
         assert.equal((await fetch(`${server.url}/sandbox/v1/transaction/${bob!.id}`, { headers: { authorization } })).status, 200, 'reads go on');
 
         const logBefore = server.stdout.length + server.stderr.length;
+        // Until 10,000 are refused. A few may still find room (pages the database freed, a write-ahead log
+        // just checkpointed): those are written, which is right; nothing else is answered.
         const statuses = new Map<number, number>();
+        const refusals = () => statuses.get(503) ?? 0;
         let sent = 0;
         await Promise.all(
           Array.from({ length: 8 }, async () => {
-            while (sent++ < 10_000) {
+            while (refusals() < 10_000 && sent++ < 30_000) {
               const res = await write(`attempt ${sent}`);
               await res.arrayBuffer();
               statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
             }
           }),
         );
-        assert.deepEqual([...statuses], [[503, 10_000]]);
+        assert.ok(refusals() >= 10_000, `10,000 refused: ${JSON.stringify([...statuses])}`);
+        assert.deepEqual(
+          [...statuses.keys()].filter((status) => status !== 503 && status !== 200),
+          [],
+          'only 503 or written',
+        );
         const logged = server.stdout.length + server.stderr.length - logBefore;
         assert.ok(logged < 1_000_000, `10,000 failing requests wrote ${logged} bytes of log`);
         // Counted, though not logged one by one.
@@ -152,6 +160,8 @@ describe('a full disk under SQLite', () => {
       const product = await v.product({ type: 'ONETIME' });
       const id = await v.buy(product.id);
       const db = t.services.database.kysely;
+      // No free pages left inside the file (a migration that rebuilt a table leaves some): a write must grow it.
+      await sql`vacuum`.execute(db);
       const pages = Number((await sql<{ page_count: number }>`pragma page_count`.execute(db)).rows[0]!.page_count);
       await sql.raw(`pragma max_page_count = ${pages}`).execute(db);
       let refused: Awaited<ReturnType<typeof v.api>> | undefined;
