@@ -1,113 +1,24 @@
 import assert from 'node:assert/strict';
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { pendingAttempt } from '../../src/domain/charge-attempts.ts';
 import { chargeProtocol } from '../../src/domain/charge-protocol.ts';
 import { fixedClock } from '../../src/domain/clock.ts';
-import type { ChargeResult, EventCheck, NotFound, PaymentGateway, ProcessorEvent, RefundResult } from '../../src/domain/gateway.ts';
+import type { ProcessorEvent } from '../../src/domain/gateway.ts';
 import type { LedgerEntry } from '../../src/domain/model.ts';
 import type { ChargeAttempt } from '../../src/domain/ports.ts';
 import { processorEventService, REFUSED_TRIES, retryDelayMs, shortError } from '../../src/domain/processor-events.ts';
 import { reversalService } from '../../src/domain/reversals.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
+import { scriptedProcessor, sign, TOLERANCE_S } from '../helpers/scripted-processor.ts';
 import { storeKinds, TEST_CARD, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
  * Inbound processor events end to end (DECISIONS.md, money safety and chargebacks): received over
  * HTTP with a signature over the raw body, stored once, acted on by the worker's `runDue`, and
  * idempotent by the processor's ids. The processor is the edge of the world: a scripted gateway
- * signs its events with an HMAC of this test's choosing and says what each event means; its money
+ * (test/helpers/scripted-processor.ts) signs its events with an HMAC of this test's choosing and says what each event means; its money
  * moves through the real sandbox gateway.
  */
-const SECRET = 'whsec_processor_events_test';
-const TOLERANCE_S = 300;
-
-function sign(body: string, at: Date, secret = SECRET): string {
-  const t = Math.floor(at.getTime() / 1000);
-  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
-}
-
-/** A processor with events: its money is the sandbox's, its answers and event meanings are scripted. */
-function scriptedProcessor(now: () => Date) {
-  let real: PaymentGateway | undefined;
-  const script = {
-    /** Lookups answered from here instead of the sandbox, by attempt id. */
-    lookups: new Map<string, ChargeResult | NotFound>(),
-    /** How many more times translating an event (by id) throws. */
-    failTranslate: new Map<string, number>(),
-    /** The next charge or refund moves the money but its answer is lost. */
-    loseChargeAnswer: false,
-    loseRefundAnswer: false,
-    /** What the processor calls each payment and refund it made, by opentill's attempt id. */
-    charged: new Map<string, string>(),
-    refunded: new Map<string, string>(),
-    lookupCalls: 0,
-  };
-  const sandbox = () => real!;
-  const gateway: PaymentGateway = {
-    provider: 'STRIPE',
-    cardEntry: { kind: 'form' },
-    tokenize: (card, at) => sandbox().tokenize(card, at),
-    startSession: (request) => sandbox().startSession(request),
-    authenticationSession: (reference) => sandbox().authenticationSession(reference),
-    cancelPending: (reference) => sandbox().cancelPending(reference),
-    async charge(request) {
-      const result = await sandbox().charge(request);
-      if (result.status === 'SUCCEEDED') script.charged.set(request.attemptId, result.reference);
-      if (script.loseChargeAnswer) {
-        script.loseChargeAnswer = false;
-        return { status: 'UNKNOWN' };
-      }
-      return result;
-    },
-    async refund(request): Promise<RefundResult> {
-      const result = await sandbox().refund(request);
-      if (result.status === 'SUCCEEDED') script.refunded.set(request.refundId, result.reference);
-      if (script.loseRefundAnswer) {
-        script.loseRefundAnswer = false;
-        return { status: 'UNKNOWN' };
-      }
-      return result;
-    },
-    async lookupCharge(attemptId, reference) {
-      script.lookupCalls++;
-      return script.lookups.get(attemptId) ?? sandbox().lookupCharge(attemptId, reference);
-    },
-    lookupRefund: (refundId, chargeReference) => sandbox().lookupRefund(refundId, chargeReference),
-    verifyEvent(rawBody, signature): EventCheck {
-      if (signature === undefined) return { status: 'INVALID', message: 'The signature header is missing.' };
-      const parts = Object.fromEntries(signature.split(',').map((part) => part.split('=', 2) as [string, string]));
-      const t = Number(parts.t);
-      const given = Buffer.from(parts.v1 ?? '', 'hex');
-      const expected = createHmac('sha256', SECRET).update(`${parts.t}.`).update(rawBody).digest();
-      if (!Number.isInteger(t) || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        return { status: 'INVALID', message: 'The signature does not match the body.' };
-      }
-      if (Math.abs(now().getTime() / 1000 - t) > TOLERANCE_S) return { status: 'INVALID', message: 'The signature is too old.' };
-      const body = JSON.parse(rawBody.toString('utf8')) as { id: string; type: string; created: number };
-      return {
-        status: 'OK',
-        event: { id: body.id, type: body.type, createdAt: new Date(body.created * 1000).toISOString(), payload: rawBody.toString('utf8') },
-      };
-    },
-    async translateEvent(event) {
-      const left = script.failTranslate.get(event.id) ?? 0;
-      if (left > 0) {
-        script.failTranslate.set(event.id, left - 1);
-        throw new Error('The processor could not be reached about customer@example.com');
-      }
-      return (JSON.parse(event.payload) as { translated: ProcessorEvent }).translated;
-    },
-  };
-  return {
-    gateway,
-    script,
-    use(sandboxGatewayOfTheApp: PaymentGateway) {
-      real = sandboxGatewayOfTheApp;
-    },
-  };
-}
-
 const isOpen = (a: ChargeAttempt | undefined) => a?.status === 'PENDING' || a?.status === 'UNKNOWN';
 
 for (const kind of await storeKinds()) {
