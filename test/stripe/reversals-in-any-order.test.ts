@@ -195,11 +195,18 @@ for (const kind of await storeKinds()) {
   });
 }
 
-describe('fees when Stripe settles in another currency', () => {
-  test("a EUR payment settled in USD at 1.08: its fee is Stripe's USD fee divided by the rate, in EUR", async () => {
-    const kind = (await storeKinds())[0]!;
-    const w = await startStripeWorld(kind, { standin: { balance: { currency: 'usd', exchangeRate: 1.08 } } });
-    try {
+/** Stripe's balance in USD, the payment in EUR: what its fee is in the ledger, and what a refund of part of it takes of that fee. */
+for (const kind of await storeKinds()) {
+  describe(`fees when Stripe settles in another currency (${kind})`, () => {
+    const RATE = 1.08;
+    let w: StripeWorld;
+    before(async () => {
+      w = await startStripeWorld(kind, { standin: { balance: { currency: 'usd', exchangeRate: RATE } } });
+    });
+    after(() => w?.close());
+
+    /** A EUR purchase in production, with the fee Stripe charged for it in its balance currency. */
+    async function paidInEuro(email: string) {
       const p = await w.vendor.product(
         {
           type: 'ONETIME',
@@ -210,20 +217,43 @@ describe('fees when Stripe settles in another currency', () => {
         },
         'production',
       );
-      const run = await w.checkout(p.id, { email: 'eur@example.com', country: 'DE' });
+      const run = await w.checkout(p.id, { email, country: 'DE' });
       assert.equal(run.status, 200, run.html);
       await w.settleEvents();
       const [payment] = await w.app.services.store.entries.listForTransaction(run.transactionId!);
       assert.equal(payment!.currency, 'EUR');
-      const intent = (await w.stripe.paymentIntents.list({ limit: 1 })).data[0]!;
-      const charge = await w.stripe.charges.retrieve(intent.latest_charge as string, { expand: ['balance_transaction'] });
+      const intent = run.session!.clientSecret.split('_secret_')[0]!;
+      const charge = await w.stripe.charges.retrieve((await w.stripe.paymentIntents.retrieve(intent)).latest_charge as string, {
+        expand: ['balance_transaction'],
+      });
       const balance = charge.balance_transaction as { currency: string; fee: number; exchange_rate: number };
       assert.equal(balance.currency, 'usd');
-      assert.equal(balance.exchange_rate, 1.08);
-      assert.equal(payment!.transactionFeeMinor, Math.round(balance.fee / 1.08), 'the USD fee in EUR');
-      assert.notEqual(payment!.transactionFeeMinor, balance.fee);
-    } finally {
-      await w.close();
+      assert.equal(balance.exchange_rate, RATE);
+      return { id: run.transactionId!, payment: payment!, usdFee: balance.fee };
     }
+
+    test(`a EUR payment settled in USD at ${RATE}: its fee is Stripe's USD fee divided by the rate, in EUR`, async () => {
+      const { payment, usdFee } = await paidInEuro('eur@example.com');
+      assert.equal(payment.transactionFeeMinor, Math.round(usdFee / RATE), 'the USD fee in EUR');
+      assert.notEqual(payment.transactionFeeMinor, usdFee);
+      assert.equal(payment.incomeMinor, payment.netMinor - payment.transactionFeeMinor);
+    });
+
+    test('a quarter of it refunded through the API takes a quarter of that EUR fee, in EUR, not a share of the USD fee or of the fee converted the other way', async () => {
+      const { id, payment, usdFee } = await paidInEuro('eur-part@example.com');
+      assert.equal(payment.amountTotalMinor, 4760, '40 EUR and 19% VAT');
+      const feeInEuro = Math.round(usdFee / RATE);
+      const share = (fee: number) => Math.round(fee / 4);
+      const refunded = await w.vendor.api(`/v1/refund-transaction/${id}`, { method: 'POST', environment: 'production', body: { amount: 11.9 } });
+      assert.equal(refunded.status, 200, refunded.text);
+      assert.equal(refunded.json[0].currency, 'EUR');
+      assert.equal(refunded.json[0].amountTotal, 11.9);
+      assert.equal(refunded.json[0].transactionFee, share(feeInEuro) / 100, "the part's fee, in EUR, as the answer says");
+      const refund = (await w.app.services.store.entries.listForTransaction(id)).find((e) => e.type === 'ONETIME_PAYMENT_REFUND')!;
+      assert.equal(refund.currency, 'EUR');
+      assert.equal(refund.transactionFeeMinor, -share(feeInEuro));
+      assert.equal(refund.incomeMinor, -Math.round(payment.incomeMinor / 4));
+      for (const wrong of [usdFee, Math.round(usdFee * RATE)]) assert.notEqual(refund.transactionFeeMinor, -share(wrong), `not a share of ${wrong}`);
+    });
   });
-});
+}
