@@ -113,7 +113,8 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
       idempotencyKey?: string,
     ): Promise<VaultedChargeResult> {
       const prices = parsePriceList(input.prices);
-      const now = deps.clock.now(scope);
+      // Real time, as every attempt's (docs/decisions.md §10a): the reconciler's grace and its day before UNRESOLVED are counted in it.
+      const now = deps.clock.now();
       // The key comes from the client's Idempotency-Key; without one, each request is a charge of its own.
       const firstKey = `vaulted:${scope.vendorId}:${scope.environment}:${id}:${idempotencyKey ?? randomToken(16)}`;
 
