@@ -40,7 +40,23 @@ export interface Config {
   /** Which peers may name the client's address in X-Forwarded-For: none, or Fastify's comma-separated list of addresses and CIDR ranges. */
   readonly trustProxy: false | string;
   readonly logLevel: string;
-  readonly rateLimit: { readonly perCredentialPerMinute: number; readonly perAddressPerMinute: number; readonly authFailuresPerMinute: number };
+  readonly rateLimit: {
+    readonly perCredentialPerMinute: number;
+    readonly perAddressPerMinute: number;
+    readonly authFailuresPerMinute: number;
+    /**
+     * The hosted checkout's own limits, a minute each, per client address and per product: sessions
+     * (each makes a customer and a payment at the processor; CHECKOUT_SESSIONS_PER_ADDRESS, 10, and
+     * CHECKOUT_SESSIONS_PER_PRODUCT, 60) and quotes (a price asked again as the buyer types;
+     * CHECKOUT_QUOTES_PER_ADDRESS, 60, and CHECKOUT_QUOTES_PER_PRODUCT, 600).
+     */
+    readonly checkout: {
+      readonly sessionsPerAddress: number;
+      readonly sessionsPerProduct: number;
+      readonly quotesPerAddress: number;
+      readonly quotesPerProduct: number;
+    };
+  };
   /**
    * REDIS_URL: where every process counts the rate limits together (`redis://` or `rediss://`);
    * unset, each process counts alone. REDIS_KEY_PREFIX keeps installs sharing one Redis apart.
@@ -265,6 +281,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perCredentialPerMinute: int(env.RATE_LIMIT_PER_CREDENTIAL, 6000, 'RATE_LIMIT_PER_CREDENTIAL'),
       perAddressPerMinute: int(env.RATE_LIMIT_PER_ADDRESS, 12000, 'RATE_LIMIT_PER_ADDRESS'),
       authFailuresPerMinute: int(env.AUTH_FAILURES_PER_MINUTE, 20, 'AUTH_FAILURES_PER_MINUTE'),
+      checkout: Object.freeze({
+        sessionsPerAddress: int(env.CHECKOUT_SESSIONS_PER_ADDRESS, 10, 'CHECKOUT_SESSIONS_PER_ADDRESS'),
+        sessionsPerProduct: int(env.CHECKOUT_SESSIONS_PER_PRODUCT, 60, 'CHECKOUT_SESSIONS_PER_PRODUCT'),
+        quotesPerAddress: int(env.CHECKOUT_QUOTES_PER_ADDRESS, 60, 'CHECKOUT_QUOTES_PER_ADDRESS'),
+        quotesPerProduct: int(env.CHECKOUT_QUOTES_PER_PRODUCT, 600, 'CHECKOUT_QUOTES_PER_PRODUCT'),
+      }),
     }),
     seedDemo: env.OPENTILL_DEMO !== 'false',
     redis: redisSettings(env),

@@ -33,7 +33,7 @@ import { transactionService } from './domain/transactions.ts';
 import { vaultedChargeService } from './domain/vaulted-charges.ts';
 import { sandboxGateway } from './gateways/sandbox-gateway.ts';
 import { unconfiguredGateway } from './gateways/unconfigured-gateway.ts';
-import { stripeGateway } from './gateways/stripe-gateway.ts';
+import { SESSION_LIFETIME_MS, stripeGateway } from './gateways/stripe-gateway.ts';
 import { composeEmail } from './mail/email-templates.ts';
 import { smtpSender } from './mail/smtp-sender.ts';
 import { createStore } from './store/index.ts';
@@ -211,6 +211,8 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       bookings: { PURCHASE: purchases.booking, VAULTED: vaulted.booking, REFUND: refunds.booking },
       renewals: billing.renewals,
       graceMs: overrides.payments?.reconcileGraceMs ?? config.payments.reconcileGraceMs,
+      // A minute past the processor's own lifetime of a session: by then its look finds it expired and cancels it.
+      sessionLifetimeMs: SESSION_LIFETIME_MS + 60_000,
     }),
     licences: licenceService({ store }),
     invoices: invoiceService({ store }),

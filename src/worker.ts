@@ -39,7 +39,7 @@ const emailsOnly = (emails: EmailReport): WorkerReport => ({
   expiredOffers: 0,
   errors: [],
   events: NO_EVENTS,
-  attempts: { settled: 0, voided: 0, open: 0, unresolved: 0 },
+  attempts: { settled: 0, voided: 0, open: 0, unresolved: 0, expiredSessions: 0 },
   emails,
 });
 
@@ -143,7 +143,7 @@ export function startBillingWorker(services: WorkerServices, options: LoopOption
         ...billing,
         events,
         emails: NO_EMAILS,
-        attempts: reconcile ? await services.reconciler.run() : { settled: 0, voided: 0, open: 0, unresolved: 0 },
+        attempts: reconcile ? await services.reconciler.run() : { settled: 0, voided: 0, open: 0, unresolved: 0, expiredSessions: 0 },
       };
       unreported = unreported ? sum(unreported, report) : report;
       // A report holds at most one reconciler run, so its `open` count is a reading, not a sum.
@@ -195,6 +195,7 @@ function sum(a: WorkerReport, b: WorkerReport): WorkerReport {
       voided: a.attempts.voided + b.attempts.voided,
       open: a.attempts.open + b.attempts.open,
       unresolved: a.attempts.unresolved + b.attempts.unresolved,
+      expiredSessions: a.attempts.expiredSessions + b.attempts.expiredSessions,
     },
   };
 }

@@ -6,6 +6,9 @@ import type { TransactionService } from './transactions.ts';
  * The hosted checkout's payment: one form token, one payment. The token is the key of the purchase's
  * charge attempt (src/domain/charge-protocol.ts): a second submit of the same form, a reload of the
  * POST, a double click or twenty at once find that attempt and show its outcome; none pays again.
+ * A token is bound to the product, price, vendor and environment it was first used for: sent with
+ * another product's form it is refused (IDEMPOTENCY_CONFLICT), and another form's payment is never
+ * shown as this one's.
  */
 export interface CheckoutDeps {
   purchases: Pick<PurchaseService, 'purchase' | 'status' | 'startBrowserPayment'>;
@@ -40,12 +43,28 @@ export function checkoutService(deps: CheckoutDeps) {
     async startSession(scope: Scope, formToken: string, request: Omit<PurchaseRequest, 'card'>): Promise<CheckoutOutcome | CheckoutSession> {
       const result = await deps.purchases.startBrowserPayment(scope, { ...request, attemptKey: checkoutKey(formToken) });
       if (result.status === 'SESSION') return { status: 'SESSION', clientSecret: result.clientSecret, mode: result.mode };
+      if (result.status === 'NEEDS_BROWSER') throw new Error('a session was asked for and none started');
       return present(result, scope);
     },
 
-    /** The payment of a form, asked again (the self-refreshing "being confirmed" page); undefined if the form never paid. */
-    async status(scope: Scope, formToken: string): Promise<CheckoutOutcome | undefined> {
-      const result = await deps.purchases.status(scope, checkoutKey(formToken));
+    /**
+     * A form whose card the processor takes in the browser, sent without the page's script: booked when
+     * there is nothing to pay and no card to keep (or its payment is already settled), else NEEDS_BROWSER,
+     * with no session started at the processor that this page could never confirm.
+     */
+    async payWithoutBrowser(scope: Scope, formToken: string, request: Omit<PurchaseRequest, 'card'>): Promise<CheckoutOutcome | { status: 'NEEDS_BROWSER' }> {
+      const result = await deps.purchases.startBrowserPayment(scope, { ...request, attemptKey: checkoutKey(formToken) }, { sessions: false });
+      if (result.status === 'NEEDS_BROWSER') return result;
+      if (result.status === 'SESSION') throw new Error('a session was started for a form sent without its script');
+      return present(result, scope);
+    },
+
+    /**
+     * The payment of a form, asked again (the self-refreshing "being confirmed" page); undefined if the
+     * form never paid or, with `productId`, was not that product's form.
+     */
+    async status(scope: Scope, formToken: string, productId?: string): Promise<CheckoutOutcome | undefined> {
+      const result = await deps.purchases.status(scope, checkoutKey(formToken), productId);
       return result && present(result, scope);
     },
   };

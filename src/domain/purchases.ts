@@ -130,8 +130,47 @@ export type PurchaseResult =
   /** The gateway's answer is unknown (it threw, timed out or was lost): the reconciler will settle it. */
   | { status: 'PENDING'; attemptKey: string; message: string };
 
-/** A browser payment: the processor's session the customer confirms in the browser (or, already settled, its result). */
-export type BrowserPaymentStart = PurchaseResult | { status: 'SESSION'; attemptKey: string; clientSecret: string; mode: 'payment' | 'setup' };
+/**
+ * A browser payment: the processor's session the customer confirms in the browser (or, already settled,
+ * its result); NEEDS_BROWSER when a session is needed and the caller cannot use one (a form sent without its script).
+ */
+export type BrowserPaymentStart =
+  PurchaseResult | { status: 'SESSION'; attemptKey: string; clientSecret: string; mode: 'payment' | 'setup' } | { status: 'NEEDS_BROWSER' };
+
+const FORM_USED_ELSEWHERE =
+  'This form was already used for another payment (another product, price or seller); nothing was charged. Reload the page and pay again.';
+
+/** The id a checkout form was for: its customized product's, else its product's. */
+const offerIdOf = (plan: PurchasePlan) => plan.transaction.customizedProductId ?? plan.transaction.productId;
+
+/** Whether an attempt is a purchase of this vendor and environment, made on the form of `productId` (a product's or a customized product's id). */
+const isFormOf = (scope: Scope, attempt: ChargeAttempt, productId: string): attempt is AttemptOf<'PURCHASE'> =>
+  attempt.kind === 'PURCHASE' &&
+  attempt.scope.vendorId === scope.vendorId &&
+  attempt.scope.environment === scope.environment &&
+  offerIdOf(attempt.plan) === productId;
+
+/**
+ * A form's token is bound to what it was first used for (docs/decisions.md §14, "Form tokens"):
+ * its attempts' vendor, environment and product, and, while the latest is open or paid, the total and
+ * currency it was for. Resumed from another form, it would show another payment's receipt (and tell an
+ * embedding page "paid") as this product's. After a decline the customer may change the details, so a
+ * declined attempt binds the product only.
+ */
+function requireBound(
+  scope: Scope,
+  latest: { attempt?: ChargeAttempt; passed?: ChargeAttempt },
+  request: Pick<PurchaseRequest, 'productId' | 'expectedTotal'>,
+) {
+  const { attempt, passed } = latest;
+  const expected = request.expectedTotal;
+  const sameForm =
+    (!passed || isFormOf(scope, passed, request.productId)) &&
+    (!attempt ||
+      (isFormOf(scope, attempt, request.productId) &&
+        (!expected || (expected.currency.toUpperCase() === attempt.plan.quote.currency && expected.totalMinor === attempt.plan.quote.totalMinor))));
+  if (!sameForm) throw new AppError('IDEMPOTENCY_CONFLICT', FORM_USED_ELSEWHERE);
+}
 
 /** Everything booking the purchase writes, recorded with its attempt so the reconciler can book it later. */
 
@@ -424,11 +463,15 @@ export function purchaseService(deps: PurchaseDeps) {
     /** How a settled purchase is written, for the reconciler. */
     booking,
 
-    /** The purchase recorded under `key` (a checkout form's token), as the customer should see it now. */
-    async status(scope: Scope, key: string): Promise<PurchaseResult | undefined> {
+    /**
+     * The purchase recorded under `key` (a checkout form's token), as the customer should see it now;
+     * with `productId`, only if it was made on that product's form: undefined if there is none.
+     */
+    async status(scope: Scope, key: string, productId?: string): Promise<PurchaseResult | undefined> {
       const latest = await latestAttempt(key);
       const attempt = latest.attempt ?? latest.passed;
-      return attempt && resume(scope, attempt);
+      if (!attempt || (productId !== undefined && !isFormOf(scope, attempt, productId))) return undefined;
+      return resume(scope, attempt);
     },
 
     /**
@@ -469,6 +512,7 @@ export function purchaseService(deps: PurchaseDeps) {
       // The same form again (a double click, a reload, a retry after "being confirmed"): its attempt.
       // After a decline the form may be sent again with another card: that is a new attempt.
       const latest = request.attemptKey ? await latestAttempt(request.attemptKey) : undefined;
+      if (latest) requireBound(scope, latest, request);
       if (latest?.attempt) return resume(scope, latest.attempt);
       const gateway = deps.gateways[scope.environment];
       if (gateway.cardEntry.kind === 'browser') throw new AppError('INVALID_INPUT', 'Card details are taken by the payment processor in the browser here.');
@@ -492,22 +536,30 @@ export function purchaseService(deps: PurchaseDeps) {
      * A purchase paid in the processor's element in the browser: the attempt is recorded and a
      * session of the processor's started under it, for the amount priced here, never the browser's;
      * the browser confirms it (3-D Secure included) and `status` settles it. Nothing to pay and no
-     * card to keep (a free one-time purchase): booked at once.
+     * card to keep (a free one-time purchase): booked at once. With `sessions: false` (a form sent
+     * without its script, which could not use one) no session is started: NEEDS_BROWSER instead.
      */
-    async startBrowserPayment(scope: Scope, request: Omit<PurchaseRequest, 'card'> & { attemptKey: string }): Promise<BrowserPaymentStart> {
+    async startBrowserPayment(
+      scope: Scope,
+      request: Omit<PurchaseRequest, 'card'> & { attemptKey: string },
+      options: { sessions: boolean } = { sessions: true },
+    ): Promise<BrowserPaymentStart> {
       const latest = await latestAttempt(request.attemptKey);
+      requireBound(scope, latest, request);
       if (latest.attempt) {
         const open = latest.attempt.status === 'PENDING' || latest.attempt.status === 'UNKNOWN';
-        return open && isSession(latest.attempt) ? session(scope, latest.attempt) : resume(scope, latest.attempt);
+        if (!open || !isSession(latest.attempt)) return resume(scope, latest.attempt);
+        return options.sessions ? session(scope, latest.attempt) : { status: 'NEEDS_BROWSER' };
       }
       const gateway = deps.gateways[scope.environment];
       if (gateway.cardEntry.kind !== 'browser') throw new AppError('INVALID_INPUT', 'This checkout takes the card in its own form.');
       const prepared = await prepare(scope, request);
       const needsCard = prepared.plan.charged || prepared.plan.transaction.type !== 'ONETIME';
+      if (needsCard && !options.sessions) return { status: 'NEEDS_BROWSER' };
       const plan: PurchasePlan = { ...prepared.plan, session: needsCard };
       const recorded = await deps.protocol.record(attemptOf(scope, prepared, plan, latest.key));
       // Twenty clicks at once: one recorded the attempt, the others find its session.
-      if (!recorded.fresh) return this.startBrowserPayment(scope, request);
+      if (!recorded.fresh) return this.startBrowserPayment(scope, request, options);
       if (!needsCard) return resultOf(scope, await deps.protocol.settle(recorded.attempt, { status: 'SUCCEEDED', reference: '', feeMinor: 0 }, booking));
       return session(scope, recorded.attempt);
     },

@@ -106,6 +106,11 @@ export function createMetrics(
     labelNames: ['outcome'] as const,
     registers,
   });
+  const expiredSessions = new Counter({
+    name: 'opentill_checkout_sessions_expired_total',
+    help: 'Browser checkout sessions left unfinished (the customer, or a script, never paid): cancelled at the processor once expired and closed by the worker',
+    registers,
+  });
   const gauge = (name: string, help: string) => new Gauge({ name, help, registers: [state] });
   const due = gauge('opentill_billing_due', 'Subscriptions due now and not yet renewed (counted up to a million)');
   const open = gauge('opentill_charge_attempts_open', 'Charge and refund attempts whose outcome is not yet known (counted up to a million)');
@@ -178,6 +183,7 @@ export function createMetrics(
     observeBilling(report) {
       for (const outcome of ['renewed', 'declined', 'failed', 'ended', 'unknown'] as const) if (report[outcome] > 0) billing.inc({ outcome }, report[outcome]);
       for (const outcome of ['sent', 'retried', 'failed', 'skipped'] as const) if (report.emails[outcome] > 0) emails.inc({ outcome }, report.emails[outcome]);
+      if (report.attempts.expiredSessions > 0) expiredSessions.inc(report.attempts.expiredSessions);
     },
   };
 }

@@ -48,26 +48,39 @@ export interface Checked {
 }
 
 /**
- * A limit of `max` a minute for each key `keyOf` gives (the per-credential limit), checked by the
- * caller: in Redis through the plugin, so processes count together, else here without a promise.
+ * A limit of `max` a minute for each key the caller names (the checkout's per-product limit, known
+ * only once the product is found), checked by the caller: in Redis through the plugin, so processes
+ * count together, else here without a promise.
  */
-export function limitEachKey(
+export function limitEachNamedKey(
   app: FastifyInstance,
-  options: { redis: boolean; max: number; keyOf: (request: FastifyRequest) => string; name: string },
-): (request: FastifyRequest) => Checked | Promise<Checked> {
-  const { max, keyOf, name } = options;
+  options: { redis: boolean; max: number; name: string },
+): (key: string, request: FastifyRequest) => Checked | Promise<Checked> {
+  const { max, name } = options;
   if (options.redis) {
-    const limiter = app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: (request) => `${name}:${keyOf(request)}` });
-    return async (request) => {
+    // The plugin asks the request for its key: the one this check was given.
+    const keys = new WeakMap<FastifyRequest, string>();
+    const limiter = app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: (request) => `${name}:${keys.get(request)}` });
+    return async (key, request) => {
+      keys.set(request, key);
       const limit = await limiter(request);
       return { exceeded: !limit.isAllowed && limit.isExceeded, retryAfterSeconds: limit.isAllowed ? 0 : limit.ttlInSeconds };
     };
   }
   const hit = windowCounter(max, 60_000, 10_000);
-  return (request) => {
-    const counted = hit(keyOf(request));
+  return (key) => {
+    const counted = hit(`${name}:${key}`);
     return { exceeded: counted.exceeded, retryAfterSeconds: counted.resetSeconds };
   };
+}
+
+/** A limit of `max` a minute for each key `keyOf` gives (the per-credential limit); see `limitEachNamedKey`. */
+export function limitEachKey(
+  app: FastifyInstance,
+  options: { redis: boolean; max: number; keyOf: (request: FastifyRequest) => string; name: string },
+): (request: FastifyRequest) => Checked | Promise<Checked> {
+  const check = limitEachNamedKey(app, options);
+  return (request) => check(options.keyOf(request), request);
 }
 
 /** What a request over the per-address limit is answered, by this hook and by the plugin alike. */

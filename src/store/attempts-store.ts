@@ -130,7 +130,7 @@ export function chargeAttemptsStore(db: Executor, dialect: DialectName, writes?:
         : await settle(id, patch.status, patch.gatewayReference, patch.failureCode, patch.updatedAt);
       return won.length === 1;
     },
-    async listOpen({ idleSince, kinds, limit }) {
+    async listOpen({ idleSince, kinds, limit, sessionsRecordedBefore }) {
       // updated_at is never before created_at: the first bound picks from the open index, the second drops the re-asked.
       let query = db
         .selectFrom('charge_attempts')
@@ -139,6 +139,18 @@ export function chargeAttemptsStore(db: Executor, dialect: DialectName, writes?:
         .where('created_at', '<=', idleSince)
         .where('updated_at', '<=', idleSince);
       if (kinds) query = query.where('kind', 'in', [...kinds]);
+      // Only a browser session has its reference noted while open; an answer asked for since makes it UNKNOWN.
+      if (sessionsRecordedBefore)
+        query = query.where((eb) =>
+          eb.not(
+            eb.and([
+              eb('kind', '=', 'PURCHASE'),
+              eb('status', '=', 'PENDING'),
+              eb('gateway_reference', 'is not', null),
+              eb('created_at', '>', sessionsRecordedBefore),
+            ]),
+          ),
+        );
       return (await query.orderBy('created_at').limit(limit).execute()).map(toAttempt);
     },
     async markAsked(id, at) {

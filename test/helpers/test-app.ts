@@ -84,6 +84,11 @@ export async function startTestApp(
     RATE_LIMIT_PER_CREDENTIAL: '100000',
     RATE_LIMIT_PER_ADDRESS: '100000',
     AUTH_FAILURES_PER_MINUTE: '100000',
+    // Tests open many checkouts from one address; the checkout's own limits are tested with their defaults ('').
+    CHECKOUT_SESSIONS_PER_ADDRESS: '100000',
+    CHECKOUT_SESSIONS_PER_PRODUCT: '100000',
+    CHECKOUT_QUOTES_PER_ADDRESS: '100000',
+    CHECKOUT_QUOTES_PER_PRODUCT: '100000',
     ...options.env,
   });
   const services = createServices(config, {

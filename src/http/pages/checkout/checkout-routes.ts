@@ -16,6 +16,7 @@ import type { FormBody } from '../form-body.ts';
 import { jsonErrorHandler } from '../json-errors.ts';
 import { html, sendPage, sendProblem } from '../layout.ts';
 import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
+import { checkoutLimits, type Refusal } from './checkout-limits.ts';
 import { vetCoupon } from './coupon-attempts.ts';
 import { localeFromAcceptLanguage } from '../../../domain/buyer-money.ts';
 import { checkoutForm, countryName, FIELD_MESSAGES, payLabel, priceLines, receipt, tryAgain, type FieldErrors } from './checkout-views.ts';
@@ -146,6 +147,14 @@ Array.prototype.forEach.call(form.querySelectorAll('input,select'),function(i){i
 return (j.mode==='payment'?stripe.confirmPayment(a):stripe.confirmSetup(a)).then(function(r){if(r.error)throw r.error;location.assign(j.confirmUrl);});
 }).catch(function(e){fail((e&&e.message)||'The payment did not go through; try again.');});});})();`;
 
+/** A request over one of the checkout's limits (./checkout-limits.ts): 429, with when to try again. */
+const refuse = (reply: FastifyReply, refusal: Refusal) =>
+  reply
+    .code(429)
+    .header('retry-after', String(refusal.retryAfterSeconds))
+    .header('cache-control', 'no-store')
+    .send({ error: 'RATE_LIMITED', message: refusal.message });
+
 /** The receipt's link to the payment's invoice, relative to `/payment/product/{id}` so it works behind any host name. */
 function invoicePath(entries: readonly LedgerEntry[], levels = 2): string | null {
   const payment = entries.find(isPayment);
@@ -153,6 +162,7 @@ function invoicePath(entries: readonly LedgerEntry[], levels = 2): string | null
 }
 
 export function registerCheckout(app: HttpApp, { services, environment }: EnvironmentContext) {
+  const limits = checkoutLimits(app, services.config, environment);
   // The seller's name as its invoices carry it (Settings), else the vendor's account name.
   const vendorName = async (scope: Scope) => {
     const vendor = await services.catalog.findVendor(scope.vendorId);
@@ -391,8 +401,8 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
           });
         } else {
           // The processor's card field runs in the browser; without JavaScript only a purchase with nothing to pay and no card to keep goes through.
-          const started = await services.checkout.startSession(scope, token, details);
-          if (started.status === 'SESSION')
+          const started = await services.checkout.payWithoutBrowser(scope, token, details);
+          if (started.status === 'NEEDS_BROWSER')
             return showForm(request, reply, scope, offer, prefill, 400, {
               error: "The card field needs JavaScript: it is the payment processor's, so that your card never reaches this shop's server.",
             });
@@ -456,6 +466,8 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
    */
   app.get<{ Params: Params }>('/payment/product/:productId/quote', { schema: { hide: true }, errorHandler: jsonErrorHandler }, async (request, reply) => {
     const fail = (status: number, error: string, message: string) => reply.code(status).header('cache-control', 'no-store').send({ error, message });
+    const overAddressLimit = await limits.quotes.byAddress(request);
+    if (overAddressLimit) return refuse(reply, overAddressLimit);
     const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
     if ('failure' in found) {
       const err = found.failure;
@@ -482,6 +494,9 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       throw err;
     }
     if (zipCode && locality.country === 'US' && !US_ZIP.test(zipCode)) return fail(400, 'INVALID_INPUT', FIELD_MESSAGES.zipCode);
+    // Counted once the request is valid: garbage cannot use up a product's quotes for its buyers.
+    const overProductLimit = await limits.quotes.byProduct(request, offer.product.id);
+    if (overProductLimit) return refuse(reply, overProductLimit);
     let coupon: string | undefined = couponCode || undefined;
     let couponError: string | undefined;
     if (coupon) {
@@ -552,6 +567,8 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     { schema: { hide: true }, errorHandler: jsonErrorHandler },
     async (request, reply) => {
       const fail = (status: number, error: string, message: string) => reply.code(status).header('cache-control', 'no-store').send({ error, message });
+      const overAddressLimit = await limits.sessions.byAddress(request);
+      if (overAddressLimit) return refuse(reply, overAddressLimit);
       const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
       if ('failure' in found) {
         const err = found.failure;
@@ -574,7 +591,11 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       const prefill: CheckoutPrefill = { ...readPrefill(request.query as Record<string, unknown>), coupon };
       const confirmUrl = `${encodeURIComponent(request.params.productId)}/confirm/${encodeURIComponent(token)}${embeddingQuery(embeddingOf(request))}`;
       try {
-        const started = await services.checkout.startSession(scope, token, purchaseDetails(request, form, offer, prefill));
+        const details = purchaseDetails(request, form, offer, prefill);
+        // Counted once the form is complete: malformed requests cannot use up a product's sessions for its buyers.
+        const overProductLimit = await limits.sessions.byProduct(request, offer.product.id);
+        if (overProductLimit) return refuse(reply, overProductLimit);
+        const started = await services.checkout.startSession(scope, token, details);
         if (started.status === 'SESSION')
           return reply.header('cache-control', 'no-store').send({ clientSecret: started.clientSecret, mode: started.mode, confirmUrl });
         if (started.status === 'DECLINED') return fail(402, 'PAYMENT_DECLINED', started.message);
@@ -613,7 +634,8 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     if ('failure' in found) return offerFailure(reply, found.failure);
     const { scope, offer } = found;
     const token = request.params.token;
-    const outcome = /^[\w-]{16,64}$/.test(token) ? await services.checkout.status(scope, token) : undefined;
+    // Only this product's form's payment: another's receipt is never shown (nor announced to an embedding page) as this one's.
+    const outcome = /^[\w-]{16,64}$/.test(token) ? await services.checkout.status(scope, token, request.params.productId) : undefined;
     if (!outcome) return problemPage(reply, 404, 'Payment not found', 'There is no payment for this link. Open the payment page again.');
     // This page is /payment/product/{id}/confirm/{token}: it refreshes itself, and its links go two levels further up.
     if (outcome.status === 'PENDING') return showPending(reply, scope, offer, encodeURIComponent(token));
