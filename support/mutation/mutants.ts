@@ -113,8 +113,8 @@ export const mutants: Mutant[] = [
   {
     id: 'purchase-voided-attempt-is-final',
     file: `${D}purchases.ts`,
-    find: "if (attempt.status !== 'DECLINED' && attempt.status !== 'VOIDED') return { key, attempt };",
-    replace: "if (attempt.status !== 'DECLINED') return { key, attempt };",
+    find: "(attempt) => attempt.status === 'DECLINED' || wasVoided(attempt));",
+    replace: "(attempt) => attempt.status === 'DECLINED');",
     tests: [FAULTS, CHECKOUT, M_PURCHASES],
   },
   {
