@@ -169,7 +169,8 @@ export function processorEventService(deps: ProcessorEventDeps) {
 
   async function onRefunds(environment: Environment, event: Extract<ProcessorEvent, { kind: 'refunds' }>): Promise<'processed' | 'ignored'> {
     let acted = false;
-    for (const refund of event.refunds) {
+    // Failed ones first: a refund that failed gives back room a newer one in the same list may need.
+    for (const refund of [...event.refunds].sort((a, b) => Number(b.failed) - Number(a.failed))) {
       if (refund.refundAttemptId !== null) {
         const own = await attemptOf(environment, refund.refundAttemptId);
         if (own?.kind === 'REFUND') {
@@ -221,7 +222,8 @@ export function processorEventService(deps: ProcessorEventDeps) {
           externalId: event.disputeReference,
           at,
         } as const;
-        chargeback = (await deps.reversals.reverse(repos, reversal)).entry;
+        // Won before opentill heard of it: booked with its win, so a refund made meanwhile cannot stand in its way.
+        chargeback = (await deps.reversals.reverse(repos, reversal, event.outcome === 'won' ? `${event.disputeReference}:won` : undefined)).entry;
       }
       if (event.outcome === 'won') {
         // The vendor sees the money come back; the status stays (reversals.ts).

@@ -104,39 +104,29 @@ export function reversalService(deps: ReversalDeps) {
   return {
     /**
      * Books a reversal of part or all of a payment; an id booked before is that booking. Refused
-     * (INVALID_STATE) when the amount is more than is left of the payment.
+     * (INVALID_STATE) when the amount is more than is left of the payment. `wonAs`: a dispute already
+     * won when first heard of, booked with its win under that id: the two net to nothing, so they need
+     * only fit the payment, whatever was refunded meanwhile.
      */
-    async reverse(repos: Repositories, request: ReversalRequest): Promise<{ entry: LedgerEntry; booked: boolean }> {
+    async reverse(repos: Repositories, request: ReversalRequest, wonAs?: string): Promise<{ entry: LedgerEntry; booked: boolean }> {
       const { scope, transaction, payment } = request;
       const earlier = await bookedAs(repos, transaction.id, request.externalId);
       if (earlier) return { entry: earlier, booked: false };
       const entries = await repos.entries.listForTransaction(transaction.id);
       const state = reversalState(entries, payment);
-      if (request.amountMinor <= 0 || request.amountMinor > state.remainingMinor) {
+      const room = wonAs ? payment.amountTotalMinor : state.remainingMinor;
+      if (request.amountMinor <= 0 || request.amountMinor > room) {
         throw invalidState(
           `${request.amountMinor} is not a part of payment ${payment.id} that can be taken back: ${state.remainingMinor} of ${payment.amountTotalMinor} (minor units of ${payment.currency}) is left.`,
         );
       }
-      const at = after([payment, ...state.reversals], request.at);
-      const entry: NewEntry = {
-        ...payment,
-        ...nextReversal(payment, state.reversals, request.amountMinor),
-        id: request.ids?.id ?? newId('entry', at.getTime()),
-        hashId: request.ids?.hashId ?? newId('hash', at.getTime()),
-        vendorId: scope.vendorId,
-        environment: scope.environment,
-        type: request.kind === 'REFUND' ? REFUND_TYPE[transaction.type] : 'CHARGEBACK',
-        createdAt: isoString(at),
-        reversesEntryId: payment.id,
-        periodStart: null,
-        externalId: request.externalId,
-        description: request.reason ?? null,
-        invoiceNumber: null,
-      };
-      await repos.entries.insertReversal(entry);
-      const fully = state.reversedMinor + request.amountMinor === payment.amountTotalMinor;
+      const entry = reversalEntry(request, wonAs ? [] : state.reversals, after([payment, ...state.reversals], request.at));
+      const undone = wonAs ? undoEntry(scope, entry, wonAs, after([entry], request.at)) : undefined;
+      await repos.entries.insertReversal(entry, ...(undone ? [undone] : []));
+      const fully = state.reversedMinor + request.amountMinor >= payment.amountTotalMinor;
       const latest = [...entries].reverse().find(isPayment)?.id === payment.id;
-      await repos.transactions.update(scope, transaction.id, patchFor(request, fully, latest), { flag: 'CHANGED_STATUS_REFUNDED', at: entry.createdAt });
+      const change = { flag: 'CHANGED_STATUS_REFUNDED', at: (undone ?? entry).createdAt } as const;
+      await repos.transactions.update(scope, transaction.id, patchFor(request, fully, latest), change);
       if (request.kind === 'REFUND') await deps.emails?.record(repos, [refundEmail(scope, transaction.id, entry.id)]);
       return { entry, booked: true };
     },
@@ -154,26 +144,7 @@ export function reversalService(deps: ReversalDeps) {
       const { scope, reversal, transaction } = request;
       const earlier = await bookedAs(repos, transaction.id, request.externalId);
       if (earlier) return earlier;
-      const at = after([reversal], request.at);
-      const entry: NewEntry = {
-        ...reversal,
-        id: newId('entry', at.getTime()),
-        hashId: newId('hash', at.getTime()),
-        vendorId: scope.vendorId,
-        environment: scope.environment,
-        createdAt: isoString(at),
-        amountTotalMinor: -reversal.amountTotalMinor,
-        taxMinor: -reversal.taxMinor,
-        netMinor: -reversal.netMinor,
-        incomeMinor: -reversal.incomeMinor,
-        affiliateIncomeMinor: -reversal.affiliateIncomeMinor,
-        serviceFeeMinor: -reversal.serviceFeeMinor,
-        transactionFeeMinor: -reversal.transactionFeeMinor,
-        reversesEntryId: reversal.id,
-        externalId: request.externalId,
-        description: null,
-        invoiceNumber: null,
-      };
+      const entry = undoEntry(scope, reversal, request.externalId, after([reversal], request.at));
       await repos.entries.insertReversal(entry);
       // A won dispute leaves the status as it is (DECISIONS.md); a failed refund of a one-time purchase is as if never made.
       const paidAgain = reversal.type !== 'CHARGEBACK' && transaction.type === 'ONETIME' && transaction.status === 'TRANSACTION_STATUS_REFUNDED';
@@ -181,6 +152,49 @@ export function reversalService(deps: ReversalDeps) {
       await repos.transactions.update(scope, transaction.id, patch, { flag: 'CHANGED_STATUS_REFUNDED', at: entry.createdAt });
       return entry;
     },
+  };
+}
+
+/** The entry of a reversal of part of a payment, its split continuing `before`'s (the payment's reversals so far). */
+function reversalEntry(request: ReversalRequest, before: readonly LedgerEntry[], at: Date): NewEntry {
+  const { scope, transaction, payment } = request;
+  return {
+    ...payment,
+    ...nextReversal(payment, before, request.amountMinor),
+    id: request.ids?.id ?? newId('entry', at.getTime()),
+    hashId: request.ids?.hashId ?? newId('hash', at.getTime()),
+    vendorId: scope.vendorId,
+    environment: scope.environment,
+    type: request.kind === 'REFUND' ? REFUND_TYPE[transaction.type] : 'CHARGEBACK',
+    createdAt: isoString(at),
+    reversesEntryId: payment.id,
+    periodStart: null,
+    externalId: request.externalId,
+    description: request.reason ?? null,
+    invoiceNumber: null,
+  };
+}
+
+/** The entry that undoes a reversal: its type, every amount of the opposite sign. */
+function undoEntry(scope: Scope, reversal: LedgerEntry, externalId: string, at: Date): NewEntry {
+  return {
+    ...reversal,
+    id: newId('entry', at.getTime()),
+    hashId: newId('hash', at.getTime()),
+    vendorId: scope.vendorId,
+    environment: scope.environment,
+    createdAt: isoString(at),
+    amountTotalMinor: -reversal.amountTotalMinor,
+    taxMinor: -reversal.taxMinor,
+    netMinor: -reversal.netMinor,
+    incomeMinor: -reversal.incomeMinor,
+    affiliateIncomeMinor: -reversal.affiliateIncomeMinor,
+    serviceFeeMinor: -reversal.serviceFeeMinor,
+    transactionFeeMinor: -reversal.transactionFeeMinor,
+    reversesEntryId: reversal.id,
+    externalId,
+    description: null,
+    invoiceNumber: null,
   };
 }
 

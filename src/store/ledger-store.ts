@@ -127,11 +127,14 @@ export function entriesStore(
       if (e.reversesEntryId !== null) throw new Error(`entry ${e.id} reverses ${e.reversesEntryId}: reversals go through insertReversal`);
       await write(e);
     },
-    async insertReversal(e) {
-      const reversed = e.reversesEntryId;
-      if (reversed === null) throw new Error(`entry ${e.id} reverses nothing`);
-      const payment = await paymentReversedBy(db, dialect, reversed);
-      // What the payment's reversals (and theirs) come to with this one, under the payment row's lock.
+    async insertReversal(...batch) {
+      const first = batch[0];
+      if (!first || batch.some((e) => e.reversesEntryId === null)) throw new Error('a reversal reverses an entry');
+      // Under the payment row's lock: written, then summed with the payment's other reversals (and
+      // theirs). A batch (a dispute and its win heard together) is checked as one: only where it ends.
+      // Refused, the caller's transaction rolls the writes back.
+      const payment = await paymentReversedBy(db, dialect, first.reversesEntryId!);
+      for (const e of batch) await write(e);
       const { sum } = await db
         .selectFrom('ledger_entries')
         .select(sql<string>`coalesce(sum(amount_total_minor), 0)`.as('sum'))
@@ -142,11 +145,10 @@ export function entriesStore(
           ]),
         )
         .executeTakeFirstOrThrow();
-      const after = -(Number(sum) + e.amountTotalMinor);
+      const after = -Number(sum);
       if (after < 0 || after > Number(payment.amount_total_minor)) {
-        throw new Error(`entry ${e.id} would reverse ${after} of payment ${payment.id}, which was ${payment.amount_total_minor}: refused`);
+        throw new Error(`entry ${first.id} would reverse ${after} of payment ${payment.id}, which was ${payment.amount_total_minor}: refused`);
       }
-      await write(e);
     },
     async listForTransaction(transactionId) {
       const rows = await entriesOf(transactionId);
