@@ -113,11 +113,13 @@ export function refundService(deps: RefundDeps) {
     succeeded: (repos, attempt, paid) => book(repos, attempt, paid.reference),
   };
 
-  async function outcomeOf(attempt: AttemptOf<'REFUND'>): Promise<RefundOutcome> {
+  /** `said`: what the processor said when it refused, if this call heard it. */
+  async function outcomeOf(attempt: AttemptOf<'REFUND'>, said?: string): Promise<RefundOutcome> {
     const { plan } = attempt;
     if (attempt.status === 'PENDING' || attempt.status === 'UNKNOWN') return { status: 'PENDING', transaction: plan.transaction };
     if (attempt.status !== 'SUCCEEDED') {
-      throw new AppError('SERVICE_UNAVAILABLE', `The payment provider refused the refund (${attempt.failureCode ?? attempt.status}); nothing was refunded.`);
+      // A refusal, not an outage: asking again gets the same answer (a disputed payment, one refunded elsewhere).
+      throw invalidState(`The payment provider refused the refund${said ? `: ${said}` : ` (${attempt.failureCode ?? attempt.status})`}. Nothing was refunded.`);
     }
     const transaction = await deps.store.transactions.find(attempt.scope, plan.transaction.id);
     const entries = await deps.store.entries.listForTransaction(plan.transaction.id);
@@ -130,7 +132,7 @@ export function refundService(deps: RefundDeps) {
   /** Asks the gateway for an open refund attempt (`again`: a retry, under the same id) and settles it. */
   async function ask(attempt: AttemptOf<'REFUND'>, again = false): Promise<RefundOutcome> {
     const outcome = await (again ? deps.protocol.moveAgain : deps.protocol.move)(attempt, { refundOf: attempt.plan.chargeReference });
-    return outcomeOf(await deps.protocol.settle(attempt, outcome, booking));
+    return outcomeOf(await deps.protocol.settle(attempt, outcome, booking), outcome.status === 'DECLINED' ? outcome.message : undefined);
   }
 
   /** The same Idempotency-Key again: the first refund's outcome, asking the gateway again while it is open. */
