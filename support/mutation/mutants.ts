@@ -194,7 +194,7 @@ export const mutants: Mutant[] = [
     file: `${D}refunds.ts`,
     find: `if (amountMinor <= 0) throw invalidInput('A refund must be of more than zero.');`,
     replace: `if (amountMinor < 0) throw invalidInput('A refund must be of more than zero.');`,
-    tests: [REFUNDS, MONEY, PARTIAL],
+    tests: [REFUNDS, MONEY, PARTIAL, PARTIAL_PAGES],
   },
   {
     id: 'refund-onetime-status-kept',

@@ -67,6 +67,9 @@ for (const kind of await storeKinds()) {
       const version = /name="version" value="(\d+)"/.exec(confirm.html)![1]!;
       const part = await post({ version, amount: '10,00', reason: 'Late delivery' });
       assert.equal(part.status, 303, part.html);
+      const twice = await post({ version, amount: '10,00', reason: 'Late delivery' });
+      assert.equal(twice.status, 400, 'the same confirmation sent twice refunds once');
+      assert.match(twice.html, /changed since this page was shown/);
       let detail = await page(part.location!, cookie);
       assert.match(detail.html, /Refunded\. \$30\.00 of the payment of 2030-09-01 is left to refund\./);
       assert.match(detail.html, /data-testid="reason">Late delivery</);

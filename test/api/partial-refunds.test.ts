@@ -117,6 +117,9 @@ for (const kind of await storeKinds()) {
       assert.equal(((await v.api('/v1/transactions/earlier%40example.com')).json as { nextCharge: string }[])[0]!.nextCharge, next);
       const refundEntry = after.entries.find((e) => e.type === 'SUBSCRIPTION_REFUND')!;
       assert.equal(refundEntry.amountTotal, '-5.00');
+      const rest = await refund(id, { entryId: renewed.entries[0]!.id });
+      assert.equal(rest.json[0].amountTotal, 25, 'the rest of the earlier payment');
+      assert.equal((await read(id)).transactionStatus, 'SUBSCRIPTION_STATUS_ACTIVE', 'an earlier period refunded in full ends nothing');
       const latest = await refund(id);
       assert.equal(latest.status, 200);
       assert.equal(latest.json[0].amountTotal, 30, 'without a body: the latest payment, all of it');

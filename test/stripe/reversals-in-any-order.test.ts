@@ -186,6 +186,23 @@ for (const kind of await storeKinds()) {
       assert.equal(again.status, 200, 'all 40 may be refunded again');
     });
 
+    test('a full refund that fails: the purchase is paid again, and a refund without a body refunds it again', async () => {
+      const { id, paymentIntent } = await buy('full-refund-fails@example.com');
+      const refunded = await api(`/v1/refund-transaction/${id}`);
+      assert.equal(refunded.status, 200, refunded.text);
+      assert.equal((await read(id)).transactionStatus, 'TRANSACTION_STATUS_REFUNDED');
+      await w.standin.failRefund(refunded.json[0].externalId);
+      await later();
+      assert.equal((await read(id)).transactionStatus, 'ONE_TIME_PAYMENT_STATUS_PAID');
+      const again = await api(`/v1/refund-transaction/${id}`);
+      assert.equal(again.status, 200, again.text);
+      assert.equal(again.json[0].amountTotal, 40);
+      await later();
+      await replayBackwards();
+      assert.equal(await takenBackInLedger(id), await takenBackAtStripe(paymentIntent));
+      assert.equal((await read(id)).transactionStatus, 'TRANSACTION_STATUS_REFUNDED');
+    });
+
     test('a dashboard refund that fails before opentill heard of it books nothing', async () => {
       const { id, paymentIntent } = await buy('fails-unseen@example.com');
       const refund = await w.standin.refundFromDashboard(paymentIntent, 700);
