@@ -742,27 +742,31 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
     schema: { documented: ['expand'], props: EXPAND },
     handle: (ctx) => expanded(ctx, store.get('balance_transactions', ctx.path.id!), ['source']),
   });
+  /** `GET /v1/{collection}`: Stripe's list of refunds or disputes, by charge, payment intent and creation time. */
+  function listByPayment(collection: 'refunds' | 'disputes', expands: string[]) {
+    route({
+      method: 'GET',
+      path: `/v1/${collection}`,
+      schema: {
+        documented: ['charge', 'created', 'expand', 'payment_intent', ...PAGINATION],
+        props: { ...LIST, charge: S.id, payment_intent: S.id, created: { t: 'range' } },
+      },
+      handle: (ctx) => {
+        const p = ctx.params;
+        const items = store
+          .all(collection)
+          .filter((o) => (!p.charge || o.charge === p.charge) && (!p.payment_intent || o.payment_intent === p.payment_intent) && inRange(o.created, p.created));
+        return store.expand(paginate(items, p, `/v1/${collection}`), p.expand ?? [], listExpands(expands));
+      },
+    });
+  }
   route({
     method: 'GET',
     path: '/v1/disputes/:id',
     schema: { documented: ['expand'], props: EXPAND },
     handle: (ctx) => expanded(ctx, store.get('disputes', ctx.path.id!, 'dispute'), ['charge', 'payment_intent']),
   });
-  route({
-    method: 'GET',
-    path: '/v1/disputes',
-    schema: {
-      documented: ['charge', 'created', 'expand', 'payment_intent', ...PAGINATION],
-      props: { ...LIST, charge: S.id, payment_intent: S.id, created: { t: 'range' } },
-    },
-    handle: (ctx) => {
-      const p = ctx.params;
-      const items = store
-        .all('disputes')
-        .filter((d) => (!p.charge || d.charge === p.charge) && (!p.payment_intent || d.payment_intent === p.payment_intent) && inRange(d.created, p.created));
-      return store.expand(paginate(items, p, '/v1/disputes'), p.expand ?? [], listExpands(['charge', 'payment_intent']));
-    },
-  });
+  listByPayment('disputes', ['charge', 'payment_intent']);
 
   // ------------------------------------------------------------------ Refunds
   const REFUND_EXPANDS = ['balance_transaction', 'charge', 'payment_intent'];
@@ -800,21 +804,7 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
     schema: { documented: ['expand'], props: EXPAND },
     handle: (ctx) => expanded(ctx, store.get('refunds', ctx.path.id!, 'refund'), REFUND_EXPANDS),
   });
-  route({
-    method: 'GET',
-    path: '/v1/refunds',
-    schema: {
-      documented: ['charge', 'created', 'expand', 'payment_intent', ...PAGINATION],
-      props: { ...LIST, charge: S.id, payment_intent: S.id, created: { t: 'range' } },
-    },
-    handle: (ctx) => {
-      const p = ctx.params;
-      const items = store
-        .all('refunds')
-        .filter((r) => (!p.charge || r.charge === p.charge) && (!p.payment_intent || r.payment_intent === p.payment_intent) && inRange(r.created, p.created));
-      return store.expand(paginate(items, p, '/v1/refunds'), p.expand ?? [], listExpands(REFUND_EXPANDS));
-    },
-  });
+  listByPayment('refunds', REFUND_EXPANDS);
 
   // ------------------------------------------------------------------ Events
   route({
