@@ -252,6 +252,8 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     const outcome = result ?? { status: 'SUCCEEDED' as const, reference: '', feeMinor: 0 };
     if (attempt) write.attempt = { id: attempt.id, ...settledAs(outcome, attempt, batch.settledAt) };
     if (outcome.status === 'UNKNOWN') {
+      // Held for a later ask while its period is still the one due; another worker may have booked it since (this one stalled past its lease).
+      if (billing.period !== p.period) return write;
       report.unknown++;
       state.leaseUntil = new Date(deps.clock.real().getTime() + unknownRetryMs).toISOString();
       return write;

@@ -167,7 +167,10 @@ async function insertEntries(db: Executor, dialect: DialectName, rows: readonly 
 }
 
 type AttemptOutcome = NonNullable<BillingWrite['attempt']>;
-/** A billing attempt's outcome; its transaction is the one it was recorded with. */
+/**
+ * A billing attempt's outcome; its transaction is the one it was recorded with. Only an open attempt
+ * settles: a worker stalled past its lease must not reopen what the worker that took the attempt up settled.
+ */
 const settleAttempts = precompiledRows<AttemptOutcome, never>(['id', 'status', 'gatewayReference', 'failureCode', 'updatedAt'], (db, rows) =>
   statement(
     db,
@@ -175,7 +178,7 @@ const settleAttempts = precompiledRows<AttemptOutcome, never>(['id', 'status', '
       ['id', 'status', 'reference', 'code', 'at'],
       rows.map((a) => [sql`${a.id}`, sql`${a.status}`, sql`${a.gatewayReference}`, sql`${a.failureCode}`, sql`${a.updatedAt}`]),
     )} update charge_attempts set status = v.status, gateway_reference = v.reference, failure_code = v.code,
-      updated_at = v.at from v where charge_attempts.id = v.id`,
+      updated_at = v.at from v where charge_attempts.id = v.id and charge_attempts.status in ('PENDING', 'UNKNOWN')`,
   ),
 );
 

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pendingAttempt } from '../../src/domain/charge-attempts.ts';
 import { fixedClock } from '../../src/domain/clock.ts';
+import type { ChargeResult } from '../../src/domain/gateway.ts';
 import type { AttemptOf } from '../../src/domain/ports.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { toAttemptRow } from '../../src/store/attempts-store.ts';
@@ -14,7 +15,8 @@ import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../help
  * The renewal attempt is the lease (docs/decisions.md, the billing worker): a claim writes nothing to
  * the subscription's row; the PENDING attempt committed with it keeps every other claim off that row
  * for BILLING_LEASE_SECONDS (120 here). Another worker's attempt in flight is left alone; a crashed
- * worker's is taken up once it is older than that, under its own id, so the network sees one charge.
+ * worker's is taken up once it is older than that, under its own id, so the network sees one charge;
+ * and a stalled worker's answer, coming after that, changes nothing of what the worker that took it up wrote.
  */
 const DAY = 86_400_000;
 const LEASE_MS = 120_000;
@@ -25,8 +27,16 @@ for (const kind of await storeKinds()) {
     const charged: string[] = [];
     let t: TestApp;
     let v: TestVendor;
+    /** The next charge hangs at the gateway until the test answers it: a worker stalled past its lease. */
+    let hang: { asked(): void; answer: Promise<ChargeResult> } | undefined;
     const network = scriptedSandbox(async (request, real) => {
       charged.push(request.attemptId);
+      const held = hang;
+      hang = undefined;
+      if (held) {
+        held.asked();
+        return held.answer;
+      }
       return real.charge(request);
     });
 
@@ -166,6 +176,39 @@ for (const kind of await storeKinds()) {
 
       await run();
       assert.deepEqual(charged, [], 'nothing left to charge');
+      assert.equal((await payments(id)).length, 2);
+    });
+
+    test("a worker stalled at the gateway past the lease: the worker that took its attempt up books it; the stalled one's late answer reopens nothing and books nothing", async () => {
+      const id = await v.buy((await monthly()).id);
+      clock.advance(32 * DAY);
+      let asked!: () => void;
+      let answer!: (result: ChargeResult) => void;
+      const reached = new Promise<void>((resolve) => (asked = resolve));
+      hang = { asked, answer: new Promise<ChargeResult>((resolve) => (answer = resolve)) };
+      charged.length = 0;
+      const stalled = t.services.billing.runDue({ sandboxVendorId: v.vendor.id });
+      await reached;
+      const [held] = charged;
+      try {
+        clock.advance(LEASE_MS + 1000);
+        const report = await run();
+        assert.equal(report.renewed, 1, 'taken up after the lease and booked');
+        assert.deepEqual(charged, [held], 'under the stalled attempt');
+      } finally {
+        // The stalled worker's call ends at last: its gateway timed out, so it knows nothing.
+        answer({ status: 'UNKNOWN' });
+      }
+      const booked = { row: await row(id), attempt: await attempt(held!) };
+      assert.equal(booked.attempt?.status, 'SUCCEEDED');
+      const late = await stalled;
+      assert.deepEqual([late.renewed, late.declined, late.failed], [0, 0, 0]);
+      assert.equal((await attempt(held!))?.status, 'SUCCEEDED', 'the booked attempt stays settled');
+      assert.deepEqual(await row(id), booked.row, 'the subscription as the worker that booked it left it');
+      assert.equal((await payments(id)).length, 2, 'booked once');
+      clock.advance(20 * 60_000);
+      await run();
+      assert.deepEqual(charged, [], 'nothing charged again');
       assert.equal((await payments(id)).length, 2);
     });
   });

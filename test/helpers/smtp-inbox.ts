@@ -5,7 +5,7 @@ import { SMTPServer } from 'smtp-server';
 /**
  * A real SMTP server on loopback that keeps what it accepts, parsed: where the tests' customer
  * e-mails land. It can refuse for a while (451 to every recipient, as a full or throttling server
- * answers), or reject one address for good (550).
+ * answers), reject one address for good (550), or hang on a message until the test lets it answer.
  */
 export interface SmtpInbox {
   /** `smtp://127.0.0.1:<port>` for SMTP_URL. */
@@ -17,12 +17,18 @@ export interface SmtpInbox {
   unknownMailboxes: Set<string>;
   /** Called as each message is accepted, before the client hears so. */
   onAccept?: (mail: ParsedMail) => void;
+  /**
+   * From now on, a message's data is read but not answered (a server that hangs) until `release`:
+   * then it is accepted or refused (451) as told. `arrived` resolves when the first held message is in.
+   */
+  hold(): { arrived: Promise<void>; release(outcome: 'accept' | 'refuse'): void };
   /** The messages to an address. */
   to(address: string): ParsedMail[];
   close(): Promise<void>;
 }
 
 export async function startSmtpInbox(): Promise<SmtpInbox> {
+  let held: { arrive: () => void; outcome: Promise<'accept' | 'refuse'> } | undefined;
   const inbox: SmtpInbox = {
     url: '',
     messages: [],
@@ -30,6 +36,20 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
     unknownMailboxes: new Set(),
     to: (address) => inbox.messages.filter((m) => [m.to].flat().some((t) => t?.value.some((v) => v.address?.toLowerCase() === address.toLowerCase()))),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    hold() {
+      let arrive!: () => void;
+      let release!: (outcome: 'accept' | 'refuse') => void;
+      const arrived = new Promise<void>((resolve) => (arrive = resolve));
+      const outcome = new Promise<'accept' | 'refuse'>((resolve) => (release = resolve));
+      held = { arrive, outcome };
+      return {
+        arrived,
+        release(answer) {
+          held = undefined;
+          release(answer);
+        },
+      };
+    },
   };
   const refuse = (message: string, responseCode: number) => Object.assign(new Error(message), { responseCode });
   const server = new SMTPServer({
@@ -45,8 +65,13 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
       callback();
     },
     onData(stream, _session, callback) {
+      const hold = held;
       simpleParser(stream)
-        .then((mail) => {
+        .then(async (mail) => {
+          if (hold) {
+            hold.arrive();
+            if ((await hold.outcome) === 'refuse') return callback(refuse('Try again later', 451));
+          }
           inbox.messages.push(mail);
           inbox.onAccept?.(mail);
           callback();
