@@ -59,6 +59,14 @@ const U_REVERSALS = 'test/unit/reversal-amounts.test.ts';
 const PARTIAL_PAGES = 'test/api/partial-refund-pages.test.ts';
 const PANEL_DASHBOARD = 'test/api/panel-dashboard.test.ts';
 const PANEL = 'test/api/panel.test.ts';
+const SANDBOX_REVERSALS = 'test/billing/sandbox-clock-reversals.test.ts';
+const DISPUTE_AFTER_REFUND = 'test/billing/dispute-after-refund.test.ts';
+const FOUND_BY_METADATA = 'test/stripe/found-by-metadata.test.ts';
+const UNKNOWN_OUTCOMES = 'test/billing/unknown-outcomes.test.ts';
+const NOTICES = 'test/emails/scheduled-notices.test.ts';
+const OUTBOX_LEASE = 'test/emails/outbox-lease.test.ts';
+const ATTEMPT_LEASE = 'test/billing/attempt-lease.test.ts';
+const DUNNING_EMAILS = 'test/emails/dunning-emails.test.ts';
 
 const D = 'src/domain/';
 const G = 'src/gateways/';
@@ -213,8 +221,8 @@ export const mutants: Mutant[] = [
   {
     id: 'refund-wrong-change-flag',
     file: `${D}reversals.ts`,
-    find: `patchFor(request, fully, latest), { flag: 'CHANGED_STATUS_REFUNDED'`,
-    replace: `patchFor(request, fully, latest), { flag: 'CHANGED_STATUS_CANCELLED'`,
+    find: "const change = { flag: 'CHANGED_STATUS_REFUNDED', at: (undone ?? entry).createdAt } as const;",
+    replace: "const change = { flag: 'CHANGED_STATUS_CANCELLED', at: (undone ?? entry).createdAt } as const;",
     tests: [REFUNDS, CHANGED],
   },
   {
@@ -802,7 +810,7 @@ export const mutants: Mutant[] = [
     file: `${D}reversals.ts`,
     find: "if (transaction.type === 'SUBSCRIPTION') return { ...patch, status: 'SUBSCRIPTION_STATUS_CANCELLED', nextCharge: null };",
     replace: '',
-    tests: [EVENTS, ANY_ORDER],
+    tests: [EVENTS, ANY_ORDER, DISPUTE_AFTER_REFUND],
   },
   {
     id: 'refused-reversal-set-aside-at-once',
@@ -860,5 +868,119 @@ export const mutants: Mutant[] = [
     find: "if (request.method === 'POST' && !same(((request.body ?? {}) as FormBody).csrf ?? '', session.csrfToken)) {",
     replace: "if (request.method === 'PUT' && !same(((request.body ?? {}) as FormBody).csrf ?? '', session.csrfToken)) {",
     tests: [PANEL, PANEL_DASHBOARD],
+  },
+
+  // ---- Issue 32: the classes of bugs planted from outside (dates, disputes after refunds, fees, lookups, leases, notices, declines)
+  {
+    id: 'reversal-dated-by-real-time',
+    file: `${D}reversals.ts`,
+    find: 'after([payment, ...state.reversals], request.at)',
+    replace: 'after([payment, ...state.reversals], new Date())',
+    tests: [SANDBOX_REVERSALS],
+  },
+  {
+    id: 'sandbox-offset-applied-to-production',
+    file: `${D}clock.ts`,
+    find: "const offset = scope?.environment === 'sandbox' ? offsets.get(scope.vendorId) : undefined;",
+    replace: 'const offset = scope ? offsets.get(scope.vendorId) : undefined;',
+    tests: [SANDBOX_REVERSALS],
+  },
+  {
+    id: 'chargeback-fully-judged-on-its-part',
+    file: `${D}reversals.ts`,
+    find: 'const fully = state.reversedMinor + request.amountMinor >= payment.amountTotalMinor;',
+    replace: 'const fully = request.amountMinor >= payment.amountTotalMinor;',
+    tests: [DISPUTE_AFTER_REFUND],
+  },
+  {
+    id: 'chargeback-skips-the-room-check',
+    file: `${D}reversals.ts`,
+    find: 'const room = wonAs ? payment.amountTotalMinor : state.remainingMinor;',
+    replace: "const room = wonAs || request.kind === 'CHARGEBACK' ? payment.amountTotalMinor : state.remainingMinor;",
+    tests: [DISPUTE_AFTER_REFUND],
+  },
+  {
+    id: 'stripe-fee-rate-the-wrong-way',
+    file: `${G}stripe-gateway.ts`,
+    find: 'return Math.round(balance.fee / balance.exchange_rate);',
+    replace: 'return Math.round(balance.fee * balance.exchange_rate);',
+    tests: [ANY_ORDER],
+  },
+  {
+    id: 'refund-takes-the-whole-fee',
+    file: `${D}reversal-amounts.ts`,
+    find: "transactionFeeMinor: part('transactionFeeMinor'),",
+    replace: 'transactionFeeMinor: -payment.transactionFeeMinor,',
+    tests: [ANY_ORDER],
+  },
+  {
+    id: 'stripe-found-intent-not-retrieved',
+    file: `${G}stripe-gateway.ts`,
+    find: 'return intentOutcome(await retrieveIntent(intent.id));',
+    replace: 'return intentOutcome(intent);',
+    tests: [FOUND_BY_METADATA],
+  },
+  {
+    id: 'stripe-charges-again-without-looking',
+    file: `${G}stripe-gateway.ts`,
+    find: 'if (request.recordedAt && now().getTime() - Date.parse(request.recordedAt) > LOOK_BEFORE_CHARGING_AFTER_MS) {',
+    replace: 'if (false) {',
+    tests: [FOUND_BY_METADATA],
+  },
+  {
+    id: 'unresolved-by-the-vendor-clock',
+    file: `${D}charge-protocol.ts`,
+    find: 'const old = at().getTime() - Date.parse(attempt.createdAt) > UNRESOLVED_AFTER_MS;',
+    replace: 'const old = deps.clock.now(attempt.scope).getTime() - Date.parse(attempt.createdAt) >= UNRESOLVED_AFTER_MS;',
+    tests: [UNKNOWN_OUTCOMES],
+  },
+  {
+    id: 'vaulted-attempt-at-sandbox-time',
+    file: `${D}vaulted-charges.ts`,
+    find: 'const now = deps.clock.now();',
+    replace: 'const now = deps.clock.now(scope);',
+    tests: [UNKNOWN_OUTCOMES],
+  },
+  {
+    id: 'notice-key-without-its-date',
+    file: `${D}customer-emails.ts`,
+    find: '=> `${kind}:${transactionId}:${nextCharge}`;',
+    replace: '=> `${kind}:${transactionId}`;',
+    tests: [NOTICES],
+  },
+  {
+    id: 'notice-key-by-year-of-scan',
+    file: `${D}customer-emails.ts`,
+    find: 'key: noticeKey(d.kind, d.transactionId, d.nextCharge),',
+    replace: 'key: noticeKey(d.kind, d.transactionId, new Date(now).toISOString().slice(0, 4)),',
+    tests: [NOTICES],
+  },
+  {
+    id: 'outbox-late-owner-overwrites',
+    file: `${S}customer-emails-store.ts`,
+    find: "        .where('lease_owner', '=', owner)\n",
+    replace: '',
+    tests: [OUTBOX_LEASE],
+  },
+  {
+    id: 'renewal-late-owner-reopens-attempt',
+    file: `${S}billing-store.ts`,
+    find: " and charge_attempts.status in ('PENDING', 'UNKNOWN')",
+    replace: '',
+    tests: [ATTEMPT_LEASE],
+  },
+  {
+    id: 'decline-email-keyed-per-period',
+    file: `${D}billing.ts`,
+    find: 'key: `${kind}:${p.key}`,',
+    replace: 'key: `${kind}:renewal:${t.id}:${p.period}`,',
+    tests: [DUNNING_EMAILS],
+  },
+  {
+    id: 'final-decline-announces-a-retry',
+    file: `${D}billing.ts`,
+    find: 'emails?.push(failure(null));',
+    replace: 'emails?.push(failure(t.nextCharge));',
+    tests: [DUNNING_EMAILS],
   },
 ];

@@ -172,6 +172,21 @@ for (const kind of await storeKinds()) {
       ]);
     });
 
+    test('a dispute of part of what is left (the processor disputes 15 of 40): a CHARGEBACK of 15; the subscription ends all the same, a one-time purchase stays paid', async () => {
+      for (const type of ['SUBSCRIPTION', 'ONETIME'] as const) {
+        const p = await bought(type, `part-disputed-${type.toLowerCase()}@example.com`);
+        tick();
+        await webhooks.deliver(dispute(p, ref('dp'), 1500));
+        assert.deepEqual(await runDue(), { processed: 1, failed: 0, ignored: 0, refused: 0 });
+        assert.deepEqual((await ledger(p)).at(-1), ['CHARGEBACK', '-15.00']);
+        const tx = await listed(p);
+        if (type === 'SUBSCRIPTION') {
+          // A customer who disputes is not charged again, whatever part the dispute is of.
+          assert.deepEqual([tx.transactionStatus, tx.whoCanceled, tx.nextCharge], ['SUBSCRIPTION_STATUS_CANCELLED', 'TRANSACTION_CLOUD_ADMIN', null]);
+        } else assert.deepEqual([tx.transactionStatus, tx.whoCanceled], ['ONE_TIME_PAYMENT_STATUS_PAID', null]);
+      }
+    });
+
     test('refunded 10 at the processor, then a dispute of all 40 (more than is left): refused, the subscription keeps running, uncancelled', async () => {
       const p = await bought('SUBSCRIPTION', 'part-then-too-large@example.com');
       tick();
