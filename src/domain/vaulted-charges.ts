@@ -44,8 +44,10 @@ const otherAmount = () =>
 
 export function vaultedChargeService(deps: VaultedChargeDeps) {
   const booking: Booking<'VAULTED'> = {
-    async succeeded(repos, attempt, paid, at) {
+    async succeeded(repos, attempt, paid) {
       const { plan } = attempt;
+      // The vendor's time (a sandbox may run ahead), as a purchase's: the protocol's own time is real time.
+      const at = deps.clock.now(attempt.scope);
       // The row first, then the invoice counter (inside the entry insert): billing takes them in this order too.
       const transaction = await repos.transactions.lock(attempt.scope, plan.transactionId);
       if (!transaction) throw new Error(`vaulted charge ${attempt.key}: transaction ${plan.transactionId} is missing`);

@@ -201,6 +201,22 @@ for (const kind of await storeKinds()) {
       );
     });
 
+    test('a charge of a saved card in a sandbox running 30 days ahead is dated by the sandbox: its payment, its invoice and the last charge', async () => {
+      const v = await t.newVendor();
+      await move(v, 30);
+      tick();
+      const product = await v.product({ type: 'VAULTED', prices: [{ currency: 'USD', value: 0 }] } as never);
+      const id = await v.buy(product.id, { email: 'saved-card@example.com' });
+      tick(60_000);
+      const charged = await v.api(`/v1/charge-vaulted/${id}`, { body: { prices: [{ currency: 'USD', value: 12 }] } });
+      assert.equal(charged.status, 200, charged.text);
+      const at = await sandboxNow(v);
+      const [payment] = (await entriesOf(id)).filter((e) => e.type === 'VAULTED_PAYMENT');
+      assert.equal(payment!.createdAt, at);
+      assert.equal((await t.services.invoices.find('sandbox', payment!.hashId)).issuedAt, at);
+      assert.equal((await t.services.store.transactions.find(v.scope(), id))!.lastCharge, at);
+    });
+
     test("production is dated by real time, whoever moved a sandbox clock: the vendor's own and another vendor's sandbox at real time", async () => {
       const v = await t.newVendor();
       const other = await t.newVendor('Other Vendor');
