@@ -15,7 +15,9 @@ function sqliteFileOrFail(json: boolean, whyNotInMemory: string): string {
 export function registerBackupCommands(program: Command) {
   program
     .command('backup <file>')
-    .description('copy the SQLite database to a new file, consistently, while opentill keeps serving')
+    .description(
+      'copy the SQLite database to a new file, consistently, while opentill keeps serving; the file is readable by this account only, and never an existing file or a symbolic link',
+    )
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { json?: boolean }) =>
       run(!!opts.json, async () => {
@@ -28,7 +30,9 @@ export function registerBackupCommands(program: Command) {
 
   program
     .command('restore <file>')
-    .description('put a backup in place of the SQLite database (stop opentill first); the replaced database is kept beside it')
+    .description(
+      'put a backup in place of the SQLite database (stop opentill first); the replaced database is kept beside it. Neither the backup nor the database may be a symbolic link',
+    )
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { json?: boolean }) =>
       run(!!opts.json, async () => {
