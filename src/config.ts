@@ -63,6 +63,13 @@ export interface Config {
    */
   readonly redis: { readonly url: string; readonly keyPrefix: string } | undefined;
   readonly seedDemo: boolean;
+  /**
+   * PANEL_SIGNUP: who may make a vendor account in the panel (docs/decisions.md §19). `closed`, the
+   * default: nobody, the operator makes vendors with the CLI; `invite`: whoever holds a link from
+   * `opentill vendor invite --email`; `open`: anyone, the new vendor in the sandbox only until the
+   * operator runs `opentill vendor enable-production`.
+   */
+  readonly panelSignup: 'closed' | 'invite' | 'open';
   /** METRICS_TOKEN: /metrics answers a request bearing it (`Authorization: Bearer …`); unset, /metrics is off. */
   readonly metricsToken: string | undefined;
   /** The billing worker: run inside `serve` (OPENTILL_WORKER=false turns it off), how often, and its lease. */
@@ -129,6 +136,15 @@ function smtpSettings(env: NodeJS.ProcessEnv): Config['smtp'] {
     throw new Error('SMTP_SANDBOX_TO must be vendor (sandbox e-mails go to the vendor, the default) or customers (to the sandbox customers).');
   }
   return Object.freeze({ url, from, sandboxTo });
+}
+
+/** PANEL_SIGNUP: closed unless the operator says otherwise, since an open panel lets strangers make vendors. */
+function panelSignup(value: string | undefined): Config['panelSignup'] {
+  const mode = value?.trim().toLowerCase() || 'closed';
+  if (mode === 'closed' || mode === 'invite' || mode === 'open') return mode;
+  throw new Error(
+    `PANEL_SIGNUP must be closed (the default: vendors are made with opentill vendor create), invite (sign-up through a link from opentill vendor invite --email) or open (anyone may sign up; new vendors stay in the sandbox until opentill vendor enable-production), not "${value}".`,
+  );
 }
 
 /** A token short enough to guess would open the metrics to anyone: refused, like a short secret. */
@@ -289,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       }),
     }),
     seedDemo: env.OPENTILL_DEMO !== 'false',
+    panelSignup: panelSignup(env.PANEL_SIGNUP),
     redis: redisSettings(env),
     metricsToken: metricsToken(env.METRICS_TOKEN),
     smtp: smtpSettings(env),

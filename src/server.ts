@@ -39,6 +39,13 @@ export async function prepareStore(config: Config) {
   }
 }
 
+/** What the start says of PANEL_SIGNUP, so the operator sees who may make a vendor account. */
+const SIGN_UP: Record<Config['panelSignup'], string> = {
+  closed: 'closed (add vendors with opentill vendor create; PANEL_SIGNUP=invite or open changes it)',
+  invite: 'by invitation (opentill vendor invite --email <address>)',
+  open: 'open to anyone; new vendors stay in the sandbox until opentill vendor enable-production',
+};
+
 /** What `serve` prints once it listens: where, on which store, and a first start's demo credentials. */
 export function startBanner(config: Config, demo: Awaited<ReturnType<typeof seedDemoIfEmpty>> | undefined, processes = 1): string {
   const store = config.databaseUrl
@@ -52,6 +59,7 @@ export function startBanner(config: Config, demo: Awaited<ReturnType<typeof seed
     config.smtp
       ? `Customer e-mails: on, from ${config.smtp.from} through ${smtpHost(config.smtp.url)}`
       : 'Customer e-mails: off (set SMTP_URL and SMTP_FROM to send receipts and notices)',
+    `Panel sign-up: ${SIGN_UP[config.panelSignup]}`,
     `API reference: ${config.baseUrl}/docs`,
   ];
   if (demo) {

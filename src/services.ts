@@ -66,7 +66,7 @@ export interface Services {
   readonly panel: ReturnType<typeof panelAccountService>;
   /** One-time messages of a panel session across the redirect after a POST (a new credential's secret). */
   readonly panelFlashes: PanelFlashService;
-  /** One-time links that give a vendor made with the CLI (or the demo vendor) a panel login. */
+  /** One-time links that give a vendor made with the CLI (or the demo vendor) a panel login, or let someone sign up. */
   readonly panelInvites: PanelInviteService;
   /** The vendor panel's figures and lists. */
   readonly dashboard: DashboardService;
@@ -140,6 +140,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     base: (environment: Environment) => (environment === 'sandbox' ? config.sandboxUrl : config.baseUrl),
   };
   const catalog = catalogService({ store, clock, hostedUrl: urls.base });
+  const panelInvites = panelInviteService({ store, clock, secret: config.secret });
   const links = hostedLinks(config.secret);
   const sender = overrides.emails?.sender ?? (config.smtp ? smtpSender(config.smtp.url) : undefined);
   const emails = customerEmailService(
@@ -217,9 +218,9 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     licences: licenceService({ store }),
     invoices: invoiceService({ store }),
     portal: customerPortalService({ store, clock, gateways, transactions, billing, secret: config.secret }),
-    panel: panelAccountService({ store, clock, createVendor: (input) => catalog.createVendor(input) }),
+    panel: panelAccountService({ store, clock, signUp: config.panelSignup, newVendor: catalog.newVendor, invitations: panelInvites }),
     panelFlashes: panelFlashService({ store, clock }),
-    panelInvites: panelInviteService({ store, clock, secret: config.secret }),
+    panelInvites,
     dashboard: dashboardService({ store, clock, rates }),
     links,
     adminSessions: adminSessionService({ store, clock, links }),

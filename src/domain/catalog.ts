@@ -6,6 +6,7 @@ import type { ChargeFrequency, CustomizedProduct, Environment, Product, Scope, T
 import { RECURRING_FREQUENCIES, TRANSACTION_TYPES } from './model.ts';
 import type { Repositories, Store } from './ports.ts';
 import { sellerSettings, type SellerDetailsInput } from './seller-details.ts';
+import { productionNotEnabled, reaches } from './production-access.ts';
 import { parsePriceList, requireEmail, requireOrigin, requirePayload } from './validation.ts';
 
 /** Vendors, products and customized products: what can be sold, and by whom. */
@@ -38,28 +39,46 @@ export interface CustomizeRequest {
   userMail?: string | undefined;
 }
 
+/**
+ * What makes a vendor: a name and an e-mail. `productionEnabled` is false only for a vendor that signs up
+ * in an open panel (docs/decisions.md §19); the operator's vendors (CLI, demo, invitations) reach production.
+ */
+export interface NewVendor {
+  name: string;
+  email: string;
+  productionEnabled?: boolean;
+}
+
 export function catalogService(deps: CatalogDeps) {
   const now = () => deps.clock.now().toISOString();
 
+  /** A new vendor, checked, not stored yet. */
+  function newVendor(input: NewVendor): Vendor {
+    const name = input.name?.trim();
+    if (!name) throw invalidInput('A vendor needs a name.');
+    return {
+      id: newId('vendor'),
+      name,
+      email: requireEmail(input.email),
+      createdAt: now(),
+      productionEnabled: input.productionEnabled ?? true,
+      allowConversion: true,
+      adminFrameOrigins: [],
+      sellerName: null,
+      address: null,
+      country: null,
+      taxId: null,
+      supportEmail: null,
+      logo: null,
+      emails: { senderName: null, replyTo: null, off: [] },
+    };
+  }
+
   return {
-    async createVendor(input: { name: string; email: string }): Promise<Vendor> {
-      const name = input.name?.trim();
-      if (!name) throw invalidInput('A vendor needs a name.');
-      const vendor: Vendor = {
-        id: newId('vendor'),
-        name,
-        email: requireEmail(input.email),
-        createdAt: now(),
-        allowConversion: true,
-        adminFrameOrigins: [],
-        sellerName: null,
-        address: null,
-        country: null,
-        taxId: null,
-        supportEmail: null,
-        logo: null,
-        emails: { senderName: null, replyTo: null, off: [] },
-      };
+    newVendor,
+
+    async createVendor(input: NewVendor): Promise<Vendor> {
+      const vendor = newVendor(input);
       await deps.store.vendors.insert(vendor);
       return vendor;
     },
@@ -73,12 +92,33 @@ export function catalogService(deps: CatalogDeps) {
       return vendor;
     },
 
+    /** The vendor of the scope, if it reaches the scope's environment; else FORBIDDEN, saying what to ask the operator. */
+    async requireEnvironment(scope: Scope): Promise<Vendor> {
+      const vendor = await deps.store.vendors.find(scope.vendorId);
+      if (!vendor) throw notFound(`Vendor ${scope.vendorId}`);
+      if (!reaches(vendor, scope.environment)) throw productionNotEnabled(vendor.id);
+      return vendor;
+    },
+
+    /** The operator lets a vendor reach production (`opentill vendor enable-production`); `changed` is false when it already did. */
+    async enableProduction(vendorId: string): Promise<{ vendor: Vendor; changed: boolean }> {
+      const vendor = await deps.store.vendors.find(vendorId);
+      if (!vendor) throw notFound(`Vendor ${vendorId}`);
+      if (vendor.productionEnabled) return { vendor, changed: false };
+      await deps.store.vendors.updateSettings(vendorId, { productionEnabled: true });
+      return { vendor: { ...vendor, productionEnabled: true }, changed: true };
+    },
+
     listVendors: (): Promise<Vendor[]> => deps.store.vendors.list(),
 
-    /** The scope of a product or customized product id, for public pages that carry no credential. */
+    /**
+     * The scope of a product or customized product id, for public pages that carry no credential. A
+     * production product of a vendor that does not reach production is not for sale: not found.
+     */
     async ownerOf(productId: string, environment: Environment): Promise<Scope> {
       const vendorId = await deps.store.products.ownerOf(productId, environment);
-      if (!vendorId) throw notFound(`Product ${productId}`);
+      const vendor = vendorId && environment === 'production' ? await deps.store.vendors.find(vendorId) : undefined;
+      if (!vendorId || (vendor && !reaches(vendor, environment))) throw notFound(`Product ${productId}`);
       return { vendorId, environment };
     },
 

@@ -1,8 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Clock } from './clock.ts';
 import { newId, randomToken } from './ids.ts';
+import { notFound } from './errors.ts';
 import type { Environment, Scope } from './model.ts';
 import type { Repositories, StoredCredential } from './ports.ts';
+import { productionNotEnabled, reaches } from './production-access.ts';
 
 /**
  * API credentials: `<API_LOGIN>:<API_PASSWORD>`, no scheme. The password has 256 random bits, is shown
@@ -18,7 +20,7 @@ export interface IssuedCredential {
 }
 
 export interface CredentialDeps {
-  store: Pick<Repositories, 'credentials'>;
+  store: Pick<Repositories, 'credentials' | 'vendors'>;
   clock: Clock;
   secret: string;
 }
@@ -33,6 +35,8 @@ interface CacheEntry {
   expected: Buffer;
   /** The password last found to match, so the client's next request skips the HMAC. */
   verified: Buffer | null;
+  /** Whether the credential's vendor reaches the credential's environment, as read with it. */
+  reaches: boolean;
 }
 
 /**
@@ -54,11 +58,14 @@ export function credentialService(deps: CredentialDeps) {
     if (hit && hit.until > now) return hit;
     const revocationsBefore = revocations;
     const credential = await deps.store.credentials.findByLogin(login);
+    // Only production asks about the vendor; the operator's enable-production is heard when the entry expires.
+    const vendor = credential?.environment === 'production' ? await deps.store.vendors.find(credential.vendorId) : undefined;
     const entry: CacheEntry = {
       credential,
       until: now + CREDENTIAL_CACHE_MS,
       expected: credential ? Buffer.from(credential.secretHash, 'hex') : UNKNOWN,
       verified: null,
+      reaches: credential?.environment === 'sandbox' || (vendor !== undefined && reaches(vendor, 'production')),
     };
     if (revocations === revocationsBefore) {
       if (cache.size > 10_000) cache.clear();
@@ -77,7 +84,13 @@ export function credentialService(deps: CredentialDeps) {
   }
 
   return {
+    /** A new credential; production's only for a vendor that reaches production. */
     async issue(scope: Scope): Promise<IssuedCredential> {
+      if (scope.environment === 'production') {
+        const vendor = await deps.store.vendors.find(scope.vendorId);
+        if (!vendor) throw notFound(`Vendor ${scope.vendorId}`);
+        if (!reaches(vendor, scope.environment)) throw productionNotEnabled(vendor.id);
+      }
       const login = `${scope.environment === 'sandbox' ? 'test' : 'live'}_${randomToken(12)}`;
       const password = randomToken(32);
       const id = newId('credential');
@@ -93,7 +106,10 @@ export function credentialService(deps: CredentialDeps) {
       return { id, environment: scope.environment, login, password, authorization: `${login}:${password}` };
     },
 
-    /** The scope an Authorization header grants at this environment's base URL, or undefined. */
+    /**
+     * The scope an Authorization header grants at this environment's base URL, or undefined. A genuine
+     * production credential of a vendor that does not reach production is FORBIDDEN, saying why.
+     */
     async authenticate(header: string | undefined, environment: Environment): Promise<Scope | undefined> {
       if (!header) return undefined;
       const colon = header.indexOf(':');
@@ -102,6 +118,7 @@ export function credentialService(deps: CredentialDeps) {
       const credential = entry.credential;
       if (!matches(entry, header.slice(colon + 1).trim()) || !credential || credential.revokedAt !== null || credential.environment !== environment)
         return undefined;
+      if (!entry.reaches) throw productionNotEnabled(credential.vendorId);
       return { vendorId: credential.vendorId, environment };
     },
 

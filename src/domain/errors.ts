@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'INVALID_STATE'
   | 'NOT_FOUND'
   | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
   | 'LINK_EXPIRED'
   | 'IDEMPOTENCY_CONFLICT'
   | 'REQUEST_IN_PROGRESS'

@@ -1,7 +1,9 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { VendorClock } from './clock.ts';
 import type { Environment, Scope } from './model.ts';
+import { notFound } from './errors.ts';
 import type { Store } from './ports.ts';
+import { productionNotEnabled, reaches } from './production-access.ts';
 
 /**
  * Temporary, unforgeable URLs of hosted pages: a token that signs purpose, vendor, environment,
@@ -102,8 +104,17 @@ const tokenHash = (token: string) => createHash('sha256').update(token).digest('
  * when the panel session that opened it signs out (or expires), or when the vendor revokes all
  * sessions of an environment.
  */
-export function adminSessionService(deps: { store: Pick<Store, 'adminSessions'>; clock: Pick<VendorClock, 'real'>; links: HostedLinks }) {
+export function adminSessionService(deps: { store: Pick<Store, 'adminSessions' | 'vendors'>; clock: Pick<VendorClock, 'real'>; links: HostedLinks }) {
+  /** Production's admin tool is only for a vendor that reaches production: FORBIDDEN otherwise, saying why. */
+  async function requireReach(scope: Scope) {
+    if (scope.environment === 'sandbox') return;
+    const vendor = await deps.store.vendors.find(scope.vendorId);
+    if (!vendor) throw notFound(`Vendor ${scope.vendorId}`);
+    if (!reaches(vendor, scope.environment)) throw productionNotEnabled(vendor.id);
+  }
+
   async function open(scope: Scope, openedBy: OpeningPanelSession | null): Promise<string> {
+    await requireReach(scope);
     const now = deps.clock.real();
     // The subject is random so that every session has its own token (and hash), even within one second.
     const token = deps.links.issue('admin-session', scope, randomBytes(16).toString('base64url'), now);
@@ -145,7 +156,9 @@ export function adminSessionService(deps: { store: Pick<Store, 'adminSessions'>;
       if (stored.revokedAt !== null || stored.expiresAt <= now.toISOString()) return { status: 'ended' };
       // Sign-out revokes what its session opened; this also covers a session opened while it signed out.
       if (stored.openedBy !== null && !stored.openerSignedIn) return { status: 'ended' };
-      return { status: 'valid', scope: { vendorId: stored.vendorId, environment } };
+      const scope = { vendorId: stored.vendorId, environment };
+      await requireReach(scope);
+      return { status: 'valid', scope };
     },
 
     /** Ends every live admin session of the vendor in this environment; answers how many. */

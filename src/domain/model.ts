@@ -54,6 +54,11 @@ export interface Vendor {
   name: string;
   email: string;
   createdAt: string;
+  /**
+   * Whether the vendor reaches production at all (API, panel, checkout, admin tool): false for a vendor
+   * that signed up in an open panel, until the operator enables it (src/domain/production-access.ts).
+   */
+  productionEnabled: boolean;
   /** Customers may pay in their own currency converted from USD, not only in the listed ones. */
   allowConversion: boolean;
   /** Origins (scheme://host[:port]) whose pages may frame the admin tool; none by default. */

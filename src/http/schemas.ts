@@ -212,6 +212,8 @@ export const PendingBody = Type.Object({
 export const errorResponses = {
   400: ErrorBody,
   401: ErrorBody,
+  /** A production credential of a vendor that may not use production yet (an open sign-up; docs/decisions.md §19). */
+  403: ErrorBody,
   404: ErrorBody,
   409: ErrorBody,
   429: ErrorBody,

@@ -12,6 +12,7 @@ const toVendor = (row: Selectable<VendorsTable>): Vendor => ({
   name: row.name,
   email: row.email,
   createdAt: row.created_at,
+  productionEnabled: Number(row.production_enabled) === 1,
   allowConversion: Number(row.allow_conversion) === 1,
   adminFrameOrigins: row.admin_frame_origins.split(' ').filter(Boolean),
   sellerName: row.seller_name ?? null,
@@ -48,6 +49,7 @@ export function vendorsStore(db: Executor): Repositories['vendors'] {
           name: vendor.name,
           email: vendor.email,
           created_at: vendor.createdAt,
+          production_enabled: vendor.productionEnabled ? 1 : 0,
           allow_conversion: vendor.allowConversion ? 1 : 0,
           admin_frame_origins: vendor.adminFrameOrigins.join(' '),
           ...sellerColumns(vendor),
@@ -66,6 +68,7 @@ export function vendorsStore(db: Executor): Repositories['vendors'] {
       const result = await db
         .updateTable('vendors')
         .set({
+          ...(settings.productionEnabled !== undefined ? { production_enabled: settings.productionEnabled ? 1 : 0 } : {}),
           ...(settings.allowConversion !== undefined ? { allow_conversion: settings.allowConversion ? 1 : 0 } : {}),
           ...(settings.adminFrameOrigins !== undefined ? { admin_frame_origins: settings.adminFrameOrigins.join(' ') } : {}),
           ...sellerColumns(settings),

@@ -24,6 +24,8 @@ export interface VendorsTable {
   email_reply_to: string | null;
   /** Customer e-mail kinds turned off, space-separated. */
   emails_off: Generated<string>;
+  /** 1: the vendor reaches production; 0: the sandbox only, until the operator enables production. */
+  production_enabled: Generated<number>;
 }
 
 export interface ApiCredentialsTable {

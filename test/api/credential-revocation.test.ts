@@ -56,6 +56,7 @@ for (const kind of await storeKinds()) {
         clock: t.services.clock,
         secret: t.config.secret,
         store: {
+          vendors: store.vendors,
           credentials: {
             ...store.credentials,
             async findByLogin(login: string): Promise<StoredCredential | undefined> {

@@ -50,6 +50,8 @@ async function signedUp(t: TestApp, email: string, company = 'Acme Software') {
   const res = await b.post('/panel/signup', { company, email, password: 'correct horse battery' });
   assert.equal(res.status, 303, res.html);
   const vendorId = /data-testid="vendor-id">([^<]+)</.exec((await b.get('/panel/emails?env=sandbox')).html)![1]!;
+  // An open sign-up starts in the sandbox; the operator lets these vendors reach production too.
+  await t.services.catalog.enableProduction(vendorId);
   return { ...b, vendorId, scope: (environment: Scope['environment'] = 'sandbox'): Scope => ({ vendorId, environment }) };
 }
 
@@ -63,7 +65,7 @@ for (const kind of await storeKinds()) {
     let t: TestApp;
     before(async () => {
       inbox = await startSmtpInbox();
-      t = await startTestApp(kind, { env: { SMTP_URL: inbox.url, SMTP_FROM: FROM, SMTP_SANDBOX_TO: 'customers' } });
+      t = await startTestApp(kind, { env: { SMTP_URL: inbox.url, SMTP_FROM: FROM, SMTP_SANDBOX_TO: 'customers', PANEL_SIGNUP: 'open' } });
     });
     after(async () => {
       await t.close();
@@ -246,7 +248,7 @@ for (const kind of await storeKinds()) {
   describe(`panel e-mails page without SMTP (${kind})`, () => {
     let t: TestApp;
     before(async () => {
-      t = await startTestApp(kind);
+      t = await startTestApp(kind, { env: { PANEL_SIGNUP: 'open' } });
     });
     after(() => t.close());
 

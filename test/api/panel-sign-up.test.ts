@@ -11,7 +11,7 @@ for (const kind of await storeKinds()) {
   describe(`panel sign-up with a known e-mail (${kind})`, () => {
     let t: TestApp;
     before(async () => {
-      t = await startTestApp(kind);
+      t = await startTestApp(kind, { env: { PANEL_SIGNUP: 'open' } });
     });
     after(() => t.close());
 

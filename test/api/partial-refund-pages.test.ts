@@ -20,7 +20,10 @@ for (const kind of await storeKinds()) {
     let t: TestApp;
     before(async () => {
       inbox = await startSmtpInbox();
-      t = await startTestApp(kind, { clock, env: { SMTP_URL: inbox.url, SMTP_FROM: 'receipts@opentill.test', SMTP_SANDBOX_TO: 'customers' } });
+      t = await startTestApp(kind, {
+        clock,
+        env: { SMTP_URL: inbox.url, SMTP_FROM: 'receipts@opentill.test', SMTP_SANDBOX_TO: 'customers', PANEL_SIGNUP: 'open' },
+      });
     });
     after(async () => {
       await t.close();

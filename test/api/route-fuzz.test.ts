@@ -53,7 +53,7 @@ for (const kind of await storeKinds()) {
     let tables: string[];
     before(async () => {
       // With a metrics token, so /metrics is among the routes fuzzed.
-      t = await startTestApp(kind, { env: { METRICS_TOKEN: 'fuzz-metrics-token-0123456789abcdef' } });
+      t = await startTestApp(kind, { env: { METRICS_TOKEN: 'fuzz-metrics-token-0123456789abcdef', PANEL_SIGNUP: 'open' } });
       v = await t.newVendor('Fuzz Vendor');
       world = await seedWorld(t, v);
       routes = listRoutes(t.app);

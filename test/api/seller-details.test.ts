@@ -22,7 +22,7 @@ for (const kind of await storeKinds()) {
     const clock = fixedClock(new Date('2030-03-05T09:00:00.000Z'));
     let t: TestApp;
     let v: TestVendor;
-    useTestApp(kind, { clock }, (app, vendor) => ((t = app), (v = vendor)), 'Acme');
+    useTestApp(kind, { clock, env: { PANEL_SIGNUP: 'open' } }, (app, vendor) => ((t = app), (v = vendor)), 'Acme');
 
     function browser() {
       const jar = new Map<string, string>();

@@ -16,6 +16,7 @@ const vendor: Vendor = {
   name: 'Acme Software with a rather long company name',
   email: 'owner@acme.test',
   createdAt: '2030-01-01T00:00:00.000Z',
+  productionEnabled: true,
   allowConversion: true,
   adminFrameOrigins: [],
   sellerName: null,

@@ -23,7 +23,13 @@ describe('panel e-mails page in Chromium', () => {
     inbox = await startSmtpInbox();
     t = await startTestApp('sqlite', {
       port,
-      env: { BASE_URL: `http://127.0.0.1:${port}`, SMTP_URL: inbox.url, SMTP_FROM: 'receipts@opentill.test', SMTP_SANDBOX_TO: 'customers' },
+      env: {
+        BASE_URL: `http://127.0.0.1:${port}`,
+        SMTP_URL: inbox.url,
+        SMTP_FROM: 'receipts@opentill.test',
+        SMTP_SANDBOX_TO: 'customers',
+        PANEL_SIGNUP: 'open',
+      },
     });
     browser = await launchChromium();
   });

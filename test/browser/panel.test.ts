@@ -16,7 +16,7 @@ describe('vendor panel in Chromium', () => {
 
   before(async () => {
     const port = await freePort();
-    t = await startTestApp('sqlite', { port, env: { BASE_URL: `http://127.0.0.1:${port}` } });
+    t = await startTestApp('sqlite', { port, env: { BASE_URL: `http://127.0.0.1:${port}`, PANEL_SIGNUP: 'open' } });
     browser = await launchChromium();
   });
 

@@ -18,7 +18,7 @@ describe('partial refunds in Chromium', () => {
 
   before(async () => {
     const port = await freePort();
-    t = await startTestApp('sqlite', { port, env: { BASE_URL: `http://127.0.0.1:${port}` } });
+    t = await startTestApp('sqlite', { port, env: { BASE_URL: `http://127.0.0.1:${port}`, PANEL_SIGNUP: 'open' } });
     browser = await launchChromium();
     const signedUp = await t.services.panel.signUp({ company: 'Acme Software', email: 'owner@acme.test', password: 'a long enough passphrase' });
     cookie = signedUp.cookie;

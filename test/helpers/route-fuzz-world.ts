@@ -88,6 +88,8 @@ export async function signInToPanel(t: TestApp, world: World, signUp = false) {
   });
   const session = cookieOf(posted.headers['set-cookie'], 'ot_panel');
   if (posted.status !== 303 || !session) throw new Error(`panel ${mode} failed: ${posted.status} ${posted.text.slice(0, 200)}`);
+  // An open sign-up starts in the sandbox; the operator lets this vendor reach production too, so both are fuzzed.
+  if (signUp) await t.services.catalog.enableProduction((await t.services.store.panel.findUserByEmail(PANEL_LOGIN.email))!.vendorId);
   const cookies = `ot_panel=${session}; ot_panel_csrf=${loginCsrf}`;
   const panel = await send(t.url, { method: 'GET', path: '/panel?env=sandbox', headers: { cookie: cookies } });
   world.set('panelCookies', cookies);

@@ -11,6 +11,7 @@ const vendor = (id: string): Vendor => ({
   name: id,
   email: `${id}@example.com`,
   createdAt: '2030-01-01T00:00:00.000Z',
+  productionEnabled: true,
   allowConversion: true,
   adminFrameOrigins: [],
   sellerName: null,

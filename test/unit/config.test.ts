@@ -98,3 +98,27 @@ describe('SMTP_URL and SMTP_FROM', () => {
     for (const [env, pattern] of cases) assert.throws(() => load(env), pattern, JSON.stringify(env));
   });
 });
+
+describe('PANEL_SIGNUP', () => {
+  test('unset or empty: closed, so that nobody makes a vendor account without the operator', () => {
+    assert.equal(load({}).panelSignup, 'closed');
+    assert.equal(load({ PANEL_SIGNUP: '' }).panelSignup, 'closed');
+  });
+
+  test('closed, invite and open are taken, in any case', () => {
+    for (const mode of ['closed', 'invite', 'open'] as const) {
+      assert.equal(load({ PANEL_SIGNUP: mode }).panelSignup, mode);
+      assert.equal(load({ PANEL_SIGNUP: ` ${mode.toUpperCase()} ` }).panelSignup, mode);
+    }
+  });
+
+  test('anything else is refused at start, naming the three values and what each does', () => {
+    for (const value of ['yes', 'true', 'invite-only', 'opened']) {
+      assert.throws(
+        () => load({ PANEL_SIGNUP: value }),
+        (err: Error) => err.message.includes(`not "${value}"`) && /closed \(the default[^]*invite \([^]*open \(anyone/.test(err.message),
+        value,
+      );
+    }
+  });
+});

@@ -13,7 +13,7 @@ export function registerCredentialCommands(program: Command) {
 
   credential
     .command('create')
-    .description('issue a new API credential for one environment (shown once)')
+    .description('issue a new API credential for one environment (shown once); production only for a vendor that may use it (see vendor enable-production)')
     .requiredOption('--vendor <id>', 'vendor id (TC-VE_...)')
     .requiredOption('--environment <env>', 'sandbox or production', environment)
     .option('--json', 'print JSON')

@@ -7,28 +7,14 @@ import { fail, print, run } from '../output.ts';
 import { table } from '../table.ts';
 import { withServices } from '../with-services.ts';
 
-/** `opentill vendor create|list|settings`. */
+/** `opentill vendor create|list|invite|enable-production|settings`. */
 export function registerVendorCommands(program: Command) {
   const vendor = program.command('vendor').description('manage vendors');
-
-  vendor
-    .command('invite')
-    .description("print a one-time link (valid for a day) to set the vendor's panel password; its panel login is the vendor's e-mail")
-    .requiredOption('--vendor <id>', 'vendor id')
-    .option('--json', 'print JSON')
-    .action(async (opts: { vendor: string; json?: boolean }) =>
-      run(!!opts.json, () =>
-        withServices(async (services) => {
-          const { token, expiresAt } = await services.panelInvites.issue(opts.vendor);
-          const url = `${services.urls.base('production')}/panel/invite/${token}`;
-          print(!!opts.json, { url, expiresAt }, () => `Open this link to set the panel password (it works once, until ${expiresAt}):\n${url}`);
-        }),
-      ),
-    );
+  registerAccessCommands(vendor);
 
   vendor
     .command('create')
-    .description('create a vendor and print its production and sandbox API credentials (shown once)')
+    .description('create a vendor (it may use production) and print its production and sandbox API credentials (shown once)')
     .requiredOption('--name <name>', 'vendor name')
     .requiredOption('--email <email>', 'contact e-mail')
     .option('--json', 'print JSON')
@@ -52,18 +38,24 @@ export function registerVendorCommands(program: Command) {
 
   vendor
     .command('list')
-    .description('list the vendors: id, name, e-mail and when each was created')
+    .description('list the vendors: id, name, e-mail, when each was created, and whether it may use production (sandbox only: an open sign-up not yet enabled)')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) =>
       run(!!opts.json, () =>
         withServices(async (services) => {
-          const vendors = (await services.catalog.listVendors()).map(({ id, name, email, createdAt }) => ({ id, name, email, createdAt }));
+          const vendors = (await services.catalog.listVendors()).map(({ id, name, email, createdAt, productionEnabled }) => ({
+            id,
+            name,
+            email,
+            createdAt,
+            productionEnabled,
+          }));
           print(!!opts.json, vendors, () =>
             vendors.length === 0
               ? 'No vendors yet: opentill vendor create --name ... --email ...'
               : table(
-                  ['ID', 'NAME', 'E-MAIL', 'CREATED'],
-                  vendors.map((v) => [v.id, v.name, v.email, v.createdAt]),
+                  ['ID', 'NAME', 'E-MAIL', 'CREATED', 'PRODUCTION'],
+                  vendors.map((v) => [v.id, v.name, v.email, v.createdAt, v.productionEnabled ? 'yes' : 'sandbox only']),
                 ),
           );
         }),
@@ -147,4 +139,61 @@ function sellerOptions(opts: SettingsOptions): SellerDetailsInput {
     }
   }
   return out;
+}
+
+/** `opentill vendor invite` and `opentill vendor enable-production`: who gets into the panel, and who reaches production (docs/decisions.md §19). */
+function registerAccessCommands(vendor: Command) {
+  vendor
+    .command('invite')
+    .description(
+      "print a one-time link: with --vendor, to set that vendor's panel password (valid a day; its login is the vendor's e-mail); " +
+        'with --email, to sign up as a new vendor that signs in with that e-mail (valid a week; needs PANEL_SIGNUP=invite or open)',
+    )
+    .option('--vendor <id>', 'an existing vendor (TC-VE_...): set its panel password')
+    .option('--email <address>', 'invite someone to sign up: the new account signs in with this e-mail')
+    .option('--json', 'print JSON')
+    .action(async (opts: { vendor?: string; email?: string; json?: boolean }) =>
+      run(!!opts.json, () => {
+        if ((opts.vendor === undefined) === (opts.email === undefined))
+          fail('Give either --vendor <id> (a panel password for that vendor) or --email <address> (an invitation to sign up).', !!opts.json);
+        return withServices(async (services) => {
+          if (opts.vendor !== undefined) {
+            const { token, expiresAt } = await services.panelInvites.issue(opts.vendor);
+            const url = `${services.urls.base('production')}/panel/invite/${token}`;
+            return print(!!opts.json, { url, expiresAt }, () => `Open this link to set the panel password (it works once, until ${expiresAt}):\n${url}`);
+          }
+          if (services.panel.signUpMode === 'closed')
+            fail(
+              'PANEL_SIGNUP is closed here, so nobody can sign up, invited or not: set PANEL_SIGNUP=invite (for opentill serve too), or make the vendor yourself with opentill vendor create and give it a panel login with opentill vendor invite --vendor <id>.',
+              !!opts.json,
+            );
+          const { token, email, expiresAt } = await services.panelInvites.issueSignUp(opts.email ?? '');
+          const url = `${services.urls.base('production')}/panel/signup/${token}`;
+          print(!!opts.json, { url, email, expiresAt }, () =>
+            [
+              `Send this link to ${email}. It creates one vendor account that signs in with that e-mail and can take real payments (it works once, until ${expiresAt}):`,
+              url,
+            ].join('\n'),
+          );
+        });
+      }),
+    );
+
+  vendor
+    .command('enable-production')
+    .description('let a vendor that signed up in an open panel (PANEL_SIGNUP=open) use production: its API credentials, panel pages, checkout and admin tool')
+    .requiredOption('--vendor <id>', 'vendor id (TC-VE_...)')
+    .option('--json', 'print JSON')
+    .action(async (opts: { vendor: string; json?: boolean }) =>
+      run(!!opts.json, () =>
+        withServices(async (services) => {
+          const { vendor: enabled, changed } = await services.catalog.enableProduction(opts.vendor);
+          print(!!opts.json, { id: enabled.id, productionEnabled: true, changed }, () =>
+            changed
+              ? `Vendor ${enabled.name} (${enabled.id}) can now use production. It creates its production credential in the panel (Developers, Production), or: opentill credential create --vendor ${enabled.id} --environment production`
+              : `Vendor ${enabled.name} (${enabled.id}) could use production already; nothing changed.`,
+          );
+        }),
+      ),
+    );
 }

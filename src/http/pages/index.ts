@@ -74,6 +74,7 @@ const TITLES: Record<number, string> = {
   400: 'This request cannot be used',
   401: 'Not signed in',
   402: 'Payment declined',
+  403: 'Not available',
   404: 'Not found',
   409: 'Already in progress',
   410: 'This link has expired',

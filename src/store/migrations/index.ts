@@ -18,6 +18,7 @@ import * as cancelledAt from './0016-cancelled-at.ts';
 import * as panelFlashes from './0017-panel-flashes.ts';
 import * as customerEmails from './0018-customer-emails.ts';
 import * as partialReversals from './0019-partial-reversals.ts';
+import * as productionEnabled from './0020-production-enabled.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0017-panel-flashes': panelFlashes,
   '0018-customer-emails': customerEmails,
   '0019-partial-reversals': partialReversals,
+  '0020-production-enabled': productionEnabled,
 };
 
 /** Every migration this version knows, by name. */

@@ -14,6 +14,25 @@ export const SECTIONS = [
 ] as const;
 export type Section = (typeof SECTIONS)[number][0];
 
+/** The section a panel path belongs to (`/panel/transactions/…` to transactions), for the navigation. */
+export const sectionOf = (path: string): Section =>
+  [...SECTIONS].reverse().find(([, , prefix]) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}.`))?.[0] ?? 'overview';
+
+/** What a page says after the redirect of a form that did its work (`?done=…`). */
+export const NOTICES: Record<string, string> = {
+  product: 'The product is created.',
+  'product-saved': 'The product is saved.',
+  coupon: 'The coupon is created.',
+  'coupon-revoked': 'The coupon is revoked.',
+  settings: 'The settings are saved.',
+  emails: 'The e-mail settings are saved.',
+  revoked: 'The credential is revoked.',
+  credential: 'The credential is created.',
+  'admin-sessions': 'Every admin tool session of this environment has ended.',
+  'refund-pending': 'The refund is being confirmed by the payment provider; it appears here once confirmed.',
+  cancelled: 'The transaction is cancelled.',
+};
+
 /** What every signed-in page shows around its content. */
 export interface Frame {
   vendor: Vendor;

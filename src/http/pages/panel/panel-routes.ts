@@ -1,22 +1,22 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { paymentLink } from '../../../domain/catalog.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { parsePriceText } from '../../../domain/price-text.ts';
 import type { Environment, Scope } from '../../../domain/model.ts';
-import { PANEL_SESSION_MS, type PanelSession } from '../../../domain/panel-accounts.ts';
+import type { PanelSession } from '../../../domain/panel-accounts.ts';
 import type { Services } from '../../../services.ts';
 import type { HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';
-import { sendPage } from '../layout.ts';
-import { html, type Html } from '../layout.ts';
+import { html, sendPage, type Html } from '../layout.ts';
 import { couponsContent } from './coupons.ts';
 import { customerDetail, customersContent } from './customers.ts';
 import { developersContent } from './developers.ts';
 import { registerEmailPages } from './email-routes.ts';
 import { overviewContent } from './overview.ts';
-import { PANEL_SCRIPT, PANEL_STYLE, panelHref, panelPage, type Section } from './panel-layout.ts';
-import { authPage } from './panel-views.ts';
+import { registerPanelAuth } from './panel-auth-routes.ts';
+import { cookieOf, cookieSetter, same, SESSION_COOKIE } from './panel-cookies.ts';
+import { NOTICES, PANEL_SCRIPT, PANEL_STYLE, panelHref, panelPage, sectionOf, type Section } from './panel-layout.ts';
+import { authPage, productionClosedContent } from './panel-views.ts';
 import { productsContent } from './products.ts';
 import { registerLogoUpload } from './logo-upload.ts';
 import { LOGO_SCRIPT, settingsContent } from './settings.ts';
@@ -24,30 +24,17 @@ import { PAGE_SIZE } from './transactions.ts';
 import { registerTransactionPages } from './transaction-routes.ts';
 import { vendorLocale } from './panel-routing.ts';
 
-const SESSION_COOKIE = 'ot_panel';
-const LOGIN_CSRF_COOKIE = 'ot_panel_csrf';
-
-const cookieOf = (request: FastifyRequest, name: string) => new RegExp(`(?:^|;\\s*)${name}=([A-Za-z0-9_-]{1,100})`).exec(request.headers.cookie ?? '')?.[1];
-const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-
 /**
  * The vendor panel at {panel_url} = {base_url}/panel ({sandbox_panel_url} opens it on the sandbox):
  * sign-up and sign-in, then one page per environment with the API credentials, the products and
  * their snippets, the transactions (the admin tool), the customer e-mails and the settings.
  * Sessions are HttpOnly, SameSite=Lax cookies (Secure on https); every form carries the session's
- * anti-forgery token.
+ * anti-forgery token. A vendor that does not reach production (an open sign-up) gets, on every production
+ * page and form, the page that says why and what to ask the operator.
  */
 export function registerPanel(app: HttpApp, { services }: { services: Services }) {
-  const secure = services.config.baseUrl.startsWith('https:') ? '; Secure' : '';
-  const setCookie = (reply: FastifyReply, name: string, value: string, maxAgeSeconds: number) =>
-    reply.header('set-cookie', `${name}=${value}; Path=/panel; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`);
+  const setCookie = cookieSetter(services.config.baseUrl);
   const environmentOf = (request: FastifyRequest): Environment => ((request.query as { env?: string }).env === 'production' ? 'production' : 'sandbox');
-
-  const showAuth = (reply: FastifyReply, mode: 'signin' | 'signup', status = 200, error?: string, email?: string) => {
-    const csrf = randomBytes(18).toString('base64url');
-    setCookie(reply, LOGIN_CSRF_COOKIE, csrf, 3600);
-    return sendPage(reply, { status, title: mode === 'signup' ? 'Create your account' : 'Sign in', body: authPage({ mode, csrf, error, email }) });
-  };
 
   const scopeOf = (session: PanelSession, environment: Environment): Scope => ({ vendorId: session.user.vendorId, environment });
 
@@ -162,31 +149,31 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       await sendPage(reply, {
         status: 403,
         title: 'Refused',
-        body: authPage({ mode: 'signin', csrf: '', error: 'This form has expired. Reload the page and try again.' }),
+        body: authPage({ mode: 'signin', csrf: '', signUpMode: services.panel.signUpMode, error: 'This form has expired. Reload the page and try again.' }),
       });
       return undefined;
     }
     return session;
   };
 
-  app.get('/panel/signin', { schema: { hide: true } }, (_request, reply) => showAuth(reply, 'signin'));
-  app.get('/panel/signup', { schema: { hide: true } }, (_request, reply) => showAuth(reply, 'signup'));
+  /**
+   * True when the page or form is production's and the vendor does not reach production: it has been
+   * answered with the page that says why (403), and nothing is done. (A boolean: a reply is thenable.)
+   */
+  const productionClosed = async (reply: FastifyReply, session: PanelSession, environment: Environment, path: string): Promise<boolean> => {
+    if (environment === 'sandbox') return false;
+    try {
+      await services.catalog.requireEnvironment(scopeOf(session, environment));
+      return false;
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'FORBIDDEN')) throw err;
+    }
+    const vendor = await services.catalog.requireVendor(session.user.vendorId);
+    await page(reply, session, environment, sectionOf(path), 'Production is not enabled', productionClosedContent(vendor), { status: 403 });
+    return true;
+  };
 
-  for (const mode of ['signin', 'signup'] as const) {
-    app.post(`/panel/${mode}`, { schema: { hide: true }, config: { rateLimit: { max: 20, timeWindow: 60_000 } } }, async (request, reply) => {
-      const form = (request.body ?? {}) as FormBody;
-      const expected = cookieOf(request, LOGIN_CSRF_COOKIE);
-      if (!expected || !same(form.csrf ?? '', expected)) return showAuth(reply, mode, 403, 'This form has expired. Try again.');
-      try {
-        const { cookie } = mode === 'signup' ? await services.panel.signUp(form) : await services.panel.signIn(form);
-        setCookie(reply, SESSION_COOKIE, cookie, PANEL_SESSION_MS / 1000);
-        return reply.redirect('/panel', 303);
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        return showAuth(reply, mode, err.code === 'UNAUTHORIZED' ? 401 : 400, err.message, form.email);
-      }
-    });
-  }
+  registerPanelAuth(app, { services });
 
   app.post('/panel/signout', { schema: { hide: true } }, async (request, reply) => {
     if (!(await signedIn(request, reply))) return reply;
@@ -195,19 +182,6 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     return reply.redirect('/panel/signin', 303);
   });
 
-  const NOTICES: Record<string, string> = {
-    product: 'The product is created.',
-    'product-saved': 'The product is saved.',
-    coupon: 'The coupon is created.',
-    'coupon-revoked': 'The coupon is revoked.',
-    settings: 'The settings are saved.',
-    emails: 'The e-mail settings are saved.',
-    revoked: 'The credential is revoked.',
-    credential: 'The credential is created.',
-    'admin-sessions': 'Every admin tool session of this environment has ended.',
-    'refund-pending': 'The refund is being confirmed by the payment provider; it appears here once confirmed.',
-    cancelled: 'The transaction is cancelled.',
-  };
   const noticeOf = (request: FastifyRequest) => NOTICES[(request.query as { done?: string }).done ?? ''];
 
   /** A signed-in GET page. */
@@ -218,7 +192,9 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     app.get<{ Params: P }>(path, { schema: { hide: true } }, async (request, reply) => {
       const session = await signedIn(request, reply);
       if (!session) return reply;
-      return run(session, environmentOf(request), request, reply);
+      const environment = environmentOf(request);
+      if (await productionClosed(reply, session, environment, path)) return reply;
+      return run(session, environment, request, reply);
     });
 
   view('/panel', async (session, environment, request, reply) => {
@@ -287,6 +263,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       const session = await signedIn(request, reply);
       if (!session) return reply;
       const environment = environmentOf(request);
+      if (await productionClosed(reply, session, environment, path)) return reply;
       const form = (request.body ?? {}) as FormBody;
       try {
         return await run(session, scopeOf(session, environment), form, reply, request);

@@ -1,0 +1,18 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** The panel's cookies (docs/decisions.md §19): the session, and the double-submit token of the sign-in and sign-up forms. */
+export const SESSION_COOKIE = 'ot_panel';
+export const LOGIN_CSRF_COOKIE = 'ot_panel_csrf';
+
+export const cookieOf = (request: FastifyRequest, name: string) =>
+  new RegExp(`(?:^|;\\s*)${name}=([A-Za-z0-9_-]{1,100})`).exec(request.headers.cookie ?? '')?.[1];
+
+export const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** Sets a panel cookie: HttpOnly, SameSite=Lax, path /panel, Secure when the panel is served over https. */
+export function cookieSetter(baseUrl: string) {
+  const secure = baseUrl.startsWith('https:') ? '; Secure' : '';
+  return (reply: FastifyReply, name: string, value: string, maxAgeSeconds: number) =>
+    reply.header('set-cookie', `${name}=${value}; Path=/panel; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`);
+}
