@@ -125,7 +125,8 @@ export function reversalService(deps: ReversalDeps) {
       await repos.entries.insertReversal(entry, ...(undone ? [undone] : []));
       const fully = state.reversedMinor + request.amountMinor >= payment.amountTotalMinor;
       const latest = [...entries].reverse().find(isPayment)?.id === payment.id;
-      const change = { flag: 'CHANGED_STATUS_REFUNDED', at: (undone ?? entry).createdAt } as const;
+      // The change (and a cancellation) is dated when it happened; only the ledger's order needs `after`.
+      const change = { flag: 'CHANGED_STATUS_REFUNDED', at: request.at.toISOString() } as const;
       await repos.transactions.update(scope, transaction.id, patchFor(request, fully, latest), change);
       if (request.kind === 'REFUND') await deps.emails?.record(repos, [refundEmail(scope, transaction.id, entry.id)]);
       return { entry, booked: true };
@@ -149,7 +150,7 @@ export function reversalService(deps: ReversalDeps) {
       // A won dispute leaves the status as it is (DECISIONS.md); a failed refund of a one-time purchase is as if never made.
       const paidAgain = reversal.type !== 'CHARGEBACK' && transaction.type === 'ONETIME' && transaction.status === 'TRANSACTION_STATUS_REFUNDED';
       const patch: TransactionPatch = paidAgain ? { status: 'ONE_TIME_PAYMENT_STATUS_PAID' } : {};
-      await repos.transactions.update(scope, transaction.id, patch, { flag: 'CHANGED_STATUS_REFUNDED', at: entry.createdAt });
+      await repos.transactions.update(scope, transaction.id, patch, { flag: 'CHANGED_STATUS_REFUNDED', at: request.at.toISOString() });
       return entry;
     },
   };
