@@ -221,9 +221,17 @@ export const mutants: Mutant[] = [
   {
     id: 'refund-wrong-change-flag',
     file: `${D}reversals.ts`,
-    find: "const change = { flag: 'CHANGED_STATUS_REFUNDED', at: (undone ?? entry).createdAt } as const;",
-    replace: "const change = { flag: 'CHANGED_STATUS_CANCELLED', at: (undone ?? entry).createdAt } as const;",
+    find: "const change = { flag: 'CHANGED_STATUS_REFUNDED', at: request.at.toISOString() } as const;",
+    replace: "const change = { flag: 'CHANGED_STATUS_CANCELLED', at: request.at.toISOString() } as const;",
     tests: [REFUNDS, CHANGED],
+  },
+  {
+    // The bug CI found: the cancellation dated by the ledger's ordering (+1 ms), not when the refund was made.
+    id: 'reversal-change-dated-by-ledger-order',
+    file: `${D}reversals.ts`,
+    find: "const change = { flag: 'CHANGED_STATUS_REFUNDED', at: request.at.toISOString() } as const;",
+    replace: "const change = { flag: 'CHANGED_STATUS_REFUNDED', at: (undone ?? entry).createdAt } as const;",
+    tests: ['test/api/panel-figures.test.ts'],
   },
   {
     id: 'seen-ledger-only-shorter',
