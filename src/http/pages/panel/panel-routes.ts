@@ -22,7 +22,7 @@ import { registerLogoUpload } from './logo-upload.ts';
 import { LOGO_SCRIPT, settingsContent } from './settings.ts';
 import { PAGE_SIZE } from './transactions.ts';
 import { registerTransactionPages } from './transaction-routes.ts';
-import { vendorLocale } from './panel-routing.ts';
+import { vendorLocale, type PanelRouting } from './panel-routing.ts';
 
 /**
  * The vendor panel at {panel_url} = {base_url}/panel ({sandbox_panel_url} opens it on the sandbox):
@@ -245,20 +245,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
    * Every POST ends in a 303 redirect to a page (a reload repeats nothing), or shows the page of
    * its form again with the error and what was typed.
    */
-  const action = (
-    path: string,
-    onError: (
-      reply: FastifyReply,
-      session: PanelSession,
-      environment: Environment,
-      error: string,
-      form: FormBody,
-      failure: AppError,
-      request: FastifyRequest,
-    ) => Promise<unknown>,
-    run: (session: PanelSession, scope: Scope, form: FormBody, reply: FastifyReply, request: FastifyRequest) => Promise<unknown>,
-    config: { rateLimit?: { max: number; timeWindow: number } } = {},
-  ) =>
+  const action: PanelRouting['action'] = (path, onError, run, config = {}) =>
     app.post(path, { schema: { hide: true }, config }, async (request, reply) => {
       const session = await signedIn(request, reply);
       if (!session) return reply;
