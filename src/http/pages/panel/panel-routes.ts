@@ -7,7 +7,7 @@ import type { PanelSession } from '../../../domain/panel-accounts.ts';
 import type { Services } from '../../../services.ts';
 import type { HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';
-import { html, sendPage, type Html } from '../layout.ts';
+import { html, sendPage } from '../layout.ts';
 import { couponsContent } from './coupons.ts';
 import { customerDetail, customersContent } from './customers.ts';
 import { developersContent } from './developers.ts';
@@ -39,15 +39,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   const scopeOf = (session: PanelSession, environment: Environment): Scope => ({ vendorId: session.user.vendorId, environment });
 
   /** Sends one panel page: the frame (navigation, environment switch, notices) around its content. */
-  const page = async (
-    reply: FastifyReply,
-    session: PanelSession,
-    environment: Environment,
-    section: Section,
-    title: string,
-    content: Html,
-    options: { status?: number; notice?: string | undefined; error?: string | undefined; switchPath?: string; styleAttributes?: boolean } = {},
-  ) => {
+  const page: PanelRouting['page'] = async (reply, session, environment, section, title, content, options = {}) => {
     const vendor = await services.catalog.requireVendor(session.user.vendorId);
     return sendPage(reply, {
       status: options.status ?? 200,
