@@ -60,7 +60,47 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: STORE, message: 'Transport calls the domain services it receives (src/services.ts), never the store.' }] },
+        {
+          patterns: [
+            { group: STORE, message: 'Transport calls the domain services it receives (src/services.ts), never the store.' },
+            { group: ['**/gateways/**'], message: 'Transport reaches the gateways through the domain services (src/services.ts).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: STORE, message: 'Transport calls the domain services it receives (src/services.ts), never the store.' },
+            { group: ['**/gateways/**', '**/worker.ts'], message: 'The web server reaches gateways and the worker through the domain and src/services.ts.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // E-mails and pages share markup (src/markup); an e-mail never depends on the web server.
+    files: ['src/mail/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/http/**', ...STORE], message: 'Mail takes its markup from src/markup and its data from the domain.' }] },
+      ],
+    },
+  },
+  {
+    // One place reads the environment, so every setting is checked and documented there.
+    files: ['src/**/*.ts'],
+    ignores: ['src/config.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Only src/config.ts reads process.env; take the value from Config.' },
       ],
     },
   },

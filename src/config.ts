@@ -21,6 +21,10 @@ export interface Config {
   readonly dataDir: string;
   /** Keys the HMAC of API passwords and signs hosted links. */
   readonly secret: string;
+  /** Where the secret came from: OPENTILL_SECRET, or the file `<dataDir>/secret`. */
+  readonly secretSource: 'environment' | 'file';
+  /** A process a `serve --processes` primary started (it set CLUSTER_WORKER_VARIABLE): it serves, it does not fork. */
+  readonly clusterWorker: boolean;
   /**
    * The exchange-rate table to load: RATES_FILE, else the one `opentill rates import` wrote
    * (`importedRatesFile`) when it exists, else undefined for the bundled table.
@@ -195,6 +199,9 @@ function restrictToOwner(path: string): string | undefined {
   return `${path} (${(stat.mode & 0o777).toString(8)} -> ${mode.toString(8)})`;
 }
 
+/** Set by a `serve --processes` primary in the environment of each process it starts. */
+export const CLUSTER_WORKER_VARIABLE = 'OPENTILL_CLUSTER_WORKER';
+
 /** The server secret: OPENTILL_SECRET, or one generated once and kept in the data directory. */
 function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
   if (env.OPENTILL_SECRET) {
@@ -286,6 +293,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteFile,
     dataDir,
     secret,
+    secretSource: env.OPENTILL_SECRET ? 'environment' : 'file',
+    clusterWorker: env[CLUSTER_WORKER_VARIABLE] === '1',
     ratesFile: env.RATES_FILE ? resolve(env.RATES_FILE) : existsSync(importedRatesFile) ? importedRatesFile : undefined,
     importedRatesFile,
     salesTaxFile: env.SALES_TAX_FILE ? resolve(env.SALES_TAX_FILE) : existsSync(importedSalesTaxFile) ? importedSalesTaxFile : undefined,

@@ -1,11 +1,10 @@
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry } from 'prom-client';
-import type { Config } from './config.ts';
+import { CLUSTER_WORKER_VARIABLE, type Config } from './config.ts';
 import type { ClusterMetrics } from './http/operations-routes.ts';
 import { prepareStore, startBanner, startServer } from './server.ts';
 
 /** Marks a process the primary forked: it serves, and leaves migrating, seeding and the banner to the primary. */
-const FORKED = 'OPENTILL_CLUSTER_WORKER';
 
 /** A process that dies this soon after it started is failing to start, not failing under load. */
 const EARLY_EXIT_MS = 5_000;
@@ -58,7 +57,7 @@ function metricsFromPrimary(): ClusterMetrics {
 }
 
 export async function serve(config: Config, processes: number): Promise<void> {
-  if (cluster.isWorker && process.env[FORKED] === '1') {
+  if (cluster.isWorker && config.clusterWorker) {
     await startServer(config, { prepared: true, clusterMetrics: metricsFromPrimary(), onReady: () => process.send?.({ type: READY }) });
     return;
   }
@@ -80,7 +79,7 @@ export async function serve(config: Config, processes: number): Promise<void> {
   const started = new Map<Worker, number>();
   const fork = () => {
     // A replacement due after SIGTERM came would serve on with nobody left to stop it.
-    if (!stopping) started.set(cluster.fork({ [FORKED]: '1' }), Date.now());
+    if (!stopping) started.set(cluster.fork({ [CLUSTER_WORKER_VARIABLE]: '1' }), Date.now());
   };
   // The banner once every process serves: the schema migrated, and each started (each waits for the database and the schema).
   cluster.on('message', (_worker, message: { type?: string }) => {

@@ -1,12 +1,8 @@
 import { AsyncResource } from 'node:async_hooks';
-import type { BillingReport } from './domain/billing.ts';
-import type { ReconcileReport } from './domain/charge-protocol.ts';
 import type { EmailReport } from './domain/customer-email-model.ts';
 import type { ProcessorEventReport } from './domain/processor-events.ts';
+import type { WorkerReport } from './domain/worker-report.ts';
 import type { Services } from './services.ts';
-
-/** One run of the worker: billing's steps, the processor's events acted on, the customer e-mails sent, and the charge attempts the reconciler settled. */
-export type WorkerReport = BillingReport & { attempts: ReconcileReport; events: ProcessorEventReport; emails: EmailReport };
 
 /** The services the worker runs; without `processorEvents` or `emails` (some tests) it does not run those. */
 type WorkerServices = Pick<Services, 'billing' | 'sandboxClock' | 'reconciler'> & Partial<Pick<Services, 'processorEvents' | 'emails'>>;

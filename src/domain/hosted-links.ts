@@ -75,18 +75,6 @@ export function hostedLinks(secret: string) {
 
 export type HostedLinks = ReturnType<typeof hostedLinks>;
 
-/** An admin tool session as the store keeps it: the SHA-256 of its token, never the token. */
-export interface StoredAdminSession {
-  idHash: string;
-  vendorId: string;
-  environment: Environment;
-  /** The hash of the panel session that opened it; null when it was opened through a generate-url-to-admin link. */
-  openedBy: string | null;
-  expiresAt: string;
-  revokedAt: string | null;
-  createdAt: string;
-}
-
 /** The panel session an admin session is opened from: it may not outlive it. */
 export interface OpeningPanelSession {
   idHash: string;

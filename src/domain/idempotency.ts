@@ -9,15 +9,6 @@ import type { Repositories } from './ports.ts';
  * same request later replays the first outcome; with another request it is a conflict; while the
  * first is still running, a duplicate is told to retry. A failure on our side releases the key.
  */
-export interface IdempotencyRecord {
-  requestHash: string;
-  state: 'IN_PROGRESS' | 'DONE';
-  /** What the first request ended with: an HTTP status and body for the API, a transaction id for a form. */
-  statusCode: number | null;
-  body: string | null;
-  /** When the request now holding the key claimed it. */
-  claimedAt: string;
-}
 
 export type Claim = { status: 'claimed' } | { status: 'done'; statusCode: number; body: string };
 

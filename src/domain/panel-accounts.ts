@@ -1,11 +1,12 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { NewVendor } from './catalog.ts';
 import type { Clock } from './clock.ts';
 import { AppError, invalidInput } from './errors.ts';
 import { newId } from './ids.ts';
 import type { Vendor } from './model.ts';
 import type { PanelInviteService } from './panel-invites.ts';
-import type { Store } from './ports.ts';
+import { hashPassword, passwordMatches, sessionHash } from './panel-secrets.ts';
+import type { PanelUser, Store } from './ports.ts';
 import { requireEmail } from './validation.ts';
 
 /**
@@ -18,44 +19,8 @@ import { requireEmail } from './validation.ts';
  * the sandbox only until the operator enables production. An invited vendor reaches production: the
  * operator asked for it.
  */
-export interface PanelUser {
-  id: string;
-  vendorId: string;
-  email: string;
-  passwordHash: string;
-  createdAt: string;
-}
-
-/** A signed-in browser as the store keeps it: only the hash of its cookie, and its anti-forgery token for forms. */
-export interface StoredPanelSession {
-  idHash: string;
-  userId: string;
-  csrfToken: string;
-  expiresAt: string;
-  createdAt: string;
-}
 
 export const PANEL_SESSION_MS = 12 * 3600_000;
-const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
-
-function derive(password: string, salt: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, 32, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))));
-}
-
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64url')}$${(await derive(password, salt)).toString('base64url')}`;
-}
-
-export async function passwordMatches(password: string, stored: string): Promise<boolean> {
-  const [scheme, , , , salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64url');
-  const actual = await derive(password, Buffer.from(salt, 'base64url'));
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
-}
-
-export const sessionHash = (id: string) => createHash('sha256').update(id).digest('hex');
 
 export interface PanelSession {
   user: PanelUser;

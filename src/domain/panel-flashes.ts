@@ -1,17 +1,10 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import type { Clock } from './clock.ts';
-import { sessionHash } from './panel-accounts.ts';
+import { sessionHash } from './panel-secrets.ts';
 import type { Store } from './ports.ts';
 
 /** How long a message waits for the page after the redirect. */
 export const FLASH_MS = 60_000;
-
-/** A flash as the store keeps it: sealed, under the hash of the session's cookie. */
-export interface StoredFlash {
-  sessionHash: string;
-  sealed: string;
-  expiresAt: string;
-}
 
 /**
  * One-time messages of a panel session between a POST and the page its redirect opens (a new API

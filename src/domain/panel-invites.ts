@@ -2,8 +2,8 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { Clock } from './clock.ts';
 import { AppError, invalidInput, invalidState, notFound } from './errors.ts';
 import { newId } from './ids.ts';
-import { hashPassword, type PanelUser } from './panel-accounts.ts';
-import type { Store } from './ports.ts';
+import { hashPassword } from './panel-secrets.ts';
+import type { PanelUser, Store } from './ports.ts';
 import { requireEmail } from './validation.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { cardBrand, isExpired, passesLuhn, type ChargeResult, type Decline, type PaymentGateway, type RefundResult } from '../domain/gateway.ts';
 import { precompiled, precompiledRow } from '../store/precompiled.ts';
 import type { Schema } from '../store/schema.ts';
-import { SANDBOX_TEST_CARDS, type SandboxBehaviour } from './sandbox-cards.ts';
+import { SANDBOX_TEST_CARDS, type SandboxBehaviour } from '../domain/sandbox-cards.ts';
 
 const DECLINES: Record<Exclude<SandboxBehaviour, 'success' | 'later_declined'>, Decline> = {
   card_declined: { status: 'DECLINED', code: 'card_declined', message: 'The card was declined.', permanent: false },

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { loadWidgets } from '../widget/bundles.ts';
+import { loadWidgets } from '../widget/load.ts';
 
 /**
  * The client script (docs/decisions.md §14) at /latest/widget.min.js and /latest/widget.sandbox.min.js, loaded

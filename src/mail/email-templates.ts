@@ -1,7 +1,7 @@
 import type { ComposedEmail, EmailView } from '../domain/customer-email-model.ts';
 import type { ChargeFrequency, CustomerEmailKind } from '../domain/model.ts';
 import { formatForBuyer, ratePercent } from '../domain/money.ts';
-import { html, type Html } from '../http/pages/layout.ts';
+import { html, type Html } from '../markup/html.ts';
 
 /**
  * The customer e-mails' words. Each kind is written once, as blocks (a paragraph, amount rows, a

@@ -122,3 +122,23 @@ describe('PANEL_SIGNUP', () => {
     }
   });
 });
+
+describe('what only config.ts reads from the environment', () => {
+  test('where the secret came from: OPENTILL_SECRET, else the file in the data directory', () => {
+    assert.equal(load({}).secretSource, 'environment');
+    const own = mkdtempSync(join(tmpdir(), 'opentill-config-secret-'));
+    try {
+      const config = loadConfig({ OPENTILL_DATA_DIR: own });
+      assert.equal(config.secretSource, 'file');
+      assert.equal(loadConfig({ OPENTILL_DATA_DIR: own }).secret, config.secret, 'the file keeps it');
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
+  test('a process a serve cluster started says so through its environment', () => {
+    assert.equal(load({}).clusterWorker, false);
+    assert.equal(load({ OPENTILL_CLUSTER_WORKER: '1' }).clusterWorker, true);
+    assert.equal(load({ OPENTILL_CLUSTER_WORKER: '0' }).clusterWorker, false);
+  });
+});

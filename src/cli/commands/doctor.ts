@@ -48,7 +48,7 @@ async function diagnose(): Promise<Check[]> {
   checks.push({
     name: 'secret',
     status: 'ok',
-    detail: process.env.OPENTILL_SECRET ? 'OPENTILL_SECRET is set' : `kept in ${config.dataDir}/secret, readable by this account only`,
+    detail: config.secretSource === 'environment' ? 'OPENTILL_SECRET is set' : `kept in ${config.dataDir}/secret, readable by this account only`,
   });
   if (config.tightenedPermissions.length)
     checks.push({ name: 'permissions', status: 'note', detail: `group and other access was removed from ${config.tightenedPermissions.join(', ')}` });

@@ -1,28 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import { escapeHtml, html, Html } from '../../markup/html.ts';
 
 /** The one layout of every server-rendered page: one small look, strict security headers, no third-party anything. */
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** Tagged template that escapes every interpolated value unless it is already `Html`. */
-export class Html {
-  constructor(readonly text: string) {}
-  toString() {
-    return this.text;
-  }
-}
-export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
-  let out = strings[0]!;
-  values.forEach((value, i) => {
-    const rendered = Array.isArray(value)
-      ? value.map((v) => (v instanceof Html ? v.text : escapeHtml(String(v ?? '')))).join('')
-      : value instanceof Html
-        ? value.text
-        : escapeHtml(String(value ?? ''));
-    out += rendered + strings[i + 1]!;
-  });
-  return new Html(out);
-}
+export { escapeHtml, Html, html };
 
 const STYLE = `
 :root{--ink:#1a1a1a;--muted:#5b6270;--line:#d9dce1;--accent:#2550c8;--bad:#b42318;--ok:#067647;--bg:#fff}

@@ -3,7 +3,7 @@ import type { CardEntry } from '../../../domain/gateway.ts';
 import type { Environment, Transaction } from '../../../domain/model.ts';
 import { formatForBuyer } from '../../../domain/money.ts';
 import type { PriceQuote } from '../../../domain/pricing.ts';
-import { SANDBOX_TEST_CARDS } from '../../../gateways/sandbox-cards.ts';
+import { SANDBOX_TEST_CARDS } from '../../../domain/sandbox-cards.ts';
 import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import type { CheckoutPrefill } from './checkout-url.ts';

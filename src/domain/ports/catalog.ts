@@ -1,0 +1,44 @@
+import type { Coupon, CustomizedProduct, Environment, PaymentMethod, Product, Scope } from '../model.ts';
+
+// What vendors sell and to whom: products, offers, coupons, customers, their cards and licences.
+
+export interface ProductRepository {
+  insert(product: Product): Promise<void>;
+  find(scope: Scope, id: string): Promise<Product | undefined>;
+  list(scope: Scope): Promise<Product[]>;
+  /** Changes what a product shows and costs from now on; its type and frequency stay. */
+  update(scope: Scope, id: string, fields: Pick<Product, 'name' | 'description' | 'trialDays' | 'issuesLicences' | 'prices'>): Promise<boolean>;
+  /** The vendor of a product or customized product id, for public pages that carry no credential. */
+  ownerOf(id: string, environment: Environment): Promise<string | undefined>;
+}
+
+export interface CustomizedProductRepository {
+  insert(product: CustomizedProduct): Promise<void>;
+  find(scope: Scope, id: string): Promise<CustomizedProduct | undefined>;
+}
+
+export interface CouponRepository {
+  insert(coupon: Coupon): Promise<void>;
+  /** The coupon of this product with this code (upper case), revoked or not. */
+  findByCode(scope: Scope, productId: string, code: string): Promise<Coupon | undefined>;
+  list(scope: Scope): Promise<Coupon[]>;
+  revoke(scope: Scope, id: string, at: string): Promise<boolean>;
+}
+
+export interface CustomerRepository {
+  /** The customer with this e-mail (case-insensitive), created if new; returns its id. */
+  upsert(scope: Scope, customer: { id: string; email: string; firstName: string | null; lastName: string | null; createdAt: string }): Promise<string>;
+  /** The customer's name as given at checkout. */
+  find(scope: Scope, id: string): Promise<{ email: string; firstName: string | null; lastName: string | null } | undefined>;
+}
+
+export interface PaymentMethodRepository {
+  insert(scope: Scope, customerId: string, gateway: string, method: PaymentMethod, createdAt: string): Promise<void>;
+  find(id: string): Promise<PaymentMethod | undefined>;
+}
+
+export interface LicenceRepository {
+  insert(licence: { id: string; scope: Scope; productId: string; transactionId: string; key: string; createdAt: string }): Promise<void>;
+  find(scope: Scope, productId: string, key: string): Promise<{ transactionId: string } | undefined>;
+  keyOf(scope: Scope, transactionId: string): Promise<string | undefined>;
+}

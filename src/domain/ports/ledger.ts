@@ -1,0 +1,45 @@
+import type { ChangeFlag, Environment, LedgerEntry, Scope, Transaction } from '../model.ts';
+
+// Transactions, their ledger entries and the changed-transactions feed.
+
+export type TransactionPatch = Partial<
+  Pick<Transaction, 'status' | 'assignedEmail' | 'payload' | 'whoCanceled' | 'lastCharge' | 'nextCharge' | 'paymentMethodId'>
+>;
+
+export interface TransactionRepository {
+  insert(transaction: Transaction): Promise<void>;
+  find(scope: Scope, id: string): Promise<Transaction | undefined>;
+  /** Reads the row and locks it until the surrounding database transaction ends. */
+  lock(scope: Scope, id: string): Promise<Transaction | undefined>;
+  listByEmail(scope: Scope, email: string): Promise<Transaction[]>;
+  /** The vendor's latest transactions, newest first. */
+  recent(scope: Scope, limit: number): Promise<Transaction[]>;
+  /** Applies the patch; with a change flag, the transaction (re-)enters the changed feed. */
+  update(scope: Scope, id: string, patch: TransactionPatch, change?: { flag: ChangeFlag; at: string }): Promise<void>;
+  /** A patch that moves no money, in one statement: the row as it is after it, or undefined when it is not the vendor's. */
+  updateReturning(scope: Scope, id: string, patch: TransactionPatch): Promise<Transaction | undefined>;
+}
+
+export interface EntryRepository {
+  /** A payment (a reversal goes through `insertReversal`). */
+  insert(entry: LedgerEntry & { vendorId: string; environment: Environment; description: string | null }): Promise<void>;
+  /**
+   * A reversal of a payment, or of one of its reversals (a dispute won, a refund failed), or a few of
+   * one payment's, the first reversing something already booked: refused, under a lock of the
+   * payment's row, if the payment would then be reversed by more than it was or by less than nothing
+   * (src/domain/reversals.ts). Must run in a database transaction, which a refusal rolls back.
+   */
+  insertReversal(...entries: (LedgerEntry & { vendorId: string; environment: Environment; description: string | null })[]): Promise<void>;
+  listForTransaction(transactionId: string): Promise<LedgerEntry[]>;
+  /** The entry behind an invoice link, with the vendor it belongs to. */
+  findByHash(environment: Environment, hashId: string): Promise<(LedgerEntry & { vendorId: string }) | undefined>;
+  /** The transaction's entry that keeps this processor id (a payment's, a refund's, a dispute's), if any. */
+  findByExternalId(transactionId: string, externalId: string): Promise<LedgerEntry | undefined>;
+}
+
+export interface FeedRepository {
+  /** Pending changes, oldest first; records what was shown so marking cannot drop a later change. */
+  list(scope: Scope, limit: number): Promise<{ transactions: Transaction[]; more: boolean }>;
+  /** Returns false when the transaction is not the vendor's. */
+  markProcessed(scope: Scope, id: string): Promise<boolean>;
+}
