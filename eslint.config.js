@@ -15,7 +15,9 @@ export default tseslint.config(
     languageOptions: {
       globals: globals.node,
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', 'test/helpers/*.mjs', 'scripts/*.mjs', 'support/*.mjs', 'src/store/*.mjs'] },
+        projectService: {
+          allowDefaultProject: ['*.js', 'test/helpers/*.mjs', 'scripts/*.mjs', 'support/*.mjs', 'src/store/*.mjs'],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -23,11 +25,18 @@ export default tseslint.config(
       // node:test's describe and test return promises the runner itself awaits.
       '@typescript-eslint/no-floating-promises': [
         'error',
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'test', 'it', 'suite'] }] },
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['describe', 'test', 'it', 'suite'] },
+          ],
+        },
       ],
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/await-thenable': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {
@@ -36,7 +45,13 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/strict-boolean-expressions': [
         'error',
-        { allowString: true, allowNumber: false, allowNullableObject: true, allowNullableBoolean: true, allowNullableString: true },
+        {
+          allowString: true,
+          allowNumber: false,
+          allowNullableObject: true,
+          allowNullableBoolean: true,
+          allowNullableString: true,
+        },
       ],
       'no-restricted-imports': [
         'error',
@@ -62,8 +77,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: STORE, message: 'Transport calls the domain services it receives (src/services.ts), never the store.' },
-            { group: ['**/gateways/**'], message: 'Transport reaches the gateways through the domain services (src/services.ts).' },
+            {
+              group: STORE,
+              message: 'Transport calls the domain services it receives (src/services.ts), never the store.',
+            },
+            {
+              group: ['**/gateways/**'],
+              message: 'Transport reaches the gateways through the domain services (src/services.ts).',
+            },
           ],
         },
       ],
@@ -76,8 +97,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: STORE, message: 'Transport calls the domain services it receives (src/services.ts), never the store.' },
-            { group: ['**/gateways/**', '**/worker.ts'], message: 'The web server reaches gateways and the worker through the domain and src/services.ts.' },
+            {
+              group: STORE,
+              message: 'Transport calls the domain services it receives (src/services.ts), never the store.',
+            },
+            {
+              group: ['**/gateways/**', '**/worker.ts'],
+              message: 'The web server reaches gateways and the worker through the domain and src/services.ts.',
+            },
           ],
         },
       ],
@@ -89,7 +116,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/http/**', ...STORE], message: 'Mail takes its markup from src/markup and its data from the domain.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/http/**', ...STORE],
+              message: 'Mail takes its markup from src/markup and its data from the domain.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -100,7 +134,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Only src/config.ts reads process.env; take the value from Config.' },
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Only src/config.ts reads process.env; take the value from Config.',
+        },
       ],
     },
   },

@@ -19,7 +19,12 @@ export interface KeptAnswer {
 const answers = (JSON.parse(readFileSync(process.env.BENCH_ANSWERS!, 'utf8')) as KeptAnswer[])
   .map((a) => {
     const body = Buffer.from(a.bodyBase64, 'base64');
-    return { prefix: a.prefix, status: a.status, body, headers: { ...a.headers, 'content-length': String(body.length) } };
+    return {
+      prefix: a.prefix,
+      status: a.status,
+      body,
+      headers: { ...a.headers, 'content-length': String(body.length) },
+    };
   })
   .sort((a, b) => b.prefix.length - a.prefix.length);
 

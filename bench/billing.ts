@@ -68,7 +68,13 @@ function instantGateway(): PaymentGateway {
  * The entries carry invoice numbers, as every payment's must (one counter bump per batch), so the
  * ceiling writes the same rows, unique invoice-number index included, as the engine.
  */
-async function rawCeiling(database: Database, vendorId: string, rows: { id: string; country: string }[], dueAt: string, nextAt: string): Promise<number> {
+async function rawCeiling(
+  database: Database,
+  vendorId: string,
+  rows: { id: string; country: string }[],
+  dueAt: string,
+  nextAt: string,
+): Promise<number> {
   const at = new Date().toISOString();
   const started = performance.now();
   for (let i = 0; i < rows.length; i += BATCH) {
@@ -172,4 +178,6 @@ for (const kind of STORES) {
     await store.drop();
   }
 }
-process.stdout.write(`\nbench:billing, ${fmt(RENEWALS)} renewals per store, ${ROUNDS} alternating rounds\n${lines.join('\n')}\n`);
+process.stdout.write(
+  `\nbench:billing, ${fmt(RENEWALS)} renewals per store, ${ROUNDS} alternating rounds\n${lines.join('\n')}\n`,
+);

@@ -57,7 +57,9 @@ const html = await (await fetch(checkoutUrl)).text();
 const bytes = Buffer.byteLength(html);
 
 // The baseline: the same bytes, from a server that does nothing but send them.
-const bare = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html));
+const bare = createServer((_req, res) =>
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html),
+);
 await new Promise<void>((done) => bare.listen(0, '127.0.0.1', done));
 const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
 
@@ -86,7 +88,8 @@ async function load(browser: Browser, url: string): Promise<Load> {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))]!;
+const p95 = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))]!;
 
 const browser = await launchChromium();
 try {

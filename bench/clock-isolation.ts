@@ -32,9 +32,16 @@ const figures = (reads: number[]) =>
 for (const kind of STORES) {
   const moving: CatchUpRun = await catchUpUnderLoad(kind, { years: YEARS, connections: CONNECTIONS, gapMs: GAP_MS });
   if (moving.failures.length || moving.workerErrors.length) {
-    throw new Error(`${kind}: ${moving.failures.length} failed reads, worker errors: ${moving.workerErrors.map(String).join('; ')}`);
+    throw new Error(
+      `${kind}: ${moving.failures.length} failed reads, worker errors: ${moving.workerErrors.map(String).join('; ')}`,
+    );
   }
-  const quiet = await catchUpUnderLoad(kind, { years: 0, quietMs: Math.min(moving.catchUpMs, SMOKE ? 1000 : 20_000), connections: CONNECTIONS, gapMs: GAP_MS });
+  const quiet = await catchUpUnderLoad(kind, {
+    years: 0,
+    quietMs: Math.min(moving.catchUpMs, SMOKE ? 1000 : 20_000),
+    connections: CONNECTIONS,
+    gapMs: GAP_MS,
+  });
   const p99 = percentile(moving.reads, 0.99);
   const renewals = moving.payments - 1;
   process.stdout.write(

@@ -1,7 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyRequest } from 'fastify';
-import { changedTransaction, listedTransaction, refundRecord, transactionWithEntries, updatedTransaction } from '../src/http/presenters.ts';
+import {
+  changedTransaction,
+  listedTransaction,
+  refundRecord,
+  transactionWithEntries,
+  updatedTransaction,
+} from '../src/http/presenters.ts';
 import { toEntry } from '../src/store/ledger-store.ts';
 import { toTransaction } from '../src/store/transaction-rows.ts';
 import type { KeptAnswer } from './bare-server.ts';
@@ -22,9 +28,14 @@ import { postgresLeanStore, sqliteLeanStore } from './lean-store.ts';
  * checks the credential and runs its two lookups, then answers opentill's kept bytes instead of
  * building the answer: the floor of any Fastify server that reads this store for the request.
  */
-const store = process.env.LEAN_DATABASE_URL ? postgresLeanStore(process.env.LEAN_DATABASE_URL) : sqliteLeanStore(process.env.LEAN_SQLITE_FILE!);
+const store = process.env.LEAN_DATABASE_URL
+  ? postgresLeanStore(process.env.LEAN_DATABASE_URL)
+  : sqliteLeanStore(process.env.LEAN_SQLITE_FILE!);
 const secret = process.env.OPENTILL_SECRET!;
-const credentials = new Map<string, { vendorId: string | undefined; hash: Buffer; until: number; verified: Buffer | null }>();
+const credentials = new Map<
+  string,
+  { vendorId: string | undefined; hash: Buffer; until: number; verified: Buffer | null }
+>();
 
 async function vendorOf(request: FastifyRequest): Promise<string | undefined> {
   const header = request.headers.authorization ?? '';
@@ -57,7 +68,10 @@ const keptById = (() => {
   const answers = JSON.parse(readFileSync(process.env.LEAN_LOOKUPS_ONLY, 'utf8')) as KeptAnswer[];
   const byId = answers.find((a) => a.prefix === '/sandbox/v1/transaction/');
   if (!byId) throw new Error('LEAN_LOOKUPS_ONLY: no kept answer for the read by id');
-  return { body: Buffer.from(byId.bodyBase64, 'base64'), contentType: byId.headers['content-type'] ?? 'application/json' };
+  return {
+    body: Buffer.from(byId.bodyBase64, 'base64'),
+    contentType: byId.headers['content-type'] ?? 'application/json',
+  };
 })();
 
 const app = Fastify({ logger: false });
@@ -98,7 +112,12 @@ app.register(
     api.post<Id>('/refund-transaction/:id', async (request, reply) => {
       const refund = await store.refund(vendor(request), request.params.id);
       if (!refund) return reply.code(409).send({ error: 'INVALID_STATE', message: 'Nothing to refund.' });
-      const record = { ...toEntry(refund), vendorId: refund.vendor_id, environment: 'sandbox' as const, description: refund.description };
+      const record = {
+        ...toEntry(refund),
+        vendorId: refund.vendor_id,
+        environment: 'sandbox' as const,
+        description: refund.description,
+      };
       return [refundRecord(record, `http://127.0.0.1:${port}/sandbox`, false)];
     });
   },

@@ -53,7 +53,8 @@ const SQL = {
   gatewayRefund:
     'insert into sandbox_gateway_refunds (refund_id, charge_reference, amount_minor, currency, outcome, reference, created_at) values (?, ?, ?, ?, ?, ?, ?) on conflict (refund_id) do nothing',
   gatewayAnswer: 'select * from sandbox_gateway_refunds where refund_id = ?',
-  settleAttempt: 'update charge_attempts set status = ?, gateway_reference = ?, failure_code = ?, updated_at = ? where id = ? and status in (?, ?)',
+  settleAttempt:
+    'update charge_attempts set status = ?, gateway_reference = ?, failure_code = ?, updated_at = ? where id = ? and status in (?, ?)',
   invoiceNumber:
     'insert into invoice_counters (vendor_id, environment, last_number) values (?, ?, ?) on conflict (vendor_id, environment) do update set last_number = invoice_counters.last_number + ? returning last_number',
   insertEntry:
@@ -95,7 +96,22 @@ function refundPlan(vendorId: string, tx: TransactionRow, payment: EntryRow) {
     at,
     key,
     refund,
-    attempt: [attemptId, vendorId, SANDBOX, key, tx.id, payment.amount_total_minor, payment.currency, 'PENDING', null, null, at, at, 'REFUND', plan],
+    attempt: [
+      attemptId,
+      vendorId,
+      SANDBOX,
+      key,
+      tx.id,
+      payment.amount_total_minor,
+      payment.currency,
+      'PENDING',
+      null,
+      null,
+      at,
+      at,
+      'REFUND',
+      plan,
+    ],
     gateway: [attemptId, payment.external_id, payment.amount_total_minor, payment.currency, 'success', reference, at],
     settle: ['SUCCEEDED', reference, null, at, attemptId, ...OPEN],
     entry: (invoiceNumber: number) => {
@@ -113,10 +129,12 @@ function refundPlan(vendorId: string, tx: TransactionRow, payment: EntryRow) {
   };
 }
 
-const isPayment = (e: EntryRow) => e.type === 'ONETIME_PAYMENT' || e.type === 'SUBSCRIPTION_PAYMENT' || e.type === 'VAULTED_PAYMENT';
+const isPayment = (e: EntryRow) =>
+  e.type === 'ONETIME_PAYMENT' || e.type === 'SUBSCRIPTION_PAYMENT' || e.type === 'VAULTED_PAYMENT';
 const unreversedPayment = (entries: EntryRow[]) => {
   const reversed = new Set(entries.map((e) => e.reverses_entry_id));
-  for (let i = entries.length - 1; i >= 0; i--) if (isPayment(entries[i]!) && !reversed.has(entries[i]!.id)) return entries[i];
+  for (let i = entries.length - 1; i >= 0; i--)
+    if (isPayment(entries[i]!) && !reversed.has(entries[i]!.id)) return entries[i];
   return undefined;
 };
 
@@ -130,14 +148,18 @@ export function sqliteLeanStore(file: string): LeanStore {
   db.pragma('busy_timeout = 10000');
   db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -65536');
-  const statements = Object.fromEntries(Object.entries(SQL).map(([name, text]) => [name, db.prepare(text)])) as Record<Name, SQLite.Statement>;
+  const statements = Object.fromEntries(Object.entries(SQL).map(([name, text]) => [name, db.prepare(text)])) as Record<
+    Name,
+    SQLite.Statement
+  >;
   const get = <T>(name: Name, ...params: unknown[]) => statements[name].get(...params) as T | undefined;
   const all = <T>(name: Name, ...params: unknown[]) => statements[name].all(...params) as T[];
   const run = (name: Name, ...params: unknown[]) => statements[name].run(...params);
 
   const record = db.transaction((vendorId: string, id: string) => {
     const tx = get<TransactionRow>('transaction', vendorId, SANDBOX, id);
-    if (!tx || tx.status === 'TRANSACTION_STATUS_REFUNDED' || get('openRefund', id, 'REFUND', ...OPEN)) return undefined;
+    if (!tx || tx.status === 'TRANSACTION_STATUS_REFUNDED' || get('openRefund', id, 'REFUND', ...OPEN))
+      return undefined;
     const payment = unreversedPayment(byCreatedThenId(all<EntryRow>('entries', id)));
     if (!payment) return undefined;
     const plan = refundPlan(vendorId, tx, payment);
@@ -162,7 +184,8 @@ export function sqliteLeanStore(file: string): LeanStore {
     credential: async (login) => get('credential', login),
     transaction: async (vendorId, id) => get('transaction', vendorId, SANDBOX, id),
     entries: async (transactionId) => byCreatedThenId(all('entries', transactionId)),
-    byEmail: async (vendorId, lower) => byCreatedThenId(all('byEmail', vendorId, SANDBOX, lower, vendorId, SANDBOX, lower, lower), 'desc'),
+    byEmail: async (vendorId, lower) =>
+      byCreatedThenId(all('byEmail', vendorId, SANDBOX, lower, vendorId, SANDBOX, lower, lower), 'desc'),
     async feed(vendorId, limit) {
       const rows = all<TransactionRow>('feed', vendorId, SANDBOX, 1, limit + 1);
       for (const r of unlisted(rows.slice(0, limit))) run('markListed', r.change_version, r.id, r.change_version);
@@ -193,13 +216,20 @@ export function postgresLeanStore(url: string): LeanStore {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
-    types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format as 'text')) },
+    types: {
+      getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+        oid === 20 ? Number : pg.types.getTypeParser(oid, format as 'text'),
+    },
   });
-  const query = (name: Name, lock = false) => ({ name: lock ? `${name}_lock` : name, text: numbered(SQL[name]) + (lock ? ' for update' : '') });
+  const query = (name: Name, lock = false) => ({
+    name: lock ? `${name}_lock` : name,
+    text: numbered(SQL[name]) + (lock ? ' for update' : ''),
+  });
   type Client = pg.Pool | pg.PoolClient;
   const all = async <T extends pg.QueryResultRow>(on: Client, name: Name, params: unknown[], lock = false) =>
     (await on.query<T>({ ...query(name, lock), values: params })).rows;
-  const get = async <T extends pg.QueryResultRow>(on: Client, name: Name, params: unknown[], lock = false) => (await all<T>(on, name, params, lock))[0];
+  const get = async <T extends pg.QueryResultRow>(on: Client, name: Name, params: unknown[], lock = false) =>
+    (await all<T>(on, name, params, lock))[0];
 
   async function inTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();
@@ -221,10 +251,14 @@ export function postgresLeanStore(url: string): LeanStore {
     transaction: (vendorId, id) => get<TransactionRow>(pool, 'transaction', [vendorId, SANDBOX, id]),
     entries: async (transactionId) => byCreatedThenId(await all<EntryRow>(pool, 'entries', [transactionId])),
     byEmail: async (vendorId, lower) =>
-      byCreatedThenId(await all<TransactionRow>(pool, 'byEmail', [vendorId, SANDBOX, lower, vendorId, SANDBOX, lower, lower]), 'desc'),
+      byCreatedThenId(
+        await all<TransactionRow>(pool, 'byEmail', [vendorId, SANDBOX, lower, vendorId, SANDBOX, lower, lower]),
+        'desc',
+      ),
     async feed(vendorId, limit) {
       const rows = await all<TransactionRow>(pool, 'feed', [vendorId, SANDBOX, 1, limit + 1]);
-      for (const r of unlisted(rows.slice(0, limit))) await pool.query({ ...query('markListed'), values: [r.change_version, r.id, r.change_version] });
+      for (const r of unlisted(rows.slice(0, limit)))
+        await pool.query({ ...query('markListed'), values: [r.change_version, r.id, r.change_version] });
       return rows;
     },
     updatePayload: (vendorId, id, payload) =>
@@ -237,7 +271,12 @@ export function postgresLeanStore(url: string): LeanStore {
     async refund(vendorId, id) {
       const plan = await inTransaction(async (client) => {
         const tx = await get<TransactionRow>(client, 'transaction', [vendorId, SANDBOX, id], true);
-        if (!tx || tx.status === 'TRANSACTION_STATUS_REFUNDED' || (await get(client, 'openRefund', [id, 'REFUND', ...OPEN]))) return undefined;
+        if (
+          !tx ||
+          tx.status === 'TRANSACTION_STATUS_REFUNDED' ||
+          (await get(client, 'openRefund', [id, 'REFUND', ...OPEN]))
+        )
+          return undefined;
         const payment = unreversedPayment(byCreatedThenId(await all<EntryRow>(client, 'entries', [id])));
         if (!payment) return undefined;
         const plan = refundPlan(vendorId, tx, payment);
@@ -250,7 +289,12 @@ export function postgresLeanStore(url: string): LeanStore {
       await inTransaction(async (client) => {
         await client.query({ ...query('settleAttempt'), values: plan.settle });
         await get(client, 'transaction', [vendorId, SANDBOX, id], true);
-        const { last_number } = (await get<{ last_number: number }>(client, 'invoiceNumber', [vendorId, SANDBOX, 1, 1]))!;
+        const { last_number } = (await get<{ last_number: number }>(client, 'invoiceNumber', [
+          vendorId,
+          SANDBOX,
+          1,
+          1,
+        ]))!;
         await client.query({ ...query('insertEntry'), values: plan.entry(last_number) });
         await client.query({ ...query('markRefunded'), values: plan.markRefunded });
       });

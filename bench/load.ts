@@ -64,7 +64,8 @@ const SMOKE_REQUESTS = 40;
  */
 export async function measure(server: Server, plan: LoadPlan, neighbours: Server[] = []): Promise<Measured> {
   const amount = SMOKE ? Math.min(plan.amount ?? SMOKE_REQUESTS, SMOKE_REQUESTS) : plan.amount;
-  const idle = (of: Server) => fetch(of.base + plan.idlePath, { headers: plan.headers ?? {} }).then((r) => r.arrayBuffer());
+  const idle = (of: Server) =>
+    fetch(of.base + plan.idlePath, { headers: plan.headers ?? {} }).then((r) => r.arrayBuffer());
   await Promise.all([server, ...neighbours].map(idle));
   if (!SMOKE && plan.warmupSeconds > 0) {
     await run(server.base, plan, { duration: plan.warmupSeconds });
@@ -86,7 +87,9 @@ export async function measure(server: Server, plan: LoadPlan, neighbours: Server
     rss: rss.stop(),
   };
   if (measured.errors || measured.non2xx) {
-    log(`  ${server.name}: ${measured.errors} errors, ${measured.non2xx} non-2xx answers ${JSON.stringify(result.statusCodeStats)}`);
+    log(
+      `  ${server.name}: ${measured.errors} errors, ${measured.non2xx} non-2xx answers ${JSON.stringify(result.statusCodeStats)}`,
+    );
     process.exitCode = 1;
   }
   return measured;
@@ -97,13 +100,20 @@ export async function measure(server: Server, plan: LoadPlan, neighbours: Server
  * one (so a machine slowing down mid-run weighs on all alike); each warms up in its first round only.
  * Returns each one's rounds combined, in the order given. `neighbours`: as for `measure`.
  */
-export async function measureInTurns(contenders: Server[], rounds: number, plan: (server: Server) => LoadPlan, neighbours: Server[] = []): Promise<Measured[]> {
+export async function measureInTurns(
+  contenders: Server[],
+  rounds: number,
+  plan: (server: Server) => LoadPlan,
+  neighbours: Server[] = [],
+): Promise<Measured[]> {
   const measured = contenders.map((): Measured[] => []);
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < contenders.length; i++) {
       const at = (i + round) % contenders.length;
       const load = plan(contenders[at]!);
-      measured[at]!.push(await measure(contenders[at]!, round === 0 ? load : { ...load, warmupSeconds: 0 }, neighbours));
+      measured[at]!.push(
+        await measure(contenders[at]!, round === 0 ? load : { ...load, warmupSeconds: 0 }, neighbours),
+      );
     }
   }
   return measured.map(combined);
@@ -166,7 +176,8 @@ export async function probe(url: string, init: RequestInit & { expect?: number }
   const response = await fetch(url, init);
   const body = Buffer.from(await response.arrayBuffer());
   const ms = performance.now() - started;
-  if (response.status !== (init.expect ?? 200)) throw new Error(`${init.method ?? 'GET'} ${url} answered ${response.status}: ${body.toString().slice(0, 500)}`);
+  if (response.status !== (init.expect ?? 200))
+    throw new Error(`${init.method ?? 'GET'} ${url} answered ${response.status}: ${body.toString().slice(0, 500)}`);
   return { status: response.status, headers: response.headers, body, ms };
 }
 

@@ -58,7 +58,12 @@ function plan(path: string, form: Record<string, string>): LoadPlan {
   };
 }
 
-async function measureStore(kind: string, location: Parameters<typeof startOpentill>[0], store: SeededStore, workDir: string): Promise<string[]> {
+async function measureStore(
+  kind: string,
+  location: Parameters<typeof startOpentill>[0],
+  store: SeededStore,
+  workDir: string,
+): Promise<string[]> {
   const servers: Server[] = [];
   try {
     const opentill = await startOpentill(location);
@@ -66,17 +71,25 @@ async function measureStore(kind: string, location: Parameters<typeof startOpent
     const path = `/sandbox/payment/product/${store.productId}`;
     const page = (await probe(`${opentill.base}${path}?country=DE`)).body.toString();
     const form = hiddenFields(page);
-    if (!form.expectedTotal || !form.expectedCurrency) throw new Error(`the checkout page has no expected total:\n${page.slice(0, 2000)}`);
+    if (!form.expectedTotal || !form.expectedCurrency)
+      throw new Error(`the checkout page has no expected total:\n${page.slice(0, 2000)}`);
     const headers = { 'content-type': 'application/x-www-form-urlencoded' };
     const receipt = await probe(opentill.base + path, { method: 'POST', headers, body: paying(form) });
-    if (!/received/.test(receipt.body.toString())) throw new Error(`the purchase answered no receipt:\n${receipt.body.toString().slice(0, 2000)}`);
-    log(`${kind}: a receipt is ${receipt.body.length} bytes; the form pays ${form.expectedTotal} ${form.expectedCurrency} (minor units)`);
+    if (!/received/.test(receipt.body.toString()))
+      throw new Error(`the purchase answered no receipt:\n${receipt.body.toString().slice(0, 2000)}`);
+    log(
+      `${kind}: a receipt is ${receipt.body.length} bytes; the form pays ${form.expectedTotal} ${form.expectedCurrency} (minor units)`,
+    );
     const answersFile = join(workDir, `answers-${kind}.json`);
-    writeAnswers(answersFile, [{ prefix: path, answer: receipt, headers: ['content-security-policy', 'cache-control'] }]);
+    writeAnswers(answersFile, [
+      { prefix: path, answer: receipt, headers: ['content-security-policy', 'cache-control'] },
+    ]);
     const bare = await startBare(answersFile);
     servers.push(bare);
 
-    log(`${kind}: ${SMOKE ? 'a few purchases' : `warm-up ${WARMUP} s, then ${SECONDS} s`} with ${CONNECTIONS} connections per server ...`);
+    log(
+      `${kind}: ${SMOKE ? 'a few purchases' : `warm-up ${WARMUP} s, then ${SECONDS} s`} with ${CONNECTIONS} connections per server ...`,
+    );
     const b = await measure(bare, plan(path, form), servers);
     const o = await measure(opentill, plan(path, form), servers);
     return [row(`${kind} POST /payment/product/{id}`, b), row(`${kind} POST /payment/product/{id}`, o, { bare: b })];

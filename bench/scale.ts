@@ -37,7 +37,11 @@ function mixed(store: SeededStore): LoadPlan {
         Array.from({ length: 10 }, (_, n): Request => {
           const id = ids[Math.floor(Math.random() * ids.length)]!;
           if (n < 6) return { method: 'GET', path: `/sandbox/v1/transaction/${id}` };
-          if (n < 8) return { method: 'GET', path: `/sandbox/v1/transactions/${encodeURIComponent(emails[n % emails.length]!)}` };
+          if (n < 8)
+            return {
+              method: 'GET',
+              path: `/sandbox/v1/transactions/${encodeURIComponent(emails[n % emails.length]!)}`,
+            };
           if (n < 9) return { method: 'POST', path: `/sandbox/v1/transaction/${id}`, body };
           return { method: 'GET', path: '/sandbox/v1/changed-transactions?limit=10' };
         }),
@@ -46,7 +50,8 @@ function mixed(store: SeededStore): LoadPlan {
 }
 
 async function measureStore(kind: string, location: StoreLocation, store: SeededStore): Promise<string[]> {
-  if (kind !== 'postgres') return [`${kind}: one process only (SQLite is written by one process; --processes needs PostgreSQL)`];
+  if (kind !== 'postgres')
+    return [`${kind}: one process only (SQLite is written by one process; --processes needs PostgreSQL)`];
   const servers: Server[] = [];
   try {
     const one = await startOpentill(location, { name: '1 process' });
@@ -54,10 +59,16 @@ async function measureStore(kind: string, location: StoreLocation, store: Seeded
     const two = await startOpentill(location, { name: '2 processes', serveArgs: ['--processes', '2'] });
     servers.push(two);
     for (const server of servers)
-      await probe(`${server.base}/sandbox/v1/transaction/${store.sampleIds[0]}`, { headers: { authorization: store.authorization } });
+      await probe(`${server.base}/sandbox/v1/transaction/${store.sampleIds[0]}`, {
+        headers: { authorization: store.authorization },
+      });
     log(`${kind} mixed load: warm-up ${WARMUP} s, then ${SECONDS} s per server in ${ROUNDS} rounds ...`);
     const [a, b] = (await measureInTurns([one, two], ROUNDS, () => mixed(store), servers)) as [Measured, Measured];
-    return [row(`${kind} mixed`, a), row(`${kind} mixed`, b, { '1 process': a }), `${kind}: 2 processes / 1 process = ${(b.rps / a.rps).toFixed(2)}`];
+    return [
+      row(`${kind} mixed`, a),
+      row(`${kind} mixed`, b, { '1 process': a }),
+      `${kind}: 2 processes / 1 process = ${(b.rps / a.rps).toFixed(2)}`,
+    ];
   } finally {
     for (const server of servers.reverse()) await server.stop();
   }

@@ -19,7 +19,10 @@ export interface PostgresCopy {
   drop(): Promise<void>;
 }
 
-export async function postgresCopyOf(sqliteFile: string, log: (line: string) => void = () => {}): Promise<PostgresCopy> {
+export async function postgresCopyOf(
+  sqliteFile: string,
+  log: (line: string) => void = () => {},
+): Promise<PostgresCopy> {
   const started = performance.now();
   const fresh = await freshDatabase('postgres');
   // Only the migrations were needed from opentill's pool; the copy uses one client of its own.
@@ -36,7 +39,9 @@ export async function postgresCopyOf(sqliteFile: string, log: (line: string) => 
     );
     for (const index of indexes) await client.query(`DROP INDEX "${index.name}"`);
     const tables = source
-      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name`)
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name`,
+      )
       .pluck()
       .all() as string[];
     for (const table of tables) {
@@ -48,7 +53,8 @@ export async function postgresCopyOf(sqliteFile: string, log: (line: string) => 
       );
       const typeOf = new Map(columns.map((c) => [c.name, c.type]));
       const names = source.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[];
-      for (const name of names) if (!typeOf.has(name)) throw new Error(`${table}.${name} is in SQLite but not in PostgreSQL`);
+      for (const name of names)
+        if (!typeOf.has(name)) throw new Error(`${table}.${name} is in SQLite but not in PostgreSQL`);
       const insert = `INSERT INTO ${table} (${names.map((n) => `"${n}"`).join(', ')}) SELECT * FROM unnest(${names.map((n, i) => `$${i + 1}::${typeOf.get(n)}[]`).join(', ')})`;
       let batch: unknown[][] = names.map(() => []);
       let inBatch = 0;
@@ -66,7 +72,9 @@ export async function postgresCopyOf(sqliteFile: string, log: (line: string) => 
         if (++inBatch === BATCH) await flush();
       }
       await flush();
-      log(`  postgres: ${table} ${rows.toLocaleString('en-US')} rows, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      log(
+        `  postgres: ${table} ${rows.toLocaleString('en-US')} rows, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+      );
     }
     for (const index of indexes) await client.query(index.definition);
     log(`  postgres: ${indexes.length} indexes built, ${((performance.now() - started) / 1000).toFixed(0)} s`);

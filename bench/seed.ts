@@ -64,12 +64,15 @@ export async function seededStore(
   const log = options.log ?? (() => {});
   if (rows <= PER_CUSTOMER) throw new Error(`a store needs more than ${PER_CUSTOMER} transactions, not ${rows}`);
   if (pending > rows) throw new Error(`${pending} pending changes do not fit into ${rows} transactions`);
-  const file = options.file ?? join(tmpdir(), `opentill-bench-${SEED_VERSION}-${await schemaKey()}-${rows}-${pending}.db`);
+  const file =
+    options.file ?? join(tmpdir(), `opentill-bench-${SEED_VERSION}-${await schemaKey()}-${rows}-${pending}.db`);
   const meta = `${file}.json`;
   if (!options.force && existsSync(file) && existsSync(meta)) {
     const cached = JSON.parse(readFileSync(meta, 'utf8')) as Omit<SeededStore, 'fresh'>;
     if (cached.rows === rows && cached.pending === pending && cached.file === file) {
-      log(`using the cached store ${file} (seeded earlier in ${cached.seedSeconds.toFixed(1)} s; BENCH_FRESH=1 reseeds)`);
+      log(
+        `using the cached store ${file} (seeded earlier in ${cached.seedSeconds.toFixed(1)} s; BENCH_FRESH=1 reseeds)`,
+      );
       return { ...cached, fresh: false };
     }
   }
@@ -90,7 +93,10 @@ export async function seededStore(
   const database = openSqlite(work);
   const services = createServices(config, { database });
   await database.migrate();
-  const vendor = await services.catalog.createVendor({ name: 'Bench Software Ltd', email: 'owner@bench.opentill.test' });
+  const vendor = await services.catalog.createVendor({
+    name: 'Bench Software Ltd',
+    email: 'owner@bench.opentill.test',
+  });
   const scope = { vendorId: vendor.id, environment: 'sandbox' as const };
   const credential = await services.credentials.issue(scope);
   const product = await services.catalog.createProduct(scope, {
@@ -120,7 +126,8 @@ export async function seededStore(
   db.pragma('cache_size = -524288'); // 512 MiB
   db.pragma('temp_store = MEMORY');
   const template = (table: string, column: string, value: string) => {
-    const found = db.prepare(`SELECT * FROM ${table} WHERE ${column} = ?`).get(value) as Record<string, unknown> | undefined;
+    const found = db.prepare(`SELECT * FROM ${table} WHERE ${column} = ?`).get(value) as
+      Record<string, unknown> | undefined;
     if (!found) throw new Error(`the template purchase left no row in ${table}`);
     return found;
   };
@@ -142,7 +149,11 @@ export async function seededStore(
   // The few copies left over (fewer than PER_CUSTOMER) are the template customer's.
   const copies = rows - 1;
   const customers = Math.floor(copies / PER_CUSTOMER);
-  const templateCustomer = { id: customer.id as string, email: customer.email as string, lower: customer.email_lower as string };
+  const templateCustomer = {
+    id: customer.id as string,
+    email: customer.email as string,
+    lower: customer.email_lower as string,
+  };
   const step = 60_000;
   const firstMs = Date.now() - (copies + 1) * step;
   const emailOf = (k: number) => `buyer-${k}@bench.opentill.test`;
@@ -152,16 +163,30 @@ export async function seededStore(
       const ms = firstMs + k * step;
       const email = emailOf(k);
       customerIds.push((customer.id = newId('customer', ms)));
-      Object.assign(customer, { email, email_lower: email, first_name: 'Bench', last_name: `Buyer ${k}`, created_at: new Date(ms).toISOString() });
+      Object.assign(customer, {
+        email,
+        email_lower: email,
+        first_name: 'Bench',
+        last_name: `Buyer ${k}`,
+        created_at: new Date(ms).toISOString(),
+      });
       insertCustomer.run(customer);
     }
   })();
   // The template purchase is the newest: the last invoice number (the copies take 1, 2, 3...), and
   // its change already processed unless every transaction is to wait in the feed.
   db.prepare('UPDATE ledger_entries SET invoice_number = ? WHERE id = ?').run(rows, entry.id);
-  db.prepare('UPDATE invoice_counters SET last_number = ? WHERE vendor_id = ? AND environment = ?').run(rows, vendor.id, 'sandbox');
+  db.prepare('UPDATE invoice_counters SET last_number = ? WHERE vendor_id = ? AND environment = ?').run(
+    rows,
+    vendor.id,
+    'sandbox',
+  );
   const templateInFeed = pending === rows ? 1 : 0;
-  db.prepare('UPDATE transactions SET listed_version = ?, feed_pending = ? WHERE id = ?').run(1 - templateInFeed, templateInFeed, bought.transaction.id);
+  db.prepare('UPDATE transactions SET listed_version = ?, feed_pending = ? WHERE id = ?').run(
+    1 - templateInFeed,
+    templateInFeed,
+    bought.transaction.id,
+  );
   const pendingEvery = Math.max(1, Math.floor(copies / Math.max(1, pending)));
   const sampleEvery = Math.max(1, Math.floor(copies / SAMPLE_SIZE));
   const sampleIds: string[] = [];
@@ -201,9 +226,13 @@ export async function seededStore(
   });
   for (let from = 0; from < copies; from += BATCH) {
     insertBatch(from, Math.min(copies, from + BATCH));
-    if ((from / BATCH) % 4 === 3) log(`  ${(from + BATCH).toLocaleString('en-US')} rows, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    if ((from / BATCH) % 4 === 3)
+      log(`  ${(from + BATCH).toLocaleString('en-US')} rows, ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
-  const counted = db.prepare('SELECT count(*) AS n, sum(feed_pending) AS p FROM transactions').get() as { n: number; p: number };
+  const counted = db.prepare('SELECT count(*) AS n, sum(feed_pending) AS p FROM transactions').get() as {
+    n: number;
+    p: number;
+  };
   if (counted.n !== rows || counted.p !== pending)
     throw new Error(`seeded ${counted.n} transactions, ${counted.p} in the feed; expected ${rows} and ${pending}`);
   // No ANALYZE: opentill never runs it, so the planner sees what a production file has.

@@ -40,7 +40,13 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Starts `node <args>` and waits until its stdout says "listening <port>" or matches `ready`. */
-async function startChild(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, port?: number): Promise<Server> {
+async function startChild(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+  port?: number,
+): Promise<Server> {
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr!.on('data', (chunk: Buffer) => {

@@ -21,7 +21,8 @@ export function setting(name: string, fallback: number, smoke = fallback): numbe
 /** BENCH_STORES: the stores to measure, `sqlite,postgres` unless said otherwise. */
 export function storesToMeasure(): StoreKind[] {
   const stores = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim());
-  for (const store of stores) if (store !== 'sqlite' && store !== 'postgres') throw new Error(`BENCH_STORES: unknown store "${store}"`);
+  for (const store of stores)
+    if (store !== 'sqlite' && store !== 'postgres') throw new Error(`BENCH_STORES: unknown store "${store}"`);
   return stores as StoreKind[];
 }
 

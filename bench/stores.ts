@@ -73,7 +73,10 @@ export async function runWriteBench(
 ): Promise<void> {
   const workDir = mkdtempSync(join(tmpdir(), `opentill-${name}-bench-`));
   try {
-    const seeded = await seededStore(rows, setting('BENCH_PENDING', 1000, 50), { file: SMOKE ? join(workDir, 'smoke.db') : undefined, log });
+    const seeded = await seededStore(rows, setting('BENCH_PENDING', 1000, 50), {
+      file: SMOKE ? join(workDir, 'smoke.db') : undefined,
+      log,
+    });
     const results: string[] = [];
     for (const kind of storesToMeasure()) {
       const target = await benchStore(kind, seeded, { writable: true, dir: workDir, log });

@@ -37,7 +37,17 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { measureInTurns, mib, probe, row, shuffled, writeAnswers, type Answer, type LoadPlan, type Measured } from './load.ts';
+import {
+  measureInTurns,
+  mib,
+  probe,
+  row,
+  shuffled,
+  writeAnswers,
+  type Answer,
+  type LoadPlan,
+  type Measured,
+} from './load.ts';
 import { PER_CUSTOMER, seededStore, type SeededStore } from './seed.ts';
 import { startBare, startLean, startOpentill, type Server, type StoreLocation } from './servers.ts';
 import { benchStore } from './stores.ts';
@@ -67,7 +77,11 @@ const READS: Read[] = [
     label: 'GET /v1/transaction/{id}',
     prefix: '/sandbox/v1/transaction/',
     paths: (s) => s.sampleIds.map((id) => `/sandbox/v1/transaction/${id}`),
-    check: (json, _a, s) => assert.deepEqual([(json as { id: string }).id, (json as { entries: unknown[] }).entries.length], [s.sampleIds[0], 1]),
+    check: (json, _a, s) =>
+      assert.deepEqual(
+        [(json as { id: string }).id, (json as { entries: unknown[] }).entries.length],
+        [s.sampleIds[0], 1],
+      ),
   },
   {
     label: 'GET /v1/transactions/{email}',
@@ -80,7 +94,10 @@ const READS: Read[] = [
     prefix: '/sandbox/v1/changed-transactions',
     paths: () => ['/sandbox/v1/changed-transactions'],
     check: (json, answer, s) =>
-      assert.deepEqual([(json as unknown[]).length, answer.headers.get('x-more-changes')], [Math.min(1000, s.pending), String(s.pending > 1000)]),
+      assert.deepEqual(
+        [(json as unknown[]).length, answer.headers.get('x-more-changes')],
+        [Math.min(1000, s.pending), String(s.pending > 1000)],
+      ),
     headers: ['x-more-changes'],
   },
 ];
@@ -96,10 +113,18 @@ const plan = (paths: string[], store: SeededStore): LoadPlan => ({
 });
 
 /** Measures bare, lean and opentill on one store, each read in turn; returns the printed rows. */
-async function measureStore(kind: string, location: StoreLocation, store: SeededStore, workDir: string): Promise<{ rows: string[]; rss: Measured[] }> {
+async function measureStore(
+  kind: string,
+  location: StoreLocation,
+  store: SeededStore,
+  workDir: string,
+): Promise<{ rows: string[]; rss: Measured[] }> {
   const servers: Server[] = [];
   try {
-    const [opentill, lean] = await Promise.all([startOpentill(location, { profileDir: PROFILE_DIR }), startLean(location)]);
+    const [opentill, lean] = await Promise.all([
+      startOpentill(location, { profileDir: PROFILE_DIR }),
+      startLean(location),
+    ]);
     servers.push(opentill, lean);
     const auth = { authorization: store.authorization };
     const answers: Answer[] = [];
@@ -114,7 +139,9 @@ async function measureStore(kind: string, location: StoreLocation, store: Seeded
         `the lean server answers ${read.label} as opentill does`,
       );
       answers.push(answer);
-      log(`${kind} ${read.label}: ${answer.body.length} bytes of ${answer.headers.get('content-type')}, one request alone in ${answer.ms.toFixed(0)} ms`);
+      log(
+        `${kind} ${read.label}: ${answer.body.length} bytes of ${answer.headers.get('content-type')}, one request alone in ${answer.ms.toFixed(0)} ms`,
+      );
     }
     const answersFile = join(workDir, `answers-${kind}.json`);
     writeAnswers(
@@ -125,10 +152,16 @@ async function measureStore(kind: string, location: StoreLocation, store: Seeded
     servers.push(bare, lookups);
     for (const [i, read] of READS.entries()) {
       const bareAnswer = await probe(bare.base + read.paths(store)[0]!, { headers: auth });
-      assert.ok(bareAnswer.body.equals(answers[i]!.body), `the bare server answers ${read.label} with opentill's bytes`);
+      assert.ok(
+        bareAnswer.body.equals(answers[i]!.body),
+        `the bare server answers ${read.label} with opentill's bytes`,
+      );
     }
     const byId = READS[0]!.paths(store)[0]!;
-    assert.ok((await probe(lookups.base + byId, { headers: auth })).body.equals(answers[0]!.body), "the lookups-only server answers opentill's bytes");
+    assert.ok(
+      (await probe(lookups.base + byId, { headers: auth })).body.equals(answers[0]!.body),
+      "the lookups-only server answers opentill's bytes",
+    );
     // An unknown id must be a 404: the lookups-only server does look up.
     await probe(lookups.base + '/sandbox/v1/transaction/nope', { headers: auth, expect: 404 });
 
@@ -141,11 +174,21 @@ async function measureStore(kind: string, location: StoreLocation, store: Seeded
       );
       const roundLoad = { ...load, seconds: Math.max(1, Math.round(SECONDS / ROUNDS)) };
       const withFloor = read === READS[0];
-      const all = await measureInTurns(withFloor ? [bare, lean, lookups, opentill] : [bare, lean, opentill], ROUNDS, () => roundLoad, servers);
+      const all = await measureInTurns(
+        withFloor ? [bare, lean, lookups, opentill] : [bare, lean, opentill],
+        ROUNDS,
+        () => roundLoad,
+        servers,
+      );
       const [b, l, o] = [all[0]!, all[1]!, all.at(-1)!];
       const f = withFloor ? all[2] : undefined;
       const label = `${kind} ${read.label}`;
-      rows.push(row(label, b), row(label, l, { bare: b }), ...(f ? [row(label, f, { bare: b })] : []), row(label, o, { bare: b, lean: l }));
+      rows.push(
+        row(label, b),
+        row(label, l, { bare: b }),
+        ...(f ? [row(label, f, { bare: b })] : []),
+        row(label, o, { bare: b, lean: l }),
+      );
       if (kind === 'sqlite' && f) {
         const ratio = o.rps / b.rps;
         rows.push(
@@ -161,22 +204,32 @@ async function measureStore(kind: string, location: StoreLocation, store: Seeded
   }
 }
 
-logMachine(`opentill read bench: ${count(ROWS)} transactions, ${count(PENDING)} in the feed, ${CONNECTIONS} connections`);
+logMachine(
+  `opentill read bench: ${count(ROWS)} transactions, ${count(PENDING)} in the feed, ${CONNECTIONS} connections`,
+);
 const workDir = mkdtempSync(join(tmpdir(), 'opentill-read-bench-'));
 const results: string[] = [];
 const rssLines: string[] = [];
 try {
   if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
   // A smoke run seeds afresh into its own directory: it must prove the seed still works.
-  const store = await seededStore(ROWS, PENDING, { force: process.env.BENCH_FRESH === '1', file: SMOKE ? join(workDir, 'smoke.db') : undefined, log });
+  const store = await seededStore(ROWS, PENDING, {
+    force: process.env.BENCH_FRESH === '1',
+    file: SMOKE ? join(workDir, 'smoke.db') : undefined,
+    log,
+  });
   for (const kind of storesToMeasure()) {
     const target = await benchStore(kind, store, { writable: false, dir: workDir, log });
     try {
       const { rows, rss } = await measureStore(kind, target.location, store, workDir);
       results.push(...rows);
       const peak = (server: string) =>
-        rss.filter((m) => m.server === server).reduce<number | undefined>((max, m) => Math.max(max ?? 0, m.rss ?? 0) || undefined, undefined);
-      rssLines.push(`${kind.padEnd(8)} opentill ${mib(peak('opentill'))}   lean ${mib(peak('lean server'))}   bare ${mib(peak('bare node:http'))}`);
+        rss
+          .filter((m) => m.server === server)
+          .reduce<number | undefined>((max, m) => Math.max(max ?? 0, m.rss ?? 0) || undefined, undefined);
+      rssLines.push(
+        `${kind.padEnd(8)} opentill ${mib(peak('opentill'))}   lean ${mib(peak('lean server'))}   bare ${mib(peak('bare node:http'))}`,
+      );
     } finally {
       await target.drop();
     }

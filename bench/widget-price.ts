@@ -50,7 +50,9 @@ const page = (withScript: boolean) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>Shop</title>${withScript ? `<script src="${api}/latest/widget.sandbox.min.js" data-ts-country="DE"></script>` : ''}</head>` +
   `<body><h1>Pro</h1><span id="price" data-ts-price data-ts-product="${product.id}">…</span></body></html>`;
 const site = createServer((req, res) =>
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page(req.url !== '/plain')),
+  res
+    .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+    .end(page(req.url !== '/plain')),
 );
 await new Promise<void>((done) => site.listen(0, '127.0.0.1', done));
 const siteUrl = `http://localhost:${(site.address() as AddressInfo).port}`;
@@ -68,7 +70,8 @@ await context.addInitScript(() => {
   }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 });
 
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
 const measure = async (path: string, withPrice: boolean) => {
   const dcl: number[] = [];
   const shown: number[] = [];
@@ -94,10 +97,18 @@ const baseline = await measure('/plain', false);
 const withWidget = await measure('/', true);
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 console.log(`client script bench: ${RUNS} page loads each, headless Chromium, everything on 127.0.0.1`);
-console.log(`page without the script   DOMContentLoaded  median ${ms(quantile(baseline.dcl, 0.5))}  p95 ${ms(quantile(baseline.dcl, 0.95))}`);
-console.log(`page with the script      DOMContentLoaded  median ${ms(quantile(withWidget.dcl, 0.5))}  p95 ${ms(quantile(withWidget.dcl, 0.95))}`);
-console.log(`                          price shown       median ${ms(quantile(withWidget.shown, 0.5))}  p95 ${ms(quantile(withWidget.shown, 0.95))}`);
-console.log(`price shown / baseline DOMContentLoaded (median): ${(quantile(withWidget.shown, 0.5) / quantile(baseline.dcl, 0.5)).toFixed(2)}x`);
+console.log(
+  `page without the script   DOMContentLoaded  median ${ms(quantile(baseline.dcl, 0.5))}  p95 ${ms(quantile(baseline.dcl, 0.95))}`,
+);
+console.log(
+  `page with the script      DOMContentLoaded  median ${ms(quantile(withWidget.dcl, 0.5))}  p95 ${ms(quantile(withWidget.dcl, 0.95))}`,
+);
+console.log(
+  `                          price shown       median ${ms(quantile(withWidget.shown, 0.5))}  p95 ${ms(quantile(withWidget.shown, 0.95))}`,
+);
+console.log(
+  `price shown / baseline DOMContentLoaded (median): ${(quantile(withWidget.shown, 0.5) / quantile(baseline.dcl, 0.5)).toFixed(2)}x`,
+);
 
 await browser.close();
 site.close();

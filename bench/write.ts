@@ -55,14 +55,18 @@ function updatePayload(store: SeededStore): LoadPlan {
   const body = JSON.stringify({ payload: '{"seats":5,"plan":"bench"}' });
   return {
     ...base(store, { 'content-type': 'application/json' }),
-    requests: () => shuffled(store.sampleIds).map((id) => ({ method: 'POST', path: `/sandbox/v1/transaction/${id}`, body })),
+    requests: () =>
+      shuffled(store.sampleIds).map((id) => ({ method: 'POST', path: `/sandbox/v1/transaction/${id}`, body })),
   };
 }
 
 /** Each request refunds a transaction taken out of `ids`: a refund is made once, in whichever round. */
 function refunds(store: SeededStore, ids: string[]): LoadPlan {
   // Running out answers 404, which the run reports.
-  const request = (): Request => ({ method: 'POST', path: `/sandbox/v1/refund-transaction/${ids.pop() ?? 'TC-TR_NONE_LEFT'}` });
+  const request = (): Request => ({
+    method: 'POST',
+    path: `/sandbox/v1/refund-transaction/${ids.pop() ?? 'TC-TR_NONE_LEFT'}`,
+  });
   return {
     ...base(store),
     amount: Math.ceil(REFUNDS / ROUNDS),
@@ -73,13 +77,20 @@ function refunds(store: SeededStore, ids: string[]): LoadPlan {
 /** The transactions there are to refund, shuffled and dealt out to the two servers. */
 function refundable(store: SeededStore): [string[], string[]] {
   const db = new SQLite(store.file, { readonly: true });
-  const ids = db.prepare(`SELECT id FROM transactions WHERE status = 'ONE_TIME_PAYMENT_STATUS_PAID'`).pluck().all() as string[];
+  const ids = db
+    .prepare(`SELECT id FROM transactions WHERE status = 'ONE_TIME_PAYMENT_STATUS_PAID'`)
+    .pluck()
+    .all() as string[];
   db.close();
   const dealt = shuffled(ids);
   return [dealt.filter((_, i) => i % 2 === 0), dealt.filter((_, i) => i % 2 === 1)];
 }
 
-async function measureStore(kind: string, location: Parameters<typeof startLean>[0], store: SeededStore): Promise<string[]> {
+async function measureStore(
+  kind: string,
+  location: Parameters<typeof startLean>[0],
+  store: SeededStore,
+): Promise<string[]> {
   const servers: Server[] = [];
   try {
     const [lean, opentill] = await Promise.all([startLean(location), startOpentill(location)]);
@@ -97,7 +108,10 @@ async function measureStore(kind: string, location: Parameters<typeof startLean>
         headers: { ...auth, 'content-type': 'application/json' },
         body: '{"payload":"probe"}',
       });
-      await probe(`${server.base}/sandbox/v1/refund-transaction/${ids.get(server)!.pop()}`, { method: 'POST', headers: auth });
+      await probe(`${server.base}/sandbox/v1/refund-transaction/${ids.get(server)!.pop()}`, {
+        method: 'POST',
+        headers: auth,
+      });
     }
     const rows: string[] = [];
     const writes: [string, (server: Server) => LoadPlan][] = [
@@ -110,7 +124,9 @@ async function measureStore(kind: string, location: Parameters<typeof startLean>
       const [l, o] = (await measureInTurns([lean, opentill], ROUNDS, plan, servers)) as [Measured, Measured];
       const ratio = o.rps / l.rps;
       rows.push(row(`${kind} ${name}`, l), row(`${kind} ${name}`, o, { lean: l }));
-      rows.push(`target: ${kind} ${name} opentill at >= ${TARGET.toFixed(2)} of lean: ${ratio >= TARGET ? 'met' : 'NOT met'} (${ratio.toFixed(3)})`);
+      rows.push(
+        `target: ${kind} ${name} opentill at >= ${TARGET.toFixed(2)} of lean: ${ratio >= TARGET ? 'met' : 'NOT met'} (${ratio.toFixed(3)})`,
+      );
     }
     return rows;
   } finally {

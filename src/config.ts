@@ -77,10 +77,19 @@ export interface Config {
   /** METRICS_TOKEN: /metrics answers a request bearing it (`Authorization: Bearer …`); unset, /metrics is off. */
   readonly metricsToken: string | undefined;
   /** The billing worker: run inside `serve` (OPENTILL_WORKER=false turns it off), how often, and its lease. */
-  readonly billing: { readonly runInServer: boolean; readonly intervalSeconds: number; readonly leaseSeconds: number; readonly batchSize: number };
+  readonly billing: {
+    readonly runInServer: boolean;
+    readonly intervalSeconds: number;
+    readonly leaseSeconds: number;
+    readonly batchSize: number;
+  };
   /** A gateway call unanswered after GATEWAY_TIMEOUT_SECONDS is UNKNOWN; the reconciler asks about attempts older than RECONCILE_AFTER_SECONDS. */
   /** IDEMPOTENCY_STALE_SECONDS: a key "in progress" this long belongs to a request whose process died, and its retry takes it over. */
-  readonly payments: { readonly gatewayTimeoutMs: number; readonly reconcileGraceMs: number; readonly idempotencyStaleMs: number };
+  readonly payments: {
+    readonly gatewayTimeoutMs: number;
+    readonly reconcileGraceMs: number;
+    readonly idempotencyStaleMs: number;
+  };
   /**
    * Stripe, per environment: production takes real payments through it when its three keys are set;
    * the sandbox runs through Stripe's test mode when STRIPE_SANDBOX_* are set, else on virtual cards.
@@ -96,7 +105,8 @@ export interface Config {
    * Customer e-mails (receipts, notices): sent through SMTP_URL (`smtp://` or `smtps://`, user and
    * password in the URL) from SMTP_FROM; unset, opentill sends nothing and records nothing to send.
    */
-  readonly smtp: { readonly url: string; readonly from: string; readonly sandboxTo: 'vendor' | 'customers' } | undefined;
+  readonly smtp:
+    { readonly url: string; readonly from: string; readonly sandboxTo: 'vendor' | 'customers' } | undefined;
   /** Paths of opentill's own that were readable by others and were made private while loading: what `serve` reports. */
   readonly tightenedPermissions: readonly string[];
 }
@@ -110,7 +120,8 @@ export interface StripeKeys {
 
 function redisSettings(env: NodeJS.ProcessEnv): Config['redis'] {
   if (!env.REDIS_URL) return undefined;
-  if (!/^rediss?:\/\/[^\s]+$/.test(env.REDIS_URL)) throw new Error('REDIS_URL must be a redis:// or rediss:// URL (e.g. redis://127.0.0.1:6379).');
+  if (!/^rediss?:\/\/[^\s]+$/.test(env.REDIS_URL))
+    throw new Error('REDIS_URL must be a redis:// or rediss:// URL (e.g. redis://127.0.0.1:6379).');
   return Object.freeze({ url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX || 'opentill-rate-limit:' });
 }
 
@@ -119,7 +130,10 @@ function smtpSettings(env: NodeJS.ProcessEnv): Config['smtp'] {
   const url = env.SMTP_URL || undefined;
   const from = env.SMTP_FROM?.trim() || undefined;
   if (!url && !from) return undefined;
-  if (!url) throw new Error('SMTP_FROM is set but SMTP_URL is not: set SMTP_URL (smtp://user:password@host:587 or smtps://…:465).');
+  if (!url)
+    throw new Error(
+      'SMTP_FROM is set but SMTP_URL is not: set SMTP_URL (smtp://user:password@host:587 or smtps://…:465).',
+    );
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -137,7 +151,9 @@ function smtpSettings(env: NodeJS.ProcessEnv): Config['smtp'] {
   // test cards: sandbox e-mails go to the vendor's own address unless the operator says otherwise.
   const sandboxTo = env.SMTP_SANDBOX_TO || 'vendor';
   if (sandboxTo !== 'vendor' && sandboxTo !== 'customers') {
-    throw new Error('SMTP_SANDBOX_TO must be vendor (sandbox e-mails go to the vendor, the default) or customers (to the sandbox customers).');
+    throw new Error(
+      'SMTP_SANDBOX_TO must be vendor (sandbox e-mails go to the vendor, the default) or customers (to the sandbox customers).',
+    );
   }
   return Object.freeze({ url, from, sandboxTo });
 }
@@ -154,7 +170,8 @@ function panelSignup(value: string | undefined): Config['panelSignup'] {
 /** A token short enough to guess would open the metrics to anyone: refused, like a short secret. */
 function metricsToken(value: string | undefined): string | undefined {
   if (!value) return undefined;
-  if (value.length < 24 || /\s/.test(value)) throw new Error('METRICS_TOKEN must be at least 24 characters without spaces (e.g. `openssl rand -hex 24`).');
+  if (value.length < 24 || /\s/.test(value))
+    throw new Error('METRICS_TOKEN must be at least 24 characters without spaces (e.g. `openssl rand -hex 24`).');
   return value;
 }
 
@@ -165,10 +182,14 @@ function stripeKeys(env: NodeJS.ProcessEnv, prefix: string, live: boolean): Stri
   if (!secretKey && !publishableKey && !webhookSecret) return undefined;
   const missing = names.slice(0, 2).filter((n) => !env[n]);
   if (missing.length) throw new Error(`Stripe needs both ${names[0]} and ${names[1]}; missing ${missing.join(', ')}.`);
-  if (!/^(sk|rk)_(live|test)_/.test(secretKey!)) throw new Error(`${names[0]} must be a Stripe secret key (sk_live_… or sk_test_…).`);
-  if (!/^pk_(live|test)_/.test(publishableKey!)) throw new Error(`${names[1]} must be a Stripe publishable key (pk_live_… or pk_test_…).`);
-  if (webhookSecret !== undefined && !/^whsec_/.test(webhookSecret)) throw new Error(`${names[2]} must be a webhook signing secret (whsec_…).`);
-  if (!live && /_live_/.test(secretKey! + publishableKey!)) throw new Error(`${prefix}* must be test-mode keys: the sandbox never moves real money.`);
+  if (!/^(sk|rk)_(live|test)_/.test(secretKey!))
+    throw new Error(`${names[0]} must be a Stripe secret key (sk_live_… or sk_test_…).`);
+  if (!/^pk_(live|test)_/.test(publishableKey!))
+    throw new Error(`${names[1]} must be a Stripe publishable key (pk_live_… or pk_test_…).`);
+  if (webhookSecret !== undefined && !/^whsec_/.test(webhookSecret))
+    throw new Error(`${names[2]} must be a webhook signing secret (whsec_…).`);
+  if (!live && /_live_/.test(secretKey! + publishableKey!))
+    throw new Error(`${prefix}* must be test-mode keys: the sandbox never moves real money.`);
   return Object.freeze({ secretKey: secretKey!, publishableKey: publishableKey!, webhookSecret });
 }
 
@@ -193,7 +214,8 @@ function restrictToOwner(path: string): string | undefined {
   } catch {
     return undefined;
   }
-  if ((stat.mode & 0o077) === 0 || stat.uid !== process.getuid?.() || (stat.isDirectory() && stat.mode & 0o1000)) return undefined;
+  if ((stat.mode & 0o077) === 0 || stat.uid !== process.getuid?.() || (stat.isDirectory() && stat.mode & 0o1000))
+    return undefined;
   const mode = stat.mode & 0o700;
   chmodSync(path, mode);
   return `${path} (${(stat.mode & 0o777).toString(8)} -> ${mode.toString(8)})`;
@@ -205,7 +227,8 @@ export const CLUSTER_WORKER_VARIABLE = 'OPENTILL_CLUSTER_WORKER';
 /** The server secret: OPENTILL_SECRET, or one generated once and kept in the data directory. */
 function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
   if (env.OPENTILL_SECRET) {
-    if (env.OPENTILL_SECRET.length < MIN_SECRET_LENGTH) throw new Error(`OPENTILL_SECRET must have at least ${MIN_SECRET_LENGTH} characters.`);
+    if (env.OPENTILL_SECRET.length < MIN_SECRET_LENGTH)
+      throw new Error(`OPENTILL_SECRET must have at least ${MIN_SECRET_LENGTH} characters.`);
     return env.OPENTILL_SECRET;
   }
   const file = resolve(dataDir, 'secret');
@@ -244,7 +267,8 @@ const TRUST_PROXY_HINT =
 function parseTrustProxy(value: string | undefined): false | string {
   const text = (value ?? '').trim();
   if (text === '' || text.toLowerCase() === 'false') return false;
-  if (text.toLowerCase() === 'true') throw new Error(`TRUST_PROXY=true would believe any client's X-Forwarded-For header. ${TRUST_PROXY_HINT}`);
+  if (text.toLowerCase() === 'true')
+    throw new Error(`TRUST_PROXY=true would believe any client's X-Forwarded-For header. ${TRUST_PROXY_HINT}`);
   if (/^\d+$/.test(text)) {
     throw new Error(
       `TRUST_PROXY=${text} is a number of proxies; a count cannot tell a proxy from a client that writes X-Forwarded-For itself. ${TRUST_PROXY_HINT}`,
@@ -255,10 +279,17 @@ function parseTrustProxy(value: string | undefined): false | string {
     const [address = '', prefix, extra] = entry.split('/');
     const version = isIP(address);
     const bits = prefix !== undefined && /^\d{1,3}$/.test(prefix) ? Number(prefix) : undefined;
-    if (version === 0 || extra !== undefined || (prefix !== undefined && (bits === undefined || bits > (version === 4 ? 32 : 128)))) {
+    if (
+      version === 0 ||
+      extra !== undefined ||
+      (prefix !== undefined && (bits === undefined || bits > (version === 4 ? 32 : 128)))
+    ) {
       throw new Error(`TRUST_PROXY: "${entry}" is not an IP address or CIDR range. ${TRUST_PROXY_HINT}`);
     }
-    if (bits === 0) throw new Error(`TRUST_PROXY: "${entry}" covers every address, so it would believe any client as true does. ${TRUST_PROXY_HINT}`);
+    if (bits === 0)
+      throw new Error(
+        `TRUST_PROXY: "${entry}" covers every address, so it would believe any client as true does. ${TRUST_PROXY_HINT}`,
+      );
   }
   return entries.join(',');
 }
@@ -281,8 +312,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const sqliteFile = sqliteFileOf(env.SQLITE_FILE, dataDir);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   // What an earlier version or an operator's umask left readable by others is made private at every start.
-  const sqliteFiles = env.DATABASE_URL || sqliteFile === ':memory:' ? [] : [sqliteFile, `${sqliteFile}-wal`, `${sqliteFile}-shm`];
-  const tightened = [dataDir, resolve(dataDir, 'secret'), importedRatesFile, ...sqliteFiles].flatMap((path) => restrictToOwner(path) ?? []);
+  const sqliteFiles =
+    env.DATABASE_URL || sqliteFile === ':memory:' ? [] : [sqliteFile, `${sqliteFile}-wal`, `${sqliteFile}-shm`];
+  const tightened = [dataDir, resolve(dataDir, 'secret'), importedRatesFile, ...sqliteFiles].flatMap(
+    (path) => restrictToOwner(path) ?? [],
+  );
   const secret = loadSecret(env, dataDir);
   return Object.freeze({
     host: env.HOST ?? '127.0.0.1',
@@ -297,7 +331,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clusterWorker: env[CLUSTER_WORKER_VARIABLE] === '1',
     ratesFile: env.RATES_FILE ? resolve(env.RATES_FILE) : existsSync(importedRatesFile) ? importedRatesFile : undefined,
     importedRatesFile,
-    salesTaxFile: env.SALES_TAX_FILE ? resolve(env.SALES_TAX_FILE) : existsSync(importedSalesTaxFile) ? importedSalesTaxFile : undefined,
+    salesTaxFile: env.SALES_TAX_FILE
+      ? resolve(env.SALES_TAX_FILE)
+      : existsSync(importedSalesTaxFile)
+        ? importedSalesTaxFile
+        : undefined,
     importedSalesTaxFile,
     sellerCountry,
     trustProxy,

@@ -38,7 +38,9 @@ export async function whenDatabaseAnswers<T>(
       if (tries++ === 0) await options.onWaiting?.();
       if (Date.now() - loggedAt >= LOG_EVERY_MS) {
         loggedAt = Date.now();
-        options.log(`waiting for the database (${causeOf(err)}): trying again every ${maxDelayMs / 1000} s at most (${tries} tries so far)`);
+        options.log(
+          `waiting for the database (${causeOf(err)}): trying again every ${maxDelayMs / 1000} s at most (${tries} tries so far)`,
+        );
       }
       await sleep(delayMs);
       delayMs = Math.min(maxDelayMs, delayMs * 2);

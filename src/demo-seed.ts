@@ -51,7 +51,14 @@ export async function seedDemoIfEmpty(services: Services): Promise<DemoSeed | un
   const card = { number: '4242424242424242', expMonth: 12, expYear: services.clock.now().getUTCFullYear() + 3 };
   const buyers = [
     { productId: licence.id, email: 'anna@example.com', firstName: 'Anna', lastName: 'Schmidt', country: 'DE' },
-    { productId: monthly.id, email: 'bob@example.com', firstName: 'Bob', lastName: 'Jones', country: 'US', region: 'CA' },
+    {
+      productId: monthly.id,
+      email: 'bob@example.com',
+      firstName: 'Bob',
+      lastName: 'Jones',
+      country: 'US',
+      region: 'CA',
+    },
     { productId: trial.id, email: 'chloe@example.com', firstName: 'Chloe', lastName: 'Smith', country: 'GB' },
     { productId: usage.id, email: 'bob@example.com', firstName: 'Bob', lastName: 'Jones', country: 'US', region: 'CA' },
   ];

@@ -13,7 +13,10 @@ export interface FailureLine {
 
 export const FAILURE_LOG_INTERVAL_MS = 60_000;
 
-export function repeatedFailures(write: (line: FailureLine) => void, options: { intervalMs?: number; now?: () => number } = {}) {
+export function repeatedFailures(
+  write: (line: FailureLine) => void,
+  options: { intervalMs?: number; now?: () => number } = {},
+) {
   const intervalMs = options.intervalMs ?? FAILURE_LOG_INTERVAL_MS;
   const now = options.now ?? Date.now;
   /** Each failure seen in its current interval: when that began, and how many more came since. */
@@ -25,7 +28,8 @@ export function repeatedFailures(write: (line: FailureLine) => void, options: { 
     for (const [message, entry] of seen) {
       if (!all && at - entry.since < intervalMs) continue;
       seen.delete(message);
-      if (entry.more > 0) write({ message, details: { repeated: entry.more, seconds: Math.round((at - entry.since) / 1000) } });
+      if (entry.more > 0)
+        write({ message, details: { repeated: entry.more, seconds: Math.round((at - entry.since) / 1000) } });
     }
   };
   const timer = setInterval(flush, intervalMs).unref();

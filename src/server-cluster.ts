@@ -58,7 +58,11 @@ function metricsFromPrimary(): ClusterMetrics {
 
 export async function serve(config: Config, processes: number): Promise<void> {
   if (cluster.isWorker && config.clusterWorker) {
-    await startServer(config, { prepared: true, clusterMetrics: metricsFromPrimary(), onReady: () => process.send?.({ type: READY }) });
+    await startServer(config, {
+      prepared: true,
+      clusterMetrics: metricsFromPrimary(),
+      onReady: () => process.send?.({ type: READY }),
+    });
     return;
   }
   if (processes <= 1) {
@@ -66,7 +70,9 @@ export async function serve(config: Config, processes: number): Promise<void> {
     return;
   }
   if (!config.databaseUrl)
-    throw new Error(`SQLite is written by one process: --processes ${processes} needs PostgreSQL (set DATABASE_URL), or serve with one process.`);
+    throw new Error(
+      `SQLite is written by one process: --processes ${processes} needs PostgreSQL (set DATABASE_URL), or serve with one process.`,
+    );
 
   answerMetrics();
   let stopping = false;

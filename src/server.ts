@@ -20,7 +20,11 @@ async function migrateAndSeed(services: Services, config: Config) {
 async function schemaMigrated(services: Services): Promise<undefined> {
   const pending = await services.maintenance.pendingMigrations();
   if (pending.length > 0)
-    throw new AppError('SERVICE_UNAVAILABLE', `the schema lacks ${pending.length} migration(s); the primary is migrating it`, { retryAfterSeconds: 2 });
+    throw new AppError(
+      'SERVICE_UNAVAILABLE',
+      `the schema lacks ${pending.length} migration(s); the primary is migrating it`,
+      { retryAfterSeconds: 2 },
+    );
   return undefined;
 }
 
@@ -47,7 +51,11 @@ const SIGN_UP: Record<Config['panelSignup'], string> = {
 };
 
 /** What `serve` prints once it listens: where, on which store, and a first start's demo credentials. */
-export function startBanner(config: Config, demo: Awaited<ReturnType<typeof seedDemoIfEmpty>> | undefined, processes = 1): string {
+export function startBanner(
+  config: Config,
+  demo: Awaited<ReturnType<typeof seedDemoIfEmpty>> | undefined,
+  processes = 1,
+): string {
   const store = config.databaseUrl
     ? 'PostgreSQL'
     : config.sqliteFile === ':memory:'
@@ -81,7 +89,10 @@ export function startBanner(config: Config, demo: Awaited<ReturnType<typeof seed
  * until it has started, the probes answer (alive, not ready) and every other request is told to
  * retry. `prepared`: a cluster's primary has migrated and seeded, and prints the banner itself.
  */
-export async function startServer(config: Config, options: { prepared?: boolean; clusterMetrics?: ClusterMetrics; onReady?: () => void } = {}) {
+export async function startServer(
+  config: Config,
+  options: { prepared?: boolean; clusterMetrics?: ClusterMetrics; onReady?: () => void } = {},
+) {
   const services = createServices(config);
   const startup = { ready: false };
   const app = await buildApp(services, { clusterMetrics: options.clusterMetrics, startup });
@@ -119,7 +130,10 @@ export async function startServer(config: Config, options: { prepared?: boolean;
 
   if (!options.prepared) process.stdout.write(startBanner(config, started.demo));
   if (config.tightenedPermissions.length) {
-    app.log.warn({ paths: config.tightenedPermissions }, 'removed group and other access from files opentill keeps (docs/decisions.md §11)');
+    app.log.warn(
+      { paths: config.tightenedPermissions },
+      'removed group and other access from files opentill keeps (docs/decisions.md §11)',
+    );
   }
   const failures = repeatedFailures((line) => app.log.error(line.details, line.message));
   const purge = scheduleIdempotencyPurge(services, (err) => failures.report('idempotency purge failed', err));

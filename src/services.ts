@@ -7,7 +7,11 @@ import { billingService, type BillingOptions } from './domain/billing.ts';
 import { systemClock, vendorClock, type Clock, type VendorClock } from './domain/clock.ts';
 import { couponService, type CouponService } from './domain/coupons.ts';
 import type { EmailSender } from './domain/customer-email-model.ts';
-import { customerEmailService, type CustomerEmailOptions, type CustomerEmailService } from './domain/customer-emails.ts';
+import {
+  customerEmailService,
+  type CustomerEmailOptions,
+  type CustomerEmailService,
+} from './domain/customer-emails.ts';
 import { credentialService } from './domain/credentials.ts';
 import { customerPortalService } from './domain/customer-portal.ts';
 import { dashboardService, type DashboardService } from './domain/dashboard.ts';
@@ -124,17 +128,27 @@ export interface ServiceOverrides {
 }
 
 export function createServices(config: Config, overrides: ServiceOverrides = {}): Wiring {
-  const database = overrides.database ?? openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
+  const database =
+    overrides.database ?? openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
   const store = createStore(database);
   const clock = vendorClock(overrides.clock ?? systemClock);
   const rates = loadExchangeRates(config.ratesFile);
   const gatewayTimeoutMs = overrides.payments?.gatewayTimeoutMs ?? config.payments.gatewayTimeoutMs;
   const stripe = (keys: NonNullable<Config['stripe']['production']>) =>
     // The SDK gives up a little before the protocol does, so its socket is closed when the attempt turns unknown.
-    stripeGateway({ keys, apiUrl: config.stripe.apiUrl, jsUrl: config.stripe.jsUrl, timeoutMs: Math.max(1000, gatewayTimeoutMs - 1000) });
+    stripeGateway({
+      keys,
+      apiUrl: config.stripe.apiUrl,
+      jsUrl: config.stripe.jsUrl,
+      timeoutMs: Math.max(1000, gatewayTimeoutMs - 1000),
+    });
   const gateways: Record<Environment, PaymentGateway> = {
-    production: overrides.gateways?.production ?? (config.stripe.production ? stripe(config.stripe.production) : unconfiguredGateway),
-    sandbox: overrides.gateways?.sandbox ?? (config.stripe.sandbox ? stripe(config.stripe.sandbox) : sandboxGateway(database.kysely, () => clock.real())),
+    production:
+      overrides.gateways?.production ??
+      (config.stripe.production ? stripe(config.stripe.production) : unconfiguredGateway),
+    sandbox:
+      overrides.gateways?.sandbox ??
+      (config.stripe.sandbox ? stripe(config.stripe.sandbox) : sandboxGateway(database.kysely, () => clock.real())),
   };
   const urls = {
     base: (environment: Environment) => (environment === 'sandbox' ? config.sandboxUrl : config.baseUrl),
@@ -144,13 +158,27 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   const links = hostedLinks(config.secret);
   const sender = overrides.emails?.sender ?? (config.smtp ? smtpSender(config.smtp.url) : undefined);
   const emails = customerEmailService(
-    { store, clock, sender, from: config.smtp?.from, sandboxTo: config.smtp?.sandboxTo, compose: composeEmail, links, urls },
+    {
+      store,
+      clock,
+      sender,
+      from: config.smtp?.from,
+      sandboxTo: config.smtp?.sandboxTo,
+      compose: composeEmail,
+      links,
+      urls,
+    },
     overrides.emails?.options,
   );
   const coupons = couponService({ store, clock, rates });
   const transactions = transactionService({ store, clock, emails });
   const idempotency = idempotencyService({ store, clock, staleAfterMs: config.payments.idempotencyStaleMs });
-  const protocol = chargeProtocol({ store, clock, gateways, gatewayTimeoutMs: overrides.payments?.gatewayTimeoutMs ?? config.payments.gatewayTimeoutMs });
+  const protocol = chargeProtocol({
+    store,
+    clock,
+    gateways,
+    gatewayTimeoutMs: overrides.payments?.gatewayTimeoutMs ?? config.payments.gatewayTimeoutMs,
+  });
   // The ZIP-level US sales tax table, read once at start like the rate table (a bad file stops the start, naming its line).
   const usSalesTax = config.salesTaxFile ? loadUsSalesTax(config.salesTaxFile) : undefined;
   const purchases = purchaseService({
@@ -188,7 +216,8 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     // Billing books a renewal the customer authenticated after the bank held it, once; a processor
     // that did not answer leaves the event to be tried again later.
     authenticatedRenewal: async (attempt, reference) => {
-      if ((await billing.bookAuthenticated(attempt, reference)) === 'PENDING') throw new Error(`renewal ${attempt.id}: the processor did not answer yet`);
+      if ((await billing.bookAuthenticated(attempt, reference)) === 'PENDING')
+        throw new Error(`renewal ${attempt.id}: the processor did not answer yet`);
     },
   });
   return {
@@ -218,7 +247,13 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     licences: licenceService({ store }),
     invoices: invoiceService({ store }),
     portal: customerPortalService({ store, clock, gateways, transactions, billing, secret: config.secret }),
-    panel: panelAccountService({ store, clock, signUp: config.panelSignup, newVendor: catalog.newVendor, invitations: panelInvites }),
+    panel: panelAccountService({
+      store,
+      clock,
+      signUp: config.panelSignup,
+      newVendor: catalog.newVendor,
+      invitations: panelInvites,
+    }),
     panelFlashes: panelFlashService({ store, clock }),
     panelInvites,
     dashboard: dashboardService({ store, clock, rates }),

@@ -5,7 +5,8 @@ import type { WorkerReport } from './domain/worker-report.ts';
 import type { Services } from './services.ts';
 
 /** The services the worker runs; without `processorEvents` or `emails` (some tests) it does not run those. */
-type WorkerServices = Pick<Services, 'billing' | 'sandboxClock' | 'reconciler'> & Partial<Pick<Services, 'processorEvents' | 'emails'>>;
+type WorkerServices = Pick<Services, 'billing' | 'sandboxClock' | 'reconciler'> &
+  Partial<Pick<Services, 'processorEvents' | 'emails'>>;
 
 const NO_EVENTS: ProcessorEventReport = { processed: 0, failed: 0, ignored: 0, refused: 0 };
 const NO_EMAILS: EmailReport = { queued: 0, sent: 0, retried: 0, failed: 0, skipped: 0, more: false };
@@ -50,7 +51,10 @@ interface LoopOptions {
  * Runs `step` every `intervalMs`, and again at once when it says work is left or `wake` was called
  * while it ran; runs never overlap. `stop` lets the current run finish.
  */
-function loop(step: (stopped: () => boolean) => Promise<{ again: boolean }>, options: { intervalMs: number; onError: (err: unknown) => void }) {
+function loop(
+  step: (stopped: () => boolean) => Promise<{ again: boolean }>,
+  options: { intervalMs: number; onError: (err: unknown) => void },
+) {
   let running: Promise<void> | undefined;
   let stopped = false;
   let again = false;
@@ -139,7 +143,9 @@ export function startBillingWorker(services: WorkerServices, options: LoopOption
         ...billing,
         events,
         emails: NO_EMAILS,
-        attempts: reconcile ? await services.reconciler.run() : { settled: 0, voided: 0, open: 0, unresolved: 0, expiredSessions: 0 },
+        attempts: reconcile
+          ? await services.reconciler.run()
+          : { settled: 0, voided: 0, open: 0, unresolved: 0, expiredSessions: 0 },
       };
       unreported = unreported ? sum(unreported, report) : report;
       // A report holds at most one reconciler run, so its `open` count is a reading, not a sum.
@@ -200,7 +206,14 @@ function sum(a: WorkerReport, b: WorkerReport): WorkerReport {
 export function eventful(report: WorkerReport): boolean {
   const { attempts } = report;
   return (
-    report.renewed + report.declined + report.ended + report.failed + report.unknown + report.expiredOffers + report.errors.length > 0 ||
+    report.renewed +
+      report.declined +
+      report.ended +
+      report.failed +
+      report.unknown +
+      report.expiredOffers +
+      report.errors.length >
+      0 ||
     attempts.settled + attempts.voided + attempts.unresolved > 0 ||
     report.events.processed + report.events.failed + report.events.refused > 0 ||
     report.emails.queued + report.emails.sent + report.emails.retried + report.emails.failed + report.emails.skipped > 0

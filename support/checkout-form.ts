@@ -10,7 +10,10 @@ export function hiddenFields(page: string): Record<string, string> {
  * it: the page's hidden fields (the quote it shows), then a buyer paying with the sandbox's test card
  * that always succeeds. `token` is the form's one-time token: the same token is the same purchase.
  */
-export function paidForm(hidden: Record<string, string>, buyer: { token: string; email: string; firstName: string; lastName: string }): string {
+export function paidForm(
+  hidden: Record<string, string>,
+  buyer: { token: string; email: string; firstName: string; lastName: string },
+): string {
   return new URLSearchParams({
     ...hidden,
     ...buyer,

@@ -28,9 +28,14 @@ async function probePostgres(): Promise<boolean> {
     return true;
   } catch (err) {
     if (process.env.OPENTILL_REQUIRE_POSTGRES === '1') {
-      throw new Error(`PostgreSQL is required (OPENTILL_REQUIRE_POSTGRES=1) but ${ADMIN_URL} is not reachable: ${(err as Error).message}`, { cause: err });
+      throw new Error(
+        `PostgreSQL is required (OPENTILL_REQUIRE_POSTGRES=1) but ${ADMIN_URL} is not reachable: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
-    process.stderr.write(`\n*** PostgreSQL at ${ADMIN_URL} is not reachable: the PostgreSQL runs of the API tests are SKIPPED. ***\n\n`);
+    process.stderr.write(
+      `\n*** PostgreSQL at ${ADMIN_URL} is not reachable: the PostgreSQL runs of the API tests are SKIPPED. ***\n\n`,
+    );
     return false;
   } finally {
     await client.end().catch(() => undefined);
@@ -43,7 +48,9 @@ export async function storeKinds(): Promise<StoreKind[]> {
 }
 
 /** A fresh, migrated database of its own; `drop` removes it. `url` is set for PostgreSQL (its connection URL). */
-export async function freshDatabase(kind: StoreKind): Promise<{ database: Database; url?: string; file?: string; drop(): Promise<void> }> {
+export async function freshDatabase(
+  kind: StoreKind,
+): Promise<{ database: Database; url?: string; file?: string; drop(): Promise<void> }> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'opentill-test-'));
     const file = join(dir, 'test.db');
@@ -77,7 +84,10 @@ export async function freshDatabase(kind: StoreKind): Promise<{ database: Databa
       // pool.end() resolves before its idle connections have said goodbye; a forced drop then kills
       // them and their 'error' event, which has no listener, becomes an uncaught exception. Wait for them.
       for (let i = 0; i < 100; i++) {
-        const { rows } = await cleanup.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        const { rows } = await cleanup.query<{ n: number }>(
+          'select count(*)::int as n from pg_stat_activity where datname = $1',
+          [name],
+        );
         if (rows[0]?.n === 0) break;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

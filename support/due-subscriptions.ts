@@ -14,7 +14,11 @@ export const SEEDED_PRICE_MINOR = 999;
  * test card, whose second period (period 1) fell due ten days ago and whose third is weeks away:
  * a billing run owes each exactly one renewal. Rows are bulk-inserted, 500 per statement.
  */
-export async function seedDueSubscriptions(database: Database, count: number, now = new Date()): Promise<{ vendorId: string; dueAt: string; nextAt: string }> {
+export async function seedDueSubscriptions(
+  database: Database,
+  count: number,
+  now = new Date(),
+): Promise<{ vendorId: string; dueAt: string; nextAt: string }> {
   const db = database.kysely;
   const at = now.toISOString();
   const anchor = new Date(now.getTime() - 40 * 86_400_000);
@@ -22,7 +26,10 @@ export async function seedDueSubscriptions(database: Database, count: number, no
   const nextAt = periodStart(anchor, 'MONTHLY', 2).toISOString();
   const vendorId = newId('vendor');
   const productId = newId('product');
-  await db.insertInto('vendors').values({ id: vendorId, name: 'Seeded', email: 'seeded@vendor.test', created_at: at }).execute();
+  await db
+    .insertInto('vendors')
+    .values({ id: vendorId, name: 'Seeded', email: 'seeded@vendor.test', created_at: at })
+    .execute();
   await db
     .insertInto('products')
     .values({
@@ -38,7 +45,10 @@ export async function seedDueSubscriptions(database: Database, count: number, no
       created_at: at,
     })
     .execute();
-  await db.insertInto('product_prices').values({ product_id: productId, currency: 'USD', amount_minor: SEEDED_PRICE_MINOR }).execute();
+  await db
+    .insertInto('product_prices')
+    .values({ product_id: productId, currency: 'USD', amount_minor: SEEDED_PRICE_MINOR })
+    .execute();
 
   for (let start = 0; start < count; start += 500) {
     const n = Math.min(500, count - start);
@@ -121,11 +131,13 @@ export async function seedDueSubscriptions(database: Database, count: number, no
 /** What the ledger and the sandbox's payment network hold for the seeded vendor after billing. */
 export async function billingTotals(database: Database, vendorId: string, dueAt: string) {
   const db = database.kysely;
-  const one = async (query: ReturnType<typeof sql<{ n: number | string | null }>>) => Number((await query.execute(db)).rows[0]?.n ?? 0);
+  const one = async (query: ReturnType<typeof sql<{ n: number | string | null }>>) =>
+    Number((await query.execute(db)).rows[0]?.n ?? 0);
   const subscriptions = await one(sql`select count(*) as n from transactions where vendor_id = ${vendorId}`);
   const paidOnce = await one(sql`select count(*) as n from (select transaction_id, count(*) as c from ledger_entries
     where vendor_id = ${vendorId} and period_start = ${dueAt} group by transaction_id) x where c = 1`);
-  const chargedOnce = await one(sql`select count(*) as n from (select a.transaction_id, count(*) as c from sandbox_gateway_charges g
+  const chargedOnce =
+    await one(sql`select count(*) as n from (select a.transaction_id, count(*) as c from sandbox_gateway_charges g
     join charge_attempts a on a.id = g.attempt_id where a.vendor_id = ${vendorId} group by a.transaction_id) x where c = 1`);
   return {
     subscriptions,
@@ -135,14 +147,20 @@ export async function billingTotals(database: Database, vendorId: string, dueAt:
     payments: await one(sql`select count(*) as n from ledger_entries where vendor_id = ${vendorId}`),
     /** Subscriptions with other than exactly one payment for the period. */
     notPaidOnce: subscriptions - paidOnce,
-    ledgerTotalMinor: await one(sql`select coalesce(sum(amount_total_minor), 0) as n from ledger_entries where vendor_id = ${vendorId}`),
+    ledgerTotalMinor: await one(
+      sql`select coalesce(sum(amount_total_minor), 0) as n from ledger_entries where vendor_id = ${vendorId}`,
+    ),
     /** Charges the payment network made for this vendor. */
     networkCharges: await one(
       sql`select count(*) as n from sandbox_gateway_charges g join charge_attempts a on a.id = g.attempt_id where a.vendor_id = ${vendorId}`,
     ),
     /** Subscriptions the payment network charged other than exactly once. */
     networkNotOnce: subscriptions - chargedOnce,
-    stillDue: await one(sql`select count(*) as n from transactions where vendor_id = ${vendorId} and next_charge <= ${dueAt}`),
-    unsettledAttempts: await one(sql`select count(*) as n from charge_attempts where vendor_id = ${vendorId} and status <> 'SUCCEEDED'`),
+    stillDue: await one(
+      sql`select count(*) as n from transactions where vendor_id = ${vendorId} and next_charge <= ${dueAt}`,
+    ),
+    unsettledAttempts: await one(
+      sql`select count(*) as n from charge_attempts where vendor_id = ${vendorId} and status <> 'SUCCEEDED'`,
+    ),
   };
 }

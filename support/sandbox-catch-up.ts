@@ -109,14 +109,24 @@ export async function catchUpUnderLoad(
     for (const environment of ['sandbox', 'production'] as const) {
       const scope = { vendorId: reader.id, environment };
       const { authorization } = await services.credentials.issue(scope);
-      const product = await services.catalog.createProduct(scope, { type: 'ONETIME', name: 'Book', prices: [{ currency: 'USD', value: 20 }] });
+      const product = await services.catalog.createProduct(scope, {
+        type: 'ONETIME',
+        name: 'Book',
+        prices: [{ currency: 'USD', value: 20 }],
+      });
       const id = await buy(scope, product.id);
       targets.push({ url: `${url}${environment === 'sandbox' ? '/sandbox' : ''}/v1/transaction/${id}`, authorization });
     }
 
-    const thread = new Worker(READER, { eval: true, workerData: { targets, connections: options.connections ?? 2, gapMs: options.gapMs ?? 5 } });
+    const thread = new Worker(READER, {
+      eval: true,
+      workerData: { targets, connections: options.connections ?? 2, gapMs: options.gapMs ?? 5 },
+    });
     const finished = new Promise<{ reads: number[]; failures: string[] }>((resolve, reject) => {
-      thread.on('message', (message) => message !== 'reading' && resolve(message as { reads: number[]; failures: string[] }));
+      thread.on(
+        'message',
+        (message) => message !== 'reading' && resolve(message as { reads: number[]; failures: string[] }),
+      );
       thread.once('error', reject);
     });
     await new Promise((reading) => thread.once('message', reading));
@@ -152,7 +162,10 @@ export async function catchUpUnderLoad(
 
     const clock = await api('/v1/clock');
     const tx = await api(`/v1/transaction/${subscription}`);
-    const listed = (await api('/v1/transactions/customer%40example.com')) as { id: string; nextCharge: string | null }[];
+    const listed = (await api('/v1/transactions/customer%40example.com')) as {
+      id: string;
+      nextCharge: string | null;
+    }[];
     return {
       reads,
       failures,
@@ -170,8 +183,16 @@ export async function catchUpUnderLoad(
     await drop();
   }
 
-  async function buy(scope: { vendorId: string; environment: 'sandbox' | 'production' }, productId: string): Promise<string> {
-    const result = await services.purchases.purchase(scope, { productId, email: 'customer@example.com', country: 'US', card: CARD });
+  async function buy(
+    scope: { vendorId: string; environment: 'sandbox' | 'production' },
+    productId: string,
+  ): Promise<string> {
+    const result = await services.purchases.purchase(scope, {
+      productId,
+      email: 'customer@example.com',
+      country: 'US',
+      card: CARD,
+    });
     if (result.status !== 'PAID') throw new Error(`purchase not paid: ${JSON.stringify(result)}`);
     return result.transaction.id;
   }

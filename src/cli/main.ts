@@ -14,7 +14,9 @@ import { registerVendorCommands } from './commands/vendor.ts';
 import { registerWorkerCommand } from './commands/worker.ts';
 
 /** `opentill`: serve the API, migrate, and manage vendors, products and sandbox purchases. */
-const program = new Command('opentill').description('opentill: self-hostable payments and subscriptions').showHelpAfterError();
+const program = new Command('opentill')
+  .description('opentill: self-hostable payments and subscriptions')
+  .showHelpAfterError();
 
 // Registration order is the order `opentill --help` lists the commands in.
 registerServerCommands(program);

@@ -34,7 +34,11 @@ export async function withServices<T>(fn: (services: Services, applied: string[]
  * Commands that name a vendor check it before anything else, so a mistyped id is reported as
  * such rather than as a missing product or credential further on.
  */
-export async function requireVendor(services: Pick<Services, 'catalog'>, vendorId: string, json: boolean): Promise<void> {
+export async function requireVendor(
+  services: Pick<Services, 'catalog'>,
+  vendorId: string,
+  json: boolean,
+): Promise<void> {
   try {
     await services.catalog.requireVendor(vendorId);
   } catch (err) {

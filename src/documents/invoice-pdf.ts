@@ -7,7 +7,8 @@ import { formatForBuyer, ratePercent } from '../domain/money.ts';
 import { countryName } from './country-names.ts';
 
 /** The note an EU reverse-charge invoice must carry (Article 226(11a) of the VAT Directive). */
-export const REVERSE_CHARGE_NOTE = 'Reverse charge: VAT to be accounted for by the recipient, Article 196 Council Directive 2006/112/EC';
+export const REVERSE_CHARGE_NOTE =
+  'Reverse charge: VAT to be accounted for by the recipient, Article 196 Council Directive 2006/112/EC';
 
 // DejaVu Sans (npm dejavu-fonts-ttf) for all text: it covers Latin, Greek, Cyrillic, Hebrew and basic
 // Arabic, which the built-in Helvetica (Latin-1 only) does not. Read from node_modules once, never
@@ -32,7 +33,11 @@ const day = (iso: string) => iso.slice(0, 10);
  */
 export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   const title = doc.kind === 'INVOICE' ? 'Invoice' : 'Credit note';
-  const pdf = new PDFDocument({ size: 'A4', margin: 56, info: { Title: `${title} ${doc.number}`, Author: doc.seller.name, Creator: 'opentill' } });
+  const pdf = new PDFDocument({
+    size: 'A4',
+    margin: 56,
+    info: { Title: `${title} ${doc.number}`, Author: doc.seller.name, Creator: 'opentill' },
+  });
   const { regular, bold } = loadFonts();
   pdf.registerFont(REGULAR, regular);
   pdf.registerFont(BOLD, bold);
@@ -66,7 +71,13 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     .font(BOLD)
     .fontSize(22)
     .text(`${title} ${doc.number}`, left, 56, { width: width - 150 });
-  if (doc.environment === 'sandbox') pdf.font(REGULAR).fontSize(10).fillColor('#b00').text('Sandbox test document: no money was moved.').fillColor('black');
+  if (doc.environment === 'sandbox')
+    pdf
+      .font(REGULAR)
+      .fontSize(10)
+      .fillColor('#b00')
+      .text('Sandbox test document: no money was moved.')
+      .fillColor('black');
   pdf
     .moveDown(0.5)
     .font(REGULAR)
@@ -124,7 +135,15 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     pdf.y = bottom;
   };
   row(['Description', 'Qty', 'Unit price', 'Amount'], BOLD);
-  row([doc.item.description, String(doc.item.quantity), money(doc.item.unitNetMinor), money(doc.item.unitNetMinor * doc.item.quantity)], REGULAR);
+  row(
+    [
+      doc.item.description,
+      String(doc.item.quantity),
+      money(doc.item.unitNetMinor),
+      money(doc.item.unitNetMinor * doc.item.quantity),
+    ],
+    REGULAR,
+  );
   if (doc.item.periodStart) {
     pdf.text(
       doc.item.periodEnd
@@ -148,7 +167,11 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   }
   if (doc.reverseCharge) pdf.moveDown().font(BOLD).text(REVERSE_CHARGE_NOTE, left, pdf.y, { width }).font(REGULAR);
   pdf.moveDown(2).fontSize(8).fillColor('#555');
-  if (doc.seller.supportEmail) pdf.text(`Questions about this ${doc.kind === 'INVOICE' ? 'invoice' : 'credit note'}: ${doc.seller.supportEmail}`, left);
+  if (doc.seller.supportEmail)
+    pdf.text(
+      `Questions about this ${doc.kind === 'INVOICE' ? 'invoice' : 'credit note'}: ${doc.seller.supportEmail}`,
+      left,
+    );
   pdf.text(`Transaction ${doc.transactionId}${doc.reference ? `, payment reference ${doc.reference}` : ''}`, left);
   pdf.end();
   return done;

@@ -61,7 +61,11 @@ export interface RenewalPlan {
  */
 export function currentPlan(kind: keyof AttemptPlans, plan: unknown): unknown {
   if (kind !== 'REFUND' || plan === null || typeof plan !== 'object' || !('refund' in plan)) return plan;
-  const { transaction, refund, chargeReference } = plan as { transaction: Transaction; refund: NewEntry; chargeReference: string | null };
+  const { transaction, refund, chargeReference } = plan as {
+    transaction: Transaction;
+    refund: NewEntry;
+    chargeReference: string | null;
+  };
   return {
     transaction,
     paymentId: refund.reversesEntryId ?? '',

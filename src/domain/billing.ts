@@ -10,7 +10,17 @@ import type { UsSalesTaxTable } from './tax-rates.ts';
 import type { ChargeResult, PaymentGateway } from './gateway.ts';
 import { paymentEntry } from './ledger.ts';
 import type { Environment, Scope, Transaction } from './model.ts';
-import type { AttemptOf, BillingState, BillingWrite, ChargeAttempt, ClaimCursor, DueSubscription, DueTransaction, Repositories, Store } from './ports.ts';
+import type {
+  AttemptOf,
+  BillingState,
+  BillingWrite,
+  ChargeAttempt,
+  ClaimCursor,
+  DueSubscription,
+  DueTransaction,
+  Repositories,
+  Store,
+} from './ports.ts';
 import { listPrice, quotePrice, type PriceQuote } from './pricing.ts';
 
 /**
@@ -81,10 +91,19 @@ type Plan =
 export type AuthenticatedRenewal = 'BOOKED' | 'ALREADY_BOOKED' | 'NOT_PAID' | 'PENDING';
 
 /** A renewal's decline without asking any gateway. */
-const NO_METHOD: ChargeResult = { status: 'DECLINED', code: 'card_declined', message: 'No stored payment method.', permanent: true };
+const NO_METHOD: ChargeResult = {
+  status: 'DECLINED',
+  code: 'card_declined',
+  message: 'No stored payment method.',
+  permanent: true,
+};
 
 /** Statuses in which a paid renewal moves the subscription on to its next period. */
-const BILLABLE: ReadonlySet<string> = new Set(['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING']);
+const BILLABLE: ReadonlySet<string> = new Set([
+  'SUBSCRIPTION_STATUS_ACTIVE',
+  'SUBSCRIPTION_STATUS_ACTIVE_TRIAL',
+  'SUBSCRIPTION_STATUS_CANCELLED_PENDING',
+]);
 
 /** Renewals may be charged in the purchase's currency converted from USD once the vendor removed that currency's price. */
 const RENEWALS_CONVERT = true;
@@ -94,7 +113,11 @@ const RENEWALS_CONVERT = true;
  * are now, in the currency of the purchase, without the coupon of the first payment. The transaction's
  * own net stays the price of the purchase; the dashboard's MRR reads this instead (docs/decisions.md §19).
  */
-export function renewalNet(prices: Readonly<Record<string, number>>, currency: string, rates: ExchangeRates): { currency: string; netMinor: number } {
+export function renewalNet(
+  prices: Readonly<Record<string, number>>,
+  currency: string,
+  rates: ExchangeRates,
+): { currency: string; netMinor: number } {
   return listPrice({ prices, currency, allowConversion: RENEWALS_CONVERT, rates });
 }
 
@@ -125,7 +148,10 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
   const unknownRetryMs = options.unknownRetryMs ?? 15 * 60_000;
   const concurrency = options.gatewayConcurrency ?? 16;
   const gatewayTimeoutMs = options.gatewayTimeoutMs ?? 30_000;
-  const scopeOf = (t: Pick<Transaction, 'vendorId' | 'environment'>): Scope => ({ vendorId: t.vendorId, environment: t.environment });
+  const scopeOf = (t: Pick<Transaction, 'vendorId' | 'environment'>): Scope => ({
+    vendorId: t.vendorId,
+    environment: t.environment,
+  });
 
   /** In a sandbox whose clock was moved, a step happens at its scheduled moment; elsewhere, when it is done. */
   function stepTime(t: DueTransaction): Date {
@@ -135,21 +161,32 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     return new Date(Math.min(vendorNow.getTime(), Math.max(Date.parse(t.nextCharge), real.getTime())));
   }
 
-  async function pricesOf(repos: Repositories, t: DueTransaction, cache: Map<string, Record<string, number> | undefined>) {
+  async function pricesOf(
+    repos: Repositories,
+    t: DueTransaction,
+    cache: Map<string, Record<string, number> | undefined>,
+  ) {
     const id = t.customizedProductId ?? t.productId;
     if (!cache.has(id)) {
       const scope = scopeOf(t);
-      const offer = t.customizedProductId ? await repos.customizedProducts.find(scope, id) : await repos.products.find(scope, id);
+      const offer = t.customizedProductId
+        ? await repos.customizedProducts.find(scope, id)
+        : await repos.products.find(scope, id);
       cache.set(id, offer?.prices);
     }
     return cache.get(id);
   }
 
-  async function plan(repos: Repositories, due: DueSubscription, prices: Map<string, Record<string, number> | undefined>): Promise<Plan> {
+  async function plan(
+    repos: Repositories,
+    due: DueSubscription,
+    prices: Map<string, Record<string, number> | undefined>,
+  ): Promise<Plan> {
     const t = due.transaction;
     const at = stepTime(t);
     if (t.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING') return { kind: 'end', due, at };
-    if ((t.status !== 'SUBSCRIPTION_STATUS_ACTIVE' && t.status !== 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL') || !t.billing) return { kind: 'clear', due, at };
+    if ((t.status !== 'SUBSCRIPTION_STATUS_ACTIVE' && t.status !== 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL') || !t.billing)
+      return { kind: 'clear', due, at };
     const list = await pricesOf(repos, t, prices);
     if (!list) return { kind: 'hold', due, at, reason: `${t.id}: its product is gone` };
     try {
@@ -168,14 +205,25 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       });
       const { period, failedAttempts, anchor } = t.billing;
       const start = periodStart(new Date(anchor), t.chargeFrequency, period).toISOString();
-      return { kind: 'charge', due, at, quote, period, periodStart: start, key: `renewal:${t.id}:${period}:${failedAttempts}` };
+      return {
+        kind: 'charge',
+        due,
+        at,
+        quote,
+        period,
+        periodStart: start,
+        key: `renewal:${t.id}:${period}:${failedAttempts}`,
+      };
     } catch (err) {
       return { kind: 'hold', due, at, reason: `${t.id}: ${(err as Error).message}` };
     }
   }
 
   /** Asks the gateway about every attempt, a few at a time; a thrown error is an unknown outcome. */
-  async function charge(plans: Extract<Plan, { kind: 'charge' }>[], attempts: Map<string, ChargeAttempt>): Promise<Map<string, ChargeResult>> {
+  async function charge(
+    plans: Extract<Plan, { kind: 'charge' }>[],
+    attempts: Map<string, ChargeAttempt>,
+  ): Promise<Map<string, ChargeResult>> {
     const results = new Map<string, ChargeResult>();
     let next = 0;
     const lane = async () => {
@@ -280,7 +328,8 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       const billable = BILLABLE.has(current.status);
       if (samePeriod && billable) {
         Object.assign(state, {
-          status: current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? current.status : 'SUBSCRIPTION_STATUS_ACTIVE',
+          status:
+            current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? current.status : 'SUBSCRIPTION_STATUS_ACTIVE',
           lastCharge: at,
           nextCharge: periodStart(new Date(billing.anchor), current.chargeFrequency, p.period + 1).toISOString(),
           period: p.period + 1,
@@ -298,8 +347,16 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     const retry = retryAt(new Date(p.periodStart), failedAttempts);
     // The customer is told: a bank holding the payment for authentication is asked for, any other decline is a failure.
     const kind = outcome.code === 'authentication_required' ? 'ACTION_REQUIRED' : 'PAYMENT_FAILED';
-    const amount = { currency: attempt?.currency ?? p.quote.currency, totalMinor: attempt?.amountMinor ?? p.quote.totalMinor };
-    const failure = (date: string | null): EmailEvent => ({ kind, scope: scopeOf(t), key: `${kind}:${p.key}`, facts: { transactionId: t.id, date, amount } });
+    const amount = {
+      currency: attempt?.currency ?? p.quote.currency,
+      totalMinor: attempt?.amountMinor ?? p.quote.totalMinor,
+    };
+    const failure = (date: string | null): EmailEvent => ({
+      kind,
+      scope: scopeOf(t),
+      key: `${kind}:${p.key}`,
+      facts: { transactionId: t.id, date, amount },
+    });
     if (retry) {
       // Tries stay at least a day apart even when a stopped worker left several overdue.
       const next = Math.max(retry.getTime(), p.at.getTime() + 86_400_000);
@@ -307,7 +364,12 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       emails?.push(failure(state.nextCharge));
     } else {
       emails?.push(failure(null));
-      Object.assign(state, { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: 'NEXT_CHARGE_FAILED', nextCharge: null, failedAttempts });
+      Object.assign(state, {
+        status: 'SUBSCRIPTION_STATUS_CANCELLED',
+        whoCanceled: 'NEXT_CHARGE_FAILED',
+        nextCharge: null,
+        failedAttempts,
+      });
       write.change = { flag: 'CHANGED_STATUS_CANCELLED', at };
       report.failed++;
     }
@@ -321,7 +383,11 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
    * A step that asks no gateway (an end, a free period, no stored method) is written at once, against
    * the row the claim just read and locked. Undefined when nothing is due.
    */
-  async function claimAndPlan(repos: Repositories, query: Parameters<Repositories['billing']['claimDue']>[0], report: BillingReport) {
+  async function claimAndPlan(
+    repos: Repositories,
+    query: Parameters<Repositories['billing']['claimDue']>[0],
+    report: BillingReport,
+  ) {
     const batch = await repos.billing.claimDue(query);
     if (batch.length === 0) return undefined;
     const prices = new Map<string, Record<string, number> | undefined>();
@@ -331,10 +397,12 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       const tries = p.kind === 'charge' ? (p.due.transaction.billing?.failedAttempts ?? 0) : 0;
       if (p.kind !== 'charge' || tries === 0) continue;
       const before = await repos.chargeAttempts.findByKey(`renewal:${p.due.transaction.id}:${p.period}:${tries - 1}`);
-      if (before?.failureCode === 'authentication_required' && before.gatewayReference) p.heldPayment = before.gatewayReference;
+      if (before?.failureCode === 'authentication_required' && before.gatewayReference)
+        p.heldPayment = before.gatewayReference;
     }
     // A free period needs no gateway; no stored method is a decline without one.
-    const charged = (p: Plan): p is Extract<Plan, { kind: 'charge' }> => p.kind === 'charge' && p.quote.totalMinor > 0 && p.due.token !== null;
+    const charged = (p: Plan): p is Extract<Plan, { kind: 'charge' }> =>
+      p.kind === 'charge' && p.quote.totalMinor > 0 && p.due.token !== null;
     const toCharge = plans.filter(charged);
     const now = deps.clock.real();
     const recorded = toCharge.map((p) =>
@@ -347,7 +415,12 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
         currency: p.quote.currency,
         now,
         plan: {
-          quote: { currency: p.quote.currency, netMinor: p.quote.netMinor, taxMinor: p.quote.taxMinor, taxRate: p.quote.taxRate },
+          quote: {
+            currency: p.quote.currency,
+            netMinor: p.quote.netMinor,
+            taxMinor: p.quote.taxMinor,
+            taxRate: p.quote.taxRate,
+          },
           period: p.period,
           periodStart: p.periodStart,
         } satisfies RenewalPlan,
@@ -362,7 +435,8 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       return !mine.has(a.id) && a.status === 'PENDING' && a.createdAt > query.attemptsSince;
     };
     const withoutGateway = plans.filter((p) => !charged(p));
-    if (withoutGateway.length > 0) await write(repos, { plans: withoutGateway, attempts: new Map(), results: new Map() }, report);
+    if (withoutGateway.length > 0)
+      await write(repos, { plans: withoutGateway, attempts: new Map(), results: new Map() }, report);
     const toAsk = toCharge.filter((p) => !inFlightElsewhere(p));
     const last = batch.at(-1)!.transaction;
     const cursor: ClaimCursor = { nextCharge: last.nextCharge!, id: last.id };
@@ -384,14 +458,23 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     const charged = toAsk.filter((p) => {
       const a = attempts.get(p.key)!;
       if (a.amountMinor === p.quote.totalMinor && a.currency === p.quote.currency) return true;
-      plans[plans.indexOf(p)] = { kind: 'hold', due: p.due, at: p.at, reason: `${p.due.transaction.id}: the price changed while a charge of it was in flight` };
+      plans[plans.indexOf(p)] = {
+        kind: 'hold',
+        due: p.due,
+        at: p.at,
+        reason: `${p.due.transaction.id}: the price changed while a charge of it was in flight`,
+      };
       return false;
     });
     return { plans, attempts, results: await charge(charged, attempts) };
   }
 
   /** Writes a charged batch's outcomes, inside the caller's database transaction, against its rows as they are now. */
-  async function write(repos: Repositories, { plans, attempts, results }: Charged, report: BillingReport): Promise<void> {
+  async function write(
+    repos: Repositories,
+    { plans, attempts, results }: Charged,
+    report: BillingReport,
+  ): Promise<void> {
     if (plans.length === 0) return;
     // No e-mail events are made at all while e-mails are off: this is the billing hot path.
     const emails: EmailEvent[] | undefined = deps.emails?.enabled ? [] : undefined;
@@ -400,8 +483,17 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
     const writes = plans.map((p) => {
       const key = p.kind === 'charge' ? p.key : undefined;
       const result =
-        key === undefined ? undefined : (results.get(key) ?? (p.due.token === null && p.kind === 'charge' && p.quote.totalMinor > 0 ? NO_METHOD : undefined));
-      return resolve(p, current.get(p.due.transaction.id)!, result, key === undefined ? undefined : attempts.get(key), batch);
+        key === undefined
+          ? undefined
+          : (results.get(key) ??
+            (p.due.token === null && p.kind === 'charge' && p.quote.totalMinor > 0 ? NO_METHOD : undefined));
+      return resolve(
+        p,
+        current.get(p.due.transaction.id)!,
+        result,
+        key === undefined ? undefined : attempts.get(key),
+        batch,
+      );
     });
     await repos.billing.apply(writes);
     if (emails) await deps.emails?.record(repos, emails);
@@ -461,8 +553,12 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
       booking: orphanBooking,
       /** Billing asks about this renewal again itself: its subscription is still billed. */
       async billedByBilling(attempt: AttemptOf<'RENEWAL'>): Promise<boolean> {
-        const transaction = attempt.transactionId ? await deps.store.transactions.find(attempt.scope, attempt.transactionId) : undefined;
-        const billed = transaction?.status === 'SUBSCRIPTION_STATUS_ACTIVE' || transaction?.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL';
+        const transaction = attempt.transactionId
+          ? await deps.store.transactions.find(attempt.scope, attempt.transactionId)
+          : undefined;
+        const billed =
+          transaction?.status === 'SUBSCRIPTION_STATUS_ACTIVE' ||
+          transaction?.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL';
         return billed && transaction.nextCharge !== null;
       },
     },
@@ -498,7 +594,8 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
         if (!recorded.fresh) return 'ALREADY_BOOKED';
         const current = (await repos.billing.lockMany([transactionId])).get(transactionId);
         const transaction = await repos.transactions.find(held.scope, transactionId);
-        if (!current?.billing || !transaction) throw new Error(`authenticated renewal ${held.key}: transaction ${transactionId} is gone`);
+        if (!current?.billing || !transaction)
+          throw new Error(`authenticated renewal ${held.key}: transaction ${transactionId} is gone`);
         const billing = current.billing;
         const at = deps.clock.now(held.scope);
         const write: BillingWrite = {
@@ -506,7 +603,13 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
           state: stateAsIs(current, billing),
           change: null,
           entry: null,
-          attempt: { id: recorded.attempt.id, status: 'SUCCEEDED', gatewayReference: reference, failureCode: null, updatedAt: now.toISOString() },
+          attempt: {
+            id: recorded.attempt.id,
+            status: 'SUCCEEDED',
+            gatewayReference: reference,
+            failureCode: null,
+            updatedAt: now.toISOString(),
+          },
         };
         // Another try of the same period already booked this payment (it found it completed when it went to cancel it).
         if (billing.period !== plan.period) {
@@ -526,11 +629,16 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
           at,
           periodStart: plan.periodStart,
         });
-        const failedOut = current.status === 'SUBSCRIPTION_STATUS_CANCELLED' && current.whoCanceled === 'NEXT_CHARGE_FAILED';
-        const billable = failedOut || ['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'].includes(current.status);
+        const failedOut =
+          current.status === 'SUBSCRIPTION_STATUS_CANCELLED' && current.whoCanceled === 'NEXT_CHARGE_FAILED';
+        const billable =
+          failedOut || ['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'].includes(current.status);
         if (billable) {
           Object.assign(write.state, {
-            status: current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? current.status : 'SUBSCRIPTION_STATUS_ACTIVE',
+            status:
+              current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'
+                ? current.status
+                : 'SUBSCRIPTION_STATUS_ACTIVE',
             whoCanceled: failedOut ? null : current.whoCanceled,
             lastCharge: at.toISOString(),
             nextCharge: periodStart(new Date(billing.anchor), current.chargeFrequency, plan.period + 1).toISOString(),
@@ -565,10 +673,21 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
         pause?: () => Promise<void>;
       } = {},
     ): Promise<BillingReport> {
-      const report: BillingReport = { renewed: 0, declined: 0, ended: 0, failed: 0, unknown: 0, expiredOffers: 0, errors: [] };
+      const report: BillingReport = {
+        renewed: 0,
+        declined: 0,
+        ended: 0,
+        failed: 0,
+        unknown: 0,
+        expiredOffers: 0,
+        errors: [],
+      };
       const clocks: { sandboxVendorId?: string; offsetMs: number }[] = only.sandboxVendorId
         ? [{ sandboxVendorId: only.sandboxVendorId, offsetMs: deps.clock.offsetOf(only.sandboxVendorId) }]
-        : [{ offsetMs: 0 }, ...deps.clock.ahead().map(([sandboxVendorId, offsetMs]) => ({ sandboxVendorId, offsetMs }))];
+        : [
+            { offsetMs: 0 },
+            ...deps.clock.ahead().map(([sandboxVendorId, offsetMs]) => ({ sandboxVendorId, offsetMs })),
+          ];
       let batches = 0;
       // A batch's write and the next batch's claim share one database transaction, so a batch costs
       // one commit: the write of the batch before, then the claim and the recorded attempts of this

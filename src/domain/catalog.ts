@@ -2,7 +2,15 @@ import { emailSettings, type EmailSettingsInput } from './customer-email-model.t
 import type { Clock } from './clock.ts';
 import { AppError, invalidInput, invalidState, notFound } from './errors.ts';
 import { newId } from './ids.ts';
-import type { ChargeFrequency, CustomizedProduct, Environment, Product, Scope, TransactionType, Vendor } from './model.ts';
+import type {
+  ChargeFrequency,
+  CustomizedProduct,
+  Environment,
+  Product,
+  Scope,
+  TransactionType,
+  Vendor,
+} from './model.ts';
 import { RECURRING_FREQUENCIES, TRANSACTION_TYPES } from './model.ts';
 import type { Repositories, Store } from './ports.ts';
 import { sellerSettings, type SellerDetailsInput } from './seller-details.ts';
@@ -11,7 +19,8 @@ import { parsePriceList, requireEmail, requireOrigin, requirePayload } from './v
 
 /** Vendors, products and customized products: what can be sold, and by whom. */
 export interface CatalogDeps {
-  store: Pick<Repositories, 'vendors' | 'products' | 'customizedProducts' | 'transactions'> & Pick<Store, 'transaction'>;
+  store: Pick<Repositories, 'vendors' | 'products' | 'customizedProducts' | 'transactions'> &
+    Pick<Store, 'transaction'>;
   clock: Clock;
   /** `{hosted_url}` of an environment: where payment links point. */
   hostedUrl: (environment: Scope['environment']) => string;
@@ -128,7 +137,8 @@ export function catalogService(deps: CatalogDeps) {
      */
     async updateVendorSettings(
       vendorId: string,
-      settings: Partial<Pick<Vendor, 'allowConversion' | 'adminFrameOrigins'>> & SellerDetailsInput & { emails?: EmailSettingsInput },
+      settings: Partial<Pick<Vendor, 'allowConversion' | 'adminFrameOrigins'>> &
+        SellerDetailsInput & { emails?: EmailSettingsInput },
     ): Promise<Vendor> {
       const origins = settings.adminFrameOrigins?.map(requireOrigin);
       const checked = {
@@ -137,7 +147,8 @@ export function catalogService(deps: CatalogDeps) {
         ...sellerSettings(settings),
         ...(settings.emails ? { emails: emailSettings(settings.emails) } : {}),
       };
-      if (Object.keys(checked).length > 0 && !(await deps.store.vendors.updateSettings(vendorId, checked))) throw notFound(`Vendor ${vendorId}`);
+      if (Object.keys(checked).length > 0 && !(await deps.store.vendors.updateSettings(vendorId, checked)))
+        throw notFound(`Vendor ${vendorId}`);
       const vendor = await deps.store.vendors.find(vendorId);
       if (!vendor) throw notFound(`Vendor ${vendorId}`);
       return vendor;
@@ -157,7 +168,8 @@ export function catalogService(deps: CatalogDeps) {
         }
       }
       const trialDays = input.trialDays ?? 0;
-      if (!Number.isInteger(trialDays) || trialDays < 0 || trialDays > 365) throw invalidInput('trialDays must be a whole number from 0 to 365.');
+      if (!Number.isInteger(trialDays) || trialDays < 0 || trialDays > 365)
+        throw invalidInput('trialDays must be a whole number from 0 to 365.');
       if (trialDays > 0 && type !== 'SUBSCRIPTION') throw invalidInput('Only subscriptions can have a trial.');
       const product: Product = {
         id: newId('product'),
@@ -182,14 +194,19 @@ export function catalogService(deps: CatalogDeps) {
      * New name, description, prices, trial or licences for a product. Its type and frequency stay:
      * subscriptions sold on it renew on their schedule, at the new price (the renewal re-prices).
      */
-    async updateProduct(scope: Scope, id: string, input: Omit<NewProduct, 'type' | 'chargeFrequency'>): Promise<Product> {
+    async updateProduct(
+      scope: Scope,
+      id: string,
+      input: Omit<NewProduct, 'type' | 'chargeFrequency'>,
+    ): Promise<Product> {
       const current = await deps.store.products.find(scope, id);
       if (!current) throw notFound(`Product ${id}`);
       const name = input.name?.trim();
       if (!name) throw invalidInput('A product needs a name.');
       if (name.length > 200) throw invalidInput('A product name has at most 200 characters.');
       const trialDays = input.trialDays ?? current.trialDays;
-      if (!Number.isInteger(trialDays) || trialDays < 0 || trialDays > 365) throw invalidInput('trialDays must be a whole number from 0 to 365.');
+      if (!Number.isInteger(trialDays) || trialDays < 0 || trialDays > 365)
+        throw invalidInput('trialDays must be a whole number from 0 to 365.');
       if (trialDays > 0 && current.type !== 'SUBSCRIPTION') throw invalidInput('Only subscriptions can have a trial.');
       const fields = {
         name,
@@ -207,22 +224,33 @@ export function catalogService(deps: CatalogDeps) {
       if (!product) throw notFound(`Product ${productId}`);
       const prices = parsePriceList(input.prices);
       const payload = requirePayload(input.payload);
-      const userMail = input.userMail === undefined || input.userMail === null ? null : requireEmail(input.userMail, 'userMail');
+      const userMail =
+        input.userMail === undefined || input.userMail === null ? null : requireEmail(input.userMail, 'userMail');
       let expiresAt: string | null = null;
       if (input.expiresIn !== undefined && input.expiresIn !== null) {
         // Under a second the link would be expired when the vendor receives it (1e-9 rounds to 0 ms).
-        if (typeof input.expiresIn !== 'number' || !Number.isFinite(input.expiresIn) || input.expiresIn < 1 || input.expiresIn > 10 * 365 * 86400) {
-          throw invalidInput('expiresIn must be a number of seconds from 1 to 315360000 (ten years); a shorter one makes a link that has already expired.');
+        if (
+          typeof input.expiresIn !== 'number' ||
+          !Number.isFinite(input.expiresIn) ||
+          input.expiresIn < 1 ||
+          input.expiresIn > 10 * 365 * 86400
+        ) {
+          throw invalidInput(
+            'expiresIn must be a number of seconds from 1 to 315360000 (ten years); a shorter one makes a link that has already expired.',
+          );
         }
         expiresAt = new Date(deps.clock.now(scope).getTime() + Math.round(input.expiresIn * 1000)).toISOString();
       }
       let transactionIdToMigrate: string | null = null;
       if (input.transactionIdToMigrate) {
-        if (product.type !== 'SUBSCRIPTION') throw invalidInput('Only a subscription product can replace a subscription (transactionIdToMigrate).');
+        if (product.type !== 'SUBSCRIPTION')
+          throw invalidInput('Only a subscription product can replace a subscription (transactionIdToMigrate).');
         const old = await deps.store.transactions.find(scope, input.transactionIdToMigrate);
         if (!old) throw notFound(`Transaction ${input.transactionIdToMigrate}`);
         if (old.type !== 'SUBSCRIPTION' || old.status !== 'SUBSCRIPTION_STATUS_ACTIVE') {
-          throw invalidState(`transactionIdToMigrate must be an active subscription; ${old.id} is ${old.type} with status ${old.status}.`);
+          throw invalidState(
+            `transactionIdToMigrate must be an active subscription; ${old.id} is ${old.type} with status ${old.status}.`,
+          );
         }
         transactionIdToMigrate = old.id;
       }
@@ -258,7 +286,14 @@ export function catalogService(deps: CatalogDeps) {
         }
         const product = await deps.store.products.find(scope, customized.productId);
         if (!product) throw notFound(`Product ${id}`);
-        return { product: { ...product, prices: customized.prices, description: customized.description ?? product.description }, customized };
+        return {
+          product: {
+            ...product,
+            prices: customized.prices,
+            description: customized.description ?? product.description,
+          },
+          customized,
+        };
       }
       const product = await deps.store.products.find(scope, id);
       if (!product) throw notFound(`Product ${id}`);

@@ -44,7 +44,11 @@ export function settledAs(
   return {
     status: outcome.status,
     gatewayReference:
-      outcome.status === 'SUCCEEDED' ? outcome.reference : outcome.status === 'DECLINED' ? (outcome.reference ?? null) : before.gatewayReference,
+      outcome.status === 'SUCCEEDED'
+        ? outcome.reference
+        : outcome.status === 'DECLINED'
+          ? (outcome.reference ?? null)
+          : before.gatewayReference,
     failureCode: outcome.status === 'DECLINED' ? outcome.code : null,
     updatedAt: at,
   };
@@ -74,7 +78,8 @@ export interface ChargeProtocolDeps {
 export const UNRESOLVED_AFTER_MS = 24 * 3600_000;
 
 export function refundAsOutcome(result: RefundResult): Outcome {
-  if (result.status === 'FAILED') return { status: 'DECLINED', code: 'refund_refused', message: result.message, permanent: true };
+  if (result.status === 'FAILED')
+    return { status: 'DECLINED', code: 'refund_refused', message: result.message, permanent: true };
   return result.status === 'SUCCEEDED' ? { status: 'SUCCEEDED', reference: result.reference, feeMinor: 0 } : result;
 }
 
@@ -95,24 +100,38 @@ export async function askGateway<T extends ChargeResult | RefundResult | NotFoun
 
 export function chargeProtocol(deps: ChargeProtocolDeps) {
   const at = () => deps.clock.now();
-  const ask = <T extends ChargeResult | RefundResult | NotFound>(call: () => Promise<T>) => askGateway(call, deps.gatewayTimeoutMs);
+  const ask = <T extends ChargeResult | RefundResult | NotFound>(call: () => Promise<T>) =>
+    askGateway(call, deps.gatewayTimeoutMs);
 
   /**
    * Asks the gateway to move the attempt's money: a charge of its token, a refund of its charge, or
    * (`session`) the outcome of the payment the customer made in the browser under the attempt.
    */
-  async function move(attempt: AnyAttempt, request: { token: string } | { refundOf: string | null } | { session: true }): Promise<Outcome> {
+  async function move(
+    attempt: AnyAttempt,
+    request: { token: string } | { refundOf: string | null } | { session: true },
+  ): Promise<Outcome> {
     const gateway = deps.gateways[attempt.scope.environment];
     if ('session' in request) {
       const found = await ask(() => gateway.lookupCharge(attempt.id, attempt.gatewayReference));
       // A session the processor no longer has (cancelled, expired): nothing was charged.
       return found.status === 'NOT_FOUND'
-        ? { status: 'DECLINED', code: 'card_declined', message: 'The payment was cancelled; nothing was charged.', permanent: false }
+        ? {
+            status: 'DECLINED',
+            code: 'card_declined',
+            message: 'The payment was cancelled; nothing was charged.',
+            permanent: false,
+          }
         : found;
     }
     if ('refundOf' in request) {
       const result = await ask(() =>
-        gateway.refund({ refundId: attempt.id, chargeReference: request.refundOf, amountMinor: attempt.amountMinor, currency: attempt.currency }),
+        gateway.refund({
+          refundId: attempt.id,
+          chargeReference: request.refundOf,
+          amountMinor: attempt.amountMinor,
+          currency: attempt.currency,
+        }),
       );
       return refundAsOutcome(result);
     }
@@ -169,7 +188,8 @@ export function chargeProtocol(deps: ChargeProtocolDeps) {
     record: <K extends AttemptKind>(attempt: AttemptOf<K>) => deps.store.chargeAttempts.record(attempt),
     findByKey: (key: string) => deps.store.chargeAttempts.findByKey(key),
     /** Keeps the processor's id of an open attempt's browser session, so every later lookup asks about that one. */
-    noteReference: (attempt: AnyAttempt, reference: string) => deps.store.chargeAttempts.noteReference(attempt.id, reference),
+    noteReference: (attempt: AnyAttempt, reference: string) =>
+      deps.store.chargeAttempts.noteReference(attempt.id, reference),
     move,
     /**
      * Asks again about an attempt recorded earlier (a client's retry). It is marked asked first: the
@@ -198,7 +218,9 @@ export function chargeProtocol(deps: ChargeProtocolDeps) {
       const gateway = deps.gateways[attempt.scope.environment];
       const found =
         attempt.kind === 'REFUND'
-          ? await ask(() => gateway.lookupRefund(attempt.id, booking.lookupHint?.(attempt))).then((r) => (r.status === 'NOT_FOUND' ? r : refundAsOutcome(r)))
+          ? await ask(() => gateway.lookupRefund(attempt.id, booking.lookupHint?.(attempt))).then((r) =>
+              r.status === 'NOT_FOUND' ? r : refundAsOutcome(r),
+            )
           : await ask(() => gateway.lookupCharge(attempt.id, attempt.gatewayReference));
       if (found.status === 'NOT_FOUND') return settle(attempt, { status: 'VOIDED' }, booking);
       if (found.status === 'UNKNOWN') {
@@ -225,7 +247,8 @@ export interface ReconcileReport {
 }
 
 /** A purchase paid in a session of the processor's in the browser (src/domain/purchases.ts). */
-const isBrowserSession = (attempt: AnyAttempt) => attempt.kind === 'PURCHASE' && (attempt as AttemptOf<'PURCHASE'>).plan?.session === true;
+const isBrowserSession = (attempt: AnyAttempt) =>
+  attempt.kind === 'PURCHASE' && (attempt as AttemptOf<'PURCHASE'>).plan?.session === true;
 
 /**
  * The reconciler of the billing worker's loop: every open attempt of every kind. Renewals are
@@ -250,16 +273,26 @@ export function attemptReconciler(deps: {
    */
   sessionLifetimeMs?: number | undefined;
 }) {
-  const kinds: AttemptKind[] = [...(Object.keys(deps.bookings) as AttemptKind[]), ...(deps.renewals ? (['RENEWAL'] as const) : [])];
+  const kinds: AttemptKind[] = [
+    ...(Object.keys(deps.bookings) as AttemptKind[]),
+    ...(deps.renewals ? (['RENEWAL'] as const) : []),
+  ];
   const bookings: Partial<Bookings> = { ...deps.bookings, RENEWAL: deps.renewals?.booking };
   return {
     async run(limit = 200): Promise<ReconcileReport> {
       const report: ReconcileReport = { settled: 0, voided: 0, open: 0, unresolved: 0, expiredSessions: 0 };
       const now = deps.clock.now().getTime();
       const idleSince = new Date(now - deps.graceMs).toISOString();
-      const sessionsRecordedBefore = deps.sessionLifetimeMs === undefined ? undefined : new Date(now - deps.sessionLifetimeMs).toISOString();
-      for (const attempt of await deps.store.chargeAttempts.listOpen({ idleSince, kinds, limit, sessionsRecordedBefore })) {
-        if (attempt.kind === 'RENEWAL' && (attempt.plan === null || (await deps.renewals!.billedByBilling(attempt)))) continue;
+      const sessionsRecordedBefore =
+        deps.sessionLifetimeMs === undefined ? undefined : new Date(now - deps.sessionLifetimeMs).toISOString();
+      for (const attempt of await deps.store.chargeAttempts.listOpen({
+        idleSince,
+        kinds,
+        limit,
+        sessionsRecordedBefore,
+      })) {
+        if (attempt.kind === 'RENEWAL' && (attempt.plan === null || (await deps.renewals!.billedByBilling(attempt))))
+          continue;
         const after = await deps.protocol.reconcile(attempt, bookingFor(bookings, attempt));
         if (after.status === 'VOIDED') {
           report.voided++;

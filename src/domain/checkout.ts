@@ -27,7 +27,10 @@ export const checkoutKey = (formToken: string) => `checkout:${formToken}`;
 export type CheckoutSession = { status: 'SESSION'; clientSecret: string; mode: 'payment' | 'setup' };
 
 export function checkoutService(deps: CheckoutDeps) {
-  async function present(result: Awaited<ReturnType<PurchaseService['purchase']>>, scope: Scope): Promise<CheckoutOutcome> {
+  async function present(
+    result: Awaited<ReturnType<PurchaseService['purchase']>>,
+    scope: Scope,
+  ): Promise<CheckoutOutcome> {
     if (result.status === 'PENDING') return { status: 'PENDING', message: result.message };
     if (result.status === 'DECLINED') return { status: 'DECLINED', message: result.message };
     const { entries } = await deps.transactions.get(scope, result.transaction.id);
@@ -40,9 +43,17 @@ export function checkoutService(deps: CheckoutDeps) {
     },
 
     /** Starts (or, the same form again, finds) the processor's browser session of a form's payment; settled already: its outcome. */
-    async startSession(scope: Scope, formToken: string, request: Omit<PurchaseRequest, 'card'>): Promise<CheckoutOutcome | CheckoutSession> {
-      const result = await deps.purchases.startBrowserPayment(scope, { ...request, attemptKey: checkoutKey(formToken) });
-      if (result.status === 'SESSION') return { status: 'SESSION', clientSecret: result.clientSecret, mode: result.mode };
+    async startSession(
+      scope: Scope,
+      formToken: string,
+      request: Omit<PurchaseRequest, 'card'>,
+    ): Promise<CheckoutOutcome | CheckoutSession> {
+      const result = await deps.purchases.startBrowserPayment(scope, {
+        ...request,
+        attemptKey: checkoutKey(formToken),
+      });
+      if (result.status === 'SESSION')
+        return { status: 'SESSION', clientSecret: result.clientSecret, mode: result.mode };
       if (result.status === 'NEEDS_BROWSER') throw new Error('a session was asked for and none started');
       return present(result, scope);
     },
@@ -52,8 +63,16 @@ export function checkoutService(deps: CheckoutDeps) {
      * there is nothing to pay and no card to keep (or its payment is already settled), else NEEDS_BROWSER,
      * with no session started at the processor that this page could never confirm.
      */
-    async payWithoutBrowser(scope: Scope, formToken: string, request: Omit<PurchaseRequest, 'card'>): Promise<CheckoutOutcome | { status: 'NEEDS_BROWSER' }> {
-      const result = await deps.purchases.startBrowserPayment(scope, { ...request, attemptKey: checkoutKey(formToken) }, { sessions: false });
+    async payWithoutBrowser(
+      scope: Scope,
+      formToken: string,
+      request: Omit<PurchaseRequest, 'card'>,
+    ): Promise<CheckoutOutcome | { status: 'NEEDS_BROWSER' }> {
+      const result = await deps.purchases.startBrowserPayment(
+        scope,
+        { ...request, attemptKey: checkoutKey(formToken) },
+        { sessions: false },
+      );
       if (result.status === 'NEEDS_BROWSER') return result;
       if (result.status === 'SESSION') throw new Error('a session was started for a form sent without its script');
       return present(result, scope);

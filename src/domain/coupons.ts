@@ -42,9 +42,11 @@ export function couponService(deps: { store: Store; clock: Clock; rates: Exchang
   return {
     async create(scope: Scope, input: NewCoupon): Promise<Coupon> {
       const code = normalizeCouponCode(input.code);
-      if (!CODE.test(code)) throw invalidInput('A coupon code has 3 to 32 letters, digits, "-" or "_", starting with a letter or digit.');
+      if (!CODE.test(code))
+        throw invalidInput('A coupon code has 3 to 32 letters, digits, "-" or "_", starting with a letter or digit.');
       const hasPercent = input.percentOff !== undefined;
-      if (hasPercent === (input.amountsOff !== undefined)) throw invalidInput('Give a coupon either a percentage off or amounts off, not both.');
+      if (hasPercent === (input.amountsOff !== undefined))
+        throw invalidInput('Give a coupon either a percentage off or amounts off, not both.');
       let percentOff: string | null = null;
       let amountsOff: Record<string, number> = {};
       if (hasPercent) {
@@ -55,21 +57,26 @@ export function couponService(deps: { store: Store; clock: Clock; rates: Exchang
         percentOff = formatDecimal(percent);
       } else {
         amountsOff = parsePriceList(input.amountsOff);
-        if (Object.values(amountsOff).some((minor) => minor === 0)) throw invalidInput('An amount off must be more than zero.');
+        if (Object.values(amountsOff).some((minor) => minor === 0))
+          throw invalidInput('An amount off must be more than zero.');
       }
       const now = deps.clock.now();
       let expiresAt: string | null = null;
       if (input.expiresAt !== undefined) {
         const at = new Date(input.expiresAt);
-        if (Number.isNaN(at.getTime())) throw invalidInput(`expiresAt "${input.expiresAt}" is not a date, e.g. 2030-12-31 or 2030-12-31T23:59:59Z.`);
+        if (Number.isNaN(at.getTime()))
+          throw invalidInput(`expiresAt "${input.expiresAt}" is not a date, e.g. 2030-12-31 or 2030-12-31T23:59:59Z.`);
         if (at <= now) throw invalidInput('expiresAt must be in the future.');
         expiresAt = at.toISOString();
       }
       const product = await deps.store.products.find(scope, input.productId);
       if (!product) throw notFound(`Product ${input.productId}`);
-      if (await deps.store.coupons.findByCode(scope, product.id, code)) throw invalidInput(`Product ${product.id} already has a coupon ${code}.`);
+      if (await deps.store.coupons.findByCode(scope, product.id, code))
+        throw invalidInput(`Product ${product.id} already has a coupon ${code}.`);
       // An amount off is converted from USD into the payer's currency; where no rate exists, the vendor says how much.
-      const unconvertible = Object.keys(product.prices).filter((c) => c !== 'USD' && !(c in amountsOff) && !deps.rates.perEuro.has(c));
+      const unconvertible = Object.keys(product.prices).filter(
+        (c) => c !== 'USD' && !(c in amountsOff) && !deps.rates.perEuro.has(c),
+      );
       if (!hasPercent && unconvertible.length > 0) {
         throw invalidInput(
           `Give the amount off in ${unconvertible.join(', ')} too: the product is priced in it and there is no exchange rate to convert the USD amount.`,
@@ -94,13 +101,15 @@ export function couponService(deps: { store: Store; clock: Clock; rates: Exchang
     list: (scope: Scope) => deps.store.coupons.list(scope),
 
     async revoke(scope: Scope, id: string): Promise<void> {
-      if (!(await deps.store.coupons.revoke(scope, id, deps.clock.now().toISOString()))) throw notFound(`Active coupon ${id}`);
+      if (!(await deps.store.coupons.revoke(scope, id, deps.clock.now().toISOString())))
+        throw notFound(`Active coupon ${id}`);
     },
 
     /** The coupon a customer typed, if it may be used now on this product; a clear error if not. */
     async redeemable(scope: Scope, productId: string, typed: string): Promise<Coupon> {
       const coupon = await deps.store.coupons.findByCode(scope, productId, normalizeCouponCode(typed));
-      if (!coupon || coupon.revokedAt !== null) throw new AppError('INVALID_INPUT', `The coupon "${typed.trim()}" is not valid for this product.`);
+      if (!coupon || coupon.revokedAt !== null)
+        throw new AppError('INVALID_INPUT', `The coupon "${typed.trim()}" is not valid for this product.`);
       if (coupon.expiresAt !== null && coupon.expiresAt <= deps.clock.now(scope).toISOString())
         throw new AppError('INVALID_INPUT', `The coupon "${typed.trim()}" has expired.`);
       return coupon;

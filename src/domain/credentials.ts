@@ -59,7 +59,8 @@ export function credentialService(deps: CredentialDeps) {
     const revocationsBefore = revocations;
     const credential = await deps.store.credentials.findByLogin(login);
     // Only production asks about the vendor; the operator's enable-production is heard when the entry expires.
-    const vendor = credential?.environment === 'production' ? await deps.store.vendors.find(credential.vendorId) : undefined;
+    const vendor =
+      credential?.environment === 'production' ? await deps.store.vendors.find(credential.vendorId) : undefined;
     const entry: CacheEntry = {
       credential,
       until: now + CREDENTIAL_CACHE_MS,
@@ -116,7 +117,12 @@ export function credentialService(deps: CredentialDeps) {
       if (colon <= 0 || header.length > 512) return undefined;
       const entry = await lookup(header.slice(0, colon).trim());
       const credential = entry.credential;
-      if (!matches(entry, header.slice(colon + 1).trim()) || !credential || credential.revokedAt !== null || credential.environment !== environment)
+      if (
+        !matches(entry, header.slice(colon + 1).trim()) ||
+        !credential ||
+        credential.revokedAt !== null ||
+        credential.environment !== environment
+      )
         return undefined;
       if (!entry.reaches) throw productionNotEnabled(credential.vendorId);
       return { vendorId: credential.vendorId, environment };

@@ -45,7 +45,14 @@ export interface EmailView {
   frequency: ChargeFrequency;
   transactionId: string;
   /** The amounts of the payment or refund; for a failed or held renewal, only its total. */
-  amounts: { currency: string; netMinor: number | null; taxMinor: number | null; totalMinor: number; taxName: string; taxRate: string | null } | null;
+  amounts: {
+    currency: string;
+    netMinor: number | null;
+    taxMinor: number | null;
+    totalMinor: number;
+    taxName: string;
+    taxRate: string | null;
+  } | null;
   licenceKey: string | null;
   /** The invoice of a payment, or the credit note of a refund. */
   documentUrl: string | null;
@@ -104,7 +111,8 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 /** The e-mail settings checked: a sender name of at most 80 characters, a reply-to address, known kinds. */
 export function emailSettings(input: EmailSettingsInput): VendorEmailSettings {
   const name = input.senderName?.trim() || null;
-  if (name !== null && ([...name].length > 80 || CONTROL.test(name))) throw invalidInput('The sender name can have at most 80 characters, on one line.');
+  if (name !== null && ([...name].length > 80 || CONTROL.test(name)))
+    throw invalidInput('The sender name can have at most 80 characters, on one line.');
   const replyTo = input.replyTo?.trim() ? requireEmail(input.replyTo.trim(), 'Reply-to') : null;
   const off = [...new Set(input.off ?? [])];
   const unknown = off.filter((k) => !CUSTOMER_EMAIL_KINDS.includes(k as CustomerEmailKind));
@@ -134,7 +142,8 @@ export function sampleView(vendor: Vendor, kind: CustomerEmailKind, environment:
     licenceKey: kind === 'RECEIPT' ? 'EXAMPLE-LICENCE-KEY' : null,
     documentUrl: paid ? `${base}/invoice/TC-BA_EXAMPLE` : null,
     manageUrl: `${base}/manage/example`,
-    date: kind === 'RECEIPT' || kind === 'RENEWED' || kind === 'REFUNDED' ? null : inDays(kind === 'TRIAL_ENDING' ? 3 : 7),
+    date:
+      kind === 'RECEIPT' || kind === 'RENEWED' || kind === 'REFUNDED' ? null : inDays(kind === 'TRIAL_ENDING' ? 3 : 7),
     trial: false,
   };
 }

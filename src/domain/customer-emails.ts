@@ -71,7 +71,8 @@ const MAX_RETRY_MS = 3_600_000;
 const NOTICE_SCAN_MS = 60_000;
 
 /** The key of a notice of an upcoming charge: one per subscription and charge date (the store finds those not yet queued by it). */
-export const noticeKey = (kind: 'TRIAL_ENDING' | 'RENEWAL_UPCOMING', transactionId: string, nextCharge: string) => `${kind}:${transactionId}:${nextCharge}`;
+export const noticeKey = (kind: 'TRIAL_ENDING' | 'RENEWAL_UPCOMING', transactionId: string, nextCharge: string) =>
+  `${kind}:${transactionId}:${nextCharge}`;
 
 /** The delay before try `tries + 1` after `tries` refusals: doubling from the first, at most an hour. */
 export function retryDelayMs(tries: number, firstRetryMs: number): number {
@@ -148,7 +149,10 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
   }
 
   /** Everything a template shows, read now; undefined when the transaction is gone. */
-  async function viewOf(email: OutboxEmail, vendor: Vendor): Promise<{ view: EmailView; to: string; shortTrial: boolean } | undefined> {
+  async function viewOf(
+    email: OutboxEmail,
+    vendor: Vendor,
+  ): Promise<{ view: EmailView; to: string; shortTrial: boolean } | undefined> {
     const { scope, facts } = email;
     const transaction = await deps.store.transactions.find(scope, facts.transactionId);
     if (!transaction) return undefined;
@@ -156,7 +160,13 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
     const entry = facts.entryId ? entries.find((e) => e.id === facts.entryId) : undefined;
     const base = deps.urls.base(scope.environment);
     // Signed as of the queueing, so every try of one message carries the same link (and bytes).
-    const token = deps.links.issue('manage', scope, transaction.email.toLowerCase(), new Date(email.createdAt), EMAIL_LINK_LIFETIME_SECONDS);
+    const token = deps.links.issue(
+      'manage',
+      scope,
+      transaction.email.toLowerCase(),
+      new Date(email.createdAt),
+      EMAIL_LINK_LIFETIME_SECONDS,
+    );
     const amounts = entry
       ? {
           currency: entry.currency,
@@ -167,14 +177,24 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
           taxRate: entry.taxRate,
         }
       : facts.amount
-        ? { currency: facts.amount.currency, netMinor: null, taxMinor: null, totalMinor: facts.amount.totalMinor, taxName: transaction.taxName, taxRate: null }
+        ? {
+            currency: facts.amount.currency,
+            netMinor: null,
+            taxMinor: null,
+            totalMinor: facts.amount.totalMinor,
+            taxName: transaction.taxName,
+            taxRate: null,
+          }
         : null;
     // The sandbox's customers are made up with test cards by whoever signed up: their e-mails go to the vendor.
     const toVendor = scope.environment === 'sandbox' && (deps.sandboxTo ?? 'vendor') === 'vendor';
-    const licenceKey = email.kind === 'RECEIPT' ? ((await deps.store.licences.keyOf(scope, transaction.id)) ?? null) : null;
+    const licenceKey =
+      email.kind === 'RECEIPT' ? ((await deps.store.licences.keyOf(scope, transaction.id)) ?? null) : null;
     return {
       to: toVendor ? vendor.email : transaction.email,
-      shortTrial: email.kind === 'TRIAL_ENDING' && Date.parse(facts.date ?? '') - Date.parse(transaction.createdAt) <= TRIAL_NOTICE_MS,
+      shortTrial:
+        email.kind === 'TRIAL_ENDING' &&
+        Date.parse(facts.date ?? '') - Date.parse(transaction.createdAt) <= TRIAL_NOTICE_MS,
       view: {
         kind: email.kind,
         environment: scope.environment,
@@ -193,7 +213,13 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
     };
   }
 
-  function outgoing(vendor: Vendor, to: string, composed: ComposedEmail, id: string, environment: Environment): OutgoingEmail {
+  function outgoing(
+    vendor: Vendor,
+    to: string,
+    composed: ComposedEmail,
+    id: string,
+    environment: Environment,
+  ): OutgoingEmail {
     return {
       ...composed,
       // A sandbox e-mail says so in its subject: a vendor testing must not mistake it for a real sale.
@@ -216,14 +242,29 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
   type Outcome = keyof Omit<EmailReport, 'more' | 'queued'>;
 
   /** Sends one claimed e-mail and records its outcome: the outcome's name for the report, and whether the server went silent. */
-  async function deliver(email: OutboxEmail, owner: string, vendors: Map<string, Vendor | undefined>): Promise<{ outcome: Outcome; silent?: true }> {
+  async function deliver(
+    email: OutboxEmail,
+    owner: string,
+    vendors: Map<string, Vendor | undefined>,
+  ): Promise<{ outcome: Outcome; silent?: true }> {
     const { vendorId } = email.scope;
     if (!vendors.has(vendorId)) vendors.set(vendorId, await deps.store.vendors.find(vendorId));
     const vendor = vendors.get(vendorId);
     const now = () => deps.clock.real();
-    const settle = (status: OutboxEmail['status'], tries: number, lastError: string | null, nextTryAt = email.nextTryAt) =>
+    const settle = (
+      status: OutboxEmail['status'],
+      tries: number,
+      lastError: string | null,
+      nextTryAt = email.nextTryAt,
+    ) =>
       whileAway(() =>
-        deps.store.customerEmails.settle(email.id, owner, { status, tries, lastError, nextTryAt, sentAt: status === 'SENT' ? now().toISOString() : null }),
+        deps.store.customerEmails.settle(email.id, owner, {
+          status,
+          tries,
+          lastError,
+          nextTryAt,
+          sentAt: status === 'SENT' ? now().toISOString() : null,
+        }),
       );
     if (!vendor || vendor.emails.off.includes(email.kind)) {
       await settle('SKIPPED', email.tries, vendor ? 'This e-mail was turned off in the panel.' : 'The vendor is gone.');
@@ -238,8 +279,14 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
       await settle('SKIPPED', email.tries, 'The trial is 3 days or shorter: its receipt already said when it ends.');
       return { outcome: 'skipped' };
     }
-    const sent = await sendWithin(outgoing(vendor, found.to, deps.compose(found.view), email.id, email.scope.environment));
-    const result = sent ?? { status: 'REFUSED', permanent: false, reason: `The SMTP server did not answer within ${Math.round(sendDeadlineMs / 1000)} s.` };
+    const sent = await sendWithin(
+      outgoing(vendor, found.to, deps.compose(found.view), email.id, email.scope.environment),
+    );
+    const result = sent ?? {
+      status: 'REFUSED',
+      permanent: false,
+      reason: `The SMTP server did not answer within ${Math.round(sendDeadlineMs / 1000)} s.`,
+    };
     const tries = email.tries + 1;
     if (result.status === 'SENT') {
       await settle('SENT', tries, null);
@@ -258,7 +305,13 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
   async function handBack(emails: readonly OutboxEmail[], owner: string) {
     for (const e of emails) {
       await whileAway(() =>
-        deps.store.customerEmails.settle(e.id, owner, { status: e.status, tries: e.tries, lastError: e.lastError, nextTryAt: e.nextTryAt, sentAt: null }),
+        deps.store.customerEmails.settle(e.id, owner, {
+          status: e.status,
+          tries: e.tries,
+          lastError: e.lastError,
+          nextTryAt: e.nextTryAt,
+          sentAt: null,
+        }),
       );
     }
   }
@@ -341,7 +394,12 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
     preview,
 
     /** Sends a sample of this kind to the vendor at once (not through the outbox): the answer says what SMTP said. */
-    async sendTest(vendor: Vendor, kind: CustomerEmailKind, environment: Environment, to: string): Promise<SendResult | { status: 'OFF' }> {
+    async sendTest(
+      vendor: Vendor,
+      kind: CustomerEmailKind,
+      environment: Environment,
+      to: string,
+    ): Promise<SendResult | { status: 'OFF' }> {
       if (!enabled) return { status: 'OFF' };
       return sender!.send({ ...preview(vendor, kind, environment), to });
     },

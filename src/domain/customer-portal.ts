@@ -57,8 +57,16 @@ export type CardCompletion = CardUpdate | { status: 'PENDING' };
 /** What confirming a held renewal came to: booked now or before, still on its way, or not paid (the customer did not complete it). */
 export type Authentication = AuthenticatedRenewal;
 
-const CANCELLABLE: Transaction['status'][] = ['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL', 'VAULTED_STATUS_ACTIVE'];
-const CARD_IN_USE: Transaction['status'][] = ['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL', 'VAULTED_STATUS_ACTIVE'];
+const CANCELLABLE: Transaction['status'][] = [
+  'SUBSCRIPTION_STATUS_ACTIVE',
+  'SUBSCRIPTION_STATUS_ACTIVE_TRIAL',
+  'VAULTED_STATUS_ACTIVE',
+];
+const CARD_IN_USE: Transaction['status'][] = [
+  'SUBSCRIPTION_STATUS_ACTIVE',
+  'SUBSCRIPTION_STATUS_ACTIVE_TRIAL',
+  'VAULTED_STATUS_ACTIVE',
+];
 
 export const canCancel = (t: Transaction) => CANCELLABLE.includes(t.status);
 export const canUpdateCard = (t: Transaction) => CARD_IN_USE.includes(t.status);
@@ -76,8 +84,16 @@ interface CardSessionClaims {
 }
 
 /** A renewal attempt the bank held for authentication, and the period it pays for. */
-const heldFor = (attempt: ChargeAttempt | undefined): { attempt: ChargeAttempt; reference: string; period: number | null } | undefined => {
-  if (!attempt || attempt.status !== 'DECLINED' || attempt.failureCode !== 'authentication_required' || attempt.gatewayReference === null) return undefined;
+const heldFor = (
+  attempt: ChargeAttempt | undefined,
+): { attempt: ChargeAttempt; reference: string; period: number | null } | undefined => {
+  if (
+    !attempt ||
+    attempt.status !== 'DECLINED' ||
+    attempt.failureCode !== 'authentication_required' ||
+    attempt.gatewayReference === null
+  )
+    return undefined;
   const period = attempt.kind === 'RENEWAL' && attempt.plan ? attempt.plan.period : null;
   return { attempt, reference: attempt.gatewayReference, period };
 };
@@ -98,7 +114,12 @@ export function customerPortalService(deps: PortalDeps) {
    * and the subscription is still active in that period.
    */
   async function awaiting(transaction: Transaction) {
-    if (transaction.type !== 'SUBSCRIPTION' || transaction.status !== 'SUBSCRIPTION_STATUS_ACTIVE' || !transaction.billing) return undefined;
+    if (
+      transaction.type !== 'SUBSCRIPTION' ||
+      transaction.status !== 'SUBSCRIPTION_STATUS_ACTIVE' ||
+      !transaction.billing
+    )
+      return undefined;
     const held = heldFor(await deps.store.chargeAttempts.latestFor(transaction.id, 'RENEWAL'));
     return held && held.period === transaction.billing.period ? held : undefined;
   }
@@ -110,11 +131,19 @@ export function customerPortalService(deps: PortalDeps) {
       const transaction = await repos.transactions.lock(scope, id);
       if (!transaction || !canUpdateCard(transaction))
         throw invalidState(`The card of this purchase cannot be changed: it is ${transaction?.status ?? 'gone'}.`);
-      const current = transaction.paymentMethodId ? await repos.paymentMethods.find(transaction.paymentMethodId) : undefined;
+      const current = transaction.paymentMethodId
+        ? await repos.paymentMethods.find(transaction.paymentMethodId)
+        : undefined;
       // The same card sent back twice (a reload, a second click) is saved once.
       if (current?.token === card.token) return { status: 'UPDATED', transaction };
       const methodId = newId('paymentMethod', now.getTime());
-      await repos.paymentMethods.insert(scope, transaction.customerId, provider, { id: methodId, ...card }, now.toISOString());
+      await repos.paymentMethods.insert(
+        scope,
+        transaction.customerId,
+        provider,
+        { id: methodId, ...card },
+        now.toISOString(),
+      );
       const inDunning = (transaction.billing?.failedAttempts ?? 0) > 0 && transaction.nextCharge !== null;
       const patch = { paymentMethodId: methodId, ...(inDunning ? { nextCharge: now.toISOString() } : {}) };
       await repos.transactions.update(scope, id, patch);
@@ -140,14 +169,22 @@ export function customerPortalService(deps: PortalDeps) {
       const transactions = await deps.store.transactions.listByEmail(scope, email);
       return Promise.all(
         transactions.map(async (transaction) => {
-          const method = transaction.paymentMethodId ? await deps.store.paymentMethods.find(transaction.paymentMethodId) : undefined;
+          const method = transaction.paymentMethodId
+            ? await deps.store.paymentMethods.find(transaction.paymentMethodId)
+            : undefined;
           const held = await awaiting(transaction);
           return {
             transaction,
-            entries: (await deps.store.entries.listForTransaction(transaction.id)).filter((e) => e.invoiceNumber != null),
+            entries: (await deps.store.entries.listForTransaction(transaction.id)).filter(
+              (e) => e.invoiceNumber != null,
+            ),
             licence: (await deps.store.licences.keyOf(scope, transaction.id)) ?? null,
-            card: method ? { brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear } : null,
-            awaitingAuthentication: held ? { amountMinor: held.attempt.amountMinor, currency: held.attempt.currency } : null,
+            card: method
+              ? { brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear }
+              : null,
+            awaitingAuthentication: held
+              ? { amountMinor: held.attempt.amountMinor, currency: held.attempt.currency }
+              : null,
           };
         }),
       );
@@ -164,7 +201,8 @@ export function customerPortalService(deps: PortalDeps) {
      */
     async updateCard(scope: Scope, email: string, id: string, card: CardInput): Promise<CardUpdate> {
       const current = await ownTransaction(scope, email, id);
-      if (!canUpdateCard(current)) throw invalidState(`The card of this purchase cannot be changed: it is ${current.status}.`);
+      if (!canUpdateCard(current))
+        throw invalidState(`The card of this purchase cannot be changed: it is ${current.status}.`);
       requireCardExpiry(card);
       const gateway = deps.gateways[scope.environment];
       const tokenized = await gateway.tokenize(card, deps.clock.now(scope));
@@ -177,9 +215,14 @@ export function customerPortalService(deps: PortalDeps) {
      * saves a card and charges nothing. The customer confirms it in the browser and sends back the
      * signed `cardSession`, which only finishes this session for this transaction of this customer.
      */
-    async startCardSession(scope: Scope, email: string, id: string): Promise<CardSession | { status: 'DECLINED'; message: string }> {
+    async startCardSession(
+      scope: Scope,
+      email: string,
+      id: string,
+    ): Promise<CardSession | { status: 'DECLINED'; message: string }> {
       const transaction = await ownTransaction(scope, email, id);
-      if (!canUpdateCard(transaction)) throw invalidState(`The card of this purchase cannot be changed: it is ${transaction.status}.`);
+      if (!canUpdateCard(transaction))
+        throw invalidState(`The card of this purchase cannot be changed: it is ${transaction.status}.`);
       const gateway = deps.gateways[scope.environment];
       if (gateway.cardEntry.kind !== 'browser') throw invalidState('This page takes the card in its own form.');
       const started = await gateway.startSession({
@@ -190,7 +233,9 @@ export function customerPortalService(deps: PortalDeps) {
         scope: { vendorId: scope.vendorId, environment: scope.environment },
         customer: { email: email.toLowerCase(), name: null, reference: null },
         // The processor keeps the new card with the customer it keeps the current one with, instead of making another.
-        replacesCard: transaction.paymentMethodId ? (await deps.store.paymentMethods.find(transaction.paymentMethodId))?.token : undefined,
+        replacesCard: transaction.paymentMethodId
+          ? (await deps.store.paymentMethods.find(transaction.paymentMethodId))?.token
+          : undefined,
         description: `New card for ${transaction.productName}`,
       });
       if (started.status !== 'OPEN') return { status: 'DECLINED', message: started.message };
@@ -219,24 +264,35 @@ export function customerPortalService(deps: PortalDeps) {
         claims.email !== email.toLowerCase() ||
         claims.transactionId !== id ||
         typeof claims.reference !== 'string';
-      if (mismatch) throw invalidState('The card was not saved: its session belongs to another page. Reload the page and try again.');
-      if (claims.expiresAt * 1000 <= deps.clock.now().getTime()) throw invalidState('The card was not saved in time. Reload the page and try again.');
+      if (mismatch)
+        throw invalidState(
+          'The card was not saved: its session belongs to another page. Reload the page and try again.',
+        );
+      if (claims.expiresAt * 1000 <= deps.clock.now().getTime())
+        throw invalidState('The card was not saved in time. Reload the page and try again.');
       const transaction = await ownTransaction(scope, email, id);
-      if (!canUpdateCard(transaction)) throw invalidState(`The card of this purchase cannot be changed: it is ${transaction.status}.`);
+      if (!canUpdateCard(transaction))
+        throw invalidState(`The card of this purchase cannot be changed: it is ${transaction.status}.`);
       const gateway = deps.gateways[scope.environment];
       const found = await gateway.lookupCharge('', claims.reference);
       if (found.status === 'UNKNOWN') return { status: 'PENDING' };
       if (found.status === 'DECLINED') return { status: 'DECLINED', message: found.message };
-      if (found.status !== 'SUCCEEDED' || !found.method) return { status: 'DECLINED', message: 'The card was not saved; try again.' };
+      if (found.status !== 'SUCCEEDED' || !found.method)
+        return { status: 'DECLINED', message: 'The card was not saved; try again.' };
       return saveCard(scope, id, gateway.provider, found.method);
     },
 
     /** What the browser needs to let the customer confirm the held renewal of their subscription. */
-    async authenticationSession(scope: Scope, email: string, id: string): Promise<{ clientSecret: string; paymentMethod: string | null }> {
+    async authenticationSession(
+      scope: Scope,
+      email: string,
+      id: string,
+    ): Promise<{ clientSecret: string; paymentMethod: string | null }> {
       const held = await awaiting(await ownTransaction(scope, email, id));
       if (!held) throw invalidState('There is no payment of this purchase to confirm.');
       const session = await deps.gateways[scope.environment].authenticationSession(held.reference);
-      if (!session) throw invalidState('This payment can no longer be confirmed here; it will be tried again on its own.');
+      if (!session)
+        throw invalidState('This payment can no longer be confirmed here; it will be tried again on its own.');
       return { clientSecret: session.clientSecret, paymentMethod: session.method };
     },
 

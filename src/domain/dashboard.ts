@@ -96,8 +96,13 @@ export function bucketsOf(now: Date, unit: Unit): { buckets: string[]; from: str
     for (let i = 29; i >= 0; i--) buckets.push(new Date(today - i * 86_400_000).toISOString().slice(0, 10));
     return { buckets, from: `${buckets[0]}T00:00:00.000Z`, to: new Date(today + 86_400_000).toISOString() };
   }
-  for (let i = 11; i >= 0; i--) buckets.push(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1)).toISOString().slice(0, 7));
-  return { buckets, from: `${buckets[0]}-01T00:00:00.000Z`, to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString() };
+  for (let i = 11; i >= 0; i--)
+    buckets.push(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1)).toISOString().slice(0, 7));
+  return {
+    buckets,
+    from: `${buckets[0]}-01T00:00:00.000Z`,
+    to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString(),
+  };
 }
 
 export function dashboardService(deps: { store: Store; clock: Clock; rates: ExchangeRates }) {
@@ -108,7 +113,13 @@ export function dashboardService(deps: { store: Store; clock: Clock; rates: Exch
       const index = new Map(buckets.map((b, i) => [b, i]));
       const rows = await deps.store.dashboard.revenue(scope, { from, to, unit });
       const byCurrency = new Map<string, Series>();
-      const empty = (currency: string): Series => ({ currency, paid: buckets.map(() => 0), refunded: buckets.map(() => 0), paidTotal: 0, refundedTotal: 0 });
+      const empty = (currency: string): Series => ({
+        currency,
+        paid: buckets.map(() => 0),
+        refunded: buckets.map(() => 0),
+        paidTotal: 0,
+        refundedTotal: 0,
+      });
       const usd = empty('USD');
       const unconverted = new Set<string>();
       let payments = 0;
@@ -160,12 +171,17 @@ export function dashboardService(deps: { store: Store; clock: Clock; rates: Exch
         if (converted === undefined) unconverted.add(currency);
         else mrrUsd += converted;
       }
-      const churned30 = await deps.store.dashboard.churned(scope, new Date(now.getTime() - 30 * 86_400_000).toISOString());
+      const churned30 = await deps.store.dashboard.churned(
+        scope,
+        new Date(now.getTime() - 30 * 86_400_000).toISOString(),
+      );
       const base = active + trials + churned30;
       return {
         unit,
         buckets,
-        currencies: [...byCurrency.values()].sort((a, b) => (a.currency === 'USD' ? -1 : b.currency === 'USD' ? 1 : a.currency.localeCompare(b.currency))),
+        currencies: [...byCurrency.values()].sort((a, b) =>
+          a.currency === 'USD' ? -1 : b.currency === 'USD' ? 1 : a.currency.localeCompare(b.currency),
+        ),
         usd,
         unconverted: [...unconverted].sort(),
         ratesDate: deps.rates.date,
@@ -182,11 +198,16 @@ export function dashboardService(deps: { store: Store; clock: Clock; rates: Exch
 
     transactions: (scope: Scope, filter: TransactionFilter, page: { limit: number; offset: number }) =>
       deps.store.dashboard.searchTransactions(scope, filter, page),
-    customers: (scope: Scope, query: string | undefined, page: { limit: number; offset: number }) => deps.store.dashboard.customers(scope, query, page),
+    customers: (scope: Scope, query: string | undefined, page: { limit: number; offset: number }) =>
+      deps.store.dashboard.customers(scope, query, page),
     async customer(scope: Scope, id: string) {
       const customer = await deps.store.dashboard.customer(scope, id);
       if (!customer) return undefined;
-      const { transactions } = await deps.store.dashboard.searchTransactions(scope, { customerId: id }, { limit: 200, offset: 0 });
+      const { transactions } = await deps.store.dashboard.searchTransactions(
+        scope,
+        { customerId: id },
+        { limit: 200, offset: 0 },
+      );
       return { ...customer, transactions };
     },
   };

@@ -35,5 +35,6 @@ export class AppError extends Error {
 }
 
 export const invalidInput = (message: string) => new AppError('INVALID_INPUT', message);
-export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} was not found for this vendor and environment.`);
+export const notFound = (what: string) =>
+  new AppError('NOT_FOUND', `${what} was not found for this vendor and environment.`);
 export const invalidState = (message: string) => new AppError('INVALID_STATE', message);

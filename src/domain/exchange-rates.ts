@@ -35,14 +35,17 @@ const EUR_RATE: Decimal = { units: 1n, scale: 0 };
  */
 export function parseExchangeRates(text: string, options: { undatedAs?: string } = {}): ExchangeRates {
   const body = text.replace(/^\uFEFF/, '');
-  const { date, entries } = body.trimStart().startsWith('<') ? readXml(body) : readCsv(body, options.undatedAs ?? new Date().toISOString().slice(0, 10));
+  const { date, entries } = body.trimStart().startsWith('<')
+    ? readXml(body)
+    : readCsv(body, options.undatedAs ?? new Date().toISOString().slice(0, 10));
   if (!isIsoDate(date)) throw invalidInput(`The rate table's date "${date}" is not a YYYY-MM-DD date.`);
   if (entries.length === 0) throw invalidInput('The rate table has no rates.');
   const perEuro = new Map<string, Decimal>([['EUR', EUR_RATE]]);
   const seen = new Set<string>();
   for (const { code, rate, where } of entries) {
     const currency = code.toUpperCase();
-    if (!/^[A-Z]{3}$/.test(currency) || !isCurrency(currency)) throw invalidInput(`${where}: "${code}" is not an ISO 4217 currency code.`);
+    if (!/^[A-Z]{3}$/.test(currency) || !isCurrency(currency))
+      throw invalidInput(`${where}: "${code}" is not an ISO 4217 currency code.`);
     if (seen.has(currency)) throw invalidInput(`${where}: ${currency} is listed twice.`);
     seen.add(currency);
     const value = parseRate(rate, currency, where);
@@ -66,7 +69,9 @@ function readXml(text: string): { date: string; entries: Entry[] } {
   const entries: Entry[] = [];
   const elements = text.replace(/<!--[\s\S]*?-->/g, '').matchAll(/<(?:[\w-]+:)?Cube\b([^>]*)>/g);
   for (const [element, attributeText] of elements) {
-    const attributes = new Map([...attributeText!.matchAll(/([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)].map((m) => [m[1]!, m[2] ?? m[3] ?? '']));
+    const attributes = new Map(
+      [...attributeText!.matchAll(/([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)].map((m) => [m[1]!, m[2] ?? m[3] ?? '']),
+    );
     const time = attributes.get('time');
     if (time !== undefined) {
       // A history file (eurofxref-hist.xml) lists many days, newest first: the first day is the table.
@@ -103,7 +108,8 @@ function readCsv(text: string, undatedAs: string): { date: string; entries: Entr
     );
     const first = !sawContent;
     sawContent = true;
-    if (first && fields.length === 2 && fields[0]!.toLowerCase() === 'currency' && fields[1]!.toLowerCase() === 'rate') continue;
+    if (first && fields.length === 2 && fields[0]!.toLowerCase() === 'currency' && fields[1]!.toLowerCase() === 'rate')
+      continue;
     if (fields.length !== 2 || /[;\t]/.test(line)) throw invalidInput(`${where}: "${line}" is not "currency,rate".`);
     entries.push({ code: fields[0]!, rate: fields[1]!, where });
   }
@@ -115,7 +121,8 @@ function parseRate(text: string, currency: string, where: string): Decimal {
   if (!match) throw invalidInput(`${where}: the rate of ${currency}, "${text}", is not a decimal number.`);
   const [, sign, whole, fraction = ''] = match;
   const units = BigInt(whole! + fraction);
-  if (sign === '-' || units === 0n) throw invalidInput(`${where}: the rate of ${currency} must be positive, not ${text}.`);
+  if (sign === '-' || units === 0n)
+    throw invalidInput(`${where}: the rate of ${currency} must be positive, not ${text}.`);
   return { units, scale: fraction.length };
 }
 

@@ -103,7 +103,9 @@ export type NotFound = { status: 'NOT_FOUND' };
  * customer's browser to the processor and opentill only ever sees a reference. `none`: no processor.
  */
 export type CardEntry =
-  { kind: 'form' } | { kind: 'browser'; library: string; scriptUrl: string; publicKey: string; origins: readonly string[] } | { kind: 'none'; message: string };
+  | { kind: 'form' }
+  | { kind: 'browser'; library: string; scriptUrl: string; publicKey: string; origins: readonly string[] }
+  | { kind: 'none'; message: string };
 
 /** A payment (or, with nothing to pay, a card saved for later) the customer completes in the browser, under the attempt's id. */
 export interface SessionRequest {
@@ -120,7 +122,8 @@ export interface SessionRequest {
   description: string;
 }
 
-export type SessionStart = { status: 'OPEN'; reference: string; clientSecret: string; mode: 'payment' | 'setup' } | Decline;
+export type SessionStart =
+  { status: 'OPEN'; reference: string; clientSecret: string; mode: 'payment' | 'setup' } | Decline;
 
 /** An inbound processor event whose signature checked out, as received (stored before it is acted on). */
 export interface InboundEvent {
@@ -145,7 +148,13 @@ export type ProcessorEvent =
       paymentReference: string;
       attemptId: string;
       /** Every refund of the payment as the processor has it now; `failed`: it did not reach the customer (the money stays the vendor's). */
-      refunds: { reference: string; amountMinor: number; currency: string; refundAttemptId: string | null; failed: boolean }[];
+      refunds: {
+        reference: string;
+        amountMinor: number;
+        currency: string;
+        refundAttemptId: string | null;
+        failed: boolean;
+      }[];
     }
   | {
       kind: 'dispute';

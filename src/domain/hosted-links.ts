@@ -14,7 +14,11 @@ import { productionNotEnabled, reaches } from './production-access.ts';
 /** `admin-session`: what an opened admin link becomes, so the tool stays usable after the link's 15 minutes. */
 export type LinkPurpose = 'manage' | 'admin' | 'admin-session';
 
-export const LINK_LIFETIME_SECONDS: Record<LinkPurpose, number> = { manage: 3600, admin: 900, 'admin-session': 8 * 3600 };
+export const LINK_LIFETIME_SECONDS: Record<LinkPurpose, number> = {
+  manage: 3600,
+  admin: 900,
+  'admin-session': 8 * 3600,
+};
 
 export interface LinkClaims {
   purpose: LinkPurpose;
@@ -31,7 +35,13 @@ export function hostedLinks(secret: string) {
 
   return {
     /** A link's lifetime is its purpose's, unless given (a management link in an e-mail lasts days). */
-    issue(purpose: LinkPurpose, scope: Scope, subject: string, now: Date, lifetimeSeconds = LINK_LIFETIME_SECONDS[purpose]): string {
+    issue(
+      purpose: LinkPurpose,
+      scope: Scope,
+      subject: string,
+      now: Date,
+      lifetimeSeconds = LINK_LIFETIME_SECONDS[purpose],
+    ): string {
       const claims: LinkClaims = {
         purpose,
         vendorId: scope.vendorId,
@@ -92,7 +102,11 @@ const tokenHash = (token: string) => createHash('sha256').update(token).digest('
  * when the panel session that opened it signs out (or expires), or when the vendor revokes all
  * sessions of an environment.
  */
-export function adminSessionService(deps: { store: Pick<Store, 'adminSessions' | 'vendors'>; clock: Pick<VendorClock, 'real'>; links: HostedLinks }) {
+export function adminSessionService(deps: {
+  store: Pick<Store, 'adminSessions' | 'vendors'>;
+  clock: Pick<VendorClock, 'real'>;
+  links: HostedLinks;
+}) {
   /** Production's admin tool is only for a vendor that reaches production: FORBIDDEN otherwise, saying why. */
   async function requireReach(scope: Scope) {
     if (scope.environment === 'sandbox') return;
@@ -126,7 +140,10 @@ export function adminSessionService(deps: { store: Pick<Store, 'adminSessions' |
     openFromPanel: (scope: Scope, panelSession: OpeningPanelSession) => open(scope, panelSession),
 
     /** Opens a session from a generate-url-to-admin link of this environment (15 minutes to open). */
-    async openFromLink(link: string, environment: Environment): Promise<{ status: 'opened'; token: string } | { status: 'expired' } | { status: 'invalid' }> {
+    async openFromLink(
+      link: string,
+      environment: Environment,
+    ): Promise<{ status: 'opened'; token: string } | { status: 'expired' } | { status: 'invalid' }> {
       const check = deps.links.check(link, 'admin', deps.clock.real());
       if (check.status !== 'valid') return check;
       if (check.claims.environment !== environment) return { status: 'invalid' };
@@ -140,7 +157,8 @@ export function adminSessionService(deps: { store: Pick<Store, 'adminSessions' |
       if (signed.status === 'expired') return { status: 'ended' };
       if (signed.status === 'invalid' || signed.claims.environment !== environment) return { status: 'invalid' };
       const stored = await deps.store.adminSessions.find(tokenHash(token));
-      if (!stored || stored.vendorId !== signed.claims.vendorId || stored.environment !== environment) return { status: 'invalid' };
+      if (!stored || stored.vendorId !== signed.claims.vendorId || stored.environment !== environment)
+        return { status: 'invalid' };
       if (stored.revokedAt !== null || stored.expiresAt <= now.toISOString()) return { status: 'ended' };
       // Sign-out revokes what its session opened; this also covers a session opened while it signed out.
       if (stored.openedBy !== null && !stored.openerSignedIn) return { status: 'ended' };

@@ -34,24 +34,37 @@ export function idempotencyService(deps: IdempotencyDeps) {
       const earlier = await deps.store.idempotency.claim(scope, key, requestHash, deps.clock.now().toISOString());
       if (!earlier) return { status: 'claimed' };
       if (earlier.requestHash !== requestHash) {
-        throw new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was used for a different request; use a new key for a new request.');
+        throw new AppError(
+          'IDEMPOTENCY_CONFLICT',
+          'This Idempotency-Key was used for a different request; use a new key for a new request.',
+        );
       }
       if (earlier.state === 'IN_PROGRESS') {
         // Money is safe to run again: charges and refunds are keyed by their own attempt (src/domain/charge-protocol.ts).
         const now = deps.clock.now();
         const stale = now.getTime() - Date.parse(earlier.claimedAt) >= (deps.staleAfterMs ?? STALE_CLAIM_MS);
-        if (stale && (await deps.store.idempotency.takeOver(scope, key, requestHash, earlier.claimedAt, now.toISOString()))) return { status: 'claimed' };
-        throw new AppError('REQUEST_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly.', { retryAfterSeconds: 1 });
+        if (
+          stale &&
+          (await deps.store.idempotency.takeOver(scope, key, requestHash, earlier.claimedAt, now.toISOString()))
+        )
+          return { status: 'claimed' };
+        throw new AppError(
+          'REQUEST_IN_PROGRESS',
+          'A request with this Idempotency-Key is still being processed; retry shortly.',
+          { retryAfterSeconds: 1 },
+        );
       }
       return { status: 'done', statusCode: earlier.statusCode ?? 200, body: earlier.body ?? '' };
     },
 
-    complete: (scope: Scope, key: string, statusCode: number, body: string) => deps.store.idempotency.complete(scope, key, statusCode, body),
+    complete: (scope: Scope, key: string, statusCode: number, body: string) =>
+      deps.store.idempotency.complete(scope, key, statusCode, body),
 
     /** Frees the key: the request changed nothing, so the client may send it again. */
     release: (scope: Scope, key: string) => deps.store.idempotency.release(scope, key),
 
-    purgeExpired: () => deps.store.idempotency.purgeOlderThan(new Date(deps.clock.now().getTime() - KEEP_KEYS_MS).toISOString()),
+    purgeExpired: () =>
+      deps.store.idempotency.purgeOlderThan(new Date(deps.clock.now().getTime() - KEEP_KEYS_MS).toISOString()),
   };
 }
 

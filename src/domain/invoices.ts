@@ -14,7 +14,15 @@ export interface InvoiceDocument {
   issuedAt: string;
   environment: Environment;
   /** From the vendor's settings; the vendor's name and e-mail stand in when unset. */
-  seller: { name: string; email: string; address: string[]; country: string | null; taxId: string | null; supportEmail: string | null; logo: string | null };
+  seller: {
+    name: string;
+    email: string;
+    address: string[];
+    country: string | null;
+    taxId: string | null;
+    supportEmail: string | null;
+    logo: string | null;
+  };
   buyer: {
     name: string | null;
     businessName: string | null;
@@ -27,7 +35,13 @@ export interface InvoiceDocument {
     vatId: string | null;
   };
   /** One line: quantity, net unit price; for a subscription payment the period it pays for (end exclusive: the next period's start). */
-  item: { description: string; quantity: number; unitNetMinor: number; periodStart: string | null; periodEnd: string | null };
+  item: {
+    description: string;
+    quantity: number;
+    unitNetMinor: number;
+    periodStart: string | null;
+    periodEnd: string | null;
+  };
   /** The buyer accounts for the VAT (EU B2B): the document carries the reverse-charge note. */
   reverseCharge: boolean;
   currency: string;
@@ -69,7 +83,8 @@ export function invoiceService(deps: { store: Store }) {
     /** The document behind `{base_url}/invoice/{hashId}`; the unguessable hash id is the key. */
     async find(environment: Environment, hashId: string): Promise<InvoiceDocument> {
       const entry = await deps.store.entries.findByHash(environment, hashId);
-      if (!entry || entry.invoiceNumber === null || entry.invoiceNumber === undefined) throw notFound(`Invoice ${hashId}`);
+      if (!entry || entry.invoiceNumber === null || entry.invoiceNumber === undefined)
+        throw notFound(`Invoice ${hashId}`);
       const scope = { vendorId: entry.vendorId, environment };
       const transaction = await deps.store.transactions.find(scope, entry.transactionId);
       const vendor = await deps.store.vendors.find(entry.vendorId);
@@ -79,14 +94,18 @@ export function invoiceService(deps: { store: Store }) {
       let creditFor: string | null = null;
       let description = transaction.productName;
       if (!payment && entry.reversesEntryId) {
-        const reversed = (await deps.store.entries.listForTransaction(transaction.id)).find((e) => e.id === entry.reversesEntryId);
+        const reversed = (await deps.store.entries.listForTransaction(transaction.id)).find(
+          (e) => e.id === entry.reversesEntryId,
+        );
         if (reversed?.invoiceNumber != null) creditFor = formatInvoiceNumber(reversed.invoiceNumber, environment);
         // A part of the payment credited says so, and why when the vendor said.
         if (reversed && -entry.amountTotalMinor < reversed.amountTotalMinor) description += ', partial refund';
         if (entry.description) description += `: ${entry.description}`;
       }
       // Read defensively: the business fields came with the EU B2B work and older rows may lack them.
-      const business = transaction as Partial<Pick<Transaction, 'buyerVatId' | 'reverseCharge' | 'businessName' | 'buyerAddress'>>;
+      const business = transaction as Partial<
+        Pick<Transaction, 'buyerVatId' | 'reverseCharge' | 'businessName' | 'buyerAddress'>
+      >;
       const name = [customer?.firstName, customer?.lastName].filter(Boolean).join(' ');
       const sign = payment ? 1 : -1;
       return {

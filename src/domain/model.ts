@@ -28,15 +28,31 @@ export type TransactionStatus =
  * once), ended by a failed renewal, refunded or charged back. Its cancellation date is the first
  * moment it entered one; back in a live status (a failed renewal paid after all) it has none.
  */
-export const STOPPED_SUBSCRIPTION_STATUSES = ['SUBSCRIPTION_STATUS_CANCELLED_PENDING', 'SUBSCRIPTION_STATUS_CANCELLED', 'TRANSACTION_STATUS_REFUNDED'] as const;
+export const STOPPED_SUBSCRIPTION_STATUSES = [
+  'SUBSCRIPTION_STATUS_CANCELLED_PENDING',
+  'SUBSCRIPTION_STATUS_CANCELLED',
+  'TRANSACTION_STATUS_REFUNDED',
+] as const;
 export const LIVE_SUBSCRIPTION_STATUSES = ['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'] as const;
 
 export type ChargeFrequency = 'UNKNOWN' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'HALF_YEARLY' | 'YEARLY';
-export const RECURRING_FREQUENCIES: readonly ChargeFrequency[] = ['DAILY', 'WEEKLY', 'MONTHLY', 'HALF_YEARLY', 'YEARLY'];
+export const RECURRING_FREQUENCIES: readonly ChargeFrequency[] = [
+  'DAILY',
+  'WEEKLY',
+  'MONTHLY',
+  'HALF_YEARLY',
+  'YEARLY',
+];
 
 export type WhoCanceled = 'TRANSACTION_CLOUD_ADMIN' | 'VENDOR' | 'CUSTOMER' | 'NEXT_CHARGE_FAILED' | 'WALLET_PROVIDER';
 
-export type EntryType = 'SUBSCRIPTION_PAYMENT' | 'VAULTED_PAYMENT' | 'ONETIME_PAYMENT' | 'SUBSCRIPTION_REFUND' | 'ONETIME_PAYMENT_REFUND' | 'CHARGEBACK';
+export type EntryType =
+  | 'SUBSCRIPTION_PAYMENT'
+  | 'VAULTED_PAYMENT'
+  | 'ONETIME_PAYMENT'
+  | 'SUBSCRIPTION_REFUND'
+  | 'ONETIME_PAYMENT_REFUND'
+  | 'CHARGEBACK';
 
 export const PAYMENT_ENTRY_TYPES: readonly EntryType[] = ['SUBSCRIPTION_PAYMENT', 'VAULTED_PAYMENT', 'ONETIME_PAYMENT'];
 
@@ -80,7 +96,15 @@ export interface Vendor {
 }
 
 /** The e-mails opentill sends customers (when SMTP is configured), by the event that causes each. */
-export type CustomerEmailKind = 'RECEIPT' | 'TRIAL_ENDING' | 'RENEWAL_UPCOMING' | 'RENEWED' | 'PAYMENT_FAILED' | 'ACTION_REQUIRED' | 'CANCELLED' | 'REFUNDED';
+export type CustomerEmailKind =
+  | 'RECEIPT'
+  | 'TRIAL_ENDING'
+  | 'RENEWAL_UPCOMING'
+  | 'RENEWED'
+  | 'PAYMENT_FAILED'
+  | 'ACTION_REQUIRED'
+  | 'CANCELLED'
+  | 'REFUNDED';
 export const CUSTOMER_EMAIL_KINDS: readonly CustomerEmailKind[] = [
   'RECEIPT',
   'TRIAL_ENDING',

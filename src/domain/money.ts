@@ -53,7 +53,10 @@ function numberToPlainString(value: number): string {
   const [mantissa, exp] = text.toLowerCase().split('e') as [string, string];
   const negative = mantissa.startsWith('-');
   const digits = mantissa.replace('-', '').replace('.', '');
-  const pointAt = (mantissa.replace('-', '').indexOf('.') === -1 ? mantissa.replace('-', '').length : mantissa.replace('-', '').indexOf('.')) + Number(exp);
+  const pointAt =
+    (mantissa.replace('-', '').indexOf('.') === -1
+      ? mantissa.replace('-', '').length
+      : mantissa.replace('-', '').indexOf('.')) + Number(exp);
   const padded =
     pointAt <= 0
       ? '0.' + '0'.repeat(-pointAt) + digits
@@ -130,13 +133,17 @@ const MAX_SAFE_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
  * `what` names the amount in the error (called only then).
  */
 export function safeMinor(minor: bigint, what: () => string): number {
-  if (minor > MAX_SAFE_MINOR || minor < -MAX_SAFE_MINOR) throw invalidInput(`${what()} is too large to be handled exactly.`);
+  if (minor > MAX_SAFE_MINOR || minor < -MAX_SAFE_MINOR)
+    throw invalidInput(`${what()} is too large to be handled exactly.`);
   return Number(minor);
 }
 
 /** amount x rate, rounded half-up to the minor unit (tax on a net amount). */
 export function multiplyByRate(minor: number, rate: Decimal): number {
-  return safeMinor(divideRoundHalfUp(BigInt(minor) * rate.units, 10n ** BigInt(rate.scale)), () => `${minor} minor units x ${formatDecimal(rate)}`);
+  return safeMinor(
+    divideRoundHalfUp(BigInt(minor) * rate.units, 10n ** BigInt(rate.scale)),
+    () => `${minor} minor units x ${formatDecimal(rate)}`,
+  );
 }
 
 /**

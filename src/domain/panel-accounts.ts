@@ -66,8 +66,18 @@ export interface PanelAccountDeps {
  * Stores the vendor and its first user in one database transaction. Undefined when the e-mail got a
  * login first (two sign-ups with one e-mail at once): the unique e-mail refused the second, and nothing of it is kept.
  */
-async function createAccount(deps: Pick<PanelAccountDeps, 'store' | 'clock'>, vendor: Vendor, passwordHash: string): Promise<PanelUser | undefined> {
-  const user: PanelUser = { id: newId('panelUser'), vendorId: vendor.id, email: vendor.email, passwordHash, createdAt: deps.clock.now().toISOString() };
+async function createAccount(
+  deps: Pick<PanelAccountDeps, 'store' | 'clock'>,
+  vendor: Vendor,
+  passwordHash: string,
+): Promise<PanelUser | undefined> {
+  const user: PanelUser = {
+    id: newId('panelUser'),
+    vendorId: vendor.id,
+    email: vendor.email,
+    passwordHash,
+    createdAt: deps.clock.now().toISOString(),
+  };
   try {
     await deps.store.transaction(async (repos) => {
       await repos.vendors.insert(vendor);
@@ -88,8 +98,12 @@ async function invitedAccount(
 ): Promise<PanelUser> {
   const invitation = await deps.invitations.checkSignUp(token);
   if (invitation.status === 'invalid')
-    throw new AppError('NOT_FOUND', 'This invitation is not valid: check that the whole link was copied, or ask the operator for a new one.');
-  const used = () => new AppError('LINK_EXPIRED', 'This invitation has expired or was used already; ask the operator for a new one.');
+    throw new AppError(
+      'NOT_FOUND',
+      'This invitation is not valid: check that the whole link was copied, or ask the operator for a new one.',
+    );
+  const used = () =>
+    new AppError('LINK_EXPIRED', 'This invitation has expired or was used already; ask the operator for a new one.');
   if (invitation.status !== 'valid') throw used();
   const password = checkedPassword(input.password);
   const vendor = deps.newVendor({ name: input.company ?? '', email: invitation.email, productionEnabled: true });
@@ -140,7 +154,11 @@ export function panelAccountService(deps: PanelAccountDeps) {
       const passwordHash = await hashPassword(password);
       const silent = () => ({ cookie: randomBytes(32).toString('base64url') });
       if (known) return silent();
-      const user = await createAccount(deps, deps.newVendor({ name: input.company ?? '', email, productionEnabled: false }), passwordHash);
+      const user = await createAccount(
+        deps,
+        deps.newVendor({ name: input.company ?? '', email, productionEnabled: false }),
+        passwordHash,
+      );
       return user ? startSession(user) : silent();
     },
 

@@ -24,7 +24,10 @@ export function panelFlashService(deps: { store: Pick<Store, 'panelFlashes'>; cl
       const cipher = createCipheriv('aes-256-gcm', keyOf(cookie), iv).setAAD(Buffer.from(hash));
       const body = Buffer.concat([cipher.update(message, 'utf8'), cipher.final()]);
       const sealed = Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
-      await deps.store.panelFlashes.put({ sessionHash: hash, sealed, expiresAt: new Date(now.getTime() + FLASH_MS).toISOString() }, now.toISOString());
+      await deps.store.panelFlashes.put(
+        { sessionHash: hash, sealed, expiresAt: new Date(now.getTime() + FLASH_MS).toISOString() },
+        now.toISOString(),
+      );
     },
 
     /** The session's message, once; undefined without one, after it was taken, or after its minute. */

@@ -21,14 +21,17 @@ export const INVITE_MS = 24 * 3600_000;
 /** A sign-up invitation goes to someone else, who may take a few days to open it. */
 export const SIGNUP_INVITE_MS = 7 * 24 * 3600_000;
 
-export type InviteCheck = { status: 'valid'; vendorId: string; email: string; vendorName: string } | { status: 'invalid' | 'expired' | 'used' };
-export type SignUpInviteCheck = { status: 'valid'; email: string; expiresAt: string } | { status: 'invalid' | 'expired' | 'used' };
+export type InviteCheck =
+  { status: 'valid'; vendorId: string; email: string; vendorName: string } | { status: 'invalid' | 'expired' | 'used' };
+export type SignUpInviteCheck =
+  { status: 'valid'; email: string; expiresAt: string } | { status: 'invalid' | 'expired' | 'used' };
 
 type InviteDeps = { store: Store; clock: Clock; secret: string };
 
 /** Claims signed with the server secret under a key per purpose: `body.signature`, both base64url. */
 function tokenSigner(secret: string) {
-  const sign = (purpose: string, body: string) => createHmac('sha256', `${secret}:${purpose}`).update(body).digest('base64url');
+  const sign = (purpose: string, body: string) =>
+    createHmac('sha256', `${secret}:${purpose}`).update(body).digest('base64url');
   return {
     seal(purpose: string, claims: object): string {
       const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
@@ -63,7 +66,8 @@ function passwordLinks(deps: InviteDeps, { seal, unseal }: ReturnType<typeof tok
 
   async function check(token: string): Promise<InviteCheck & { state?: string }> {
     const claims = unseal('panel-invite', token);
-    if (!claims || typeof claims.v !== 'string' || typeof claims.e !== 'number' || typeof claims.s !== 'string') return { status: 'invalid' };
+    if (!claims || typeof claims.v !== 'string' || typeof claims.e !== 'number' || typeof claims.s !== 'string')
+      return { status: 'invalid' };
     if (claims.e <= deps.clock.now().getTime()) return { status: 'expired' };
     const vendor = await deps.store.vendors.find(claims.v);
     if (!vendor) return { status: 'invalid' };
@@ -77,11 +81,22 @@ function passwordLinks(deps: InviteDeps, { seal, unseal }: ReturnType<typeof tok
     const passwordHash = await hashPassword(password);
     await deps.store.transaction(async (repos) => {
       const user = await repos.panel.findUserByVendor(vendorId);
-      if (expectedState !== undefined && stateOf(user) !== expectedState) throw new AppError('LINK_EXPIRED', 'This link was used already; ask for a new one.');
+      if (expectedState !== undefined && stateOf(user) !== expectedState)
+        throw new AppError('LINK_EXPIRED', 'This link was used already; ask for a new one.');
       if (user) return repos.panel.updatePassword(user.id, passwordHash);
       const taken = await repos.panel.findUserByEmail(email);
-      if (taken) throw new AppError('INVALID_STATE', `${email} signs in to another vendor's panel already; give this vendor another e-mail first.`);
-      await repos.panel.insertUser({ id: newId('panelUser'), vendorId, email, passwordHash, createdAt: deps.clock.now().toISOString() });
+      if (taken)
+        throw new AppError(
+          'INVALID_STATE',
+          `${email} signs in to another vendor's panel already; give this vendor another e-mail first.`,
+        );
+      await repos.panel.insertUser({
+        id: newId('panelUser'),
+        vendorId,
+        email,
+        passwordHash,
+        createdAt: deps.clock.now().toISOString(),
+      });
     });
   }
 
@@ -91,13 +106,19 @@ function passwordLinks(deps: InviteDeps, { seal, unseal }: ReturnType<typeof tok
       const vendor = await deps.store.vendors.find(vendorId);
       if (!vendor) throw notFound(`Vendor ${vendorId}`);
       const expiresAt = deps.clock.now().getTime() + INVITE_MS;
-      const token = seal('panel-invite', { v: vendor.id, e: expiresAt, s: stateOf(await deps.store.panel.findUserByVendor(vendor.id)) });
+      const token = seal('panel-invite', {
+        v: vendor.id,
+        e: expiresAt,
+        s: stateOf(await deps.store.panel.findUserByVendor(vendor.id)),
+      });
       return { token, expiresAt: new Date(expiresAt).toISOString() };
     },
 
     check: async (token: string): Promise<InviteCheck> => {
       const found = await check(token);
-      return found.status === 'valid' ? { status: 'valid', vendorId: found.vendorId, email: found.email, vendorName: found.vendorName } : found;
+      return found.status === 'valid'
+        ? { status: 'valid', vendorId: found.vendorId, email: found.email, vendorName: found.vendorName }
+        : found;
     },
 
     /** Sets the password the link was for; a second use, or a link older than a day, changes nothing. */
@@ -127,9 +148,14 @@ function signUpInvitations(deps: InviteDeps, { seal, unseal }: ReturnType<typeof
     /** A sign-up invitation for this e-mail, valid for a week; refused for an e-mail that signs in already. */
     async issueSignUp(email: string): Promise<{ token: string; email: string; expiresAt: string }> {
       const address = requireEmail(email);
-      if (await deps.store.panel.findUserByEmail(address)) throw invalidState(`${address} signs in to a vendor's panel already.`);
+      if (await deps.store.panel.findUserByEmail(address))
+        throw invalidState(`${address} signs in to a vendor's panel already.`);
       const expiresAt = deps.clock.now().getTime() + SIGNUP_INVITE_MS;
-      return { token: seal('panel-signup-invite', { m: address, e: expiresAt }), email: address, expiresAt: new Date(expiresAt).toISOString() };
+      return {
+        token: seal('panel-signup-invite', { m: address, e: expiresAt }),
+        email: address,
+        expiresAt: new Date(expiresAt).toISOString(),
+      };
     },
 
     /** Whether a sign-up invitation may be used now, and for which e-mail. */

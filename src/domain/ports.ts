@@ -1,4 +1,10 @@
-import type { AdminSessionRepository, CredentialRepository, PanelFlashRepository, PanelRepository, VendorRepository } from './ports/accounts.ts';
+import type {
+  AdminSessionRepository,
+  CredentialRepository,
+  PanelFlashRepository,
+  PanelRepository,
+  VendorRepository,
+} from './ports/accounts.ts';
 import type {
   CouponRepository,
   CustomerRepository,

@@ -42,7 +42,10 @@ export interface QuoteRequest {
 }
 
 /** The list net price (before any discount and tax) and the currency it is in: the one asked for when it can be offered, else USD. */
-export function listPrice(request: Pick<QuoteRequest, 'prices' | 'currency' | 'allowConversion' | 'rates'>): { currency: string; netMinor: number } {
+export function listPrice(request: Pick<QuoteRequest, 'prices' | 'currency' | 'allowConversion' | 'rates'>): {
+  currency: string;
+  netMinor: number;
+} {
   const usd = request.prices.USD;
   if (usd === undefined) throw invalidInput('A USD price is required.');
   const currency = chooseCurrency(request);
@@ -53,10 +56,15 @@ export function quotePrice(request: QuoteRequest): PriceQuote {
   const { currency, netMinor: listNetMinor } = listPrice(request);
   const usd = request.prices.USD!;
   const netMinor = request.discount ? request.discount(listNetMinor, currency) : listNetMinor;
-  const tax = request.reverseCharge ? REVERSE_CHARGE : taxRateFor(request.country, request.region, { zip: request.zip, usSalesTax: request.usSalesTax });
+  const tax = request.reverseCharge
+    ? REVERSE_CHARGE
+    : taxRateFor(request.country, request.region, { zip: request.zip, usSalesTax: request.usSalesTax });
   const taxMinor = multiplyByRate(netMinor, tax.rate);
   // Summed in BigInt: a float sum past 2^53 would round the total the customer pays.
-  const totalMinor = safeMinor(BigInt(netMinor) + BigInt(taxMinor), () => `The total of ${formatMinor(netMinor, currency)} ${currency} with tax`);
+  const totalMinor = safeMinor(
+    BigInt(netMinor) + BigInt(taxMinor),
+    () => `The total of ${formatMinor(netMinor, currency)} ${currency} with tax`,
+  );
   return {
     currency,
     netMinor,
@@ -89,5 +97,8 @@ export function convertFromUsd(usdMinor: number, currency: string, rates: Exchan
   const shift = currencyExponent(currency) - currencyExponent('USD');
   if (shift >= 0) numerator *= 10n ** BigInt(shift);
   else denominator *= 10n ** BigInt(-shift);
-  return safeMinor(divideRoundHalfUp(numerator, denominator), () => `${formatMinor(usdMinor, 'USD')} USD in ${currency}`);
+  return safeMinor(
+    divideRoundHalfUp(numerator, denominator),
+    () => `${formatMinor(usdMinor, 'USD')} USD in ${currency}`,
+  );
 }

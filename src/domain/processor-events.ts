@@ -96,7 +96,10 @@ export function processorEventService(deps: ProcessorEventDeps) {
   }
 
   /** The payment or card setup of an attempt changed: ask the processor where it stands and settle. */
-  async function onPayment(environment: Environment, event: Extract<ProcessorEvent, { kind: 'payment' }>): Promise<'processed' | 'ignored'> {
+  async function onPayment(
+    environment: Environment,
+    event: Extract<ProcessorEvent, { kind: 'payment' }>,
+  ): Promise<'processed' | 'ignored'> {
     const attempt = await attemptOf(environment, event.attemptId);
     if (!attempt) return 'ignored';
     const gateway = deps.gateways[environment];
@@ -104,8 +107,13 @@ export function processorEventService(deps: ProcessorEventDeps) {
       if (!isOpen(attempt)) return 'processed';
       const found = await gateway.lookupCharge(attempt.id, event.reference);
       if (found.status === 'UNKNOWN') return 'processed';
-      const settled = await deps.protocol.settle(attempt, found.status === 'NOT_FOUND' ? { status: 'VOIDED' } : found, bookingFor(deps.bookings, attempt));
-      if (found.status === 'SUCCEEDED' && isOpen(settled)) throw new NotYet(`attempt ${attempt.id} was paid but could not be booked yet`);
+      const settled = await deps.protocol.settle(
+        attempt,
+        found.status === 'NOT_FOUND' ? { status: 'VOIDED' } : found,
+        bookingFor(deps.bookings, attempt),
+      );
+      if (found.status === 'SUCCEEDED' && isOpen(settled))
+        throw new NotYet(`attempt ${attempt.id} was paid but could not be booked yet`);
       return 'processed';
     }
     if (attempt.kind === 'RENEWAL') {
@@ -149,7 +157,8 @@ export function processorEventService(deps: ProcessorEventDeps) {
       }
       if (booked) return;
       // A refund through the API may be this very refund: once it is settled, this one finds it.
-      if (await repos.chargeAttempts.findOpenFor(transaction.id, 'REFUND')) throw new NotYet(`a refund of ${transaction.id} is being confirmed`);
+      if (await repos.chargeAttempts.findOpenFor(transaction.id, 'REFUND'))
+        throw new NotYet(`a refund of ${transaction.id} is being confirmed`);
       const payment = await paymentIn(repos, transaction.id, paymentReference);
       if (refund.currency.toUpperCase() !== payment.currency.toUpperCase()) {
         throw new Error(`refund ${refund.reference} is in ${refund.currency}, its payment in ${payment.currency}`);
@@ -167,7 +176,10 @@ export function processorEventService(deps: ProcessorEventDeps) {
     });
   }
 
-  async function onRefunds(environment: Environment, event: Extract<ProcessorEvent, { kind: 'refunds' }>): Promise<'processed' | 'ignored'> {
+  async function onRefunds(
+    environment: Environment,
+    event: Extract<ProcessorEvent, { kind: 'refunds' }>,
+  ): Promise<'processed' | 'ignored'> {
     let acted = false;
     // Failed ones first: a refund that failed gives back room a newer one in the same list may need.
     for (const refund of [...event.refunds].sort((a, b) => Number(b.failed) - Number(a.failed))) {
@@ -178,7 +190,12 @@ export function processorEventService(deps: ProcessorEventDeps) {
           if (isOpen(own)) {
             // opentill's own refund, whose answer the API call may still be waiting for: settled once, whoever is first.
             const outcome = refund.failed
-              ? ({ status: 'DECLINED', code: 'refund_refused', message: 'The payment provider could not make the refund.', permanent: true } as const)
+              ? ({
+                  status: 'DECLINED',
+                  code: 'refund_refused',
+                  message: 'The payment provider could not make the refund.',
+                  permanent: true,
+                } as const)
               : ({ status: 'SUCCEEDED', reference: refund.reference, feeMinor: 0 } as const);
             const settled = await deps.protocol.settle(own, outcome, deps.bookings.REFUND);
             if (isOpen(settled)) throw new NotYet(`refund ${own.id} was made but could not be booked yet`);
@@ -202,7 +219,10 @@ export function processorEventService(deps: ProcessorEventDeps) {
    * the dispute's id through the reversal module, whatever state the dispute is in now (its events may
    * come in any order); a dispute the vendor won gives it back, once.
    */
-  async function onDispute(environment: Environment, event: Extract<ProcessorEvent, { kind: 'dispute' }>): Promise<'processed' | 'ignored'> {
+  async function onDispute(
+    environment: Environment,
+    event: Extract<ProcessorEvent, { kind: 'dispute' }>,
+  ): Promise<'processed' | 'ignored'> {
     const paid = await attemptOf(environment, event.attemptId);
     if (paid?.transactionId == null) return 'ignored';
     const attempt = { ...paid, transactionId: paid.transactionId };
@@ -223,7 +243,13 @@ export function processorEventService(deps: ProcessorEventDeps) {
           at,
         } as const;
         // Won before opentill heard of it: booked with its win, so a refund made meanwhile cannot stand in its way.
-        chargeback = (await deps.reversals.reverse(repos, reversal, event.outcome === 'won' ? `${event.disputeReference}:won` : undefined)).entry;
+        chargeback = (
+          await deps.reversals.reverse(
+            repos,
+            reversal,
+            event.outcome === 'won' ? `${event.disputeReference}:won` : undefined,
+          )
+        ).entry;
       }
       if (event.outcome === 'won') {
         // The vendor sees the money come back; the status stays (reversals.ts).
@@ -244,7 +270,12 @@ export function processorEventService(deps: ProcessorEventDeps) {
     if (!gateway.translateEvent || gateway.provider.toLowerCase() !== stored.provider.toLowerCase()) {
       throw new NotYet(`the ${stored.environment} payment processor does not read ${stored.provider} events`);
     }
-    const event = await gateway.translateEvent({ id: stored.eventId, type: stored.type, createdAt: stored.createdAt, payload: stored.payload });
+    const event = await gateway.translateEvent({
+      id: stored.eventId,
+      type: stored.type,
+      createdAt: stored.createdAt,
+      payload: stored.payload,
+    });
     switch (event.kind) {
       case 'payment':
         return onPayment(stored.environment, event);
@@ -263,16 +294,27 @@ export function processorEventService(deps: ProcessorEventDeps) {
      * and stored once (a second delivery stores nothing new). Nothing is acted on here; the worker
      * does that (`runDue`), so the processor hears back at once.
      */
-    async receive(environment: Environment, provider: string, rawBody: Buffer, signature: string | undefined): Promise<ReceiveResult> {
+    async receive(
+      environment: Environment,
+      provider: string,
+      rawBody: Buffer,
+      signature: string | undefined,
+    ): Promise<ReceiveResult> {
       const gateway = deps.gateways[environment];
       if (!gateway.verifyEvent || gateway.provider.toLowerCase() !== provider.toLowerCase()) {
-        return { status: 'NOT_FOUND', message: `The ${environment} payment processor sends no ${provider} events here.` };
+        return {
+          status: 'NOT_FOUND',
+          message: `The ${environment} payment processor sends no ${provider} events here.`,
+        };
       }
       const check = gateway.verifyEvent(rawBody, signature);
       if (check.status !== 'OK') return check;
       const { event } = check;
       // No store keeps U+0000 in text; no processor's JSON carries it unescaped.
-      if (event.id === '' || [event.id, event.type, event.createdAt, event.payload].some((text) => text.includes('\u0000'))) {
+      if (
+        event.id === '' ||
+        [event.id, event.type, event.createdAt, event.payload].some((text) => text.includes('\u0000'))
+      ) {
         return { status: 'INVALID', message: 'The event is malformed.' };
       }
       const receivedAt = realNow().toISOString();

@@ -108,7 +108,13 @@ interface PricingContext {
 }
 
 /** The one price of an offer for a customer: what the widget shows, the checkout shows and charges. */
-function priceOffer(offer: Offer, locality: Locality, context: PricingContext, currency?: string, coupon?: Coupon): PriceQuote {
+function priceOffer(
+  offer: Offer,
+  locality: Locality,
+  context: PricingContext,
+  currency?: string,
+  coupon?: Coupon,
+): PriceQuote {
   const { rates } = context;
   return quotePrice({
     discount: coupon ? (netMinor, paidIn) => discountedNet(netMinor, paidIn, coupon, rates) : undefined,
@@ -135,7 +141,9 @@ export type PurchaseResult =
  * its result); NEEDS_BROWSER when a session is needed and the caller cannot use one (a form sent without its script).
  */
 export type BrowserPaymentStart =
-  PurchaseResult | { status: 'SESSION'; attemptKey: string; clientSecret: string; mode: 'payment' | 'setup' } | { status: 'NEEDS_BROWSER' };
+  | PurchaseResult
+  | { status: 'SESSION'; attemptKey: string; clientSecret: string; mode: 'payment' | 'setup' }
+  | { status: 'NEEDS_BROWSER' };
 
 const FORM_USED_ELSEWHERE =
   'This form was already used for another payment (another product, price or seller); nothing was charged. Reload the page and pay again.';
@@ -168,7 +176,9 @@ function requireBound(
     (!passed || isFormOf(scope, passed, request.productId)) &&
     (!attempt ||
       (isFormOf(scope, attempt, request.productId) &&
-        (!expected || (expected.currency.toUpperCase() === attempt.plan.quote.currency && expected.totalMinor === attempt.plan.quote.totalMinor))));
+        (!expected ||
+          (expected.currency.toUpperCase() === attempt.plan.quote.currency &&
+            expected.totalMinor === attempt.plan.quote.totalMinor))));
   if (!sameForm) throw new AppError('IDEMPOTENCY_CONFLICT', FORM_USED_ELSEWHERE);
 }
 
@@ -179,29 +189,49 @@ export function purchaseService(deps: PurchaseDeps) {
   async function sellerOf(scope: Scope) {
     const vendor = await deps.store.vendors.find(scope.vendorId);
     // The vendor's own country from its seller details; else the operator's SELLER_COUNTRY.
-    return { allowConversion: vendor?.allowConversion ?? true, country: (vendor?.country || deps.sellerCountry || '').toUpperCase() || null };
+    return {
+      allowConversion: vendor?.allowConversion ?? true,
+      country: (vendor?.country || deps.sellerCountry || '').toUpperCase() || null,
+    };
   }
 
   /**
    * A business buyer's VAT ID checked for the buyer's country, and whether EU reverse charge applies:
    * a valid ID, a buyer in the EU, and a seller in another EU country (decisions §9).
    */
-  async function businessTax(vatId: string | undefined, buyerCountry: string, sellerCountry: string | null): Promise<BusinessTax | null> {
+  async function businessTax(
+    vatId: string | undefined,
+    buyerCountry: string,
+    sellerCountry: string | null,
+  ): Promise<BusinessTax | null> {
     if (!vatId?.trim()) return null;
     const checked = await deps.vatIds.check(vatId, buyerCountry);
-    const reverseCharge = checked.valid && isEuCountry(buyerCountry) && isEuCountry(sellerCountry) && sellerCountry !== buyerCountry;
+    const reverseCharge =
+      checked.valid && isEuCountry(buyerCountry) && isEuCountry(sellerCountry) && sellerCountry !== buyerCountry;
     return { vatId: checked.normalized, valid: checked.valid, reason: checked.reason, reverseCharge };
   }
 
   /** The subscription a migration replaces, checked, with its proration. */
-  async function migrationOf(scope: Scope, oldId: string, email: string, newNetUsdMinor: number, frequency: Transaction['chargeFrequency'], now: Date) {
+  async function migrationOf(
+    scope: Scope,
+    oldId: string,
+    email: string,
+    newNetUsdMinor: number,
+    frequency: Transaction['chargeFrequency'],
+    now: Date,
+  ) {
     const old = await deps.store.transactions.find(scope, oldId);
     if (!old || old.type !== 'SUBSCRIPTION' || old.status !== 'SUBSCRIPTION_STATUS_ACTIVE') {
-      throw invalidState(`This upgrade link replaces subscription ${oldId}, which is ${old ? old.status : 'gone'}; ask the seller for a new link.`);
+      throw invalidState(
+        `This upgrade link replaces subscription ${oldId}, which is ${old ? old.status : 'gone'}; ask the seller for a new link.`,
+      );
     }
     const owner = [old.email, old.assignedEmail].filter(Boolean).map((e) => e!.toLowerCase());
     if (!owner.includes(email.toLowerCase()))
-      throw new AppError('INVALID_INPUT', 'This upgrade link is for the e-mail address of the subscription it replaces.');
+      throw new AppError(
+        'INVALID_INPUT',
+        'This upgrade link is for the e-mail address of the subscription it replaces.',
+      );
     return { old, proration: prorate(old, { netUsdMinor: newNetUsdMinor, chargeFrequency: frequency }, now) };
   }
 
@@ -225,13 +255,25 @@ export function purchaseService(deps: PurchaseDeps) {
       // The card the charge was made with: typed into opentill's form, or saved by the processor's session.
       const card = paid.method ?? plan.card;
       if (card)
-        await repos.paymentMethods.insert(scope, transaction.customerId, plan.provider, { id: transaction.paymentMethodId!, ...card }, transaction.createdAt);
+        await repos.paymentMethods.insert(
+          scope,
+          transaction.customerId,
+          plan.provider,
+          { id: transaction.paymentMethodId!, ...card },
+          transaction.createdAt,
+        );
       else transaction.paymentMethodId = null;
       if (plan.migration) {
         // Ends the old subscription in the same database transaction, if it is still as priced.
         const current = await repos.transactions.lock(scope, plan.migration.oldId);
-        if (!current || current.status !== 'SUBSCRIPTION_STATUS_ACTIVE' || current.nextCharge !== plan.migration.oldNextCharge) {
-          throw invalidState(`Subscription ${plan.migration.oldId} changed (now ${current?.status ?? 'gone'}); ask the seller for a new upgrade link.`);
+        if (
+          !current ||
+          current.status !== 'SUBSCRIPTION_STATUS_ACTIVE' ||
+          current.nextCharge !== plan.migration.oldNextCharge
+        ) {
+          throw invalidState(
+            `Subscription ${plan.migration.oldId} changed (now ${current?.status ?? 'gone'}); ask the seller for a new upgrade link.`,
+          );
         }
         await repos.transactions.update(
           scope,
@@ -244,7 +286,12 @@ export function purchaseService(deps: PurchaseDeps) {
       let entryId: string | undefined;
       if (plan.charged) {
         const entry = paymentEntry({
-          type: transaction.type === 'ONETIME' ? 'ONETIME_PAYMENT' : transaction.type === 'SUBSCRIPTION' ? 'SUBSCRIPTION_PAYMENT' : 'VAULTED_PAYMENT',
+          type:
+            transaction.type === 'ONETIME'
+              ? 'ONETIME_PAYMENT'
+              : transaction.type === 'SUBSCRIPTION'
+                ? 'SUBSCRIPTION_PAYMENT'
+                : 'VAULTED_PAYMENT',
           transaction,
           currency: plan.quote.currency,
           netMinor: plan.quote.netMinor,
@@ -272,7 +319,12 @@ export function purchaseService(deps: PurchaseDeps) {
       // A vaulted method's first "purchase" stores a card; the vendor's own charges of it are not receipts of ours.
       if (transaction.type !== 'VAULTED') {
         await deps.emails?.record(repos, [
-          { kind: 'RECEIPT', scope, key: `RECEIPT:${transaction.id}`, facts: { transactionId: transaction.id, entryId, date: transaction.nextCharge } },
+          {
+            kind: 'RECEIPT',
+            scope,
+            key: `RECEIPT:${transaction.id}`,
+            facts: { transactionId: transaction.id, entryId, date: transaction.nextCharge },
+          },
         ]);
       }
     },
@@ -282,18 +334,24 @@ export function purchaseService(deps: PurchaseDeps) {
    * The attempt a form's key leads to now: the first one, or after a decline (the customer may try
    * another card on the same form) or a void the one made after it; see `latestUnderKey`.
    */
-  const latestAttempt = (formKey: string) => latestUnderKey(deps.protocol.findByKey, formKey, (attempt) => attempt.status === 'DECLINED' || wasVoided(attempt));
+  const latestAttempt = (formKey: string) =>
+    latestUnderKey(deps.protocol.findByKey, formKey, (attempt) => attempt.status === 'DECLINED' || wasVoided(attempt));
 
   /** What the customer hears of an attempt: paid, declined, or still being confirmed. */
   async function resultOf(scope: Scope, attempt: AttemptOf<'PURCHASE'>, outcome?: Outcome): Promise<PurchaseResult> {
     const { plan } = attempt;
     if (attempt.status === 'SUCCEEDED') {
       const transaction = await deps.store.transactions.find(scope, plan.transaction.id);
-      if (!transaction) throw new Error(`purchase ${attempt.key} is settled but its transaction ${plan.transaction.id} is missing`);
+      if (!transaction)
+        throw new Error(`purchase ${attempt.key} is settled but its transaction ${plan.transaction.id} is missing`);
       return { status: 'PAID', transaction, quote: plan.quote, licence: plan.licence };
     }
     if (attempt.status === 'PENDING' || attempt.status === 'UNKNOWN') {
-      return { status: 'PENDING', attemptKey: attempt.key, message: 'The payment is being confirmed with the card network. Do not pay again.' };
+      return {
+        status: 'PENDING',
+        attemptKey: attempt.key,
+        message: 'The payment is being confirmed with the card network. Do not pay again.',
+      };
     }
     const code = (attempt.failureCode ?? 'card_declined') as DeclineCode;
     const message =
@@ -307,7 +365,11 @@ export function purchaseService(deps: PurchaseDeps) {
 
   /** A retry of the same key (the same form sent again): the first attempt's outcome, asking the gateway again if it is still open. */
   async function resume(scope: Scope, attempt: ChargeAttempt): Promise<PurchaseResult> {
-    if (attempt.kind !== 'PURCHASE' || attempt.scope.vendorId !== scope.vendorId || attempt.scope.environment !== scope.environment) {
+    if (
+      attempt.kind !== 'PURCHASE' ||
+      attempt.scope.vendorId !== scope.vendorId ||
+      attempt.scope.environment !== scope.environment
+    ) {
       throw new AppError('IDEMPOTENCY_CONFLICT', 'This form was already used for another payment; reload the page.');
     }
     if (attempt.status !== 'PENDING' && attempt.status !== 'UNKNOWN') return resultOf(scope, attempt);
@@ -329,10 +391,15 @@ export function purchaseService(deps: PurchaseDeps) {
       currency: attempt.currency,
       saveForLater: plan.transaction.type !== 'ONETIME',
       scope,
-      customer: { email: plan.transaction.email, name: [plan.customer.firstName, plan.customer.lastName].filter(Boolean).join(' ') || null, reference: null },
+      customer: {
+        email: plan.transaction.email,
+        name: [plan.customer.firstName, plan.customer.lastName].filter(Boolean).join(' ') || null,
+        reference: null,
+      },
       description: plan.transaction.productName,
     });
-    if (started.status === 'DECLINED') return resultOf(scope, await deps.protocol.settle(attempt, started, booking), started);
+    if (started.status === 'DECLINED')
+      return resultOf(scope, await deps.protocol.settle(attempt, started, booking), started);
     if (attempt.gatewayReference !== started.reference) await deps.protocol.noteReference(attempt, started.reference);
     return { status: 'SESSION', attemptKey: attempt.key, clientSecret: started.clientSecret, mode: started.mode };
   }
@@ -351,15 +418,26 @@ export function purchaseService(deps: PurchaseDeps) {
     const seller = await sellerOf(scope);
     const business = await businessTax(request.vatId, country, seller.country);
     // A VAT ID given in the EU must be one of the buyer's country; outside the EU it is kept as typed, without reverse charge.
-    if (business && !business.valid && isEuCountry(country)) throw new BusinessDetailsError('vatId', `VAT ID: ${business.reason}`);
+    if (business && !business.valid && isEuCountry(country))
+      throw new BusinessDetailsError('vatId', `VAT ID: ${business.reason}`);
     const businessName = request.businessName?.trim().slice(0, 200) || null;
-    if (business && !businessName) throw new BusinessDetailsError('businessName', 'Enter the company name that goes with the VAT ID.');
+    if (business && !businessName)
+      throw new BusinessDetailsError('businessName', 'Enter the company name that goes with the VAT ID.');
     const buyerAddress = addressLines(request.buyerAddress);
-    if (business && !buyerAddress) throw new BusinessDetailsError('buyerAddress', "Enter the company's street and city: the invoice must name them.");
+    if (business && !buyerAddress)
+      throw new BusinessDetailsError(
+        'buyerAddress',
+        "Enter the company's street and city: the invoice must name them.",
+      );
     const quote = priceOffer(
       offer,
       { country, region: request.region, zip: request.zip },
-      { rates: deps.rates, allowConversion: seller.allowConversion, usSalesTax: deps.usSalesTax, reverseCharge: business?.reverseCharge },
+      {
+        rates: deps.rates,
+        allowConversion: seller.allowConversion,
+        usSalesTax: deps.usSalesTax,
+        reverseCharge: business?.reverseCharge,
+      },
       request.currency,
       coupon,
     );
@@ -376,13 +454,24 @@ export function purchaseService(deps: PurchaseDeps) {
     // An upgrade or downgrade replaces an active subscription: no trial, no charge now; the value
     // left on the old one delays the first charge of the new one.
     const migration = customized?.transactionIdToMigrate
-      ? await migrationOf(scope, customized.transactionIdToMigrate, email, quote.netUsdMinor, product.chargeFrequency, now)
+      ? await migrationOf(
+          scope,
+          customized.transactionIdToMigrate,
+          email,
+          quote.netUsdMinor,
+          product.chargeFrequency,
+          now,
+        )
       : null;
     const inTrial = !migration && product.type === 'SUBSCRIPTION' && product.trialDays > 0;
     const chargeNow = !migration && !inTrial && quote.totalMinor > 0;
     const transactionId = newId('transaction', now.getTime());
     const { status, flag, nextCharge } = migration
-      ? { status: 'SUBSCRIPTION_STATUS_ACTIVE' as const, flag: 'CHANGED_STATUS_NEW' as const, nextCharge: migration.proration.firstCharge.toISOString() }
+      ? {
+          status: 'SUBSCRIPTION_STATUS_ACTIVE' as const,
+          flag: 'CHANGED_STATUS_NEW' as const,
+          nextCharge: migration.proration.firstCharge.toISOString(),
+        }
       : openingState(product.type, inTrial, product.trialDays, product.chargeFrequency, now);
     const transaction: Transaction = {
       id: transactionId,
@@ -446,7 +535,12 @@ export function purchaseService(deps: PurchaseDeps) {
     return { plan, transactionId, amountMinor: chargeNow ? quote.totalMinor : 0, currency: quote.currency };
   }
 
-  function attemptOf(scope: Scope, prepared: Awaited<ReturnType<typeof prepare>>, plan: PurchasePlan, key: string | undefined): AttemptOf<'PURCHASE'> {
+  function attemptOf(
+    scope: Scope,
+    prepared: Awaited<ReturnType<typeof prepare>>,
+    plan: PurchasePlan,
+    key: string | undefined,
+  ): AttemptOf<'PURCHASE'> {
     return pendingAttempt({
       scope,
       kind: 'PURCHASE',
@@ -497,7 +591,12 @@ export function purchaseService(deps: PurchaseDeps) {
         quote: priceOffer(
           offer,
           { ...locality, country },
-          { rates: deps.rates, allowConversion: seller.allowConversion, usSalesTax: deps.usSalesTax, reverseCharge: business?.reverseCharge },
+          {
+            rates: deps.rates,
+            allowConversion: seller.allowConversion,
+            usSalesTax: deps.usSalesTax,
+            reverseCharge: business?.reverseCharge,
+          },
           undefined,
           coupon ?? undefined,
         ),
@@ -515,7 +614,8 @@ export function purchaseService(deps: PurchaseDeps) {
       if (latest) requireBound(scope, latest, request);
       if (latest?.attempt) return resume(scope, latest.attempt);
       const gateway = deps.gateways[scope.environment];
-      if (gateway.cardEntry.kind === 'browser') throw new AppError('INVALID_INPUT', 'Card details are taken by the payment processor in the browser here.');
+      if (gateway.cardEntry.kind === 'browser')
+        throw new AppError('INVALID_INPUT', 'Card details are taken by the payment processor in the browser here.');
       if (!request.card) throw new AppError('INVALID_INPUT', 'Enter the card details.');
       const prepared = await prepare(scope, request);
       requireCardExpiry(request.card);
@@ -552,7 +652,8 @@ export function purchaseService(deps: PurchaseDeps) {
         return options.sessions ? session(scope, latest.attempt) : { status: 'NEEDS_BROWSER' };
       }
       const gateway = deps.gateways[scope.environment];
-      if (gateway.cardEntry.kind !== 'browser') throw new AppError('INVALID_INPUT', 'This checkout takes the card in its own form.');
+      if (gateway.cardEntry.kind !== 'browser')
+        throw new AppError('INVALID_INPUT', 'This checkout takes the card in its own form.');
       const prepared = await prepare(scope, request);
       const needsCard = prepared.plan.charged || prepared.plan.transaction.type !== 'ONETIME';
       if (needsCard && !options.sessions) return { status: 'NEEDS_BROWSER' };
@@ -560,13 +661,18 @@ export function purchaseService(deps: PurchaseDeps) {
       const recorded = await deps.protocol.record(attemptOf(scope, prepared, plan, latest.key));
       // Twenty clicks at once: one recorded the attempt, the others find its session.
       if (!recorded.fresh) return this.startBrowserPayment(scope, request, options);
-      if (!needsCard) return resultOf(scope, await deps.protocol.settle(recorded.attempt, { status: 'SUCCEEDED', reference: '', feeMinor: 0 }, booking));
+      if (!needsCard)
+        return resultOf(
+          scope,
+          await deps.protocol.settle(recorded.attempt, { status: 'SUCCEEDED', reference: '', feeMinor: 0 }, booking),
+        );
       return session(scope, recorded.attempt);
     },
   };
 }
 
-const isSession = (attempt: ChargeAttempt): attempt is AttemptOf<'PURCHASE'> => attempt.kind === 'PURCHASE' && attempt.plan.session === true;
+const isSession = (attempt: ChargeAttempt): attempt is AttemptOf<'PURCHASE'> =>
+  attempt.kind === 'PURCHASE' && attempt.plan.session === true;
 
 function openingState(
   type: Transaction['type'],
@@ -575,8 +681,10 @@ function openingState(
   frequency: Transaction['chargeFrequency'],
   now: Date,
 ): { status: TransactionStatus; flag: ChangeFlag; nextCharge: string | null } {
-  if (type === 'ONETIME') return { status: 'ONE_TIME_PAYMENT_STATUS_PAID', flag: 'CHANGED_STATUS_NEW', nextCharge: null };
-  if (type === 'VAULTED') return { status: 'VAULTED_STATUS_ACTIVE', flag: 'CHANGED_STATUS_VAULTED_ACTIVATION', nextCharge: null };
+  if (type === 'ONETIME')
+    return { status: 'ONE_TIME_PAYMENT_STATUS_PAID', flag: 'CHANGED_STATUS_NEW', nextCharge: null };
+  if (type === 'VAULTED')
+    return { status: 'VAULTED_STATUS_ACTIVE', flag: 'CHANGED_STATUS_VAULTED_ACTIVATION', nextCharge: null };
   if (inTrial) {
     return {
       status: 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL',
@@ -584,7 +692,11 @@ function openingState(
       nextCharge: new Date(now.getTime() + trialDays * 86_400_000).toISOString(),
     };
   }
-  return { status: 'SUBSCRIPTION_STATUS_ACTIVE', flag: 'CHANGED_STATUS_NEW', nextCharge: periodStart(now, frequency, 1).toISOString() };
+  return {
+    status: 'SUBSCRIPTION_STATUS_ACTIVE',
+    flag: 'CHANGED_STATUS_NEW',
+    nextCharge: periodStart(now, frequency, 1).toISOString(),
+  };
 }
 
 const KEY_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

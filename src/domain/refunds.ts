@@ -52,7 +52,8 @@ export const MAX_REASON_LENGTH = 500;
  * subscription's earlier periods stay paid). The API, the panel and the admin tool all ask this.
  */
 export function refundableNow(transaction: Transaction, entries: readonly LedgerEntry[]): ReversalState | undefined {
-  if (transaction.status === 'TRANSACTION_STATUS_PENDING' || transaction.status === 'TRANSACTION_STATUS_REFUNDED') return undefined;
+  if (transaction.status === 'TRANSACTION_STATUS_PENDING' || transaction.status === 'TRANSACTION_STATUS_REFUNDED')
+    return undefined;
   return latestRefundable(entries);
 }
 
@@ -62,13 +63,19 @@ export function refundableNow(transaction: Transaction, entries: readonly Ledger
  * (the original API's call: a refunded subscription's earlier periods stay paid). Refused: a payment that
  * is not one or has nothing left, an amount of zero, more than is left, or in another currency.
  */
-export function planRefund(entries: readonly LedgerEntry[], request: RefundRequest, transaction: Transaction): { state: ReversalState; amountMinor: number } {
+export function planRefund(
+  entries: readonly LedgerEntry[],
+  request: RefundRequest,
+  transaction: Transaction,
+): { state: ReversalState; amountMinor: number } {
   const { id, status } = transaction;
   const payment = request.entryId === undefined ? undefined : entries.find((e) => e.id === request.entryId);
-  if (request.entryId !== undefined && (!payment || !isPayment(payment))) throw notFound(`Payment ${request.entryId} of transaction ${id}`);
+  if (request.entryId !== undefined && (!payment || !isPayment(payment)))
+    throw notFound(`Payment ${request.entryId} of transaction ${id}`);
   const state = payment ? reversalState(entries, payment) : refundableNow(transaction, entries);
   if (!state || state.remainingMinor <= 0) {
-    if (!payment && status === 'TRANSACTION_STATUS_REFUNDED') throw invalidState(`Transaction ${id} is already refunded (status ${status}).`);
+    if (!payment && status === 'TRANSACTION_STATUS_REFUNDED')
+      throw invalidState(`Transaction ${id} is already refunded (status ${status}).`);
     throw invalidState(`Transaction ${id} (status ${status}) has no payment left to refund.`);
   }
   const currency = state.payment.currency;
@@ -116,23 +123,32 @@ export function refundService(deps: RefundDeps) {
   /** `said`: what the processor said when it refused, if this call heard it. */
   async function outcomeOf(attempt: AttemptOf<'REFUND'>, said?: string): Promise<RefundOutcome> {
     const { plan } = attempt;
-    if (attempt.status === 'PENDING' || attempt.status === 'UNKNOWN') return { status: 'PENDING', transaction: plan.transaction };
+    if (attempt.status === 'PENDING' || attempt.status === 'UNKNOWN')
+      return { status: 'PENDING', transaction: plan.transaction };
     if (attempt.status !== 'SUCCEEDED') {
       // A refusal, not an outage: asking again gets the same answer (a disputed payment, one refunded elsewhere).
-      throw invalidState(`The payment provider refused the refund${said ? `: ${said}` : ` (${attempt.failureCode ?? attempt.status})`}. Nothing was refunded.`);
+      throw invalidState(
+        `The payment provider refused the refund${said ? `: ${said}` : ` (${attempt.failureCode ?? attempt.status})`}. Nothing was refunded.`,
+      );
     }
     const transaction = await deps.store.transactions.find(attempt.scope, plan.transaction.id);
     const entries = await deps.store.entries.listForTransaction(plan.transaction.id);
     const entry = entries.find((e) => e.id === plan.entry.id);
     const payment = entries.find((e) => e.id === plan.paymentId);
-    if (!transaction || !entry || !payment) throw new Error(`refund ${attempt.key} is settled but its entry ${plan.entry.id} is missing`);
+    if (!transaction || !entry || !payment)
+      throw new Error(`refund ${attempt.key} is settled but its entry ${plan.entry.id} is missing`);
     return { status: 'REFUNDED', transaction, entry, remainingMinor: reversalState(entries, payment).remainingMinor };
   }
 
   /** Asks the gateway for an open refund attempt (`again`: a retry, under the same id) and settles it. */
   async function ask(attempt: AttemptOf<'REFUND'>, again = false): Promise<RefundOutcome> {
-    const outcome = await (again ? deps.protocol.moveAgain : deps.protocol.move)(attempt, { refundOf: attempt.plan.chargeReference });
-    return outcomeOf(await deps.protocol.settle(attempt, outcome, booking), outcome.status === 'DECLINED' ? outcome.message : undefined);
+    const outcome = await (again ? deps.protocol.moveAgain : deps.protocol.move)(attempt, {
+      refundOf: attempt.plan.chargeReference,
+    });
+    return outcomeOf(
+      await deps.protocol.settle(attempt, outcome, booking),
+      outcome.status === 'DECLINED' ? outcome.message : undefined,
+    );
   }
 
   /** The same Idempotency-Key again: the first refund's outcome, asking the gateway again while it is open. */
@@ -141,9 +157,13 @@ export function refundService(deps: RefundDeps) {
     if (attempt.status !== 'PENDING' && attempt.status !== 'UNKNOWN') return outcomeOf(attempt);
     const result = await ask(attempt, true);
     if (result.status === 'PENDING') {
-      throw new AppError('PAYMENT_PENDING', 'This refund is still being confirmed by the payment provider; retry later with the same Idempotency-Key.', {
-        retryAfterSeconds: 5,
-      });
+      throw new AppError(
+        'PAYMENT_PENDING',
+        'This refund is still being confirmed by the payment provider; retry later with the same Idempotency-Key.',
+        {
+          retryAfterSeconds: 5,
+        },
+      );
     }
     return result;
   }
@@ -155,9 +175,13 @@ export function refundService(deps: RefundDeps) {
       if (!transaction) throw notFound(`Transaction ${id}`);
       await requireUnchanged(repos, id, seen);
       if (await repos.chargeAttempts.findOpenFor(id, 'REFUND')) {
-        throw new AppError('PAYMENT_PENDING', `A refund of transaction ${id} is being confirmed by the payment provider; retry later.`, {
-          retryAfterSeconds: 5,
-        });
+        throw new AppError(
+          'PAYMENT_PENDING',
+          `A refund of transaction ${id} is being confirmed by the payment provider; retry later.`,
+          {
+            retryAfterSeconds: 5,
+          },
+        );
       }
       if (transaction.status === 'TRANSACTION_STATUS_PENDING')
         throw invalidState(`Transaction ${id} is ${transaction.status}: there is no payment to refund yet.`);
@@ -167,7 +191,11 @@ export function refundService(deps: RefundDeps) {
         transaction,
         paymentId: state.payment.id,
         chargeReference: state.payment.externalId,
-        entry: { id: newId('entry', now.getTime()), hashId: newId('hash', now.getTime()), createdAt: now.toISOString() },
+        entry: {
+          id: newId('entry', now.getTime()),
+          hashId: newId('hash', now.getTime()),
+          createdAt: now.toISOString(),
+        },
         reason: request.reason?.trim().slice(0, MAX_REASON_LENGTH) || null,
       };
       const attempt = pendingAttempt({
@@ -199,7 +227,9 @@ export function refundService(deps: RefundDeps) {
     ): Promise<RefundOutcome> {
       const firstKey = `refund:${scope.vendorId}:${scope.environment}:${id}:${options.key ?? randomToken(16)}`;
       // The same key again is the same refund; after a void (nothing was refunded) it is a new try.
-      const latest = options.key ? await latestUnderKey(deps.protocol.findByKey, firstKey, wasVoided) : { key: firstKey };
+      const latest = options.key
+        ? await latestUnderKey(deps.protocol.findByKey, firstKey, wasVoided)
+        : { key: firstKey };
       if (latest.attempt) return retry(latest.attempt);
       const recorded = await record(scope, id, latest.key, options.request ?? {}, options.seen);
       if (!recorded.fresh) return retry(recorded.attempt);

@@ -7,7 +7,13 @@ import type { LedgerEntry } from './model.ts';
  */
 
 /** The money fields of an entry that a reversal takes back in proportion. */
-export const SPLIT_FIELDS = ['taxMinor', 'incomeMinor', 'affiliateIncomeMinor', 'serviceFeeMinor', 'transactionFeeMinor'] as const;
+export const SPLIT_FIELDS = [
+  'taxMinor',
+  'incomeMinor',
+  'affiliateIncomeMinor',
+  'serviceFeeMinor',
+  'transactionFeeMinor',
+] as const;
 type SplitField = (typeof SPLIT_FIELDS)[number];
 
 export type ReversalAmounts = Pick<LedgerEntry, 'amountTotalMinor' | 'netMinor' | SplitField>;
@@ -41,11 +47,16 @@ export function scaled(value: number, part: number, whole: number): number {
  * number of parts, is taken back to the exact minor unit: the reversals sum to minus the payment.
  * Returns the parts with the reversal's sign (negative).
  */
-export function nextReversal(payment: LedgerEntry, reversals: readonly LedgerEntry[], amountMinor: number): ReversalAmounts {
+export function nextReversal(
+  payment: LedgerEntry,
+  reversals: readonly LedgerEntry[],
+  amountMinor: number,
+): ReversalAmounts {
   const total = payment.amountTotalMinor;
   const before = reversedMinor(reversals);
   const after = before + amountMinor;
-  if (amountMinor <= 0 || after > total) throw new RangeError(`a reversal of ${amountMinor} after ${before} of ${total} is not a part of the payment`);
+  if (amountMinor <= 0 || after > total)
+    throw new RangeError(`a reversal of ${amountMinor} after ${before} of ${total} is not a part of the payment`);
   const taken = (field: SplitField) => 0 - reversals.reduce((sum, e) => sum + e[field], 0);
   const part = (field: SplitField) => taken(field) - scaled(payment[field], after, total);
   const taxMinor = part('taxMinor');

@@ -78,7 +78,8 @@ export interface ReversalDeps {
 }
 
 /** `at`, or just after the latest of `entries`: a reversal comes after what it reverses in the ledger's order, even within a millisecond. */
-const after = (entries: readonly LedgerEntry[], at: Date): Date => new Date(Math.max(at.getTime(), ...entries.map((e) => Date.parse(e.createdAt) + 1)));
+const after = (entries: readonly LedgerEntry[], at: Date): Date =>
+  new Date(Math.max(at.getTime(), ...entries.map((e) => Date.parse(e.createdAt) + 1)));
 
 export function reversalService(deps: ReversalDeps) {
   /** The entry booked earlier under a processor's id, if any: a replayed event books nothing more. */
@@ -94,9 +95,11 @@ export function reversalService(deps: ReversalDeps) {
       return { status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };
     }
     // A chargeback: the customer disputed; a subscription or a stored method is stopped by the platform.
-    const patch: TransactionPatch = transaction.type === 'ONETIME' ? {} : { whoCanceled: transaction.whoCanceled ?? 'TRANSACTION_CLOUD_ADMIN' };
+    const patch: TransactionPatch =
+      transaction.type === 'ONETIME' ? {} : { whoCanceled: transaction.whoCanceled ?? 'TRANSACTION_CLOUD_ADMIN' };
     if (fully) return { ...patch, status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };
-    if (transaction.type === 'SUBSCRIPTION') return { ...patch, status: 'SUBSCRIPTION_STATUS_CANCELLED', nextCharge: null };
+    if (transaction.type === 'SUBSCRIPTION')
+      return { ...patch, status: 'SUBSCRIPTION_STATUS_CANCELLED', nextCharge: null };
     if (transaction.type === 'VAULTED') return { ...patch, status: 'VAULTED_STATUS_INACTIVE' };
     return patch;
   }
@@ -108,7 +111,11 @@ export function reversalService(deps: ReversalDeps) {
      * won when first heard of, booked with its win under that id: the two net to nothing, so they need
      * only fit the payment, whatever was refunded meanwhile.
      */
-    async reverse(repos: Repositories, request: ReversalRequest, wonAs?: string): Promise<{ entry: LedgerEntry; booked: boolean }> {
+    async reverse(
+      repos: Repositories,
+      request: ReversalRequest,
+      wonAs?: string,
+    ): Promise<{ entry: LedgerEntry; booked: boolean }> {
       const { scope, transaction, payment } = request;
       const earlier = await bookedAs(repos, transaction.id, request.externalId);
       if (earlier) return { entry: earlier, booked: false };
@@ -120,7 +127,11 @@ export function reversalService(deps: ReversalDeps) {
           `${request.amountMinor} is not a part of payment ${payment.id} that can be taken back: ${state.remainingMinor} of ${payment.amountTotalMinor} (minor units of ${payment.currency}) is left.`,
         );
       }
-      const entry = reversalEntry(request, wonAs ? [] : state.reversals, after([payment, ...state.reversals], request.at));
+      const entry = reversalEntry(
+        request,
+        wonAs ? [] : state.reversals,
+        after([payment, ...state.reversals], request.at),
+      );
       const undone = wonAs ? undoEntry(scope, entry, wonAs, after([entry], request.at)) : undefined;
       await repos.entries.insertReversal(entry, ...(undone ? [undone] : []));
       const fully = state.reversedMinor + request.amountMinor >= payment.amountTotalMinor;
@@ -148,9 +159,15 @@ export function reversalService(deps: ReversalDeps) {
       const entry = undoEntry(scope, reversal, request.externalId, after([reversal], request.at));
       await repos.entries.insertReversal(entry);
       // A won dispute leaves the status as it is (DECISIONS.md); a failed refund of a one-time purchase is as if never made.
-      const paidAgain = reversal.type !== 'CHARGEBACK' && transaction.type === 'ONETIME' && transaction.status === 'TRANSACTION_STATUS_REFUNDED';
+      const paidAgain =
+        reversal.type !== 'CHARGEBACK' &&
+        transaction.type === 'ONETIME' &&
+        transaction.status === 'TRANSACTION_STATUS_REFUNDED';
       const patch: TransactionPatch = paidAgain ? { status: 'ONE_TIME_PAYMENT_STATUS_PAID' } : {};
-      await repos.transactions.update(scope, transaction.id, patch, { flag: 'CHANGED_STATUS_REFUNDED', at: request.at.toISOString() });
+      await repos.transactions.update(scope, transaction.id, patch, {
+        flag: 'CHANGED_STATUS_REFUNDED',
+        at: request.at.toISOString(),
+      });
       return entry;
     },
   };

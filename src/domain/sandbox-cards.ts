@@ -10,5 +10,8 @@ export const SANDBOX_TEST_CARDS: Readonly<Record<string, { behaviour: SandboxBeh
   '4000000000000002': { behaviour: 'card_declined', description: 'Visa: every charge is declined' },
   '4000000000009995': { behaviour: 'insufficient_funds', description: 'Visa: declined for insufficient funds' },
   '4000000000000069': { behaviour: 'expired_card', description: 'Visa: declined as expired (permanent)' },
-  '4000000000000341': { behaviour: 'later_declined', description: 'Visa: the first charge succeeds, every later one (renewals) is declined' },
+  '4000000000000341': {
+    behaviour: 'later_declined',
+    description: 'Visa: the first charge succeeds, every later one (renewals) is declined',
+  },
 };

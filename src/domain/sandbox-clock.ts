@@ -35,20 +35,34 @@ export interface ClockReading {
  * batches, taking turns with every other clock (docs/decisions.md, "15. Billing"), and a reading
  * says how much is still due.
  */
-export function sandboxClockService(deps: { store: Store; clock: VendorClock; billing: Pick<BillingService, 'runDue'> }) {
+export function sandboxClockService(deps: {
+  store: Store;
+  clock: VendorClock;
+  billing: Pick<BillingService, 'runDue'>;
+}) {
   const moved = new Set<(vendorId: string) => void>();
   const mustBeSandbox = (scope: Scope) => {
-    if (scope.environment !== 'sandbox') throw notFound('A movable clock (production time cannot be moved; use the sandbox URL)');
+    if (scope.environment !== 'sandbox')
+      throw notFound('A movable clock (production time cannot be moved; use the sandbox URL)');
   };
 
   async function reading(scope: Scope): Promise<ClockReading> {
     const now = deps.clock.now(scope);
-    const { due, oldestDue } = await deps.store.sandboxClocks.backlog(scope.vendorId, now.toISOString(), PENDING_COUNT_LIMIT);
-    return { now: now.toISOString(), offsetMs: deps.clock.offsetOf(scope.vendorId), billing: { pending: due, oldestDue, caughtUp: due === 0 } };
+    const { due, oldestDue } = await deps.store.sandboxClocks.backlog(
+      scope.vendorId,
+      now.toISOString(),
+      PENDING_COUNT_LIMIT,
+    );
+    return {
+      now: now.toISOString(),
+      offsetMs: deps.clock.offsetOf(scope.vendorId),
+      billing: { pending: due, oldestDue, caughtUp: due === 0 },
+    };
   }
 
   async function refresh(): Promise<void> {
-    for (const { vendorId, offsetMs } of await deps.store.sandboxClocks.list()) deps.clock.setOffset(vendorId, offsetMs);
+    for (const { vendorId, offsetMs } of await deps.store.sandboxClocks.list())
+      deps.clock.setOffset(vendorId, offsetMs);
   }
 
   let refreshedAt = 0;
@@ -87,20 +101,27 @@ export function sandboxClockService(deps: { store: Store; clock: VendorClock; bi
       await refresh();
       const current = deps.clock.offsetOf(scope.vendorId);
       let offsetMs: number;
-      if (input.to !== undefined && input.seconds !== undefined) throw invalidInput('Give either "seconds" or "to", not both.');
+      if (input.to !== undefined && input.seconds !== undefined)
+        throw invalidInput('Give either "seconds" or "to", not both.');
       if (input.to !== undefined) {
         const target = typeof input.to === 'string' && /^\d{4}-\d\d-\d\dT/.test(input.to) ? Date.parse(input.to) : NaN;
-        if (Number.isNaN(target)) throw invalidInput('"to" must be an ISO-8601 time such as "2027-01-31T00:00:00.000Z".');
+        if (Number.isNaN(target))
+          throw invalidInput('"to" must be an ISO-8601 time such as "2027-01-31T00:00:00.000Z".');
         offsetMs = target - deps.clock.real().getTime();
-        if (offsetMs < current) throw invalidInput(`The sandbox clock only moves forward; it already reads ${deps.clock.now(scope).toISOString()}.`);
+        if (offsetMs < current)
+          throw invalidInput(
+            `The sandbox clock only moves forward; it already reads ${deps.clock.now(scope).toISOString()}.`,
+          );
       } else {
         const seconds = input.seconds;
         if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds <= 0)
           throw invalidInput('"seconds" must be a positive whole number of seconds (or give "to").');
         offsetMs = current + seconds * 1000;
       }
-      if (offsetMs - current > MAX_STEP_MS) throw invalidInput('The sandbox clock moves at most 366 days per call; move it again to go further.');
-      if (offsetMs > MAX_OFFSET_MS) throw invalidInput('The sandbox clock can run at most 20 years ahead of real time.');
+      if (offsetMs - current > MAX_STEP_MS)
+        throw invalidInput('The sandbox clock moves at most 366 days per call; move it again to go further.');
+      if (offsetMs > MAX_OFFSET_MS)
+        throw invalidInput('The sandbox clock can run at most 20 years ahead of real time.');
       await deps.store.sandboxClocks.set(scope.vendorId, offsetMs, deps.clock.real().toISOString());
       deps.clock.setOffset(scope.vendorId, offsetMs);
       const answer = await reading(scope);

@@ -10,8 +10,13 @@ export interface SeenLedger {
   entries: number;
 }
 
-export async function requireUnchanged(repos: Pick<Repositories, 'entries'>, transactionId: string, seen: SeenLedger | undefined): Promise<void> {
+export async function requireUnchanged(
+  repos: Pick<Repositories, 'entries'>,
+  transactionId: string,
+  seen: SeenLedger | undefined,
+): Promise<void> {
   if (seen === undefined) return;
   const entries = await repos.entries.listForTransaction(transactionId);
-  if (entries.length !== seen.entries) throw invalidState('The transaction changed since this page was shown; check it and try again.');
+  if (entries.length !== seen.entries)
+    throw invalidState('The transaction changed since this page was shown; check it and try again.');
 }

@@ -35,7 +35,8 @@ function text(value: unknown, label: string, max: number): string {
 
 /** The image type of a PNG or JPEG by its first bytes, or undefined. */
 export function imageType(bytes: Uint8Array): 'image/png' | 'image/jpeg' | undefined {
-  if (bytes.length >= 8 && [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((b, i) => bytes[i] === b)) return 'image/png';
+  if (bytes.length >= 8 && [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((b, i) => bytes[i] === b))
+    return 'image/png';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
   return undefined;
 }
@@ -49,7 +50,8 @@ export function requireLogo(value: string | Uint8Array): string {
     bytes = Buffer.from(match[1]!, 'base64');
   } else bytes = value;
   if (bytes.length === 0) throw invalidInput('The logo file is empty.');
-  if (bytes.length > LOGO_MAX_BYTES) throw invalidInput(`The logo can be at most 100 KB; this one is ${Math.ceil(bytes.length / 1024)} KB.`);
+  if (bytes.length > LOGO_MAX_BYTES)
+    throw invalidInput(`The logo can be at most 100 KB; this one is ${Math.ceil(bytes.length / 1024)} KB.`);
   const type = imageType(bytes);
   if (!type) throw invalidInput('The logo must be a PNG or JPEG image.');
   return `data:${type};base64,${Buffer.from(bytes).toString('base64')}`;
@@ -58,14 +60,16 @@ export function requireLogo(value: string | Uint8Array): string {
 /** The seller details checked and normalised, as settings to store. */
 export function sellerSettings(input: SellerDetailsInput): VendorSettings {
   const out: VendorSettings = {};
-  if (input.sellerName !== undefined) out.sellerName = blank(input.sellerName) ? null : text(input.sellerName, 'The seller name', 200);
+  if (input.sellerName !== undefined)
+    out.sellerName = blank(input.sellerName) ? null : text(input.sellerName, 'The seller name', 200);
   if (input.address !== undefined) {
     if (blank(input.address)) out.address = null;
     else {
       const raw = typeof input.address === 'string' ? input.address.split(/\r?\n/) : input.address;
       if (!Array.isArray(raw)) throw invalidInput('The address must be text.');
       const lines = raw.map((line) => text(line, 'An address line', 200)).filter(Boolean);
-      if (lines.length > ADDRESS_MAX_LINES) throw invalidInput(`The address can have at most ${ADDRESS_MAX_LINES} lines.`);
+      if (lines.length > ADDRESS_MAX_LINES)
+        throw invalidInput(`The address can have at most ${ADDRESS_MAX_LINES} lines.`);
       out.address = lines.length > 0 ? lines : null;
     }
   }
@@ -73,7 +77,8 @@ export function sellerSettings(input: SellerDetailsInput): VendorSettings {
     if (blank(input.country)) out.country = null;
     else {
       const code = text(input.country, 'The country', 2).toUpperCase();
-      if (!/^[A-Z]{2}$/.test(code) || !regions.of(code)) throw invalidInput('The country must be a two-letter code such as DE, FR or US.');
+      if (!/^[A-Z]{2}$/.test(code) || !regions.of(code))
+        throw invalidInput('The country must be a two-letter code such as DE, FR or US.');
       out.country = code;
     }
   }
@@ -81,7 +86,8 @@ export function sellerSettings(input: SellerDetailsInput): VendorSettings {
     if (blank(input.taxId)) out.taxId = null;
     else {
       const id = text(input.taxId, 'The VAT or tax ID', 40);
-      if (!/^[\p{L}\p{N}][\p{L}\p{N} .\-/]*$/u.test(id)) throw invalidInput('The VAT or tax ID can have letters, digits, spaces, dots, dashes and slashes.');
+      if (!/^[\p{L}\p{N}][\p{L}\p{N} .\-/]*$/u.test(id))
+        throw invalidInput('The VAT or tax ID can have letters, digits, spaces, dots, dashes and slashes.');
       out.taxId = id;
     }
   }
@@ -96,6 +102,10 @@ export function sellerSettings(input: SellerDetailsInput): VendorSettings {
       }
     }
   }
-  if (input.logo !== undefined) out.logo = input.logo === null || (typeof input.logo === 'string' && input.logo.trim() === '') ? null : requireLogo(input.logo);
+  if (input.logo !== undefined)
+    out.logo =
+      input.logo === null || (typeof input.logo === 'string' && input.logo.trim() === '')
+        ? null
+        : requireLogo(input.logo);
   return out;
 }

@@ -195,8 +195,12 @@ export function parseUsSalesTaxCsv(text: string): UsSalesTaxTable {
   if (!header) throw invalidInput('line 1: the header is not a CSV line.');
   const index = new Map(header.map((name, i) => [name.toLowerCase(), i]));
   const missing = US_SALES_TAX_COLUMNS.filter((c) => !index.has(c.toLowerCase()));
-  if (missing.length > 0) throw invalidInput(`line 1: the header lacks ${missing.join(', ')} (expected ${US_SALES_TAX_COLUMNS.join(',')},RiskLevel).`);
-  const col = (fields: string[], name: (typeof US_SALES_TAX_COLUMNS)[number]) => fields[index.get(name.toLowerCase())!] ?? '';
+  if (missing.length > 0)
+    throw invalidInput(
+      `line 1: the header lacks ${missing.join(', ')} (expected ${US_SALES_TAX_COLUMNS.join(',')},RiskLevel).`,
+    );
+  const col = (fields: string[], name: (typeof US_SALES_TAX_COLUMNS)[number]) =>
+    fields[index.get(name.toLowerCase())!] ?? '';
   const rows = new Map<string, ZipTaxRow>();
   const seenOn = new Map<string, number>();
   for (let n = 1; n < lines.length; n++) {
@@ -205,18 +209,23 @@ export function parseUsSalesTaxCsv(text: string): UsSalesTaxTable {
     const where = `line ${n + 1}`;
     const fields = csvFields(line);
     if (!fields) throw invalidInput(`${where}: not a CSV line (an unclosed quote?).`);
-    if (fields.length < header.length) throw invalidInput(`${where}: ${fields.length} fields, the header has ${header.length}.`);
+    if (fields.length < header.length)
+      throw invalidInput(`${where}: ${fields.length} fields, the header has ${header.length}.`);
     const state = col(fields, 'State').toUpperCase();
-    if (!US_STATES.has(state)) throw invalidInput(`${where}: "${col(fields, 'State')}" is not a US state code (such as NY).`);
+    if (!US_STATES.has(state))
+      throw invalidInput(`${where}: "${col(fields, 'State')}" is not a US state code (such as NY).`);
     const zip = col(fields, 'ZipCode');
     if (!/^\d{5}$/.test(zip)) throw invalidInput(`${where}: ZipCode "${zip}" is not a five-digit ZIP code.`);
     if (seenOn.has(zip)) throw invalidInput(`${where}: ZIP code ${zip} is already on line ${seenOn.get(zip)}.`);
     const rate = (name: (typeof US_SALES_TAX_COLUMNS)[number]): Decimal => {
       const value = col(fields, name);
-      if (!/^\d+(\.\d+)?$/.test(value)) throw invalidInput(`${where}: ${name} "${value}" is not a decimal rate such as 0.045.`);
+      if (!/^\d+(\.\d+)?$/.test(value))
+        throw invalidInput(`${where}: ${name} "${value}" is not a decimal rate such as 0.045.`);
       const decimal = parseDecimal(value);
       if (compare(decimal, MAX_RATE) > 0)
-        throw invalidInput(`${where}: ${name} ${value} is above 0.2; rates are decimal fractions (0.045 for 4.5%), not percentages.`);
+        throw invalidInput(
+          `${where}: ${name} ${value} is above 0.2; rates are decimal fractions (0.045 for 4.5%), not percentages.`,
+        );
       return decimal;
     };
     const row: ZipTaxRow = {
@@ -247,6 +256,13 @@ export function formatUsSalesTaxCsv(table: UsSalesTaxTable): string {
   const quote = (text: string) => (/[",]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
   const lines = [...table.rows.values()]
     .sort((a, b) => (a.zip < b.zip ? -1 : 1))
-    .map((r) => [r.state, r.zip, quote(r.regionName), ...[r.stateRate, r.combined, r.county, r.city, r.special].map(formatDecimal)].join(','));
+    .map((r) =>
+      [
+        r.state,
+        r.zip,
+        quote(r.regionName),
+        ...[r.stateRate, r.combined, r.county, r.city, r.special].map(formatDecimal),
+      ].join(','),
+    );
   return [US_SALES_TAX_COLUMNS.join(','), ...lines].join('\n') + '\n';
 }

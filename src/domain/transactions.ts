@@ -17,21 +17,35 @@ export interface TransactionDeps {
 export type CancelOutcome = { transaction: Transaction; changed: boolean };
 
 export function transactionService(deps: TransactionDeps) {
-  async function mustFind(repos: Pick<Repositories, 'transactions'>, scope: Scope, id: string, lock = false): Promise<Transaction> {
+  async function mustFind(
+    repos: Pick<Repositories, 'transactions'>,
+    scope: Scope,
+    id: string,
+    lock = false,
+  ): Promise<Transaction> {
     const found = lock ? await repos.transactions.lock(scope, id) : await repos.transactions.find(scope, id);
     if (!found) throw notFound(`Transaction ${id}`);
     return found;
   }
 
   /** Locks the row, then refuses if its ledger moved since the caller's page showed it. */
-  async function lockUnchanged(repos: Repositories, scope: Scope, id: string, seen: SeenLedger | undefined): Promise<Transaction> {
+  async function lockUnchanged(
+    repos: Repositories,
+    scope: Scope,
+    id: string,
+    seen: SeenLedger | undefined,
+  ): Promise<Transaction> {
     const transaction = await mustFind(repos, scope, id, true);
     await requireUnchanged(repos, id, seen);
     return transaction;
   }
 
   /** A change that moves no money and checks no page's view of the ledger: one statement, no lock read before it. */
-  async function updated(scope: Scope, id: string, patch: Pick<Transaction, 'assignedEmail'> | Pick<Transaction, 'payload'>): Promise<Transaction> {
+  async function updated(
+    scope: Scope,
+    id: string,
+    patch: Pick<Transaction, 'assignedEmail'> | Pick<Transaction, 'payload'>,
+  ): Promise<Transaction> {
     const transaction = await deps.store.transactions.updateReturning(scope, id, patch);
     if (!transaction) throw notFound(`Transaction ${id}`);
     return transaction;
@@ -99,7 +113,9 @@ export function transactionService(deps: TransactionDeps) {
         const transaction = await lockUnchanged(repos, scope, id, seen);
         const at = deps.clock.now(scope).toISOString();
         if (transaction.type === 'ONETIME') {
-          throw invalidState(`A one-time payment cannot be cancelled (status ${transaction.status}); refund it instead.`);
+          throw invalidState(
+            `A one-time payment cannot be cancelled (status ${transaction.status}); refund it instead.`,
+          );
         }
         const ended: Transaction['status'][] = [
           'SUBSCRIPTION_STATUS_CANCELLED_PENDING',
@@ -115,7 +131,10 @@ export function transactionService(deps: TransactionDeps) {
         if (transaction.type === 'VAULTED') {
           patch = { status: 'VAULTED_STATUS_INACTIVE', whoCanceled: who };
           await repos.transactions.update(scope, id, patch, { flag: 'CHANGED_STATUS_VAULTED_DEACTIVATION', at });
-          return { transaction: { ...transaction, ...patch, changeFlag: 'CHANGED_STATUS_VAULTED_DEACTIVATION' }, changed: true };
+          return {
+            transaction: { ...transaction, ...patch, changeFlag: 'CHANGED_STATUS_VAULTED_DEACTIVATION' },
+            changed: true,
+          };
         }
         patch =
           transaction.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'
@@ -124,7 +143,9 @@ export function transactionService(deps: TransactionDeps) {
         await repos.transactions.update(scope, id, patch, { flag: 'CHANGED_STATUS_CANCELLED', at });
         // Access ends with the paid period; a trial ends now.
         const accessEnds = patch.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? transaction.nextCharge : null;
-        await deps.emails?.record(repos, [{ kind: 'CANCELLED', scope, key: `CANCELLED:${id}`, facts: { transactionId: id, date: accessEnds } }]);
+        await deps.emails?.record(repos, [
+          { kind: 'CANCELLED', scope, key: `CANCELLED:${id}`, facts: { transactionId: id, date: accessEnds } },
+        ]);
         return { transaction: { ...transaction, ...patch, changeFlag: 'CHANGED_STATUS_CANCELLED' }, changed: true };
       });
     },

@@ -25,7 +25,8 @@ export function requirePayload(value: unknown, field = 'payload'): string | null
   // Characters are code points, as a person counts them: an emoji is one, not the two UTF-16 units that
   // value.length sees. Code points never outnumber UTF-16 units, so only a long string needs counting.
   const characters = value.length > MAX_PAYLOAD_LENGTH ? [...value].length : value.length;
-  if (characters > MAX_PAYLOAD_LENGTH) throw new AppError('PAYLOAD_TOO_LONG', `${field} has ${characters} characters; it must have fewer than 5000.`);
+  if (characters > MAX_PAYLOAD_LENGTH)
+    throw new AppError('PAYLOAD_TOO_LONG', `${field} has ${characters} characters; it must have fewer than 5000.`);
   return value;
 }
 
@@ -42,26 +43,33 @@ export function parsePriceList(input: unknown): Record<string, number> {
       throw invalidInput('prices is a string but not a serialized JSON array of {currency, value}.');
     }
   }
-  if (!Array.isArray(list) || list.length === 0) throw invalidInput('prices must be a non-empty array of {currency, value}.');
+  if (!Array.isArray(list) || list.length === 0)
+    throw invalidInput('prices must be a non-empty array of {currency, value}.');
   const prices: Record<string, number> = {};
   for (const item of list) {
-    if (typeof item !== 'object' || item === null) throw invalidInput('Each price must be an object {currency, value}.');
+    if (typeof item !== 'object' || item === null)
+      throw invalidInput('Each price must be an object {currency, value}.');
     const { currency, value } = item as { currency?: unknown; value?: unknown };
     if (typeof currency !== 'string') throw invalidInput('Each price needs a currency code, e.g. "USD".');
     const code = normalizeCurrency(currency);
-    if (typeof value !== 'number' && typeof value !== 'string') throw invalidInput(`The ${code} price needs a numeric value.`);
+    if (typeof value !== 'number' && typeof value !== 'string')
+      throw invalidInput(`The ${code} price needs a numeric value.`);
     const minor = toMinor(value, code);
     if (minor < 0) throw invalidInput(`The ${code} price must not be negative.`);
     if (prices[code] !== undefined) throw invalidInput(`prices lists ${code} twice.`);
     prices[code] = minor;
   }
   if (prices.USD === undefined)
-    throw new AppError('USD_PRICE_REQUIRED', 'prices must include a USD price; other currencies are converted from it when missing.');
+    throw new AppError(
+      'USD_PRICE_REQUIRED',
+      'prices must include a USD price; other currencies are converted from it when missing.',
+    );
   return prices;
 }
 
 export function requireCountry(value: unknown): string {
-  if (typeof value !== 'string' || !/^[A-Za-z]{2}$/.test(value)) throw invalidInput('country must be a two-letter ISO 3166-1 code such as "DE".');
+  if (typeof value !== 'string' || !/^[A-Za-z]{2}$/.test(value))
+    throw invalidInput('country must be a two-letter ISO 3166-1 code such as "DE".');
   return value.toUpperCase();
 }
 
@@ -91,7 +99,12 @@ export function requireOrigin(value: unknown): string {
 
 /** A card's expiry month is 1 to 12; a two-digit year means 20xx. Anything else is the customer's typo, not a decline. */
 export function requireCardExpiry(card: { expMonth: number; expYear: number }): void {
-  if (!Number.isInteger(card.expMonth) || card.expMonth < 1 || card.expMonth > 12) throw invalidInput('The card expiry month must be between 01 and 12.');
-  if (!Number.isInteger(card.expYear) || card.expYear < 0 || (card.expYear > 99 && (card.expYear < 2000 || card.expYear > 2099)))
+  if (!Number.isInteger(card.expMonth) || card.expMonth < 1 || card.expMonth > 12)
+    throw invalidInput('The card expiry month must be between 01 and 12.');
+  if (
+    !Number.isInteger(card.expYear) ||
+    card.expYear < 0 ||
+    (card.expYear > 99 && (card.expYear < 2000 || card.expYear > 2099))
+  )
     throw invalidInput('The card expiry year is not valid.');
 }

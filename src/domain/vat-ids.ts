@@ -49,7 +49,8 @@ export const EU_COUNTRIES: ReadonlySet<string> = new Set([
   'SK',
 ]);
 
-export const isEuCountry = (country: string | null | undefined): boolean => !!country && EU_COUNTRIES.has(country.toUpperCase());
+export const isEuCountry = (country: string | null | undefined): boolean =>
+  !!country && EU_COUNTRIES.has(country.toUpperCase());
 
 /** The prefix of a country's VAT numbers: the ISO code, except Greece's "EL". */
 export const vatPrefixOf = (country: string): string => (country === 'GR' ? 'EL' : country);
@@ -100,15 +101,22 @@ export const formatVatIdChecker: VatIdChecker = {
 export function checkVatIdFormat(vatId: string, country: string): VatIdCheck {
   const buyerCountry = country.toUpperCase();
   const compact = vatId.toUpperCase().replace(/[\s.\-/]/g, '');
-  const invalid = (reason: string, normalized = compact || vatId.trim()): VatIdCheck => ({ valid: false, normalized, reason });
+  const invalid = (reason: string, normalized = compact || vatId.trim()): VatIdCheck => ({
+    valid: false,
+    normalized,
+    reason,
+  });
   if (!compact) return invalid('Enter the VAT ID.');
-  if (compact.length > 20) return invalid('A VAT ID has at most 14 characters after its country prefix.', compact.slice(0, 20));
-  if (!isEuCountry(buyerCountry)) return invalid('VAT IDs are checked for buyers in the EU only; outside it no reverse charge applies.');
+  if (compact.length > 20)
+    return invalid('A VAT ID has at most 14 characters after its country prefix.', compact.slice(0, 20));
+  if (!isEuCountry(buyerCountry))
+    return invalid('VAT IDs are checked for buyers in the EU only; outside it no reverse charge applies.');
   const prefix = vatPrefixOf(buyerCountry);
   // A prefix given is one of the EU's; without one, the buyer's country's is assumed.
   const given = compact.slice(0, 2);
   const hasPrefix = PREFIXES.has(given);
-  if (hasPrefix && given !== prefix) return invalid(`A VAT ID from ${buyerCountry} starts with ${prefix}, not ${given}.`);
+  if (hasPrefix && given !== prefix)
+    return invalid(`A VAT ID from ${buyerCountry} starts with ${prefix}, not ${given}.`);
   const rest = hasPrefix ? compact.slice(2) : compact;
   const normalized = prefix + rest;
   const format = FORMATS[buyerCountry]!;

@@ -40,7 +40,10 @@ export interface VaultedChargeResult {
 const sameCharge = (attempt: ChargeAttempt, quote: PriceQuote): attempt is AttemptOf<'VAULTED'> =>
   attempt.kind === 'VAULTED' && attempt.amountMinor === quote.totalMinor && attempt.currency === quote.currency;
 const otherAmount = () =>
-  new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a charge of another amount; use a new key for a new charge.');
+  new AppError(
+    'IDEMPOTENCY_CONFLICT',
+    'This Idempotency-Key was already used for a charge of another amount; use a new key for a new charge.',
+  );
 
 export function vaultedChargeService(deps: VaultedChargeDeps) {
   const booking: Booking<'VAULTED'> = {
@@ -88,17 +91,27 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
         status: 'PENDING',
         deactivation: false,
         quote,
-        message: 'The payment provider has not confirmed the charge yet; retry with the same Idempotency-Key to learn the outcome.',
+        message:
+          'The payment provider has not confirmed the charge yet; retry with the same Idempotency-Key to learn the outcome.',
       };
     }
-    if (outcome?.status === 'DECLINED') return { status: 'FAILED', deactivation: outcome.permanent, quote, message: outcome.message };
-    const reason = attempt.status === 'DECLINED' ? declineMessage((attempt.failureCode ?? 'card_declined') as DeclineCode) : 'The charge did not go through.';
+    if (outcome?.status === 'DECLINED')
+      return { status: 'FAILED', deactivation: outcome.permanent, quote, message: outcome.message };
+    const reason =
+      attempt.status === 'DECLINED'
+        ? declineMessage((attempt.failureCode ?? 'card_declined') as DeclineCode)
+        : 'The charge did not go through.';
     return { status: 'FAILED', deactivation: false, quote, message: `This charge was declined before: ${reason}` };
   }
 
   /** Charges an open attempt's card (`again`: a retry, under the same id) and settles it; a payment the bank holds is not left open. */
-  async function ask(attempt: AttemptOf<'VAULTED'>, again: boolean): Promise<{ settled: AttemptOf<'VAULTED'>; outcome: Outcome }> {
-    const outcome = await (again ? deps.protocol.moveAgain : deps.protocol.move)(attempt, { token: attempt.plan.token });
+  async function ask(
+    attempt: AttemptOf<'VAULTED'>,
+    again: boolean,
+  ): Promise<{ settled: AttemptOf<'VAULTED'>; outcome: Outcome }> {
+    const outcome = await (again ? deps.protocol.moveAgain : deps.protocol.move)(attempt, {
+      token: attempt.plan.token,
+    });
     const settled = await deps.protocol.settle(attempt, outcome, booking);
     await deps.protocol.releaseHeld(attempt, outcome);
     return { settled, outcome };
@@ -123,7 +136,8 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
       const prepared = await deps.store.transaction(async (repos) => {
         const transaction = await repos.transactions.lock(scope, id);
         if (!transaction) throw notFound(`Transaction ${id}`);
-        if (transaction.type !== 'VAULTED') throw invalidState(`Transaction ${id} is ${transaction.type}, not a vaulted payment method.`);
+        if (transaction.type !== 'VAULTED')
+          throw invalidState(`Transaction ${id} is ${transaction.type}, not a vaulted payment method.`);
         const quote = quotePrice({
           prices,
           currency: transaction.currency,
@@ -142,9 +156,16 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
         if (transaction.status !== 'VAULTED_STATUS_ACTIVE')
           throw invalidState(`The vaulted payment method ${id} is ${transaction.status} and cannot be charged.`);
         if (quote.totalMinor <= 0) throw invalidInput('A charge must be of more than zero; nothing was charged.');
-        const method = transaction.paymentMethodId ? await repos.paymentMethods.find(transaction.paymentMethodId) : undefined;
+        const method = transaction.paymentMethodId
+          ? await repos.paymentMethods.find(transaction.paymentMethodId)
+          : undefined;
         if (!method) throw invalidState(`Transaction ${id} has no stored payment method.`);
-        const plan: VaultedPlan = { transactionId: id, token: method.token, quote, description: input.chargeDescription ?? null };
+        const plan: VaultedPlan = {
+          transactionId: id,
+          token: method.token,
+          quote,
+          description: input.chargeDescription ?? null,
+        };
         const attempt = pendingAttempt({
           scope,
           kind: 'VAULTED',
@@ -167,9 +188,13 @@ export function vaultedChargeService(deps: VaultedChargeDeps) {
         if (existing.status !== 'PENDING' && existing.status !== 'UNKNOWN') return answer(existing, quote);
         const { settled, outcome } = await ask(existing, true);
         if (settled.status === 'PENDING' || settled.status === 'UNKNOWN') {
-          throw new AppError('PAYMENT_PENDING', 'This charge is still being confirmed by the payment provider; retry later with the same Idempotency-Key.', {
-            retryAfterSeconds: 5,
-          });
+          throw new AppError(
+            'PAYMENT_PENDING',
+            'This charge is still being confirmed by the payment provider; retry later with the same Idempotency-Key.',
+            {
+              retryAfterSeconds: 5,
+            },
+          );
         }
         return answer(settled, quote, outcome);
       }

@@ -11,7 +11,10 @@ import { writeFileAtomically } from './atomic-write.ts';
 export const BUNDLED_RATES_FILE = fileURLToPath(new URL('./exchange-rates.xml', import.meta.url));
 
 /** Reads and parses a rate table file; errors name the file. */
-export function loadExchangeRates(file: string = BUNDLED_RATES_FILE, options: { undatedAs?: string } = {}): ExchangeRates {
+export function loadExchangeRates(
+  file: string = BUNDLED_RATES_FILE,
+  options: { undatedAs?: string } = {},
+): ExchangeRates {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

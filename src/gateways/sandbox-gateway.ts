@@ -1,13 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { cardBrand, isExpired, passesLuhn, type ChargeResult, type Decline, type PaymentGateway, type RefundResult } from '../domain/gateway.ts';
+import {
+  cardBrand,
+  isExpired,
+  passesLuhn,
+  type ChargeResult,
+  type Decline,
+  type PaymentGateway,
+  type RefundResult,
+} from '../domain/gateway.ts';
 import { precompiled, precompiledRow } from '../store/precompiled.ts';
 import type { Schema } from '../store/schema.ts';
 import { SANDBOX_TEST_CARDS, type SandboxBehaviour } from '../domain/sandbox-cards.ts';
 
 const DECLINES: Record<Exclude<SandboxBehaviour, 'success' | 'later_declined'>, Decline> = {
   card_declined: { status: 'DECLINED', code: 'card_declined', message: 'The card was declined.', permanent: false },
-  insufficient_funds: { status: 'DECLINED', code: 'insufficient_funds', message: 'The card has insufficient funds.', permanent: false },
+  insufficient_funds: {
+    status: 'DECLINED',
+    code: 'insufficient_funds',
+    message: 'The card has insufficient funds.',
+    permanent: false,
+  },
   expired_card: { status: 'DECLINED', code: 'expired_card', message: 'The card has expired.', permanent: true },
 };
 
@@ -24,10 +37,18 @@ const VOIDED_CHARGE: Decline = {
  * What a gateway whose cards are typed into opentill's own form (the sandbox's virtual cards) says
  * to the browser-only parts of the port: no browser sessions, and no charge ever waits for the bank.
  */
-export const FORM_CARD_ENTRY: Pick<PaymentGateway, 'cardEntry' | 'startSession' | 'authenticationSession' | 'cancelPending'> = {
+export const FORM_CARD_ENTRY: Pick<
+  PaymentGateway,
+  'cardEntry' | 'startSession' | 'authenticationSession' | 'cancelPending'
+> = {
   cardEntry: { kind: 'form' },
   async startSession() {
-    return { status: 'DECLINED', code: 'provider_unavailable', message: "The sandbox takes its test cards in opentill's own form.", permanent: false };
+    return {
+      status: 'DECLINED',
+      code: 'provider_unavailable',
+      message: "The sandbox takes its test cards in opentill's own form.",
+      permanent: false,
+    };
   },
   authenticationSession: async () => undefined,
   cancelPending: async () => ({ status: 'NOT_FOUND' }),
@@ -61,7 +82,8 @@ export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new D
     ...FORM_CARD_ENTRY,
     async tokenize(card, at) {
       const digits = card.number.replace(/[\s-]/g, '');
-      if (!passesLuhn(digits)) return { status: 'DECLINED', code: 'invalid_card', message: 'The card number is not valid.', permanent: true };
+      if (!passesLuhn(digits))
+        return { status: 'DECLINED', code: 'invalid_card', message: 'The card number is not valid.', permanent: true };
       const test = SANDBOX_TEST_CARDS[digits];
       if (!test) {
         return {
@@ -84,8 +106,11 @@ export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new D
       };
     },
     async charge(request): Promise<ChargeResult> {
-      const behaviour = /^sbx_(success|card_declined|insufficient_funds|expired_card|later_declined)_/.exec(request.token)?.[1] as SandboxBehaviour | undefined;
-      let outcome: Exclude<SandboxBehaviour, 'later_declined'> = behaviour === 'later_declined' ? 'success' : (behaviour ?? 'card_declined');
+      const behaviour = /^sbx_(success|card_declined|insufficient_funds|expired_card|later_declined)_/.exec(
+        request.token,
+      )?.[1] as SandboxBehaviour | undefined;
+      let outcome: Exclude<SandboxBehaviour, 'later_declined'> =
+        behaviour === 'later_declined' ? 'success' : (behaviour ?? 'card_declined');
       if (behaviour === 'later_declined') {
         const earlier = await db
           .selectFrom('sandbox_gateway_charges')
@@ -153,7 +178,9 @@ function chargeOutcome(outcome: string, reference: string): ChargeResult {
 }
 
 function refundOutcome(outcome: string, reference: string): RefundResult {
-  return outcome === VOIDED ? { status: 'FAILED', message: 'This refund was cancelled before it was made.' } : { status: 'SUCCEEDED', reference };
+  return outcome === VOIDED
+    ? { status: 'FAILED', message: 'This refund was cancelled before it was made.' }
+    : { status: 'SUCCEEDED', reference };
 }
 
 type GatewayTable = 'sandbox_gateway_charges' | 'sandbox_gateway_refunds';
@@ -163,7 +190,12 @@ type GatewayTable = 'sandbox_gateway_charges' | 'sandbox_gateway_refunds';
  * and every call answers the row as first written (a replay; a lookup that voids an unknown id).
  * Both statements are compiled once.
  */
-function keptOnce<T extends GatewayTable>(db: Kysely<Schema>, table: T, key: keyof Schema[T] & string, columns: readonly (keyof Schema[T] & string)[]) {
+function keptOnce<T extends GatewayTable>(
+  db: Kysely<Schema>,
+  table: T,
+  key: keyof Schema[T] & string,
+  columns: readonly (keyof Schema[T] & string)[],
+) {
   const insert = precompiledRow(db, columns, (row: Schema[T]) =>
     db
       .insertInto(table)

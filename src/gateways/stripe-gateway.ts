@@ -47,7 +47,8 @@ function parseToken(token: string): { customer: string; paymentMethod: string } 
   return match ? { customer: match[1]!, paymentMethod: match[2]! } : undefined;
 }
 
-const idOf = (value: string | { id: string } | null | undefined) => (value == null ? null : typeof value === 'string' ? value : value.id);
+const idOf = (value: string | { id: string } | null | undefined) =>
+  value == null ? null : typeof value === 'string' ? value : value.id;
 
 /** A decline as opentill words it; Stripe's own codes decide whether the card can ever work again. */
 function declineOf(code: string | undefined, declineCode: string | undefined, reference?: string): Decline {
@@ -62,8 +63,17 @@ function declineOf(code: string | undefined, declineCode: string | undefined, re
           : reason === 'incorrect_number' || reason === 'invalid_number'
             ? 'invalid_card'
             : 'card_declined';
-  const permanent = mapped === 'expired_card' || mapped === 'invalid_card' || ['lost_card', 'stolen_card', 'pickup_card', 'restricted_card'].includes(reason);
-  return { status: 'DECLINED', code: mapped, message: declineMessage(mapped), permanent, ...(reference ? { reference } : {}) };
+  const permanent =
+    mapped === 'expired_card' ||
+    mapped === 'invalid_card' ||
+    ['lost_card', 'stolen_card', 'pickup_card', 'restricted_card'].includes(reason);
+  return {
+    status: 'DECLINED',
+    code: mapped,
+    message: declineMessage(mapped),
+    permanent,
+    ...(reference ? { reference } : {}),
+  };
 }
 
 export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
@@ -79,7 +89,10 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
   });
   const now = options.now ?? (() => new Date());
 
-  function cardOf(customer: string | null, method: Stripe.PaymentMethod | string | null | undefined): TokenizedCard | undefined {
+  function cardOf(
+    customer: string | null,
+    method: Stripe.PaymentMethod | string | null | undefined,
+  ): TokenizedCard | undefined {
     if (!customer || !method || typeof method === 'string' || !method.card) return undefined;
     return {
       token: tokenOf(customer, method.id),
@@ -116,7 +129,8 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
     }
   }
 
-  const retrieveIntent = (id: string) => stripe.paymentIntents.retrieve(id, { expand: ['latest_charge.balance_transaction', 'payment_method'] });
+  const retrieveIntent = (id: string) =>
+    stripe.paymentIntents.retrieve(id, { expand: ['latest_charge.balance_transaction', 'payment_method'] });
 
   /** Where a PaymentIntent stands, in opentill's terms; UNKNOWN while it is in flight or awaits the customer. */
   function intentOutcome(intent: Stripe.PaymentIntent): ChargeResult | NotFound {
@@ -145,7 +159,12 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
     if (reference.startsWith('seti_')) {
       const setup = await stripe.setupIntents.retrieve(reference, { expand: ['payment_method'] });
       if (setup.status === 'succeeded') {
-        return { status: 'SUCCEEDED', reference: '', feeMinor: 0, method: cardOf(idOf(setup.customer), setup.payment_method) };
+        return {
+          status: 'SUCCEEDED',
+          reference: '',
+          feeMinor: 0,
+          method: cardOf(idOf(setup.customer), setup.payment_method),
+        };
       }
       if (setup.status === 'canceled') return { status: 'NOT_FOUND' };
       // Still with the customer (a declined card may be followed by another): open until it expires.
@@ -158,7 +177,12 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
     const intent = await retrieveIntent(reference);
     const outcome = intentOutcome(intent);
     // An off-session payment (a renewal the bank holds for the customer's authentication) is what it is.
-    if (!intent.metadata?.[METADATA_SESSION] || outcome.status === 'SUCCEEDED' || outcome.status === 'NOT_FOUND' || intent.status === 'processing')
+    if (
+      !intent.metadata?.[METADATA_SESSION] ||
+      outcome.status === 'SUCCEEDED' ||
+      outcome.status === 'NOT_FOUND' ||
+      intent.status === 'processing'
+    )
       return outcome;
     // A browser session the customer is still at: after a decline they may try another card in the same
     // element. Left unfinished for an hour, it is cancelled so it can never be paid later.
@@ -167,7 +191,10 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
 
   /** The outcome of an off-session charge made under `attemptId`, found by the metadata it carries. */
   async function lookupByAttempt(attemptId: string): Promise<ChargeResult | NotFound> {
-    const found = await stripe.paymentIntents.search({ query: `metadata['${METADATA_ATTEMPT}']:'${attemptId}'`, limit: 1 });
+    const found = await stripe.paymentIntents.search({
+      query: `metadata['${METADATA_ATTEMPT}']:'${attemptId}'`,
+      limit: 1,
+    });
     const intent = found.data[0];
     if (!intent) return { status: 'NOT_FOUND' };
     return intentOutcome(await retrieveIntent(intent.id));
@@ -185,7 +212,12 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
 
     async tokenize() {
       // Card numbers never come to opentill with a processor that takes them in the browser.
-      return { status: 'DECLINED', code: 'invalid_card', message: 'Card details are taken by the payment page of the processor.', permanent: true };
+      return {
+        status: 'DECLINED',
+        code: 'invalid_card',
+        message: 'Card details are taken by the payment page of the processor.',
+        permanent: true,
+      };
     },
 
     async startSession(request) {
@@ -196,7 +228,11 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
           (request.replacesCard ? parseToken(request.replacesCard)?.customer : undefined) ??
           (
             await stripe.customers.create(
-              { email: request.customer.email, ...(request.customer.name ? { name: request.customer.name } : {}), metadata },
+              {
+                email: request.customer.email,
+                ...(request.customer.name ? { name: request.customer.name } : {}),
+                metadata,
+              },
               { idempotencyKey: `${request.attemptId}:customer` },
             )
           ).id;
@@ -216,7 +252,13 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
           return { status: 'OPEN', reference: intent.id, clientSecret: intent.client_secret!, mode: 'payment' };
         }
         const setup = await stripe.setupIntents.create(
-          { customer, allowed_payment_method_types: ['card'], usage: 'off_session', description: request.description, metadata },
+          {
+            customer,
+            allowed_payment_method_types: ['card'],
+            usage: 'off_session',
+            description: request.description,
+            metadata,
+          },
           { idempotencyKey: `${request.attemptId}:session` },
         );
         return { status: 'OPEN', reference: setup.id, clientSecret: setup.client_secret!, mode: 'setup' };
@@ -233,7 +275,13 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
 
     async charge(request) {
       const token = parseToken(request.token);
-      if (!token) return { status: 'DECLINED', code: 'card_declined', message: 'The stored card cannot be used with this processor.', permanent: true };
+      if (!token)
+        return {
+          status: 'DECLINED',
+          code: 'card_declined',
+          message: 'The stored card cannot be used with this processor.',
+          permanent: true,
+        };
       if (request.recordedAt && now().getTime() - Date.parse(request.recordedAt) > LOOK_BEFORE_CHARGING_AFTER_MS) {
         // Stripe may have forgotten the idempotency key by now: find the charge by its metadata first.
         const earlier = await lookupByAttempt(request.attemptId);
@@ -257,10 +305,16 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
         const outcome = intentOutcome(intent);
         return outcome.status === 'NOT_FOUND' ? { status: 'UNKNOWN' } : outcome;
       } catch (err) {
-        if (err instanceof Stripe.errors.StripeCardError) return declineOf(err.code, err.decline_code, err.payment_intent?.id);
+        if (err instanceof Stripe.errors.StripeCardError)
+          return declineOf(err.code, err.decline_code, err.payment_intent?.id);
         // A card Stripe no longer has (detached, deleted): it will never work again.
         if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'resource_missing') {
-          return { status: 'DECLINED', code: 'card_declined', message: 'The stored card is no longer available.', permanent: true };
+          return {
+            status: 'DECLINED',
+            code: 'card_declined',
+            message: 'The stored card is no longer available.',
+            permanent: true,
+          };
         }
         // Anything else (no answer, a timeout, a 5xx, a conflict on the key): unknown, asked again under the same key.
         return { status: 'UNKNOWN' };
@@ -268,10 +322,15 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
     },
 
     async refund(request): Promise<RefundResult> {
-      if (!request.chargeReference?.startsWith('pi_')) return { status: 'FAILED', message: 'This payment was not made through Stripe.' };
+      if (!request.chargeReference?.startsWith('pi_'))
+        return { status: 'FAILED', message: 'This payment was not made through Stripe.' };
       try {
         const refund = await stripe.refunds.create(
-          { payment_intent: request.chargeReference, amount: request.amountMinor, metadata: { opentill_refund: request.refundId } },
+          {
+            payment_intent: request.chargeReference,
+            amount: request.amountMinor,
+            metadata: { opentill_refund: request.refundId },
+          },
           { idempotencyKey: request.refundId },
         );
         return refund.status === 'failed' || refund.status === 'canceled'
@@ -292,7 +351,8 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
       const refunds = await stripe.refunds.list({ payment_intent: chargeReference, limit: 100 });
       const refund = refunds.data.find((r) => r.metadata?.opentill_refund === refundId);
       if (!refund) return { status: 'NOT_FOUND' };
-      if (refund.status === 'failed' || refund.status === 'canceled') return { status: 'FAILED', message: 'Stripe could not make the refund.' };
+      if (refund.status === 'failed' || refund.status === 'canceled')
+        return { status: 'FAILED', message: 'Stripe could not make the refund.' };
       return { status: 'SUCCEEDED', reference: refund.id };
     },
 
@@ -304,22 +364,35 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
         intent.status === 'requires_confirmation' ||
         (intent.status === 'requires_payment_method' && intent.last_payment_error?.code === 'authentication_required');
       if (!waiting || !intent.client_secret) return undefined;
-      return { clientSecret: intent.client_secret, method: idOf(intent.last_payment_error?.payment_method) ?? idOf(intent.payment_method) };
+      return {
+        clientSecret: intent.client_secret,
+        method: idOf(intent.last_payment_error?.payment_method) ?? idOf(intent.payment_method),
+      };
     },
 
-    cancelPending: (reference) => (reference.startsWith('pi_') ? cancelIntent(reference) : Promise.resolve({ status: 'NOT_FOUND' as const })),
+    cancelPending: (reference) =>
+      reference.startsWith('pi_') ? cancelIntent(reference) : Promise.resolve({ status: 'NOT_FOUND' as const }),
 
     verifyEvent(rawBody, signature) {
-      if (!options.keys.webhookSecret) return { status: 'INVALID', message: 'STRIPE_WEBHOOK_SECRET is not set: run `opentill stripe setup`.' };
+      if (!options.keys.webhookSecret)
+        return { status: 'INVALID', message: 'STRIPE_WEBHOOK_SECRET is not set: run `opentill stripe setup`.' };
       if (!signature) return { status: 'INVALID', message: 'The Stripe-Signature header is missing.' };
       try {
         const event = stripe.webhooks.constructEvent(rawBody, signature, options.keys.webhookSecret);
         return {
           status: 'OK',
-          event: { id: event.id, type: event.type, createdAt: new Date(event.created * 1000).toISOString(), payload: rawBody.toString('utf8') },
+          event: {
+            id: event.id,
+            type: event.type,
+            createdAt: new Date(event.created * 1000).toISOString(),
+            payload: rawBody.toString('utf8'),
+          },
         };
       } catch (err) {
-        return { status: 'INVALID', message: `The Stripe signature does not match this endpoint's signing secret or is too old: ${(err as Error).message}` };
+        return {
+          status: 'INVALID',
+          message: `The Stripe signature does not match this endpoint's signing secret or is too old: ${(err as Error).message}`,
+        };
       }
     },
 

@@ -31,7 +31,11 @@ export interface StripeSetupReport {
  * `opentill stripe setup`: checks that the keys work (the account they belong to), and registers
  * opentill's webhook endpoint with the events it needs, or brings an existing one up to date.
  */
-export async function setupStripe(options: { keys: StripeKeys; apiUrl?: string | undefined; webhookUrl: string }): Promise<StripeSetupReport> {
+export async function setupStripe(options: {
+  keys: StripeKeys;
+  apiUrl?: string | undefined;
+  webhookUrl: string;
+}): Promise<StripeSetupReport> {
   const api = new URL(options.apiUrl ?? 'https://api.stripe.com');
   const stripe = new Stripe(options.keys.secretKey, {
     host: api.hostname,
@@ -40,7 +44,8 @@ export async function setupStripe(options: { keys: StripeKeys; apiUrl?: string |
     appInfo: { name: 'opentill' },
   });
   const live = options.keys.secretKey.includes('_live_');
-  if (live !== options.keys.publishableKey.includes('_live_')) throw new Error('The secret and publishable keys are of different modes (one live, one test).');
+  if (live !== options.keys.publishableKey.includes('_live_'))
+    throw new Error('The secret and publishable keys are of different modes (one live, one test).');
   const account = await stripe.accounts.retrieveCurrent();
   const endpoints = await stripe.webhookEndpoints.list({ limit: 100 });
   const existing = endpoints.data.find((e) => e.url === options.webhookUrl);
@@ -48,16 +53,30 @@ export async function setupStripe(options: { keys: StripeKeys; apiUrl?: string |
   let webhook: StripeSetupReport['webhook'];
   let signingSecret: string | null = null;
   if (!existing) {
-    const created = await stripe.webhookEndpoints.create({ url: options.webhookUrl, enabled_events: events, description: 'opentill' });
+    const created = await stripe.webhookEndpoints.create({
+      url: options.webhookUrl,
+      enabled_events: events,
+      description: 'opentill',
+    });
     signingSecret = created.secret ?? null;
     webhook = { id: created.id, url: created.url, action: 'created', events };
   } else {
-    const missing = events.filter((e) => !existing.enabled_events.includes(e) && !existing.enabled_events.includes('*'));
-    if (missing.length) await stripe.webhookEndpoints.update(existing.id, { enabled_events: [...new Set([...existing.enabled_events, ...events])] as never });
+    const missing = events.filter(
+      (e) => !existing.enabled_events.includes(e) && !existing.enabled_events.includes('*'),
+    );
+    if (missing.length)
+      await stripe.webhookEndpoints.update(existing.id, {
+        enabled_events: [...new Set([...existing.enabled_events, ...events])] as never,
+      });
     webhook = { id: existing.id, url: existing.url, action: missing.length ? 'updated' : 'unchanged', events };
   }
   return {
-    account: { id: account.id, livemode: live, chargesEnabled: account.charges_enabled ?? null, defaultCurrency: account.default_currency ?? null },
+    account: {
+      id: account.id,
+      livemode: live,
+      chargesEnabled: account.charges_enabled ?? null,
+      defaultCurrency: account.default_currency ?? null,
+    },
     webhook,
     signingSecret,
   };

@@ -19,12 +19,27 @@ export const unconfiguredGateway: PaymentGateway = {
   async tokenize(card) {
     const digits = card.number.replace(/[\s-]/g, '');
     if (SANDBOX_TEST_CARDS[digits]) {
-      return { status: 'DECLINED', code: 'test_card_refused', message: 'Test card numbers work only in the sandbox.', permanent: true };
+      return {
+        status: 'DECLINED',
+        code: 'test_card_refused',
+        message: 'Test card numbers work only in the sandbox.',
+        permanent: true,
+      };
     }
-    return { status: 'DECLINED', code: 'provider_unavailable', message: 'No payment provider is configured for production.', permanent: false };
+    return {
+      status: 'DECLINED',
+      code: 'provider_unavailable',
+      message: 'No payment provider is configured for production.',
+      permanent: false,
+    };
   },
   async charge() {
-    return { status: 'DECLINED', code: 'provider_unavailable', message: 'No payment provider is configured for production.', permanent: false };
+    return {
+      status: 'DECLINED',
+      code: 'provider_unavailable',
+      message: 'No payment provider is configured for production.',
+      permanent: false,
+    };
   },
   async refund() {
     return { status: 'FAILED', message: 'No payment provider is configured for production.' };

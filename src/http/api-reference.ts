@@ -42,7 +42,8 @@ export async function registerApiReference(app: FastifyInstance, { services }: {
   const { config } = services;
   const apiOrigins = [...new Set([config.baseUrl, config.sandboxUrl].map((url) => new URL(url).origin))].join(' ');
   app.addHook('onSend', async (request, reply, payload) => {
-    if (typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
+    if (typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
+      return payload;
     const nonce = randomBytes(16).toString('base64');
     reply
       .header(
@@ -90,7 +91,10 @@ export async function registerApiReference(app: FastifyInstance, { services }: {
       documentDownloadType: 'json',
       defaultOpenAllTags: true,
       persistAuth: false,
-      authentication: { preferredSecurityScheme: 'apiCredentials', securitySchemes: { apiCredentials: { value: 'API_LOGIN:API_PASSWORD' } } },
+      authentication: {
+        preferredSecurityScheme: 'apiCredentials',
+        securitySchemes: { apiCredentials: { value: 'API_LOGIN:API_PASSWORD' } },
+      },
     } as never,
   });
 }

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import { registerApiReference } from './api-reference.ts';
@@ -17,7 +22,13 @@ import { addressLimited, limitEachAddress } from './rate-limits.ts';
 import { registerWidgetRoutes } from './widget-routes.ts';
 import { ENVIRONMENT_PREFIXES } from './http-app.ts';
 import { registerLandingPage } from './landing-page.ts';
-import { createMetrics, registerOperationsRoutes, type ClusterMetrics, type Metrics, type Startup } from './operations-routes.ts';
+import {
+  createMetrics,
+  registerOperationsRoutes,
+  type ClusterMetrics,
+  type Metrics,
+  type Startup,
+} from './operations-routes.ts';
 import { pagesPlugin } from './pages/index.ts';
 import { v1Plugin } from './v1-plugin.ts';
 import { webhookPlugin } from './webhook-routes.ts';
@@ -47,14 +58,17 @@ const PROBES = new Set(['/healthz', '/readyz']);
  */
 function refuseUntilStarted(app: FastifyInstance, startup: Startup) {
   const starting = () =>
-    new AppError('SERVICE_UNAVAILABLE', 'opentill is starting and waiting for its database; retry in a few seconds.', { retryAfterSeconds: 2 });
+    new AppError('SERVICE_UNAVAILABLE', 'opentill is starting and waiting for its database; retry in a few seconds.', {
+      retryAfterSeconds: 2,
+    });
   app.addHook('onRequest', (request, _reply, done) => {
     if (startup.ready || PROBES.has(request.url) || request.routeOptions.config.whileUnavailable) return done();
     done(starting());
   });
   app.addHook('onRoute', (route) => {
     if (!route.config?.whileUnavailable) return;
-    const gate = (_request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => done(startup.ready ? undefined : starting());
+    const gate = (_request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) =>
+      done(startup.ready ? undefined : starting());
     route.preHandler = [gate, ...[route.preHandler ?? []].flat()] as never;
   });
 }
@@ -131,7 +145,10 @@ function serverOptions(config: Services['config'], options: AppOptions) {
         redact: ['req.headers.authorization', 'req.headers.cookie'],
         serializers: {
           req: (req: FastifyRequest) => ({ method: req.method, url: loggedUrl(req), remoteAddress: req.ip }),
-          res: (reply: { statusCode: number; request?: FastifyRequest }) => ({ statusCode: reply.statusCode, url: loggedUrl(reply.request) }),
+          res: (reply: { statusCode: number; request?: FastifyRequest }) => ({
+            statusCode: reply.statusCode,
+            url: loggedUrl(reply.request),
+          }),
         },
       },
       ...(requestLog ? { logController: requestLog } : {}),
@@ -167,10 +184,22 @@ async function registerOpenApi(app: FastifyInstance, services: Services) {
         { url: config.baseUrl, description: 'Production' },
         { url: config.sandboxUrl, description: 'Sandbox' },
       ],
-      components: { securitySchemes: { apiCredentials: { type: 'apiKey', in: 'header', name: 'Authorization', description: '<API_LOGIN>:<API_PASSWORD>' } } },
+      components: {
+        securitySchemes: {
+          apiCredentials: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: '<API_LOGIN>:<API_PASSWORD>',
+          },
+        },
+      },
       security: [{ apiCredentials: [] }],
     },
-    transform: ({ schema, url }) => ({ schema: (url.startsWith('/sandbox') ? { ...schema, hide: true } : listPublicPrice(url, schema)) as never, url }),
+    transform: ({ schema, url }) => ({
+      schema: (url.startsWith('/sandbox') ? { ...schema, hide: true } : listPublicPrice(url, schema)) as never,
+      url,
+    }),
   });
   // The API reference (Scalar, its script served from the package, under a nonce-based CSP): src/http/api-reference.ts.
   await app.register(registerApiReference, { services });
@@ -196,7 +225,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   // Where rate limits count: asked before any route, and watched by /metrics.
   const shared = await sharedCounts(app, config);
   // Off unless METRICS_TOKEN is set; then every request is timed, so the hook comes before any route.
-  const metrics = config.metricsToken ? createMetrics(services, config.metricsToken, { cluster: options.clusterMetrics, redisUp: shared.up }) : undefined;
+  const metrics = config.metricsToken
+    ? createMetrics(services, config.metricsToken, { cluster: options.clusterMetrics, redisUp: shared.up })
+    : undefined;
   if (metrics) {
     app.addHook('onResponse', metrics.onResponse);
     app.decorate('metrics', metrics);

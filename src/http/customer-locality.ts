@@ -31,7 +31,8 @@ export function customerLocality(
   let country = environment === 'sandbox' && input.country ? undefined : countryOfIp(request.ip);
   if (!country && input.country) {
     country = input.country.toUpperCase();
-    if (!/^[A-Z]{2}$/.test(country) || !isKnownCountry(country)) throw invalidInput(`country "${input.country}" is not a known ISO 3166-1 alpha-2 code.`);
+    if (!/^[A-Z]{2}$/.test(country) || !isKnownCountry(country))
+      throw invalidInput(`country "${input.country}" is not a known ISO 3166-1 alpha-2 code.`);
     source = environment === 'sandbox' ? 'override' : 'chosen';
   }
   if (!country) {

@@ -7,7 +7,12 @@ import { ERROR_STATUS, type WireErrorCode } from './error-status.ts';
  * Every error answer is `{error, message, requestId}`; nothing a client sends can produce a bare
  * 500. The status comes from the one table, unless the framework knows a more precise 4xx.
  */
-export function sendError(reply: FastifyReply, error: WireErrorCode, message: string, options: { status?: number; retryAfterSeconds?: number } = {}) {
+export function sendError(
+  reply: FastifyReply,
+  error: WireErrorCode,
+  message: string,
+  options: { status?: number; retryAfterSeconds?: number } = {},
+) {
   if (options.retryAfterSeconds !== undefined) reply.header('retry-after', String(options.retryAfterSeconds));
   return reply
     .code(options.status ?? ERROR_STATUS[error])
@@ -24,12 +29,18 @@ export interface ClientError {
 }
 
 const FRAMEWORK_ERRORS: Record<string, [WireErrorCode, string]> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with the header Content-Type: application/json.'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [
+    'UNSUPPORTED_MEDIA_TYPE',
+    'Send the body as JSON with the header Content-Type: application/json.',
+  ],
   FST_ERR_CTP_BODY_TOO_LARGE: ['BODY_TOO_LARGE', 'The body is larger than 1 MB.'],
   FST_ERR_CTP_INVALID_JSON_BODY: ['INVALID_JSON', 'The body is not valid JSON.'],
   FST_ERR_CTP_EMPTY_JSON_BODY: ['INVALID_JSON', 'The body is empty; send a JSON object.'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['INVALID_INPUT', 'The Content-Length header does not match the body.'],
-  FST_ERR_BAD_URL: ['INVALID_INPUT', 'The URL is malformed: a "%" must start a percent-encoded UTF-8 sequence such as %20.'],
+  FST_ERR_BAD_URL: [
+    'INVALID_INPUT',
+    'The URL is malformed: a "%" must start a percent-encoded UTF-8 sequence such as %20.',
+  ],
   FST_ERR_MAX_PARAM_LENGTH: ['INVALID_INPUT', 'A path segment is longer than 1000 characters.'],
   FST_ERR_ASYNC_CONSTRAINT: ['INVALID_INPUT', 'The request could not be routed.'],
 };
@@ -39,7 +50,13 @@ const FRAMEWORK_ERRORS: Record<string, [WireErrorCode, string]> = {
  * 500). Shared by the API's JSON answers and the pages' problem page, so both say the same thing.
  */
 export function describeError(err: unknown): ClientError | undefined {
-  if (err instanceof AppError) return { error: err.code, message: err.message, status: ERROR_STATUS[err.code], retryAfterSeconds: err.retryAfterSeconds };
+  if (err instanceof AppError)
+    return {
+      error: err.code,
+      message: err.message,
+      status: ERROR_STATUS[err.code],
+      retryAfterSeconds: err.retryAfterSeconds,
+    };
   if (err === null || typeof err !== 'object') return undefined;
   const fe = err as Partial<FastifyError>;
   if (fe.validation) return { error: 'INVALID_INPUT', message: validationMessage(fe as FastifyError), status: 400 };
@@ -47,7 +64,8 @@ export function describeError(err: unknown): ClientError | undefined {
   if (known) return { error: known[0], message: known[1], status: fe.statusCode ?? ERROR_STATUS[known[0]] };
   const message = typeof fe.message === 'string' && fe.message !== '' ? fe.message : 'The request is not valid.';
   if (fe.statusCode === 429) return { error: 'RATE_LIMITED', message, status: 429 };
-  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return { error: 'INVALID_INPUT', message, status: fe.statusCode };
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500)
+    return { error: 'INVALID_INPUT', message, status: fe.statusCode };
   return undefined;
 }
 
@@ -104,10 +122,16 @@ export function registerErrorHandling(app: FastifyInstance) {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => m !== request.method && known.find(m as 'GET', path));
+    const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter(
+      (m) => m !== request.method && known.find(m as 'GET', path),
+    );
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
-      return sendError(reply, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allowed.join(' or ')}.`);
+      return sendError(
+        reply,
+        'METHOD_NOT_ALLOWED',
+        `${request.method} is not allowed here; use ${allowed.join(' or ')}.`,
+      );
     }
     return sendError(reply, 'NOT_FOUND', `There is no ${request.method} ${path}. The API lives under /v1 (see /docs).`);
   });
@@ -115,7 +139,10 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.decorateRequest('failure', null);
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     const described = describeFailure(request, err);
-    return sendError(reply, described.error, described.message, { status: described.status, retryAfterSeconds: described.retryAfterSeconds });
+    return sendError(reply, described.error, described.message, {
+      status: described.status,
+      retryAfterSeconds: described.retryAfterSeconds,
+    });
   });
 }
 
@@ -126,6 +153,7 @@ function validationMessage(err: FastifyError): string {
   if (first.keyword === 'additionalProperties') {
     return `${where} has an unknown field "${(first.params as { additionalProperty?: string }).additionalProperty}".`;
   }
-  if (first.keyword === 'required') return `${where} needs the field "${(first.params as { missingProperty?: string }).missingProperty}".`;
+  if (first.keyword === 'required')
+    return `${where} needs the field "${(first.params as { missingProperty?: string }).missingProperty}".`;
   return `${where} ${first.message ?? 'is invalid'}.`;
 }

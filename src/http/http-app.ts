@@ -5,7 +5,13 @@ import type { Environment, Scope } from '../domain/model.ts';
 import type { Services } from '../services.ts';
 
 /** The Fastify instance every plugin of the app receives: typed by the TypeBox schemas of its routes. */
-export type HttpApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type HttpApp = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 /** What a plugin of one environment (production at /, the sandbox at /sandbox) is registered with. */
 export interface EnvironmentContext {

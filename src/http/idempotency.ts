@@ -39,9 +39,15 @@ export function idempotencyHooks(idempotency: IdempotencyService) {
       const final =
         reply.statusCode < 500 &&
         reply.statusCode !== 202 &&
-        !(reply.statusCode === 409 && (reply.hasHeader('retry-after') || errorCodeOf(payload) === 'IDEMPOTENCY_CONFLICT'));
+        !(
+          reply.statusCode === 409 &&
+          (reply.hasHeader('retry-after') || errorCodeOf(payload) === 'IDEMPOTENCY_CONFLICT')
+        );
       const body = typeof payload === 'string' ? payload : String(payload ?? '');
-      const write = () => (final ? idempotency.complete(request.scope, key, reply.statusCode, body) : idempotency.release(request.scope, key));
+      const write = () =>
+        final
+          ? idempotency.complete(request.scope, key, reply.statusCode, body)
+          : idempotency.release(request.scope, key);
       try {
         await write();
       } catch (err) {
@@ -57,10 +63,16 @@ export function idempotencyHooks(idempotency: IdempotencyService) {
 }
 
 /** Tries a key's write again, with a growing pause, for as long as a retry would otherwise wait for the key. */
-function writeLater(write: () => Promise<unknown>, log: FastifyBaseLogger, delayMs = 250, untilMs = Date.now() + STALE_CLAIM_MS) {
+function writeLater(
+  write: () => Promise<unknown>,
+  log: FastifyBaseLogger,
+  delayMs = 250,
+  untilMs = Date.now() + STALE_CLAIM_MS,
+) {
   setTimeout(() => {
     write().catch((err: unknown) => {
-      if (Date.now() < untilMs && err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE') writeLater(write, log, Math.min(delayMs * 2, 5_000), untilMs);
+      if (Date.now() < untilMs && err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE')
+        writeLater(write, log, Math.min(delayMs * 2, 5_000), untilMs);
       else log.warn({ err }, 'an Idempotency-Key could not be written; a retry takes it over once it is stale');
     });
   }, delayMs).unref();

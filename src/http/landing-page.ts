@@ -21,7 +21,11 @@ export function registerLandingPage(app: FastifyInstance, services: Services) {
   const { baseUrl, sandboxUrl } = services.config;
   // Browsers ask every site for one; a small mark in the pages' accent colour rather than a 404 in the console.
   app.get('/favicon.ico', { schema: { hide: true } }, (_request, reply) =>
-    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff').send(FAVICON),
+    reply
+      .type('image/svg+xml')
+      .header('cache-control', 'public, max-age=86400')
+      .header('x-content-type-options', 'nosniff')
+      .send(FAVICON),
   );
   app.get('/', { schema: { hide: true } }, (_request, reply) =>
     sendPage(reply, {

@@ -31,7 +31,8 @@ export function refuseNul(app: FastifyInstance) {
       ['query', request.query],
       ['body', request.body],
     ] as const) {
-      if (containsNul(value)) return done(invalidInput(`The ${part} contains the NUL character (U+0000), which no field may hold.`));
+      if (containsNul(value))
+        return done(invalidInput(`The ${part} contains the NUL character (U+0000), which no field may hold.`));
     }
     done();
   });

@@ -10,10 +10,21 @@ import { sendError } from './errors-plugin.ts';
  * serve: database reachable, schema current) and, with METRICS_TOKEN set, `/metrics`.
  * docs/decisions.md §11, "Service endpoints".
  */
-export function registerOperationsRoutes(app: FastifyInstance, services: Services, metrics: Metrics | undefined, startup?: Startup) {
-  const payments = () => ({ production: services.payments.describe('production'), sandbox: services.payments.describe('sandbox') });
+export function registerOperationsRoutes(
+  app: FastifyInstance,
+  services: Services,
+  metrics: Metrics | undefined,
+  startup?: Startup,
+) {
+  const payments = () => ({
+    production: services.payments.describe('production'),
+    sandbox: services.payments.describe('sandbox'),
+  });
   // Alive: nothing outside the process is asked, so a database outage never gets a healthy process restarted.
-  app.get('/healthz', { schema: { hide: true }, config: { rateLimit: false } }, async () => ({ status: 'ok', payments: payments() }));
+  app.get('/healthz', { schema: { hide: true }, config: { rateLimit: false } }, async () => ({
+    status: 'ok',
+    payments: payments(),
+  }));
 
   app.get('/readyz', { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) => {
     let database: 'ok' | 'unreachable' = 'ok';
@@ -113,9 +124,18 @@ export function createMetrics(
   });
   const gauge = (name: string, help: string) => new Gauge({ name, help, registers: [state] });
   const due = gauge('opentill_billing_due', 'Subscriptions due now and not yet renewed (counted up to a million)');
-  const open = gauge('opentill_charge_attempts_open', 'Charge and refund attempts whose outcome is not yet known (counted up to a million)');
-  const events = gauge('opentill_processor_events_waiting', 'Payment processor webhook events received and not yet handled (counted up to a million)');
-  const mails = gauge('opentill_customer_emails_waiting', 'Customer e-mails queued and not yet sent, retries included (counted up to a million)');
+  const open = gauge(
+    'opentill_charge_attempts_open',
+    'Charge and refund attempts whose outcome is not yet known (counted up to a million)',
+  );
+  const events = gauge(
+    'opentill_processor_events_waiting',
+    'Payment processor webhook events received and not yet handled (counted up to a million)',
+  );
+  const mails = gauge(
+    'opentill_customer_emails_waiting',
+    'Customer e-mails queued and not yet sent, retries included (counted up to a million)',
+  );
   const up = gauge('opentill_database_up', '1 when the database answered the last scrape, else 0');
   const redisUp = watched.redisUp;
   if (redisUp) {
@@ -181,8 +201,10 @@ export function createMetrics(
       return reply.type(registry.contentType).send(`${counted.trimEnd()}\n${await state.metrics()}`);
     },
     observeBilling(report) {
-      for (const outcome of ['renewed', 'declined', 'failed', 'ended', 'unknown'] as const) if (report[outcome] > 0) billing.inc({ outcome }, report[outcome]);
-      for (const outcome of ['sent', 'retried', 'failed', 'skipped'] as const) if (report.emails[outcome] > 0) emails.inc({ outcome }, report.emails[outcome]);
+      for (const outcome of ['renewed', 'declined', 'failed', 'ended', 'unknown'] as const)
+        if (report[outcome] > 0) billing.inc({ outcome }, report[outcome]);
+      for (const outcome of ['sent', 'retried', 'failed', 'skipped'] as const)
+        if (report.emails[outcome] > 0) emails.inc({ outcome }, report.emails[outcome]);
       if (report.attempts.expiredSessions > 0) expiredSessions.inc(report.attempts.expiredSessions);
     },
   };

@@ -40,17 +40,40 @@ const nextChargeOf = (t: Transaction) => (t.type === 'ONETIME' ? {} : { nextChar
 
 /** Element of GET /v1/transactions/{email}. */
 export function listedTransaction(t: Transaction) {
-  return { ...head(t), assignedEmail: t.assignedEmail, ...body(t), ...nextChargeOf(t), payload: t.payload, whoCanceled: t.whoCanceled, ...amounts(t) };
+  return {
+    ...head(t),
+    assignedEmail: t.assignedEmail,
+    ...body(t),
+    ...nextChargeOf(t),
+    payload: t.payload,
+    whoCanceled: t.whoCanceled,
+    ...amounts(t),
+  };
 }
 
 /** GET /v1/transaction/{id}: no nextCharge, with the ledger. */
 export function transactionWithEntries(t: Transaction, entries: readonly LedgerEntry[]) {
-  return { ...head(t), assignedEmail: t.assignedEmail, ...body(t), payload: t.payload, whoCanceled: t.whoCanceled, ...amounts(t), entries: entries.map(entry) };
+  return {
+    ...head(t),
+    assignedEmail: t.assignedEmail,
+    ...body(t),
+    payload: t.payload,
+    whoCanceled: t.whoCanceled,
+    ...amounts(t),
+    entries: entries.map(entry),
+  };
 }
 
 /** Responses of assign-email and update-payload: `assignEmail` instead of `assignedEmail`. */
 export function updatedTransaction(t: Transaction) {
-  return { ...head(t), assignEmail: t.assignedEmail, ...body(t), payload: t.payload, whoCanceled: t.whoCanceled, ...amounts(t) };
+  return {
+    ...head(t),
+    assignEmail: t.assignedEmail,
+    ...body(t),
+    payload: t.payload,
+    whoCanceled: t.whoCanceled,
+    ...amounts(t),
+  };
 }
 
 /** Element of GET /v1/changed-transactions, in both spellings clients read. */

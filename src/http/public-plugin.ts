@@ -11,7 +11,13 @@ import { priceRoute } from './routes/public/price.ts';
  */
 export async function publicPlugin(app: HttpApp, { services, environment }: EnvironmentContext) {
   // A malformed preflight is answered like a good one (204) rather than with the plugin's plain-text 400.
-  await app.register(cors, { origin: '*', methods: ['GET', 'POST'], allowedHeaders: ['content-type'], maxAge: 86400, strictPreflight: false });
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST'],
+    allowedHeaders: ['content-type'],
+    maxAge: 86400,
+    strictPreflight: false,
+  });
   refuseNul(app);
   // Each route limits itself to a tenth of the API's per-address budget (publicRouteLimit):
   // plenty for pages, little for scrapers.

@@ -60,11 +60,18 @@ export function limitEachNamedKey(
   if (options.redis) {
     // The plugin asks the request for its key: the one this check was given.
     const keys = new WeakMap<FastifyRequest, string>();
-    const limiter = app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: (request) => `${name}:${keys.get(request)}` });
+    const limiter = app.createRateLimit({
+      max,
+      timeWindow: 60_000,
+      keyGenerator: (request) => `${name}:${keys.get(request)}`,
+    });
     return async (key, request) => {
       keys.set(request, key);
       const limit = await limiter(request);
-      return { exceeded: !limit.isAllowed && limit.isExceeded, retryAfterSeconds: limit.isAllowed ? 0 : limit.ttlInSeconds };
+      return {
+        exceeded: !limit.isAllowed && limit.isExceeded,
+        retryAfterSeconds: limit.isAllowed ? 0 : limit.ttlInSeconds,
+      };
     };
   }
   const hit = windowCounter(max, 60_000, 10_000);

@@ -5,13 +5,18 @@ import { Type, type Static, type TSchema } from 'typebox';
  * Request and response schemas of the v1 API: they validate input, let fast-json-stringify
  * serialize output (except on the routes that take `stringified`), and make the OpenAPI document.
  */
-const nullable = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, type: [(schema as unknown as { type: string }).type, 'null'] });
+const nullable = <T extends TSchema>(schema: T) =>
+  Type.Unsafe<Static<T> | null>({ ...schema, type: [(schema as unknown as { type: string }).type, 'null'] });
 
 export const ErrorBody = Type.Object(
   {
     error: Type.String({ description: 'Error name, e.g. INVALID_INPUT' }),
     message: Type.String({ description: 'What is wrong and how to fix it' }),
-    requestId: Type.Optional(Type.String({ description: 'The id of this request (also in the X-Request-Id header): quote it when asking for help' })),
+    requestId: Type.Optional(
+      Type.String({
+        description: 'The id of this request (also in the X-Request-Id header): quote it when asking for help',
+      }),
+    ),
   },
   { $id: 'Error' },
 );
@@ -77,7 +82,13 @@ export const TransactionWithEntries = Type.Object({
   ...amountFields,
   entries: Type.Array(Entry),
 });
-export const UpdatedTransaction = Type.Object({ ...headFields, assignEmail: nullable(Type.String()), ...commonFields, ...tailFields, ...amountFields });
+export const UpdatedTransaction = Type.Object({
+  ...headFields,
+  assignEmail: nullable(Type.String()),
+  ...commonFields,
+  ...tailFields,
+  ...amountFields,
+});
 
 export const ChangedTransaction = Type.Object({
   assignEmail: nullable(Type.String()),
@@ -136,17 +147,33 @@ export const RefundBody = Type.Object(
   {
     amount: Type.Optional(
       Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.String({ maxLength: 32 })], {
-        description: "Gross amount to refund, in the transaction's currency; at most what is left of the payment. Absent: all that is left.",
+        description:
+          "Gross amount to refund, in the transaction's currency; at most what is left of the payment. Absent: all that is left.",
       }),
     ),
-    currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3, description: "If given, must be the payment's currency." })),
-    entryId: Type.Optional(Type.String({ maxLength: 100, description: 'The payment (ledger entry id) to refund; by default the latest with something left.' })),
-    reason: Type.Optional(Type.String({ maxLength: 500, description: 'Why, kept with the refund and shown to the vendor.' })),
+    currency: Type.Optional(
+      Type.String({ minLength: 3, maxLength: 3, description: "If given, must be the payment's currency." }),
+    ),
+    entryId: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description: 'The payment (ledger entry id) to refund; by default the latest with something left.',
+      }),
+    ),
+    reason: Type.Optional(
+      Type.String({ maxLength: 500, description: 'Why, kept with the refund and shown to the vendor.' }),
+    ),
   },
-  { additionalProperties: false, description: "opentill's own, optional: refund part of a payment, or another than the latest." },
+  {
+    additionalProperties: false,
+    description: "opentill's own, optional: refund part of a payment, or another than the latest.",
+  },
 );
 
-export const CancelBody = Type.Object({}, { additionalProperties: false, description: 'Nothing: cancel takes no fields.' });
+export const CancelBody = Type.Object(
+  {},
+  { additionalProperties: false, description: 'Nothing: cancel takes no fields.' },
+);
 
 export const Price = Type.Object({ currency: Type.String(), value: Type.Union([Type.Number(), Type.String()]) });
 /** `prices` as the schema declares it (an array) or as the samples send it (a serialized string). */
@@ -166,7 +193,11 @@ export const CustomizeBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const CustomizeResult = Type.Object({ link: Type.String(), customizedProductId: Type.String(), customProductId: Type.String() });
+export const CustomizeResult = Type.Object({
+  link: Type.String(),
+  customizedProductId: Type.String(),
+  customProductId: Type.String(),
+});
 
 export const ChargeVaultedBody = Type.Object(
   { prices: Prices, chargeDescription: Type.Optional(Type.String({ maxLength: 1000 })) },
@@ -201,7 +232,11 @@ export const LicenceStatus = Type.Object({
   licence: Type.String(),
 });
 
-export const Ok = Type.Object({ id: Type.String(), transactionStatus: Type.String(), changed: Type.Optional(Type.Boolean()) });
+export const Ok = Type.Object({
+  id: Type.String(),
+  transactionStatus: Type.String(),
+  changed: Type.Optional(Type.Boolean()),
+});
 
 /** A money movement the payment provider has not confirmed yet (docs/decisions.md, money safety). */
 export const PendingBody = Type.Object({

@@ -21,7 +21,9 @@ export const REDIS_COMMAND_TIMEOUT_MS = 100;
 const SKIP_AFTER_FAILURE_MS = 1_000;
 
 type Callback = (err: Error | null, result?: { current: number; ttl: number }) => void;
-type PluginStore = FastifyRateLimitStore & { incr(key: string, callback: Callback, timeWindow: number, max: number): void };
+type PluginStore = FastifyRateLimitStore & {
+  incr(key: string, callback: Callback, timeWindow: number, max: number): void;
+};
 
 // The plugin's own Redis store (its Lua script, its key layout), wrapped below; it ships no types of its own.
 const PluginRedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js') as new (
@@ -86,7 +88,8 @@ function gatedStoreClass(
     },
     child(routeOptions) {
       // A limiter made with createRateLimit has no route: its keys carry their own name (`cred:…`, `authfail:…`).
-      const route = (routeOptions as FastifyRateLimitOptions & { routeInfo?: { method?: string; url?: string } }).routeInfo;
+      const route = (routeOptions as FastifyRateLimitOptions & { routeInfo?: { method?: string; url?: string } })
+        .routeInfo;
       const key = route?.url ? `${prefix}${route.method}${route.url}-` : prefix;
       return guarded(new PluginRedisStore(false, false, redis, key));
     },
@@ -102,7 +105,10 @@ function gatedStoreClass(
  * Where the rate-limit plugin counts: Redis's store, or none (each process counts alone); `up` says
  * whether Redis answered last time it was asked (undefined without Redis).
  */
-export async function sharedCounts(app: FastifyInstance, config: Config): Promise<{ store?: FastifyRateLimitStoreCtor; up?: () => boolean }> {
+export async function sharedCounts(
+  app: FastifyInstance,
+  config: Config,
+): Promise<{ store?: FastifyRateLimitStoreCtor; up?: () => boolean }> {
   if (!config.redis) {
     app.log.info('rate limits are counted in this process alone; set REDIS_URL to count them across processes');
     return {};
@@ -115,7 +121,8 @@ export async function sharedCounts(app: FastifyInstance, config: Config): Promis
     lazyConnect: true,
   });
   const failures = repeatedFailures((line) => app.log.warn(line.details, line.message));
-  const failed = (err: Error) => failures.report('Redis does not answer: rate limits are not applied until it does', { message: err.message });
+  const failed = (err: Error) =>
+    failures.report('Redis does not answer: rate limits are not applied until it does', { message: err.message });
   // The connection's own errors (refused, reset) are the commands' failures seen earlier: logged the same way.
   redis.on('error', failed);
   // Connected before the first request, so that it is counted; a Redis that is down is retried in the background.

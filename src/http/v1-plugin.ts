@@ -39,8 +39,17 @@ const loginOf = (request: FastifyRequest) => {
 export async function v1Plugin(app: HttpApp, context: EnvironmentContext) {
   const { services, environment } = context;
   const limits = services.config.rateLimit;
-  const perCredential = limitEachKey(app, { redis: services.config.redis !== undefined, max: limits.perCredentialPerMinute, keyOf: loginOf, name: 'cred' });
-  const authFailures = app.createRateLimit({ max: limits.authFailuresPerMinute, timeWindow: 60_000, keyGenerator: (r) => `authfail:${r.ip}` });
+  const perCredential = limitEachKey(app, {
+    redis: services.config.redis !== undefined,
+    max: limits.perCredentialPerMinute,
+    keyOf: loginOf,
+    name: 'cred',
+  });
+  const authFailures = app.createRateLimit({
+    max: limits.authFailuresPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (r) => `authfail:${r.ip}`,
+  });
   const idempotency = idempotencyHooks(services.idempotency);
 
   app.decorateRequest('scope', null as never);
@@ -52,9 +61,13 @@ export async function v1Plugin(app: HttpApp, context: EnvironmentContext) {
       // Only failures count, so a vendor with a valid credential is never locked out by an attacker.
       const failures = await authFailures(request);
       if (!failures.isAllowed && failures.isExceeded) {
-        throw new AppError('RATE_LIMITED', 'Too many failed authentication attempts from this address; wait and retry.', {
-          retryAfterSeconds: failures.ttlInSeconds,
-        });
+        throw new AppError(
+          'RATE_LIMITED',
+          'Too many failed authentication attempts from this address; wait and retry.',
+          {
+            retryAfterSeconds: failures.ttlInSeconds,
+          },
+        );
       }
       const missing = !request.headers.authorization;
       throw new AppError(
@@ -67,13 +80,18 @@ export async function v1Plugin(app: HttpApp, context: EnvironmentContext) {
     let limit = perCredential(request);
     if (limit instanceof Promise) limit = await limit;
     if (limit.exceeded) {
-      throw new AppError('RATE_LIMITED', `This credential sent more than ${limits.perCredentialPerMinute} requests in a minute; retry later.`, {
-        retryAfterSeconds: limit.retryAfterSeconds,
-      });
+      throw new AppError(
+        'RATE_LIMITED',
+        `This credential sent more than ${limits.perCredentialPerMinute} requests in a minute; retry later.`,
+        {
+          retryAfterSeconds: limit.retryAfterSeconds,
+        },
+      );
     }
     // The sandbox's time is the vendor's clock as stored, whichever process moved it last; a read
     // of stored records asks nothing of the time, so it is spared that read.
-    if (environment === 'sandbox' && !request.routeOptions.config.timeless) await services.sandboxClock.load(scope.vendorId);
+    if (environment === 'sandbox' && !request.routeOptions.config.timeless)
+      await services.sandboxClock.load(scope.vendorId);
     request.scope = scope;
   });
   refuseNul(app);

@@ -15,9 +15,12 @@ const EVENT_BODY_LIMIT = 512 * 1024;
  */
 export async function webhookPlugin(app: HttpApp, { services, environment }: EnvironmentContext) {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: EVENT_BODY_LIMIT }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: EVENT_BODY_LIMIT }, (_request, body, done) =>
+    done(null, body),
+  );
   app.setErrorHandler((err: FastifyError, _request, reply) => {
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 'BODY_TOO_LARGE', `An event's body is at most ${EVENT_BODY_LIMIT / 1024} KiB.`);
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return sendError(reply, 'BODY_TOO_LARGE', `An event's body is at most ${EVENT_BODY_LIMIT / 1024} KiB.`);
     // Everything else is answered as everywhere else (the app's error handler).
     throw err;
   });
@@ -25,7 +28,12 @@ export async function webhookPlugin(app: HttpApp, { services, environment }: Env
   app.post('/stripe', { schema: { hide: true }, bodyLimit: EVENT_BODY_LIMIT }, async (request, reply) => {
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     const header = request.headers['stripe-signature'];
-    const result = await services.processorEvents.receive(environment, 'stripe', raw, typeof header === 'string' ? header : undefined);
+    const result = await services.processorEvents.receive(
+      environment,
+      'stripe',
+      raw,
+      typeof header === 'string' ? header : undefined,
+    );
     switch (result.status) {
       case 'STORED':
       case 'DUPLICATE':

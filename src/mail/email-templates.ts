@@ -38,14 +38,19 @@ function amountRows(view: EmailView): Block[] {
   const money = (minor: number) => formatForBuyer(minor, a.currency, LOCALE);
   const rows: [string, string, boolean?][] = [['Product', view.product]];
   if (a.netMinor !== null) rows.push(['Price', money(a.netMinor)]);
-  if (a.taxMinor !== null) rows.push([`${a.taxName || 'Tax'}${a.taxRate !== null ? ` ${ratePercent(a.taxRate)}` : ''}`, money(a.taxMinor)]);
+  if (a.taxMinor !== null)
+    rows.push([`${a.taxName || 'Tax'}${a.taxRate !== null ? ` ${ratePercent(a.taxRate)}` : ''}`, money(a.taxMinor)]);
   rows.push(['Total', money(a.totalMinor), true]);
   return [{ rows }];
 }
 
-const total = (view: EmailView) => (view.amounts ? formatForBuyer(view.amounts.totalMinor, view.amounts.currency, LOCALE) : '');
-const manage = (view: EmailView, label = 'Manage your purchases'): Block => ({ button: { label, url: view.manageUrl } });
-const document = (view: EmailView, label: string): Block[] => (view.documentUrl ? [{ link: { before: '', label, url: view.documentUrl } }] : []);
+const total = (view: EmailView) =>
+  view.amounts ? formatForBuyer(view.amounts.totalMinor, view.amounts.currency, LOCALE) : '';
+const manage = (view: EmailView, label = 'Manage your purchases'): Block => ({
+  button: { label, url: view.manageUrl },
+});
+const document = (view: EmailView, label: string): Block[] =>
+  view.documentUrl ? [{ link: { before: '', label, url: view.documentUrl } }] : [];
 
 const WRITE: Record<CustomerEmailKind, (v: EmailView) => Written> = {
   RECEIPT: (v) => {
@@ -56,14 +61,21 @@ const WRITE: Record<CustomerEmailKind, (v: EmailView) => Written> = {
         blocks: [
           { p: `Thank you for trying ${v.product} from ${v.vendor.name}.` },
           ...(v.date
-            ? [{ p: `Your trial ends on ${longDate(v.date)}; your subscription then starts and your card is charged. Cancel before then and you pay nothing.` }]
+            ? [
+                {
+                  p: `Your trial ends on ${longDate(v.date)}; your subscription then starts and your card is charged. Cancel before then and you pay nothing.`,
+                },
+              ]
             : []),
           ...licence(v),
           manage(v),
         ],
       };
     }
-    const what = v.frequency !== 'UNKNOWN' ? `Your ${EVERY[v.frequency]} subscription to ${v.product} is active.` : `You bought ${v.product}.`;
+    const what =
+      v.frequency !== 'UNKNOWN'
+        ? `Your ${EVERY[v.frequency]} subscription to ${v.product} is active.`
+        : `You bought ${v.product}.`;
     return {
       subject: `Your receipt from ${v.vendor.name}`,
       heading: 'Thank you for your purchase',
@@ -74,8 +86,12 @@ const WRITE: Record<CustomerEmailKind, (v: EmailView) => Written> = {
     subject: `Your ${v.product} trial ends on ${longDate(v.date!)}`,
     heading: 'Your trial ends soon',
     blocks: [
-      { p: `Your trial of ${v.product} ends on ${longDate(v.date!)}. Your ${EVERY[v.frequency]} subscription then starts and the card you gave is charged.` },
-      { p: 'Nothing to do if you want to keep it. To stop before the first payment, cancel it from your management page.' },
+      {
+        p: `Your trial of ${v.product} ends on ${longDate(v.date!)}. Your ${EVERY[v.frequency]} subscription then starts and the card you gave is charged.`,
+      },
+      {
+        p: 'Nothing to do if you want to keep it. To stop before the first payment, cancel it from your management page.',
+      },
       manage(v, 'Manage your subscription'),
     ],
   }),
@@ -83,8 +99,12 @@ const WRITE: Record<CustomerEmailKind, (v: EmailView) => Written> = {
     subject: `Your ${v.product} subscription renews on ${longDate(v.date!)}`,
     heading: 'Your subscription renews soon',
     blocks: [
-      { p: `Your ${EVERY[v.frequency]} subscription to ${v.product} renews on ${longDate(v.date!)}, and the card on file is charged.` },
-      { p: 'Nothing to do if you want to keep it. To stop it renewing, cancel it before that date from your management page.' },
+      {
+        p: `Your ${EVERY[v.frequency]} subscription to ${v.product} renews on ${longDate(v.date!)}, and the card on file is charged.`,
+      },
+      {
+        p: 'Nothing to do if you want to keep it. To stop it renewing, cancel it before that date from your management page.',
+      },
       manage(v, 'Manage your subscription'),
     ],
   }),
@@ -105,7 +125,9 @@ const WRITE: Record<CustomerEmailKind, (v: EmailView) => Written> = {
           heading: 'Your payment failed',
           blocks: [
             { p: `We could not charge your card ${total(v)} for your subscription to ${v.product}.` },
-            { p: `We will try again on ${longDate(v.date)}. To keep your subscription, check your card or use another one:` },
+            {
+              p: `We will try again on ${longDate(v.date)}. To keep your subscription, check your card or use another one:`,
+            },
             manage(v, 'Update your card'),
           ],
         }
@@ -113,7 +135,9 @@ const WRITE: Record<CustomerEmailKind, (v: EmailView) => Written> = {
           subject: `Your ${v.product} subscription has ended`,
           heading: 'Your subscription has ended',
           blocks: [
-            { p: `We could not charge your card ${total(v)} for your subscription to ${v.product}, after several tries, so it has ended.` },
+            {
+              p: `We could not charge your card ${total(v)} for your subscription to ${v.product}, after several tries, so it has ended.`,
+            },
             { p: `To subscribe again, buy it again from ${v.vendor.name}, or write to them.` },
             manage(v, 'See your purchases'),
           ],
@@ -205,6 +229,14 @@ export function composeEmail(view: EmailView): ComposedEmail {
   const written = WRITE[view.kind](view);
   const foot = footer(view);
   const body = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light"><title>${written.subject}</title></head><body style="margin:0;padding:0;background:#f4f5f7;${FONT}"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f5f7"><tr><td align="center" style="padding:24px 12px"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border:1px solid ${LINE};border-radius:10px"><tr><td style="padding:28px 28px 24px;${FONT}"><p style="margin:0 0 18px;font-size:14px;font-weight:600;color:${MUTED}">${view.vendor.name}</p><h1 style="margin:0 0 16px;font-size:22px;line-height:28px;color:${INK}">${written.heading}</h1>${written.blocks.map(blockHtml)}${foot.html}</td></tr></table></td></tr></table></body></html>`;
-  const text = [view.vendor.name, '', written.heading, '', ...written.blocks.flatMap((b) => [blockText(b), '']), '--', foot.text].join('\n');
+  const text = [
+    view.vendor.name,
+    '',
+    written.heading,
+    '',
+    ...written.blocks.flatMap((b) => [blockText(b), '']),
+    '--',
+    foot.text,
+  ].join('\n');
   return { subject: written.subject, html: body.text, text: `${text}\n` };
 }

@@ -62,7 +62,8 @@ export function smtpSender(url: string): EmailSender {
  */
 export function refusal(err: SmtpError): SendResult {
   const code = err.responseCode;
-  const permanent = code !== undefined && code >= 500 && code < 600 && (err.code === 'EENVELOPE' || err.code === 'EMESSAGE');
+  const permanent =
+    code !== undefined && code >= 500 && code < 600 && (err.code === 'EENVELOPE' || err.code === 'EMESSAGE');
   const reason = (err.response ?? `${err.code ?? 'ERROR'}: ${err.message}`).replace(/\s+/g, ' ').slice(0, 300);
   return { status: 'REFUSED', permanent, reason };
 }
@@ -75,7 +76,12 @@ export function smtpHost(url: string): string {
 
 /** Connects and logs in as a send would, sending nothing: undefined when the server took it, else why not. */
 export async function smtpProbe(url: string): Promise<string | undefined> {
-  const transport = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 10_000 });
+  const transport = nodemailer.createTransport({
+    url,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 10_000,
+  });
   try {
     await transport.verify();
     return undefined;

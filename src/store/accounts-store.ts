@@ -36,7 +36,9 @@ const sellerColumns = (s: Partial<Vendor>) => ({
   ...(s.taxId !== undefined ? { tax_id: s.taxId } : {}),
   ...(s.supportEmail !== undefined ? { support_email: s.supportEmail } : {}),
   ...(s.logo !== undefined ? { logo: s.logo } : {}),
-  ...(s.emails !== undefined ? { email_sender_name: s.emails.senderName, email_reply_to: s.emails.replyTo, emails_off: s.emails.off.join(' ') } : {}),
+  ...(s.emails !== undefined
+    ? { email_sender_name: s.emails.senderName, email_reply_to: s.emails.replyTo, emails_off: s.emails.off.join(' ') }
+    : {}),
 });
 
 export function vendorsStore(db: Executor): Repositories['vendors'] {
@@ -68,9 +70,13 @@ export function vendorsStore(db: Executor): Repositories['vendors'] {
       const result = await db
         .updateTable('vendors')
         .set({
-          ...(settings.productionEnabled !== undefined ? { production_enabled: settings.productionEnabled ? 1 : 0 } : {}),
+          ...(settings.productionEnabled !== undefined
+            ? { production_enabled: settings.productionEnabled ? 1 : 0 }
+            : {}),
           ...(settings.allowConversion !== undefined ? { allow_conversion: settings.allowConversion ? 1 : 0 } : {}),
-          ...(settings.adminFrameOrigins !== undefined ? { admin_frame_origins: settings.adminFrameOrigins.join(' ') } : {}),
+          ...(settings.adminFrameOrigins !== undefined
+            ? { admin_frame_origins: settings.adminFrameOrigins.join(' ') }
+            : {}),
           ...sellerColumns(settings),
         })
         .where('id', '=', id)
@@ -110,7 +116,12 @@ export function credentialsStore(db: Executor): Repositories['credentials'] {
       return row && toCredential(row);
     },
     async listForVendor(vendorId) {
-      const rows = await db.selectFrom('api_credentials').selectAll().where('vendor_id', '=', vendorId).orderBy('created_at').execute();
+      const rows = await db
+        .selectFrom('api_credentials')
+        .selectAll()
+        .where('vendor_id', '=', vendorId)
+        .orderBy('created_at')
+        .execute();
       return rows.map(toCredential);
     },
     revoke: (scope, id, at) => revokeOwned(db, 'api_credentials', scope, id, at),
@@ -135,7 +146,12 @@ export function customersStore(db: Executor): Repositories['customers'] {
         })
         .onConflict((oc) => oc.columns(['vendor_id', 'environment', 'email_lower']).doNothing())
         .execute();
-      const row = await db.selectFrom('customers').select('id').$call(whereScope(scope)).where('email_lower', '=', lower).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('customers')
+        .select('id')
+        .$call(whereScope(scope))
+        .where('email_lower', '=', lower)
+        .executeTakeFirstOrThrow();
       return row.id;
     },
     async find(scope, id) {
@@ -172,7 +188,16 @@ export function paymentMethodsStore(db: Executor): Repositories['paymentMethods'
     },
     async find(id) {
       const row = await db.selectFrom('payment_methods').selectAll().where('id', '=', id).executeTakeFirst();
-      return row && { id: row.id, token: row.token, brand: row.brand, last4: row.last4, expMonth: Number(row.exp_month), expYear: Number(row.exp_year) };
+      return (
+        row && {
+          id: row.id,
+          token: row.token,
+          brand: row.brand,
+          last4: row.last4,
+          expMonth: Number(row.exp_month),
+          expYear: Number(row.exp_year),
+        }
+      );
     },
   };
 }

@@ -1,6 +1,13 @@
 import { currentPlan } from '../domain/attempt-plans.ts';
 import type { Environment } from '../domain/model.ts';
-import type { AnyAttempt, AttemptKind, AttemptOf, ChargeAttempt, ChargeAttemptStatus, Repositories } from '../domain/ports.ts';
+import type {
+  AnyAttempt,
+  AttemptKind,
+  AttemptOf,
+  ChargeAttempt,
+  ChargeAttemptStatus,
+  Repositories,
+} from '../domain/ports.ts';
 import type { DialectName, Executor, ReadRows } from './database.ts';
 import { isUniqueViolation } from './database.ts';
 import { precompiled, precompiledRow } from './precompiled.ts';
@@ -73,7 +80,11 @@ export const OPEN_STATUSES = ['PENDING', 'UNKNOWN'];
  * and refund runs are compiled once (src/store/precompiled.ts); `writes` runs them on a
  * transaction's own connection where the store has one.
  */
-export function chargeAttemptsStore(db: Executor, dialect: DialectName, writes?: ReadRows): Repositories['chargeAttempts'] {
+export function chargeAttemptsStore(
+  db: Executor,
+  dialect: DialectName,
+  writes?: ReadRows,
+): Repositories['chargeAttempts'] {
   const options = (name: string) => ({ runOn: writes, shareAs: `${dialect}:chargeAttempts.${name}` });
   const insert = precompiledRow(
     db,
@@ -86,12 +97,22 @@ export function chargeAttemptsStore(db: Executor, dialect: DialectName, writes?:
         .returningAll(),
     options('insert'),
   );
-  const byKey = precompiled(db, 1, (key: string) => db.selectFrom('charge_attempts').selectAll().where('attempt_key', '=', key), options('byKey'));
+  const byKey = precompiled(
+    db,
+    1,
+    (key: string) => db.selectFrom('charge_attempts').selectAll().where('attempt_key', '=', key),
+    options('byKey'),
+  );
   const openFor = precompiled(
     db,
     2,
     (transactionId: string, kind: string) =>
-      db.selectFrom('charge_attempts').selectAll().where('transaction_id', '=', transactionId).where('kind', '=', kind).where('status', 'in', OPEN_STATUSES),
+      db
+        .selectFrom('charge_attempts')
+        .selectAll()
+        .where('transaction_id', '=', transactionId)
+        .where('kind', '=', kind)
+        .where('status', 'in', OPEN_STATUSES),
     options('openFor'),
   );
   // Only an open attempt settles, and the one settler learns it won from the row returned.
@@ -102,7 +123,13 @@ export function chargeAttemptsStore(db: Executor, dialect: DialectName, writes?:
       (id: string, status: string, reference: string | null, code: string | null, at: string, transactionId?: string) =>
         db
           .updateTable('charge_attempts')
-          .set({ status, gateway_reference: reference, failure_code: code, updated_at: at, ...(withTransaction ? { transaction_id: transactionId! } : {}) })
+          .set({
+            status,
+            gateway_reference: reference,
+            failure_code: code,
+            updated_at: at,
+            ...(withTransaction ? { transaction_id: transactionId! } : {}),
+          })
           .where('id', '=', id)
           .where('status', 'in', OPEN_STATUSES)
           .returning('id'),
@@ -126,7 +153,14 @@ export function chargeAttemptsStore(db: Executor, dialect: DialectName, writes?:
     findByKey,
     async settle(id, patch) {
       const won = patch.transactionId
-        ? await settleWithTransaction(id, patch.status, patch.gatewayReference, patch.failureCode, patch.updatedAt, patch.transactionId)
+        ? await settleWithTransaction(
+            id,
+            patch.status,
+            patch.gatewayReference,
+            patch.failureCode,
+            patch.updatedAt,
+            patch.transactionId,
+          )
         : await settle(id, patch.status, patch.gatewayReference, patch.failureCode, patch.updatedAt);
       return won.length === 1;
     },
@@ -154,10 +188,20 @@ export function chargeAttemptsStore(db: Executor, dialect: DialectName, writes?:
       return (await query.orderBy('created_at').limit(limit).execute()).map(toAttempt);
     },
     async markAsked(id, at) {
-      await db.updateTable('charge_attempts').set({ updated_at: at }).where('id', '=', id).where('status', 'in', OPEN_STATUSES).execute();
+      await db
+        .updateTable('charge_attempts')
+        .set({ updated_at: at })
+        .where('id', '=', id)
+        .where('status', 'in', OPEN_STATUSES)
+        .execute();
     },
     async noteReference(id, reference) {
-      await db.updateTable('charge_attempts').set({ gateway_reference: reference }).where('id', '=', id).where('status', 'in', OPEN_STATUSES).execute();
+      await db
+        .updateTable('charge_attempts')
+        .set({ gateway_reference: reference })
+        .where('id', '=', id)
+        .where('status', 'in', OPEN_STATUSES)
+        .execute();
     },
     async findById(id) {
       const row = await db.selectFrom('charge_attempts').selectAll().where('id', '=', id).executeTakeFirst();
@@ -203,7 +247,12 @@ export function idempotencyStore(db: Executor): Repositories['idempotency'] {
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
       }
-      const row = await db.selectFrom('idempotency_keys').selectAll().$call(whereScope(scope)).where('idempotency_key', '=', key).executeTakeFirst();
+      const row = await db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .$call(whereScope(scope))
+        .where('idempotency_key', '=', key)
+        .executeTakeFirst();
       if (!row) return this.claim(scope, key, requestHash, at); // released in between: claim again
       return {
         requestHash: row.request_hash,

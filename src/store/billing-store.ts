@@ -56,7 +56,10 @@ const DUE_COLUMNS = [
   'failed_attempts',
 ] as const;
 
-type ClaimQuery = Omit<Parameters<Repositories['billing']['claimDue']>[0], 'after'> & { afterNextCharge: string; afterId: string };
+type ClaimQuery = Omit<Parameters<Repositories['billing']['claimDue']>[0], 'after'> & {
+  afterNextCharge: string;
+  afterId: string;
+};
 type DueRow = Pick<Selectable<TransactionsTable>, (typeof DUE_COLUMNS)[number]> & { token: string | null };
 
 /**
@@ -72,7 +75,11 @@ function claimStatement(dialect: DialectName, columns: (keyof ClaimQuery & strin
       .selectFrom('transactions')
       .select((eb) => [
         ...DUE_COLUMNS,
-        eb.selectFrom('payment_methods').select('token').whereRef('payment_methods.id', '=', 'transactions.payment_method_id').as('token'),
+        eb
+          .selectFrom('payment_methods')
+          .select('token')
+          .whereRef('payment_methods.id', '=', 'transactions.payment_method_id')
+          .as('token'),
       ])
       .where('next_charge', 'is not', null)
       .where('next_charge', '<=', q.dueBy)
@@ -101,8 +108,14 @@ function claimStatement(dialect: DialectName, columns: (keyof ClaimQuery & strin
 
 const CLAIM: (keyof ClaimQuery & string)[] = ['dueBy', 'afterNextCharge', 'afterId', 'now', 'attemptsSince', 'limit'];
 const claims = {
-  sqlite: { everyone: claimStatement('sqlite', CLAIM), sandbox: claimStatement('sqlite', [...CLAIM, 'sandboxVendorId']) },
-  postgres: { everyone: claimStatement('postgres', CLAIM), sandbox: claimStatement('postgres', [...CLAIM, 'sandboxVendorId']) },
+  sqlite: {
+    everyone: claimStatement('sqlite', CLAIM),
+    sandbox: claimStatement('sqlite', [...CLAIM, 'sandboxVendorId']),
+  },
+  postgres: {
+    everyone: claimStatement('postgres', CLAIM),
+    sandbox: claimStatement('postgres', [...CLAIM, 'sandboxVendorId']),
+  },
 };
 
 const STATE_COLUMNS = [
@@ -118,17 +131,20 @@ const STATE_COLUMNS = [
 ] as const;
 
 const lockStatement = (dialect: DialectName) =>
-  precompiledRows<{ id: string }, Pick<Selectable<TransactionsTable>, (typeof STATE_COLUMNS)[number]>>(['id'], (db, rows) => {
-    const query = db
-      .selectFrom('transactions')
-      .select(STATE_COLUMNS)
-      .where(
-        'id',
-        'in',
-        rows.map((r) => r.id),
-      );
-    return dialect === 'postgres' ? query.forUpdate() : query;
-  });
+  precompiledRows<{ id: string }, Pick<Selectable<TransactionsTable>, (typeof STATE_COLUMNS)[number]>>(
+    ['id'],
+    (db, rows) => {
+      const query = db
+        .selectFrom('transactions')
+        .select(STATE_COLUMNS)
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        );
+      return dialect === 'postgres' ? query.forUpdate() : query;
+    },
+  );
 const locks = { sqlite: lockStatement('sqlite'), postgres: lockStatement('postgres') };
 
 /*
@@ -143,23 +159,31 @@ function jsonInsert(table: 'charge_attempts' | 'ledger_entries', columns: readon
     select ${list} from json_populate_recordset(null::${sql.table(table)}, cast(${JSON.stringify(rows)} as json))`;
 }
 
-const attemptValues = precompiledRows<Insertable<ChargeAttemptsTable>, { attempt_key: string }>(ATTEMPT_COLUMNS, (db, rows) =>
-  db
-    .insertInto('charge_attempts')
-    .values(rows)
-    .onConflict((oc) => oc.column('attempt_key').doNothing())
-    .returning('attempt_key'),
+const attemptValues = precompiledRows<Insertable<ChargeAttemptsTable>, { attempt_key: string }>(
+  ATTEMPT_COLUMNS,
+  (db, rows) =>
+    db
+      .insertInto('charge_attempts')
+      .values(rows)
+      .onConflict((oc) => oc.column('attempt_key').doNothing())
+      .returning('attempt_key'),
 );
 
 /** New attempts are inserted; a key recorded before keeps its attempt. Returns the keys inserted. */
-async function insertAttempts(db: Executor, dialect: DialectName, rows: readonly Insertable<ChargeAttemptsTable>[]): Promise<{ attempt_key: string }[]> {
+async function insertAttempts(
+  db: Executor,
+  dialect: DialectName,
+  rows: readonly Insertable<ChargeAttemptsTable>[],
+): Promise<{ attempt_key: string }[]> {
   if (dialect === 'sqlite') return attemptValues(db, dialect, rows);
   const inserted = await sql<{ attempt_key: string }>`${jsonInsert('charge_attempts', ATTEMPT_COLUMNS, rows)}
     on conflict (attempt_key) do nothing returning attempt_key`.execute(db);
   return inserted.rows;
 }
 
-const entryValues = precompiledRows<LedgerEntriesTable, never>(ENTRY_COLUMNS, (db, rows) => db.insertInto('ledger_entries').values(rows));
+const entryValues = precompiledRows<LedgerEntriesTable, never>(ENTRY_COLUMNS, (db, rows) =>
+  db.insertInto('ledger_entries').values(rows),
+);
 
 async function insertEntries(db: Executor, dialect: DialectName, rows: readonly LedgerEntriesTable[]): Promise<void> {
   if (dialect === 'sqlite') await entryValues(db, dialect, rows);
@@ -171,20 +195,39 @@ type AttemptOutcome = NonNullable<BillingWrite['attempt']>;
  * A billing attempt's outcome; its transaction is the one it was recorded with. Only an open attempt
  * settles: a worker stalled past its lease must not reopen what the worker that took the attempt up settled.
  */
-const settleAttempts = precompiledRows<AttemptOutcome, never>(['id', 'status', 'gatewayReference', 'failureCode', 'updatedAt'], (db, rows) =>
-  statement(
-    db,
-    sql`${valuesTable(
-      ['id', 'status', 'reference', 'code', 'at'],
-      rows.map((a) => [sql`${a.id}`, sql`${a.status}`, sql`${a.gatewayReference}`, sql`${a.failureCode}`, sql`${a.updatedAt}`]),
-    )} update charge_attempts set status = v.status, gateway_reference = v.reference, failure_code = v.code,
+const settleAttempts = precompiledRows<AttemptOutcome, never>(
+  ['id', 'status', 'gatewayReference', 'failureCode', 'updatedAt'],
+  (db, rows) =>
+    statement(
+      db,
+      sql`${valuesTable(
+        ['id', 'status', 'reference', 'code', 'at'],
+        rows.map((a) => [
+          sql`${a.id}`,
+          sql`${a.status}`,
+          sql`${a.gatewayReference}`,
+          sql`${a.failureCode}`,
+          sql`${a.updatedAt}`,
+        ]),
+      )} update charge_attempts set status = v.status, gateway_reference = v.reference, failure_code = v.code,
       updated_at = v.at from v where charge_attempts.id = v.id and charge_attempts.status in ('PENDING', 'UNKNOWN')`,
-  ),
+    ),
 );
 
 type StateRow = BillingWrite['state'] & { transactionId: string; flag: string | null; changedAt: string | null };
 const writeStates = precompiledRows<StateRow, never>(
-  ['transactionId', 'status', 'whoCanceled', 'lastCharge', 'nextCharge', 'period', 'failedAttempts', 'leaseUntil', 'flag', 'changedAt'],
+  [
+    'transactionId',
+    'status',
+    'whoCanceled',
+    'lastCharge',
+    'nextCharge',
+    'period',
+    'failedAttempts',
+    'leaseUntil',
+    'flag',
+    'changedAt',
+  ],
   (db, rows) => {
     const values = valuesTable(
       ['id', 'status', 'who', 'last_charge', 'next_charge', 'period', 'failed', 'lease', 'flag', 'changed_at'],
@@ -225,7 +268,9 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
     async claimDue(q) {
       const claim = q.sandboxVendorId ? claims[dialect].sandbox : claims[dialect].everyone;
       // No cursor: from the start ('' sorts before every date and id).
-      const rows = await claim(db, dialect, [{ ...q, afterNextCharge: q.after?.nextCharge ?? '', afterId: q.after?.id ?? '' }]);
+      const rows = await claim(db, dialect, [
+        { ...q, afterNextCharge: q.after?.nextCharge ?? '', afterId: q.after?.id ?? '' },
+      ]);
       return rows.map((row) => ({
         transaction: {
           id: row.id,
@@ -242,7 +287,11 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
           currency: row.currency,
           nextCharge: row.next_charge,
           billing: row.billing_anchor
-            ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) }
+            ? {
+                anchor: row.billing_anchor,
+                period: Number(row.billing_period),
+                failedAttempts: Number(row.failed_attempts),
+              }
             : undefined,
         },
         token: (row.payment_method_id && row.token) ?? null,
@@ -265,7 +314,11 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
             nextCharge: row.next_charge,
             chargeFrequency: row.charge_frequency as BillingState['chargeFrequency'],
             billing: row.billing_anchor
-              ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) }
+              ? {
+                  anchor: row.billing_anchor,
+                  period: Number(row.billing_period),
+                  failedAttempts: Number(row.failed_attempts),
+                }
               : undefined,
           });
         }
@@ -277,7 +330,9 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
       const byKey = new Map<string, (typeof attempts)[number]>();
       for (const part of chunks(attempts)) {
         if (part.length === 0) continue;
-        const inserted = new Set((await insertAttempts(db, dialect, part.map(toAttemptRow))).map((row) => row.attempt_key));
+        const inserted = new Set(
+          (await insertAttempts(db, dialect, part.map(toAttemptRow))).map((row) => row.attempt_key),
+        );
         // Keys recorded before (a run that crashed): their attempts as they were.
         const earlier: string[] = [];
         for (const a of part) {
@@ -285,7 +340,11 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
           else earlier.push(a.key);
         }
         if (earlier.length === 0) continue;
-        for (const row of await db.selectFrom('charge_attempts').selectAll().where('attempt_key', 'in', earlier).execute())
+        for (const row of await db
+          .selectFrom('charge_attempts')
+          .selectAll()
+          .where('attempt_key', 'in', earlier)
+          .execute())
           byKey.set(row.attempt_key, toAttempt(row) as AttemptOf<'RENEWAL'>);
       }
       return byKey;
@@ -311,7 +370,12 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
       const attempts = writes.flatMap((w) => (w.attempt ? [w.attempt] : []));
       for (const part of chunks(attempts)) if (part.length > 0) await settleAttempts(db, dialect, part);
 
-      const states = writes.map((w) => ({ ...w.state, transactionId: w.transactionId, flag: w.change?.flag ?? null, changedAt: w.change?.at ?? null }));
+      const states = writes.map((w) => ({
+        ...w.state,
+        transactionId: w.transactionId,
+        flag: w.change?.flag ?? null,
+        changedAt: w.change?.at ?? null,
+      }));
       for (const part of chunks(states)) if (part.length > 0) await writeStates(db, dialect, part);
     },
 
@@ -329,12 +393,21 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
   };
 }
 
-export function sandboxClocksStore(db: Executor, dialect: DialectName, reads: ReadRows | undefined): Repositories['sandboxClocks'] {
+export function sandboxClocksStore(
+  db: Executor,
+  dialect: DialectName,
+  reads: ReadRows | undefined,
+): Repositories['sandboxClocks'] {
   // On every sandbox API request: compiled once and run past Kysely.
-  const offsetRow = precompiled(db, 1, (vendorId: string) => db.selectFrom('sandbox_clocks').select('offset_ms').where('vendor_id', '=', vendorId), {
-    runOn: reads,
-    shareAs: `${dialect}:sandboxClocks.offsetOf`,
-  });
+  const offsetRow = precompiled(
+    db,
+    1,
+    (vendorId: string) => db.selectFrom('sandbox_clocks').select('offset_ms').where('vendor_id', '=', vendorId),
+    {
+      runOn: reads,
+      shareAs: `${dialect}:sandboxClocks.offsetOf`,
+    },
+  );
   return {
     async offsetOf(vendorId) {
       const [row] = await offsetRow(vendorId);

@@ -37,13 +37,24 @@ export function productsStore(db: Executor): Repositories['products'] {
         .execute();
       await db
         .insertInto('product_prices')
-        .values(Object.entries(product.prices).map(([currency, amount]) => ({ product_id: product.id, currency, amount_minor: amount })))
+        .values(
+          Object.entries(product.prices).map(([currency, amount]) => ({
+            product_id: product.id,
+            currency,
+            amount_minor: amount,
+          })),
+        )
         .execute();
     },
     async update(scope, id, fields) {
       const result = await db
         .updateTable('products')
-        .set({ name: fields.name, description: fields.description, trial_days: fields.trialDays, issues_licences: fields.issuesLicences ? 1 : 0 })
+        .set({
+          name: fields.name,
+          description: fields.description,
+          trial_days: fields.trialDays,
+          issues_licences: fields.issuesLicences ? 1 : 0,
+        })
         .where('id', '=', id)
         .$call(whereScope(scope))
         .executeTakeFirst();
@@ -51,12 +62,23 @@ export function productsStore(db: Executor): Repositories['products'] {
       await db.deleteFrom('product_prices').where('product_id', '=', id).execute();
       await db
         .insertInto('product_prices')
-        .values(Object.entries(fields.prices).map(([currency, amount]) => ({ product_id: id, currency, amount_minor: amount })))
+        .values(
+          Object.entries(fields.prices).map(([currency, amount]) => ({
+            product_id: id,
+            currency,
+            amount_minor: amount,
+          })),
+        )
         .execute();
       return true;
     },
     async find(scope, id) {
-      const row = await db.selectFrom('products').selectAll().where('id', '=', id).$call(whereScope(scope)).executeTakeFirst();
+      const row = await db
+        .selectFrom('products')
+        .selectAll()
+        .where('id', '=', id)
+        .$call(whereScope(scope))
+        .executeTakeFirst();
       if (!row) return undefined;
       const prices = await pricesOf([row.id]);
       return toProduct(row, prices.get(row.id) ?? {});
@@ -68,7 +90,12 @@ export function productsStore(db: Executor): Repositories['products'] {
     },
     async ownerOf(id, environment) {
       const table = id.startsWith('PC_') ? 'customized_products' : 'products';
-      const row = await db.selectFrom(table).select('vendor_id').where('id', '=', id).where('environment', '=', environment).executeTakeFirst();
+      const row = await db
+        .selectFrom(table)
+        .select('vendor_id')
+        .where('id', '=', id)
+        .where('environment', '=', environment)
+        .executeTakeFirst();
       return row?.vendor_id;
     },
   };
@@ -113,7 +140,12 @@ export function customizedProductsStore(db: Executor): Repositories['customizedP
         .execute();
     },
     async find(scope, id) {
-      const row = await db.selectFrom('customized_products').selectAll().where('id', '=', id).$call(whereScope(scope)).executeTakeFirst();
+      const row = await db
+        .selectFrom('customized_products')
+        .selectAll()
+        .where('id', '=', id)
+        .$call(whereScope(scope))
+        .executeTakeFirst();
       if (!row) return undefined;
       const product: CustomizedProduct = {
         id: row.id,

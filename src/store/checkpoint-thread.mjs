@@ -16,7 +16,8 @@ const db = new SQLite(file, { fileMustExist: true });
 // (https://www.sqlite.org/walformat.html: mxFrame at byte 16, nBackfill at byte 96, in the machine's
 // byte order). Unknown (no -shm to read) counts as enough to checkpoint.
 const header = Buffer.alloc(100);
-const readUInt32 = endianness() === 'LE' ? (offset) => header.readUInt32LE(offset) : (offset) => header.readUInt32BE(offset);
+const readUInt32 =
+  endianness() === 'LE' ? (offset) => header.readUInt32LE(offset) : (offset) => header.readUInt32BE(offset);
 let shm;
 function pending() {
   try {

@@ -53,7 +53,8 @@ export function customerEmailsStore(db: Executor, dialect: DialectName): Reposit
     },
 
     async claim(q) {
-      const free = (eb: ExpressionBuilder<Schema, 'customer_emails'>) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', q.now)]);
+      const free = (eb: ExpressionBuilder<Schema, 'customer_emails'>) =>
+        eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', q.now)]);
       let due = db
         .selectFrom('customer_emails')
         .select('id')
@@ -102,7 +103,11 @@ export function customerEmailsStore(db: Executor, dialect: DialectName): Reposit
         .selectFrom('customer_emails')
         .selectAll('customer_emails')
         .select((eb) =>
-          eb.selectFrom('transactions').select('transactions.email').whereRef('transactions.id', '=', 'customer_emails.transaction_id').as('recipient'),
+          eb
+            .selectFrom('transactions')
+            .select('transactions.email')
+            .whereRef('transactions.id', '=', 'customer_emails.transaction_id')
+            .as('recipient'),
         )
         .where('customer_emails.vendor_id', '=', scope.vendorId)
         .where('customer_emails.environment', '=', scope.environment)
@@ -115,7 +120,8 @@ export function customerEmailsStore(db: Executor, dialect: DialectName): Reposit
 
     async noticesDue(q) {
       const key = (kind: string) => sql<string>`${kind} || ':' || transactions.id || ':' || transactions.next_charge`;
-      const notQueued = (kind: string) => sql<boolean>`not exists (select 1 from customer_emails where customer_emails.event_key = ${key(kind)})`;
+      const notQueued = (kind: string) =>
+        sql<boolean>`not exists (select 1 from customer_emails where customer_emails.event_key = ${key(kind)})`;
       let query = db
         .selectFrom('transactions')
         .select(['id', 'vendor_id', 'environment', 'status', 'next_charge'])
@@ -124,7 +130,11 @@ export function customerEmailsStore(db: Executor, dialect: DialectName): Reposit
         .where('next_charge', '<=', q.yearlyUntil)
         .where((eb) =>
           eb.or([
-            eb.and([eb('status', '=', 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'), eb('next_charge', '<=', q.trialUntil), notQueued('TRIAL_ENDING')]),
+            eb.and([
+              eb('status', '=', 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'),
+              eb('next_charge', '<=', q.trialUntil),
+              notQueued('TRIAL_ENDING'),
+            ]),
             eb.and([
               eb('status', '=', 'SUBSCRIPTION_STATUS_ACTIVE'),
               eb('charge_frequency', '=', 'YEARLY'),
@@ -136,7 +146,8 @@ export function customerEmailsStore(db: Executor, dialect: DialectName): Reposit
       if (q.sandboxVendorId) query = query.$call(whereScope({ vendorId: q.sandboxVendorId, environment: 'sandbox' }));
       const rows = await query.orderBy('next_charge').orderBy('id').limit(q.limit).execute();
       return rows.map((row) => ({
-        kind: row.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' ? ('TRIAL_ENDING' as const) : ('RENEWAL_UPCOMING' as const),
+        kind:
+          row.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' ? ('TRIAL_ENDING' as const) : ('RENEWAL_UPCOMING' as const),
         scope: { vendorId: row.vendor_id, environment: row.environment as Environment },
         transactionId: row.id,
         nextCharge: row.next_charge!,

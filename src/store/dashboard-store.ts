@@ -15,7 +15,14 @@ export function dashboardStore(db: Executor): Repositories['dashboard'] {
     const q = f.query?.trim();
     if (q) {
       const lower = q.toLowerCase();
-      query = query.where((eb) => eb.or([eb('id', '=', q), eb('email_lower', '=', lower), eb('assigned_email_lower', '=', lower), eb('customer_id', '=', q)]));
+      query = query.where((eb) =>
+        eb.or([
+          eb('id', '=', q),
+          eb('email_lower', '=', lower),
+          eb('assigned_email_lower', '=', lower),
+          eb('customer_id', '=', q),
+        ]),
+      );
     }
     if (f.statuses?.length) query = query.where('status', 'in', f.statuses);
     if (f.type) query = query.where('type', '=', f.type);
@@ -61,7 +68,11 @@ export function dashboardStore(db: Executor): Repositories['dashboard'] {
         .selectFrom('transactions')
         .$call(whereScope(scope))
         .where('type', '=', 'SUBSCRIPTION')
-        .where('status', 'in', ['SUBSCRIPTION_STATUS_ACTIVE', 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'])
+        .where('status', 'in', [
+          'SUBSCRIPTION_STATUS_ACTIVE',
+          'SUBSCRIPTION_STATUS_ACTIVE_TRIAL',
+          'SUBSCRIPTION_STATUS_CANCELLED_PENDING',
+        ])
         .select([
           'status',
           'charge_frequency',
@@ -79,13 +90,21 @@ export function dashboardStore(db: Executor): Repositories['dashboard'] {
       const offerIds = [...new Set(rows.map((r) => r.customized_product_id).filter((id): id is string => id !== null))];
       for (let i = 0; i < productIds.length; i += 500) {
         const part = productIds.slice(i, i + 500);
-        for (const p of await db.selectFrom('product_prices').select(['product_id', 'currency', 'amount_minor']).where('product_id', 'in', part).execute()) {
+        for (const p of await db
+          .selectFrom('product_prices')
+          .select(['product_id', 'currency', 'amount_minor'])
+          .where('product_id', 'in', part)
+          .execute()) {
           prices.set(p.product_id, { ...prices.get(p.product_id), [p.currency]: num(p.amount_minor) });
         }
       }
       for (let i = 0; i < offerIds.length; i += 500) {
         const part = offerIds.slice(i, i + 500);
-        for (const o of await db.selectFrom('customized_products').select(['id', 'prices_json']).where('id', 'in', part).execute()) {
+        for (const o of await db
+          .selectFrom('customized_products')
+          .select(['id', 'prices_json'])
+          .where('id', 'in', part)
+          .execute()) {
           prices.set(o.id, JSON.parse(o.prices_json) as Record<string, number>);
         }
       }
@@ -135,7 +154,10 @@ export function dashboardStore(db: Executor): Repositories['dashboard'] {
     async customers(scope, query, page) {
       let base = db.selectFrom('customers').$call(whereScope(scope));
       const q = query?.trim().toLowerCase();
-      if (q) base = base.where((eb) => eb.or([eb('email_lower', 'like', `%${q.replace(/[%_\\]/g, '')}%`), eb('id', '=', query!.trim())]));
+      if (q)
+        base = base.where((eb) =>
+          eb.or([eb('email_lower', 'like', `%${q.replace(/[%_\\]/g, '')}%`), eb('id', '=', query!.trim())]),
+        );
       const rows = await base
         .select(['id', 'email', 'first_name', 'last_name', 'created_at'])
         .select((eb) => [
@@ -164,7 +186,12 @@ export function dashboardStore(db: Executor): Repositories['dashboard'] {
       };
     },
     async customer(scope, id) {
-      const row = await db.selectFrom('customers').$call(whereScope(scope)).where('id', '=', id).selectAll().executeTakeFirst();
+      const row = await db
+        .selectFrom('customers')
+        .$call(whereScope(scope))
+        .where('id', '=', id)
+        .selectAll()
+        .executeTakeFirst();
       if (!row) return undefined;
       const cards = await db
         .selectFrom('payment_methods')
@@ -179,7 +206,13 @@ export function dashboardStore(db: Executor): Repositories['dashboard'] {
         firstName: row.first_name,
         lastName: row.last_name,
         createdAt: row.created_at,
-        cards: cards.map((c) => ({ id: c.id, brand: c.brand, last4: c.last4, expMonth: c.exp_month, expYear: c.exp_year })),
+        cards: cards.map((c) => ({
+          id: c.id,
+          brand: c.brand,
+          last4: c.last4,
+          expMonth: c.exp_month,
+          expYear: c.exp_year,
+        })),
       };
     },
   };

@@ -51,7 +51,12 @@ export const kyselyTransactions =
 export function assembleDatabase(
   kysely: Kysely<Schema>,
   dialect: DialectName,
-  options: { readRows?: ReadRows; close?: () => void | Promise<void>; transactions?: TransactionRunner; connections?: Database['connections'] } = {},
+  options: {
+    readRows?: ReadRows;
+    close?: () => void | Promise<void>;
+    transactions?: TransactionRunner;
+    connections?: Database['connections'];
+  } = {},
 ): Database {
   // The transaction whose fn is running in this async context, if any. `open` turns false when fn
   // ends, so work fn started and left running (a timer, an unawaited promise) may open its own later.

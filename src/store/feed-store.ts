@@ -47,7 +47,12 @@ export function feedStore(db: Executor): Repositories['feed'] {
       return { transactions: shown.map(toTransaction), more: rows.length > limit };
     },
     async markProcessed(scope, id) {
-      const owned = await db.selectFrom('transactions').select('id').where('id', '=', id).$call(whereScope(scope)).executeTakeFirst();
+      const owned = await db
+        .selectFrom('transactions')
+        .select('id')
+        .where('id', '=', id)
+        .$call(whereScope(scope))
+        .executeTakeFirst();
       if (!owned) return false;
       await db
         .updateTable('transactions')

@@ -50,7 +50,12 @@ export const isInvoiced = (e: Pick<NewEntry, 'type' | 'amountTotalMinor'>) =>
  * the database transaction that inserts the entries, so numbers are never skipped or shared; on
  * PostgreSQL the counter row stays locked until that transaction ends.
  */
-export async function reserveInvoiceNumbers(db: Executor, vendorId: string, environment: string, count: number): Promise<number> {
+export async function reserveInvoiceNumbers(
+  db: Executor,
+  vendorId: string,
+  environment: string,
+  count: number,
+): Promise<number> {
   const row = await reserveStatement(db, vendorId, environment, count).executeTakeFirstOrThrow();
   return Number(row.last_number) - count + 1;
 }
@@ -60,7 +65,11 @@ const reserveStatement = (db: Executor, vendorId: string, environment: string, c
   db
     .insertInto('invoice_counters')
     .values({ vendor_id: vendorId, environment, last_number: count })
-    .onConflict((oc) => oc.columns(['vendor_id', 'environment']).doUpdateSet({ last_number: sql<number>`invoice_counters.last_number + ${count}` }))
+    .onConflict((oc) =>
+      oc
+        .columns(['vendor_id', 'environment'])
+        .doUpdateSet({ last_number: sql<number>`invoice_counters.last_number + ${count}` }),
+    )
     .returning('last_number');
 
 export function toEntry(row: Selectable<LedgerEntriesTable>): LedgerEntry {
@@ -102,18 +111,33 @@ export function entriesStore(
   dialect: DialectName,
   runners: { reads?: ReadRows | undefined; writes?: ReadRows | undefined } = {},
 ): Repositories['entries'] {
-  const entriesOf = precompiled(db, 1, (transactionId: string) => db.selectFrom('ledger_entries').selectAll().where('transaction_id', '=', transactionId), {
-    runOn: runners.reads,
-    shareAs: `${dialect}:entries.ofTransaction`,
-  });
-  const insertRow = precompiledRow(db, ENTRY_COLUMNS, (row: LedgerEntriesTable) => db.insertInto('ledger_entries').values(row), {
-    runOn: runners.writes,
-    shareAs: `${dialect}:entries.insert`,
-  });
-  const reserve = precompiled(db, 3, (vendorId: string, environment: string, count: number) => reserveStatement(db, vendorId, environment, count), {
-    runOn: runners.writes,
-    shareAs: `${dialect}:entries.reserveInvoiceNumbers`,
-  });
+  const entriesOf = precompiled(
+    db,
+    1,
+    (transactionId: string) => db.selectFrom('ledger_entries').selectAll().where('transaction_id', '=', transactionId),
+    {
+      runOn: runners.reads,
+      shareAs: `${dialect}:entries.ofTransaction`,
+    },
+  );
+  const insertRow = precompiledRow(
+    db,
+    ENTRY_COLUMNS,
+    (row: LedgerEntriesTable) => db.insertInto('ledger_entries').values(row),
+    {
+      runOn: runners.writes,
+      shareAs: `${dialect}:entries.insert`,
+    },
+  );
+  const reserve = precompiled(
+    db,
+    3,
+    (vendorId: string, environment: string, count: number) => reserveStatement(db, vendorId, environment, count),
+    {
+      runOn: runners.writes,
+      shareAs: `${dialect}:entries.reserveInvoiceNumbers`,
+    },
+  );
   async function write(e: NewEntry) {
     let invoiceNumber: number | null = null;
     if (isInvoiced(e)) {
@@ -124,7 +148,8 @@ export function entriesStore(
   }
   return {
     async insert(e) {
-      if (e.reversesEntryId !== null) throw new Error(`entry ${e.id} reverses ${e.reversesEntryId}: reversals go through insertReversal`);
+      if (e.reversesEntryId !== null)
+        throw new Error(`entry ${e.id} reverses ${e.reversesEntryId}: reversals go through insertReversal`);
       await write(e);
     },
     async insertReversal(...batch) {
@@ -141,13 +166,19 @@ export function entriesStore(
         .where((eb) =>
           eb.or([
             eb('reverses_entry_id', '=', payment.id),
-            eb('reverses_entry_id', 'in', eb.selectFrom('ledger_entries').select('id').where('reverses_entry_id', '=', payment.id)),
+            eb(
+              'reverses_entry_id',
+              'in',
+              eb.selectFrom('ledger_entries').select('id').where('reverses_entry_id', '=', payment.id),
+            ),
           ]),
         )
         .executeTakeFirstOrThrow();
       const after = -Number(sum);
       if (after < 0 || after > Number(payment.amount_total_minor)) {
-        throw new Error(`entry ${first.id} would reverse ${after} of payment ${payment.id}, which was ${payment.amount_total_minor}: refused`);
+        throw new Error(
+          `entry ${first.id} would reverse ${after} of payment ${payment.id}, which was ${payment.amount_total_minor}: refused`,
+        );
       }
     },
     async listForTransaction(transactionId) {
@@ -155,7 +186,12 @@ export function entriesStore(
       return byCreatedThenId(rows).map(toEntry);
     },
     async findByHash(environment, hashId) {
-      const row = await db.selectFrom('ledger_entries').selectAll().where('hash_id', '=', hashId).where('environment', '=', environment).executeTakeFirst();
+      const row = await db
+        .selectFrom('ledger_entries')
+        .selectAll()
+        .where('hash_id', '=', hashId)
+        .where('environment', '=', environment)
+        .executeTakeFirst();
       return row && { ...toEntry(row), vendorId: row.vendor_id };
     },
     async findByExternalId(transactionId, externalId) {
@@ -184,14 +220,18 @@ export function entriesStore(
  */
 async function paymentReversedBy(db: Executor, dialect: DialectName, entryId: string) {
   const row = (id: string) => {
-    const query = db.selectFrom('ledger_entries').select(['id', 'amount_total_minor', 'reverses_entry_id']).where('id', '=', id);
+    const query = db
+      .selectFrom('ledger_entries')
+      .select(['id', 'amount_total_minor', 'reverses_entry_id'])
+      .where('id', '=', id);
     return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   };
   const target = await row(entryId);
   if (!target) throw new Error(`entry ${entryId} is not in the ledger`);
   if (target.reverses_entry_id === null) return target;
   const payment = await row(target.reverses_entry_id);
-  if (!payment || payment.reverses_entry_id !== null) throw new Error(`entry ${entryId} reverses a reversal of a reversal`);
+  if (!payment || payment.reverses_entry_id !== null)
+    throw new Error(`entry ${entryId} reverses a reversal of a reversal`);
   return payment;
 }
 
@@ -222,7 +262,12 @@ export function licencesStore(db: Executor): Repositories['licences'] {
       return row && { transactionId: row.transaction_id };
     },
     async keyOf(scope, transactionId) {
-      const row = await db.selectFrom('licences').select('licence_key').where('transaction_id', '=', transactionId).$call(whereScope(scope)).executeTakeFirst();
+      const row = await db
+        .selectFrom('licences')
+        .select('licence_key')
+        .where('transaction_id', '=', transactionId)
+        .$call(whereScope(scope))
+        .executeTakeFirst();
       return row?.licence_key;
     },
   };

@@ -19,7 +19,13 @@ export function operationsStore(db: Executor): Repositories['operations'] {
       ).n,
     );
   const due = (now: string, cap: number) =>
-    db.selectFrom('transactions').select('id').where('next_charge', 'is not', null).where('next_charge', '<=', now).orderBy('next_charge').limit(cap);
+    db
+      .selectFrom('transactions')
+      .select('id')
+      .where('next_charge', 'is not', null)
+      .where('next_charge', '<=', now)
+      .orderBy('next_charge')
+      .limit(cap);
   return {
     async waiting(now, cap) {
       const [billingDue, openAttempts, eventsWaiting, emailsWaiting] = await Promise.all([

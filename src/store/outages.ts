@@ -47,8 +47,12 @@ export const OUTAGE_RETRY_AFTER_SECONDS = 2;
 /** The error a caller sees for an outage; anything else is returned as it is. */
 export function asOutage(err: unknown): unknown {
   if (err instanceof AppError || !isOutage(err)) return err;
-  return new AppError('SERVICE_UNAVAILABLE', 'The service cannot reach its database right now; retry in a few seconds.', {
-    retryAfterSeconds: OUTAGE_RETRY_AFTER_SECONDS,
-    cause: err,
-  });
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    'The service cannot reach its database right now; retry in a few seconds.',
+    {
+      retryAfterSeconds: OUTAGE_RETRY_AFTER_SECONDS,
+      cause: err,
+    },
+  );
 }

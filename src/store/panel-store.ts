@@ -3,7 +3,13 @@ import type { Executor } from './database.ts';
 
 /** Panel users and their sessions. */
 export function panelStore(db: Executor): Repositories['panel'] {
-  const toUser = (row: { id: string; vendor_id: string; email_lower: string; password_hash: string; created_at: string }) => ({
+  const toUser = (row: {
+    id: string;
+    vendor_id: string;
+    email_lower: string;
+    password_hash: string;
+    created_at: string;
+  }) => ({
     id: row.id,
     vendorId: row.vendor_id,
     email: row.email_lower,
@@ -14,11 +20,21 @@ export function panelStore(db: Executor): Repositories['panel'] {
     async insertUser(user) {
       await db
         .insertInto('panel_users')
-        .values({ id: user.id, vendor_id: user.vendorId, email_lower: user.email.toLowerCase(), password_hash: user.passwordHash, created_at: user.createdAt })
+        .values({
+          id: user.id,
+          vendor_id: user.vendorId,
+          email_lower: user.email.toLowerCase(),
+          password_hash: user.passwordHash,
+          created_at: user.createdAt,
+        })
         .execute();
     },
     async findUserByEmail(email) {
-      const row = await db.selectFrom('panel_users').selectAll().where('email_lower', '=', email.toLowerCase()).executeTakeFirst();
+      const row = await db
+        .selectFrom('panel_users')
+        .selectAll()
+        .where('email_lower', '=', email.toLowerCase())
+        .executeTakeFirst();
       return row && toUser(row);
     },
     async findUserByVendor(vendorId) {
@@ -38,7 +54,13 @@ export function panelStore(db: Executor): Repositories['panel'] {
     async insertSession(s) {
       await db
         .insertInto('panel_sessions')
-        .values({ id_hash: s.idHash, user_id: s.userId, csrf_token: s.csrfToken, expires_at: s.expiresAt, created_at: s.createdAt })
+        .values({
+          id_hash: s.idHash,
+          user_id: s.userId,
+          csrf_token: s.csrfToken,
+          expires_at: s.expiresAt,
+          created_at: s.createdAt,
+        })
         .execute();
     },
     async findSession(idHash, now) {
@@ -76,11 +98,17 @@ export function panelFlashesStore(db: Executor): Repositories['panelFlashes'] {
       await db
         .insertInto('panel_flashes')
         .values({ session_hash: flash.sessionHash, sealed: flash.sealed, expires_at: flash.expiresAt })
-        .onConflict((oc) => oc.column('session_hash').doUpdateSet({ sealed: flash.sealed, expires_at: flash.expiresAt }))
+        .onConflict((oc) =>
+          oc.column('session_hash').doUpdateSet({ sealed: flash.sealed, expires_at: flash.expiresAt }),
+        )
         .execute();
     },
     async take(sessionHash, now) {
-      const row = await db.deleteFrom('panel_flashes').where('session_hash', '=', sessionHash).returning(['sealed', 'expires_at']).executeTakeFirst();
+      const row = await db
+        .deleteFrom('panel_flashes')
+        .where('session_hash', '=', sessionHash)
+        .returning(['sealed', 'expires_at'])
+        .executeTakeFirst();
       return row && row.expires_at > now ? row.sealed : undefined;
     },
   };

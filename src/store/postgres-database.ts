@@ -31,7 +31,11 @@ export const CONNECT_TIMEOUT_MS = 5_000;
 /** How long a statement waits for a row or table lock (held by a stuck or paused process) before it is told to retry, as SQLite's busy_timeout. */
 export const LOCK_TIMEOUT_MS = 10_000;
 
-export function openPostgres(connectionString: string, poolSize = 10, timeouts: { connectMs?: number; lockMs?: number } = {}): Database {
+export function openPostgres(
+  connectionString: string,
+  poolSize = 10,
+  timeouts: { connectMs?: number; lockMs?: number } = {},
+): Database {
   const pool = new pg.Pool({
     connectionString,
     max: poolSize,
@@ -64,10 +68,14 @@ export function openPostgres(connectionString: string, poolSize = 10, timeouts: 
       return (await pool.query({ name, text: sql, values: parameters as unknown[] }).catch(rethrowOutage)).rows;
     }
   };
-  return assembleDatabase(new Kysely<Schema>({ dialect: new PostgresDialect({ pool: preparedStatements(pool) }) }), 'postgres', {
-    readRows,
-    connections: () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-  });
+  return assembleDatabase(
+    new Kysely<Schema>({ dialect: new PostgresDialect({ pool: preparedStatements(pool) }) }),
+    'postgres',
+    {
+      readRows,
+      connections: () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    },
+  );
 }
 
 /**
@@ -87,14 +95,20 @@ function preparedStatements(pool: pg.Pool, maxNames = 4000, maxLength = 4096) {
   };
   // Billing's multi-row statements (tens of kilobytes each, one text per batch size) stay unnamed: their
   // parsing is little beside their rows, and each prepared copy would stay in every connection's memory.
-  const nameOf = (text: string) => names.get(text) ?? (names.size < maxNames && text.length <= maxLength ? rename(text) : undefined);
+  const nameOf = (text: string) =>
+    names.get(text) ?? (names.size < maxNames && text.length <= maxLength ? rename(text) : undefined);
   type Client = Pick<pg.PoolClient, 'query' | 'release'>;
   const wrapped = new WeakMap<pg.PoolClient, Client>();
   const wrapClient = (client: pg.PoolClient): Client => {
     let inTransaction = false;
     async function query(text: unknown, values?: unknown[]) {
       if (typeof text !== 'string' || !values?.length) {
-        if (typeof text === 'string') inTransaction = /^\s*(begin|start)/i.test(text) ? true : /^\s*(commit|rollback)\b/i.test(text) ? false : inTransaction;
+        if (typeof text === 'string')
+          inTransaction = /^\s*(begin|start)/i.test(text)
+            ? true
+            : /^\s*(commit|rollback)\b/i.test(text)
+              ? false
+              : inTransaction;
         return client.query(text as string, values).catch(rethrowOutage);
       }
       const name = nameOf(text);
@@ -108,9 +122,13 @@ function preparedStatements(pool: pg.Pool, maxNames = 4000, maxLength = 4096) {
         if ((err as { code?: string }).code !== '0A000') throw asOutage(err);
         const renamed = rename(text);
         if (!inTransaction) return client.query({ name: renamed, text, values }).catch(rethrowOutage);
-        throw new AppError('SERVICE_UNAVAILABLE', 'The database changed under this request (another opentill process upgraded it); retry it.', {
-          retryAfterSeconds: 1,
-        });
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          'The database changed under this request (another opentill process upgraded it); retry it.',
+          {
+            retryAfterSeconds: 1,
+          },
+        );
       }
     }
     return { query: query as Client['query'], release: (err?: Error | boolean) => client.release(err) };

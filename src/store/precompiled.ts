@@ -31,7 +31,8 @@ export function precompiled<Args extends unknown[], Row>(
       const query = build(...placeholders).compile();
       // A parameter that is no placeholder is a constant of the statement (say, `status in ('PENDING', 'UNKNOWN')`).
       const slots = query.parameters.map((value) => (placeholders as unknown[]).indexOf(value));
-      if (new Set(slots.filter((slot) => slot >= 0)).size !== arity) throw new Error(`precompiled query must bind each of its ${arity} values: ${query.sql}`);
+      if (new Set(slots.filter((slot) => slot >= 0)).size !== arity)
+        throw new Error(`precompiled query must bind each of its ${arity} values: ${query.sql}`);
       compiled = { query, slots };
       if (shareAs !== undefined) shared.set(shareAs, compiled);
     }

@@ -3,7 +3,9 @@ import type { Scope } from '../domain/model.ts';
 import type { Schema } from './schema.ts';
 
 /** Tables whose rows belong to one vendor in one environment. */
-type OwnedTable = { [T in keyof Schema]: Schema[T] extends { vendor_id: string; environment: string } ? T : never }[keyof Schema];
+type OwnedTable = {
+  [T in keyof Schema]: Schema[T] extends { vendor_id: string; environment: string } ? T : never;
+}[keyof Schema];
 
 /** The tables a select, update or delete reads from. */
 type TablesOf<Q> =

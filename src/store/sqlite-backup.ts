@@ -135,13 +135,18 @@ function check(file: string): { migrations: number } {
     let ran: string[];
     try {
       integrity = db.pragma('integrity_check', { simple: true }) as string;
-      ran = (db.prepare('select name from kysely_migration order by name').all() as { name: string }[]).map((r) => r.name);
+      ran = (db.prepare('select name from kysely_migration order by name').all() as { name: string }[]).map(
+        (r) => r.name,
+      );
     } catch {
       throw invalidInput(`${file} is not an opentill database.`);
     }
     if (integrity !== 'ok') throw invalidInput(`${file} is damaged (integrity check: ${integrity}).`);
     const unknown = ran.filter((name) => !MIGRATION_NAMES.includes(name));
-    if (unknown.length) throw invalidInput(`${file} was written by a newer opentill (migrations ${unknown.join(', ')}); restore it with that version.`);
+    if (unknown.length)
+      throw invalidInput(
+        `${file} was written by a newer opentill (migrations ${unknown.join(', ')}); restore it with that version.`,
+      );
     return { migrations: ran.length };
   } finally {
     db.close();
@@ -200,7 +205,8 @@ function backupFile(backup: string): Stats {
 function keepAside(database: string, previous: string) {
   const suffixes = ['', '-wal', '-shm'].filter((suffix) => entryAt(`${database}${suffix}`));
   for (const suffix of suffixes) {
-    if (entryAt(`${previous}${suffix}`)) throw invalidState(`${previous}${suffix} exists already; move it away and restore again.`);
+    if (entryAt(`${previous}${suffix}`))
+      throw invalidState(`${previous}${suffix} exists already; move it away and restore again.`);
   }
   for (const suffix of suffixes) {
     const [from, to] = [`${database}${suffix}`, `${previous}${suffix}`];
@@ -220,15 +226,19 @@ export async function restoreSqlite(backup: string, database: string, now: Date)
   const to = resolve(database);
   const read = backupFile(from);
   if (entryAt(to)?.isSymbolicLink())
-    throw invalidState(`The database ${to} is a symbolic link; point SQLITE_FILE at the file itself (restore never writes through a link).`);
+    throw invalidState(
+      `The database ${to} is a symbolic link; point SQLITE_FILE at the file itself (restore never writes through a link).`,
+    );
   check(from);
   const users = processesUsing(existsSync(to) ? realpathSync(to) : to);
-  if (users.length) throw invalidState(`The database is open in process ${users.join(', ')}; stop opentill (serve and worker) first.`);
+  if (users.length)
+    throw invalidState(`The database is open in process ${users.join(', ')}; stop opentill (serve and worker) first.`);
   // Copied next to the database first, so that the step that replaces it is one rename on one file system.
   const staged = await stageCopy(from, to);
   try {
     const after = entryAt(from);
-    if (!after?.isFile() || after.ino !== read.ino || after.dev !== read.dev) throw invalidInput(`${from} was replaced while it was read; restore again.`);
+    if (!after?.isFile() || after.ino !== read.ino || after.dev !== read.dev)
+      throw invalidInput(`${from} was replaced while it was read; restore again.`);
     const previous = ['', '-wal', '-shm'].some((suffix) => entryAt(`${to}${suffix}`))
       ? `${to}.before-restore-${now.toISOString().replace(/[:.]/g, '-')}`
       : null;

@@ -33,7 +33,11 @@ export interface Checkpointer {
  * thread checkpoints once THREAD_CHECKPOINT_PAGES WAL pages wait to be copied, or when the writes pause.
  * `writerCheckpointPages` sets the writer's threshold (the SQLite connection's `wal_autocheckpoint`).
  */
-export function startCheckpointer(file: string, writerCheckpointPages: (pages: number) => void, options: { thread?: URL } = {}): Checkpointer {
+export function startCheckpointer(
+  file: string,
+  writerCheckpointPages: (pages: number) => void,
+  options: { thread?: URL } = {},
+): Checkpointer {
   const signals = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
   const worker = new Worker(options.thread ?? new URL('./checkpoint-thread.mjs', import.meta.url), {
     workerData: { file, signals, idleMs: IDLE_MS, pages: THREAD_CHECKPOINT_PAGES },

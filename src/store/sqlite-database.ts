@@ -126,7 +126,11 @@ function guardedStatements(statements: ReturnType<typeof withStatementCache>) {
     close: statements.close,
     prepare(text: string) {
       const statement = statements.prepare(text);
-      return { reader: statement.reader, all: guard(statement.all.bind(statement)), run: guard(statement.run.bind(statement)) };
+      return {
+        reader: statement.reader,
+        all: guard(statement.all.bind(statement)),
+        run: guard(statement.run.bind(statement)),
+      };
     },
   };
 }
@@ -168,9 +172,14 @@ export function openSqlite(file: string, options: { busyTimeoutMs?: number } = {
   // instead of costing a read() system call per page on every lookup.
   sqlite.pragma('cache_size = -65536');
   const statements = withStatementCache(sqlite);
-  const dialect = new ImmediateSqliteDialect({ database: guardedStatements(statements) as unknown as SqliteConfig['database'] });
+  const dialect = new ImmediateSqliteDialect({
+    database: guardedStatements(statements) as unknown as SqliteConfig['database'],
+  });
   const kysely = new Kysely<Schema>({ dialect });
-  if (file === ':memory:') return assembleDatabase(kysely, 'sqlite', { transactions: sqliteTransactions(sqlite, statements, kysely, dialect) });
+  if (file === ':memory:')
+    return assembleDatabase(kysely, 'sqlite', {
+      transactions: sqliteTransactions(sqlite, statements, kysely, dialect),
+    });
   const checkpointer = startCheckpointer(file, (pages) => {
     if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${pages}`);
   });
@@ -211,7 +220,9 @@ function sqliteTransactions(
   committed?: () => void,
 ): TransactionRunner {
   let holding = false;
-  const held = new Kysely<Schema>({ dialect: new HeldConnectionDialect(new HeldConnectionDriver(statements, () => holding)) });
+  const held = new Kysely<Schema>({
+    dialect: new HeldConnectionDialect(new HeldConnectionDriver(statements, () => holding)),
+  });
   let initialized = false;
   return async (fn) => {
     // Kysely initializes its driver (and with it the mutex) on the first query it runs.
@@ -225,7 +236,10 @@ function sqliteTransactions(
     const requireOpen = () => {
       if (!open) throw new Error('a database transaction was used after it ended');
     };
-    const trx = held.withPlugin({ transformQuery: ({ node }) => (requireOpen(), node), transformResult: async ({ result }) => result });
+    const trx = held.withPlugin({
+      transformQuery: ({ node }) => (requireOpen(), node),
+      transformResult: async ({ result }) => result,
+    });
     const rows: ReadRows = (text, parameters) => {
       requireOpen();
       const statement = statements.prepare(text);

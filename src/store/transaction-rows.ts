@@ -47,7 +47,9 @@ export function toTransaction(row: Selectable<TransactionsTable>): Transaction {
     postalCode: row.postal_code ?? null,
     buyerAddress: row.buyer_address ?? null,
     reverseCharge: Number(row.reverse_charge) === 1,
-    billing: row.billing_anchor ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) } : undefined,
+    billing: row.billing_anchor
+      ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) }
+      : undefined,
   };
 }
 

@@ -20,7 +20,8 @@ export function transactionsStore(
   const byId = precompiled(
     db,
     3,
-    (vendorId: string, environment: string, id: string) => scoped({ vendorId, environment: environment as Scope['environment'] }).where('id', '=', id),
+    (vendorId: string, environment: string, id: string) =>
+      scoped({ vendorId, environment: environment as Scope['environment'] }).where('id', '=', id),
     { runOn: reads, shareAs: `${dialect}:transactions.byId` },
   );
   const byEmail = precompiled(
@@ -30,7 +31,9 @@ export function transactionsStore(
     // (28 ms against 0.1 ms at 100,000 rows). The second leaves out what the first found.
     (vendorId: string, environment: string, lower: string) => {
       const own = scoped({ vendorId, environment: environment as Scope['environment'] });
-      return own.where('email_lower', '=', lower).unionAll(own.where('assigned_email_lower', '=', lower).where('email_lower', '<>', lower));
+      return own
+        .where('email_lower', '=', lower)
+        .unionAll(own.where('assigned_email_lower', '=', lower).where('email_lower', '<>', lower));
     },
     { runOn: reads, shareAs: `${dialect}:transactions.byEmail` },
   );
@@ -57,11 +60,18 @@ export function transactionsStore(
         arity,
         (...values: unknown[]) => {
           const [id, vendorId, environment] = values.slice(columns.length) as [string, string, Scope['environment']];
-          const set = Object.fromEntries(columns.map((column, i) => [column, values[i]])) as Updateable<TransactionsTable>;
-          let query = db.updateTable('transactions').set(set).where('id', '=', id).$call(whereScope({ vendorId, environment }));
+          const set = Object.fromEntries(
+            columns.map((column, i) => [column, values[i]]),
+          ) as Updateable<TransactionsTable>;
+          let query = db
+            .updateTable('transactions')
+            .set(set)
+            .where('id', '=', id)
+            .$call(whereScope({ vendorId, environment }));
           const [flag, at] = change ? values.slice(columns.length + 3) : [];
           // The right-hand sides read the row as it was before this update (both stores).
-          if (status) query = query.set({ cancelled_at: cancelledAtAfter(sql`${set.status}`, change ? sql`${at}` : sql`null`) });
+          if (status)
+            query = query.set({ cancelled_at: cancelledAtAfter(sql`${set.status}`, change ? sql`${at}` : sql`null`) });
           if (change) {
             query = query.set({
               change_flag: flag as string,

@@ -33,7 +33,8 @@ export function widgetBuildOptions(environment: Environment) {
 async function buildOne(environment: Environment): Promise<WidgetBundle> {
   const result = await build(widgetBuildOptions(environment));
   const [output] = result.outputFiles;
-  if (!output || result.outputFiles.length !== 1) throw new Error(`esbuild produced ${result.outputFiles.length} files for the ${environment} widget`);
+  if (!output || result.outputFiles.length !== 1)
+    throw new Error(`esbuild produced ${result.outputFiles.length} files for the ${environment} widget`);
   return bundleOf(Buffer.from(output.contents));
 }
 
@@ -54,7 +55,9 @@ async function main() {
   for (const [file, bundle] of Object.entries(bundles)) {
     const over = bundle.gzipBytes > WIDGET_GZIP_BUDGET;
     overBudget ||= over;
-    console.log(`${file}: ${bundle.code.length} bytes, ${bundle.gzipBytes} bytes gzipped${over ? ` (over the ${WIDGET_GZIP_BUDGET}-byte budget)` : ''}`);
+    console.log(
+      `${file}: ${bundle.code.length} bytes, ${bundle.gzipBytes} bytes gzipped${over ? ` (over the ${WIDGET_GZIP_BUDGET}-byte budget)` : ''}`,
+    );
   }
   if (overBudget) process.exitCode = 1;
 }

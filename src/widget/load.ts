@@ -8,8 +8,11 @@ import { bundleOf, WIDGET_FILES, type WidgetBundles } from './bundles.ts';
  * (src/widget/build.ts, imported only then), which a compiled install never loads.
  */
 export async function loadWidgets(): Promise<WidgetBundles> {
-  const built = Object.values(WIDGET_FILES).map((file) => [file, fileURLToPath(new URL(`./${file}`, import.meta.url))] as const);
-  if (built.every(([, path]) => existsSync(path))) return Object.fromEntries(built.map(([file, path]) => [file, bundleOf(readFileSync(path))]));
+  const built = Object.values(WIDGET_FILES).map(
+    (file) => [file, fileURLToPath(new URL(`./${file}`, import.meta.url))] as const,
+  );
+  if (built.every(([, path]) => existsSync(path)))
+    return Object.fromEntries(built.map(([file, path]) => [file, bundleOf(readFileSync(path))]));
   const { buildWidgets } = await import('./build.ts');
   return buildWidgets();
 }

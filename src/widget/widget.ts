@@ -126,7 +126,11 @@ function call<T>(path: string, init?: RequestInit): Promise<T> {
         // Not JSON (a proxy's error page): the status says enough.
       }
       if (response.ok && body && typeof body === 'object') return body as T;
-      throw new Error(body && typeof body.message === 'string' && body.message ? body.message : `opentill: the request failed with HTTP ${response.status}.`);
+      throw new Error(
+        body && typeof body.message === 'string' && body.message
+          ? body.message
+          : `opentill: the request failed with HTTP ${response.status}.`,
+      );
     }),
   );
 }
@@ -149,7 +153,9 @@ function quote(productId: unknown, zip: string | null | undefined, country: stri
 }
 
 function getPrice(productId: string, options?: PriceOptions): Promise<WidgetPrice> {
-  return attempt(() => quote(productId, options && options.zipCode, __OPENTILL_SANDBOX__ ? countryOf(options && options.country) : '')).then((p) => ({
+  return attempt(() =>
+    quote(productId, options && options.zipCode, __OPENTILL_SANDBOX__ ? countryOf(options && options.country) : ''),
+  ).then((p) => ({
     currency: p.currency,
     price: p.price,
     priceNet: p.priceNet,
@@ -169,7 +175,11 @@ function buy(productId: string, options?: BuyOptions): Promise<void> {
     }
     if (o.nonEditableEmail === true) body.nonEditableEmail = true;
     if (__OPENTILL_SANDBOX__ && countryOf(o.country)) body.country = countryOf(o.country);
-    return call<{ url?: unknown }>('/checkout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return call<{ url?: unknown }>('/checkout', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   }).then((answer) => {
     const url = typeof answer.url === 'string' ? new URL(answer.url) : null;
     if (!url || !/^https?:$/.test(url.protocol)) throw new Error('opentill: the server answered no checkout address.');
@@ -216,7 +226,8 @@ function openCheckout(url: URL) {
 
   function onMessage(event: MessageEvent) {
     const data = event.data;
-    if (event.source !== frame.contentWindow || event.origin !== url.origin || !data || data.source !== 'opentill') return;
+    if (event.source !== frame.contentWindow || event.origin !== url.origin || !data || data.source !== 'opentill')
+      return;
     if (data.type === 'ready' || data.type === 'paid') window.clearTimeout(timer);
     else if (data.type === 'close') close(true);
   }
@@ -238,7 +249,8 @@ function openCheckout(url: URL) {
     if (overlay.parentNode) overlay.parentNode.removeChild(overlay);
     root.style.overflow = overflow;
     closeCheckout = null;
-    if (restoreFocus && returnFocus && returnFocus.isConnected && 'focus' in returnFocus) (returnFocus as HTMLElement).focus();
+    if (restoreFocus && returnFocus && returnFocus.isConnected && 'focus' in returnFocus)
+      (returnFocus as HTMLElement).focus();
     return returnFocus;
   }
 
@@ -254,7 +266,11 @@ function openCheckout(url: URL) {
 /** The buyer's locale (the browser's language), read once: amounts look as on the checkout and the invoice. */
 let locale: string | undefined;
 const money = (decimal: string, currency: string) =>
-  formatDecimalForBuyer(decimal, currency, (locale ??= buyerLocale(typeof navigator === 'undefined' ? undefined : navigator.language)));
+  formatDecimalForBuyer(
+    decimal,
+    currency,
+    (locale ??= buyerLocale(typeof navigator === 'undefined' ? undefined : navigator.language)),
+  );
 
 /** `data-ts-price`: the element's text becomes the localized total; tax details go to attributes. */
 function showPrice(el: Element) {

@@ -142,21 +142,21 @@ export const mutants: Mutant[] = [
   {
     id: 'purchase-migration-ignores-moved-renewal',
     file: `${D}purchases.ts`,
-    find: "current.status !== 'SUBSCRIPTION_STATUS_ACTIVE' || current.nextCharge !== plan.migration.oldNextCharge",
+    find: "current.status !== 'SUBSCRIPTION_STATUS_ACTIVE' ||\n          current.nextCharge !== plan.migration.oldNextCharge",
     replace: "current.status !== 'SUBSCRIPTION_STATUS_ACTIVE'",
     tests: [MIGRATION, PRORATION],
   },
   {
     id: 'purchase-resume-other-vendors-attempt',
     file: `${D}purchases.ts`,
-    find: 'attempt.scope.vendorId !== scope.vendorId || ',
+    find: 'attempt.scope.vendorId !== scope.vendorId ||',
     replace: '',
     tests: [IDEM, ISOLATION, CHECKOUT, M_PURCHASES],
   },
   {
     id: 'purchase-subscription-booked-as-onetime',
     file: `${D}purchases.ts`,
-    find: "transaction.type === 'SUBSCRIPTION' ? 'SUBSCRIPTION_PAYMENT'",
+    find: "transaction.type === 'SUBSCRIPTION'\n                ? 'SUBSCRIPTION_PAYMENT'",
     replace: "transaction.type === 'SUBSCRIPTION' ? 'ONETIME_PAYMENT'",
     tests: [MONEY, READ, LIFECYCLE],
   },
@@ -193,7 +193,7 @@ export const mutants: Mutant[] = [
   {
     id: 'refund-already-refunded-not-refused',
     file: `${D}refunds.ts`,
-    find: `if (transaction.status === 'TRANSACTION_STATUS_PENDING' || transaction.status === 'TRANSACTION_STATUS_REFUNDED') return undefined;`,
+    find: "if (transaction.status === 'TRANSACTION_STATUS_PENDING' || transaction.status === 'TRANSACTION_STATUS_REFUNDED')\n    return undefined;",
     replace: `if (transaction.status === 'TRANSACTION_STATUS_PENDING') return undefined;`,
     tests: [REFUNDS, LIFECYCLE, M_REFUNDS_COUPONS, PARTIAL],
   },
@@ -438,7 +438,7 @@ export const mutants: Mutant[] = [
   {
     id: 'billing-renewal-revives-cancelled-pending',
     file: `${D}billing.ts`,
-    find: "status: current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? current.status : 'SUBSCRIPTION_STATUS_ACTIVE',\n          lastCharge: at,",
+    find: "status:\n            current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? current.status : 'SUBSCRIPTION_STATUS_ACTIVE',\n          lastCharge: at,",
     replace: "status: 'SUBSCRIPTION_STATUS_ACTIVE',\n          lastCharge: at,",
     tests: [RACE, LIFECYCLE, M_RENEWAL_RACES],
   },
@@ -520,7 +520,7 @@ export const mutants: Mutant[] = [
   {
     id: 'attempts-open-refund-of-any-kind',
     file: `${S}attempts-store.ts`,
-    find: `.where('transaction_id', '=', transactionId).where('kind', '=', kind).where('status', 'in', OPEN_STATUSES)`,
+    find: ".where('transaction_id', '=', transactionId)\n        .where('kind', '=', kind)\n        .where('status', 'in', OPEN_STATUSES)",
     replace: `.where('transaction_id', '=', transactionId).where('status', 'in', OPEN_STATUSES)`,
     tests: [REFUNDS, FAULTS, VAULTED],
   },
@@ -633,7 +633,7 @@ export const mutants: Mutant[] = [
   {
     id: 'feed-mark-other-vendors-row',
     file: `${S}feed-store.ts`,
-    find: ".where('id', '=', id).$call(whereScope(scope)).executeTakeFirst();",
+    find: ".where('id', '=', id)\n        .$call(whereScope(scope))\n        .executeTakeFirst();",
     replace: ".where('id', '=', id).executeTakeFirst();",
     tests: [ISOLATION, CHANGED, M_SCOPING],
   },
@@ -650,7 +650,7 @@ export const mutants: Mutant[] = [
   {
     id: 'transactions-update-unscoped',
     file: `${S}transactions-store.ts`,
-    find: `let query = db.updateTable('transactions').set(set).where('id', '=', id).$call(whereScope({ vendorId, environment }));`,
+    find: "let query = db\n            .updateTable('transactions')\n            .set(set)\n            .where('id', '=', id)\n            .$call(whereScope({ vendorId, environment }));",
     replace: `let query = db.updateTable('transactions').set(set).where('id', '=', id);`,
     tests: [ISOLATION, UPDATE, M_SCOPING],
   },
@@ -802,21 +802,21 @@ export const mutants: Mutant[] = [
   {
     id: 'failed-refund-leaves-purchase-refunded',
     file: `${D}reversals.ts`,
-    find: "const paidAgain = reversal.type !== 'CHARGEBACK' && transaction.type === 'ONETIME' && transaction.status === 'TRANSACTION_STATUS_REFUNDED';",
+    find: "const paidAgain =\n        reversal.type !== 'CHARGEBACK' &&\n        transaction.type === 'ONETIME' &&\n        transaction.status === 'TRANSACTION_STATUS_REFUNDED';",
     replace: 'const paidAgain = false;',
     tests: [ANY_ORDER, EVENTS],
   },
   {
     id: 'won-dispute-pays-again',
     file: `${D}reversals.ts`,
-    find: "const paidAgain = reversal.type !== 'CHARGEBACK' && transaction.type === 'ONETIME'",
+    find: "const paidAgain =\n        reversal.type !== 'CHARGEBACK' &&\n        transaction.type === 'ONETIME'",
     replace: "const paidAgain = transaction.type === 'ONETIME'",
     tests: [ANY_ORDER, EVENTS],
   },
   {
     id: 'partial-chargeback-keeps-subscription',
     file: `${D}reversals.ts`,
-    find: "if (transaction.type === 'SUBSCRIPTION') return { ...patch, status: 'SUBSCRIPTION_STATUS_CANCELLED', nextCharge: null };",
+    find: "if (transaction.type === 'SUBSCRIPTION')\n      return { ...patch, status: 'SUBSCRIPTION_STATUS_CANCELLED', nextCharge: null };",
     replace: '',
     tests: [EVENTS, ANY_ORDER, DISPUTE_AFTER_REFUND],
   },
@@ -874,7 +874,8 @@ export const mutants: Mutant[] = [
     id: 'panel-forms-without-csrf',
     file: 'src/http/pages/panel/panel-routes.ts',
     find: "if (request.method === 'POST' && !same(((request.body ?? {}) as FormBody).csrf ?? '', session.csrfToken)) {",
-    replace: "if (request.method === 'PUT' && !same(((request.body ?? {}) as FormBody).csrf ?? '', session.csrfToken)) {",
+    replace:
+      "if (request.method === 'PUT' && !same(((request.body ?? {}) as FormBody).csrf ?? '', session.csrfToken)) {",
     tests: [PANEL, PANEL_DASHBOARD],
   },
 
@@ -939,7 +940,8 @@ export const mutants: Mutant[] = [
     id: 'unresolved-by-the-vendor-clock',
     file: `${D}charge-protocol.ts`,
     find: 'const old = at().getTime() - Date.parse(attempt.createdAt) > UNRESOLVED_AFTER_MS;',
-    replace: 'const old = deps.clock.now(attempt.scope).getTime() - Date.parse(attempt.createdAt) >= UNRESOLVED_AFTER_MS;',
+    replace:
+      'const old = deps.clock.now(attempt.scope).getTime() - Date.parse(attempt.createdAt) >= UNRESOLVED_AFTER_MS;',
     tests: [UNKNOWN_OUTCOMES],
   },
   {
@@ -952,7 +954,7 @@ export const mutants: Mutant[] = [
   {
     id: 'notice-key-without-its-date',
     file: `${D}customer-emails.ts`,
-    find: '=> `${kind}:${transactionId}:${nextCharge}`;',
+    find: '=>\n  `${kind}:${transactionId}:${nextCharge}`;',
     replace: '=> `${kind}:${transactionId}`;',
     tests: [NOTICES],
   },

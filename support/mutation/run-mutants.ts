@@ -154,7 +154,9 @@ async function main(): Promise<void> {
       // A timeout counts as killed: the tests did not pass against the mutant.
       const verdict = run.passed ? 'SURVIVED' : 'KILLED';
       results.push({ m, verdict });
-      console.log(`${verdict.padEnd(9)} ${m.id} (${m.file}; ${seconds(Date.now() - at)}${run.timedOut ? ', timed out' : ''})`);
+      console.log(
+        `${verdict.padEnd(9)} ${m.id} (${m.file}; ${seconds(Date.now() - at)}${run.timedOut ? ', timed out' : ''})`,
+      );
     } finally {
       writeFileSync(path, original);
     }

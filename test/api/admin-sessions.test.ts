@@ -26,7 +26,10 @@ for (const kind of await storeKinds()) {
         const res = await fetch(`${t.url}${path}`, {
           ...init,
           redirect: 'manual',
-          headers: { ...(init.headers as Record<string, string>), cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+          headers: {
+            ...(init.headers as Record<string, string>),
+            cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+          },
         });
         for (const line of res.headers.getSetCookie()) {
           const [name, value] = line.split(';')[0]!.split('=');
@@ -43,7 +46,10 @@ for (const kind of await storeKinds()) {
           send(path, {
             method: 'POST',
             headers: { 'content-type': 'application/x-www-form-urlencoded' },
-            body: new URLSearchParams({ ...(withToken ? { csrf: /name="csrf" value="([^"]*)"/.exec(lastPage)?.[1] ?? '' } : {}), ...fields }),
+            body: new URLSearchParams({
+              ...(withToken ? { csrf: /name="csrf" value="([^"]*)"/.exec(lastPage)?.[1] ?? '' } : {}),
+              ...fields,
+            }),
           }),
       };
     }
@@ -52,7 +58,11 @@ for (const kind of await storeKinds()) {
     async function signedIn(email: string, mode: 'signup' | 'signin' = 'signup') {
       const b = panelBrowser();
       await b.get(`/panel/${mode}`);
-      const res = await b.post(`/panel/${mode}`, { company: 'Acme Software', email, password: 'correct horse battery' });
+      const res = await b.post(`/panel/${mode}`, {
+        company: 'Acme Software',
+        email,
+        password: 'correct horse battery',
+      });
       assert.equal(res.location, '/panel');
       assert.equal((await b.get('/panel')).status, 200);
       const vendorId = (await t.services.store.panel.findUserByEmail(email))!.vendorId;
@@ -110,7 +120,10 @@ for (const kind of await storeKinds()) {
       assert.equal(stored.length, 2);
       const panelRow = stored.find((r) => r.id_hash === sha256(tokenOf(fromPanel)))!;
       const linkRow = stored.find((r) => r.id_hash === sha256(tokenOf(fromLink)))!;
-      assert.deepEqual([panelRow.environment, panelRow.revoked_at, typeof panelRow.opened_by], ['sandbox', null, 'string']);
+      assert.deepEqual(
+        [panelRow.environment, panelRow.revoked_at, typeof panelRow.opened_by],
+        ['sandbox', null, 'string'],
+      );
       assert.deepEqual([linkRow.environment, linkRow.opened_by, linkRow.revoked_at], ['sandbox', null, null]);
       assert.equal(linkRow.expires_at, new Date(clock.now().getTime() + 8 * 3600_000).toISOString());
       const everything = JSON.stringify(await rows());
@@ -119,7 +132,12 @@ for (const kind of await storeKinds()) {
 
     test('a signed session token the server did not open (the old stateless kind) is refused', async () => {
       const { vendorId } = await signedIn('forged@acme.test');
-      const minted = t.services.links.issue('admin-session', { vendorId, environment: 'sandbox' }, vendorId, clock.now());
+      const minted = t.services.links.issue(
+        'admin-session',
+        { vendorId, environment: 'sandbox' },
+        vendorId,
+        clock.now(),
+      );
       assert.equal(await status(`/sandbox/admin/s/${minted}`), 404);
     });
 
@@ -138,7 +156,11 @@ for (const kind of await storeKinds()) {
       assert.match(await (await fetch(`${t.url}${mine}`)).text(), /This session has ended/);
       assert.equal(await status(mineInProduction), 410);
       assert.equal(await status(elsewhere), 200, 'the same vendor signed in elsewhere keeps its session');
-      assert.equal(await status(fromLink), 200, 'a session from a generate-url-to-admin link has no panel session to end with');
+      assert.equal(
+        await status(fromLink),
+        200,
+        'a session from a generate-url-to-admin link has no panel session to end with',
+      );
     });
 
     test('a session whose panel session is gone has ended, even one that sign-out did not revoke (opened while it signed out)', async () => {
@@ -165,7 +187,11 @@ for (const kind of await storeKinds()) {
       const sandboxSessions = [await openFromPanel(b), await openFromLink(api), await openFromLink(api)];
       const production = await openFromLink(api, 'production');
       const scope = { vendorId, environment: 'sandbox' as const };
-      const product = await t.services.catalog.createProduct(scope, { name: 'Pro', type: 'ONETIME', prices: [{ currency: 'USD', value: 9 }] });
+      const product = await t.services.catalog.createProduct(scope, {
+        name: 'Pro',
+        type: 'ONETIME',
+        prices: [{ currency: 'USD', value: 9 }],
+      });
       const paid = await t.services.purchases.purchase(scope, {
         productId: product.id,
         email: 'buyer@example.com',
@@ -186,7 +212,11 @@ for (const kind of await storeKinds()) {
 
       const page1 = await b.get('/panel/settings?env=sandbox');
       assert.match(page1.html, /data-testid="revoke-admin-sessions"/);
-      assert.equal((await b.post('/panel/admin-sessions?env=sandbox', {}, false)).status, 403, 'not without the form token');
+      assert.equal(
+        (await b.post('/panel/admin-sessions?env=sandbox', {}, false)).status,
+        403,
+        'not without the form token',
+      );
       for (const path of sandboxSessions) assert.equal(await status(path), 200);
 
       await b.get('/panel?env=sandbox');
@@ -201,7 +231,11 @@ for (const kind of await storeKinds()) {
         body: new URLSearchParams(refundForm),
       });
       assert.equal(refund.status, 410);
-      assert.equal((await t.services.store.transactions.find(scope, transactionId))!.status, 'ONE_TIME_PAYMENT_STATUS_PAID', 'nothing refunded');
+      assert.equal(
+        (await t.services.store.transactions.find(scope, transactionId))!.status,
+        'ONE_TIME_PAYMENT_STATUS_PAID',
+        'nothing refunded',
+      );
       assert.equal(await status(production), 200, 'production sessions stay');
       assert.equal(await status(await openFromLink(api)), 200, 'a new link opens a new session');
       assert.equal(await status(await openFromPanel(b)), 200, 'and so does the panel');

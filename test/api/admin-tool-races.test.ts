@@ -22,14 +22,19 @@ for (const kind of await storeKinds()) {
       const product = await v.product({ type: 'VAULTED', prices: [{ currency: 'USD', value: 0 }] });
       const id = await v.buy(product.id, { email: 'twice@example.com', country: 'US' });
       for (const value of [10, 20]) {
-        const charged = await v.api(`/v1/charge-vaulted/${id}`, { method: 'POST', body: { prices: [{ currency: 'USD', value }] } });
+        const charged = await v.api(`/v1/charge-vaulted/${id}`, {
+          method: 'POST',
+          body: { prices: [{ currency: 'USD', value }] },
+        });
         assert.equal(charged.json.status, 'SUCCESS');
       }
       const link = new URL((await v.api('/v1/generate-url-to-admin')).json.url).pathname;
       const opened = await fetch(`${t.url}${link}`, { redirect: 'manual' });
       const home = new URL(opened.headers.get('location')!, `${t.url}${link}`).pathname;
       const detail = await (await fetch(`${t.url}${home}/tx/${id}`)).text();
-      const form = /<form method="post">(?:(?!<\/form>).)*name="action" value="refund"(?:(?!<\/form>).)*<\/form>/s.exec(detail)![0];
+      const form = /<form method="post">(?:(?!<\/form>).)*name="action" value="refund"(?:(?!<\/form>).)*<\/form>/s.exec(
+        detail,
+      )![0];
       const fields = hiddenFields(form);
 
       const answers = await Promise.all(
@@ -42,7 +47,11 @@ for (const kind of await storeKinds()) {
           }),
         ),
       );
-      assert.equal(answers.filter((a) => a.status === 303).length, 1, 'one submit refunded; the others were told the page is out of date');
+      assert.equal(
+        answers.filter((a) => a.status === 303).length,
+        1,
+        'one submit refunded; the others were told the page is out of date',
+      );
       const entries = (await v.api(`/v1/transaction/${id}`)).json.entries as { type: string; amountTotal: string }[];
       const refunds = entries.filter((e) => e.type === 'ONETIME_PAYMENT_REFUND');
       assert.equal(refunds.length, 1);

@@ -17,7 +17,9 @@ for (const kind of await storeKinds()) {
     before(async () => {
       t = await startTestApp(kind, { clock });
       v = await t.newVendor('Acme Software');
-      await t.services.catalog.updateVendorSettings(v.vendor.id, { adminFrameOrigins: ['https://admin.acme.test', 'http://localhost:8080/'] });
+      await t.services.catalog.updateVendorSettings(v.vendor.id, {
+        adminFrameOrigins: ['https://admin.acme.test', 'http://localhost:8080/'],
+      });
     });
     after(() => t.close());
 
@@ -33,7 +35,10 @@ for (const kind of await storeKinds()) {
       return { status: res.status, html: await res.text(), csp: res.headers.get('content-security-policy') ?? '' };
     };
     const formOf = (html: string, action: string) => {
-      const form = new RegExp(`<form method="post">(?:(?!</form>).)*name="action" value="${action}"(?:(?!</form>).)*</form>`, 's').exec(html)![0];
+      const form = new RegExp(
+        `<form method="post">(?:(?!</form>).)*name="action" value="${action}"(?:(?!</form>).)*</form>`,
+        's',
+      ).exec(html)![0];
       return hiddenFields(form);
     };
     const post = (path: string, fields: Record<string, string>) =>
@@ -66,9 +71,16 @@ for (const kind of await storeKinds()) {
     });
 
     test('detail with ledger; refund, cancel, assign e-mail and payload from the page, each in the feed or on the record', async () => {
-      const plan = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', name: 'Team', prices: [{ currency: 'USD', value: 10 }] } as any);
+      const plan = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        name: 'Team',
+        prices: [{ currency: 'USD', value: 10 }],
+      } as any);
       const sub = await v.buy(plan.id, { email: 'cat@example.com' });
-      const one = await v.buy((await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 7 }] })).id, { email: 'cat@example.com' });
+      const one = await v.buy((await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 7 }] })).id, {
+        email: 'cat@example.com',
+      });
       const home = await openAdmin();
       const subPage = `${home}/tx/${sub}`;
       const detail = await get(subPage);
@@ -113,14 +125,20 @@ for (const kind of await storeKinds()) {
       const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 5 }] });
       const mine = await v.buy(product.id, { email: 'eve@example.com' });
       const other = await t.newVendor('Other');
-      const theirs = await other.buy((await other.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 5 }] })).id);
+      const theirs = await other.buy(
+        (await other.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 5 }] })).id,
+      );
       const home = await openAdmin();
       const form = formOf((await get(`${home}/tx/${mine}`)).html, 'refund');
       assert.equal((await post(`${home}/tx/${mine}`, { ...form, formToken: 'forged' })).status, 403);
       assert.equal((await post(`${home}/tx/${mine}`, { action: 'refund', version: form.version! })).status, 403);
       assert.equal((await find(mine)).status, 'ONE_TIME_PAYMENT_STATUS_PAID');
       // Every action needs the token, not only the refund: a cancel, an assigned e-mail, a payload.
-      const monthly = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 5 }] });
+      const monthly = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 5 }],
+      });
       const sub = await v.buy(monthly.id, { email: 'eve@example.com' });
       const subPage = `${home}/tx/${sub}`;
       const forms: Record<string, Record<string, string>> = {
@@ -132,18 +150,29 @@ for (const kind of await storeKinds()) {
         const real = formOf((await get(subPage)).html, action);
         for (const token of ['forged', '', undefined]) {
           const { formToken: _dropped, ...withoutToken } = real;
-          const sent: Record<string, string> = token === undefined ? { ...withoutToken, ...fields } : { ...real, ...fields, formToken: token };
+          const sent: Record<string, string> =
+            token === undefined ? { ...withoutToken, ...fields } : { ...real, ...fields, formToken: token };
           assert.equal((await post(subPage, sent)).status, 403, `${action} with the token ${String(token)}`);
         }
       }
       const untouched = await find(sub);
-      assert.deepEqual([untouched.status, untouched.assignedEmail, untouched.payload], ['SUBSCRIPTION_STATUS_ACTIVE', null, null]);
+      assert.deepEqual(
+        [untouched.status, untouched.assignedEmail, untouched.payload],
+        ['SUBSCRIPTION_STATUS_ACTIVE', null, null],
+      );
 
       assert.equal((await get(`${home}/tx/${theirs}`)).status, 404);
       assert.equal((await post(`${home}/tx/${theirs}`, form)).status, 404);
-      assert.equal((await t.services.store.transactions.find(other.scope(), theirs))!.status, 'ONE_TIME_PAYMENT_STATUS_PAID');
+      assert.equal(
+        (await t.services.store.transactions.find(other.scope(), theirs))!.status,
+        'ONE_TIME_PAYMENT_STATUS_PAID',
+      );
       const otherHome = await openAdmin(other);
-      assert.match((await get(otherHome)).csp, /frame-ancestors 'none'/, 'a vendor without framing origins cannot be framed');
+      assert.match(
+        (await get(otherHome)).csp,
+        /frame-ancestors 'none'/,
+        'a vendor without framing origins cannot be framed',
+      );
       assert.ok(!(await get(otherHome)).html.includes(mine));
 
       clock.advance(8 * 3600_000);
@@ -153,9 +182,16 @@ for (const kind of await storeKinds()) {
 
     test('framing origins are validated: a path, a bad scheme or junk is refused', async () => {
       for (const bad of ['https://admin.acme.test/path', 'ftp://acme.test', 'not a url', 'https://user:pw@acme.test']) {
-        await assert.rejects(t.services.catalog.updateVendorSettings(v.vendor.id, { adminFrameOrigins: [bad] }), /not an origin/, bad);
+        await assert.rejects(
+          t.services.catalog.updateVendorSettings(v.vendor.id, { adminFrameOrigins: [bad] }),
+          /not an origin/,
+          bad,
+        );
       }
-      assert.deepEqual((await t.services.store.vendors.find(v.vendor.id))!.adminFrameOrigins, ['https://admin.acme.test', 'http://localhost:8080']);
+      assert.deepEqual((await t.services.store.vendors.find(v.vendor.id))!.adminFrameOrigins, [
+        'https://admin.acme.test',
+        'http://localhost:8080',
+      ]);
     });
   });
 }

@@ -25,17 +25,26 @@ for (const kind of await storeKinds()) {
       ok(await a.api('/v1/generate-url-to-admin', { environment: 'sandbox' }));
       ok(await a.api('/v1/generate-url-to-admin', { environment: 'production' }));
       assertError(
-        await a.api('/v1/generate-url-to-admin', { environment: 'production', authorization: a.credentials.sandbox.authorization }),
+        await a.api('/v1/generate-url-to-admin', {
+          environment: 'production',
+          authorization: a.credentials.sandbox.authorization,
+        }),
         401,
         'UNAUTHORIZED',
       );
       assertError(
-        await a.api('/v1/generate-url-to-admin', { environment: 'sandbox', authorization: a.credentials.production.authorization }),
+        await a.api('/v1/generate-url-to-admin', {
+          environment: 'sandbox',
+          authorization: a.credentials.production.authorization,
+        }),
         401,
         'UNAUTHORIZED',
       );
       assertError(
-        await a.api('/v1/changed-transactions', { environment: 'production', authorization: b.credentials.sandbox.authorization }),
+        await a.api('/v1/changed-transactions', {
+          environment: 'production',
+          authorization: b.credentials.sandbox.authorization,
+        }),
         401,
         'UNAUTHORIZED',
       );
@@ -44,8 +53,16 @@ for (const kind of await storeKinds()) {
     test('a wrong password for a real login is 401', async () => {
       const { login, password } = a.credentials.sandbox;
       const wrong = password.slice(0, -1) + (password.endsWith('A') ? 'B' : 'A');
-      assertError(await a.api('/v1/generate-url-to-admin', { authorization: `${login}:${wrong}` }), 401, 'UNAUTHORIZED');
-      assertError(await a.api('/v1/generate-url-to-admin', { authorization: `${login}:${b.credentials.sandbox.password}` }), 401, 'UNAUTHORIZED');
+      assertError(
+        await a.api('/v1/generate-url-to-admin', { authorization: `${login}:${wrong}` }),
+        401,
+        'UNAUTHORIZED',
+      );
+      assertError(
+        await a.api('/v1/generate-url-to-admin', { authorization: `${login}:${b.credentials.sandbox.password}` }),
+        401,
+        'UNAUTHORIZED',
+      );
     });
 
     test("a revoked credential gets 401 at once while the vendor's other credentials keep working", async () => {
@@ -54,14 +71,26 @@ for (const kind of await storeKinds()) {
       const res = await vendor.api('/v1/generate-url-to-admin', { authorization: issued.authorization });
       assert.equal(res.status, 200, res.text); // now in the authentication cache
       assert.equal(await t.services.credentials.revoke(vendor.scope('sandbox'), issued.id), true);
-      assertError(await vendor.api('/v1/generate-url-to-admin', { authorization: issued.authorization }), 401, 'UNAUTHORIZED');
+      assertError(
+        await vendor.api('/v1/generate-url-to-admin', { authorization: issued.authorization }),
+        401,
+        'UNAUTHORIZED',
+      );
       assert.equal((await vendor.api('/v1/generate-url-to-admin')).status, 200);
       assert.equal((await vendor.api('/v1/generate-url-to-admin', { environment: 'production' })).status, 200);
     });
 
     test("vendor A can neither read nor change any of vendor B's records: 404 each, B's records unchanged", async () => {
-      const onetime = await b.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }], issuesLicences: true });
-      const subscription = await b.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 9 }] });
+      const onetime = await b.product({
+        type: 'ONETIME',
+        prices: [{ currency: 'USD', value: 20 }],
+        issuesLicences: true,
+      });
+      const subscription = await b.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 9 }],
+      });
       const vaulted = await b.product({ type: 'VAULTED', prices: [{ currency: 'USD', value: 0 }] });
       const paid = await b.buy(onetime.id, { email: 'b-customer@example.com', payload: 'b-payload' });
       const sub = await b.buy(subscription.id, { email: 'b-customer@example.com' });
@@ -70,7 +99,9 @@ for (const kind of await storeKinds()) {
         paid: (await b.api(`/v1/transaction/${paid}`)).json,
         sub: (await b.api(`/v1/transaction/${sub}`)).json,
         vault: (await b.api(`/v1/transaction/${vault}`)).json,
-        feed: (await b.api('/v1/changed-transactions')).json.map((c: { id: string; changeStatus: string }) => [c.id, c.changeStatus]).sort(),
+        feed: (await b.api('/v1/changed-transactions')).json
+          .map((c: { id: string; changeStatus: string }) => [c.id, c.changeStatus])
+          .sort(),
       });
       const before = await read();
       assert.equal(before.paid.transactionStatus, 'ONE_TIME_PAYMENT_STATUS_PAID');
@@ -83,14 +114,22 @@ for (const kind of await storeKinds()) {
       assertError(await a.api(`/v1/refund-transaction/${paid}`, { method: 'POST' }), 404, 'NOT_FOUND');
       assertError(await a.api(`/v1/cancel-subscription/${sub}`, { method: 'POST' }), 404, 'NOT_FOUND');
       assertError(await a.api(`/v1/cancel-subscription/${vault}`, { method: 'POST' }), 404, 'NOT_FOUND');
-      assertError(await a.api(`/v1/transaction/${paid}`, { body: { assignEmail: 'attacker@example.com' } }), 404, 'NOT_FOUND');
+      assertError(
+        await a.api(`/v1/transaction/${paid}`, { body: { assignEmail: 'attacker@example.com' } }),
+        404,
+        'NOT_FOUND',
+      );
       assertError(await a.api(`/v1/transaction/${paid}`, { body: { payload: 'attacker' } }), 404, 'NOT_FOUND');
       assertError(await a.api(`/v1/changed-transactions/${paid}`, { method: 'POST' }), 404, 'NOT_FOUND');
       assertError(await a.api(`/v1/customize-product/${onetime.id}`, { body: { prices } }), 404, 'NOT_FOUND');
       assertError(await a.api(`/v1/charge-vaulted/${vault}`, { body: { prices } }), 404, 'NOT_FOUND');
       assertError(await a.api(`/v1/check-licence/${onetime.id}/ANY-KEY`), 404, 'NOT_FOUND');
       const ownProduct = await a.product({ type: 'SUBSCRIPTION', prices: [{ currency: 'USD', value: 9 }] });
-      assertError(await a.api(`/v1/customize-product/${ownProduct.id}`, { body: { prices, transactionIdToMigrate: sub } }), 404, 'NOT_FOUND');
+      assertError(
+        await a.api(`/v1/customize-product/${ownProduct.id}`, { body: { prices, transactionIdToMigrate: sub } }),
+        404,
+        'NOT_FOUND',
+      );
       const listed = await a.api('/v1/transactions/b-customer%40example.com');
       assert.equal(listed.status, 200, listed.text);
       assert.deepEqual(listed.json, []);
@@ -117,9 +156,16 @@ for (const kind of await storeKinds()) {
       assert.equal(productionList.status, 200, productionList.text);
       assert.deepEqual(productionList.json, []);
       assertError(await a.api(`/v1/transaction/${id}`, { environment: 'production' }), 404, 'NOT_FOUND');
-      assertError(await a.api(`/v1/refund-transaction/${id}`, { environment: 'production', method: 'POST' }), 404, 'NOT_FOUND');
       assertError(
-        await a.api(`/v1/customize-product/${product.id}`, { environment: 'production', body: { prices: [{ currency: 'USD', value: 1 }] } }),
+        await a.api(`/v1/refund-transaction/${id}`, { environment: 'production', method: 'POST' }),
+        404,
+        'NOT_FOUND',
+      );
+      assertError(
+        await a.api(`/v1/customize-product/${product.id}`, {
+          environment: 'production',
+          body: { prices: [{ currency: 'USD', value: 1 }] },
+        }),
         404,
         'NOT_FOUND',
       );
@@ -150,11 +196,15 @@ for (const kind of await storeKinds()) {
       try {
         const v = await t.newVendor();
         const bad = `${v.credentials.sandbox.login}:wrong-password`;
-        for (let i = 1; i <= 5; i++) assertError(await v.api('/v1/generate-url-to-admin', { authorization: bad }), 401, 'UNAUTHORIZED');
+        for (let i = 1; i <= 5; i++)
+          assertError(await v.api('/v1/generate-url-to-admin', { authorization: bad }), 401, 'UNAUTHORIZED');
         const limited = await v.api('/v1/generate-url-to-admin', { authorization: bad });
         assertError(limited, 429, 'RATE_LIMITED');
         const retryAfter = Number(limited.headers.get('retry-after'));
-        assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After: ${limited.headers.get('retry-after')}`);
+        assert.ok(
+          Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60,
+          `Retry-After: ${limited.headers.get('retry-after')}`,
+        );
         assertError(await v.api('/v1/generate-url-to-admin', { authorization: '' }), 429, 'RATE_LIMITED');
         const real = await v.api('/v1/generate-url-to-admin');
         assert.equal(real.status, 200, real.text);
@@ -176,7 +226,10 @@ for (const kind of await storeKinds()) {
         const limited = await v.api('/v1/generate-url-to-admin');
         assertError(limited, 429, 'RATE_LIMITED');
         const retryAfter = Number(limited.headers.get('retry-after'));
-        assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After: ${limited.headers.get('retry-after')}`);
+        assert.ok(
+          Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60,
+          `Retry-After: ${limited.headers.get('retry-after')}`,
+        );
         const other = await w.api('/v1/generate-url-to-admin');
         assert.equal(other.status, 200, other.text);
       } finally {

@@ -17,7 +17,9 @@ function raw(
     const req = httpRequest({ hostname, port, method, path, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -38,7 +40,9 @@ function assertError(res: Pick<ApiResponse, 'status' | 'text'>, status: number, 
 function errorBodyProblem(text: string): string | undefined {
   try {
     const body = JSON.parse(text);
-    return typeof body?.error === 'string' && typeof body?.message === 'string' ? undefined : `not {error, message}: ${text.slice(0, 200)}`;
+    return typeof body?.error === 'string' && typeof body?.message === 'string'
+      ? undefined
+      : `not {error, message}: ${text.slice(0, 200)}`;
   } catch {
     return `not JSON: ${text.slice(0, 200)}`;
   }
@@ -76,8 +80,16 @@ for (const kind of await storeKinds()) {
     test('a missing Authorization header is 401 UNAUTHORIZED and changes nothing', async () => {
       await unchanged(async () => {
         assertError(await v.api(`/v1/transaction/${txId}`, { authorization: '' }), 401, 'UNAUTHORIZED');
-        assertError(await v.api(`/v1/transaction/${txId}`, { authorization: '', body: { payload: 'changed' } }), 401, 'UNAUTHORIZED');
-        assertError(await v.api(`/v1/refund-transaction/${txId}`, { authorization: '', method: 'POST' }), 401, 'UNAUTHORIZED');
+        assertError(
+          await v.api(`/v1/transaction/${txId}`, { authorization: '', body: { payload: 'changed' } }),
+          401,
+          'UNAUTHORIZED',
+        );
+        assertError(
+          await v.api(`/v1/refund-transaction/${txId}`, { authorization: '', method: 'POST' }),
+          401,
+          'UNAUTHORIZED',
+        );
       });
     });
 
@@ -96,7 +108,11 @@ for (const kind of await storeKinds()) {
       await unchanged(async () => {
         for (const authorization of bad) {
           assertError(await v.api(`/v1/transaction/${txId}`, { authorization }), 401, 'UNAUTHORIZED');
-          assertError(await v.api(`/v1/transaction/${txId}`, { authorization, body: { payload: 'changed' } }), 401, 'UNAUTHORIZED');
+          assertError(
+            await v.api(`/v1/transaction/${txId}`, { authorization, body: { payload: 'changed' } }),
+            401,
+            'UNAUTHORIZED',
+          );
         }
       });
     });
@@ -116,17 +132,27 @@ for (const kind of await storeKinds()) {
     test('a sandbox credential at the production URL, and a production one at the sandbox URL, are 401', async () => {
       await unchanged(async () => {
         assertError(
-          await v.api(`/v1/transaction/${txId}`, { environment: 'production', authorization: v.credentials.sandbox.authorization }),
+          await v.api(`/v1/transaction/${txId}`, {
+            environment: 'production',
+            authorization: v.credentials.sandbox.authorization,
+          }),
           401,
           'UNAUTHORIZED',
         );
         assertError(
-          await v.api('/v1/generate-url-to-admin', { environment: 'sandbox', authorization: v.credentials.production.authorization }),
+          await v.api('/v1/generate-url-to-admin', {
+            environment: 'sandbox',
+            authorization: v.credentials.production.authorization,
+          }),
           401,
           'UNAUTHORIZED',
         );
         assertError(
-          await v.api(`/v1/transaction/${txId}`, { environment: 'sandbox', authorization: v.credentials.production.authorization, body: { payload: 'x' } }),
+          await v.api(`/v1/transaction/${txId}`, {
+            environment: 'sandbox',
+            authorization: v.credentials.production.authorization,
+            body: { payload: 'x' },
+          }),
           401,
           'UNAUTHORIZED',
         );
@@ -138,24 +164,47 @@ for (const kind of await storeKinds()) {
         assertError(await other.api(`/v1/transaction/${txId}`), 404, 'NOT_FOUND');
         assertError(await other.api(`/v1/transaction/${txId}`, { body: { payload: 'stolen' } }), 404, 'NOT_FOUND');
         assertError(await other.api(`/v1/refund-transaction/${txId}`, { method: 'POST' }), 404, 'NOT_FOUND');
-        assertError(await other.api(`/v1/customize-product/${productId}`, { body: { prices: [{ currency: 'USD', value: 1 }] } }), 404, 'NOT_FOUND');
+        assertError(
+          await other.api(`/v1/customize-product/${productId}`, { body: { prices: [{ currency: 'USD', value: 1 }] } }),
+          404,
+          'NOT_FOUND',
+        );
         assertError(await other.api(`/v1/check-licence/${productId}/ABC`), 404, 'NOT_FOUND');
       });
     });
 
     test('unknown transaction and product IDs are 404 NOT_FOUND', async () => {
       assertError(await v.api('/v1/transaction/TC-TR_0000'), 404, 'NOT_FOUND');
-      assertError(await v.api('/v1/transaction/TC-TR_0000', { body: { assignEmail: 'a@example.com' } }), 404, 'NOT_FOUND');
+      assertError(
+        await v.api('/v1/transaction/TC-TR_0000', { body: { assignEmail: 'a@example.com' } }),
+        404,
+        'NOT_FOUND',
+      );
       assertError(await v.api('/v1/cancel-subscription/TC-TR_0000', { method: 'POST' }), 404, 'NOT_FOUND');
       assertError(await v.api('/v1/refund-transaction/TC-TR_0000', { method: 'POST' }), 404, 'NOT_FOUND');
       assertError(await v.api('/v1/changed-transactions/TC-TR_0000', { method: 'POST' }), 404, 'NOT_FOUND');
-      assertError(await v.api('/v1/charge-vaulted/TC-TR_0000', { body: { prices: [{ currency: 'USD', value: 5 }] } }), 404, 'NOT_FOUND');
-      assertError(await v.api('/v1/customize-product/TC-PR_0000', { body: { prices: [{ currency: 'USD', value: 5 }] } }), 404, 'NOT_FOUND');
+      assertError(
+        await v.api('/v1/charge-vaulted/TC-TR_0000', { body: { prices: [{ currency: 'USD', value: 5 }] } }),
+        404,
+        'NOT_FOUND',
+      );
+      assertError(
+        await v.api('/v1/customize-product/TC-PR_0000', { body: { prices: [{ currency: 'USD', value: 5 }] } }),
+        404,
+        'NOT_FOUND',
+      );
       assertError(await v.api('/v1/check-licence/TC-PR_0000/KEY'), 404, 'NOT_FOUND');
     });
 
     test('malformed e-mails are 400 INVALID_EMAIL in the listing, assignEmail and the management URL', async () => {
-      for (const email of ['not-an-email', 'a@b', '@example.com', 'a b@example.com', 'a@@example.com', `${'a'.repeat(250)}@example.com`]) {
+      for (const email of [
+        'not-an-email',
+        'a@b',
+        '@example.com',
+        'a b@example.com',
+        'a@@example.com',
+        `${'a'.repeat(250)}@example.com`,
+      ]) {
         const encoded = encodeURIComponent(email);
         assertError(await v.api(`/v1/transactions/${encoded}`), 400, 'INVALID_EMAIL');
         assertError(await v.api(`/v1/generate-url-to-manage-transactions/${encoded}`), 400, 'INVALID_EMAIL');
@@ -170,7 +219,11 @@ for (const kind of await storeKinds()) {
     test('a payload of 5000+ characters is 400 and leaves the payload unchanged; 4999 is accepted', async () => {
       await unchanged(async () => {
         for (const length of [5000, 5001, 100_000]) {
-          assertError(await v.api(`/v1/transaction/${txId}`, { body: { payload: 'p'.repeat(length) } }), 400, 'PAYLOAD_TOO_LONG');
+          assertError(
+            await v.api(`/v1/transaction/${txId}`, { body: { payload: 'p'.repeat(length) } }),
+            400,
+            'PAYLOAD_TOO_LONG',
+          );
         }
       });
       assert.equal((await snapshot()).payload, 'original');
@@ -181,7 +234,11 @@ for (const kind of await storeKinds()) {
 
     test('customize-product refuses a 5000-character payload and accepts 4999', async () => {
       const prices = [{ currency: 'USD', value: 10 }];
-      assertError(await v.api(`/v1/customize-product/${productId}`, { body: { prices, payload: 'p'.repeat(5000) } }), 400, 'PAYLOAD_TOO_LONG');
+      assertError(
+        await v.api(`/v1/customize-product/${productId}`, { body: { prices, payload: 'p'.repeat(5000) } }),
+        400,
+        'PAYLOAD_TOO_LONG',
+      );
       const ok = await v.api(`/v1/customize-product/${productId}`, { body: { prices, payload: 'p'.repeat(4999) } });
       assert.equal(ok.status, 200, ok.text);
       assert.match(ok.json.customizedProductId, /^PC_/);
@@ -190,7 +247,11 @@ for (const kind of await storeKinds()) {
     test('customize-product and charge-vaulted without a USD price are 400 USD_PRICE_REQUIRED', async () => {
       const prices = [{ currency: 'EUR', value: 10 }];
       assertError(await v.api(`/v1/customize-product/${productId}`, { body: { prices } }), 400, 'USD_PRICE_REQUIRED');
-      assertError(await v.api(`/v1/customize-product/${productId}`, { body: { prices: JSON.stringify(prices) } }), 400, 'USD_PRICE_REQUIRED');
+      assertError(
+        await v.api(`/v1/customize-product/${productId}`, { body: { prices: JSON.stringify(prices) } }),
+        400,
+        'USD_PRICE_REQUIRED',
+      );
       await unchanged(async () => {
         assertError(await v.api(`/v1/charge-vaulted/${vaultedId}`, { body: { prices } }), 400, 'USD_PRICE_REQUIRED');
       }, vaultedId);
@@ -198,8 +259,17 @@ for (const kind of await storeKinds()) {
 
     test('a body that is not JSON is 400 INVALID_JSON', async () => {
       await unchanged(async () => {
-        for (const rawBody of ['{payload: "x"}', '{"payload":', 'payload=x', "{'payload':'x'}", '{"__proto__":{"x":1}}']) {
-          assertError(await v.api(`/v1/transaction/${txId}`, { rawBody, headers: { 'content-type': 'application/json' } }), 400);
+        for (const rawBody of [
+          '{payload: "x"}',
+          '{"payload":',
+          'payload=x',
+          "{'payload':'x'}",
+          '{"__proto__":{"x":1}}',
+        ]) {
+          assertError(
+            await v.api(`/v1/transaction/${txId}`, { rawBody, headers: { 'content-type': 'application/json' } }),
+            400,
+          );
         }
       });
     });
@@ -207,21 +277,42 @@ for (const kind of await storeKinds()) {
     test('a POST without the body it needs is 400 (assign e-mail, customize-product, charge-vaulted)', async () => {
       await unchanged(async () => {
         assertError(await v.api(`/v1/transaction/${txId}`, { method: 'POST' }), 400);
-        assertError(await v.api(`/v1/transaction/${txId}`, { method: 'POST', rawBody: '', headers: { 'content-type': 'application/json' } }), 400);
+        assertError(
+          await v.api(`/v1/transaction/${txId}`, {
+            method: 'POST',
+            rawBody: '',
+            headers: { 'content-type': 'application/json' },
+          }),
+          400,
+        );
       });
       assertError(await v.api(`/v1/customize-product/${productId}`, { method: 'POST' }), 400);
       await unchanged(async () => {
         assertError(await v.api(`/v1/charge-vaulted/${vaultedId}`, { method: 'POST' }), 400);
-        assertError(await v.api(`/v1/charge-vaulted/${vaultedId}`, { method: 'POST', rawBody: ' ', headers: { 'content-type': 'application/json' } }), 400);
+        assertError(
+          await v.api(`/v1/charge-vaulted/${vaultedId}`, {
+            method: 'POST',
+            rawBody: ' ',
+            headers: { 'content-type': 'application/json' },
+          }),
+          400,
+        );
       }, vaultedId);
     });
 
     test('a body sent as text/plain or form data is 415 UNSUPPORTED_MEDIA_TYPE', async () => {
       await unchanged(async () => {
         const rawBody = JSON.stringify({ payload: 'changed' });
-        assertError(await v.api(`/v1/transaction/${txId}`, { rawBody, headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
         assertError(
-          await v.api(`/v1/transaction/${txId}`, { rawBody: 'payload=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+          await v.api(`/v1/transaction/${txId}`, { rawBody, headers: { 'content-type': 'text/plain' } }),
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+        );
+        assertError(
+          await v.api(`/v1/transaction/${txId}`, {
+            rawBody: 'payload=x',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          }),
           415,
           'UNSUPPORTED_MEDIA_TYPE',
         );
@@ -230,7 +321,11 @@ for (const kind of await storeKinds()) {
 
     test('a body over 1 MB is 413 BODY_TOO_LARGE', async () => {
       await unchanged(async () => {
-        assertError(await v.api(`/v1/transaction/${txId}`, { body: { payload: 'x'.repeat(1024 * 1024 + 10) } }), 413, 'BODY_TOO_LARGE');
+        assertError(
+          await v.api(`/v1/transaction/${txId}`, { body: { payload: 'x'.repeat(1024 * 1024 + 10) } }),
+          413,
+          'BODY_TOO_LARGE',
+        );
       });
     });
 
@@ -251,18 +346,42 @@ for (const kind of await storeKinds()) {
 
     test('both assignEmail and payload at once, or neither, is 400 and changes nothing', async () => {
       await unchanged(async () => {
-        assertError(await v.api(`/v1/transaction/${txId}`, { body: { assignEmail: 'new@example.com', payload: 'new' } }), 400, 'INVALID_INPUT');
+        assertError(
+          await v.api(`/v1/transaction/${txId}`, { body: { assignEmail: 'new@example.com', payload: 'new' } }),
+          400,
+          'INVALID_INPUT',
+        );
         assertError(await v.api(`/v1/transaction/${txId}`, { body: {} }), 400, 'INVALID_INPUT');
       });
     });
 
     test('unknown body fields are 400 INVALID_INPUT', async () => {
       await unchanged(async () => {
-        assertError(await v.api(`/v1/transaction/${txId}`, { body: { payload: 'x', admin: true } }), 400, 'INVALID_INPUT');
-        assertError(await v.api(`/v1/transaction/${txId}`, { body: { assignedEmail: 'x@example.com' } }), 400, 'INVALID_INPUT');
+        assertError(
+          await v.api(`/v1/transaction/${txId}`, { body: { payload: 'x', admin: true } }),
+          400,
+          'INVALID_INPUT',
+        );
+        assertError(
+          await v.api(`/v1/transaction/${txId}`, { body: { assignedEmail: 'x@example.com' } }),
+          400,
+          'INVALID_INPUT',
+        );
       });
-      assertError(await v.api(`/v1/customize-product/${productId}`, { body: { prices: [{ currency: 'USD', value: 1 }], price: 1 } }), 400, 'INVALID_INPUT');
-      assertError(await v.api(`/v1/charge-vaulted/${vaultedId}`, { body: { prices: [{ currency: 'USD', value: 1 }], amount: 1 } }), 400, 'INVALID_INPUT');
+      assertError(
+        await v.api(`/v1/customize-product/${productId}`, {
+          body: { prices: [{ currency: 'USD', value: 1 }], price: 1 },
+        }),
+        400,
+        'INVALID_INPUT',
+      );
+      assertError(
+        await v.api(`/v1/charge-vaulted/${vaultedId}`, {
+          body: { prices: [{ currency: 'USD', value: 1 }], amount: 1 },
+        }),
+        400,
+        'INVALID_INPUT',
+      );
     });
 
     test('prices as a string holding the serialized array are accepted', async () => {
@@ -303,7 +422,10 @@ for (const kind of await storeKinds()) {
       for (const prices of cases) {
         for (const form of [prices, JSON.stringify(prices)]) {
           assertError(await v.api(`/v1/customize-product/${productId}`, { body: { prices: form } }), 400);
-          await unchanged(async () => assertError(await v.api(`/v1/charge-vaulted/${vaultedId}`, { body: { prices: form } }), 400), vaultedId);
+          await unchanged(
+            async () => assertError(await v.api(`/v1/charge-vaulted/${vaultedId}`, { body: { prices: form } }), 400),
+            vaultedId,
+          );
         }
       }
     });
@@ -322,8 +444,16 @@ for (const kind of await storeKinds()) {
       assertError(await v.api('/v1/transactions/a%00b%40example.com'), 400, 'INVALID_INPUT');
       assertError(await v.api('/v1/changed-transactions?limit=1%00'), 400, 'INVALID_INPUT');
       await unchanged(async () => {
-        assertError(await v.api(`/v1/transaction/${txId}`, { body: { payload: 'nul\u0000byte' } }), 400, 'INVALID_INPUT');
-        assertError(await v.api(`/v1/transaction/${txId}`, { body: { assignEmail: 'a\u0000b@example.com' } }), 400, 'INVALID_INPUT');
+        assertError(
+          await v.api(`/v1/transaction/${txId}`, { body: { payload: 'nul\u0000byte' } }),
+          400,
+          'INVALID_INPUT',
+        );
+        assertError(
+          await v.api(`/v1/transaction/${txId}`, { body: { assignEmail: 'a\u0000b@example.com' } }),
+          400,
+          'INVALID_INPUT',
+        );
       });
       await unchanged(async () => {
         const res = await v.api(`/v1/charge-vaulted/${vaultedId}`, {
@@ -332,7 +462,9 @@ for (const kind of await storeKinds()) {
         assertError(res, 400, 'INVALID_INPUT');
       }, vaultedId);
       assertError(
-        await v.api(`/v1/customize-product/${productId}`, { body: { prices: [{ currency: 'USD', value: 5 }], description: '\u0000' } }),
+        await v.api(`/v1/customize-product/${productId}`, {
+          body: { prices: [{ currency: 'USD', value: 5 }], description: '\u0000' },
+        }),
         400,
         'INVALID_INPUT',
       );
@@ -444,7 +576,10 @@ for (const kind of await storeKinds()) {
       const check = async (method: string, path: string, body?: string, contentType = 'application/json') => {
         let res;
         try {
-          res = await raw(t.url, method, path, { headers: body === undefined ? auth : { ...auth, 'content-type': contentType }, body });
+          res = await raw(t.url, method, path, {
+            headers: body === undefined ? auth : { ...auth, 'content-type': contentType },
+            body,
+          });
         } catch (err) {
           problems.push(`${method} ${path.slice(0, 120)} ${body?.slice(0, 80) ?? ''}: ${(err as Error).message}`);
           return;
@@ -457,11 +592,16 @@ for (const kind of await storeKinds()) {
         }
       };
       for (const endpoint of endpoints) {
-        for (const segment of segments) await check(endpoint.method, endpoint.path(segment), endpoint.body ? '{}' : undefined);
+        for (const segment of segments)
+          await check(endpoint.method, endpoint.path(segment), endpoint.body ? '{}' : undefined);
         for (const method of ['PUT', 'DELETE', 'PATCH']) await check(method, endpoint.path('x'));
       }
       // Real IDs, so the hostile bodies reach the domain code.
-      const targets = [`/sandbox/v1/transaction/${txId}`, `/sandbox/v1/customize-product/${productId}`, `/sandbox/v1/charge-vaulted/${vaultedId}`];
+      const targets = [
+        `/sandbox/v1/transaction/${txId}`,
+        `/sandbox/v1/customize-product/${productId}`,
+        `/sandbox/v1/charge-vaulted/${vaultedId}`,
+      ];
       for (const path of targets) {
         for (const body of bodies) await check('POST', path, body);
         await check('POST', path, '{"payload":"x"}', 'text/plain');

@@ -29,7 +29,10 @@ for (const kind of await storeKinds()) {
     before(async () => {
       const table = join(dir, 'ny.csv');
       writeFileSync(table, NY_TABLE);
-      t = await startTestApp(kind, { clock, env: { SELLER_COUNTRY: 'FR', SALES_TAX_FILE: table, TRUST_PROXY: '127.0.0.1' } });
+      t = await startTestApp(kind, {
+        clock,
+        env: { SELLER_COUNTRY: 'FR', SALES_TAX_FILE: table, TRUST_PROXY: '127.0.0.1' },
+      });
       v = await t.newVendor('Acme SAS');
       productId = (
         await v.product({
@@ -54,7 +57,9 @@ for (const kind of await storeKinds()) {
       return { status: res.status, html, form };
     };
     const quote = async (query: string) => {
-      const res = await fetch(`${t.url}/sandbox/payment/product/${productId}/quote?${query}`, { headers: { accept: 'application/json' } });
+      const res = await fetch(`${t.url}/sandbox/payment/product/${productId}/quote?${query}`, {
+        headers: { accept: 'application/json' },
+      });
       return { status: res.status, json: (await res.json()) as any };
     };
     const pay = async (fields: Record<string, string>) => {
@@ -65,7 +70,8 @@ for (const kind of await storeKinds()) {
       });
       return { status: res.status, html: await res.text() };
     };
-    const transactionsOf = async (email: string) => (await v.api(`/v1/transactions/${encodeURIComponent(email)}`)).json as any[];
+    const transactionsOf = async (email: string) =>
+      (await v.api(`/v1/transactions/${encodeURIComponent(email)}`)).json as any[];
 
     test('a German business with a valid VAT ID buying from a French seller pays 0% "Reverse charge"; the transaction keeps the ID and name', async () => {
       const q = await quote('country=DE&vatId=de%20123%20456%20789');
@@ -91,10 +97,22 @@ for (const kind of await storeKinds()) {
       assert.match(paid.html, /DE123456789/);
 
       const [listed] = await transactionsOf('buyer@firma.example');
-      const stored = await t.services.store.transactions.find(v.scope(), listed.id ?? listed.transactionId ?? listed.transaction_id);
+      const stored = await t.services.store.transactions.find(
+        v.scope(),
+        listed.id ?? listed.transactionId ?? listed.transaction_id,
+      );
       assert.ok(stored, JSON.stringify(listed));
       assert.deepEqual(
-        [stored.businessName, stored.buyerAddress, stored.buyerVatId, stored.reverseCharge, stored.taxRate, stored.taxName, stored.taxMinor, stored.netMinor],
+        [
+          stored.businessName,
+          stored.buyerAddress,
+          stored.buyerVatId,
+          stored.reverseCharge,
+          stored.taxRate,
+          stored.taxName,
+          stored.taxMinor,
+          stored.netMinor,
+        ],
         ['Firma GmbH', 'Hauptstraße 5\n10115 Berlin', 'DE123456789', true, '0', 'Reverse charge', 0, 10000],
       );
       const entries = await t.services.store.entries.listForTransaction(stored.id);
@@ -106,7 +124,10 @@ for (const kind of await storeKinds()) {
 
     test('no reverse charge for a consumer, for a same-country seller, or for a VAT ID from outside the EU', async () => {
       const consumer = await quote('country=DE');
-      assert.deepEqual([consumer.json.taxName, consumer.json.taxRate, consumer.json.reverseCharge], ['VAT', '0.19', false]);
+      assert.deepEqual(
+        [consumer.json.taxName, consumer.json.taxRate, consumer.json.reverseCharge],
+        ['VAT', '0.19', false],
+      );
 
       const french = await quote('country=FR&vatId=FR12345678901');
       assert.deepEqual([french.json.taxName, french.json.taxRate, french.json.reverseCharge], ['VAT', '0.2', false]);
@@ -118,11 +139,17 @@ for (const kind of await storeKinds()) {
         vatId: 'FR12345678901',
       });
       const stored = (await t.services.store.transactions.find(v.scope(), id))!;
-      assert.deepEqual([stored.reverseCharge, stored.buyerVatId, stored.taxRate, stored.businessName], [false, 'FR12345678901', '0.2', 'Société SA']);
+      assert.deepEqual(
+        [stored.reverseCharge, stored.buyerVatId, stored.taxRate, stored.businessName],
+        [false, 'FR12345678901', '0.2', 'Société SA'],
+      );
 
       const consumerId = await v.buy(productId, { country: 'DE', email: 'person@example.com' });
       const consumerTx = (await t.services.store.transactions.find(v.scope(), consumerId))!;
-      assert.deepEqual([consumerTx.reverseCharge, consumerTx.buyerVatId, consumerTx.businessName, consumerTx.taxRate], [false, null, null, '0.19']);
+      assert.deepEqual(
+        [consumerTx.reverseCharge, consumerTx.buyerVatId, consumerTx.businessName, consumerTx.taxRate],
+        [false, null, null, '0.19'],
+      );
 
       const swiss = await quote('country=CH&vatId=CHE-123.456.789');
       assert.equal(swiss.json.reverseCharge, false);
@@ -149,7 +176,10 @@ for (const kind of await storeKinds()) {
       assert.equal(refused.status, 400);
       assert.match(refused.html, /id="vatId"[^>]*aria-invalid="true"/);
       assert.deepEqual(await transactionsOf('bad@firma.example'), []);
-      await assert.rejects(v.buy(productId, { country: 'DE', email: 'bad2@firma.example', businessName: 'X', vatId: 'DE1' }), /VAT ID/);
+      await assert.rejects(
+        v.buy(productId, { country: 'DE', email: 'bad2@firma.example', businessName: 'X', vatId: 'DE1' }),
+        /VAT ID/,
+      );
     });
 
     test('a business buyer gives the street and city the invoice must name: without them the field is marked and nothing is charged', async () => {
@@ -192,7 +222,9 @@ for (const kind of await storeKinds()) {
         )
       ).id;
       // Requests from loopback have no country: the checkout shows the list and prices by the choice.
-      const res = await fetch(`${t.url}/payment/product/${live}/quote?country=DE`, { headers: { accept: 'application/json' } });
+      const res = await fetch(`${t.url}/payment/product/${live}/quote?country=DE`, {
+        headers: { accept: 'application/json' },
+      });
       const json = (await res.json()) as any;
       assert.deepEqual([res.status, json.currency, json.taxRate], [200, 'EUR', '0.19']);
       const page = await (await fetch(`${t.url}/payment/product/${live}?country=DE`)).text();
@@ -203,7 +235,9 @@ for (const kind of await storeKinds()) {
         headers: { accept: 'application/json', 'x-forwarded-for': '8.8.8.8' },
       });
       assert.equal(((await fromUs.json()) as any).currency, 'USD');
-      const pageFromUs = await (await fetch(`${t.url}/payment/product/${live}?country=DE`, { headers: { 'x-forwarded-for': '8.8.8.8' } })).text();
+      const pageFromUs = await (
+        await fetch(`${t.url}/payment/product/${live}?country=DE`, { headers: { 'x-forwarded-for': '8.8.8.8' } })
+      ).text();
       assert.match(pageFromUs, /<input id="country" value="United States" readonly/);
     });
 
@@ -213,7 +247,9 @@ for (const kind of await storeKinds()) {
         [nyc.json.taxRate, nyc.json.taxMinor, nyc.json.totalMinor, nyc.json.taxName, nyc.json.taxEstimated],
         ['0.08875', 178, 2178, 'Sales tax', false],
       );
-      const publicPrice = (await (await fetch(`${t.url}/sandbox/public/v1/price/${productId}?country=US&zip=10001`)).json()) as any;
+      const publicPrice = (await (
+        await fetch(`${t.url}/sandbox/public/v1/price/${productId}?country=US&zip=10001`)
+      ).json()) as any;
       assert.deepEqual([publicPrice.taxRate, publicPrice.tax, publicPrice.price], [0.08875, 1.78, 21.78]);
       assert.equal('taxEstimated' in publicPrice, false, 'the public price keeps the fields of the spec');
 
@@ -231,8 +267,17 @@ for (const kind of await storeKinds()) {
     });
 
     test("a US subscription's renewals are taxed by its ZIP code like its first payment", async () => {
-      const monthly = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 20 }] });
-      const id = await v.buy(monthly.id, { country: 'US', region: 'NY', zip: '10001', email: 'nyc-monthly@example.com' });
+      const monthly = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 20 }],
+      });
+      const id = await v.buy(monthly.id, {
+        country: 'US',
+        region: 'NY',
+        zip: '10001',
+        email: 'nyc-monthly@example.com',
+      });
       const due = (await t.services.store.transactions.find(v.scope(), id))!.nextCharge!;
       clock.set(new Date(Date.parse(due) + 1000));
       const report = await t.services.billing.runDue();

@@ -124,7 +124,10 @@ for (const kind of await storeKinds()) {
       const foreign = await other.buy(product.id);
       assert.equal((await cancel(foreign)).status, 404);
       assert.equal((await cancel('TC-TR_UNKNOWN')).status, 404);
-      assert.equal((await other.api(`/v1/transaction/${foreign}`)).json.transactionStatus, 'SUBSCRIPTION_STATUS_ACTIVE');
+      assert.equal(
+        (await other.api(`/v1/transaction/${foreign}`)).json.transactionStatus,
+        'SUBSCRIPTION_STATUS_ACTIVE',
+      );
     });
   });
 }

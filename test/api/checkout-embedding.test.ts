@@ -41,7 +41,9 @@ for (const kind of await storeKinds()) {
       sandbox = sandboxGateway(app.services.database.kysely);
     });
 
-    const productOnce = async () => (productId ??= (await v.product({ type: 'ONETIME', name: 'Acme Pro', prices: [{ currency: 'USD', value: 20 }] })).id);
+    const productOnce = async () =>
+      (productId ??= (await v.product({ type: 'ONETIME', name: 'Acme Pro', prices: [{ currency: 'USD', value: 20 }] }))
+        .id);
     const pageOf = async (res: Response) => {
       const html = await res.text();
       const form = hiddenFields(html);
@@ -78,13 +80,20 @@ for (const kind of await storeKinds()) {
       assert.match(page.script!, /send\(\{type:'ready'\}\)/);
 
       const notEmbedded = await open(`&origin=${encodeURIComponent(SHOP)}`);
-      assert.deepEqual([notEmbedded.frameAncestors, notEmbedded.script, notEmbedded.closeButton], [SHOP, undefined, false], 'no overlay, no messages');
+      assert.deepEqual(
+        [notEmbedded.frameAncestors, notEmbedded.script, notEmbedded.closeButton],
+        [SHOP, undefined, false],
+        'no overlay, no messages',
+      );
     });
 
     test('the announced origin is written canonically; anything but an http(s) origin counts as none', async () => {
       const canonical = await open(`&embedded=1&origin=${encodeURIComponent('HTTPS://Shop.Vendor.Example:443/')}`);
       assert.equal(canonical.frameAncestors, SHOP);
-      assert.equal((await open(`&embedded=1&origin=${encodeURIComponent('http://localhost:8080')}`)).frameAncestors, 'http://localhost:8080');
+      assert.equal(
+        (await open(`&embedded=1&origin=${encodeURIComponent('http://localhost:8080')}`)).frameAncestors,
+        'http://localhost:8080',
+      );
       for (const bad of [
         'null',
         'javascript:alert(1)',

@@ -26,7 +26,11 @@ const counters: [string, () => Record<string, string>, false | string][] = [
   ['in Redis', inRedis, !reachable && `no Redis at ${REDIS_URL}`],
 ];
 const QUOTE_LIMITS = { CHECKOUT_QUOTES_PER_ADDRESS: '5', CHECKOUT_QUOTES_PER_PRODUCT: '8', TRUST_PROXY: '127.0.0.1' };
-const SESSION_LIMITS = { CHECKOUT_SESSIONS_PER_ADDRESS: '3', CHECKOUT_SESSIONS_PER_PRODUCT: '5', TRUST_PROXY: '127.0.0.1' };
+const SESSION_LIMITS = {
+  CHECKOUT_SESSIONS_PER_ADDRESS: '3',
+  CHECKOUT_SESSIONS_PER_PRODUCT: '5',
+  TRUST_PROXY: '127.0.0.1',
+};
 
 interface Answer {
   status: number;
@@ -43,7 +47,10 @@ function assertLimited(answer: Answer, by: 'address' | 'product', what: string) 
   assert.equal(answer.status, 429, JSON.stringify(answer.json));
   assert.equal(answer.json.error, 'RATE_LIMITED');
   const whose = by === 'address' ? 'from your address' : 'for this product right now';
-  assert.match(answer.json.message!, new RegExp(`^Too many ${what} ${whose}; wait \\d+ s and try again\\. Nothing was charged\\.$`));
+  assert.match(
+    answer.json.message!,
+    new RegExp(`^Too many ${what} ${whose}; wait \\d+ s and try again\\. Nothing was charged\\.$`),
+  );
   const retryAfter = Number(answer.retryAfter);
   assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After: ${answer.retryAfter}`);
 }
@@ -64,15 +71,24 @@ for (const kind of await storeKinds()) {
       const product = (environment: 'sandbox' | 'production' = 'sandbox') =>
         v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }] }, environment).then((p) => p.id);
       const quote = async (id: string, from: string, query = 'country=US', prefix = '/sandbox') =>
-        answerOf(await fetch(`${t.url}${prefix}/payment/product/${id}/quote?${query}`, { headers: { 'x-forwarded-for': from } }));
+        answerOf(
+          await fetch(`${t.url}${prefix}/payment/product/${id}/quote?${query}`, {
+            headers: { 'x-forwarded-for': from },
+          }),
+        );
 
       test('per address: the 6th quote of 5 a minute is 429 with Retry-After and says why; other addresses and the other environment count apart', async () => {
         const [id, other, live] = [await product(), await product(), await product('production')];
-        for (let i = 1; i <= 5; i++) assert.equal((await quote(i % 2 ? id : other, '10.0.0.1')).status, 200, `quote ${i}`);
+        for (let i = 1; i <= 5; i++)
+          assert.equal((await quote(i % 2 ? id : other, '10.0.0.1')).status, 200, `quote ${i}`);
         assertLimited(await quote(id, '10.0.0.1'), 'address', 'price updates');
         assertLimited(await quote(other, '10.0.0.1'), 'address', 'price updates');
         assert.equal((await quote(id, '10.0.0.2')).status, 200, 'another address');
-        assert.equal((await quote(live, '10.0.0.1', 'country=US', '')).status, 200, 'production counts apart from the sandbox');
+        assert.equal(
+          (await quote(live, '10.0.0.1', 'country=US', '')).status,
+          200,
+          'production counts apart from the sandbox',
+        );
         // An IPv6 client counts by its /64.
         const [a, b] = [await product(), await product()];
         for (let i = 0; i < 5; i++) assert.equal((await quote(i % 2 ? a : b, `2001:db8:1:2::${i + 1}`)).status, 200);
@@ -82,9 +98,13 @@ for (const kind of await storeKinds()) {
 
       test("per product: the 9th valid quote of 8 a minute, from any addresses and the product's customized links, is 429; a malformed quote does not count; another product is priced", async () => {
         const [id, other] = [await product(), await product()];
-        const customized = (await v.api(`/v1/customize-product/${id}`, { body: { prices: [{ currency: 'USD', value: 15 }] } })).json.customizedProductId;
-        for (let i = 0; i < 3; i++) assert.equal((await quote(id, `10.1.0.${i}`, 'country=ZZZ')).status, 400, 'malformed');
-        for (let i = 0; i < 8; i++) assert.equal((await quote(i % 2 ? id : customized, `10.2.0.${i}`)).status, 200, `quote ${i + 1}`);
+        const customized = (
+          await v.api(`/v1/customize-product/${id}`, { body: { prices: [{ currency: 'USD', value: 15 }] } })
+        ).json.customizedProductId;
+        for (let i = 0; i < 3; i++)
+          assert.equal((await quote(id, `10.1.0.${i}`, 'country=ZZZ')).status, 400, 'malformed');
+        for (let i = 0; i < 8; i++)
+          assert.equal((await quote(i % 2 ? id : customized, `10.2.0.${i}`)).status, 200, `quote ${i + 1}`);
         assertLimited(await quote(id, '10.3.0.1'), 'product', 'price updates');
         assertLimited(await quote(customized, '10.3.0.2'), 'product', 'price updates');
         assert.equal((await quote(other, '10.3.0.1')).status, 200, 'each product counts apart');
@@ -96,8 +116,15 @@ for (const kind of await storeKinds()) {
           try {
             const id = await product();
             const at = async (app: TestApp) =>
-              (await fetch(`${app.url}/sandbox/payment/product/${id}/quote?country=US`, { headers: { 'x-forwarded-for': '10.9.0.1' } })).status;
-            assert.deepEqual([await at(t), await at(two), await at(t), await at(two), await at(t), await at(two)], [200, 200, 200, 200, 200, 429]);
+              (
+                await fetch(`${app.url}/sandbox/payment/product/${id}/quote?country=US`, {
+                  headers: { 'x-forwarded-for': '10.9.0.1' },
+                })
+              ).status;
+            assert.deepEqual(
+              [await at(t), await at(two), await at(t), await at(two), await at(t), await at(two)],
+              [200, 200, 200, 200, 200, 429],
+            );
           } finally {
             await two.close();
           }
@@ -111,16 +138,24 @@ for (const kind of await storeKinds()) {
       });
       after(() => w?.close());
 
-      const product = () => w.vendor.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }] }, 'production').then((p) => p.id);
-      const formOf = async (id: string) => hiddenFields(await (await fetch(`${w.app.url}/payment/product/${id}`)).text());
+      const product = () =>
+        w.vendor.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }] }, 'production').then((p) => p.id);
+      const formOf = async (id: string) =>
+        hiddenFields(await (await fetch(`${w.app.url}/payment/product/${id}`)).text());
       const post = async (path: string, form: Record<string, string>, from: string) =>
         fetch(`${w.app.url}${path}`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': from },
-          body: new URLSearchParams({ email: 'limits@example.com', token: randomBytes(18).toString('base64url'), ...form }),
+          body: new URLSearchParams({
+            email: 'limits@example.com',
+            token: randomBytes(18).toString('base64url'),
+            ...form,
+          }),
         });
-      const session = async (id: string, form: Record<string, string>, from: string) => answerOf(await post(`/payment/product/${id}/session`, form, from));
-      const intentsAtStripe = () => w.standin.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents').length;
+      const session = async (id: string, form: Record<string, string>, from: string) =>
+        answerOf(await post(`/payment/product/${id}/session`, form, from));
+      const intentsAtStripe = () =>
+        w.standin.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents').length;
 
       test('per address: the 4th session of 3 a minute is 429 and Stripe never hears of it; another address may pay', async () => {
         const id = await product();
@@ -135,10 +170,17 @@ for (const kind of await storeKinds()) {
       test('per product: the 6th valid session of 5 a minute is 429 from any address; a malformed form does not count; another product sells', async () => {
         const [id, other] = [await product(), await product()];
         const form = await formOf(id);
-        for (const [i, bad] of ([{ token: 'short' }, { token: 'short' }, { expectedTotal: '' }] as Record<string, string>[]).entries())
-          assert.equal((await session(id, { ...form, ...bad }, `10.1.0.${i}`)).status, 400, `malformed: ${JSON.stringify(bad)}`);
+        for (const [i, bad] of (
+          [{ token: 'short' }, { token: 'short' }, { expectedTotal: '' }] as Record<string, string>[]
+        ).entries())
+          assert.equal(
+            (await session(id, { ...form, ...bad }, `10.1.0.${i}`)).status,
+            400,
+            `malformed: ${JSON.stringify(bad)}`,
+          );
         const before = intentsAtStripe();
-        for (let i = 0; i < 5; i++) assert.equal((await session(id, form, `10.2.0.${i}`)).status, 200, `session ${i + 1}`);
+        for (let i = 0; i < 5; i++)
+          assert.equal((await session(id, form, `10.2.0.${i}`)).status, 200, `session ${i + 1}`);
         assertLimited(await session(id, form, '10.3.0.1'), 'product', 'payments started');
         assert.equal(intentsAtStripe() - before, 5);
         assert.equal((await session(other, await formOf(other), '10.3.0.1')).status, 200, 'each product counts apart');
@@ -153,7 +195,11 @@ for (const kind of await storeKinds()) {
           assert.equal(res.status, 400);
           assert.match(await res.text(), /The card field needs JavaScript/);
         }
-        assert.equal(w.standin.requests.filter((r) => r.method === 'POST').length, before, 'no customer, no PaymentIntent');
+        assert.equal(
+          w.standin.requests.filter((r) => r.method === 'POST').length,
+          before,
+          'no customer, no PaymentIntent',
+        );
       });
     });
   }

@@ -31,14 +31,26 @@ for (const kind of await storeKinds()) {
 
     const quote = async (query: string, id = productId) => {
       const res = await fetch(`${t.url}/sandbox/payment/product/${id}/quote${query}`);
-      return { status: res.status, type: res.headers.get('content-type') ?? '', json: (await res.json()) as Record<string, unknown> };
+      return {
+        status: res.status,
+        type: res.headers.get('content-type') ?? '',
+        json: (await res.json()) as Record<string, unknown>,
+      };
     };
 
     test('tax and total per country and ZIP code, the same as the public price', async () => {
       const de = await quote('?country=DE');
       assert.equal(de.status, 200);
       assert.deepEqual(
-        [de.json.currency, de.json.netMinor, de.json.taxMinor, de.json.totalMinor, de.json.taxName, de.json.taxRate, de.json.countryName],
+        [
+          de.json.currency,
+          de.json.netMinor,
+          de.json.taxMinor,
+          de.json.totalMinor,
+          de.json.taxName,
+          de.json.taxRate,
+          de.json.countryName,
+        ],
         ['EUR', 4500, 855, 5355, 'VAT', '0.19', 'Germany'],
       );
       assert.equal(de.json.payLabel, 'Pay €53.55');
@@ -47,7 +59,9 @@ for (const kind of await storeKinds()) {
       assert.deepEqual([ca.json.currency, ca.json.taxMinor, ca.json.totalMinor], ['USD', 371, 4871]);
       const hk = await quote('?country=HK');
       assert.equal(hk.json.taxMinor, 0);
-      const pub = (await (await fetch(`${t.url}/sandbox/public/v1/price/${productId}?country=DE`)).json()) as { price: number };
+      const pub = (await (await fetch(`${t.url}/sandbox/public/v1/price/${productId}?country=DE`)).json()) as {
+        price: number;
+      };
       assert.equal(pub.price * 100, de.json.totalMinor);
     });
 
@@ -74,7 +88,13 @@ for (const kind of await storeKinds()) {
     });
 
     test('bad input is a 4xx {error, message}; an unknown product is 404', async () => {
-      for (const query of ['?country=XX', '?country=Germany', '?country=US&zipCode=1234', '?zipCode=%3Cscript%3E', `?coupon=${'A'.repeat(65)}`]) {
+      for (const query of [
+        '?country=XX',
+        '?country=Germany',
+        '?country=US&zipCode=1234',
+        '?zipCode=%3Cscript%3E',
+        `?coupon=${'A'.repeat(65)}`,
+      ]) {
         const res = await quote(query);
         assert.equal(res.status, 400, query);
         assert.match(res.type, /^application\/json/);

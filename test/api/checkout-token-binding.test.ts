@@ -26,7 +26,12 @@ interface Page {
 }
 const pageOf = async (res: Response): Promise<Page> => {
   const html = await res.text();
-  return { status: res.status, html, form: hiddenFields(html), script: /<script nonce="[^"]*">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '' };
+  return {
+    status: res.status,
+    html,
+    form: hiddenFields(html),
+    script: /<script nonce="[^"]*">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '',
+  };
 };
 const alertOf = (html: string) => /role="alert" id="error">([^<]*)/.exec(html)?.[1];
 
@@ -39,7 +44,11 @@ for (const kind of await storeKinds()) {
       t = await startTestApp(kind, { clock });
       v = await t.newVendor('Acme');
       const other = await t.newVendor('Other Seller');
-      const onetime = (value: number) => ({ type: 'ONETIME', name: `Acme ${value}`, prices: [{ currency: 'USD', value }] });
+      const onetime = (value: number) => ({
+        type: 'ONETIME',
+        name: `Acme ${value}`,
+        prices: [{ currency: 'USD', value }],
+      });
       ids = {
         cheap: (await v.product(onetime(1))).id,
         dear: (await v.product(onetime(49))).id,
@@ -49,8 +58,10 @@ for (const kind of await storeKinds()) {
     });
     after(() => t?.close());
 
-    const base = (id: string, environment = 'sandbox') => `${t.url}${environment === 'sandbox' ? '/sandbox' : ''}/payment/product/${id}`;
-    const open = async (id: string, environment = 'sandbox') => pageOf(await fetch(`${base(id, environment)}?${EMBEDDED}`));
+    const base = (id: string, environment = 'sandbox') =>
+      `${t.url}${environment === 'sandbox' ? '/sandbox' : ''}/payment/product/${id}`;
+    const open = async (id: string, environment = 'sandbox') =>
+      pageOf(await fetch(`${base(id, environment)}?${EMBEDDED}`));
     const pay = async (id: string, fields: Record<string, string>, environment = 'sandbox') =>
       pageOf(
         await fetch(`${base(id, environment)}?${EMBEDDED}`, {
@@ -59,7 +70,8 @@ for (const kind of await storeKinds()) {
           body: new URLSearchParams({ country: 'US', ...fields }),
         }),
       );
-    const purchasesOf = async (email: string) => (await v.api(`/v1/transactions/${encodeURIComponent(email)}`)).json as { productId: string }[];
+    const purchasesOf = async (email: string) =>
+      (await v.api(`/v1/transactions/${encodeURIComponent(email)}`)).json as { productId: string }[];
     /** A refusal of another form's token: 409, the form again with why, no receipt, and nothing told to the embedding page but "ready". */
     const assertRefused = (page: Page, label: string) => {
       assert.equal(page.status, 409, `${label}: ${alertOf(page.html)}`);
@@ -106,7 +118,10 @@ for (const kind of await storeKinds()) {
       const cheap = await open(ids.cheap);
       const fields: Record<string, string> = { ...cheap.form, email: 'price@example.com', ...CARD };
       assert.equal((await pay(ids.cheap, fields)).status, 200);
-      assertRefused(await pay(ids.cheap, { ...fields, expectedTotal: String(Number(fields.expectedTotal) + 4800) }), 'another total');
+      assertRefused(
+        await pay(ids.cheap, { ...fields, expectedTotal: String(Number(fields.expectedTotal) + 4800) }),
+        'another total',
+      );
       assertRefused(await pay(ids.cheap, { ...fields, expectedCurrency: 'EUR' }), 'another currency');
       const again = await pay(ids.cheap, fields);
       assert.equal(again.status, 200, 'a double submit of the same form');
@@ -117,12 +132,22 @@ for (const kind of await storeKinds()) {
     test("the token sent with another vendor's product form, or the other environment's, is refused", async () => {
       const token = await paidCheap('elsewhere@example.com');
       const foreign = await open(ids.foreign);
-      assertRefused(await pay(ids.foreign, { ...foreign.form, token, email: 'elsewhere@example.com', ...CARD }), "another vendor's product");
+      assertRefused(
+        await pay(ids.foreign, { ...foreign.form, token, email: 'elsewhere@example.com', ...CARD }),
+        "another vendor's product",
+      );
       const live = await open(ids.live, 'production');
-      assertRefused(await pay(ids.live, { ...live.form, token, email: 'elsewhere@example.com', ...CARD }, 'production'), 'production');
+      assertRefused(
+        await pay(ids.live, { ...live.form, token, email: 'elsewhere@example.com', ...CARD }, 'production'),
+        'production',
+      );
       assert.equal((await pageOf(await fetch(`${base(ids.foreign)}/confirm/${token}`))).status, 404);
       assert.equal((await purchasesOf('elsewhere@example.com')).length, 1);
-      assert.equal(((await v.api('/v1/transactions/elsewhere@example.com', { environment: 'production' })).json as unknown[]).length, 0);
+      assert.equal(
+        ((await v.api('/v1/transactions/elsewhere@example.com', { environment: 'production' })).json as unknown[])
+          .length,
+        0,
+      );
     });
 
     test("a token whose card was declined may pay again on its own form, never on another product's", async () => {
@@ -130,7 +155,10 @@ for (const kind of await storeKinds()) {
       const fields: Record<string, string> = { ...cheap.form, email: 'declined@example.com' };
       assert.equal((await pay(ids.cheap, { ...fields, ...DECLINED_CARD })).status, 402);
       const dear = await open(ids.dear);
-      assertRefused(await pay(ids.dear, { ...dear.form, token: fields.token!, email: 'declined@example.com', ...CARD }), 'after a decline');
+      assertRefused(
+        await pay(ids.dear, { ...dear.form, token: fields.token!, email: 'declined@example.com', ...CARD }),
+        'after a decline',
+      );
       assert.equal((await pay(ids.cheap, { ...fields, ...CARD })).status, 200, 'another card on its own form');
       assert.deepEqual(
         (await purchasesOf('declined@example.com')).map((p) => p.productId),
@@ -146,8 +174,10 @@ for (const kind of await storeKinds()) {
     });
     after(() => w?.close());
 
-    const product = (value: number) => w.vendor.product({ type: 'ONETIME', prices: [{ currency: 'USD', value }] }, 'production').then((p) => p.id);
-    const formOf = async (id: string) => hiddenFields(await (await fetch(`${w.app.url}/payment/product/${id}?${EMBEDDED}`)).text());
+    const product = (value: number) =>
+      w.vendor.product({ type: 'ONETIME', prices: [{ currency: 'USD', value }] }, 'production').then((p) => p.id);
+    const formOf = async (id: string) =>
+      hiddenFields(await (await fetch(`${w.app.url}/payment/product/${id}?${EMBEDDED}`)).text());
     const startSession = async (id: string, form: Record<string, string>) => {
       const res = await fetch(`${w.app.url}/payment/product/${id}/session?${EMBEDDED}`, {
         method: 'POST',

@@ -38,8 +38,14 @@ for (const kind of await storeKinds()) {
     after(() => t.close());
 
     const price = async (id: string, query = '', prefix = '/sandbox') => {
-      const res = await fetch(`${t.url}${prefix}/public/v1/price/${id}${query}`, { headers: { origin: 'https://shop.vendor.example' } });
-      return { status: res.status, cors: res.headers.get('access-control-allow-origin'), json: (await res.json()) as any };
+      const res = await fetch(`${t.url}${prefix}/public/v1/price/${id}${query}`, {
+        headers: { origin: 'https://shop.vendor.example' },
+      });
+      return {
+        status: res.status,
+        cors: res.headers.get('access-control-allow-origin'),
+        json: (await res.json()) as any,
+      };
     };
     const openPage = async (id: string, query = ''): Promise<Page> => {
       const res = await fetch(`${t.url}/sandbox/payment/product/${id}${query}`);
@@ -56,7 +62,8 @@ for (const kind of await storeKinds()) {
       return { status: res.status, html: await res.text() };
     };
     const card = (number = '4242424242424242') => ({ cardNumber: number, cardExpiry: '12/34', cardCvc: '123' });
-    const purchasesOf = async (email: string) => (await v.api(`/v1/transactions/${encodeURIComponent(email)}`)).json as any[];
+    const purchasesOf = async (email: string) =>
+      (await v.api(`/v1/transactions/${encodeURIComponent(email)}`)).json as any[];
     const alertOf = (html: string) => /role="alert" id="error">([^<]*)/.exec(html)?.[1];
 
     test('prices: VAT in Germany, state sales tax by US ZIP code, no tax in Hong Kong', async () => {
@@ -64,7 +71,14 @@ for (const kind of await storeKinds()) {
       assert.equal(de.status, 200);
       assert.equal(de.cors, '*');
       assert.deepEqual(
-        { currency: de.json.currency, price: de.json.price, priceNet: de.json.priceNet, tax: de.json.tax, taxName: de.json.taxName, taxRate: de.json.taxRate },
+        {
+          currency: de.json.currency,
+          price: de.json.price,
+          priceNet: de.json.priceNet,
+          tax: de.json.tax,
+          taxName: de.json.taxName,
+          taxRate: de.json.taxRate,
+        },
         { currency: 'EUR', price: 22.02, priceNet: 18.5, tax: 3.52, taxName: 'VAT', taxRate: 0.19 },
       );
       assert.equal(de.json.priceS, '22.02');
@@ -78,7 +92,10 @@ for (const kind of await storeKinds()) {
       assert.equal(ny.json.taxRate, 0.04);
 
       const hk = await price(productId, '?country=HK');
-      assert.deepEqual([hk.json.currency, hk.json.tax, hk.json.price, hk.json.taxName], ['HKD', 0, hk.json.priceNet, '']);
+      assert.deepEqual(
+        [hk.json.currency, hk.json.tax, hk.json.price, hk.json.taxName],
+        ['HKD', 0, hk.json.priceNet, ''],
+      );
       assert.ok(hk.json.priceNet > 100, 'converted from USD at the reference rate');
     });
 
@@ -120,14 +137,29 @@ for (const kind of await storeKinds()) {
           headers: { 'content-type': 'application/json', origin: 'https://shop.vendor.example' },
           body: JSON.stringify(body),
         });
-        return { status: res.status, cors: res.headers.get('access-control-allow-origin'), json: (await res.json()) as any };
+        return {
+          status: res.status,
+          cors: res.headers.get('access-control-allow-origin'),
+          json: (await res.json()) as any,
+        };
       };
-      const ok = await start({ productId, email: 'pre@fill.test', firstName: 'Ada', zipCode: '94103', nonEditableEmail: true });
+      const ok = await start({
+        productId,
+        email: 'pre@fill.test',
+        firstName: 'Ada',
+        zipCode: '94103',
+        nonEditableEmail: true,
+      });
       assert.equal(ok.status, 200);
       assert.equal(ok.cors, '*');
       const url = new URL(ok.json.url);
       assert.equal(url.pathname, `/sandbox/payment/product/${productId}`);
-      assert.deepEqual(Object.fromEntries(url.searchParams), { email: 'pre@fill.test', firstName: 'Ada', zipCode: '94103', nonEditableEmail: 'true' });
+      assert.deepEqual(Object.fromEntries(url.searchParams), {
+        email: 'pre@fill.test',
+        firstName: 'Ada',
+        zipCode: '94103',
+        nonEditableEmail: 'true',
+      });
 
       const unknown = await start({ productId: 'TC-PR_00000000000000000000000000' });
       assert.equal(unknown.status, 404);
@@ -138,14 +170,20 @@ for (const kind of await storeKinds()) {
     });
 
     test('the page shows net, tax with its name and rate, and total; the prefill; and the sandbox test cards', async () => {
-      const page = await openPage(productId, '?country=DE&email=locked@example.com&nonEditableEmail=true&firstName=Ada');
+      const page = await openPage(
+        productId,
+        '?country=DE&email=locked@example.com&nonEditableEmail=true&firstName=Ada',
+      );
       assert.equal(page.status, 200);
       assert.match(page.headers.get('content-type')!, /text\/html/);
       assert.match(page.headers.get('content-security-policy')!, /default-src 'none'/);
       assert.match(page.html, /data-testid="net">€18\.50/);
       assert.match(page.html, /VAT \(19%\)<\/td><td data-testid="tax">€3\.52/);
       assert.match(page.html, /data-testid="total">€22\.02/);
-      assert.match(page.html, /id="email" name="email" type="email" autocomplete="email" required value="locked@example.com" readonly/);
+      assert.match(
+        page.html,
+        /id="email" name="email" type="email" autocomplete="email" required value="locked@example.com" readonly/,
+      );
       assert.match(page.html, /id="firstName" name="firstName" autocomplete="given-name" value="Ada"/);
       assert.match(page.html, /4242 4242 4242 4242/);
       assert.equal(page.form.expectedCurrency, 'EUR');
@@ -182,7 +220,12 @@ for (const kind of await storeKinds()) {
 
     test('a declined card shows a clear message and creates no transaction; a different card then pays', async () => {
       const page = await openPage(productId, '?country=DE');
-      const declined = await pay(productId, { ...page.form, email: 'declined@example.com', country: 'DE', ...card('4000000000000002') });
+      const declined = await pay(productId, {
+        ...page.form,
+        email: 'declined@example.com',
+        country: 'DE',
+        ...card('4000000000000002'),
+      });
       assert.equal(declined.status, 402);
       assert.match(alertOf(declined.html)!, /declined/);
       assert.deepEqual(await purchasesOf('declined@example.com'), []);
@@ -193,7 +236,12 @@ for (const kind of await storeKinds()) {
 
     test('a total that differs from the server price is refused and charges nothing', async () => {
       const page = await openPage(productId, '?country=DE');
-      const tamperings: Record<string, string>[] = [{ expectedTotal: '100' }, { expectedCurrency: 'USD' }, { country: 'US' }, { expectedTotal: 'abc' }];
+      const tamperings: Record<string, string>[] = [
+        { expectedTotal: '100' },
+        { expectedCurrency: 'USD' },
+        { country: 'US' },
+        { expectedTotal: 'abc' },
+      ];
       for (const tampered of tamperings) {
         const res = await pay(productId, {
           ...page.form,
@@ -211,9 +259,21 @@ for (const kind of await storeKinds()) {
 
     test('bad form input re-renders the form with a message and charges nothing', async () => {
       const page = await openPage(productId, '?country=DE');
-      const cases: Record<string, string>[] = [{ email: 'not-an-email' }, { cardExpiry: '13' }, { cardCvc: '' }, { cardNumber: '1234' }, { token: 'short' }];
+      const cases: Record<string, string>[] = [
+        { email: 'not-an-email' },
+        { cardExpiry: '13' },
+        { cardCvc: '' },
+        { cardNumber: '1234' },
+        { token: 'short' },
+      ];
       for (const bad of cases) {
-        const res = await pay(productId, { ...page.form, email: 'bad-input@example.com', country: 'DE', ...card(), ...bad });
+        const res = await pay(productId, {
+          ...page.form,
+          email: 'bad-input@example.com',
+          country: 'DE',
+          ...card(),
+          ...bad,
+        });
         assert.ok(res.status >= 400 && res.status < 500, `${JSON.stringify(bad)}: ${res.status}`);
         assert.ok(alertOf(res.html), JSON.stringify(bad));
       }
@@ -247,11 +307,27 @@ for (const kind of await storeKinds()) {
       const expired = await openPage(id);
       assert.equal(expired.status, 410);
       assert.match(expired.html, /This link has expired/);
-      assert.equal((await pay(id, { ...page.form, email: 'only@example.com', country: 'HK', ...card(), token: 'after-expiry-0123456789' })).status, 410);
+      assert.equal(
+        (
+          await pay(id, {
+            ...page.form,
+            email: 'only@example.com',
+            country: 'HK',
+            ...card(),
+            token: 'after-expiry-0123456789',
+          })
+        ).status,
+        410,
+      );
     });
 
     test('a subscription with a trial starts the trial; an unknown product page is 404', async () => {
-      const sub = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', trialDays: 14, prices: [{ currency: 'USD', value: 9 }] } as never);
+      const sub = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        trialDays: 14,
+        prices: [{ currency: 'USD', value: 9 }],
+      } as never);
       const page = await openPage(sub.id, '?country=HK');
       assert.match(page.html, /Free for 14 days/);
       assert.match(page.html, /Start free trial/);
@@ -273,7 +349,13 @@ for (const kind of await storeKinds()) {
       assert.match(page.html, /data-testid="tax">€2\.64/); // 19% of 13.87 = 2.6353
       assert.match(page.html, /data-testid="total">€16\.51/);
       assert.equal(page.form.appliedCoupon, 'Launch25');
-      const paid = await pay(productId, { ...page.form, coupon: 'Launch25', email: 'coupon@example.com', country: 'DE', ...card() });
+      const paid = await pay(productId, {
+        ...page.form,
+        coupon: 'Launch25',
+        email: 'coupon@example.com',
+        country: 'DE',
+        ...card(),
+      });
       assert.equal(paid.status, 200, alertOf(paid.html));
       const [tx] = await purchasesOf('coupon@example.com');
       assert.deepEqual([tx.netPrice, tx.tax, tx.netPriceInUSD], [13.87, 2.64, 15]);
@@ -289,13 +371,25 @@ for (const kind of await storeKinds()) {
         ],
       });
       const page = await openPage(productId, '?country=DE');
-      const shown = await pay(productId, { ...page.form, coupon: 'fiveoff', email: 'typed@example.com', country: 'DE', ...card() });
+      const shown = await pay(productId, {
+        ...page.form,
+        coupon: 'fiveoff',
+        email: 'typed@example.com',
+        country: 'DE',
+        ...card(),
+      });
       assert.equal(shown.status, 200);
       assert.match(shown.html, /Coupon FIVEOFF applied/);
       assert.match(shown.html, /data-testid="net">€14\.00/);
       assert.deepEqual(await purchasesOf('typed@example.com'), [], 'nothing charged yet');
       const form = hiddenFields(shown.html);
-      const paid = await pay(productId, { ...form, coupon: 'fiveoff', email: 'typed@example.com', country: 'DE', ...card() });
+      const paid = await pay(productId, {
+        ...form,
+        coupon: 'fiveoff',
+        email: 'typed@example.com',
+        country: 'DE',
+        ...card(),
+      });
       assert.equal(paid.status, 200, alertOf(paid.html));
       assert.match(paid.html, /€16\.66/); // 14.00 + 19% (2.66)
     });
@@ -341,7 +435,13 @@ for (const kind of await storeKinds()) {
           { currency: 'EUR', value: 18 },
         ],
       });
-      assert.deepEqual([(await price(usdOnly.id, '?country=DE')).json.currency, (await price(usdOnly.id, '?country=DE')).json.priceNet], ['USD', 20]);
+      assert.deepEqual(
+        [
+          (await price(usdOnly.id, '?country=DE')).json.currency,
+          (await price(usdOnly.id, '?country=DE')).json.priceNet,
+        ],
+        ['USD', 20],
+      );
       assert.equal((await price(withEur.id, '?country=DE')).json.currency, 'EUR');
       assert.equal((await price(usdOnly.id, '?country=HK')).json.currency, 'USD');
       // Conversion stays on for everyone else.
@@ -349,7 +449,10 @@ for (const kind of await storeKinds()) {
     });
 
     test('the API still refuses form bodies: the form parser lives only on the checkout pages', async () => {
-      const res = await v.api('/v1/transaction/x', { rawBody: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const res = await v.api('/v1/transaction/x', {
+        rawBody: 'a=b',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       assert.equal(res.status, 415);
     });
   });
@@ -370,7 +473,13 @@ describe('production checkout', () => {
       const paid = await fetch(`${t.url}/payment/product/${product.id}`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ ...form, email: 'prod@example.com', cardNumber: '4242424242424242', cardExpiry: '12/34', cardCvc: '123' }),
+        body: new URLSearchParams({
+          ...form,
+          email: 'prod@example.com',
+          cardNumber: '4242424242424242',
+          cardExpiry: '12/34',
+          cardCvc: '123',
+        }),
       });
       assert.equal(paid.status, 402);
       assert.match(await paid.text(), /This shop cannot take payments yet/);

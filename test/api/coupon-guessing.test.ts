@@ -27,9 +27,12 @@ for (const kind of await storeKinds()) {
     const fromAddress = (address: string) => ({ 'x-forwarded-for': address });
     /** The checkout page in the sandbox priced for the US without a ZIP code (no tax): total 20.00 USD, or 18.00 with the coupon. */
     async function openPage(productId: string, address: string, coupon?: string) {
-      const res = await fetch(`${t.url}/sandbox/payment/product/${productId}?country=US${coupon ? `&coupon=${coupon}` : ''}`, {
-        headers: fromAddress(address),
-      });
+      const res = await fetch(
+        `${t.url}/sandbox/payment/product/${productId}?country=US${coupon ? `&coupon=${coupon}` : ''}`,
+        {
+          headers: fromAddress(address),
+        },
+      );
       return pageOf(res);
     }
     async function submit(productId: string, address: string, fields: Record<string, string>) {
@@ -67,11 +70,19 @@ for (const kind of await storeKinds()) {
       assert.equal(blocked.total, '$20.00');
 
       const right = await openPage(productId, '10.0.0.1', 'RIGHT10');
-      assert.equal(right.status, 429, 'a right code gets the same answer while blocked, or the block would still answer guesses');
+      assert.equal(
+        right.status,
+        429,
+        'a right code gets the same answer while blocked, or the block would still answer guesses',
+      );
       assert.equal(right.total, '$20.00');
       assert.equal(right.form.appliedCoupon, '');
       const plain = await openPage(productId, '10.0.0.1');
-      assert.deepEqual([plain.status, plain.total, plain.error], [200, '$20.00', undefined], 'the page itself still works');
+      assert.deepEqual(
+        [plain.status, plain.total, plain.error],
+        [200, '$20.00', undefined],
+        'the page itself still works',
+      );
     });
 
     test('the limit is per address and per product, and lifts 10 minutes after the oldest failure', async () => {
@@ -100,7 +111,8 @@ for (const kind of await storeKinds()) {
     test('codes that work never count', async () => {
       const productId = await productWithCoupon();
       for (let i = 0; i < 25; i++) assert.equal((await openPage(productId, '10.0.0.4', 'right10')).total, '$18.00');
-      for (let i = 1; i <= 10; i++) assert.equal((await openPage(productId, '10.0.0.4', `WRONG${i}`)).status, 200, `attempt ${i}`);
+      for (let i = 1; i <= 10; i++)
+        assert.equal((await openPage(productId, '10.0.0.4', `WRONG${i}`)).status, 200, `attempt ${i}`);
       assert.equal((await openPage(productId, '10.0.0.4', 'WRONG11')).status, 429);
     });
 
@@ -109,12 +121,26 @@ for (const kind of await storeKinds()) {
       const shown = await openPage(productId, '10.0.0.5', 'RIGHT10');
       assert.equal(shown.total, '$18.00');
       for (let i = 1; i <= 9; i++) {
-        const typed = await submit(productId, '10.0.0.5', { ...shown.form, coupon: `WRONG${i}`, email: 'typed@example.com' });
+        const typed = await submit(productId, '10.0.0.5', {
+          ...shown.form,
+          coupon: `WRONG${i}`,
+          email: 'typed@example.com',
+        });
         assert.deepEqual([typed.status, typed.total], [200, '$20.00'], `attempt ${i}`);
       }
       // A form whose coupon was changed by hand to one never shown counts as well.
-      const card = { cardNumber: '4242424242424242', cardExpiry: '12/34', cardCvc: '123', email: 'blocked@example.com' };
-      const forged = await submit(productId, '10.0.0.5', { ...shown.form, appliedCoupon: 'WRONG10', coupon: 'WRONG10', ...card });
+      const card = {
+        cardNumber: '4242424242424242',
+        cardExpiry: '12/34',
+        cardCvc: '123',
+        email: 'blocked@example.com',
+      };
+      const forged = await submit(productId, '10.0.0.5', {
+        ...shown.form,
+        appliedCoupon: 'WRONG10',
+        coupon: 'WRONG10',
+        ...card,
+      });
       assert.equal(forged.status, 400);
       assert.equal(forged.receipt, false);
 
@@ -145,7 +171,11 @@ for (const kind of await storeKinds()) {
       assert.equal(blocked.status, 429);
       assert.equal(blocked.headers.get('retry-after'), '600');
       assert.equal(((await blocked.json()) as { error: string }).error, 'RATE_LIMITED');
-      assert.equal((await openPage(productId, '10.0.0.6', 'RIGHT10')).status, 429, 'the page and the API share one limit');
+      assert.equal(
+        (await openPage(productId, '10.0.0.6', 'RIGHT10')).status,
+        429,
+        'the page and the API share one limit',
+      );
     });
   });
 }

@@ -76,7 +76,11 @@ for (const kind of await storeKinds()) {
       release();
       // The request that was already being authenticated when the revocation came may pass: it came first.
       assert.ok(await inFlight);
-      assert.equal(await credentials.authenticate(issued.authorization, 'sandbox'), undefined, 'the next request is refused');
+      assert.equal(
+        await credentials.authenticate(issued.authorization, 'sandbox'),
+        undefined,
+        'the next request is refused',
+      );
     });
 
     test("another process's revocation is heard within a second: when the first process's cached lookup expires", async () => {
@@ -88,11 +92,22 @@ for (const kind of await storeKinds()) {
       const issued = await serving.issue(v.scope());
       assert.ok(await serving.authenticate(issued.authorization, 'sandbox'), 'looked up and cached');
       assert.equal(await revoking.revoke(v.scope(), issued.id), true);
-      assert.equal(await revoking.authenticate(issued.authorization, 'sandbox'), undefined, 'refused at once where it was revoked');
+      assert.equal(
+        await revoking.authenticate(issued.authorization, 'sandbox'),
+        undefined,
+        'refused at once where it was revoked',
+      );
       clock.advance(CREDENTIAL_CACHE_MS - 1);
-      assert.ok(await serving.authenticate(issued.authorization, 'sandbox'), 'the other process still trusts its lookup');
+      assert.ok(
+        await serving.authenticate(issued.authorization, 'sandbox'),
+        'the other process still trusts its lookup',
+      );
       clock.advance(1);
-      assert.equal(await serving.authenticate(issued.authorization, 'sandbox'), undefined, 'and refuses it one second after it looked');
+      assert.equal(
+        await serving.authenticate(issued.authorization, 'sandbox'),
+        undefined,
+        'and refuses it one second after it looked',
+      );
       assert.equal(CREDENTIAL_CACHE_MS, 1000);
     });
   });

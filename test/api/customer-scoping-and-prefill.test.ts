@@ -14,7 +14,8 @@ import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helper
 function decodeAttribute(value: string): string {
   const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
   return value.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ref: string) => {
-    if (ref[0] === '#') return String.fromCodePoint(ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : Number(ref.slice(1)));
+    if (ref[0] === '#')
+      return String.fromCodePoint(ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : Number(ref.slice(1)));
     return named[ref.toLowerCase()] ?? whole;
   });
 }
@@ -42,8 +43,16 @@ for (const kind of await storeKinds()) {
 
     test('two vendors selling to the same e-mail keep separate customers: each invoice names its own buyer, each API lists only its own sale', async () => {
       const b = await t.newVendor('Beta Games');
-      const alphaSale = await a.buy((await a.product({ type: 'ONETIME', name: 'Alpha licence' })).id, { email: EMAIL, firstName: 'Alice', lastName: 'Anders' });
-      const betaSale = await b.buy((await b.product({ type: 'ONETIME', name: 'Beta licence' })).id, { email: EMAIL, firstName: 'Bruno', lastName: 'Berg' });
+      const alphaSale = await a.buy((await a.product({ type: 'ONETIME', name: 'Alpha licence' })).id, {
+        email: EMAIL,
+        firstName: 'Alice',
+        lastName: 'Anders',
+      });
+      const betaSale = await b.buy((await b.product({ type: 'ONETIME', name: 'Beta licence' })).id, {
+        email: EMAIL,
+        firstName: 'Bruno',
+        lastName: 'Berg',
+      });
       // The same vendor's production is another environment, with a customer of its own too.
       const liveSale = await a.buy(
         (await a.product({ type: 'ONETIME', name: 'Alpha live' }, 'production')).id,
@@ -54,14 +63,17 @@ for (const kind of await storeKinds()) {
       const alphaInvoice = await invoiceText(alphaSale);
       assert.ok(alphaInvoice.includes('Alice Anders'), alphaInvoice);
       assert.ok(alphaInvoice.includes('Alpha Tools'), alphaInvoice);
-      for (const other of ['Bruno Berg', 'Paula Prod', 'Beta Games']) assert.ok(!alphaInvoice.includes(other), `${other} not in: ${alphaInvoice}`);
+      for (const other of ['Bruno Berg', 'Paula Prod', 'Beta Games'])
+        assert.ok(!alphaInvoice.includes(other), `${other} not in: ${alphaInvoice}`);
       const betaInvoice = await invoiceText(betaSale);
       assert.ok(betaInvoice.includes('Bruno Berg'), betaInvoice);
       assert.ok(betaInvoice.includes('Beta Games'), betaInvoice);
-      for (const other of ['Alice Anders', 'Paula Prod', 'Alpha Tools']) assert.ok(!betaInvoice.includes(other), `${other} not in: ${betaInvoice}`);
+      for (const other of ['Alice Anders', 'Paula Prod', 'Alpha Tools'])
+        assert.ok(!betaInvoice.includes(other), `${other} not in: ${betaInvoice}`);
       const liveInvoice = await invoiceText(liveSale, 'production');
       assert.ok(liveInvoice.includes('Paula Prod'), liveInvoice);
-      for (const other of ['Alice Anders', 'Bruno Berg']) assert.ok(!liveInvoice.includes(other), `${other} not in: ${liveInvoice}`);
+      for (const other of ['Alice Anders', 'Bruno Berg'])
+        assert.ok(!liveInvoice.includes(other), `${other} not in: ${liveInvoice}`);
 
       const byEmail = `/v1/transactions/${encodeURIComponent(EMAIL)}`;
       assert.deepEqual(await idsListed(a, byEmail), [alphaSale]);
@@ -89,7 +101,11 @@ for (const kind of await storeKinds()) {
       assert.ok(!html.includes('<script>alert'), 'no injected script element');
       assert.ok(!/<img/i.test(html), 'no injected img element');
       assert.ok(!/alert\(\d\)<\/script>/.test(html), 'no closing script tag from a prefill');
-      assert.ok(html.includes('&#60;script&#62;alert(1)&#60;/script&#62;') || html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'), 'the escaped first name');
+      assert.ok(
+        html.includes('&#60;script&#62;alert(1)&#60;/script&#62;') ||
+          html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'),
+        'the escaped first name',
+      );
 
       const valueOf = (pattern: string) => {
         const match = new RegExp(`<input ${pattern}[^>]*? value="([^"]*)"`).exec(html);

@@ -16,7 +16,12 @@ for (const kind of await storeKinds()) {
       const parsed = new URL(url);
       assert.equal(parsed.origin, 'http://opentill.test');
       const res = await fetch(`${t.url}${parsed.pathname}`);
-      return { status: res.status, type: res.headers.get('content-type') ?? '', csp: res.headers.get('content-security-policy'), html: await res.text() };
+      return {
+        status: res.status,
+        type: res.headers.get('content-type') ?? '',
+        csp: res.headers.get('content-security-policy'),
+        html: await res.text(),
+      };
     };
     const manageUrl = async (email: string, environment: 'sandbox' | 'production' = 'sandbox') => {
       const res = await v.api(`/v1/generate-url-to-manage-transactions/${encodeURIComponent(email)}`, { environment });
@@ -84,7 +89,9 @@ for (const kind of await storeKinds()) {
       const [body, signature] = token.split('.');
       const claims = JSON.parse(Buffer.from(body!, 'base64url').toString());
       assert.equal(claims.subject, 'victim@example.com');
-      const rewritten = Buffer.from(JSON.stringify({ ...claims, subject: 'attacker@example.com', expiresAt: claims.expiresAt + 86400 })).toString('base64url');
+      const rewritten = Buffer.from(
+        JSON.stringify({ ...claims, subject: 'attacker@example.com', expiresAt: claims.expiresAt + 86400 }),
+      ).toString('base64url');
       const tampered = await open(`http://opentill.test/sandbox/manage/${rewritten}.${signature}`);
       assert.equal(tampered.status, 404);
       assert.doesNotMatch(tampered.html, /attacker/);
@@ -102,7 +109,10 @@ for (const kind of await storeKinds()) {
     });
 
     test('a token signed with another server secret is refused', async () => {
-      const other = await startTestApp(kind, { clock, env: { OPENTILL_SECRET: 'another-secret-another-secret-another-0123' } });
+      const other = await startTestApp(kind, {
+        clock,
+        env: { OPENTILL_SECRET: 'another-secret-another-secret-another-0123' },
+      });
       try {
         const url = await manageUrl('someone@example.com');
         const res = await fetch(`${other.url}${new URL(url).pathname}`);

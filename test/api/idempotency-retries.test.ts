@@ -19,7 +19,9 @@ import { startTestApp, storeKinds, type ApiResponse, type TestApp, type TestVend
 /** Every UPDATE of a transaction row fails until `healUpdates`: the database failing under a request. */
 async function breakUpdates(database: Database) {
   if (database.dialect === 'sqlite') {
-    await sql`create trigger fault_transaction_update before update on transactions begin select raise(abort, 'injected fault'); end`.execute(database.kysely);
+    await sql`create trigger fault_transaction_update before update on transactions begin select raise(abort, 'injected fault'); end`.execute(
+      database.kysely,
+    );
     return;
   }
   await sql`create or replace function fault_transaction_update() returns trigger as $$ begin raise exception 'injected fault'; end $$ language plpgsql`.execute(
@@ -31,7 +33,8 @@ async function breakUpdates(database: Database) {
 }
 
 async function healUpdates(database: Database) {
-  if (database.dialect === 'sqlite') await sql`drop trigger if exists fault_transaction_update`.execute(database.kysely);
+  if (database.dialect === 'sqlite')
+    await sql`drop trigger if exists fault_transaction_update`.execute(database.kysely);
   else await sql`drop trigger if exists fault_transaction_update on transactions`.execute(database.kysely);
 }
 
@@ -56,13 +59,15 @@ for (const kind of await storeKinds()) {
       await t.close();
     });
 
-    const paidOnetime = async () => v.buy((await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }] })).id);
+    const paidOnetime = async () =>
+      v.buy((await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }] })).id);
     const read = async (id: string) => (await v.api(`/v1/transaction/${id}`)).json;
 
     test('a key whose first answer was a 500 is free again: the retry with the same key and body runs and saves the payload', async () => {
       const id = await paidOnetime();
       const key = newKey();
-      const update = () => v.api(`/v1/transaction/${id}`, { body: { payload: 'order-4711' }, headers: { 'idempotency-key': key } });
+      const update = () =>
+        v.api(`/v1/transaction/${id}`, { body: { payload: 'order-4711' }, headers: { 'idempotency-key': key } });
 
       await breakUpdates(t.services.database);
       let failed: ApiResponse;
@@ -97,7 +102,10 @@ for (const kind of await storeKinds()) {
       assert.equal(first.headers.get('idempotent-replayed'), null);
 
       clock.advance(1000);
-      const changed = await v.api(`/v1/transaction/${id}`, { body: { payload: 'changed in between' }, headers: { 'idempotency-key': newKey() } });
+      const changed = await v.api(`/v1/transaction/${id}`, {
+        body: { payload: 'changed in between' },
+        headers: { 'idempotency-key': newKey() },
+      });
       assert.equal(changed.status, 200, changed.text);
 
       const again = await v.api(`/v1/transaction/${id}`, { body: tooLong, headers: { 'idempotency-key': key } });
@@ -109,10 +117,16 @@ for (const kind of await storeKinds()) {
 
     test('a refund refused in the trial (400) is replayed under its key after the first charge, and refunds nothing; a new key refunds', async () => {
       clock.set(new Date('2030-07-01T09:00:00.000Z'));
-      const product = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', trialDays: 7, prices: [{ currency: 'USD', value: 15 }] });
+      const product = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        trialDays: 7,
+        prices: [{ currency: 'USD', value: 15 }],
+      });
       const id = await v.buy(product.id);
       const key = newKey();
-      const refund = (k: string) => v.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': k } });
+      const refund = (k: string) =>
+        v.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': k } });
       const refused = await refund(key);
       assertError(refused, 400, 'INVALID_STATE');
       assert.match(refused.json.message, /SUBSCRIPTION_STATUS_ACTIVE_TRIAL/);
@@ -164,14 +178,21 @@ for (const kind of await storeKinds()) {
       slow.delayMs = 200;
       const key = `in-flight-${kind}`;
       const body = { prices: [{ currency: 'USD', value: 9 }] };
-      const answers = await Promise.all(Array.from({ length: 20 }, () => v.api(`/v1/charge-vaulted/${id}`, { body, headers: { 'idempotency-key': key } })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          v.api(`/v1/charge-vaulted/${id}`, { body, headers: { 'idempotency-key': key } }),
+        ),
+      );
       slow.delayMs = 0;
 
       const ok = answers.filter((a) => a.status === 200);
       const busy = answers.filter((a) => a.status === 409);
       assert.equal(ok.length + busy.length, 20, answers.map((a) => `${a.status} ${a.text}`).join('\n'));
       assert.ok(ok.length >= 1, 'the first request answered');
-      assert.ok(busy.length >= 1, `some duplicates arrived while the first was in flight: ${answers.map((a) => a.status).join(' ')}`);
+      assert.ok(
+        busy.length >= 1,
+        `some duplicates arrived while the first was in flight: ${answers.map((a) => a.status).join(' ')}`,
+      );
       for (const a of ok) {
         assert.equal(a.json.status, 'SUCCESS');
         assert.equal(a.text, ok[0]!.text);
@@ -181,7 +202,10 @@ for (const kind of await storeKinds()) {
         assert.ok(Number(a.headers.get('retry-after')) >= 1, `Retry-After: ${a.headers.get('retry-after')}`);
       }
       assert.deepEqual(slow.charges.length, 1, 'the payment network was asked once');
-      const entries = (await v.api(`/v1/transaction/${id}`)).json.entries as Array<{ type: string; amountTotal: string }>;
+      const entries = (await v.api(`/v1/transaction/${id}`)).json.entries as Array<{
+        type: string;
+        amountTotal: string;
+      }>;
       assert.deepEqual(
         entries.map((e) => `${e.type} ${e.amountTotal}`),
         ['VAULTED_PAYMENT 9.00'],

@@ -22,7 +22,8 @@ for (const kind of await storeKinds()) {
 
     test('is taken over by the same request once stale, never by another', async () => {
       const id = await v.buy((await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 25 }] })).id);
-      const send = (payload: string) => v.api(`/v1/transaction/${id}`, { body: { payload }, headers: { 'idempotency-key': 'died-midway' } });
+      const send = (payload: string) =>
+        v.api(`/v1/transaction/${id}`, { body: { payload }, headers: { 'idempotency-key': 'died-midway' } });
       assert.equal((await send('first')).status, 200);
       // As if the process had died after claiming the key and before recording the answer.
       await t.services.database.kysely

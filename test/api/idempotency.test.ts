@@ -22,8 +22,10 @@ for (const kind of await storeKinds()) {
       assert.equal(res.status, 200, res.text);
       return res.json.entries.filter((e: { type: string }) => e.type === type).length;
     };
-    const paidOnetime = async (v: TestVendor) => v.buy((await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }] })).id);
-    const activeVaulted = async (v: TestVendor) => v.buy((await v.product({ type: 'VAULTED', prices: [{ currency: 'USD', value: 0 }] })).id);
+    const paidOnetime = async (v: TestVendor) =>
+      v.buy((await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }] })).id);
+    const activeVaulted = async (v: TestVendor) =>
+      v.buy((await v.product({ type: 'VAULTED', prices: [{ currency: 'USD', value: 0 }] })).id);
 
     before(async () => {
       t = await startTestApp(kind);
@@ -35,10 +37,16 @@ for (const kind of await storeKinds()) {
     test('a refund repeated with the same key replays the first answer byte for byte and refunds once', async () => {
       const id = await paidOnetime(a);
       const key = newKey();
-      const first = await a.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': key } });
+      const first = await a.api(`/v1/refund-transaction/${id}`, {
+        method: 'POST',
+        headers: { 'idempotency-key': key },
+      });
       assert.equal(first.status, 200, first.text);
       assert.equal(first.json.length, 1);
-      const second = await a.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': key } });
+      const second = await a.api(`/v1/refund-transaction/${id}`, {
+        method: 'POST',
+        headers: { 'idempotency-key': key },
+      });
       assert.equal(second.status, 200, second.text);
       assert.equal(second.text, first.text);
       assert.equal(second.headers.get('content-type'), first.headers.get('content-type'));
@@ -106,17 +114,27 @@ for (const kind of await storeKinds()) {
       const first = await a.api(`/v1/charge-vaulted/${id}`, { body: CHARGE, headers: { 'idempotency-key': key } });
       assert.equal(first.status, 200, first.text);
       assertError(
-        await a.api(`/v1/charge-vaulted/${id}`, { body: { prices: [{ currency: 'USD', value: 6 }] }, headers: { 'idempotency-key': key } }),
+        await a.api(`/v1/charge-vaulted/${id}`, {
+          body: { prices: [{ currency: 'USD', value: 6 }] },
+          headers: { 'idempotency-key': key },
+        }),
         409,
         'IDEMPOTENCY_CONFLICT',
       );
       assertError(
-        await a.api(`/v1/charge-vaulted/${id}`, { body: { ...CHARGE, chargeDescription: 'other' }, headers: { 'idempotency-key': key } }),
+        await a.api(`/v1/charge-vaulted/${id}`, {
+          body: { ...CHARGE, chargeDescription: 'other' },
+          headers: { 'idempotency-key': key },
+        }),
         409,
         'IDEMPOTENCY_CONFLICT',
       );
       const otherVaulted = await activeVaulted(a);
-      assertError(await a.api(`/v1/charge-vaulted/${otherVaulted}`, { body: CHARGE, headers: { 'idempotency-key': key } }), 409, 'IDEMPOTENCY_CONFLICT');
+      assertError(
+        await a.api(`/v1/charge-vaulted/${otherVaulted}`, { body: CHARGE, headers: { 'idempotency-key': key } }),
+        409,
+        'IDEMPOTENCY_CONFLICT',
+      );
       assert.equal(await entriesOf(a, id, 'VAULTED_PAYMENT'), 1);
       assert.equal(await entriesOf(a, otherVaulted, 'VAULTED_PAYMENT'), 0);
       // The first answer is still what the key replays.
@@ -126,8 +144,22 @@ for (const kind of await storeKinds()) {
 
     test('a key longer than 255 characters is 400 and the request is not performed; 255 is accepted', async () => {
       const id = await paidOnetime(a);
-      assertError(await a.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': 'k'.repeat(256) } }), 400, 'INVALID_INPUT');
-      assertError(await a.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': 'k'.repeat(4000) } }), 400, 'INVALID_INPUT');
+      assertError(
+        await a.api(`/v1/refund-transaction/${id}`, {
+          method: 'POST',
+          headers: { 'idempotency-key': 'k'.repeat(256) },
+        }),
+        400,
+        'INVALID_INPUT',
+      );
+      assertError(
+        await a.api(`/v1/refund-transaction/${id}`, {
+          method: 'POST',
+          headers: { 'idempotency-key': 'k'.repeat(4000) },
+        }),
+        400,
+        'INVALID_INPUT',
+      );
       assert.equal(await entriesOf(a, id, 'ONETIME_PAYMENT_REFUND'), 0);
       assert.equal((await a.api(`/v1/transaction/${id}`)).json.transactionStatus, 'ONE_TIME_PAYMENT_STATUS_PAID');
       const ok = await a.api(`/v1/refund-transaction/${id}`, {
@@ -142,9 +174,15 @@ for (const kind of await storeKinds()) {
       const key = newKey();
       const aTx = await paidOnetime(a);
       const bTx = await paidOnetime(b);
-      const aRefund = await a.api(`/v1/refund-transaction/${aTx}`, { method: 'POST', headers: { 'idempotency-key': key } });
+      const aRefund = await a.api(`/v1/refund-transaction/${aTx}`, {
+        method: 'POST',
+        headers: { 'idempotency-key': key },
+      });
       assert.equal(aRefund.status, 200, aRefund.text);
-      const bRefund = await b.api(`/v1/refund-transaction/${bTx}`, { method: 'POST', headers: { 'idempotency-key': key } });
+      const bRefund = await b.api(`/v1/refund-transaction/${bTx}`, {
+        method: 'POST',
+        headers: { 'idempotency-key': key },
+      });
       assert.equal(bRefund.status, 200, bRefund.text);
       assert.equal(bRefund.headers.get('idempotent-replayed'), null);
       assert.notEqual(bRefund.json[0].id, aRefund.json[0].id);
@@ -153,8 +191,16 @@ for (const kind of await storeKinds()) {
       const aVault = await activeVaulted(a);
       const bVault = await activeVaulted(b);
       const vaultKey = newKey();
-      assert.equal((await a.api(`/v1/charge-vaulted/${aVault}`, { body: CHARGE, headers: { 'idempotency-key': vaultKey } })).status, 200);
-      assert.equal((await b.api(`/v1/charge-vaulted/${bVault}`, { body: CHARGE, headers: { 'idempotency-key': vaultKey } })).status, 200);
+      assert.equal(
+        (await a.api(`/v1/charge-vaulted/${aVault}`, { body: CHARGE, headers: { 'idempotency-key': vaultKey } }))
+          .status,
+        200,
+      );
+      assert.equal(
+        (await b.api(`/v1/charge-vaulted/${bVault}`, { body: CHARGE, headers: { 'idempotency-key': vaultKey } }))
+          .status,
+        200,
+      );
       assert.equal(await entriesOf(a, aVault, 'VAULTED_PAYMENT'), 1);
       assert.equal(await entriesOf(b, bVault, 'VAULTED_PAYMENT'), 1);
     });
@@ -164,18 +210,31 @@ for (const kind of await storeKinds()) {
       const sandboxTx = await paidOnetime(a);
       const liveProduct = await a.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }] }, 'production');
       const liveTx = await a.buy(liveProduct.id, {}, 'production');
-      assert.equal((await a.api(`/v1/refund-transaction/${sandboxTx}`, { method: 'POST', headers: { 'idempotency-key': key } })).status, 200);
-      const live = await a.api(`/v1/refund-transaction/${liveTx}`, { method: 'POST', environment: 'production', headers: { 'idempotency-key': key } });
+      assert.equal(
+        (await a.api(`/v1/refund-transaction/${sandboxTx}`, { method: 'POST', headers: { 'idempotency-key': key } }))
+          .status,
+        200,
+      );
+      const live = await a.api(`/v1/refund-transaction/${liveTx}`, {
+        method: 'POST',
+        environment: 'production',
+        headers: { 'idempotency-key': key },
+      });
       assert.equal(live.status, 200, live.text);
       assert.equal(live.headers.get('idempotent-replayed'), null);
-      assert.equal((await a.api(`/v1/transaction/${liveTx}`, { environment: 'production' })).json.transactionStatus, 'TRANSACTION_STATUS_REFUNDED');
+      assert.equal(
+        (await a.api(`/v1/transaction/${liveTx}`, { environment: 'production' })).json.transactionStatus,
+        'TRANSACTION_STATUS_REFUNDED',
+      );
     });
 
     test('20 simultaneous charge-vaulted calls with one key charge exactly once; the others replay or get 409 with Retry-After', async () => {
       const id = await activeVaulted(a);
       const key = newKey();
       const results = await Promise.all(
-        Array.from({ length: 20 }, () => a.api(`/v1/charge-vaulted/${id}`, { body: CHARGE, headers: { 'idempotency-key': key } })),
+        Array.from({ length: 20 }, () =>
+          a.api(`/v1/charge-vaulted/${id}`, { body: CHARGE, headers: { 'idempotency-key': key } }),
+        ),
       );
       const ok = results.filter((r) => r.status === 200);
       const busy = results.filter((r) => r.status === 409);
@@ -201,7 +260,9 @@ for (const kind of await storeKinds()) {
       const id = await paidOnetime(a);
       const key = newKey();
       const results = await Promise.all(
-        Array.from({ length: 20 }, () => a.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': key } })),
+        Array.from({ length: 20 }, () =>
+          a.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': key } }),
+        ),
       );
       const ok = results.filter((r) => r.status === 200);
       assert.ok(ok.length >= 1, results.map((r) => `${r.status} ${r.text}`).join('\n'));

@@ -15,7 +15,8 @@ for (const kind of await storeKinds()) {
     let v: TestVendor;
     useTestApp(kind, { clock }, (app, vendor) => ((t = app), (v = vendor)), 'Acme Software GmbH');
 
-    const paymentHash = async (transactionId: string, index = 0) => (await t.services.store.entries.listForTransaction(transactionId))[index]!.hashId;
+    const paymentHash = async (transactionId: string, index = 0) =>
+      (await t.services.store.entries.listForTransaction(transactionId))[index]!.hashId;
     const fetchPdf = async (path: string) => {
       const res = await fetch(`${t.url}${path}`);
       return {
@@ -35,7 +36,12 @@ for (const kind of await storeKinds()) {
           { currency: 'EUR', value: 10 },
         ],
       });
-      const id = await v.buy(product.id, { email: 'anna@example.com', firstName: 'Anna', lastName: 'Schmidt', country: 'DE' });
+      const id = await v.buy(product.id, {
+        email: 'anna@example.com',
+        firstName: 'Anna',
+        lastName: 'Schmidt',
+        country: 'DE',
+      });
       const pdf = await fetchPdf(`/sandbox/invoice/${await paymentHash(id)}`);
       assert.equal(pdf.status, 200);
       assert.equal(pdf.type, 'application/pdf');
@@ -74,7 +80,10 @@ for (const kind of await storeKinds()) {
       const next = `TEST-${String(Number(number.slice(5)) + 1).padStart(6, '0')}`;
       assert.ok(text.includes(`Credit note ${next}`), text);
       assert.ok(text.includes(`Credit for invoice ${number}`), text);
-      assert.match(text, new RegExp(`Total credited\\s*\\$${refund.json[0].amountTotal.toFixed(2).replace('.', '\\.')}`));
+      assert.match(
+        text,
+        new RegExp(`Total credited\\s*\\$${refund.json[0].amountTotal.toFixed(2).replace('.', '\\.')}`),
+      );
       assert.ok(text.includes('Country: United States (US), CA'), text);
     });
 
@@ -84,17 +93,28 @@ for (const kind of await storeKinds()) {
       const before = await v.buy(p1.id, { email: 'c1@example.com' });
       const afterId = await v.buy(p1.id, { email: 'c2@example.com' });
       const n = async (tx: string, path = '/sandbox') =>
-        /(?:Invoice|Credit note) ((?:TEST-)?\d{6})/.exec(await pdfText((await fetchPdf(`${path}/invoice/${await paymentHash(tx)}`)).body))![1]!;
+        /(?:Invoice|Credit note) ((?:TEST-)?\d{6})/.exec(
+          await pdfText((await fetchPdf(`${path}/invoice/${await paymentHash(tx)}`)).body),
+        )![1]!;
       const first = await n(before);
       assert.equal(Number((await n(afterId)).slice(5)), Number(first.slice(5)) + 1);
       const otherProduct = await other.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 5 }] });
       assert.equal(await n(await other.buy(otherProduct.id)), 'TEST-000001', 'another vendor counts from 1');
       const production = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 5 }] }, 'production');
-      assert.equal(await n(await v.buy(production.id, {}, 'production'), ''), '000001', 'production counts on its own, without the test prefix');
+      assert.equal(
+        await n(await v.buy(production.id, {}, 'production'), ''),
+        '000001',
+        'production counts on its own, without the test prefix',
+      );
     });
 
     test('a renewal by the billing worker gets its invoice, with the billing period', async () => {
-      const product = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', name: 'Team plan', prices: [{ currency: 'USD', value: 20 }] } as any);
+      const product = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        name: 'Team plan',
+        prices: [{ currency: 'USD', value: 20 }],
+      } as any);
       const id = await v.buy(product.id, { email: 'sub@example.com' });
       clock.set(new Date('2030-04-05T09:00:00.000Z'));
       await t.services.billing.runDue({ sandboxVendorId: v.vendor.id });

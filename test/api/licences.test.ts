@@ -11,13 +11,19 @@ for (const kind of await storeKinds()) {
 
     /** Buys through the domain to learn the licence key the checkout would show the customer. */
     const buyLicensed = async (product: Product, email = 'licensee@example.com') => {
-      const result = await t.services.purchases.purchase(v.scope(), { productId: product.id, email, country: 'US', card: TEST_CARD });
+      const result = await t.services.purchases.purchase(v.scope(), {
+        productId: product.id,
+        email,
+        country: 'US',
+        card: TEST_CARD,
+      });
       assert.equal(result.status, 'PAID');
       if (result.status !== 'PAID') throw new Error('declined');
       assert.ok(result.licence, 'a licensed product issues a key');
       return { id: result.transaction.id, licence: result.licence };
     };
-    const check = (productId: string, licence: string) => v.api(`/v1/check-licence/${productId}/${encodeURIComponent(licence)}`);
+    const check = (productId: string, licence: string) =>
+      v.api(`/v1/check-licence/${productId}/${encodeURIComponent(licence)}`);
 
     test('a paid purchase of a licensed product has an ACTIVE licence', async () => {
       const product = await v.product({ type: 'ONETIME', issuesLicences: true });
@@ -38,7 +44,12 @@ for (const kind of await storeKinds()) {
 
     test('a product without licences issues none', async () => {
       const product = await v.product({ type: 'ONETIME' });
-      const result = await t.services.purchases.purchase(v.scope(), { productId: product.id, email: 'x@example.com', country: 'US', card: TEST_CARD });
+      const result = await t.services.purchases.purchase(v.scope(), {
+        productId: product.id,
+        email: 'x@example.com',
+        country: 'US',
+        card: TEST_CARD,
+      });
       assert.equal(result.status === 'PAID' && result.licence, null);
     });
 
@@ -69,7 +80,12 @@ for (const kind of await storeKinds()) {
       const product = await v.product({ type: 'ONETIME', issuesLicences: true });
       const res = await check(product.id, 'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE');
       assert.equal(res.status, 200);
-      assert.deepEqual(res.json, { status: 'NOT_FOUND', productId: product.id, transactionId: null, licence: 'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE' });
+      assert.deepEqual(res.json, {
+        status: 'NOT_FOUND',
+        productId: product.id,
+        transactionId: null,
+        licence: 'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE',
+      });
     });
 
     test('a key of another product of the same vendor is NOT_FOUND', async () => {
@@ -82,7 +98,12 @@ for (const kind of await storeKinds()) {
     test("another vendor's product id, or an unknown one, is 404", async () => {
       const other = await t.newVendor('other');
       const foreign = await other.product({ type: 'ONETIME', issuesLicences: true });
-      const result = await t.services.purchases.purchase(other.scope(), { productId: foreign.id, email: 'o@example.com', country: 'US', card: TEST_CARD });
+      const result = await t.services.purchases.purchase(other.scope(), {
+        productId: foreign.id,
+        email: 'o@example.com',
+        country: 'US',
+        card: TEST_CARD,
+      });
       assert.ok(result.status === 'PAID' && result.licence);
       const res = await check(foreign.id, result.licence);
       assert.equal(res.status, 404);

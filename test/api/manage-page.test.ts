@@ -39,8 +39,18 @@ for (const kind of await storeKinds()) {
     const status = async (id: string) => (await t.services.store.transactions.find(v.scope(), id))!;
 
     test('lists the purchases with status, licence key, card and invoice links that open the PDF', async () => {
-      const app = await v.product({ type: 'ONETIME', name: 'Desktop app', issuesLicences: true, prices: [{ currency: 'USD', value: 40 }] } as any);
-      const plan = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', name: 'Cloud sync', prices: [{ currency: 'USD', value: 5 }] } as any);
+      const app = await v.product({
+        type: 'ONETIME',
+        name: 'Desktop app',
+        issuesLicences: true,
+        prices: [{ currency: 'USD', value: 40 }],
+      } as any);
+      const plan = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        name: 'Cloud sync',
+        prices: [{ currency: 'USD', value: 5 }],
+      } as any);
       const one = await v.buy(app.id, { email: 'ann@example.com' });
       await v.buy(plan.id, { email: 'ann@example.com' });
       await v.buy(plan.id, { email: 'someone-else@example.com' });
@@ -62,14 +72,21 @@ for (const kind of await storeKinds()) {
       const german = await open(await manageLink('ann@example.com'), { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' });
       assert.match(german.html, /<p class="muted">5,00\u00a0\$ per month<\/p>/);
 
-      const link = new RegExp(`data-id="${one}"[\\s\\S]*?href="([^"]+)" download data-testid="invoice"`).exec(page.html)![1]!;
+      const link = new RegExp(`data-id="${one}"[\\s\\S]*?href="([^"]+)" download data-testid="invoice"`).exec(
+        page.html,
+      )![1]!;
       const pdf = await fetch(new URL(link, `${t.url}${await manageLink('ann@example.com')}`));
       assert.equal(pdf.status, 200);
       assert.match(await pdfText(Buffer.from(await pdf.arrayBuffer())), /Desktop app.*Total paid\s*\$40\.00/);
     });
 
     test('the customer cancels a subscription: CANCELLED_PENDING by CUSTOMER, in the feed, then no cancel button', async () => {
-      const plan = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', name: 'Team plan', prices: [{ currency: 'USD', value: 9 }] } as any);
+      const plan = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        name: 'Team plan',
+        prices: [{ currency: 'USD', value: 9 }],
+      } as any);
       const id = await v.buy(plan.id, { email: 'bob@example.com' });
       const path = await manageLink('bob@example.com');
       const page = await open(path);
@@ -84,30 +101,51 @@ for (const kind of await storeKinds()) {
       const after = await open(`${path}?done=cancelled`);
       assert.match(after.html, /Cancelled\. Nothing more will be charged/);
       assert.match(after.html, /Cancelled, active until 2030-06-02/);
-      assert.doesNotMatch(new RegExp(`data-id="${id}"[\\s\\S]*?</section>`).exec(after.html)![0], /data-testid="cancel"/);
+      assert.doesNotMatch(
+        new RegExp(`data-id="${id}"[\\s\\S]*?</section>`).exec(after.html)![0],
+        /data-testid="cancel"/,
+      );
     });
 
     test("forms are refused without the page token, with another link's token, and for someone else's purchase", async () => {
-      const plan = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 9 }] } as any);
+      const plan = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 9 }],
+      } as any);
       const mine = await v.buy(plan.id, { email: 'carol@example.com' });
       const theirs = await v.buy(plan.id, { email: 'dave@example.com' });
       const carol = await manageLink('carol@example.com');
       const dave = await open(await manageLink('dave@example.com'));
 
       assert.equal((await post(carol, { action: 'cancel', transactionId: mine })).status, 403);
-      assert.equal((await post(carol, { formToken: formToken(dave.html), action: 'cancel', transactionId: mine })).status, 403);
+      assert.equal(
+        (await post(carol, { formToken: formToken(dave.html), action: 'cancel', transactionId: mine })).status,
+        403,
+      );
       const token = formToken((await open(carol)).html);
       const foreign = await post(carol, { formToken: token, action: 'cancel', transactionId: theirs });
       assert.equal(foreign.status, 404);
       assert.equal((await status(theirs)).status, 'SUBSCRIPTION_STATUS_ACTIVE');
       assert.equal((await status(mine)).status, 'SUBSCRIPTION_STATUS_ACTIVE');
       const other = await t.newVendor('Other');
-      const otherLink = new URL((await other.api('/v1/generate-url-to-manage-transactions/carol%40example.com')).json.url).pathname;
-      assert.doesNotMatch((await open(otherLink)).html, /data-testid="purchase"/, "another vendor's page shows none of this vendor's purchases");
+      const otherLink = new URL(
+        (await other.api('/v1/generate-url-to-manage-transactions/carol%40example.com')).json.url,
+      ).pathname;
+      assert.doesNotMatch(
+        (await open(otherLink)).html,
+        /data-testid="purchase"/,
+        "another vendor's page shows none of this vendor's purchases",
+      );
     });
 
     test('a new card ends dunning: the declined renewal is retried at once with it', async () => {
-      const plan = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', name: 'Pro', prices: [{ currency: 'USD', value: 12 }] } as any);
+      const plan = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        name: 'Pro',
+        prices: [{ currency: 'USD', value: 12 }],
+      } as any);
       clock.set(new Date('2030-05-02T08:00:00.000Z'));
       const id = await v.buy(plan.id, { email: 'erin@example.com', card: LATER_DECLINED });
       clock.set(new Date('2030-06-02T08:00:00.000Z'));
@@ -154,7 +192,11 @@ for (const kind of await storeKinds()) {
     });
 
     test('an expired link says so, and its forms do nothing', async () => {
-      const plan = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 9 }] } as any);
+      const plan = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 9 }],
+      } as any);
       const id = await v.buy(plan.id, { email: 'fay@example.com' });
       const path = await manageLink('fay@example.com');
       const token = formToken((await open(path)).html);

@@ -43,7 +43,12 @@ function scriptedProcessor() {
       origins: ['https://js.processor.test', 'https://api.processor.test'],
     },
     async tokenize() {
-      return { status: 'DECLINED', code: 'invalid_card', message: 'Card details are taken in the browser.', permanent: true };
+      return {
+        status: 'DECLINED',
+        code: 'invalid_card',
+        message: 'Card details are taken in the browser.',
+        permanent: true,
+      };
     },
     async startSession(request) {
       if (request.amountMinor > 0) {
@@ -63,7 +68,13 @@ function scriptedProcessor() {
       if (mode === 'authenticate') {
         const reference = `pi_${++next}`;
         payments.set(reference, { attemptId: request.attemptId, status: 'requires_action' });
-        result = { status: 'DECLINED', code: 'authentication_required', message: 'Authenticate.', permanent: false, reference };
+        result = {
+          status: 'DECLINED',
+          code: 'authentication_required',
+          message: 'Authenticate.',
+          permanent: false,
+          reference,
+        };
       } else if (mode === 'decline') {
         result = { status: 'DECLINED', code: 'card_declined', message: 'The card was declined.', permanent: false };
       } else {
@@ -80,10 +91,15 @@ function scriptedProcessor() {
     async lookupCharge(attemptId, reference) {
       if (reference) {
         const setup = setups.get(reference);
-        if (setup) return setup.status === 'succeeded' ? { status: 'SUCCEEDED', reference: '', feeMinor: 0, method: setup.method } : { status: 'UNKNOWN' };
+        if (setup)
+          return setup.status === 'succeeded'
+            ? { status: 'SUCCEEDED', reference: '', feeMinor: 0, method: setup.method }
+            : { status: 'UNKNOWN' };
         const payment = payments.get(reference);
         if (!payment || payment.status === 'canceled') return { status: 'NOT_FOUND' };
-        return payment.status === 'succeeded' ? { status: 'SUCCEEDED', reference, feeMinor: 30, method: payment.method } : { status: 'UNKNOWN' };
+        return payment.status === 'succeeded'
+          ? { status: 'SUCCEEDED', reference, feeMinor: 30, method: payment.method }
+          : { status: 'UNKNOWN' };
       }
       return charges.get(attemptId) ?? { status: 'NOT_FOUND' };
     },
@@ -91,7 +107,9 @@ function scriptedProcessor() {
       return { status: 'NOT_FOUND' };
     },
     async authenticationSession(reference) {
-      return payments.get(reference)?.status === 'requires_action' ? { clientSecret: `${reference}_secret_y`, method: 'pm_held' } : undefined;
+      return payments.get(reference)?.status === 'requires_action'
+        ? { clientSecret: `${reference}_secret_y`, method: 'pm_held' }
+        : undefined;
     },
     async cancelPending(reference) {
       const payment = payments.get(reference);
@@ -113,7 +131,8 @@ function scriptedProcessor() {
     /** How later charges of a card go. */
     script: (card: string, mode: Behaviour) => behaviour.set(`cus_test/pm_${card}`, mode),
     /** What the processor's frame does when the customer completes (or is still completing) the bank's check. */
-    authenticate: (reference: string, status: Payment['status'] = 'succeeded') => (payments.get(reference)!.status = status),
+    authenticate: (reference: string, status: Payment['status'] = 'succeeded') =>
+      (payments.get(reference)!.status = status),
     payment: (reference: string) => payments.get(reference),
     setup: (reference: string) => setups.get(reference),
     setups: () => [...setups.entries()],
@@ -136,7 +155,12 @@ for (const kind of await storeKinds()) {
     const processor = scriptedProcessor();
     let t: TestApp;
     let v: TestVendor;
-    useTestApp(kind, { clock, gateways: { production: processor.gateway } }, (app, vendor) => ((t = app), (v = vendor)), 'Acme Software');
+    useTestApp(
+      kind,
+      { clock, gateways: { production: processor.gateway } },
+      (app, vendor) => ((t = app), (v = vendor)),
+      'Acme Software',
+    );
 
     const manageLink = async (email: string, environment: 'production' | 'sandbox' = 'production') => {
       const res = await v.api(`/v1/generate-url-to-manage-transactions/${encodeURIComponent(email)}`, { environment });
@@ -145,7 +169,12 @@ for (const kind of await storeKinds()) {
     };
     const open = async (path: string) => {
       const res = await fetch(`${t.url}${path}`, { redirect: 'manual' });
-      return { status: res.status, html: await res.text(), csp: res.headers.get('content-security-policy'), location: res.headers.get('location') };
+      return {
+        status: res.status,
+        html: await res.text(),
+        csp: res.headers.get('content-security-policy'),
+        location: res.headers.get('location'),
+      };
     };
     const formToken = (html: string) => /name="formToken" value="([^"]+)"/.exec(html)![1]!;
     const post = (path: string, fields: Record<string, string>) =>
@@ -160,12 +189,18 @@ for (const kind of await storeKinds()) {
       return { status: res.status, json: (await res.json()) as any };
     };
     const tx = async (id: string) => (await t.services.store.transactions.find(v.scope('production'), id))!;
-    const payments = async (id: string) => (await t.services.store.entries.listForTransaction(id)).filter((e) => e.type === 'SUBSCRIPTION_PAYMENT');
+    const payments = async (id: string) =>
+      (await t.services.store.entries.listForTransaction(id)).filter((e) => e.type === 'SUBSCRIPTION_PAYMENT');
     const latestRenewal = async (id: string) => (await t.services.store.chargeAttempts.latestFor(id, 'RENEWAL'))!;
     /** A purchase through the hosted checkout's browser session, paid with `number` in the processor's element. */
     const buy = async (productId: string, email: string, number: string, currency?: string) => {
       const formToken = randomBytes(18).toString('base64url');
-      const started = await t.services.checkout.startSession(v.scope('production'), formToken, { productId, email, country: 'US', currency });
+      const started = await t.services.checkout.startSession(v.scope('production'), formToken, {
+        productId,
+        email,
+        country: 'US',
+        currency,
+      });
       assert.equal(started.status, 'SESSION');
       processor.pay(processor.lastPayment(), number);
       const outcome = (await t.services.checkout.status(v.scope('production'), formToken))!;
@@ -173,13 +208,19 @@ for (const kind of await storeKinds()) {
       return (outcome as Extract<typeof outcome, { status: 'PAID' }>).transaction.id;
     };
     const subscription = (fields: Record<string, unknown> = {}) =>
-      v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 5 }], ...fields } as any, 'production');
+      v.product(
+        { type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 5 }], ...fields } as any,
+        'production',
+      );
     const section = (html: string, id: string) => new RegExp(`data-id="${id}"[\\s\\S]*?</section>`).exec(html)![0];
 
     /** A monthly subscription bought on 2 May whose renewal on 2 June the bank holds for authentication. */
     const heldRenewal = async (email: string, name = 'Pro') => {
       clock.set(new Date('2030-05-02T08:00:00.000Z'));
-      const plan = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', name, prices: [{ currency: 'USD', value: 12 }] } as any, 'production');
+      const plan = await v.product(
+        { type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', name, prices: [{ currency: 'USD', value: 12 }] } as any,
+        'production',
+      );
       const id = await buy(plan.id, email, AUTH_CARD);
       processor.script(AUTH_CARD, 'authenticate');
       clock.set(new Date('2030-06-02T08:00:00.000Z'));
@@ -196,11 +237,20 @@ for (const kind of await storeKinds()) {
     test('the held renewal is shown, with its amount and product, only while the bank awaits the customer', async () => {
       clock.set(new Date('2030-05-02T08:00:00.000Z'));
       const plan = await v.product(
-        { type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', name: 'Team', prices: [{ currency: 'USD', value: 7 }] } as any,
+        {
+          type: 'SUBSCRIPTION',
+          chargeFrequency: 'MONTHLY',
+          name: 'Team',
+          prices: [{ currency: 'USD', value: 7 }],
+        } as any,
         'production',
       );
       const calm = await buy(plan.id, 'gia@example.com', GOOD_CARD);
-      assert.doesNotMatch((await open(await manageLink('gia@example.com'))).html, /data-testid="requires-action"/, 'nothing held yet');
+      assert.doesNotMatch(
+        (await open(await manageLink('gia@example.com'))).html,
+        /data-testid="requires-action"/,
+        'nothing held yet',
+      );
 
       const { id, reference } = await heldRenewal('gia@example.com');
       const path = await manageLink('gia@example.com');
@@ -211,7 +261,11 @@ for (const kind of await storeKinds()) {
       assert.match(held, /data-testid="confirm-payment"/);
       assert.match(held, /Confirming the payment needs JavaScript/, 'said to a browser without JavaScript');
       assert.doesNotMatch(section(page.html, calm), /requires-action/, 'the other subscription asks nothing');
-      assert.match(page.html, /<script nonce="[^"]+" src="https:\/\/js\.processor\.test\/v3\/"><\/script>/, "the processor's script is loaded");
+      assert.match(
+        page.html,
+        /<script nonce="[^"]+" src="https:\/\/js\.processor\.test\/v3\/"><\/script>/,
+        "the processor's script is loaded",
+      );
       assert.match(page.csp!, /script-src 'nonce-[^']+' https:\/\/js\.processor\.test https:\/\/api\.processor\.test/);
       assert.match(page.csp!, /frame-src https:\/\/js\.processor\.test/);
       assert.equal((await tx(id)).status, 'SUBSCRIPTION_STATUS_ACTIVE', 'still active, in dunning');
@@ -237,12 +291,36 @@ for (const kind of await storeKinds()) {
       assert.equal(session.status, 200);
       assert.deepEqual(session.json, { clientSecret: `${reference}_secret_y`, paymentMethod: 'pm_held' });
 
-      assert.equal((await postJson(`${path}/authentication/session`, { transactionId: id })).status, 403, 'no form token');
-      assert.equal((await postJson(`${path}/authentication/session`, { formToken: ivyToken, transactionId: id })).status, 403, "another link's form token");
-      assert.equal((await postJson(`${path}/authentication/session`, { formToken: token, transactionId: other })).status, 404, "someone else's purchase");
-      assert.equal((await postJson(`${path}/authentication/session`, { formToken: token, transactionId: 'TC-TR_nothing' })).status, 404);
-      assert.equal((await postJson(`${path}/authentication/session`, { formToken: token, transactionId: calm })).status, 409, 'nothing of it awaits');
-      assert.equal((await postJson(`${path.replace(/.$/, 'x')}/authentication/session`, { formToken: token, transactionId: id })).status, 404, 'a forged link');
+      assert.equal(
+        (await postJson(`${path}/authentication/session`, { transactionId: id })).status,
+        403,
+        'no form token',
+      );
+      assert.equal(
+        (await postJson(`${path}/authentication/session`, { formToken: ivyToken, transactionId: id })).status,
+        403,
+        "another link's form token",
+      );
+      assert.equal(
+        (await postJson(`${path}/authentication/session`, { formToken: token, transactionId: other })).status,
+        404,
+        "someone else's purchase",
+      );
+      assert.equal(
+        (await postJson(`${path}/authentication/session`, { formToken: token, transactionId: 'TC-TR_nothing' })).status,
+        404,
+      );
+      assert.equal(
+        (await postJson(`${path}/authentication/session`, { formToken: token, transactionId: calm })).status,
+        409,
+        'nothing of it awaits',
+      );
+      assert.equal(
+        (await postJson(`${path.replace(/.$/, 'x')}/authentication/session`, { formToken: token, transactionId: id }))
+          .status,
+        404,
+        'a forged link',
+      );
 
       assert.equal((await postJson(`${path}/card/session`, { transactionId: id })).status, 403);
       assert.equal((await postJson(`${path}/card/session`, { formToken: ivyToken, transactionId: id })).status, 403);
@@ -251,17 +329,28 @@ for (const kind of await storeKinds()) {
 
       // What the page's parser refuses is answered as JSON too.
       for (const endpoint of ['authentication/session', 'card/session']) {
-        const res = await fetch(`${t.url}${path}/${endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"formToken":1}' });
+        const res = await fetch(`${t.url}${path}/${endpoint}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"formToken":1}',
+        });
         assert.equal(res.status, 415);
         assert.deepEqual(Object.keys((await res.json()) as object).sort(), ['error', 'message']);
       }
 
       // Once it is paid there is nothing to confirm.
       processor.authenticate(reference);
-      assert.equal((await postJson(`${path}/authentication/session`, { formToken: token, transactionId: id })).status, 409);
+      assert.equal(
+        (await postJson(`${path}/authentication/session`, { formToken: token, transactionId: id })).status,
+        409,
+      );
 
       clock.advance(3600_000);
-      assert.equal((await postJson(`${path}/authentication/session`, { formToken: token, transactionId: id })).status, 410, 'an expired link');
+      assert.equal(
+        (await postJson(`${path}/authentication/session`, { formToken: token, transactionId: id })).status,
+        410,
+        'an expired link',
+      );
     });
 
     test("confirming books the renewal once: not before the bank says so, not twice, not again after the processor's event booked it", async () => {
@@ -284,8 +373,16 @@ for (const kind of await storeKinds()) {
       assert.match((await open(`${path}?done=authenticated`)).html, /Thank you: the payment is confirmed/);
       const second = await confirm();
       assert.equal(second.status, 303, 'a second click is answered the same');
-      assert.equal(await t.services.billing.bookAuthenticated(held, reference), 'ALREADY_BOOKED', "the processor's event after it");
-      assert.equal((await open(`${path}?confirmed=${id}`)).location, '?done=authenticated', 'the return from a redirect after it');
+      assert.equal(
+        await t.services.billing.bookAuthenticated(held, reference),
+        'ALREADY_BOOKED',
+        "the processor's event after it",
+      );
+      assert.equal(
+        (await open(`${path}?confirmed=${id}`)).location,
+        '?done=authenticated',
+        'the return from a redirect after it',
+      );
 
       const booked = await payments(id);
       assert.equal(booked.length, 2, 'the purchase and one renewal');
@@ -318,7 +415,9 @@ for (const kind of await storeKinds()) {
       const path = await manageLink('lea@example.com');
       const token = formToken((await open(path)).html);
       processor.authenticate(reference);
-      const answers = await Promise.all([1, 2, 3].map(() => post(path, { formToken: token, action: 'authenticated', transactionId: id })));
+      const answers = await Promise.all(
+        [1, 2, 3].map(() => post(path, { formToken: token, action: 'authenticated', transactionId: id })),
+      );
       assert.deepEqual(
         answers.map((a) => a.status),
         [303, 303, 303],
@@ -406,12 +505,19 @@ for (const kind of await storeKinds()) {
       const saved = await post(path, { formToken: token, action: 'card-complete', transactionId: id, cardSession });
       assert.equal(saved.status, 303);
       assert.equal(saved.headers.get('location'), '?done=card');
-      assert.match(section((await open(`${path}?done=card`)).html, id), /Card: mastercard ending in 4444, expires 08\/2037/);
+      assert.match(
+        section((await open(`${path}?done=card`)).html, id),
+        /Card: mastercard ending in 4444, expires 08\/2037/,
+      );
       const methodId = (await tx(id)).paymentMethodId!;
       assert.equal((await t.services.store.paymentMethods.find(methodId))!.token, 'cus_new/pm_4444');
       assert.equal((await tx(id)).nextCharge, '2030-06-02T09:00:00.000Z', 'due again now');
 
-      assert.equal((await post(path, { formToken: token, action: 'card-complete', transactionId: id, cardSession })).status, 303, 'sent twice');
+      assert.equal(
+        (await post(path, { formToken: token, action: 'card-complete', transactionId: id, cardSession })).status,
+        303,
+        'sent twice',
+      );
       assert.equal((await tx(id)).paymentMethodId, methodId, 'saved once');
 
       assert.equal((await t.services.billing.runDue()).renewed, 1);
@@ -420,7 +526,10 @@ for (const kind of await storeKinds()) {
 
     test('a card session is finished only for the transaction and customer it was started for', async () => {
       clock.set(new Date('2030-05-02T08:00:00.000Z'));
-      const plan = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 5 }] } as any, 'production');
+      const plan = await v.product(
+        { type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 5 }] } as any,
+        'production',
+      );
       const mine = await buy(plan.id, 'ola@example.com', GOOD_CARD);
       const second = await buy(plan.id, 'ola@example.com', GOOD_CARD);
       const theirs = await buy(plan.id, 'pat@example.com', GOOD_CARD);
@@ -451,20 +560,45 @@ for (const kind of await storeKinds()) {
         const res = await post(path, fields);
         assert.equal(res.status, expected, JSON.stringify(fields));
       }
-      const noScript = await post(ola, { formToken: olaToken, action: 'card-complete', transactionId: mine, cardSession: '' });
+      const noScript = await post(ola, {
+        formToken: olaToken,
+        action: 'card-complete',
+        transactionId: mine,
+        cardSession: '',
+      });
       assert.match(await noScript.text(), /The card field needs JavaScript/);
 
       // A session of one of her purchases does not finish another of hers.
       const hers = await postJson(`${ola}/card/session`, { formToken: olaToken, transactionId: mine });
       processor.confirmSetup(processor.setups().slice(-1)[0]![0], '1111');
-      assert.equal((await post(ola, { formToken: olaToken, action: 'card-complete', transactionId: second, cardSession: hers.json.cardSession })).status, 400);
+      assert.equal(
+        (
+          await post(ola, {
+            formToken: olaToken,
+            action: 'card-complete',
+            transactionId: second,
+            cardSession: hers.json.cardSession,
+          })
+        ).status,
+        400,
+      );
 
       for (const id of [mine, second, theirs]) {
         const method = await t.services.store.paymentMethods.find((await tx(id)).paymentMethodId!);
         assert.equal(method!.last4, '4242', `${id} keeps its card`);
       }
       // Its owner finishes it.
-      assert.equal((await post(pat, { formToken: patToken, action: 'card-complete', transactionId: theirs, cardSession: patSession })).status, 303);
+      assert.equal(
+        (
+          await post(pat, {
+            formToken: patToken,
+            action: 'card-complete',
+            transactionId: theirs,
+            cardSession: patSession,
+          })
+        ).status,
+        303,
+      );
       assert.equal((await t.services.store.paymentMethods.find((await tx(theirs)).paymentMethodId!))!.last4, '9999');
 
       // An hour later the session is stale (a new link is needed anyway).
@@ -473,13 +607,24 @@ for (const kind of await storeKinds()) {
       const fresh = await manageLink('ola@example.com');
       const freshToken = formToken((await open(fresh)).html);
       assert.equal(
-        (await post(fresh, { formToken: freshToken, action: 'card-complete', transactionId: mine, cardSession: late.json.cardSession })).status,
+        (
+          await post(fresh, {
+            formToken: freshToken,
+            action: 'card-complete',
+            transactionId: mine,
+            cardSession: late.json.cardSession,
+          })
+        ).status,
         400,
       );
     });
 
     test("with opentill's own card form (the sandbox) the page is as before: card fields, no processor script, no JSON endpoints", async () => {
-      const plan = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 5 }] } as any);
+      const plan = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 5 }],
+      } as any);
       const id = await v.buy(plan.id, { email: 'quinn@example.com' });
       const path = await manageLink('quinn@example.com', 'sandbox');
       const page = await open(path);
@@ -488,7 +633,10 @@ for (const kind of await storeKinds()) {
       assert.doesNotMatch(page.csp!, /frame-src/);
       const token = formToken(page.html);
       assert.equal((await postJson(`${path}/card/session`, { formToken: token, transactionId: id })).status, 404);
-      assert.equal((await postJson(`${path}/authentication/session`, { formToken: token, transactionId: id })).status, 404);
+      assert.equal(
+        (await postJson(`${path}/authentication/session`, { formToken: token, transactionId: id })).status,
+        404,
+      );
     });
   });
 }

@@ -15,9 +15,12 @@ for (const kind of await storeKinds()) {
     let v: TestVendor;
     useTestApp(kind, { clock }, (app, vendor) => ((t = app), (v = vendor)));
 
-    const monthly = (usd: number) => v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: usd }] });
+    const monthly = (usd: number) =>
+      v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: usd }] });
     const upgradeLink = async (productId: string, oldId: string, usd: number) => {
-      const res = await v.api(`/v1/customize-product/${productId}`, { body: { prices: [{ currency: 'USD', value: usd }], transactionIdToMigrate: oldId } });
+      const res = await v.api(`/v1/customize-product/${productId}`, {
+        body: { prices: [{ currency: 'USD', value: usd }], transactionIdToMigrate: oldId },
+      });
       assert.equal(res.status, 200, res.text);
       return res.json.customizedProductId as string;
     };
@@ -29,11 +32,19 @@ for (const kind of await storeKinds()) {
       const res = await fetch(`${t.url}/sandbox/payment/product/${id}?country=US`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ ...form, email, country: 'US', cardNumber: '4242424242424242', cardExpiry: '12/34', cardCvc: '123' }),
+        body: new URLSearchParams({
+          ...form,
+          email,
+          country: 'US',
+          cardNumber: '4242424242424242',
+          cardExpiry: '12/34',
+          cardCvc: '123',
+        }),
       });
       return { page: html, status: res.status, html: await res.text() };
     };
-    const byEmail = async (email: string) => (await v.api(`/v1/transactions/${encodeURIComponent(email)}`)).json as any[];
+    const byEmail = async (email: string) =>
+      (await v.api(`/v1/transactions/${encodeURIComponent(email)}`)).json as any[];
 
     test('upgrade monthly $30 to monthly $60 after 10 of 30 days: the new first charge is 10 days later', async () => {
       clock.set(new Date('2030-04-01T00:00:00.000Z'));
@@ -74,7 +85,11 @@ for (const kind of await storeKinds()) {
       clock.set(new Date('2030-01-01T00:00:00.000Z'));
       const oldId = await v.buy((await monthly(30)).id, { email: 'yearly@example.com', country: 'US' });
       clock.set(new Date('2030-01-11T00:00:00.000Z'));
-      const yearly = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'YEARLY', prices: [{ currency: 'USD', value: 365 }] });
+      const yearly = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'YEARLY',
+        prices: [{ currency: 'USD', value: 365 }],
+      });
       const done = await checkout(await upgradeLink(yearly.id, oldId, 365), 'yearly@example.com');
       assert.equal(done.status, 200, done.html);
       // Left: 21 of 31 days of $30 = $20.322580... The year from 11 January 2030 has 365 days at
@@ -99,9 +114,16 @@ for (const kind of await storeKinds()) {
       assert.equal(late.status, 400);
       assert.equal((await byEmail('owner@example.com')).length, 1);
 
-      const trial = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', trialDays: 7, prices: [{ currency: 'USD', value: 5 }] });
+      const trial = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        trialDays: 7,
+        prices: [{ currency: 'USD', value: 5 }],
+      });
       const inTrial = await v.buy(trial.id, { email: 'trial@example.com', country: 'US' });
-      const refused = await v.api(`/v1/customize-product/${trial.id}`, { body: { prices: [{ currency: 'USD', value: 9 }], transactionIdToMigrate: inTrial } });
+      const refused = await v.api(`/v1/customize-product/${trial.id}`, {
+        body: { prices: [{ currency: 'USD', value: 9 }], transactionIdToMigrate: inTrial },
+      });
       assert.equal(refused.status, 400);
       assert.match(refused.json.message, /SUBSCRIPTION_STATUS_ACTIVE_TRIAL/);
     });

@@ -34,13 +34,18 @@ for (const kind of await storeKinds()) {
     };
     /** Lists the feed and marks everything in it processed: what a vendor's sync job does. */
     const drainFeed = async () => {
-      for (const element of await feed()) assert.equal((await v.api(`/v1/changed-transactions/${element.id}`, { method: 'POST' })).status, 200);
+      for (const element of await feed())
+        assert.equal((await v.api(`/v1/changed-transactions/${element.id}`, { method: 'POST' })).status, 200);
       assert.deepEqual(await feed(), []);
     };
 
     test('a renewed subscription refunded twice: the first refund reverses the renewal, the second is 400 INVALID_STATE and refunds nothing', async () => {
       clock.set(new Date('2030-01-10T08:00:00.000Z'));
-      const product = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 20 }] });
+      const product = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 20 }],
+      });
       // Half off the first payment only: the two payments differ, so the amount says which one was refunded.
       await t.services.coupons.create(v.scope(), { productId: product.id, code: 'HALF', percentOff: 50 });
       const id = await v.buy(product.id, { email: 'twice@example.com', coupon: 'HALF' });
@@ -65,7 +70,13 @@ for (const kind of await storeKinds()) {
       assert.equal(refund.reversesEntryId, renewal!.id, 'the refund reverses the renewal entry');
       assert.deepEqual(
         [refund.amountTotalMinor, refund.netMinor, refund.taxMinor, refund.incomeMinor, refund.currency],
-        [0 - renewal!.amountTotalMinor, 0 - renewal!.netMinor, 0 - renewal!.taxMinor, 0 - renewal!.incomeMinor, renewal!.currency], // 0 - x: no -0
+        [
+          0 - renewal!.amountTotalMinor,
+          0 - renewal!.netMinor,
+          0 - renewal!.taxMinor,
+          0 - renewal!.incomeMinor,
+          renewal!.currency,
+        ], // 0 - x: no -0
       );
       const read = await v.api(`/v1/transaction/${id}`);
       assert.equal(read.json.transactionStatus, 'TRANSACTION_STATUS_REFUNDED');
@@ -116,7 +127,10 @@ for (const kind of await storeKinds()) {
       assert.equal(later.status, 200, later.text);
       assert.equal(later.json.status, 'SUCCESS');
       assert.equal(later.json.deactivation, false);
-      const entries = (await v.api(`/v1/transaction/${id}`)).json.entries as Array<{ type: string; amountTotal: string }>;
+      const entries = (await v.api(`/v1/transaction/${id}`)).json.entries as Array<{
+        type: string;
+        amountTotal: string;
+      }>;
       assert.deepEqual(
         entries.map((e) => `${e.type} ${e.amountTotal}`),
         ['VAULTED_PAYMENT 5.00', 'VAULTED_PAYMENT 12.00', 'ONETIME_PAYMENT_REFUND -12.00', 'VAULTED_PAYMENT 7.00'],
@@ -137,7 +151,11 @@ for (const kind of await storeKinds()) {
       assert.deepEqual([full.quote.currency, full.quote.totalMinor], ['KWD', 6300], '6.000 KWD + 5 % VAT');
       let created = true;
       try {
-        await t.services.coupons.create(v.scope(), { productId: product.id, code: 'FIVEOFF', amountsOff: [{ currency: 'USD', value: 5 }] });
+        await t.services.coupons.create(v.scope(), {
+          productId: product.id,
+          code: 'FIVEOFF',
+          amountsOff: [{ currency: 'USD', value: 5 }],
+        });
       } catch (err) {
         // Refusing the coupon until it has a KWD amount is one right answer; it must say so.
         created = false;
@@ -146,7 +164,10 @@ for (const kind of await storeKinds()) {
       if (!created) return;
       // The other: the coupon the vendor was allowed to create works for every customer of the product.
       const id = await v.buy(product.id, { email: 'kuwait@example.com', country: 'KW', coupon: 'FIVEOFF' });
-      const [payment] = (await v.api(`/v1/transaction/${id}`)).json.entries as Array<{ currency: string; amountTotal: string }>;
+      const [payment] = (await v.api(`/v1/transaction/${id}`)).json.entries as Array<{
+        currency: string;
+        amountTotal: string;
+      }>;
       assert.equal(payment!.currency, 'KWD');
       assert.ok(Number(payment!.amountTotal) < 6.3, `discounted: ${payment!.amountTotal} KWD`);
     });

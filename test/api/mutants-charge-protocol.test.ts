@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { pendingAttempt } from '../../src/domain/charge-attempts.ts';
-import { attemptReconciler, chargeProtocol, UNRESOLVED_AFTER_MS, type Booking } from '../../src/domain/charge-protocol.ts';
+import {
+  attemptReconciler,
+  chargeProtocol,
+  UNRESOLVED_AFTER_MS,
+  type Booking,
+} from '../../src/domain/charge-protocol.ts';
 import { fixedClock } from '../../src/domain/clock.ts';
 import { invalidState } from '../../src/domain/errors.ts';
 import type { ChargeResult, NotFound, PaymentGateway } from '../../src/domain/gateway.ts';
@@ -29,7 +34,13 @@ for (const kind of await storeKinds()) {
       charge: () => Promise.reject(new Error('ECONNRESET')),
     } as unknown as PaymentGateway;
     const protocol = (onBookingFailure?: (err: unknown) => void) =>
-      chargeProtocol({ store: t.services.store, clock, gateways: { sandbox: gateway, production: gateway }, gatewayTimeoutMs: 1000, onBookingFailure });
+      chargeProtocol({
+        store: t.services.store,
+        clock,
+        gateways: { sandbox: gateway, production: gateway },
+        gatewayTimeoutMs: 1000,
+        onBookingFailure,
+      });
 
     let n = 0;
     async function recorded(amountMinor: number): Promise<ChargeAttempt> {
@@ -59,8 +70,16 @@ for (const kind of await storeKinds()) {
     test('a second settler of the same attempt books nothing and is answered with the attempt as the first settled it', async () => {
       const attempt = await recorded(500);
       const { booked, booking } = counting();
-      const first = await protocol().settle(attempt, { status: 'SUCCEEDED', reference: 'ch_first', feeMinor: 0 }, booking);
-      const second = await protocol().settle(attempt, { status: 'SUCCEEDED', reference: 'ch_second', feeMinor: 0 }, booking);
+      const first = await protocol().settle(
+        attempt,
+        { status: 'SUCCEEDED', reference: 'ch_first', feeMinor: 0 },
+        booking,
+      );
+      const second = await protocol().settle(
+        attempt,
+        { status: 'SUCCEEDED', reference: 'ch_second', feeMinor: 0 },
+        booking,
+      );
       assert.equal(booked.succeeded, 1);
       assert.equal(first.status, 'SUCCEEDED');
       assert.equal(second.status, 'SUCCEEDED');
@@ -91,11 +110,18 @@ for (const kind of await storeKinds()) {
         },
       };
       const free = await recorded(0);
-      await assert.rejects(protocol().settle(free, { status: 'SUCCEEDED', reference: '', feeMinor: 0 }, failing), /changed meanwhile/);
+      await assert.rejects(
+        protocol().settle(free, { status: 'SUCCEEDED', reference: '', feeMinor: 0 }, failing),
+        /changed meanwhile/,
+      );
 
       const failures: unknown[] = [];
       const paid = await recorded(700);
-      const after = await protocol((err) => failures.push(err)).settle(paid, { status: 'SUCCEEDED', reference: 'ch_paid', feeMinor: 0 }, failing);
+      const after = await protocol((err) => failures.push(err)).settle(
+        paid,
+        { status: 'SUCCEEDED', reference: 'ch_paid', feeMinor: 0 },
+        failing,
+      );
       assert.equal(after.status, 'PENDING');
       assert.equal(failures.length, 1);
       assert.equal((await t.services.store.chargeAttempts.findByKey(paid.key))?.status, 'PENDING');
@@ -123,7 +149,13 @@ for (const kind of await storeKinds()) {
     test('the reconciler leaves attempts younger than its grace period alone, and settles older ones', async () => {
       const { booking } = counting();
       const reconciler = (graceMs: number) =>
-        attemptReconciler({ store: t.services.store, clock, protocol: protocol(), bookings: { VAULTED: booking } as never, graceMs });
+        attemptReconciler({
+          store: t.services.store,
+          clock,
+          protocol: protocol(),
+          bookings: { VAULTED: booking } as never,
+          graceMs,
+        });
       const young = await recorded(1300);
       lookup = async () => ({ status: 'SUCCEEDED', reference: 'ch_late', feeMinor: 0 });
       await reconciler(60_000).run();
@@ -135,14 +167,24 @@ for (const kind of await storeKinds()) {
 
     test('an attempt asked again is left alone by the reconciler for its grace period from that ask, then voided if the gateway never had it', async () => {
       const { booking } = counting();
-      const reconciler = attemptReconciler({ store: t.services.store, clock, protocol: protocol(), bookings: { VAULTED: booking } as never, graceMs: 60_000 });
+      const reconciler = attemptReconciler({
+        store: t.services.store,
+        clock,
+        protocol: protocol(),
+        bookings: { VAULTED: booking } as never,
+        graceMs: 60_000,
+      });
       const attempt = await recorded(1500);
       clock.advance(120_000);
       // The client's retry: its request may still be on the way when the reconciler looks.
       await protocol().moveAgain(attempt, { token: 'tok_retry' });
       lookup = async () => ({ status: 'NOT_FOUND' });
       await reconciler.run();
-      assert.equal((await t.services.store.chargeAttempts.findByKey(attempt.key))?.status, 'PENDING', 'not voided while its retry may be on the way');
+      assert.equal(
+        (await t.services.store.chargeAttempts.findByKey(attempt.key))?.status,
+        'PENDING',
+        'not voided while its retry may be on the way',
+      );
       clock.advance(120_000);
       await reconciler.run();
       assert.equal((await t.services.store.chargeAttempts.findByKey(attempt.key))?.status, 'VOIDED');

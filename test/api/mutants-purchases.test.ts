@@ -34,7 +34,13 @@ for (const kind of await storeKinds()) {
       network = sandboxGateway(app.services.database.kysely);
     });
 
-    const request = (productId: string, attemptKey: string) => ({ productId, email: 'form@example.com', country: 'US', card: TEST_CARD, attemptKey });
+    const request = (productId: string, attemptKey: string) => ({
+      productId,
+      email: 'form@example.com',
+      country: 'US',
+      card: TEST_CARD,
+      attemptKey,
+    });
 
     test("another vendor's form key is refused, never answered with that vendor's payment", async () => {
       const product = await v.product({ type: 'ONETIME' });
@@ -42,7 +48,10 @@ for (const kind of await storeKinds()) {
       assert.equal(paid.status, 'PAID');
       const other = await t.newVendor('Other Vendor');
       const otherProduct = await other.product({ type: 'ONETIME' });
-      await assert.rejects(t.services.purchases.purchase(other.scope(), request(otherProduct.id, 'checkout:shared-token')), { code: 'IDEMPOTENCY_CONFLICT' });
+      await assert.rejects(
+        t.services.purchases.purchase(other.scope(), request(otherProduct.id, 'checkout:shared-token')),
+        { code: 'IDEMPOTENCY_CONFLICT' },
+      );
     });
 
     test('a form whose charge never reached the gateway is voided by the reconciler, and the same form then pays once', async () => {
@@ -56,7 +65,10 @@ for (const kind of await storeKinds()) {
       assert.equal(again.status, 'PAID');
       const third = await t.services.purchases.purchase(v.scope(), request(product.id, 'checkout:lost-token'));
       assert.equal(third.status, 'PAID');
-      assert.equal(third.status === 'PAID' && again.status === 'PAID' && third.transaction.id, again.status === 'PAID' && again.transaction.id);
+      assert.equal(
+        third.status === 'PAID' && again.status === 'PAID' && third.transaction.id,
+        again.status === 'PAID' && again.transaction.id,
+      );
     });
   });
 }

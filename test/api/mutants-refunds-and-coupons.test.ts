@@ -30,7 +30,12 @@ for (const kind of await storeKinds()) {
     test('a coupon is accepted until the moment it expires, and refused from that moment on', async () => {
       const product = await v.product({ type: 'ONETIME' });
       const expiresAt = new Date(clock.now().getTime() + 3_600_000);
-      await t.services.coupons.create(v.scope(), { productId: product.id, code: 'LASTHOUR', percentOff: 10, expiresAt: expiresAt.toISOString() });
+      await t.services.coupons.create(v.scope(), {
+        productId: product.id,
+        code: 'LASTHOUR',
+        percentOff: 10,
+        expiresAt: expiresAt.toISOString(),
+      });
       clock.set(new Date(expiresAt.getTime() - 1));
       assert.equal((await t.services.coupons.redeemable(v.scope(), product.id, 'lasthour')).code, 'LASTHOUR');
       clock.set(expiresAt);

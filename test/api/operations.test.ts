@@ -10,7 +10,9 @@ import { startTestApp, storeKinds, type TestApp } from '../helpers/test-app.ts';
 const TOKEN = 'metrics-token-for-tests-0123456789abcdef';
 
 const metric = (text: string, name: string, labels = ''): number | undefined => {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}${labels} `) || (labels === '' && l.startsWith(`${name} `)));
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(`${name}${labels} `) || (labels === '' && l.startsWith(`${name} `)));
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
 };
 
@@ -22,7 +24,8 @@ for (const kind of await storeKinds()) {
     });
     after(() => t.close());
 
-    const get = (path: string, authorization?: string) => fetch(`${t.url}${path}`, { headers: authorization ? { authorization } : {} });
+    const get = (path: string, authorization?: string) =>
+      fetch(`${t.url}${path}`, { headers: authorization ? { authorization } : {} });
 
     test('/healthz says the process answers; /readyz that the database answers and the schema is current', async () => {
       const health = await get('/healthz');
@@ -88,20 +91,39 @@ for (const kind of await storeKinds()) {
       assert.equal(res.status, 200);
       assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
       const text = await res.text();
-      assert.equal(metric(text, 'opentill_http_request_duration_seconds_count', '{method="GET",route="/sandbox/v1/transactions/:email",status="200"}'), 1);
       assert.equal(
-        metric(text, 'opentill_http_request_duration_seconds_count', `{method="GET",route="/sandbox/v1/transaction/:transactionId",status="${miss.status}"}`),
+        metric(
+          text,
+          'opentill_http_request_duration_seconds_count',
+          '{method="GET",route="/sandbox/v1/transactions/:email",status="200"}',
+        ),
         1,
       );
-      assert.ok((metric(text, 'opentill_http_request_duration_seconds_count', '{method="GET",route="unmatched",status="404"}') ?? 0) >= 1);
-      for (const secret of ['someone', 'with-a-token', 'TC-TR_none', TOKEN]) assert.ok(!text.includes(secret), `${secret} is in no label`);
+      assert.equal(
+        metric(
+          text,
+          'opentill_http_request_duration_seconds_count',
+          `{method="GET",route="/sandbox/v1/transaction/:transactionId",status="${miss.status}"}`,
+        ),
+        1,
+      );
+      assert.ok(
+        (metric(
+          text,
+          'opentill_http_request_duration_seconds_count',
+          '{method="GET",route="unmatched",status="404"}',
+        ) ?? 0) >= 1,
+      );
+      for (const secret of ['someone', 'with-a-token', 'TC-TR_none', TOKEN])
+        assert.ok(!text.includes(secret), `${secret} is in no label`);
       assert.equal(metric(text, 'opentill_billing_due'), 3);
       assert.equal(metric(text, 'opentill_charge_attempts_open'), 0);
       assert.equal(metric(text, 'opentill_processor_events_waiting'), 0);
       assert.equal(metric(text, 'opentill_customer_emails_waiting'), 0, 'without SMTP nothing is queued');
       assert.equal(metric(text, 'opentill_database_up'), 1);
       assert.ok(metric(text, 'opentill_process_resident_memory_bytes')! > 0, "the process's own figures");
-      if (kind === 'postgres') assert.ok(metric(text, 'opentill_database_connections', '{state="in_use"}') !== undefined);
+      if (kind === 'postgres')
+        assert.ok(metric(text, 'opentill_database_connections', '{state="in_use"}') !== undefined);
       else assert.ok(!text.includes('opentill_database_connections{'), 'SQLite has no pool');
 
       // What the billing worker did, as `opentill serve` hands each run's report to the counters.
@@ -141,6 +163,9 @@ describe('metrics off', () => {
     } finally {
       await t.close();
     }
-    assert.throws(() => loadConfig({ OPENTILL_SECRET: 'x'.repeat(40), METRICS_TOKEN: 'short' }), /METRICS_TOKEN must be at least 24 characters/);
+    assert.throws(
+      () => loadConfig({ OPENTILL_SECRET: 'x'.repeat(40), METRICS_TOKEN: 'short' }),
+      /METRICS_TOKEN must be at least 24 characters/,
+    );
   });
 });

@@ -61,14 +61,25 @@ for (const kind of await storeKinds()) {
     async function signUp(email: string) {
       const b = browser();
       await b.get('/panel/signup');
-      assert.equal((await b.post('/panel/signup', { company: 'Dash Co', email, password: 'correct horse battery' })).status, 303);
-      const scope: Scope = { vendorId: (await t.services.store.panel.findUserByEmail(email))!.vendorId, environment: 'sandbox' };
+      assert.equal(
+        (await b.post('/panel/signup', { company: 'Dash Co', email, password: 'correct horse battery' })).status,
+        303,
+      );
+      const scope: Scope = {
+        vendorId: (await t.services.store.panel.findUserByEmail(email))!.vendorId,
+        environment: 'sandbox',
+      };
       // An open sign-up starts in the sandbox; the operator lets these vendors reach production too.
       await t.services.catalog.enableProduction(scope.vendorId);
       return { b, scope };
     }
 
-    async function buy(scope: Scope, productId: string, email: string, extra: { country?: string; currency?: string } = {}) {
+    async function buy(
+      scope: Scope,
+      productId: string,
+      email: string,
+      extra: { country?: string; currency?: string } = {},
+    ) {
       const result = await t.services.purchases.purchase(scope, {
         productId,
         email,
@@ -113,7 +124,8 @@ for (const kind of await storeKinds()) {
       // The ledger summed by hand, per currency and in USD.
       const byCurrency: Record<string, number> = {};
       for (const id of ids)
-        for (const e of await t.services.store.entries.listForTransaction(id)) byCurrency[e.currency] = (byCurrency[e.currency] ?? 0) + e.netMinor;
+        for (const e of await t.services.store.entries.listForTransaction(id))
+          byCurrency[e.currency] = (byCurrency[e.currency] ?? 0) + e.netMinor;
       const usd = Object.entries(byCurrency).reduce((sum, [c, m]) => sum + toUsd(m, c, t.services.rates)!, 0);
       assert.ok(byCurrency.EUR! > 0 && byCurrency.USD! > 0);
 
@@ -122,15 +134,25 @@ for (const kind of await storeKinds()) {
       assert.equal(o.buckets.at(-1), '2030-07-01');
       assert.deepEqual(Object.fromEntries(o.currencies.map((s) => [s.currency, s.paidTotal])), byCurrency);
       assert.equal(o.usd.paidTotal, usd);
-      assert.equal(o.currencies.find((s) => s.currency === 'USD')!.paid.at(-1), byCurrency.USD, "today's bar holds today's payments");
+      assert.equal(
+        o.currencies.find((s) => s.currency === 'USD')!.paid.at(-1),
+        byCurrency.USD,
+        "today's bar holds today's payments",
+      );
       assert.deepEqual([o.activeSubscriptions, o.trials, o.churned30, o.refunds], [1, 1, 0, 0]);
       assert.equal(o.mrr.usd, 1000, 'the monthly subscription; the trial pays nothing yet');
       const monthlyView = await t.services.dashboard.overview(scope, 'month');
-      assert.deepEqual([monthlyView.buckets.length, monthlyView.buckets.at(-1), monthlyView.usd.paidTotal], [12, '2030-07', usd]);
+      assert.deepEqual(
+        [monthlyView.buckets.length, monthlyView.buckets.at(-1), monthlyView.usd.paidTotal],
+        [12, '2030-07', usd],
+      );
 
       let page = await b.get('/panel');
       // Amounts in the vendor's locale: en-US without an Accept-Language.
-      assert.equal(/data-testid="revenue-usd">\$([\d.,]+)</.exec(page.html)![1]!.replace(/,/g, ''), (usd / 100).toFixed(2));
+      assert.equal(
+        /data-testid="revenue-usd">\$([\d.,]+)</.exec(page.html)![1]!.replace(/,/g, ''),
+        (usd / 100).toFixed(2),
+      );
       assert.match(page.html, /data-testid="mrr-usd">\$10\.00</);
       assert.match(page.html, /data-testid="total-EUR">Paid €[\d.,]+, refunded €0\.00</);
       const german = await b.get('/panel', t.url, { 'accept-language': 'de-DE,de;q=0.9' });
@@ -141,7 +163,10 @@ for (const kind of await storeKinds()) {
 
       // Refund the one-time USD payment and cancel the monthly subscription through the panel.
       let detail = await b.get(`/panel/transactions/${ids[0]}?env=sandbox`);
-      assert.ok(!detail.html.includes(`action="/panel/transactions/${ids[0]}/refund`), 'the detail page has no refund form: only a link to the confirmation');
+      assert.ok(
+        !detail.html.includes(`action="/panel/transactions/${ids[0]}/refund`),
+        'the detail page has no refund form: only a link to the confirmation',
+      );
       const confirm = await b.get(`/panel/transactions/${ids[0]}/refund?env=sandbox`);
       assert.match(confirm.html, /<strong>\$49\.00<\/strong> can be refunded/);
       assert.match(confirm.html, /name="amount"[^>]*value="49\.00"/, 'all that is left, unless the vendor changes it');
@@ -164,7 +189,10 @@ for (const kind of await storeKinds()) {
       assert.match((await b.get(cancelled.location!)).html, /Cancelled at period end/);
 
       const after = await t.services.dashboard.overview(scope, 'day');
-      assert.deepEqual([after.activeSubscriptions, after.cancellingSubscriptions, after.churned30, after.refunds], [0, 1, 1, 1]);
+      assert.deepEqual(
+        [after.activeSubscriptions, after.cancellingSubscriptions, after.churned30, after.refunds],
+        [0, 1, 1, 1],
+      );
       assert.equal(after.usd.refundedTotal, 4900);
       assert.equal(after.mrr.usd, 0);
       page = await b.get('/panel');
@@ -174,7 +202,11 @@ for (const kind of await storeKinds()) {
 
     test('transactions: search, filters, paging and the CSV of the filtered list; plain words for every status and type', async () => {
       const { b, scope } = await signUp('list@dash.test');
-      const app = await t.services.catalog.createProduct(scope, { name: 'App', type: 'ONETIME', prices: [{ currency: 'USD', value: 5 }] });
+      const app = await t.services.catalog.createProduct(scope, {
+        name: 'App',
+        type: 'ONETIME',
+        prices: [{ currency: 'USD', value: 5 }],
+      });
       const sub = await t.services.catalog.createProduct(scope, {
         name: 'Sub',
         type: 'SUBSCRIPTION',
@@ -189,22 +221,40 @@ for (const kind of await storeKinds()) {
       assert.match(page.html, /data-testid="count">28 transactions/);
       assert.equal(page.html.match(/data-testid="transaction"/g)?.length, 25);
       assert.match(page.html, /Page 1 of 2/);
-      assert.ok(!/ONETIME|SUBSCRIPTION_STATUS|MONTHLY/.test(page.html.replace(/value="[A-Z_]+"/g, '')), 'no raw enum is shown');
+      assert.ok(
+        !/ONETIME|SUBSCRIPTION_STATUS|MONTHLY/.test(page.html.replace(/value="[A-Z_]+"/g, '')),
+        'no raw enum is shown',
+      );
       page = await b.get('/panel/transactions?env=sandbox&page=2');
       assert.equal(page.html.match(/data-testid="transaction"/g)?.length, 3);
 
       page = await b.get('/panel/transactions?env=sandbox&q=trial.user%40EXAMPLE.com');
       assert.match(page.html, /data-testid="count">1 transaction</);
       assert.ok(page.html.includes(trial));
-      assert.match((await b.get(`/panel/transactions?env=sandbox&q=${trial}`)).html, /data-testid="count">1 transaction</);
+      assert.match(
+        (await b.get(`/panel/transactions?env=sandbox&q=${trial}`)).html,
+        /data-testid="count">1 transaction</,
+      );
       const trials = (await b.get('/panel/transactions?env=sandbox&status=trial')).html;
       assert.match(trials, /data-testid="count">1 transaction</);
       assert.match(trials, /Subscription, monthly/);
       assert.match(trials, /<span class="st warn">Trial<\/span>/);
-      assert.match((await b.get('/panel/transactions?env=sandbox&type=ONETIME')).html, /data-testid="count">27 transactions/);
-      assert.match((await b.get(`/panel/transactions?env=sandbox&product=${sub.id}`)).html, /data-testid="count">1 transaction</);
-      assert.match((await b.get('/panel/transactions?env=sandbox&from=2030-07-01&to=2030-07-01')).html, /data-testid="count">28 transactions/);
-      assert.match((await b.get('/panel/transactions?env=sandbox&from=2030-07-02')).html, /data-testid="count">0 transactions/);
+      assert.match(
+        (await b.get('/panel/transactions?env=sandbox&type=ONETIME')).html,
+        /data-testid="count">27 transactions/,
+      );
+      assert.match(
+        (await b.get(`/panel/transactions?env=sandbox&product=${sub.id}`)).html,
+        /data-testid="count">1 transaction</,
+      );
+      assert.match(
+        (await b.get('/panel/transactions?env=sandbox&from=2030-07-01&to=2030-07-01')).html,
+        /data-testid="count">28 transactions/,
+      );
+      assert.match(
+        (await b.get('/panel/transactions?env=sandbox&from=2030-07-02')).html,
+        /data-testid="count">0 transactions/,
+      );
       assert.match((await b.get('/panel/transactions?env=production')).html, /data-testid="count">0 transactions/);
       page = await b.get('/panel/transactions?env=sandbox&status=trial');
       assert.match(page.html, /<option value="trial" selected>/, 'the filters keep what was chosen');
@@ -215,13 +265,20 @@ for (const kind of await storeKinds()) {
       assert.match(csv.headers.get('content-disposition')!, /attachment/);
       const lines = csv.html.trim().split('\r\n');
       assert.equal(lines.length, 28);
-      assert.equal(lines[0], 'id,created_at,email,assigned_email,product,type,frequency,status,currency,net,tax,total,country');
+      assert.equal(
+        lines[0],
+        'id,created_at,email,assigned_email,product,type,frequency,status,currency,net,tax,total,country',
+      );
       assert.match(lines[1]!, /,App,One-time,,Paid,USD,5\.00,/);
     });
 
     test('customers show their transactions and cards; another vendor sees neither', async () => {
       const { b, scope } = await signUp('customers@dash.test');
-      const app = await t.services.catalog.createProduct(scope, { name: 'App', type: 'ONETIME', prices: [{ currency: 'USD', value: 5 }] });
+      const app = await t.services.catalog.createProduct(scope, {
+        name: 'App',
+        type: 'ONETIME',
+        prices: [{ currency: 'USD', value: 5 }],
+      });
       const vaulted = await t.services.catalog
         .createProduct(scope, { name: 'Meter', type: 'VAULTED', prices: [{ currency: 'USD', value: 0 }] })
         .catch(() => undefined);
@@ -243,7 +300,9 @@ for (const kind of await storeKinds()) {
 
     test('a new credential is shown once after the redirect, by whichever process it lands on; reloading that page creates no second one and shows no secret', async () => {
       // A second process behind the same port: its own app and services on the same database.
-      const other = await buildApp(createServices(t.config, { database: t.services.database, clock }), { logger: false });
+      const other = await buildApp(createServices(t.config, { database: t.services.database, clock }), {
+        logger: false,
+      });
       await other.listen({ host: '127.0.0.1', port: 0 });
       try {
         const otherUrl = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
@@ -259,8 +318,14 @@ for (const kind of await storeKinds()) {
           assert.ok(!reload.html.includes(authorization.split(':')[1]!), 'the secret is shown once');
           assert.ok(!reload.html.includes('data-testid="authorization"'));
         }
-        assert.equal((await t.services.credentials.list(scope.vendorId)).filter((c) => c.environment === 'sandbox').length, 1);
-        assert.equal((await fetch(`${t.url}/sandbox/v1/transactions/a%40b.test`, { headers: { authorization } })).status, 200);
+        assert.equal(
+          (await t.services.credentials.list(scope.vendorId)).filter((c) => c.environment === 'sandbox').length,
+          1,
+        );
+        assert.equal(
+          (await fetch(`${t.url}/sandbox/v1/transactions/a%40b.test`, { headers: { authorization } })).status,
+          200,
+        );
       } finally {
         await other.close();
       }

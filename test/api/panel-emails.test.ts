@@ -33,7 +33,11 @@ async function signedUp(t: TestApp, email: string, company = 'Acme Software') {
       lastPage = await res.text();
       return { status: res.status, html: lastPage, location: res.headers.get('location'), headers: res.headers };
     },
-    async post(path: string, fields: Record<string, string>, token: string | null = /name="csrf" value="([^"]*)"/.exec(lastPage)?.[1] ?? '') {
+    async post(
+      path: string,
+      fields: Record<string, string>,
+      token: string | null = /name="csrf" value="([^"]*)"/.exec(lastPage)?.[1] ?? '',
+    ) {
       const res = await fetch(`${t.url}${path}`, {
         method: 'POST',
         redirect: 'manual',
@@ -52,7 +56,11 @@ async function signedUp(t: TestApp, email: string, company = 'Acme Software') {
   const vendorId = /data-testid="vendor-id">([^<]+)</.exec((await b.get('/panel/emails?env=sandbox')).html)![1]!;
   // An open sign-up starts in the sandbox; the operator lets these vendors reach production too.
   await t.services.catalog.enableProduction(vendorId);
-  return { ...b, vendorId, scope: (environment: Scope['environment'] = 'sandbox'): Scope => ({ vendorId, environment }) };
+  return {
+    ...b,
+    vendorId,
+    scope: (environment: Scope['environment'] = 'sandbox'): Scope => ({ vendorId, environment }),
+  };
 }
 
 /** Every kind ticked, as the form sends it. */
@@ -65,7 +73,9 @@ for (const kind of await storeKinds()) {
     let t: TestApp;
     before(async () => {
       inbox = await startSmtpInbox();
-      t = await startTestApp(kind, { env: { SMTP_URL: inbox.url, SMTP_FROM: FROM, SMTP_SANDBOX_TO: 'customers', PANEL_SIGNUP: 'open' } });
+      t = await startTestApp(kind, {
+        env: { SMTP_URL: inbox.url, SMTP_FROM: FROM, SMTP_SANDBOX_TO: 'customers', PANEL_SIGNUP: 'open' },
+      });
     });
     after(async () => {
       await t.close();
@@ -82,7 +92,9 @@ for (const kind of await storeKinds()) {
         const res = await fetch(`${t.url}${path}`, {
           method,
           redirect: 'manual',
-          ...(method === 'POST' ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'kind=RECEIPT&csrf=x' } : {}),
+          ...(method === 'POST'
+            ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'kind=RECEIPT&csrf=x' }
+            : {}),
         });
         assert.equal(res.status, 303, path);
         assert.equal(res.headers.get('location'), '/panel/signin', path);
@@ -94,19 +106,35 @@ for (const kind of await storeKinds()) {
       const b = await signedUp(t, `on-${kind}@acme.test`);
       const page = await b.get('/panel/emails?env=sandbox');
       assert.equal(page.status, 200);
-      assert.match(page.html, /Customer e-mails are on\. They are sent from <strong>receipts@opentill\.test<\/strong> with your name\./);
-      assert.match(page.html, />Developers<\/a><a href="\/panel\/emails\?env=sandbox" aria-current="page">E-mails<\/a><a href="\/panel\/settings/);
+      assert.match(
+        page.html,
+        /Customer e-mails are on\. They are sent from <strong>receipts@opentill\.test<\/strong> with your name\./,
+      );
+      assert.match(
+        page.html,
+        />Developers<\/a><a href="\/panel\/emails\?env=sandbox" aria-current="page">E-mails<\/a><a href="\/panel\/settings/,
+      );
       for (const k of CUSTOMER_EMAIL_KINDS) assert.ok(checked(page.html, k), `${k} is on`);
       assert.match(page.html, /placeholder="Acme Software"/);
       assert.match(page.html, /data-testid="no-emails">No sandbox e-mails yet\./);
       assert.doesNotMatch(page.html, /data-testid="send-test" disabled/);
-      assert.doesNotMatch(page.html, /not to your test customers/, 'this operator sends sandbox e-mails to the test customers');
+      assert.doesNotMatch(
+        page.html,
+        /not to your test customers/,
+        'this operator sends sandbox e-mails to the test customers',
+      );
     });
 
     test('saved settings are shown again, kept on the vendor for both environments, and a bad reply-to is refused with nothing changed', async () => {
       const b = await signedUp(t, `save-${kind}@acme.test`);
-      const someOn = Object.fromEntries(Object.entries(allOn).filter(([name]) => !['send_CANCELLED', 'send_REFUNDED'].includes(name)));
-      const saved = await b.post('/panel/emails?env=sandbox', { senderName: '  Acme Billing ', replyTo: 'help@acme.test', ...someOn });
+      const someOn = Object.fromEntries(
+        Object.entries(allOn).filter(([name]) => !['send_CANCELLED', 'send_REFUNDED'].includes(name)),
+      );
+      const saved = await b.post('/panel/emails?env=sandbox', {
+        senderName: '  Acme Billing ',
+        replyTo: 'help@acme.test',
+        ...someOn,
+      });
       assert.equal(saved.status, 303, saved.html);
       assert.equal(saved.location, '/panel/emails?env=sandbox&done=emails');
       const page = await b.get(saved.location);
@@ -119,9 +147,16 @@ for (const kind of await storeKinds()) {
       );
       const expected = { senderName: 'Acme Billing', replyTo: 'help@acme.test', off: ['CANCELLED', 'REFUNDED'] };
       assert.deepEqual((await t.services.catalog.requireVendor(b.vendorId)).emails, expected);
-      assert.ok(!checked((await b.get('/panel/emails?env=production')).html, 'REFUNDED'), 'production shows the same settings');
+      assert.ok(
+        !checked((await b.get('/panel/emails?env=production')).html, 'REFUNDED'),
+        'production shows the same settings',
+      );
 
-      const refused = await b.post('/panel/emails?env=sandbox', { senderName: 'Someone Else', replyTo: 'not an address', ...allOn });
+      const refused = await b.post('/panel/emails?env=sandbox', {
+        senderName: 'Someone Else',
+        replyTo: 'not an address',
+        ...allOn,
+      });
       assert.equal(refused.status, 400);
       assert.match(refused.html, /role="alert">[^<]*Reply-to/);
       assert.match(refused.html, /name="senderName"[^>]*value="Someone Else"/, 'what was typed is kept');
@@ -134,7 +169,11 @@ for (const kind of await storeKinds()) {
 
       // Emptied, the fields fall back to the vendor's name and address.
       assert.equal((await b.post('/panel/emails?env=sandbox', { senderName: '', replyTo: '', ...allOn })).status, 303);
-      assert.deepEqual((await t.services.catalog.requireVendor(b.vendorId)).emails, { senderName: null, replyTo: null, off: [] });
+      assert.deepEqual((await t.services.catalog.requireVendor(b.vendorId)).emails, {
+        senderName: null,
+        replyTo: null,
+        off: [],
+      });
     });
 
     test('a form without its token, or with another session’s, is refused and changes nothing', async () => {
@@ -143,12 +182,20 @@ for (const kind of await storeKinds()) {
       const otherToken = /name="csrf" value="([^"]*)"/.exec((await other.get('/panel/emails')).html)![1]!;
       await b.get('/panel/emails');
       for (const token of [null, '', otherToken]) {
-        const res = await b.post('/panel/emails?env=sandbox', { senderName: 'Forged', replyTo: 'evil@example.com' }, token);
+        const res = await b.post(
+          '/panel/emails?env=sandbox',
+          { senderName: 'Forged', replyTo: 'evil@example.com' },
+          token,
+        );
         assert.equal(res.status, 403, String(token));
         const test = await b.post('/panel/emails/test?env=sandbox', { kind: 'RECEIPT' }, token);
         assert.equal(test.status, 403);
       }
-      assert.deepEqual((await t.services.catalog.requireVendor(b.vendorId)).emails, { senderName: null, replyTo: null, off: [] });
+      assert.deepEqual((await t.services.catalog.requireVendor(b.vendorId)).emails, {
+        senderName: null,
+        replyTo: null,
+        off: [],
+      });
       assert.equal(inbox.to(`csrf-${kind}@acme.test`).length, 0);
     });
 
@@ -160,33 +207,54 @@ for (const kind of await storeKinds()) {
         const page = await b.get(`/panel/emails/preview/${k}?env=sandbox`);
         assert.equal(page.status, 200, k);
         assert.match(sample.subject, /^\[Test\] /);
-        assert.ok(page.html.includes(`data-testid="subject">${escapeHtml(sample.subject)}<`), `${k}: ${sample.subject}`);
+        assert.ok(
+          page.html.includes(`data-testid="subject">${escapeHtml(sample.subject)}<`),
+          `${k}: ${sample.subject}`,
+        );
         assert.ok(page.html.includes(escapeHtml(`Acme Software <${FROM}>`)), k);
         assert.ok(page.html.includes(`<dd>preview-${kind}@acme.test</dd>`), `${k}: replies go to the vendor's address`);
         assert.match(page.html, /<iframe class="email-frame" sandbox srcdoc="&#60;!doctype html&#62;/);
         assert.ok(page.html.includes(escapeHtml(sample.text.split('\n')[2]!)), `${k}: the text version`);
-        assert.match(page.headers.get('content-security-policy')!, /style-src-attr 'unsafe-inline'; script-src 'nonce-/);
+        assert.match(
+          page.headers.get('content-security-policy')!,
+          /style-src-attr 'unsafe-inline'; script-src 'nonce-/,
+        );
       }
       const production = await b.get('/panel/emails/preview/RECEIPT?env=production');
       assert.match(production.html, /data-testid="subject">Your receipt from Acme Software</);
-      for (const path of ['/panel/emails/preview/receipt', '/panel/emails/preview/NOPE', '/panel/emails/preview/__proto__']) {
+      for (const path of [
+        '/panel/emails/preview/receipt',
+        '/panel/emails/preview/NOPE',
+        '/panel/emails/preview/__proto__',
+      ]) {
         const missing = await b.get(`${path}?env=sandbox`);
         assert.equal(missing.status, 404, path);
         assert.match(missing.html, /There is no such e-mail here in sandbox/);
       }
-      assert.doesNotMatch((await b.get('/panel/emails')).headers.get('content-security-policy')!, /unsafe-inline/, 'only the preview allows style attributes');
+      assert.doesNotMatch(
+        (await b.get('/panel/emails')).headers.get('content-security-policy')!,
+        /unsafe-inline/,
+        'only the preview allows style attributes',
+      );
     });
 
     test('"Send me a test" sends one e-mail of that kind to the signed-in vendor, as the settings say; an unknown kind sends nothing', async () => {
       const email = `test-${kind}@acme.test`;
       const b = await signedUp(t, email);
       await b.get('/panel/emails?env=sandbox');
-      assert.equal((await b.post('/panel/emails?env=sandbox', { senderName: 'Acme Billing', replyTo: 'help@acme.test', ...allOn })).status, 303);
+      assert.equal(
+        (await b.post('/panel/emails?env=sandbox', { senderName: 'Acme Billing', replyTo: 'help@acme.test', ...allOn }))
+          .status,
+        303,
+      );
       await b.get('/panel/emails?env=sandbox');
       const sent = await b.post('/panel/emails/test?env=sandbox', { kind: 'RENEWED' });
       assert.equal(sent.status, 303, sent.html);
       assert.equal(sent.location, '/panel/emails?env=sandbox&done=test-sent');
-      assert.match((await b.get(sent.location!)).html, new RegExp(`role="status">A test e-mail is on its way to ${email}\\.`));
+      assert.match(
+        (await b.get(sent.location!)).html,
+        new RegExp(`role="status">A test e-mail is on its way to ${email}\\.`),
+      );
       const mails = inbox.to(email);
       assert.equal(mails.length, 1);
       assert.equal(mails[0]!.subject, '[Test] Payment received: Example Pro');
@@ -217,9 +285,18 @@ for (const kind of await storeKinds()) {
     test('recent e-mails: a sent receipt and one the mail server refused, failed with its reason and linked to its transaction', async () => {
       const b = await signedUp(t, `list-${kind}@acme.test`);
       const scope = b.scope();
-      const product = await t.services.catalog.createProduct(scope, { name: 'Acme Pro', type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }] });
+      const product = await t.services.catalog.createProduct(scope, {
+        name: 'Acme Pro',
+        type: 'ONETIME',
+        prices: [{ currency: 'USD', value: 20 }],
+      });
       const buy = async (email: string) => {
-        const result = await t.services.purchases.purchase(scope, { productId: product.id, email, country: 'US', card: TEST_CARD });
+        const result = await t.services.purchases.purchase(scope, {
+          productId: product.id,
+          email,
+          country: 'US',
+          card: TEST_CARD,
+        });
         assert.equal(result.status, 'PAID');
         return result.status === 'PAID' ? result.transaction.id : '';
       };
@@ -236,12 +313,19 @@ for (const kind of await storeKinds()) {
       const failed = rows.find((r) => r.includes(bounced))!;
       assert.match(failed, /data-status="FAILED" class="failed"/);
       assert.match(failed, /<span class="st bad">Failed<\/span><span class="why">550[^<]*No such mailbox/);
-      assert.ok(failed.includes(`<td><a href="/panel/transactions/${failedId}?env=sandbox">Receipt</a>`), 'the kind links to its transaction');
+      assert.ok(
+        failed.includes(`<td><a href="/panel/transactions/${failedId}?env=sandbox">Receipt</a>`),
+        'the kind links to its transaction',
+      );
       assert.ok(failed.includes(`<code>${failedId}</code>`));
       const sent = rows.find((r) => r.includes(sentId))!;
       assert.match(sent, /<span class="st good">Sent<\/span>/);
       assert.match(page.html, /data-testid="failed-count">One e-mail could not be delivered/);
-      assert.match((await b.get('/panel/emails?env=production')).html, /No production e-mails yet/, 'each environment lists its own');
+      assert.match(
+        (await b.get('/panel/emails?env=production')).html,
+        /No production e-mails yet/,
+        'each environment lists its own',
+      );
     });
   });
 
@@ -260,7 +344,10 @@ for (const kind of await storeKinds()) {
         /Customer e-mails are off: the operator of this opentill has not configured SMTP \(<code>SMTP_URL<\/code> and <code>SMTP_FROM<\/code>\)\. Nothing is sent to your customers\./,
       );
       assert.equal([...page.html.matchAll(/data-testid="send-test" disabled>/g)].length, CUSTOMER_EMAIL_KINDS.length);
-      assert.match(page.html, /Sandbox e-mails say “\[Test\]” in their subject and go to you \(off-[a-z]+@acme\.test\), not to your test customers\./);
+      assert.match(
+        page.html,
+        /Sandbox e-mails say “\[Test\]” in their subject and go to you \(off-[a-z]+@acme\.test\), not to your test customers\./,
+      );
       const test = await b.post('/panel/emails/test?env=sandbox', { kind: 'RECEIPT' });
       assert.equal(test.location, '/panel/emails?env=sandbox&done=test-off');
       assert.match((await b.get(test.location!)).html, /role="alert">E-mails are off: SMTP is not configured\./);
@@ -269,13 +356,22 @@ for (const kind of await storeKinds()) {
       assert.match(preview.html, /<dd>Acme Software \(not configured\)<\/dd>/);
       // Settings can be made ready before the operator turns e-mails on.
       await b.get('/panel/emails?env=sandbox');
-      assert.equal((await b.post('/panel/emails?env=sandbox', { senderName: 'Acme', ...allOn, send_RECEIPT: '' })).status, 303);
+      assert.equal(
+        (await b.post('/panel/emails?env=sandbox', { senderName: 'Acme', ...allOn, send_RECEIPT: '' })).status,
+        303,
+      );
       assert.deepEqual((await t.services.catalog.requireVendor(b.vendorId)).emails.off, ['RECEIPT']);
     });
 
     test('a test POST with no kind, or one that is not a kind, is a 400 page', async () => {
       const b = await signedUp(t, `garbage-${kind}@acme.test`);
-      for (const fields of [{}, { kind: '' }, { kind: 'x'.repeat(5000) }, { kind: 'toString' }, { kind: 'RECEIPT ' }] as Record<string, string>[]) {
+      for (const fields of [
+        {},
+        { kind: '' },
+        { kind: 'x'.repeat(5000) },
+        { kind: 'toString' },
+        { kind: 'RECEIPT ' },
+      ] as Record<string, string>[]) {
         const refused = await b.post('/panel/emails/test?env=sandbox', fields);
         assert.equal(refused.status, 400, JSON.stringify(fields).slice(0, 50));
         assert.match(refused.html, /role="alert">Choose which e-mail to send as a test\./);
@@ -295,7 +391,8 @@ for (const kind of await storeKinds()) {
       const first = await send();
       assert.equal(first.headers.get('x-ratelimit-limit'), '10');
       // Earlier tests of this app sent some already: the rest of the minute's 10 go through.
-      for (let left = Number(first.headers.get('x-ratelimit-remaining')); left > 0; left--) assert.notEqual((await send()).status, 429);
+      for (let left = Number(first.headers.get('x-ratelimit-remaining')); left > 0; left--)
+        assert.notEqual((await send()).status, 429);
       const limited = await send();
       assert.equal(limited.status, 429);
       assert.match(await limited.text(), /<title>Too many requests/);

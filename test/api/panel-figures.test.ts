@@ -28,9 +28,20 @@ for (const kind of await storeKinds()) {
     const at = (iso: string) => clock.set(new Date(iso));
     const run = () => t.services.billing.runDue({ sandboxVendorId: v.vendor.id });
     const monthly = (usd: number, extra: Record<string, unknown> = {}) =>
-      v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: usd }], ...extra } as never);
+      v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: usd }],
+        ...extra,
+      } as never);
     const cancelledAt = async (id: string) =>
-      (await t.services.database.kysely.selectFrom('transactions').select('cancelled_at').where('id', '=', id).executeTakeFirstOrThrow()).cancelled_at;
+      (
+        await t.services.database.kysely
+          .selectFrom('transactions')
+          .select('cancelled_at')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).cancelled_at;
     const overview = () => t.services.dashboard.overview(v.scope(), 'day');
 
     test('churn counts a subscription in the 30 days it was cancelled in, not when it later ended, was refunded or changed', async () => {
@@ -42,7 +53,10 @@ for (const kind of await storeKinds()) {
 
       // Cancelled on 10 May to the end of its period; the period ends on 1 June (a CANCELLED change then).
       at('2030-05-10T12:00:00.000Z');
-      assert.equal((await t.services.transactions.cancel(v.scope(), early, 'VENDOR')).transaction.status, 'SUBSCRIPTION_STATUS_CANCELLED_PENDING');
+      assert.equal(
+        (await t.services.transactions.cancel(v.scope(), early, 'VENDOR')).transaction.status,
+        'SUBSCRIPTION_STATUS_CANCELLED_PENDING',
+      );
       assert.equal(await cancelledAt(early), '2030-05-10T12:00:00.000Z');
       assert.equal(await cancelledAt(stays), null);
 
@@ -53,7 +67,11 @@ for (const kind of await storeKinds()) {
       }
       const [earlyNow] = (await v.api(`/v1/transactions/early%40example.com`)).json as { transactionStatus: string }[];
       assert.equal(earlyNow!.transactionStatus, 'SUBSCRIPTION_STATUS_CANCELLED');
-      assert.equal(await cancelledAt(early), '2030-05-10T12:00:00.000Z', 'the end of the paid period does not move the cancellation date');
+      assert.equal(
+        await cancelledAt(early),
+        '2030-05-10T12:00:00.000Z',
+        'the end of the paid period does not move the cancellation date',
+      );
       assert.equal(await cancelledAt(failing), '2030-06-08T10:00:00.000Z', 'the last failed retry is the cancellation');
 
       // 10 June: one cancelled and then refunded (counted once, on its cancellation), one refunded outright, a trial cancelled.
@@ -94,7 +112,9 @@ for (const kind of await storeKinds()) {
         body: { prices: [{ currency: 'USD', value: 60 }], transactionIdToMigrate: old },
       });
       assert.equal(upgrade.status, 200, upgrade.text);
-      await v.buy((upgrade.json as { customizedProductId: string }).customizedProductId, { email: 'switch@example.com' });
+      await v.buy((upgrade.json as { customizedProductId: string }).customizedProductId, {
+        email: 'switch@example.com',
+      });
       assert.equal(await cancelledAt(old), '2030-05-11T10:00:00.000Z', 'the old subscription did stop');
       const o = await overview();
       assert.deepEqual([o.churned30, o.activeSubscriptions], [0, 1]);
@@ -107,7 +127,11 @@ for (const kind of await storeKinds()) {
           { currency: 'EUR', value: 9 },
         ],
       });
-      const yearly = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'YEARLY', prices: [{ currency: 'USD', value: 120 }] } as never);
+      const yearly = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'YEARLY',
+        prices: [{ currency: 'USD', value: 120 }],
+      } as never);
       await t.services.coupons.create(v.scope(), { productId: plan.id, code: 'HALF', percentOff: 50 });
       const usd = await v.buy(plan.id, { email: 'usd@example.com', coupon: 'HALF' });
       await v.buy(plan.id, { email: 'eur@example.com', country: 'DE', currency: 'EUR' });
@@ -116,10 +140,17 @@ for (const kind of await storeKinds()) {
       assert.equal(paid!.netPrice, 5, 'the first payment had the coupon');
 
       let o = await overview();
-      assert.deepEqual(o.mrr.byCurrency, { USD: 1000 + 1000, EUR: 900 }, 'USD: the monthly at its full price and the yearly per month');
+      assert.deepEqual(
+        o.mrr.byCurrency,
+        { USD: 1000 + 1000, EUR: 900 },
+        'USD: the monthly at its full price and the yearly per month',
+      );
 
       // The vendor raises the price and drops the EUR price: renewals charge 12 USD, and EUR converted from it.
-      await t.services.catalog.updateProduct(v.scope(), plan.id, { name: plan.name, prices: [{ currency: 'USD', value: 12 }] });
+      await t.services.catalog.updateProduct(v.scope(), plan.id, {
+        name: plan.name,
+        prices: [{ currency: 'USD', value: 12 }],
+      });
       o = await overview();
       const eur = convertFromUsd(1200, 'EUR', t.services.rates);
       assert.deepEqual(o.mrr.byCurrency, { USD: 1200 + 1000, EUR: eur });
@@ -149,7 +180,9 @@ for (const kind of await storeKinds()) {
         const names = Object.keys(await migrationProvider.getMigrations()).sort();
         const down = await migrator.migrateTo(names[names.indexOf('0016-cancelled-at') - 1]!);
         assert.equal(down.error, undefined);
-        const columns = await sql<{ n: number }>`select count(*) as n from transactions where changed_at = '2030-05-03T10:00:00.000Z'`.execute(db);
+        const columns = await sql<{
+          n: number;
+        }>`select count(*) as n from transactions where changed_at = '2030-05-03T10:00:00.000Z'`.execute(db);
         assert.equal(Number(columns.rows[0]!.n), 1);
       } finally {
         const up = await migrator.migrateToLatest();

@@ -39,13 +39,18 @@ for (const kind of await storeKinds()) {
         assert.equal(set.status, 303);
         assert.equal(new URL(set.headers.get('location')!, url).pathname, '/panel/invite-set');
         assert.equal((await fetch(new URL(set.headers.get('location')!, url))).status, 200);
-        const session = await t.services.panel.signIn({ email: 'owner@cli-vendor.test', password: 'a long enough password' });
+        const session = await t.services.panel.signIn({
+          email: 'owner@cli-vendor.test',
+          password: 'a long enough password',
+        });
         assert.ok(session.cookie);
 
         // Used: the same link again changes nothing.
         assert.equal((await fetch(url, form('another long password'))).status, 410);
         assert.equal((await fetch(url)).status, 410);
-        await assert.rejects(t.services.panel.signIn({ email: 'owner@cli-vendor.test', password: 'another long password' }));
+        await assert.rejects(
+          t.services.panel.signIn({ email: 'owner@cli-vendor.test', password: 'another long password' }),
+        );
 
         // A new link resets the password; a day later it no longer works.
         const second = await t.services.panelInvites.issue(vendor.id);
@@ -80,7 +85,11 @@ describe('opentill vendor invite', () => {
   test('prints a one-time link under BASE_URL, and refuses an unknown vendor', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opentill-invite-'));
     const run = (...args: string[]) =>
-      cli(args, { OPENTILL_SECRET: 'cli-invite-secret-0123456789-0123456789', OPENTILL_DATA_DIR: dir, BASE_URL: 'https://pay.example.com' });
+      cli(args, {
+        OPENTILL_SECRET: 'cli-invite-secret-0123456789-0123456789',
+        OPENTILL_DATA_DIR: dir,
+        BASE_URL: 'https://pay.example.com',
+      });
     try {
       const created = await run('vendor', 'create', '--name', 'Acme', '--email', 'owner@acme.test', '--json');
       succeeded(created);

@@ -3,7 +3,10 @@ import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
 import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 const PASSWORD = 'a long enough password';
 
 /**
@@ -14,7 +17,12 @@ for (const kind of await storeKinds()) {
   describe(`panel logo upload (${kind})`, () => {
     let t: TestApp;
     let v: TestVendor;
-    useTestApp(kind, { clock: fixedClock(new Date('2030-03-05T09:00:00.000Z')) }, (app, vendor) => ((t = app), (v = vendor)), 'Logo Co');
+    useTestApp(
+      kind,
+      { clock: fixedClock(new Date('2030-03-05T09:00:00.000Z')) },
+      (app, vendor) => ((t = app), (v = vendor)),
+      'Logo Co',
+    );
 
     /** The test vendor signed in to the panel (through an invitation), with the Settings page's token. */
     async function signedIn() {
@@ -43,7 +51,10 @@ for (const kind of await storeKinds()) {
 
     test('without JavaScript the page says so; a PNG is saved, shown on the page and given to the invoice', async () => {
       const { headers, csrf, page } = await signedIn();
-      assert.match(page, /<noscript><p[^>]*>Uploading a logo needs JavaScript here, or use <code>opentill vendor settings --logo FILE<\/code>/);
+      assert.match(
+        page,
+        /<noscript><p[^>]*>Uploading a logo needs JavaScript here, or use <code>opentill vendor settings --logo FILE<\/code>/,
+      );
       assert.match(page, /<input id="logo-file" type="file" accept="image\/png,image\/jpeg">/);
       assert.doesNotMatch(page, /alt="Your logo"/);
 
@@ -54,7 +65,11 @@ for (const kind of await storeKinds()) {
       assert.ok(after.includes(`<img class="logo-now" src="${logo}" alt="Your logo"`), 'the page shows the logo');
       assert.match(after, /The settings are saved/);
 
-      const product = await v.product({ type: 'ONETIME', name: 'Pro licence', prices: [{ currency: 'USD', value: 12 }] });
+      const product = await v.product({
+        type: 'ONETIME',
+        name: 'Pro licence',
+        prices: [{ currency: 'USD', value: 12 }],
+      });
       const id = await v.buy(product.id, { email: 'buyer@example.com', country: 'US' } as never);
       const hash = (await t.services.store.entries.listForTransaction(id))[0]!.hashId;
       assert.equal((await t.services.invoices.find('sandbox', hash)).seller.logo, logo);
@@ -69,10 +84,30 @@ for (const kind of await storeKinds()) {
       const cases: [string, Promise<Response>, number, RegExp][] = [
         ['no token', upload(headers, PNG), 403, /expired/],
         ['a wrong token', upload({ ...headers, 'x-csrf-token': `${csrf.slice(1)}x` }, PNG), 403, /expired/],
-        ['a GIF', upload({ ...headers, 'x-csrf-token': csrf }, Buffer.from('GIF89a\x01\x00\x01\x00'), 'image/gif'), 415, /PNG or JPEG/],
-        ['a form', upload({ ...headers, 'x-csrf-token': csrf }, 'logo=x', 'application/x-www-form-urlencoded'), 415, /PNG or JPEG/],
-        ['text called a PNG', upload({ ...headers, 'x-csrf-token': csrf }, Buffer.from('not an image at all')), 400, /must be a PNG or JPEG image/],
-        ['too large', upload({ ...headers, 'x-csrf-token': csrf }, Buffer.concat([PNG, Buffer.alloc(100 * 1024)])), 413, /100 KB at most/],
+        [
+          'a GIF',
+          upload({ ...headers, 'x-csrf-token': csrf }, Buffer.from('GIF89a\x01\x00\x01\x00'), 'image/gif'),
+          415,
+          /PNG or JPEG/,
+        ],
+        [
+          'a form',
+          upload({ ...headers, 'x-csrf-token': csrf }, 'logo=x', 'application/x-www-form-urlencoded'),
+          415,
+          /PNG or JPEG/,
+        ],
+        [
+          'text called a PNG',
+          upload({ ...headers, 'x-csrf-token': csrf }, Buffer.from('not an image at all')),
+          400,
+          /must be a PNG or JPEG image/,
+        ],
+        [
+          'too large',
+          upload({ ...headers, 'x-csrf-token': csrf }, Buffer.concat([PNG, Buffer.alloc(100 * 1024)])),
+          413,
+          /100 KB at most/,
+        ],
         ['signed out', upload({ 'x-csrf-token': csrf }, PNG), 401, /Sign in/],
       ];
       for (const [what, answer, status, message] of cases) {

@@ -36,7 +36,8 @@ function browser(t: TestApp) {
     /** `token`: the page's (default), a double-submit pair made up here (what any script can send), or none. */
     async post(path: string, fields: Record<string, string>, token: 'page' | 'forged' | 'none' = 'page') {
       if (token === 'forged') jar.set('ot_panel_csrf', 'made-up-made-up-made-up');
-      const csrf = token === 'page' ? (/name="csrf" value="([^"]*)"/.exec(lastPage)?.[1] ?? '') : 'made-up-made-up-made-up';
+      const csrf =
+        token === 'page' ? (/name="csrf" value="([^"]*)"/.exec(lastPage)?.[1] ?? '') : 'made-up-made-up-made-up';
       const res = await fetch(`${t.url}${path}`, {
         method: 'POST',
         redirect: 'manual',
@@ -46,7 +47,12 @@ function browser(t: TestApp) {
       remember(res);
       const html = await res.text();
       if (/name="csrf"/.test(html)) lastPage = html;
-      return { status: res.status, html, location: res.headers.get('location'), session: res.headers.getSetCookie().some((c) => /^ot_panel=[^;]/.test(c)) };
+      return {
+        status: res.status,
+        html,
+        location: res.headers.get('location'),
+        session: res.headers.getSetCookie().some((c) => /^ot_panel=[^;]/.test(c)),
+      };
     },
   };
 }
@@ -72,16 +78,26 @@ for (const kind of await storeKinds()) {
         assert.match(signin.html, /The operator of this server makes vendor accounts/);
 
         for (const token of ['none', 'forged'] as const) {
-          const post = await b.post('/panel/signup', { company: 'Stranger Ltd', email: `stranger-${token}@example.test`, password: PASSWORD }, token);
+          const post = await b.post(
+            '/panel/signup',
+            { company: 'Stranger Ltd', email: `stranger-${token}@example.test`, password: PASSWORD },
+            token,
+          );
           assert.equal(post.status, 403);
           assert.match(post.html, /Sign-up is closed/);
           assert.equal(post.session, false);
         }
         // The rule is the domain's, whatever calls it, and an operator's invitation does not open it either.
-        await assert.rejects(t.services.panel.signUp({ company: 'X', email: 'direct@example.test', password: PASSWORD }), /Sign-up is closed/);
+        await assert.rejects(
+          t.services.panel.signUp({ company: 'X', email: 'direct@example.test', password: PASSWORD }),
+          /Sign-up is closed/,
+        );
         const { token } = await t.services.panelInvites.issueSignUp('invited@example.test');
         assert.equal((await b.get(`/panel/signup/${token}`)).status, 403);
-        assert.equal((await b.post(`/panel/signup/${token}`, { company: 'Invited', password: PASSWORD }, 'forged')).status, 403);
+        assert.equal(
+          (await b.post(`/panel/signup/${token}`, { company: 'Invited', password: PASSWORD }, 'forged')).status,
+          403,
+        );
         assert.equal(await vendorCount(t), 0, 'no vendor was made');
       } finally {
         await t.close();
@@ -98,7 +114,11 @@ for (const kind of await storeKinds()) {
         const refused = await stranger.get('/panel/signup');
         assert.equal(refused.status, 403);
         assert.match(refused.html, /<h1>Sign-up is by invitation<\/h1>[^]*opentill vendor invite --email/);
-        const post = await stranger.post('/panel/signup', { company: 'Stranger', email: 'stranger@example.test', password: PASSWORD }, 'forged');
+        const post = await stranger.post(
+          '/panel/signup',
+          { company: 'Stranger', email: 'stranger@example.test', password: PASSWORD },
+          'forged',
+        );
         assert.equal(post.status, 403);
         assert.doesNotMatch((await stranger.get('/panel/signin')).html, /href="\/panel\/signup"/);
 
@@ -114,31 +134,59 @@ for (const kind of await storeKinds()) {
         assert.equal(await vendorCount(t), 0);
 
         // Someone else's e-mail in the form changes nothing: the account is the invitation's.
-        const made = await b.post(`/panel/signup/${token}`, { company: 'Newco', password: PASSWORD, email: 'other@example.test' });
+        const made = await b.post(`/panel/signup/${token}`, {
+          company: 'Newco',
+          password: PASSWORD,
+          email: 'other@example.test',
+        });
         assert.equal(made.status, 303, made.html);
         assert.equal(made.location, '/panel');
-        assert.equal((await b.get('/panel?env=production')).status, 200, 'signed in, and production is open to an invited vendor');
+        assert.equal(
+          (await b.get('/panel?env=production')).status,
+          200,
+          'signed in, and production is open to an invited vendor',
+        );
         const [vendor] = await t.services.store.vendors.list();
         assert.deepEqual([vendor!.name, vendor!.email, vendor!.productionEnabled], ['Newco', email, true]);
         assert.equal((await t.services.store.panel.findUserByEmail('new.owner@example.test'))?.vendorId, vendor!.id);
 
         const again = browser(t);
         assert.equal((await again.get(`/panel/signup/${token}`)).status, 410, 'used');
-        assert.equal((await again.post(`/panel/signup/${token}`, { company: 'Twice', password: PASSWORD }, 'forged')).status, 410);
-        await assert.rejects(t.services.panelInvites.issueSignUp('new.owner@example.test'), /signs in to a vendor's panel already/);
+        assert.equal(
+          (await again.post(`/panel/signup/${token}`, { company: 'Twice', password: PASSWORD }, 'forged')).status,
+          410,
+        );
+        await assert.rejects(
+          t.services.panelInvites.issueSignUp('new.owner@example.test'),
+          /signs in to a vendor's panel already/,
+        );
 
         const late = await t.services.panelInvites.issueSignUp('late@example.test');
         clock.advance(7 * 24 * 3600_000);
         assert.equal((await again.get(`/panel/signup/${late.token}`)).status, 410, 'a week old');
-        assert.equal((await again.post(`/panel/signup/${late.token}`, { company: 'Late', password: PASSWORD }, 'forged')).status, 410);
+        assert.equal(
+          (await again.post(`/panel/signup/${late.token}`, { company: 'Late', password: PASSWORD }, 'forged')).status,
+          410,
+        );
 
         const fresh = await t.services.panelInvites.issueSignUp('fresh@example.test');
         const forged = `${fresh.token.split('.')[0]}.${'A'.repeat(43)}`;
         assert.equal((await again.get(`/panel/signup/${forged}`)).status, 404);
-        assert.equal((await again.post(`/panel/signup/${forged}`, { company: 'Forged', password: PASSWORD }, 'forged')).status, 404);
+        assert.equal(
+          (await again.post(`/panel/signup/${forged}`, { company: 'Forged', password: PASSWORD }, 'forged')).status,
+          404,
+        );
         const passwordLink = (await t.services.panelInvites.issue(vendor!.id)).token;
-        assert.equal((await again.get(`/panel/signup/${passwordLink}`)).status, 404, 'a password link is no invitation');
-        assert.equal((await again.get(`/panel/invite/${fresh.token}`)).status, 404, 'nor an invitation a password link');
+        assert.equal(
+          (await again.get(`/panel/signup/${passwordLink}`)).status,
+          404,
+          'a password link is no invitation',
+        );
+        assert.equal(
+          (await again.get(`/panel/invite/${fresh.token}`)).status,
+          404,
+          'nor an invitation a password link',
+        );
         assert.equal(await vendorCount(t), 1);
       } finally {
         await t.close();
@@ -192,7 +240,11 @@ for (const kind of await storeKinds()) {
         assert.match(form.html, /works in the sandbox[^<]*until the operator of this server enables production/);
         assert.match((await b.get('/panel/signin')).html, /href="\/panel\/signup"/);
         await b.get('/panel/signup');
-        assert.equal((await b.post('/panel/signup', { company: 'Open Co', email: 'open@example.test', password: PASSWORD })).status, 303);
+        assert.equal(
+          (await b.post('/panel/signup', { company: 'Open Co', email: 'open@example.test', password: PASSWORD }))
+            .status,
+          303,
+        );
         const vendorId = (await t.services.store.panel.findUserByEmail('open@example.test'))!.vendorId;
         assert.equal((await t.services.store.vendors.find(vendorId))!.productionEnabled, false);
         const production = { vendorId, environment: 'production' as const };
@@ -202,10 +254,22 @@ for (const kind of await storeKinds()) {
         await b.get('/panel/developers?env=sandbox');
         const created = await b.post('/panel/credentials?env=sandbox', { action: 'create' });
         const sandboxAuth = /data-testid="authorization">([^<]+)</.exec((await b.get(created.location!)).html)![1]!;
-        assert.equal((await fetch(`${t.url}/sandbox/v1/transactions/a%40b.test`, { headers: { authorization: sandboxAuth } })).status, 200);
+        assert.equal(
+          (await fetch(`${t.url}/sandbox/v1/transactions/a%40b.test`, { headers: { authorization: sandboxAuth } }))
+            .status,
+          200,
+        );
 
         // Production in the panel: every page says why and what to ask; every form does nothing.
-        for (const path of ['/panel', '/panel/products', '/panel/developers', '/panel/settings', '/panel/transactions', '/panel/customers', '/panel/emails']) {
+        for (const path of [
+          '/panel',
+          '/panel/products',
+          '/panel/developers',
+          '/panel/settings',
+          '/panel/transactions',
+          '/panel/customers',
+          '/panel/emails',
+        ]) {
           const page = await b.get(`${path}?env=production`);
           assert.equal(page.status, 403, path);
           assert.match(page.html, /Production is not enabled for <strong>Open Co<\/strong>/, path);
@@ -241,7 +305,11 @@ for (const kind of await storeKinds()) {
           createdAt: clock.now().toISOString(),
           revokedAt: null,
         });
-        const product = await t.services.catalog.createProduct(production, { name: 'Live', type: 'ONETIME', prices: [{ currency: 'USD', value: 10 }] });
+        const product = await t.services.catalog.createProduct(production, {
+          name: 'Live',
+          type: 'ONETIME',
+          prices: [{ currency: 'USD', value: 10 }],
+        });
         const adminLink = t.services.hostedUrl('admin', production, vendorId);
         const reached = async () => ({
           api: await fetch(`${t.url}/v1/transactions/a%40b.test`, { headers: { authorization: planted } }),
@@ -251,7 +319,10 @@ for (const kind of await storeKinds()) {
         });
         const before = await reached();
         assert.equal(before.api.status, 403);
-        assert.match(((await before.api.json()) as { message: string }).message, /Production is not enabled[^]*opentill vendor enable-production/);
+        assert.match(
+          ((await before.api.json()) as { message: string }).message,
+          /Production is not enabled[^]*opentill vendor enable-production/,
+        );
         assert.deepEqual([before.checkout, before.price, before.admin], [404, 404, 403]);
 
         await t.services.catalog.enableProduction(vendorId);
@@ -262,7 +333,10 @@ for (const kind of await storeKinds()) {
         const issued = await b.post('/panel/credentials?env=production', { action: 'create' });
         assert.equal(issued.status, 303);
         const liveAuth = /data-testid="authorization">([^<]+)</.exec((await b.get(issued.location!)).html)![1]!;
-        assert.equal((await fetch(`${t.url}/v1/transactions/a%40b.test`, { headers: { authorization: liveAuth } })).status, 200);
+        assert.equal(
+          (await fetch(`${t.url}/v1/transactions/a%40b.test`, { headers: { authorization: liveAuth } })).status,
+          200,
+        );
       } finally {
         await t.close();
       }

@@ -35,7 +35,10 @@ for (const kind of await storeKinds()) {
         location: res.headers.get('location'),
         body: await res.text(),
         /** The session cookie's attributes, its value masked to its length. */
-        cookieShape: session?.replace(/^ot_panel=([^;]*)/, (_, value: string) => `ot_panel=<${value.length} characters>`),
+        cookieShape: session?.replace(
+          /^ot_panel=([^;]*)/,
+          (_, value: string) => `ot_panel=<${value.length} characters>`,
+        ),
         cookie: session?.split(';')[0],
       };
     }
@@ -46,13 +49,25 @@ for (const kind of await storeKinds()) {
     const vendorCount = async () => (await t.services.store.vendors.list()).length;
 
     test('a known e-mail gets the answer a new e-mail gets, but no session, and nothing changes', async () => {
-      const owner = await submit('signup', { company: 'Acme Software', email: 'owner@acme.test', password: 'the owner passphrase' });
+      const owner = await submit('signup', {
+        company: 'Acme Software',
+        email: 'owner@acme.test',
+        password: 'the owner passphrase',
+      });
       assert.equal(owner.status, 303);
       const ownerSession = owner.cookie;
       const vendors = await vendorCount();
 
-      const fresh = await submit('signup', { company: 'Someone', email: 'someone-new@acme.test', password: 'a guessing passphrase' });
-      const known = await submit('signup', { company: 'Someone', email: 'Owner@Acme.test', password: 'a guessing passphrase' });
+      const fresh = await submit('signup', {
+        company: 'Someone',
+        email: 'someone-new@acme.test',
+        password: 'a guessing passphrase',
+      });
+      const known = await submit('signup', {
+        company: 'Someone',
+        email: 'Owner@Acme.test',
+        password: 'a guessing passphrase',
+      });
       assert.deepEqual(
         { status: known.status, location: known.location, body: known.body, cookie: known.cookieShape },
         { status: fresh.status, location: fresh.location, body: fresh.body, cookie: fresh.cookieShape },
@@ -67,14 +82,27 @@ for (const kind of await storeKinds()) {
       assert.equal(await vendorCount(), vendors + 1, 'only the new e-mail made a vendor');
 
       // The owner's account is as it was: the owner's session and password work, the guesser's password does not.
-      assert.match((await panelWith(ownerSession)).html, /<strong>Acme Software<\/strong> <span class="muted">owner@acme\.test/);
-      assert.equal((await submit('signin', { email: 'owner@acme.test', password: 'the owner passphrase' })).status, 303);
-      assert.equal((await submit('signin', { email: 'owner@acme.test', password: 'a guessing passphrase' })).status, 401);
+      assert.match(
+        (await panelWith(ownerSession)).html,
+        /<strong>Acme Software<\/strong> <span class="muted">owner@acme\.test/,
+      );
+      assert.equal(
+        (await submit('signin', { email: 'owner@acme.test', password: 'the owner passphrase' })).status,
+        303,
+      );
+      assert.equal(
+        (await submit('signin', { email: 'owner@acme.test', password: 'a guessing passphrase' })).status,
+        401,
+      );
     });
 
     test("signing up again with the owner's own password signs nobody in either; signing in does", async () => {
       await submit('signup', { company: 'Beta', email: 'beta@acme.test', password: 'the beta passphrase' });
-      const again = await submit('signup', { company: 'Beta', email: 'beta@acme.test', password: 'the beta passphrase' });
+      const again = await submit('signup', {
+        company: 'Beta',
+        email: 'beta@acme.test',
+        password: 'the beta passphrase',
+      });
       assert.equal(again.location, '/panel');
       assert.equal((await panelWith(again.cookie)).status, 303);
       const signIn = await submit('signin', { email: 'beta@acme.test', password: 'the beta passphrase' });

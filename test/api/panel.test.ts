@@ -49,7 +49,12 @@ for (const kind of await storeKinds()) {
           remember(res);
           const html = await res.text();
           if (res.status === 200) lastPage = html;
-          return { status: res.status, html, location: res.headers.get('location'), setCookie: res.headers.getSetCookie() };
+          return {
+            status: res.status,
+            html,
+            location: res.headers.get('location'),
+            setCookie: res.headers.getSetCookie(),
+          };
         },
       };
     }
@@ -73,7 +78,11 @@ for (const kind of await storeKinds()) {
 
       const b = browser();
       await b.get('/panel/signup');
-      const res = await b.post('/panel/signup', { company: 'Acme Software', email: 'owner@acme.test', password: 'correct horse battery' });
+      const res = await b.post('/panel/signup', {
+        company: 'Acme Software',
+        email: 'owner@acme.test',
+        password: 'correct horse battery',
+      });
       assert.equal(res.status, 303);
       assert.match(
         res.setCookie.find((c) => c.startsWith('ot_panel='))!,
@@ -88,11 +97,18 @@ for (const kind of await storeKinds()) {
       assert.equal(page.headers.get('x-content-type-options'), 'nosniff');
       await b.get('/panel/signup');
       // An e-mail that has an account: the same answer as a new one (docs/decisions.md §19), but no session.
-      assert.equal((await b.post('/panel/signup', { company: 'Again', email: 'OWNER@acme.test', password: 'another long one' })).location, '/panel');
+      assert.equal(
+        (await b.post('/panel/signup', { company: 'Again', email: 'OWNER@acme.test', password: 'another long one' }))
+          .location,
+        '/panel',
+      );
       assert.equal((await b.get('/panel')).status, 303);
       const weak = browser();
       await weak.get('/panel/signup');
-      assert.match((await weak.post('/panel/signup', { company: 'X', email: 'x@acme.test', password: 'short' })).html, /10 to 200 characters/);
+      assert.match(
+        (await weak.post('/panel/signup', { company: 'X', email: 'x@acme.test', password: 'short' })).html,
+        /10 to 200 characters/,
+      );
     });
 
     test('sign-in: a wrong password is refused; the right one opens a session that ends after 12 hours or at sign-out', async () => {
@@ -103,9 +119,15 @@ for (const kind of await storeKinds()) {
       assert.equal(wrong.status, 401);
       assert.match(wrong.html, /e-mail or the password is wrong/);
       await b.get('/panel/signin');
-      assert.equal((await b.post('/panel/signin', { email: 'nobody@acme.test', password: 'correct horse battery' })).status, 401);
+      assert.equal(
+        (await b.post('/panel/signin', { email: 'nobody@acme.test', password: 'correct horse battery' })).status,
+        401,
+      );
       await b.get('/panel/signin');
-      assert.equal((await b.post('/panel/signin', { email: 'Sign@Acme.test', password: 'correct horse battery' })).status, 303);
+      assert.equal(
+        (await b.post('/panel/signin', { email: 'Sign@Acme.test', password: 'correct horse battery' })).status,
+        303,
+      );
       assert.equal((await b.get('/panel')).status, 200);
       clock.advance(12 * 3600_000);
       assert.equal((await b.get('/panel')).status, 303, 'the session has expired');
@@ -124,7 +146,10 @@ for (const kind of await storeKinds()) {
       assert.equal(created.status, 303, 'created, then a redirect: a reload creates nothing');
       const shown = await b.get(created.location!);
       const authorization = /data-testid="authorization">([^<]+)</.exec(shown.html)![1]!;
-      assert.equal((await fetch(`${t.url}/sandbox/v1/transactions/a%40b.test`, { headers: { authorization } })).status, 200);
+      assert.equal(
+        (await fetch(`${t.url}/sandbox/v1/transactions/a%40b.test`, { headers: { authorization } })).status,
+        200,
+      );
       assert.equal((await fetch(`${t.url}/v1/transactions/a%40b.test`, { headers: { authorization } })).status, 401);
       const again = await b.get('/panel/developers?env=sandbox');
       assert.ok(!again.html.includes(authorization.split(':')[1]!), 'the password is not shown again');
@@ -132,7 +157,10 @@ for (const kind of await storeKinds()) {
       const id = /name="action" value="revoke"><input type="hidden" name="id" value="([^"]+)"/.exec(again.html)![1]!;
       assert.equal((await b.post('/panel/credentials?env=sandbox', { action: 'revoke', id })).status, 303);
       clock.advance(6000); // past the credential cache's few seconds
-      assert.equal((await fetch(`${t.url}/sandbox/v1/transactions/a%40b.test`, { headers: { authorization } })).status, 401);
+      assert.equal(
+        (await fetch(`${t.url}/sandbox/v1/transactions/a%40b.test`, { headers: { authorization } })).status,
+        401,
+      );
     });
 
     test('products: created per environment with their snippet, payment link and id; bad input is shown, not stored', async () => {
@@ -160,7 +188,11 @@ for (const kind of await storeKinds()) {
       const bad = await b.post('/panel/products?env=sandbox', { name: 'Cheap', type: 'ONETIME', prices: 'EUR 5' });
       assert.equal(bad.status, 400);
       assert.match(bad.html, /USD/);
-      const junk = await b.post('/panel/products?env=sandbox', { name: 'Cheap', type: 'ONETIME', prices: 'five dollars' });
+      const junk = await b.post('/panel/products?env=sandbox', {
+        name: 'Cheap',
+        type: 'ONETIME',
+        prices: 'five dollars',
+      });
       assert.match(junk.html, /Write prices as/);
       assert.equal((await b.get('/panel/products?env=sandbox')).html.match(/data-testid="product"/g)?.length, 1);
     });
@@ -172,12 +204,28 @@ for (const kind of await storeKinds()) {
       let page = await b.get('/panel/products?env=sandbox');
       const id = /data-testid="product" data-id="([^"]+)"/.exec(page.html)![1]!;
       assert.match(page.html, new RegExp(`id="prices-${id}" name="prices" value="USD 10\\.00"`));
-      assert.equal((await b.post('/panel/products/edit?env=sandbox', { id, name: 'Starter plus', prices: 'USD 12.50, EUR 11', licences: 'yes' })).status, 303);
+      assert.equal(
+        (
+          await b.post('/panel/products/edit?env=sandbox', {
+            id,
+            name: 'Starter plus',
+            prices: 'USD 12.50, EUR 11',
+            licences: 'yes',
+          })
+        ).status,
+        303,
+      );
       const product = (await t.services.store.products.find(
-        { vendorId: (await t.services.store.panel.findUserByEmail('edit@acme.test'))!.vendorId, environment: 'sandbox' },
+        {
+          vendorId: (await t.services.store.panel.findUserByEmail('edit@acme.test'))!.vendorId,
+          environment: 'sandbox',
+        },
         id,
       ))!;
-      assert.deepEqual([product.name, product.prices, product.issuesLicences], ['Starter plus', { USD: 1250, EUR: 1100 }, true]);
+      assert.deepEqual(
+        [product.name, product.prices, product.issuesLicences],
+        ['Starter plus', { USD: 1250, EUR: 1100 }, true],
+      );
       const price = await (await fetch(`${t.url}/sandbox/public/v1/price/${id}?country=US`)).json();
       assert.equal(price.price, 12.5);
       await b.get('/panel/products?env=sandbox');
@@ -185,15 +233,35 @@ for (const kind of await storeKinds()) {
 
       await b.get('/panel/products?env=sandbox');
       assert.equal(
-        (await b.post('/panel/coupons?env=sandbox', { action: 'create', productId: id, code: 'launch25', off: '25%', expiresAt: '2031-01-31' })).status,
+        (
+          await b.post('/panel/coupons?env=sandbox', {
+            action: 'create',
+            productId: id,
+            code: 'launch25',
+            off: '25%',
+            expiresAt: '2031-01-31',
+          })
+        ).status,
         303,
       );
       await b.get('/panel/coupons?env=sandbox');
-      assert.equal((await b.post('/panel/coupons?env=sandbox', { action: 'create', productId: id, code: 'FIVE', off: 'USD 5, EUR 4.50' })).status, 303);
+      assert.equal(
+        (
+          await b.post('/panel/coupons?env=sandbox', {
+            action: 'create',
+            productId: id,
+            code: 'FIVE',
+            off: 'USD 5, EUR 4.50',
+          })
+        ).status,
+        303,
+      );
       page = await b.get('/panel/coupons?env=sandbox');
       assert.match(page.html, /<code>LAUNCH25<\/code> · Starter plus<br><span class="muted">25% off, until 2031-01-31/);
       assert.match(page.html, /<code>FIVE<\/code> · Starter plus<br><span class="muted">\$5\.00, €4\.50 off/);
-      const couponId = /name="action" value="revoke"><input type="hidden" name="id" value="(TC-CO_[^"]+)"/.exec(page.html)![1]!;
+      const couponId = /name="action" value="revoke"><input type="hidden" name="id" value="(TC-CO_[^"]+)"/.exec(
+        page.html,
+      )![1]!;
       assert.equal((await b.post('/panel/coupons?env=sandbox', { action: 'revoke', id: couponId })).status, 303);
       assert.match((await b.get('/panel/coupons?env=sandbox')).html, /, revoked/);
 
@@ -210,9 +278,15 @@ for (const kind of await storeKinds()) {
       await a.get('/panel');
       await a.post('/panel/credentials?env=sandbox', { action: 'create' });
       const aPage = await a.get('/panel/developers');
-      const aCredential = /name="action" value="revoke"><input type="hidden" name="id" value="([^"]+)"/.exec(aPage.html)![1]!;
+      const aCredential = /name="action" value="revoke"><input type="hidden" name="id" value="([^"]+)"/.exec(
+        aPage.html,
+      )![1]!;
 
-      const forged = await a.post('/panel/products?env=sandbox', { name: 'Forged', type: 'ONETIME', prices: 'USD 1' }, false);
+      const forged = await a.post(
+        '/panel/products?env=sandbox',
+        { name: 'Forged', type: 'ONETIME', prices: 'USD 1' },
+        false,
+      );
       assert.equal(forged.status, 403);
       assert.ok(!(await a.get('/panel/products')).html.includes('Forged'));
 
@@ -221,7 +295,11 @@ for (const kind of await storeKinds()) {
       assert.ok(!bPage.html.includes(aCredential));
       const attempt = await b.post('/panel/credentials?env=sandbox', { action: 'revoke', id: aCredential });
       assert.equal(attempt.status, 400);
-      assert.match((await a.get('/panel/developers')).html, new RegExp(`value="${aCredential}"`), "A's credential is still active");
+      assert.match(
+        (await a.get('/panel/developers')).html,
+        new RegExp(`value="${aCredential}"`),
+        "A's credential is still active",
+      );
 
       // The transactions button opens the admin tool for the signed-in vendor only.
       await b.get('/panel');

@@ -22,7 +22,12 @@ for (const kind of await storeKinds()) {
       inbox = await startSmtpInbox();
       t = await startTestApp(kind, {
         clock,
-        env: { SMTP_URL: inbox.url, SMTP_FROM: 'receipts@opentill.test', SMTP_SANDBOX_TO: 'customers', PANEL_SIGNUP: 'open' },
+        env: {
+          SMTP_URL: inbox.url,
+          SMTP_FROM: 'receipts@opentill.test',
+          SMTP_SANDBOX_TO: 'customers',
+          PANEL_SIGNUP: 'open',
+        },
       });
     });
     after(async () => {
@@ -36,8 +41,17 @@ for (const kind of await storeKinds()) {
 
     const entriesOf = async (id: string) => t.services.store.entries.listForTransaction(id);
     const buy = async (scope: Scope, email: string, value = 40) => {
-      const product = await t.services.catalog.createProduct(scope, { name: 'Acme Pro', type: 'ONETIME', prices: [{ currency: 'USD', value }] });
-      const result = await t.services.purchases.purchase(scope, { productId: product.id, email, country: 'US', card: TEST_CARD });
+      const product = await t.services.catalog.createProduct(scope, {
+        name: 'Acme Pro',
+        type: 'ONETIME',
+        prices: [{ currency: 'USD', value }],
+      });
+      const result = await t.services.purchases.purchase(scope, {
+        productId: product.id,
+        email,
+        country: 'US',
+        card: TEST_CARD,
+      });
       assert.equal(result.status, 'PAID');
       return (result as { transaction: { id: string } }).transaction.id;
     };
@@ -54,7 +68,11 @@ for (const kind of await storeKinds()) {
     };
 
     test('panel: 10 of 40 with a reason, then too much (refused, typed values kept), then the 30 left; the notices say what is left', async () => {
-      const { cookie: session } = await t.services.panel.signUp({ company: 'Acme', email: `owner-${kind}@acme.test`, password: 'a long enough passphrase' });
+      const { cookie: session } = await t.services.panel.signUp({
+        company: 'Acme',
+        email: `owner-${kind}@acme.test`,
+        password: 'a long enough passphrase',
+      });
       const cookie = `ot_panel=${session}`;
       const { user, csrfToken } = (await t.services.panel.session(session))!;
       const scope: Scope = { vendorId: user.vendorId, environment: 'sandbox' };
@@ -83,7 +101,10 @@ for (const kind of await storeKinds()) {
       assert.ok(refund!.invoiceNumber, 'a credit note of the part');
 
       const next = await page(confirmPath, cookie);
-      assert.match(next.html, /\$40\.00, of which \$10\.00 is already taken back\. <strong>\$30\.00<\/strong> can be refunded/);
+      assert.match(
+        next.html,
+        /\$40\.00, of which \$10\.00 is already taken back\. <strong>\$30\.00<\/strong> can be refunded/,
+      );
       const nextVersion = /name="version" value="(\d+)"/.exec(next.html)![1]!;
       for (const [amount, why] of [
         ['30.01', /more than is left/],
@@ -94,7 +115,10 @@ for (const kind of await storeKinds()) {
         const refused = await post({ version: nextVersion, amount, reason: 'Second thoughts' });
         assert.equal(refused.status, 400, amount);
         assert.match(refused.html, why, amount);
-        assert.ok(refused.html.includes(`value="${amount}"`) && refused.html.includes('>Second thoughts</textarea>'), 'what was typed stays');
+        assert.ok(
+          refused.html.includes(`value="${amount}"`) && refused.html.includes('>Second thoughts</textarea>'),
+          'what was typed stays',
+        );
       }
       assert.equal((await entriesOf(id)).length, 2, 'nothing booked by a refusal');
 
@@ -119,23 +143,35 @@ for (const kind of await storeKinds()) {
       const id = await buy(v.scope(), 'quinn@example.com', 25);
       const link = new URL((await v.api('/v1/generate-url-to-admin')).json.url).pathname;
       const opened = await fetch(`${t.url}${link}`, { redirect: 'manual' });
-      const detailPath = new URL(`${new URL(opened.headers.get('location')!, `${t.url}${link}`).pathname}/tx/${id}`, t.url).pathname;
+      const detailPath = new URL(
+        `${new URL(opened.headers.get('location')!, `${t.url}${link}`).pathname}/tx/${id}`,
+        t.url,
+      ).pathname;
       const refundForm = async () => {
         const html = (await page(detailPath)).html;
-        const f = new RegExp('<form method="post">(?:(?!</form>).)*name="action" value="refund"(?:(?!</form>).)*</form>', 's').exec(html)?.[0];
+        const f = new RegExp(
+          '<form method="post">(?:(?!</form>).)*name="action" value="refund"(?:(?!</form>).)*</form>',
+          's',
+        ).exec(html)?.[0];
         return { html, fields: f ? hiddenFields(f) : undefined };
       };
 
       let shown = await refundForm();
       assert.match(shown.html, /Up to <strong>\$25\.00<\/strong> can be refunded/);
       assert.match(shown.html, /id="amount" name="amount"[^>]*value="25\.00"/);
-      const tooMuch = await fetch(`${t.url}${detailPath}`, form({ ...shown.fields!, amount: '26', reason: 'Broken build' }));
+      const tooMuch = await fetch(
+        `${t.url}${detailPath}`,
+        form({ ...shown.fields!, amount: '26', reason: 'Broken build' }),
+      );
       assert.equal(tooMuch.status, 400);
       const refusedPage = await tooMuch.text();
       assert.match(refusedPage, /more than is left/);
       assert.ok(refusedPage.includes('value="26"') && refusedPage.includes('value="Broken build"'));
 
-      const part = await fetch(`${t.url}${detailPath}`, form({ ...shown.fields!, amount: '5.50', reason: 'Broken build' }));
+      const part = await fetch(
+        `${t.url}${detailPath}`,
+        form({ ...shown.fields!, amount: '5.50', reason: 'Broken build' }),
+      );
       assert.equal(part.status, 303);
       const after = await page(`${detailPath}${part.headers.get('location')}`);
       assert.match(after.html, /role="status">Refunded\. \$19\.50 of the payment of 2030-09-01 is left to refund\./);
@@ -145,7 +181,10 @@ for (const kind of await storeKinds()) {
       assert.match(shown.html, /\$5\.50 already taken back\. Up to <strong>\$19\.50<\/strong>/);
       const rest = await fetch(`${t.url}${detailPath}`, form(shown.fields!));
       assert.equal(rest.status, 303, 'no amount: all that is left');
-      assert.match((await page(`${detailPath}${rest.headers.get('location')}`)).html, /Refunded\. Nothing is left to refund\./);
+      assert.match(
+        (await page(`${detailPath}${rest.headers.get('location')}`)).html,
+        /Refunded\. Nothing is left to refund\./,
+      );
       assert.deepEqual(
         (await entriesOf(id)).map((e) => [e.amountTotalMinor, e.description]),
         [

@@ -33,9 +33,14 @@ for (const kind of await storeKinds()) {
       });
       return v.buy(product.id, { email, country: 'DE' });
     }
-    const read = async (id: string) => (await v.api(`/v1/transaction/${id}`)).json as { transactionStatus: string; entries: Entry[] };
+    const read = async (id: string) =>
+      (await v.api(`/v1/transaction/${id}`)).json as { transactionStatus: string; entries: Entry[] };
     const refund = (id: string, body?: unknown, key?: string) =>
-      v.api(`/v1/refund-transaction/${id}`, { method: 'POST', ...(body === undefined ? {} : { body }), headers: key ? { 'idempotency-key': key } : {} });
+      v.api(`/v1/refund-transaction/${id}`, {
+        method: 'POST',
+        ...(body === undefined ? {} : { body }),
+        headers: key ? { 'idempotency-key': key } : {},
+      });
     const minor = (text: string) => Math.round(Number(text) * 100);
 
     test('a payment refunded in parts: each part a record, refundable while something is left, the status unchanged until all of it is back', async () => {
@@ -47,8 +52,14 @@ for (const kind of await storeKinds()) {
       assert.equal(first.json[0].amountTotal, 10);
       assert.equal(first.json[0].currency, 'EUR');
       assert.equal(first.json[0].refundable, true, 'something is left of the payment');
-      assert.equal((await read(id)).transactionStatus, 'ONE_TIME_PAYMENT_STATUS_PAID', 'a part refunded changes no status');
-      const feed = ((await v.api('/v1/changed-transactions')).json as { id: string; changeStatus: string }[]).find((x) => x.id === id);
+      assert.equal(
+        (await read(id)).transactionStatus,
+        'ONE_TIME_PAYMENT_STATUS_PAID',
+        'a part refunded changes no status',
+      );
+      const feed = ((await v.api('/v1/changed-transactions')).json as { id: string; changeStatus: string }[]).find(
+        (x) => x.id === id,
+      );
       assert.equal(feed?.changeStatus, 'CHANGED_STATUS_REFUNDED', 'the vendor sees the refund');
 
       tick();
@@ -61,7 +72,11 @@ for (const kind of await storeKinds()) {
       assert.equal(rest.json[0].amountTotal, 17.05, 'without a body: what is left');
       assert.equal(rest.json[0].refundable, false);
       const after = await read(id);
-      assert.equal(after.transactionStatus, 'TRANSACTION_STATUS_REFUNDED', 'all of it back: refunded, as a refund of everything always was');
+      assert.equal(
+        after.transactionStatus,
+        'TRANSACTION_STATUS_REFUNDED',
+        'all of it back: refunded, as a refund of everything always was',
+      );
       const [payment, ...refunds] = after.entries;
       assert.equal(refunds.length, 3);
       for (const field of ['amountTotal', 'taxAmount', 'income'] as const) {
@@ -71,7 +86,8 @@ for (const kind of await storeKinds()) {
           `${field}: the refunds are exactly minus the payment`,
         );
       }
-      for (const r of refunds) assert.equal(minor(r.amountTotal), minor(r.taxAmount) + minor(r.amountTotal) - minor(r.taxAmount));
+      for (const r of refunds)
+        assert.equal(minor(r.amountTotal), minor(r.taxAmount) + minor(r.amountTotal) - minor(r.taxAmount));
       const again = await refund(id, { amount: 1 });
       assert.equal(again.status, 400);
       assert.equal(again.json.error, 'INVALID_STATE');
@@ -103,23 +119,35 @@ for (const kind of await storeKinds()) {
 
     test('another payment than the latest, named by its entry: the subscription runs on, its next charge unchanged', async () => {
       tick();
-      const plan = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 30 }] } as never);
+      const plan = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 30 }],
+      } as never);
       const id = await v.buy(plan.id, { email: 'earlier@example.com', country: 'US' });
       clock.advance(31 * 86_400_000);
       await t.services.billing.runDue({ sandboxVendorId: v.vendor.id });
       const renewed = await read(id);
       assert.equal(renewed.entries.length, 2);
-      const next = ((await v.api('/v1/transactions/earlier%40example.com')).json as { nextCharge: string }[])[0]!.nextCharge;
+      const next = ((await v.api('/v1/transactions/earlier%40example.com')).json as { nextCharge: string }[])[0]!
+        .nextCharge;
       const first = await refund(id, { amount: 5, entryId: renewed.entries[0]!.id });
       assert.equal(first.status, 200, first.text);
       const after = await read(id);
       assert.equal(after.transactionStatus, 'SUBSCRIPTION_STATUS_ACTIVE');
-      assert.equal(((await v.api('/v1/transactions/earlier%40example.com')).json as { nextCharge: string }[])[0]!.nextCharge, next);
+      assert.equal(
+        ((await v.api('/v1/transactions/earlier%40example.com')).json as { nextCharge: string }[])[0]!.nextCharge,
+        next,
+      );
       const refundEntry = after.entries.find((e) => e.type === 'SUBSCRIPTION_REFUND')!;
       assert.equal(refundEntry.amountTotal, '-5.00');
       const rest = await refund(id, { entryId: renewed.entries[0]!.id });
       assert.equal(rest.json[0].amountTotal, 25, 'the rest of the earlier payment');
-      assert.equal((await read(id)).transactionStatus, 'SUBSCRIPTION_STATUS_ACTIVE', 'an earlier period refunded in full ends nothing');
+      assert.equal(
+        (await read(id)).transactionStatus,
+        'SUBSCRIPTION_STATUS_ACTIVE',
+        'an earlier period refunded in full ends nothing',
+      );
       const latest = await refund(id);
       assert.equal(latest.status, 200);
       assert.equal(latest.json[0].amountTotal, 30, 'without a body: the latest payment, all of it');
@@ -152,7 +180,9 @@ for (const kind of await storeKinds()) {
         }),
       );
       assert.equal(answers.filter((a) => a.status === 200).length, 4);
-      assert.ok(answers.every((a) => a.status === 200 || (a.status === 400 && /more than is left/.test(a.json.message))));
+      assert.ok(
+        answers.every((a) => a.status === 200 || (a.status === 400 && /more than is left/.test(a.json.message))),
+      );
       const refunds = (await read(id)).entries.filter((e) => e.type === 'ONETIME_PAYMENT_REFUND');
       assert.equal(
         refunds.reduce((sum, r) => sum + minor(r.amountTotal), 0),
@@ -163,7 +193,9 @@ for (const kind of await storeKinds()) {
     test('the credit note of a part refunded is of that part', async () => {
       const id = await paid('credit-note@example.com');
       const res = await refund(id, { amount: 11.9 });
-      const pdf = Buffer.from(await (await fetch(res.json[0].invoiceLink.replace('http://opentill.test', t.url))).arrayBuffer());
+      const pdf = Buffer.from(
+        await (await fetch(res.json[0].invoiceLink.replace('http://opentill.test', t.url))).arrayBuffer(),
+      );
       const text = await pdfText(pdf);
       assert.match(text, /Credit note/);
       assert.match(text, /Total credited ?11,90 €/);

@@ -36,9 +36,15 @@ for (const kind of await storeKinds()) {
 
     test('customize-product counts the payload the same way', async () => {
       const product = await v.product({ type: 'ONETIME' });
-      const ok = await v.api(`/v1/customize-product/${product.id}`, { body: { prices: PRICES, payload: '😀'.repeat(4999) } });
+      const ok = await v.api(`/v1/customize-product/${product.id}`, {
+        body: { prices: PRICES, payload: '😀'.repeat(4999) },
+      });
       assert.equal(ok.status, 200, ok.text);
-      assertError(await v.api(`/v1/customize-product/${product.id}`, { body: { prices: PRICES, payload: '😀'.repeat(5000) } }), 400, 'PAYLOAD_TOO_LONG');
+      assertError(
+        await v.api(`/v1/customize-product/${product.id}`, { body: { prices: PRICES, payload: '😀'.repeat(5000) } }),
+        400,
+        'PAYLOAD_TOO_LONG',
+      );
     });
   });
 

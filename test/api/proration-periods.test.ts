@@ -25,11 +25,17 @@ for (const kind of await storeKinds()) {
     /** Switches `oldId` to a new plan at `usd` through a customized product and returns the new subscription as listed. */
     const switchTo = async (oldId: string, email: string, chargeFrequency: string, usd: number) => {
       const product = await plan(chargeFrequency, usd);
-      const link = await v.api(`/v1/customize-product/${product.id}`, { body: { prices: [{ currency: 'USD', value: usd }], transactionIdToMigrate: oldId } });
+      const link = await v.api(`/v1/customize-product/${product.id}`, {
+        body: { prices: [{ currency: 'USD', value: usd }], transactionIdToMigrate: oldId },
+      });
       assert.equal(link.status, 200, link.text);
       const newId = await v.buy(link.json.customizedProductId, { email });
       const listed = (await v.api(`/v1/transactions/${encodeURIComponent(email)}`)).json as any[];
-      assert.equal(listed.find((tx) => tx.id === oldId)?.transactionStatus, 'SUBSCRIPTION_STATUS_CANCELLED', 'the old plan ended');
+      assert.equal(
+        listed.find((tx) => tx.id === oldId)?.transactionStatus,
+        'SUBSCRIPTION_STATUS_CANCELLED',
+        'the old plan ended',
+      );
       const fresh = listed.find((tx) => tx.id === newId);
       assert.equal(fresh.transactionStatus, 'SUBSCRIPTION_STATUS_ACTIVE');
       assert.deepEqual((await v.api(`/v1/transaction/${newId}`)).json.entries, [], 'nothing charged at the switch');
@@ -68,7 +74,9 @@ for (const kind of await storeKinds()) {
         charged.entries.map((e: { type: string; amountTotal: string }) => `${e.type} ${e.amountTotal}`),
         ['SUBSCRIPTION_PAYMENT 20.00'],
       );
-      const listed = ((await v.api('/v1/transactions/weekly-up%40example.com')).json as any[]).find((tx) => tx.id === fresh.id);
+      const listed = ((await v.api('/v1/transactions/weekly-up%40example.com')).json as any[]).find(
+        (tx) => tx.id === fresh.id,
+      );
       assert.equal(listed.lastCharge, '2030-02-09T14:24:00.000Z');
       assert.equal(listed.nextCharge, '2030-03-09T14:24:00.000Z', 'a calendar month after the first charge');
     });

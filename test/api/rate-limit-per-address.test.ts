@@ -29,12 +29,17 @@ for (const [where, env, skip] of counters) {
       const t = await startTestApp('sqlite', { env: { ...env(), RATE_LIMIT_PER_ADDRESS: '5' } });
       try {
         const v = await t.newVendor();
-        for (let i = 0; i < 3; i++) assert.equal((await v.api('/v1/changed-transactions', { authorization: 'test_nobody:wrong' })).status, 401);
+        for (let i = 0; i < 3; i++)
+          assert.equal((await v.api('/v1/changed-transactions', { authorization: 'test_nobody:wrong' })).status, 401);
         assert.equal((await fetch(`${t.url}/healthz`)).status, 200);
         for (let i = 1; i <= 5; i++) {
           const res = await v.api('/v1/changed-transactions');
           assert.equal(res.status, 200, `request ${i}: ${res.text}`);
-          assert.deepEqual([res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining')], ['5', String(5 - i)], `request ${i}`);
+          assert.deepEqual(
+            [res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining')],
+            ['5', String(5 - i)],
+            `request ${i}`,
+          );
           const reset = Number(res.headers.get('x-ratelimit-reset'));
           assert.ok(Number.isInteger(reset) && reset >= 1 && reset <= 60, `x-ratelimit-reset: ${reset}`);
         }
@@ -54,13 +59,22 @@ for (const [where, env, skip] of counters) {
     });
 
     test('an IPv6 /64 counts as one address, a mapped IPv4 address as the IPv4 address, and each apart from the others', async () => {
-      const t = await startTestApp('sqlite', { env: { ...env(), RATE_LIMIT_PER_ADDRESS: '2', TRUST_PROXY: '127.0.0.1' } });
+      const t = await startTestApp('sqlite', {
+        env: { ...env(), RATE_LIMIT_PER_ADDRESS: '2', TRUST_PROXY: '127.0.0.1' },
+      });
       try {
         const v = await t.newVendor();
-        const from = async (address: string) => (await v.api('/v1/changed-transactions', { headers: { 'x-forwarded-for': address } })).status;
-        assert.deepEqual([await from('2001:db8:1:2::1'), await from('2001:DB8:1:2:ffff::9'), await from('2001:db8:1:2::1')], [200, 200, 429]);
+        const from = async (address: string) =>
+          (await v.api('/v1/changed-transactions', { headers: { 'x-forwarded-for': address } })).status;
+        assert.deepEqual(
+          [await from('2001:db8:1:2::1'), await from('2001:DB8:1:2:ffff::9'), await from('2001:db8:1:2::1')],
+          [200, 200, 429],
+        );
         assert.equal(await from('2001:db8:1:3::1'), 200, 'the next /64 counts apart');
-        assert.deepEqual([await from('::ffff:10.0.0.7'), await from('10.0.0.7'), await from('10.0.0.7')], [200, 200, 429]);
+        assert.deepEqual(
+          [await from('::ffff:10.0.0.7'), await from('10.0.0.7'), await from('10.0.0.7')],
+          [200, 200, 429],
+        );
         assert.equal(await from('10.0.0.8'), 200);
       } finally {
         await t.close();
@@ -75,13 +89,19 @@ for (const [where, env, skip] of counters) {
         const price = () => fetch(`${t.url}/sandbox/public/v1/price/${product.id}?country=US`);
         const first = await price();
         assert.equal(first.status, 200);
-        assert.deepEqual([first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining')], ['2', '1']);
+        assert.deepEqual(
+          [first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining')],
+          ['2', '1'],
+        );
         assert.equal((await price()).status, 200);
         const limited = await price();
         assert.equal(limited.status, 429);
         assert.equal(((await limited.json()) as { error: string }).error, 'RATE_LIMITED');
         const api = await v.api('/v1/changed-transactions');
-        assert.deepEqual([api.status, api.headers.get('x-ratelimit-limit'), api.headers.get('x-ratelimit-remaining')], [200, '20', '19']);
+        assert.deepEqual(
+          [api.status, api.headers.get('x-ratelimit-limit'), api.headers.get('x-ratelimit-remaining')],
+          [200, '20', '19'],
+        );
       } finally {
         await t.close();
       }

@@ -18,7 +18,10 @@ describe('rate limits shared through Redis', { skip: !reachable && `no Redis at 
   before(async () => {
     one = await startTestApp('sqlite', { env: { ...limits, REDIS_URL, REDIS_KEY_PREFIX: prefix } });
     // The second process: its own app and caches over the first one's database.
-    two = await startTestApp('sqlite', { env: { ...limits, REDIS_URL, REDIS_KEY_PREFIX: prefix }, database: one.services.database });
+    two = await startTestApp('sqlite', {
+      env: { ...limits, REDIS_URL, REDIS_KEY_PREFIX: prefix },
+      database: one.services.database,
+    });
   });
   after(async () => {
     await two?.close();
@@ -30,7 +33,9 @@ describe('rate limits shared through Redis', { skip: !reachable && `no Redis at 
     const v = await one.newVendor();
     const statuses: number[] = [];
     for (const app of [one, two, one, two, one, two]) {
-      const res = await fetch(`${app.url}/sandbox/v1/changed-transactions`, { headers: { authorization: v.credentials.sandbox.authorization } });
+      const res = await fetch(`${app.url}/sandbox/v1/changed-transactions`, {
+        headers: { authorization: v.credentials.sandbox.authorization },
+      });
       statuses.push(res.status);
     }
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429], 'five allowed a minute, wherever they land');
@@ -39,7 +44,10 @@ describe('rate limits shared through Redis', { skip: !reachable && `no Redis at 
   test('failed authentications from one address count in every process together', async () => {
     const statuses: number[] = [];
     for (const app of [one, two, one, two]) {
-      statuses.push((await fetch(`${app.url}/sandbox/v1/changed-transactions`, { headers: { authorization: 'test_nobody:wrong' } })).status);
+      statuses.push(
+        (await fetch(`${app.url}/sandbox/v1/changed-transactions`, { headers: { authorization: 'test_nobody:wrong' } }))
+          .status,
+      );
     }
     assert.deepEqual(statuses, [401, 401, 401, 429]);
   });
@@ -55,9 +63,19 @@ describe('rate limits without Redis, and with a Redis that does not answer', () 
     try {
       const v = await alone.newVendor();
       const get = (app: TestApp) =>
-        fetch(`${app.url}/sandbox/v1/changed-transactions`, { headers: { authorization: v.credentials.sandbox.authorization } }).then((r) => r.status);
-      assert.deepEqual([await get(alone), await get(alone), await get(alone)], [200, 200, 429], 'this process counts its own');
-      assert.deepEqual([await get(broken), await get(broken), await get(broken)], [200, 200, 200], 'no counter, no limit, no failure');
+        fetch(`${app.url}/sandbox/v1/changed-transactions`, {
+          headers: { authorization: v.credentials.sandbox.authorization },
+        }).then((r) => r.status);
+      assert.deepEqual(
+        [await get(alone), await get(alone), await get(alone)],
+        [200, 200, 429],
+        'this process counts its own',
+      );
+      assert.deepEqual(
+        [await get(broken), await get(broken), await get(broken)],
+        [200, 200, 200],
+        'no counter, no limit, no failure',
+      );
     } finally {
       await broken.close();
       await alone.close();

@@ -55,8 +55,14 @@ for (const kind of await storeKinds()) {
       const own = await v.buy(product.id, { email: 'list@example.com' });
       const given = await v.buy(product.id, { email: 'other@example.com' });
       const both = await v.buy(product.id, { email: 'list@example.com' });
-      assert.equal((await v.api(`/v1/transaction/${given}`, { method: 'POST', body: { assignEmail: 'LIST@example.com' } })).status, 200);
-      assert.equal((await v.api(`/v1/transaction/${both}`, { method: 'POST', body: { assignEmail: 'list@example.com' } })).status, 200);
+      assert.equal(
+        (await v.api(`/v1/transaction/${given}`, { method: 'POST', body: { assignEmail: 'LIST@example.com' } })).status,
+        200,
+      );
+      assert.equal(
+        (await v.api(`/v1/transaction/${both}`, { method: 'POST', body: { assignEmail: 'list@example.com' } })).status,
+        200,
+      );
       const listed = (await v.api('/v1/transactions/List%40Example.com')).json as { id: string }[];
       assert.deepEqual(
         listed.map((t) => t.id),

@@ -139,7 +139,11 @@ for (const kind of await storeKinds()) {
 
     test('refunding a subscription ends it: SUBSCRIPTION_REFUND, TRANSACTION_STATUS_REFUNDED, nextCharge null', async () => {
       tick();
-      const product = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 9.99 }] });
+      const product = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 9.99 }],
+      });
       const bought = clock.now();
       const id = await v.buy(product.id, { email: 'sub-refund@example.com' });
       const listed = await v.api('/v1/transactions/sub-refund@example.com');
@@ -197,7 +201,14 @@ for (const kind of await storeKinds()) {
       const entries = await entriesOf(id);
       assert.deepEqual(
         entries.map((e) => e.type),
-        ['VAULTED_PAYMENT', 'VAULTED_PAYMENT', 'VAULTED_PAYMENT', 'ONETIME_PAYMENT_REFUND', 'ONETIME_PAYMENT_REFUND', 'ONETIME_PAYMENT_REFUND'],
+        [
+          'VAULTED_PAYMENT',
+          'VAULTED_PAYMENT',
+          'VAULTED_PAYMENT',
+          'ONETIME_PAYMENT_REFUND',
+          'ONETIME_PAYMENT_REFUND',
+          'ONETIME_PAYMENT_REFUND',
+        ],
       );
       assert.deepEqual(
         entries.slice(3).map((e) => e.amountTotal),
@@ -210,13 +221,16 @@ for (const kind of await storeKinds()) {
       const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 42 }] });
       const id = await v.buy(product.id);
       tick();
-      const answers = await Promise.all(Array.from({ length: 20 }, () => v.api(`/v1/refund-transaction/${id}`, { method: 'POST' })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => v.api(`/v1/refund-transaction/${id}`, { method: 'POST' })),
+      );
       // One refund; every other answer is true when given: already refunded (400), or the first
       // still being confirmed by the payment provider (409 PAYMENT_PENDING).
       assert.equal(answers.filter((a) => a.status === 200).length, 1);
       for (const other of answers.filter((a) => a.status !== 200)) {
         assert.ok(
-          (other.status === 400 && other.json.error === 'INVALID_STATE') || (other.status === 409 && other.json.error === 'PAYMENT_PENDING'),
+          (other.status === 400 && other.json.error === 'INVALID_STATE') ||
+            (other.status === 409 && other.json.error === 'PAYMENT_PENDING'),
           JSON.stringify(other.json),
         );
       }

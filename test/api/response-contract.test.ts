@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Type, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-import { ChangedTransaction, ListedTransaction, TransactionWithEntries, UpdatedTransaction } from '../../src/http/schemas.ts';
+import {
+  ChangedTransaction,
+  ListedTransaction,
+  TransactionWithEntries,
+  UpdatedTransaction,
+} from '../../src/http/schemas.ts';
 import { storeKinds, useTestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
@@ -14,7 +19,9 @@ import { storeKinds, useTestApp, type TestVendor } from '../helpers/test-app.ts'
 function strict(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(strict);
   if (schema === null || typeof schema !== 'object') return schema;
-  const copy: Record<string, unknown> = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, strict(value)]));
+  const copy: Record<string, unknown> = Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [key, strict(value)]),
+  );
   if (copy.type === 'object' && copy.properties !== undefined) copy.additionalProperties = false;
   return copy;
 }
@@ -40,7 +47,11 @@ for (const kind of await storeKinds()) {
           { currency: 'EUR', value: 18.5 },
         ],
       });
-      const subscription = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 9 }] } as never);
+      const subscription = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 9 }],
+      } as never);
       const vaulted = await v.product({ type: 'VAULTED', prices: [{ currency: 'USD', value: 0 }] });
       const ids = {
         onetime: await v.buy(onetime.id, { email, country: 'DE', payload: '{"seat":1}' }),
@@ -76,7 +87,9 @@ for (const kind of await storeKinds()) {
       const payload = await v.api(`/v1/transaction/${ids.subscription}`, { body: { payload: null } });
       assert.equal(payload.status, 200, payload.text);
       assertAnswers(UpdatedTransaction, payload.json, 'POST /v1/transaction/{id} with a payload');
-      const assigned = await v.api(`/v1/transaction/${ids.vaulted}`, { body: { assignEmail: 'Signed.Up@Example.com' } });
+      const assigned = await v.api(`/v1/transaction/${ids.vaulted}`, {
+        body: { assignEmail: 'Signed.Up@Example.com' },
+      });
       assert.equal(assigned.status, 200, assigned.text);
       assertAnswers(UpdatedTransaction, assigned.json, 'POST /v1/transaction/{id} with an e-mail');
     });

@@ -36,10 +36,17 @@ function allowedChanges(fuzzCase: FuzzCase, request: RawRequest, answer: RawAnsw
   const allowed: string[] = [];
   const key = request.headers['idempotency-key'];
   // An authenticated API POST with an Idempotency-Key keeps its 4xx answer, to replay it (docs/decisions.md, idempotency).
-  if (!fuzzCase.route.page && request.method === 'POST' && request.headers.authorization === authorization && key && key.length <= 255)
+  if (
+    !fuzzCase.route.page &&
+    request.method === 'POST' &&
+    request.headers.authorization === authorization &&
+    key &&
+    key.length <= 255
+  )
     allowed.push('idempotency_keys');
   // A declined card leaves the record of the attempt (docs/architecture.md, how money moves exactly once).
-  if (fuzzCase.route.url.endsWith('/payment/product/:productId') && answer.status === 402) allowed.push('charge_attempts', 'sandbox_gateway_charges');
+  if (fuzzCase.route.url.endsWith('/payment/product/:productId') && answer.status === 402)
+    allowed.push('charge_attempts', 'sandbox_gateway_charges');
   return allowed;
 }
 
@@ -53,7 +60,9 @@ for (const kind of await storeKinds()) {
     let tables: string[];
     before(async () => {
       // With a metrics token, so /metrics is among the routes fuzzed.
-      t = await startTestApp(kind, { env: { METRICS_TOKEN: 'fuzz-metrics-token-0123456789abcdef', PANEL_SIGNUP: 'open' } });
+      t = await startTestApp(kind, {
+        env: { METRICS_TOKEN: 'fuzz-metrics-token-0123456789abcdef', PANEL_SIGNUP: 'open' },
+      });
       v = await t.newVendor('Fuzz Vendor');
       world = await seedWorld(t, v);
       routes = listRoutes(t.app);
@@ -84,7 +93,10 @@ for (const kind of await storeKinds()) {
         [{ 'content-type': 'application/json' }, '{"email":5,"coupon":["a"],"csrf":{"x":1},"action":[1,2]}'],
         [{ 'content-type': 'application/json; charset=utf-8' }, '[1,2]'],
         [{ 'content-type': 'text/plain' }, 'email=a@example.com'],
-        [{ 'content-type': 'multipart/form-data; boundary=x' }, '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na\r\n--x--'],
+        [
+          { 'content-type': 'multipart/form-data; boundary=x' },
+          '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na\r\n--x--',
+        ],
         [{}, 'email=a@example.com'],
       ];
       for (const route of pagePosts()) {
@@ -96,7 +108,11 @@ for (const kind of await storeKinds()) {
             headers: { cookie: world.get('panelCookies')!, ...headers },
             body: Buffer.from(body),
           });
-          assert.equal(answer.status, 415, `${route.url} ${JSON.stringify(headers)}: ${answer.status} ${answer.text.slice(0, 200)}`);
+          assert.equal(
+            answer.status,
+            415,
+            `${route.url} ${JSON.stringify(headers)}: ${answer.status} ${answer.text.slice(0, 200)}`,
+          );
           assert.deepEqual(answerProblems({ method: 'POST', path: route.url, headers }, answer, route), []);
           assert.match(answer.text, /<title>Not a form/);
           assert.deepEqual(changedTables(before, await fingerprint(database, tables)), [], route.url);
@@ -136,12 +152,21 @@ for (const kind of await storeKinds()) {
           headers: FORM,
           body: Buffer.from('email=a%00b%40example.com'),
         },
-        { method: 'POST', path: '/panel/signin', headers: FORM, body: Buffer.from('email=a%00@example.com&password=x') },
+        {
+          method: 'POST',
+          path: '/panel/signin',
+          headers: FORM,
+          body: Buffer.from('email=a%00@example.com&password=x'),
+        },
       ];
       const statuses = [];
       for (const request of cases) {
         const answer = await send(t.url, request);
-        assert.deepEqual(answerProblems(request, answer, routeFinder(routes)(request.method, request.path)), [], request.path);
+        assert.deepEqual(
+          answerProblems(request, answer, routeFinder(routes)(request.method, request.path)),
+          [],
+          request.path,
+        );
         statuses.push(answer.status);
       }
       assert.deepEqual(statuses, [200, 400, 400, 400, 400]);
@@ -161,13 +186,24 @@ for (const kind of await storeKinds()) {
         '/%E0%A4%A/x',
       ];
       for (const path of malformed) {
-        const answer = await send(t.url, { method: 'GET', path, headers: { authorization: v.credentials.sandbox.authorization } });
+        const answer = await send(t.url, {
+          method: 'GET',
+          path,
+          headers: { authorization: v.credentials.sandbox.authorization },
+        });
         assert.equal(answer.status, 400, `${path}: ${answer.text}`);
         assert.deepEqual(answerProblems({ method: 'GET', path, headers: {} }, answer, undefined), [], path);
         assert.equal(JSON.parse(answer.text).error, 'INVALID_INPUT', path);
       }
-      for (const path of [`/sandbox/v1/transaction/${'x'.repeat(1001)}`, `/sandbox/payment/product/${'x'.repeat(1001)}`]) {
-        const answer = await send(t.url, { method: 'GET', path, headers: { authorization: v.credentials.sandbox.authorization } });
+      for (const path of [
+        `/sandbox/v1/transaction/${'x'.repeat(1001)}`,
+        `/sandbox/payment/product/${'x'.repeat(1001)}`,
+      ]) {
+        const answer = await send(t.url, {
+          method: 'GET',
+          path,
+          headers: { authorization: v.credentials.sandbox.authorization },
+        });
         assert.ok(answer.status === 400 || answer.status === 414, `${answer.status}`);
         assert.deepEqual(answerProblems({ method: 'GET', path, headers: {} }, answer, undefined), [], path);
       }
@@ -175,8 +211,13 @@ for (const kind of await storeKinds()) {
 
     test('random paths, headers and bodies at every route: never a 5xx; errors are {error, message} or a page; a 4xx changes nothing', async (ctx) => {
       const find = routeFinder(routes);
-      const authorization = { production: v.credentials.production.authorization, sandbox: v.credentials.sandbox.authorization };
-      ctx.diagnostic(`${routes.length} routes (${routes.filter((r) => r.page).length} of pages), ${RUNS} requests, seed ${SEED}`);
+      const authorization = {
+        production: v.credentials.production.authorization,
+        sandbox: v.credentials.sandbox.authorization,
+      };
+      ctx.diagnostic(
+        `${routes.length} routes (${routes.filter((r) => r.page).length} of pages), ${RUNS} requests, seed ${SEED}`,
+      );
       await fc.assert(
         fc.asyncProperty(fuzzCases(world, routes, authorization), async (fuzzCase) => {
           const request = materialize(fuzzCase, world);
@@ -187,8 +228,13 @@ for (const kind of await storeKinds()) {
           if (answer.status >= 400 && answer.status < 500) {
             const own = fuzzCase.route.url.startsWith('/sandbox') ? authorization.sandbox : authorization.production;
             const allowed = allowedChanges(fuzzCase, request, answer, own);
-            const changed = changedTables(before, await fingerprint(database, tables)).filter((table) => !allowed.includes(table.split(' ')[0]!));
-            if (changed.length > 0) problems.push(`answered ${answer.status} but changed ${changed.join(', ')}: ${answer.text.slice(0, 300)}`);
+            const changed = changedTables(before, await fingerprint(database, tables)).filter(
+              (table) => !allowed.includes(table.split(' ')[0]!),
+            );
+            if (changed.length > 0)
+              problems.push(
+                `answered ${answer.status} but changed ${changed.join(', ')}: ${answer.text.slice(0, 300)}`,
+              );
           }
           if (request.method === 'POST' && answer.status < 400) await keepSessionsOpen(t, v, world);
           const shown = { ...request, body: request.body?.toString('utf8').slice(0, 500), route: route?.url ?? 'none' };

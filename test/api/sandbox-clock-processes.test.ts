@@ -31,11 +31,15 @@ for (const kind of await storeKinds()) {
       assert.equal(two.services.clock.offsetOf(vendorId), 0, 'the other process has not heard yet');
 
       // A read of stored records asks nothing of the time, so it does not read the clock either.
-      const read = await fetch(`${two.url}/sandbox/v1/changed-transactions`, { headers: { authorization: v.credentials.sandbox.authorization } });
+      const read = await fetch(`${two.url}/sandbox/v1/changed-transactions`, {
+        headers: { authorization: v.credentials.sandbox.authorization },
+      });
       assert.equal(read.status, 200);
       assert.equal(two.services.clock.offsetOf(vendorId), 0, 'a timeless read leaves the clock unread');
       // A link is signed to expire by the vendor's time.
-      const res = await fetch(`${two.url}/sandbox/v1/generate-url-to-admin`, { headers: { authorization: v.credentials.sandbox.authorization } });
+      const res = await fetch(`${two.url}/sandbox/v1/generate-url-to-admin`, {
+        headers: { authorization: v.credentials.sandbox.authorization },
+      });
       assert.equal(res.status, 200, await res.clone().text());
       assert.equal(two.services.clock.offsetOf(vendorId), 10 * DAY, 'read from the store with the request');
       assert.equal(two.services.clock.now(v.scope()).getTime() - Date.now() > 10 * DAY - 60_000, true);
@@ -66,7 +70,9 @@ for (const kind of await storeKinds()) {
     test('a production request reads no sandbox clock', async () => {
       const other = await one.newVendor('Other');
       await other.api('/v1/clock/advance', { body: { seconds: 86_400 } });
-      const res = await fetch(`${two.url}/v1/changed-transactions`, { headers: { authorization: other.credentials.production.authorization } });
+      const res = await fetch(`${two.url}/v1/changed-transactions`, {
+        headers: { authorization: other.credentials.production.authorization },
+      });
       assert.equal(res.status, 200);
       assert.equal(two.services.clock.offsetOf(other.scope().vendorId), 0);
     });

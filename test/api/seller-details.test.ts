@@ -10,7 +10,10 @@ import { cli, parseJson, succeeded } from '../helpers/cli.ts';
 import { pdfText } from '../helpers/pdf-text.ts';
 import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 const SECRET = 'cli-test-secret-0123456789-0123456789-ab';
 
 /**
@@ -61,7 +64,16 @@ for (const kind of await storeKinds()) {
     test('the panel Settings page saves the seller details (303), and a refused save keeps what was typed with a plain error', async () => {
       const b = browser();
       await b.get('/panel/signup');
-      assert.equal((await b.post('/panel/signup', { company: 'Panel Co', email: `owner-${kind}@panel.test`, password: 'correct horse battery' })).status, 303);
+      assert.equal(
+        (
+          await b.post('/panel/signup', {
+            company: 'Panel Co',
+            email: `owner-${kind}@panel.test`,
+            password: 'correct horse battery',
+          })
+        ).status,
+        303,
+      );
       await b.get('/panel/settings');
       const fields = {
         allowConversion: 'yes',
@@ -74,8 +86,16 @@ for (const kind of await storeKinds()) {
       const refused = await b.post('/panel/settings?env=sandbox', fields);
       assert.equal(refused.status, 400);
       assert.match(refused.html, /The country must be a two-letter code/);
-      assert.ok(refused.html.includes('value="Panel Co GmbH"') && refused.html.includes('value="XX"') && refused.html.includes('value="help@panel.test"'));
-      const badEmail = await b.post('/panel/settings?env=sandbox', { ...fields, country: 'de', supportEmail: 'not-an-address' });
+      assert.ok(
+        refused.html.includes('value="Panel Co GmbH"') &&
+          refused.html.includes('value="XX"') &&
+          refused.html.includes('value="help@panel.test"'),
+      );
+      const badEmail = await b.post('/panel/settings?env=sandbox', {
+        ...fields,
+        country: 'de',
+        supportEmail: 'not-an-address',
+      });
       assert.equal(badEmail.status, 400);
       assert.match(badEmail.html, /The support e-mail must be an e-mail address/);
 
@@ -83,7 +103,13 @@ for (const kind of await storeKinds()) {
       assert.equal(saved.status, 303);
       const page = await b.get('/panel/settings?env=sandbox&done=settings');
       assert.match(page.html, /The settings are saved/);
-      for (const shown of ['value="Panel Co GmbH"', 'Hauptstraße 1\n10115 Berlin', 'value="DE"', 'value="DE123456789"', 'value="help@panel.test"']) {
+      for (const shown of [
+        'value="Panel Co GmbH"',
+        'Hauptstraße 1\n10115 Berlin',
+        'value="DE"',
+        'value="DE123456789"',
+        'value="help@panel.test"',
+      ]) {
         assert.ok(page.html.includes(shown), shown);
       }
       // Clearing a field clears it.
@@ -113,8 +139,17 @@ for (const kind of await storeKinds()) {
         supportEmail: 'help@acme.test',
         logo: PNG,
       });
-      const product = await v.product({ type: 'ONETIME', name: 'Pro licence', prices: [{ currency: 'USD', value: 12 }] });
-      const id = await v.buy(product.id, { email: 'd@example.com', firstName: 'Ωμέγα', lastName: 'Дмитрий Łukasz', country: 'FR' });
+      const product = await v.product({
+        type: 'ONETIME',
+        name: 'Pro licence',
+        prices: [{ currency: 'USD', value: 12 }],
+      });
+      const id = await v.buy(product.id, {
+        email: 'd@example.com',
+        firstName: 'Ωμέγα',
+        lastName: 'Дмитрий Łukasz',
+        country: 'FR',
+      });
       // Business-buyer fields as the checkout stores them for an EU B2B sale.
       const scope = v.scope('sandbox');
       const transaction = (await t.services.store.transactions.find(scope, id))!;
@@ -140,10 +175,13 @@ for (const kind of await storeKinds()) {
       assert.match(text, /Qty\s*Unit price\s*Amount/);
       assert.equal(transaction.id, id);
       {
-        for (const expected of ['VAT ID: FR12345678901', 'Société SARL', REVERSE_CHARGE_NOTE]) assert.ok(text.includes(expected), `"${expected}" in: ${text}`);
+        for (const expected of ['VAT ID: FR12345678901', 'Société SARL', REVERSE_CHARGE_NOTE])
+          assert.ok(text.includes(expected), `"${expected}" in: ${text}`);
         const refund = await v.api(`/v1/refund-transaction/${id}`, { method: 'POST' });
         assert.equal(refund.status, 200, refund.text);
-        const credit = await pdfText(Buffer.from(await (await fetch(`${t.url}/sandbox/invoice/${refund.json[0].hashId}`)).arrayBuffer()));
+        const credit = await pdfText(
+          Buffer.from(await (await fetch(`${t.url}/sandbox/invoice/${refund.json[0].hashId}`)).arrayBuffer()),
+        );
         for (const expected of ['Credit note', 'VAT ID: DE123456789', 'VAT ID: FR12345678901', REVERSE_CHARGE_NOTE])
           assert.ok(credit.includes(expected), `"${expected}" in: ${credit}`);
       }
@@ -194,7 +232,10 @@ for (const kind of await storeKinds()) {
         const bad = await cli(['vendor', 'settings', '--vendor', vendorId, '--support-email', 'nope'], env);
         assert.notEqual(bad.code, 0);
         assert.match(bad.stderr + bad.stdout, /support e-mail must be an e-mail address/);
-        const cleared = await cli(['vendor', 'settings', '--vendor', vendorId, '--logo', 'none', '--tax-id', '', '--json'], env);
+        const cleared = await cli(
+          ['vendor', 'settings', '--vendor', vendorId, '--logo', 'none', '--tax-id', '', '--json'],
+          env,
+        );
         succeeded(cleared);
         assert.equal(parseJson(cleared).logo, null);
         assert.equal(parseJson(cleared).taxId, null);

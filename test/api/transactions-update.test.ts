@@ -72,7 +72,12 @@ for (const kind of await storeKinds()) {
       const product = await v.product({ type: 'ONETIME' });
       const id = await v.buy(product.id, { email: 'original-buyer@example.com' });
       assert.equal((await update(id, { assignEmail: 'Found.Me+Shop@Example.org' })).status, 200);
-      for (const path of ['found.me%2Bshop%40example.org', 'FOUND.ME+SHOP@EXAMPLE.ORG', 'Found.Me%2BShop@example.ORG', 'found.me+shop%40example.org']) {
+      for (const path of [
+        'found.me%2Bshop%40example.org',
+        'FOUND.ME+SHOP@EXAMPLE.ORG',
+        'Found.Me%2BShop@example.ORG',
+        'found.me+shop%40example.org',
+      ]) {
         const res = await v.api(`/v1/transactions/${path}`);
         assert.equal(res.status, 200, path);
         assert.deepEqual(

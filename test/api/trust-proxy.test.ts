@@ -12,7 +12,10 @@ async function failuresUntilThrottled(t: TestApp, forwardedFor: (attempt: number
   const bad = `${v.credentials.sandbox.login}:wrong-password`;
   const statuses: number[] = [];
   for (let attempt = 1; attempt <= 5; attempt++) {
-    const res = await v.api('/v1/changed-transactions', { authorization: bad, headers: { 'x-forwarded-for': forwardedFor(attempt) } });
+    const res = await v.api('/v1/changed-transactions', {
+      authorization: bad,
+      headers: { 'x-forwarded-for': forwardedFor(attempt) },
+    });
     statuses.push(res.status);
   }
   return statuses;
@@ -26,7 +29,11 @@ for (const kind of await storeKinds()) {
       for (const trustProxy of ['10.0.0.0/8', '192.168.0.1,fd00::/8', 'false']) {
         const t = await startTestApp(kind, { env: { ...env, TRUST_PROXY: trustProxy } });
         try {
-          assert.deepEqual(await failuresUntilThrottled(t, (attempt) => `203.0.113.${attempt}`), [401, 401, 401, 429, 429], `TRUST_PROXY=${trustProxy}`);
+          assert.deepEqual(
+            await failuresUntilThrottled(t, (attempt) => `203.0.113.${attempt}`),
+            [401, 401, 401, 429, 429],
+            `TRUST_PROXY=${trustProxy}`,
+          );
         } finally {
           await t.close();
         }
@@ -36,10 +43,16 @@ for (const kind of await storeKinds()) {
     test('X-Forwarded-For from a listed proxy names the client: each forwarded client has its own throttle, and one client still gets 429', async () => {
       const t = await startTestApp(kind, { env: { ...env, TRUST_PROXY: '127.0.0.1,10.0.0.0/8' } });
       try {
-        assert.deepEqual(await failuresUntilThrottled(t, (attempt) => `203.0.113.${attempt}`), [401, 401, 401, 401, 401]);
+        assert.deepEqual(
+          await failuresUntilThrottled(t, (attempt) => `203.0.113.${attempt}`),
+          [401, 401, 401, 401, 401],
+        );
         assert.deepEqual(await failuresUntilThrottled(t, () => '198.51.100.7'), [401, 401, 401, 429, 429]);
         // A client that writes its own X-Forwarded-For in front of the proxy's entry is still the address the proxy saw.
-        assert.deepEqual(await failuresUntilThrottled(t, (attempt) => `203.0.113.${attempt}, 198.51.100.8`), [401, 401, 401, 429, 429]);
+        assert.deepEqual(
+          await failuresUntilThrottled(t, (attempt) => `203.0.113.${attempt}, 198.51.100.8`),
+          [401, 401, 401, 429, 429],
+        );
       } finally {
         await t.close();
       }

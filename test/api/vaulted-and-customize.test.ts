@@ -24,7 +24,8 @@ for (const kind of await storeKinds()) {
       const product = await v.product({ type: 'VAULTED', prices: [{ currency: 'USD', value: 0 }] });
       return v.buy(product.id, input);
     };
-    const charge = (id: string, prices: unknown, headers?: Record<string, string>) => v.api(`/v1/charge-vaulted/${id}`, { body: { prices }, headers });
+    const charge = (id: string, prices: unknown, headers?: Record<string, string>) =>
+      v.api(`/v1/charge-vaulted/${id}`, { body: { prices }, headers });
     const read = async (id: string) => (await v.api(`/v1/transaction/${id}`)).json;
 
     test('a customer in Germany is charged the listed EUR price with 19% VAT', async () => {
@@ -149,7 +150,8 @@ for (const kind of await storeKinds()) {
     let v: TestVendor;
     useTestApp(kind, { clock }, (app, vendor) => ((t = app), (v = vendor)));
 
-    const customize = (productId: string, body: Record<string, unknown>) => v.api(`/v1/customize-product/${productId}`, { body });
+    const customize = (productId: string, body: Record<string, unknown>) =>
+      v.api(`/v1/customize-product/${productId}`, { body });
     /** The link's path on the test server: the configured sandbox URL is http://opentill.test/sandbox. */
     const open = (link: string) => {
       assert.ok(link.startsWith('http://opentill.test/'), link);
@@ -234,33 +236,52 @@ for (const kind of await storeKinds()) {
 
       const onetimeProduct = await v.product({ type: 'ONETIME' });
       const onetime = await v.buy(onetimeProduct.id);
-      const wrong = await customize(sub.id, { prices: [{ currency: 'USD', value: 30 }], transactionIdToMigrate: onetime });
+      const wrong = await customize(sub.id, {
+        prices: [{ currency: 'USD', value: 30 }],
+        transactionIdToMigrate: onetime,
+      });
       assert.equal(wrong.status, 400);
       assert.equal(wrong.json.error, 'INVALID_STATE');
       assert.match(wrong.json.message, /ONE_TIME_PAYMENT_STATUS_PAID/);
 
       const cancelled = await v.buy(sub.id);
       await v.api(`/v1/cancel-subscription/${cancelled}`, { method: 'POST' });
-      const ended = await customize(sub.id, { prices: [{ currency: 'USD', value: 30 }], transactionIdToMigrate: cancelled });
+      const ended = await customize(sub.id, {
+        prices: [{ currency: 'USD', value: 30 }],
+        transactionIdToMigrate: cancelled,
+      });
       assert.equal(ended.status, 400);
       assert.match(ended.json.message, /SUBSCRIPTION_STATUS_CANCELLED_PENDING/);
 
-      const unknown = await customize(sub.id, { prices: [{ currency: 'USD', value: 30 }], transactionIdToMigrate: 'TC-TR_UNKNOWN' });
+      const unknown = await customize(sub.id, {
+        prices: [{ currency: 'USD', value: 30 }],
+        transactionIdToMigrate: 'TC-TR_UNKNOWN',
+      });
       assert.equal(unknown.status, 404);
     });
 
     test('a malformed userMail, a missing USD price, or bad expiresIn is 400', async () => {
       const product = await v.product({ type: 'ONETIME' });
-      const badMail = await customize(product.id, { prices: [{ currency: 'USD', value: 15 }], userMail: 'not-an-address' });
+      const badMail = await customize(product.id, {
+        prices: [{ currency: 'USD', value: 15 }],
+        userMail: 'not-an-address',
+      });
       assert.equal(badMail.status, 400);
       assert.equal(badMail.json.error, 'INVALID_EMAIL');
       const noUsd = await customize(product.id, { prices: [{ currency: 'EUR', value: 15 }] });
       assert.equal(noUsd.status, 400);
       assert.equal(noUsd.json.error, 'USD_PRICE_REQUIRED');
       for (const expiresIn of [0, -5]) {
-        assert.equal((await customize(product.id, { prices: [{ currency: 'USD', value: 15 }], expiresIn })).status, 400);
+        assert.equal(
+          (await customize(product.id, { prices: [{ currency: 'USD', value: 15 }], expiresIn })).status,
+          400,
+        );
       }
-      const good = await customize(product.id, { prices: [{ currency: 'USD', value: 15 }], userMail: 'meant-for@example.com', userFirstName: 'Ada' });
+      const good = await customize(product.id, {
+        prices: [{ currency: 'USD', value: 15 }],
+        userMail: 'meant-for@example.com',
+        userFirstName: 'Ada',
+      });
       assert.equal(good.status, 200);
     });
 

@@ -47,7 +47,10 @@ describe('benches in their smoke mode complete and print their figures', { concu
         assertRow(stdout, `${store} ${read}`, 'opentill', ['bare', 'lean']);
       }
       assertRow(stdout, `${store} GET /v1/transaction/{id}`, 'lean lookups', ['bare']);
-      assert.match(stdout, new RegExp(String.raw`^${store}\s+opentill ${NUMBER} MiB\s+lean ${NUMBER} MiB\s+bare ${NUMBER} MiB`, 'm'));
+      assert.match(
+        stdout,
+        new RegExp(String.raw`^${store}\s+opentill ${NUMBER} MiB\s+lean ${NUMBER} MiB\s+bare ${NUMBER} MiB`, 'm'),
+      );
     }
   });
 
@@ -98,16 +101,31 @@ describe('benches in their smoke mode complete and print their figures', { concu
   // test/billing/sandbox-clock-isolation.test.ts; this proves the bench script still runs.
   test('bench:clock-isolation: the catch-up and the other vendor read latencies, moving and quiet', async () => {
     const stdout = await bench('bench/clock-isolation.ts', { BENCH_STORES: 'sqlite' });
-    assert.match(stdout, new RegExp(String.raw`^sqlite: 1 years of a daily subscription \(${NUMBER} renewals\) caught up in ${NUMBER} s`, 'm'));
+    assert.match(
+      stdout,
+      new RegExp(
+        String.raw`^sqlite: 1 years of a daily subscription \(${NUMBER} renewals\) caught up in ${NUMBER} s`,
+        'm',
+      ),
+    );
     for (const run of ['while catching up', 'nothing moving'])
-      assert.match(stdout, new RegExp(String.raw`${run}:\s+${NUMBER} reads, p50 ${NUMBER} ms, p99 ${NUMBER} ms, max ${NUMBER} ms`));
+      assert.match(
+        stdout,
+        new RegExp(String.raw`${run}:\s+${NUMBER} reads, p50 ${NUMBER} ms, p99 ${NUMBER} ms, max ${NUMBER} ms`),
+      );
     assert.match(stdout, new RegExp(String.raw`p99 ratio ${NUMBER}`));
   });
 
   test('bench:widget: DOMContentLoaded with and without the script, when the price shows, and the ratio', async () => {
     const stdout = await bench('bench/widget-price.ts');
-    assert.match(stdout, new RegExp(String.raw`page without the script\s+DOMContentLoaded\s+median ${NUMBER} ms\s+p95 ${NUMBER} ms`));
-    assert.match(stdout, new RegExp(String.raw`page with the script\s+DOMContentLoaded\s+median ${NUMBER} ms\s+p95 ${NUMBER} ms`));
+    assert.match(
+      stdout,
+      new RegExp(String.raw`page without the script\s+DOMContentLoaded\s+median ${NUMBER} ms\s+p95 ${NUMBER} ms`),
+    );
+    assert.match(
+      stdout,
+      new RegExp(String.raw`page with the script\s+DOMContentLoaded\s+median ${NUMBER} ms\s+p95 ${NUMBER} ms`),
+    );
     assert.match(stdout, new RegExp(String.raw`price shown\s+median ${NUMBER} ms\s+p95 ${NUMBER} ms`));
     assert.match(stdout, new RegExp(String.raw`price shown / baseline DOMContentLoaded \(median\): ${NUMBER}x`));
   });

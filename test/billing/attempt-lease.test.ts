@@ -50,7 +50,12 @@ for (const kind of await storeKinds()) {
       v = await t.newVendor();
     });
 
-    const monthly = () => v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 20 }] } as never);
+    const monthly = () =>
+      v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 20 }],
+      } as never);
     const run = () => {
       charged.length = 0;
       return t.services.billing.runDue({ sandboxVendorId: v.vendor.id });
@@ -62,7 +67,8 @@ for (const kind of await storeKinds()) {
         .where('id', '=', id)
         .executeTakeFirstOrThrow();
     const attempt = (id: string) => t.services.store.chargeAttempts.findById(id);
-    const payments = async (id: string) => (await t.services.transactions.get(v.scope(), id)).entries.filter((e) => e.type === 'SUBSCRIPTION_PAYMENT');
+    const payments = async (id: string) =>
+      (await t.services.transactions.get(v.scope(), id)).entries.filter((e) => e.type === 'SUBSCRIPTION_PAYMENT');
 
     /** The renewal's attempt as another worker's claim records it: now, not yet settled. */
     async function renewalAttempt(id: string): Promise<AttemptOf<'RENEWAL'>> {

@@ -31,7 +31,11 @@ for (const kind of await storeKinds()) {
 
     const subscription = async (chargeFrequency: 'DAILY' | 'WEEKLY', boughtAt: Date) => {
       clock.set(boughtAt);
-      const product = await v.product({ type: 'SUBSCRIPTION', chargeFrequency, prices: [{ currency: 'USD', value: 20 }] } as never);
+      const product = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency,
+        prices: [{ currency: 'USD', value: 20 }],
+      } as never);
       return v.buy(product.id);
     };
     const claim = async (after?: ClaimCursor, limit = 2) =>
@@ -43,13 +47,18 @@ for (const kind of await storeKinds()) {
         limit,
         after,
       });
-    const payments = async (id: string) => (await t.services.transactions.get(v.scope(), id)).entries.filter((e) => e.type === 'SUBSCRIPTION_PAYMENT').length;
+    const payments = async (id: string) =>
+      (await t.services.transactions.get(v.scope(), id)).entries.filter((e) => e.type === 'SUBSCRIPTION_PAYMENT')
+        .length;
 
     test('a claim with a cursor takes only the rows past it, by next charge and then id', async () => {
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) ids.push(await subscription('DAILY', new Date(T0.getTime() + i * HOUR)));
       clock.set(new Date(T0.getTime() + 2 * DAY));
-      const all = (await claim(undefined, 10)).map((due) => ({ nextCharge: due.transaction.nextCharge!, id: due.transaction.id }));
+      const all = (await claim(undefined, 10)).map((due) => ({
+        nextCharge: due.transaction.nextCharge!,
+        id: due.transaction.id,
+      }));
       assert.deepEqual(
         all.map((c) => c.id),
         ids,
@@ -81,7 +90,11 @@ for (const kind of await storeKinds()) {
       clock.set(new Date(T0.getTime() + 3.5 * DAY));
       const report = await t.services.billing.runDue({ sandboxVendorId: v.vendor.id });
       assert.equal(report.renewed, 4);
-      assert.equal(await payments(daily), 4, 'the daily subscription: its purchase and the renewals of days 1, 2 and 3');
+      assert.equal(
+        await payments(daily),
+        4,
+        'the daily subscription: its purchase and the renewals of days 1, 2 and 3',
+      );
       assert.equal(await payments(weekly), 2, 'the weekly subscription: its purchase and one renewal');
       assert.deepEqual(await claim(undefined, 10), [], 'nothing is left due');
     });

@@ -22,7 +22,10 @@ for (const kind of await storeKinds()) {
       try {
         const { vendorId, dueAt, nextAt } = await seedDueSubscriptions(store.database, COUNT);
         const charged = async () =>
-          Number((await sql<{ n: number }>`select count(*) as n from sandbox_gateway_charges`.execute(store.database.kysely)).rows[0]!.n);
+          Number(
+            (await sql<{ n: number }>`select count(*) as n from sandbox_gateway_charges`.execute(store.database.kysely))
+              .rows[0]!.n,
+          );
 
         // Each run is killed once the payment network has seen a random number of further
         // charges, plus a random few milliseconds: kills land in every phase of a batch.
@@ -42,8 +45,14 @@ for (const kind of await storeKinds()) {
           kills.push({ chargedBefore: before, chargedAtKill: await charged() });
           await sleep(1100); // the killed worker's lease runs out
         }
-        assert.ok(kills.length >= KILLS, `only ${kills.length} kills landed before the run finished: ${JSON.stringify(kills)}`);
-        assert.ok((await billingTotals(store.database, vendorId, dueAt)).stillDue > 0, 'work was left for the restarts');
+        assert.ok(
+          kills.length >= KILLS,
+          `only ${kills.length} kills landed before the run finished: ${JSON.stringify(kills)}`,
+        );
+        assert.ok(
+          (await billingTotals(store.database, vendorId, dueAt)).stillDue > 0,
+          'work was left for the restarts',
+        );
 
         // Restarted until nothing is due (a lease left by the last kill runs out within a second).
         for (let runs = 0; (await billingTotals(store.database, vendorId, dueAt)).stillDue > 0; runs++) {
@@ -62,8 +71,12 @@ for (const kind of await storeKinds()) {
         assert.equal(totals.networkCharges, COUNT);
         assert.equal(totals.ledgerTotalMinor, COUNT * SEEDED_PRICE_MINOR, 'ledger total to the minor unit');
         assert.equal(totals.unsettledAttempts, 0);
-        const next = await sql<{ n: number }>`select count(*) as n from transactions where vendor_id = ${vendorId} and next_charge = ${nextAt}
-          and billing_period = 2 and status = 'SUBSCRIPTION_STATUS_ACTIVE' and billing_lease_until is null`.execute(store.database.kysely);
+        const next = await sql<{
+          n: number;
+        }>`select count(*) as n from transactions where vendor_id = ${vendorId} and next_charge = ${nextAt}
+          and billing_period = 2 and status = 'SUBSCRIPTION_STATUS_ACTIVE' and billing_lease_until is null`.execute(
+          store.database.kysely,
+        );
         assert.equal(Number(next.rows[0]!.n), COUNT, 'every subscription moved on to its next period');
       } finally {
         await store.drop();

@@ -66,19 +66,31 @@ for (const kind of await storeKinds()) {
       refunds: [{ reference, amountMinor, currency: 'USD', refundAttemptId: null, failed: false }],
     });
     async function refundThroughApi(p: Bought, amount?: number) {
-      const res = await v.api(`/v1/refund-transaction/${p.id}`, { method: 'POST', body: amount === undefined ? {} : { amount } });
+      const res = await v.api(`/v1/refund-transaction/${p.id}`, {
+        method: 'POST',
+        body: amount === undefined ? {} : { amount },
+      });
       assert.equal(res.status, 200, res.text);
     }
     const ledger = async (p: Bought) =>
-      ((await v.api(`/v1/transaction/${p.id}`)).json.entries as { type: string; amountTotal: string }[]).map((e) => [e.type, e.amountTotal]);
-    const listed = async (p: Bought) => ((await v.api(`/v1/transactions/${encodeURIComponent(p.email)}`)).json as any[]).find((x) => x.id === p.id);
-    const inFeed = async (p: Bought) => ((await v.api('/v1/changed-transactions')).json as { id: string }[]).some((x) => x.id === p.id);
+      ((await v.api(`/v1/transaction/${p.id}`)).json.entries as { type: string; amountTotal: string }[]).map((e) => [
+        e.type,
+        e.amountTotal,
+      ]);
+    const listed = async (p: Bought) =>
+      ((await v.api(`/v1/transactions/${encodeURIComponent(p.email)}`)).json as any[]).find((x) => x.id === p.id);
+    const inFeed = async (p: Bought) =>
+      ((await v.api('/v1/changed-transactions')).json as { id: string }[]).some((x) => x.id === p.id);
     const markSeen = async (p: Bought) => {
       await v.api('/v1/changed-transactions');
       assert.equal((await v.api(`/v1/changed-transactions/${p.id}`, { method: 'POST' })).status, 200);
     };
     const stored = (eventId: string) =>
-      t.services.database.kysely.selectFrom('processor_events').selectAll().where('id', '=', `stripe:sandbox:${eventId}`).executeTakeFirstOrThrow();
+      t.services.database.kysely
+        .selectFrom('processor_events')
+        .selectAll()
+        .where('id', '=', `stripe:sandbox:${eventId}`)
+        .executeTakeFirstOrThrow();
     const runDue = () => t.services.processorEvents.runDue();
 
     test('a subscription refunded 10 through the API and 5 at the processor, then disputed for the 25 left: a CHARGEBACK of 25, REFUNDED, ended by the platform', async () => {
@@ -140,7 +152,11 @@ for (const kind of await storeKinds()) {
      * transaction or the feed changes.
      */
     async function refusedThroughout(p: Bought, amountMinor: number) {
-      const before = { ledger: await ledger(p), tx: await listed(p), row: await t.services.store.transactions.find(v.scope(), p.id) };
+      const before = {
+        ledger: await ledger(p),
+        tx: await listed(p),
+        row: await t.services.store.transactions.find(v.scope(), p.id),
+      };
       await markSeen(p);
       tick();
       const eventId = await webhooks.deliver(dispute(p, ref('dp'), amountMinor));
@@ -148,7 +164,11 @@ for (const kind of await storeKinds()) {
         assert.deepEqual(await runDue(), { processed: 0, failed: 0, ignored: 0, refused: 1 }, `try ${tries}`);
         const row = await stored(eventId);
         assert.match(row.last_error ?? '', /is left/, 'the refusal is kept with the event');
-        assert.equal(row.processed_at === null, tries < REFUSED_TRIES, `try ${tries}: ${tries < REFUSED_TRIES ? 'tried again later' : 'set aside'}`);
+        assert.equal(
+          row.processed_at === null,
+          tries < REFUSED_TRIES,
+          `try ${tries}: ${tries < REFUSED_TRIES ? 'tried again later' : 'set aside'}`,
+        );
         assert.deepEqual(await ledger(p), before.ledger, 'nothing booked beyond the payment');
         tick(retryDelayMs(tries));
       }
@@ -182,7 +202,10 @@ for (const kind of await storeKinds()) {
         const tx = await listed(p);
         if (type === 'SUBSCRIPTION') {
           // A customer who disputes is not charged again, whatever part the dispute is of.
-          assert.deepEqual([tx.transactionStatus, tx.whoCanceled, tx.nextCharge], ['SUBSCRIPTION_STATUS_CANCELLED', 'TRANSACTION_CLOUD_ADMIN', null]);
+          assert.deepEqual(
+            [tx.transactionStatus, tx.whoCanceled, tx.nextCharge],
+            ['SUBSCRIPTION_STATUS_CANCELLED', 'TRANSACTION_CLOUD_ADMIN', null],
+          );
         } else assert.deepEqual([tx.transactionStatus, tx.whoCanceled], ['ONE_TIME_PAYMENT_STATUS_PAID', null]);
       }
     });

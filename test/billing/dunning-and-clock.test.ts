@@ -43,7 +43,10 @@ for (const kind of await storeKinds()) {
     const at = (iso: string) => clock.set(new Date(iso));
     const run = () => t.services.billing.runDue({ sandboxVendorId: v.vendor.id });
     const monthly = (environment: Environment = 'sandbox') =>
-      v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 20 }] }, environment);
+      v.product(
+        { type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 20 }] },
+        environment,
+      );
     const listed = async (id: string, environment: Environment = 'sandbox') => {
       const res = await v.api('/v1/transactions/customer%40example.com', { environment });
       assert.equal(res.status, 200, res.text);
@@ -52,7 +55,9 @@ for (const kind of await storeKinds()) {
     const payments = async (id: string, environment: Environment = 'sandbox') => {
       const res = await v.api(`/v1/transaction/${id}`, { environment });
       assert.equal(res.status, 200, res.text);
-      return (res.json.entries as Array<{ type: string; amountTotal: string }>).filter((e) => e.type === 'SUBSCRIPTION_PAYMENT');
+      return (res.json.entries as Array<{ type: string; amountTotal: string }>).filter(
+        (e) => e.type === 'SUBSCRIPTION_PAYMENT',
+      );
     };
     const feed = async (environment: Environment) => {
       const res = await v.api('/v1/changed-transactions', { environment });
@@ -60,7 +65,8 @@ for (const kind of await storeKinds()) {
       return res.json as Array<{ id: string; changeStatus: string }>;
     };
     const drainFeed = async (environment: Environment) => {
-      for (const e of await feed(environment)) await v.api(`/v1/changed-transactions/${e.id}`, { method: 'POST', environment });
+      for (const e of await feed(environment))
+        await v.api(`/v1/changed-transactions/${e.id}`, { method: 'POST', environment });
       assert.deepEqual(await feed(environment), []);
     };
 
@@ -92,7 +98,12 @@ for (const kind of await storeKinds()) {
         assert.equal(tx.transactionStatus, 'SUBSCRIPTION_STATUS_ACTIVE', `still active after the try on day ${day}`);
         retries.push(tx.nextCharge);
       }
-      assert.deepEqual(retries, ['2030-03-11T08:00:00.000Z', '2030-03-13T08:00:00.000Z', '2030-03-15T08:00:00.000Z', '2030-03-17T08:00:00.000Z']);
+      assert.deepEqual(retries, [
+        '2030-03-11T08:00:00.000Z',
+        '2030-03-13T08:00:00.000Z',
+        '2030-03-15T08:00:00.000Z',
+        '2030-03-17T08:00:00.000Z',
+      ]);
       clock.set(new Date(due + 7 * DAY));
       const last = await run();
       assert.deepEqual([last.declined, last.failed], [1, 1]);
@@ -144,7 +155,10 @@ for (const kind of await storeKinds()) {
       assert.equal(listedAfter.nextCharge, listedBefore.nextCharge);
       assert.equal(listedAfter.lastCharge, listedBefore.lastCharge);
       assert.deepEqual(listedAfter, listedBefore);
-      assert.deepEqual((await v.api(`/v1/transaction/${productionId}`, { environment: 'production' })).json, productionBefore.json);
+      assert.deepEqual(
+        (await v.api(`/v1/transaction/${productionId}`, { environment: 'production' })).json,
+        productionBefore.json,
+      );
       assert.deepEqual(await feed('production'), []);
       // Production's time did not move either: a purchase there now is dated now, not 40 days on.
       const later = await v.buy((await monthly('production')).id, { email: 'later@example.com' }, 'production');

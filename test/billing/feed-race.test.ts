@@ -76,7 +76,11 @@ for (const kind of await storeKinds()) {
           [tx.changeFlag, tx.status, tx.lastCharge, tx.nextCharge],
           `the vendor's last view of ${id} is its final state`,
         );
-        if ((await t.services.store.entries.listForTransaction(id)).filter((e) => e.type === 'SUBSCRIPTION_PAYMENT').length > 1) renewed++;
+        if (
+          (await t.services.store.entries.listForTransaction(id)).filter((e) => e.type === 'SUBSCRIPTION_PAYMENT')
+            .length > 1
+        )
+          renewed++;
       }
       assert.ok(renewed > 0, 'renewals happened during the race');
       assert.ok(lists >= 5, `the vendor listed while the others changed things (${lists} lists)`);

@@ -53,7 +53,12 @@ for (const kind of await storeKinds()) {
     const run = () => t.services.billing.runDue({ sandboxVendorId: v.vendor.id });
     const at = (iso: string) => clock.set(new Date(iso));
     const product = (frequency: string, usd = 20, trialDays = 0) =>
-      v.product({ type: 'SUBSCRIPTION', chargeFrequency: frequency, trialDays, prices: [{ currency: 'USD', value: usd }] } as any);
+      v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: frequency,
+        trialDays,
+        prices: [{ currency: 'USD', value: usd }],
+      } as any);
     const listed = async (id: string, email = 'customer@example.com') => {
       const res = await v.api(`/v1/transactions/${encodeURIComponent(email)}`);
       return (res.json as any[]).find((tx) => tx.id === id);
@@ -63,7 +68,8 @@ for (const kind of await storeKinds()) {
       assert.equal(res.status, 200, res.text);
       return (res.json.entries as any[]).filter((e) => e.type === 'SUBSCRIPTION_PAYMENT');
     };
-    const periodStarts = async (id: string) => (await t.services.store.entries.listForTransaction(id)).filter((e) => e.periodStart).map((e) => e.periodStart);
+    const periodStarts = async (id: string) =>
+      (await t.services.store.entries.listForTransaction(id)).filter((e) => e.periodStart).map((e) => e.periodStart);
     /** The change flag the feed shows for `id` (undefined if it is not in the feed), then marks it processed. */
     const feedFlag = async (id: string) => {
       const res = await v.api('/v1/changed-transactions');
@@ -99,7 +105,11 @@ for (const kind of await storeKinds()) {
         paid.map((e) => e.amountTotal),
         ['20.00', '20.00', '20.00'],
       );
-      assert.deepEqual(await periodStarts(id), ['2030-01-31T10:00:00.000Z', '2030-02-28T10:00:00.000Z', '2030-03-31T10:00:00.000Z']);
+      assert.deepEqual(await periodStarts(id), [
+        '2030-01-31T10:00:00.000Z',
+        '2030-02-28T10:00:00.000Z',
+        '2030-03-31T10:00:00.000Z',
+      ]);
       assert.equal(await feedFlag(id), 'CHANGED_STATUS_RENEWED');
     });
 
@@ -134,7 +144,12 @@ for (const kind of await storeKinds()) {
         await run();
         dates.push((await listed(leap)).nextCharge);
       }
-      assert.deepEqual(dates, ['2034-02-28T12:00:00.000Z', '2035-02-28T12:00:00.000Z', '2036-02-29T12:00:00.000Z', '2037-02-28T12:00:00.000Z']);
+      assert.deepEqual(dates, [
+        '2034-02-28T12:00:00.000Z',
+        '2035-02-28T12:00:00.000Z',
+        '2036-02-29T12:00:00.000Z',
+        '2037-02-28T12:00:00.000Z',
+      ]);
     });
 
     test('a trial ends with its first charge: ACTIVE, RENEWED, one payment for the first period', async () => {
@@ -176,7 +191,15 @@ for (const kind of await storeKinds()) {
       assert.equal(await feedFlag(id), 'CHANGED_STATUS_CANCELLED');
       assert.equal((await payments(id)).length, 1);
       at('2030-06-01T00:00:00.000Z');
-      assert.deepEqual(await run(), { renewed: 0, declined: 0, ended: 0, failed: 0, unknown: 0, expiredOffers: 0, errors: [] });
+      assert.deepEqual(await run(), {
+        renewed: 0,
+        declined: 0,
+        ended: 0,
+        failed: 0,
+        unknown: 0,
+        expiredOffers: 0,
+        errors: [],
+      });
     });
 
     test('cancelled in the trial: ends at once and is never charged', async () => {
@@ -208,7 +231,12 @@ for (const kind of await storeKinds()) {
         seen.push(tx.nextCharge);
         assert.equal(await feedFlag(id), undefined, 'a declined try is not a change the vendor hears of');
       }
-      assert.deepEqual(seen, ['2030-02-11T08:00:00.000Z', '2030-02-13T08:00:00.000Z', '2030-02-15T08:00:00.000Z', '2030-02-17T08:00:00.000Z']);
+      assert.deepEqual(seen, [
+        '2030-02-11T08:00:00.000Z',
+        '2030-02-13T08:00:00.000Z',
+        '2030-02-15T08:00:00.000Z',
+        '2030-02-17T08:00:00.000Z',
+      ]);
       clock.set(new Date(due + 7 * DAY));
       const report = await run();
       assert.deepEqual([report.declined, report.failed], [1, 1]);
@@ -279,7 +307,9 @@ for (const kind of await storeKinds()) {
     test('the sandbox clock: a vendor moves its own sandbox forward and sees the renewal; production time does not move', async () => {
       const other = await t.newVendor('Other');
       const mine = await v.buy((await product('MONTHLY')).id);
-      const theirs = await other.buy((await other.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY' } as any)).id);
+      const theirs = await other.buy(
+        (await other.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY' } as any)).id,
+      );
 
       const production = await v.api('/v1/clock/advance', { body: { seconds: 86400 }, environment: 'production' });
       assert.equal(production.status, 404);
@@ -289,7 +319,11 @@ for (const kind of await storeKinds()) {
       const moved = await v.api('/v1/clock/advance', { body: { seconds: 29 * 86400 } });
       assert.equal(moved.status, 200, moved.text);
       assert.equal(moved.json.now, '2030-03-01T10:00:00.000Z');
-      assert.deepEqual(moved.json.billing, { pending: 1, oldestDue: '2030-02-28T10:00:00.000Z', caughtUp: false }, 'billed by the worker, not the request');
+      assert.deepEqual(
+        moved.json.billing,
+        { pending: 1, oldestDue: '2030-02-28T10:00:00.000Z', caughtUp: false },
+        'billed by the worker, not the request',
+      );
       // The worker, as `serve` runs it, catches up; the vendor polls its clock until it has.
       const errors: unknown[] = [];
       const worker = startBillingWorker(t.services, { intervalMs: 3600_000, onError: (err) => errors.push(err) });
@@ -333,7 +367,9 @@ for (const kind of await storeKinds()) {
       const oldId = await v.buy((await product('MONTHLY', 30)).id, { email: 'up@example.com' });
       at('2030-04-11T00:00:00.000Z');
       const bigger = await product('MONTHLY', 60);
-      const link = await v.api(`/v1/customize-product/${bigger.id}`, { body: { prices: [{ currency: 'USD', value: 60 }], transactionIdToMigrate: oldId } });
+      const link = await v.api(`/v1/customize-product/${bigger.id}`, {
+        body: { prices: [{ currency: 'USD', value: 60 }], transactionIdToMigrate: oldId },
+      });
       const newId = await v.buy(link.json.customizedProductId, { email: 'up@example.com' });
       assert.equal((await listed(oldId, 'up@example.com')).transactionStatus, 'SUBSCRIPTION_STATUS_CANCELLED');
       // 20 of 30 days of $30 left = $20, which buys 10 days at $60 a month: first charge 21 April.
@@ -367,7 +403,12 @@ for (const kind of await storeKinds()) {
     test('an expired customized product is marked expired, its personal data cleared, and its link says so', async () => {
       const p = await product('MONTHLY');
       const res = await v.api(`/v1/customize-product/${p.id}`, {
-        body: { prices: [{ currency: 'USD', value: 5 }], expiresIn: 60, userMail: 'someone@example.com', payload: 'secret' },
+        body: {
+          prices: [{ currency: 'USD', value: 5 }],
+          expiresIn: 60,
+          userMail: 'someone@example.com',
+          payload: 'secret',
+        },
       });
       const id = res.json.customizedProductId;
       at('2030-01-31T10:01:00.000Z');

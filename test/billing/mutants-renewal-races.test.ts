@@ -26,7 +26,8 @@ for (const kind of await storeKinds()) {
       const during = script.during;
       script.during = undefined;
       await during?.();
-      if (script.decline) return { status: 'DECLINED', code: 'card_declined', message: 'The card was declined.', permanent: false };
+      if (script.decline)
+        return { status: 'DECLINED', code: 'card_declined', message: 'The card was declined.', permanent: false };
       return real.charge(request);
     });
     const scripted = network.gateway;
@@ -42,7 +43,12 @@ for (const kind of await storeKinds()) {
       v = await t.newVendor();
     });
 
-    const monthly = (usd = 20) => v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: usd }] } as never);
+    const monthly = (usd = 20) =>
+      v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: usd }],
+      } as never);
     /** Runs the worker; `script.charges` then counts the renewal charges only. */
     const run = () => {
       script.charges = 0;

@@ -17,7 +17,11 @@ for (const kind of await storeKinds()) {
       const offer = async (vendor: TestVendor) => {
         const product = await vendor.product({ type: 'ONETIME' });
         const res = await vendor.api(`/v1/customize-product/${product.id}`, {
-          body: { prices: [{ currency: 'USD', value: 15 }], expiresIn: 10 * DAY_SECONDS, userMail: 'offer@example.com' },
+          body: {
+            prices: [{ currency: 'USD', value: 15 }],
+            expiresIn: 10 * DAY_SECONDS,
+            userMail: 'offer@example.com',
+          },
         });
         assert.equal(res.status, 200, res.text);
         return res.json.customizedProductId as string;

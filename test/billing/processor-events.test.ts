@@ -46,7 +46,12 @@ for (const kind of await storeKinds()) {
       return { status: res.status, json: (await res.json()) as any };
     }
     const bodyOf = (id: string, translated: ProcessorEvent, created = clock.now()) =>
-      JSON.stringify({ id, type: `test.${translated.kind}`, created: Math.floor(created.getTime() / 1000), translated });
+      JSON.stringify({
+        id,
+        type: `test.${translated.kind}`,
+        created: Math.floor(created.getTime() / 1000),
+        translated,
+      });
     async function deliver(translated: ProcessorEvent, options: { id?: string; created?: Date } = {}): Promise<string> {
       const id = options.id ?? eventId();
       const body = bodyOf(id, translated, options.created);
@@ -58,7 +63,11 @@ for (const kind of await storeKinds()) {
 
     const runDue = () => t.services.processorEvents.runDue();
     const stored = (id: string) =>
-      t.services.database.kysely.selectFrom('processor_events').selectAll().where('id', '=', `stripe:sandbox:${id}`).executeTakeFirst();
+      t.services.database.kysely
+        .selectFrom('processor_events')
+        .selectAll()
+        .where('id', '=', `stripe:sandbox:${id}`)
+        .executeTakeFirst();
     const storedCount = async () =>
       Number(
         (
@@ -70,7 +79,8 @@ for (const kind of await storeKinds()) {
       );
     const entriesOf = (id: string) => t.services.store.entries.listForTransaction(id);
     const purchaseOf = async (id: string) => (await t.services.store.chargeAttempts.latestFor(id, 'PURCHASE'))!;
-    const paymentOf = async (id: string): Promise<LedgerEntry> => (await entriesOf(id)).find((e) => e.type.endsWith('_PAYMENT'))!;
+    const paymentOf = async (id: string): Promise<LedgerEntry> =>
+      (await entriesOf(id)).find((e) => e.type.endsWith('_PAYMENT'))!;
     const read = async (id: string) => {
       const res = await v.api(`/v1/transaction/${id}`);
       assert.equal(res.status, 200, res.text);
@@ -78,7 +88,8 @@ for (const kind of await storeKinds()) {
     };
     const listed = async (id: string, email = 'customer@example.com') =>
       ((await v.api(`/v1/transactions/${encodeURIComponent(email)}`)).json as any[]).find((x) => x.id === id);
-    const changed = async (id: string) => ((await v.api('/v1/changed-transactions')).json as any[]).find((x) => x.id === id);
+    const changed = async (id: string) =>
+      ((await v.api('/v1/changed-transactions')).json as any[]).find((x) => x.id === id);
     /** The vendor reads the feed and marks the transaction processed (marking covers what was shown). */
     const markSeen = async (id: string) => {
       await v.api('/v1/changed-transactions');
@@ -102,7 +113,11 @@ for (const kind of await storeKinds()) {
       await markSeen(id);
       const attempt = await purchaseOf(id);
       const payment = await paymentOf(id);
-      assert.equal(payment.externalId, script.charged.get(attempt.id), "the payment entry keeps the processor's id of the payment");
+      assert.equal(
+        payment.externalId,
+        script.charged.get(attempt.id),
+        "the payment entry keeps the processor's id of the payment",
+      );
       return { id, attempt, payment };
     }
 
@@ -150,7 +165,15 @@ for (const kind of await storeKinds()) {
         kind: 'refunds',
         paymentReference: payment.externalId!,
         attemptId: attempt.id,
-        refunds: [{ reference: `re_dup_${kind}`, amountMinor: payment.amountTotalMinor, currency: 'USD', refundAttemptId: null, failed: false }],
+        refunds: [
+          {
+            reference: `re_dup_${kind}`,
+            amountMinor: payment.amountTotalMinor,
+            currency: 'USD',
+            refundAttemptId: null,
+            failed: false,
+          },
+        ],
       });
       const before = await storedCount();
       for (let i = 0; i < 3; i++) {
@@ -166,8 +189,19 @@ for (const kind of await storeKinds()) {
 
     test("a refund made in the processor's dashboard: one refund entry, REFUNDED in the feed and the ledger; replayed 3 times, still one", async () => {
       const { id, attempt, payment } = await bought('ONETIME');
-      const refund = { reference: `re_dash_${kind}`, amountMinor: payment.amountTotalMinor, currency: 'USD', refundAttemptId: null, failed: false };
-      const event: ProcessorEvent = { kind: 'refunds', paymentReference: payment.externalId!, attemptId: attempt.id, refunds: [refund] };
+      const refund = {
+        reference: `re_dash_${kind}`,
+        amountMinor: payment.amountTotalMinor,
+        currency: 'USD',
+        refundAttemptId: null,
+        failed: false,
+      };
+      const event: ProcessorEvent = {
+        kind: 'refunds',
+        paymentReference: payment.externalId!,
+        attemptId: attempt.id,
+        refunds: [refund],
+      };
       tick();
       await deliver(event);
       assert.deepEqual(await settleAll(), { processed: 1, failed: 0, ignored: 0, refused: 0 });
@@ -216,14 +250,23 @@ for (const kind of await storeKinds()) {
         kind: 'refunds',
         paymentReference: payment.externalId!,
         attemptId: attempt.id,
-        refunds: [{ reference: `re_part_${kind}`, amountMinor: part, currency: payment.currency, refundAttemptId: null, failed: false }],
+        refunds: [
+          {
+            reference: `re_part_${kind}`,
+            amountMinor: part,
+            currency: payment.currency,
+            refundAttemptId: null,
+            failed: false,
+          },
+        ],
       });
       await settleAll();
       const refund = (await entriesOf(id)).find((e) => e.type === 'ONETIME_PAYMENT_REFUND')!;
       assert.equal(refund.amountTotalMinor, -part);
       assert.equal(refund.netMinor + refund.taxMinor, -part);
       assert.equal(refund.taxMinor, -Math.round((payment.taxMinor * part) / payment.amountTotalMinor));
-      for (const field of ['taxMinor', 'netMinor', 'incomeMinor', 'transactionFeeMinor'] as const) assert.ok(Number.isInteger(refund[field]), field);
+      for (const field of ['taxMinor', 'netMinor', 'incomeMinor', 'transactionFeeMinor'] as const)
+        assert.ok(Number.isInteger(refund[field]), field);
       // A part refunded changes no status (docs/decisions.md §6a); the vendor sees the change in the feed.
       assert.equal((await read(id)).transactionStatus, 'ONE_TIME_PAYMENT_STATUS_PAID');
       assert.equal((await changed(id))?.changeStatus, 'CHANGED_STATUS_REFUNDED');
@@ -383,7 +426,15 @@ for (const kind of await storeKinds()) {
         kind: 'refunds',
         paymentReference: payment.externalId!,
         attemptId: attempt.id,
-        refunds: [{ reference: `re_after_${kind}`, amountMinor: payment.amountTotalMinor, currency: 'USD', refundAttemptId: null, failed: false }],
+        refunds: [
+          {
+            reference: `re_after_${kind}`,
+            amountMinor: payment.amountTotalMinor,
+            currency: 'USD',
+            refundAttemptId: null,
+            failed: false,
+          },
+        ],
       });
       const refused = await runDue();
       assert.deepEqual(refused, { processed: 0, failed: 0, ignored: 0, refused: 1 });
@@ -411,7 +462,12 @@ for (const kind of await storeKinds()) {
       const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }] });
       // The charge goes through but its answer is lost: the purchase is being confirmed.
       script.loseChargeAnswer = true;
-      const result = await t.services.purchases.purchase(v.scope(), { productId: product.id, email: 'early@example.com', country: 'US', card: TEST_CARD });
+      const result = await t.services.purchases.purchase(v.scope(), {
+        productId: product.id,
+        email: 'early@example.com',
+        country: 'US',
+        card: TEST_CARD,
+      });
       assert.equal(result.status, 'PENDING');
       const attempt = (await t.services.store.chargeAttempts.findByKey((result as { attemptKey: string }).attemptKey))!;
       assert.ok(isOpen(attempt));
@@ -423,7 +479,9 @@ for (const kind of await storeKinds()) {
         kind: 'refunds',
         paymentReference: reference,
         attemptId: attempt.id,
-        refunds: [{ reference: `re_early_${kind}`, amountMinor: 2000, currency: 'USD', refundAttemptId: null, failed: false }],
+        refunds: [
+          { reference: `re_early_${kind}`, amountMinor: 2000, currency: 'USD', refundAttemptId: null, failed: false },
+        ],
       });
       assert.deepEqual(await runDue(), { processed: 0, failed: 1, ignored: 0, refused: 0 });
       const failed = (await stored(refundEvent))!;
@@ -473,13 +531,21 @@ for (const kind of await storeKinds()) {
       tick();
       const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }] });
       script.loseChargeAnswer = true;
-      const result = await t.services.purchases.purchase(v.scope(), { productId: product.id, email: 'void@example.com', country: 'US', card: TEST_CARD });
+      const result = await t.services.purchases.purchase(v.scope(), {
+        productId: product.id,
+        email: 'void@example.com',
+        country: 'US',
+        card: TEST_CARD,
+      });
       const attempt = (await t.services.store.chargeAttempts.findByKey((result as { attemptKey: string }).attemptKey))!;
       script.lookups.set(attempt.id, { status: 'UNKNOWN' });
       tick();
       await deliver({ kind: 'payment', attemptId: attempt.id, reference: 'pi_unknown' });
       assert.deepEqual(await settleAll(), { processed: 1, failed: 0, ignored: 0, refused: 0 });
-      assert.ok(isOpen(await t.services.store.chargeAttempts.findById(attempt.id)), 'unknown at the processor: still open');
+      assert.ok(
+        isOpen(await t.services.store.chargeAttempts.findById(attempt.id)),
+        'unknown at the processor: still open',
+      );
       script.lookups.set(attempt.id, { status: 'NOT_FOUND' });
       await deliver({ kind: 'payment', attemptId: attempt.id, reference: 'pi_unknown' });
       await settleAll();
@@ -498,7 +564,10 @@ for (const kind of await storeKinds()) {
       const { id, attempt, payment } = await bought('ONETIME', { email: 'api-refund@example.com' });
       tick();
       script.loseRefundAnswer = true;
-      const first = await v.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': `refund-${kind}` } });
+      const first = await v.api(`/v1/refund-transaction/${id}`, {
+        method: 'POST',
+        headers: { 'idempotency-key': `refund-${kind}` },
+      });
       assert.equal(first.status, 202, first.text);
       const refundAttempt = (await t.services.store.chargeAttempts.findOpenFor(id, 'REFUND'))!;
       assert.ok(refundAttempt);
@@ -510,7 +579,15 @@ for (const kind of await storeKinds()) {
         kind: 'refunds',
         paymentReference: payment.externalId!,
         attemptId: attempt.id,
-        refunds: [{ reference: refundReference, amountMinor: payment.amountTotalMinor, currency: 'USD', refundAttemptId: refundAttempt.id, failed: false }],
+        refunds: [
+          {
+            reference: refundReference,
+            amountMinor: payment.amountTotalMinor,
+            currency: 'USD',
+            refundAttemptId: refundAttempt.id,
+            failed: false,
+          },
+        ],
       };
       await deliver(event);
       await settleAll();
@@ -522,7 +599,10 @@ for (const kind of await storeKinds()) {
       );
 
       // The client retries under its key: the refund it asked for, booked once.
-      const retry = await v.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': `refund-${kind}` } });
+      const retry = await v.api(`/v1/refund-transaction/${id}`, {
+        method: 'POST',
+        headers: { 'idempotency-key': `refund-${kind}` },
+      });
       assert.equal(retry.status, 200, retry.text);
       assert.equal(retry.json[0].externalId, refundReference);
       // The same refund told again, with and without opentill's attempt in it, and the reconciler: nothing more.
@@ -546,7 +626,15 @@ for (const kind of await storeKinds()) {
           kind: 'refunds',
           paymentReference: 'pi_x',
           attemptId: 'TC-CA_NOT_OURS',
-          refunds: [{ reference: 're_x', amountMinor: 100, currency: 'USD', refundAttemptId: 'TC-CA_NOT_OURS_EITHER', failed: false }],
+          refunds: [
+            {
+              reference: 're_x',
+              amountMinor: 100,
+              currency: 'USD',
+              refundAttemptId: 'TC-CA_NOT_OURS_EITHER',
+              failed: false,
+            },
+          ],
         }),
         await deliver({
           kind: 'dispute',
@@ -589,7 +677,15 @@ for (const kind of await storeKinds()) {
           kind: 'refunds',
           paymentReference: payment.externalId!,
           attemptId: attempt.id,
-          refunds: [{ reference: `re_flaky_${kind}`, amountMinor: payment.amountTotalMinor, currency: 'USD', refundAttemptId: null, failed: false }],
+          refunds: [
+            {
+              reference: `re_flaky_${kind}`,
+              amountMinor: payment.amountTotalMinor,
+              currency: 'USD',
+              refundAttemptId: null,
+              failed: false,
+            },
+          ],
         },
         { id: event },
       );
@@ -626,13 +722,26 @@ for (const kind of await storeKinds()) {
         gateways,
         protocol,
         reversals: reversalService({}),
-        bookings: { PURCHASE: t.services.purchases.booking, VAULTED: t.services.vaulted.booking, REFUND: t.services.refunds.booking },
+        bookings: {
+          PURCHASE: t.services.purchases.booking,
+          VAULTED: t.services.vaulted.booking,
+          REFUND: t.services.refunds.booking,
+        },
         authenticatedRenewal: async (attempt, reference) => {
           handed.push([attempt.id, reference]);
         },
       });
       const renewal = (key: string) =>
-        pendingAttempt({ scope: v.scope(), kind: 'RENEWAL', key, transactionId: id, amountMinor: 2000, currency: 'USD', now: clock.now(), plan: null });
+        pendingAttempt({
+          scope: v.scope(),
+          kind: 'RENEWAL',
+          key,
+          transactionId: id,
+          amountMinor: 2000,
+          currency: 'USD',
+          now: clock.now(),
+          plan: null,
+        });
       const held = (await t.services.store.chargeAttempts.record(renewal(`renewal:${id}:1:0`))).attempt;
       await t.services.store.chargeAttempts.settle(held.id, {
         status: 'DECLINED',

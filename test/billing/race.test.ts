@@ -18,12 +18,19 @@ if ((await storeKinds()).includes('postgres')) {
       try {
         const { vendorId, dueAt } = await seedDueSubscriptions(store.database, COUNT);
         const env = { BILLING_BATCH_SIZE: '100', BILLING_LEASE_SECONDS: '120' };
-        const results = await Promise.all([startWorkerProcess(store, env).exited, startWorkerProcess(store, env).exited]);
+        const results = await Promise.all([
+          startWorkerProcess(store, env).exited,
+          startWorkerProcess(store, env).exited,
+        ]);
         const reports = results.map((r) => {
           assert.equal(r.code, 0, r.stderr);
           return JSON.parse(r.stdout) as { renewed: number };
         });
-        assert.equal(reports[0]!.renewed + reports[1]!.renewed, COUNT, 'between them they renewed each subscription once');
+        assert.equal(
+          reports[0]!.renewed + reports[1]!.renewed,
+          COUNT,
+          'between them they renewed each subscription once',
+        );
         assert.ok(
           reports.every((r) => r.renewed > 0),
           `both workers took a share: ${reports.map((r) => r.renewed).join(' + ')}`,

@@ -22,7 +22,8 @@ for (const kind of await storeKinds()) {
     after(() => t.close());
 
     const clock = async () => (await v.api('/v1/clock')).json;
-    const dailySubscription = async () => v.buy((await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'DAILY' })).id);
+    const dailySubscription = async () =>
+      v.buy((await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'DAILY' })).id);
 
     test('a move answers before any billing; the worker, woken by it, catches up in short runs one after another and the clock shows the progress', async () => {
       v = await t.newVendor();
@@ -33,7 +34,10 @@ for (const kind of await storeKinds()) {
       let runs = 0;
       const billing = {
         ...t.services.billing,
-        runDue: (options?: Parameters<typeof t.services.billing.runDue>[0]) => (runs++, t.services.billing.runDue(options)),
+        runDue: (options?: Parameters<typeof t.services.billing.runDue>[0]) => (
+          runs++,
+          t.services.billing.runDue(options)
+        ),
       };
       const errors: unknown[] = [];
       let firstRun!: () => void;
@@ -47,7 +51,11 @@ for (const kind of await storeKinds()) {
         const moved = await v.api('/v1/clock/advance', { body: { seconds: 366 * 86400 } });
         assert.equal(moved.status, 200, moved.text);
         assert.equal(moved.json.offsetSeconds, 366 * 86400);
-        assert.deepEqual(moved.json.billing, { pending: 1, oldestDue: firstDue, caughtUp: false }, 'the year of renewals is still to do');
+        assert.deepEqual(
+          moved.json.billing,
+          { pending: 1, oldestDue: firstDue, caughtUp: false },
+          'the year of renewals is still to do',
+        );
 
         const seen: string[] = [];
         let reading = await clock();
@@ -59,7 +67,10 @@ for (const kind of await storeKinds()) {
         }
         assert.deepEqual(reading.billing, { pending: 0, oldestDue: null, caughtUp: true });
         assert.deepEqual(seen, [...seen].sort(), 'the oldest step due only moves forward');
-        assert.ok(runs > 366 / 4, `a run does at most 4 batches per clock, and the next follows at once (${runs} runs)`);
+        assert.ok(
+          runs > 366 / 4,
+          `a run does at most 4 batches per clock, and the next follows at once (${runs} runs)`,
+        );
       } finally {
         await worker.stop();
       }
@@ -72,7 +83,11 @@ for (const kind of await storeKinds()) {
         'the first payment and a renewal each day',
       );
       const listed = (await v.api(`/v1/transactions/customer%40example.com`)).json[0];
-      assert.equal(listed.lastCharge, new Date(Date.parse(firstDue) + 365 * DAY).toISOString(), 'the last renewal stamped at its scheduled moment');
+      assert.equal(
+        listed.lastCharge,
+        new Date(Date.parse(firstDue) + 365 * DAY).toISOString(),
+        'the last renewal stamped at its scheduled moment',
+      );
       assert.equal(listed.nextCharge, new Date(Date.parse(firstDue) + 366 * DAY).toISOString());
     });
 
@@ -81,19 +96,26 @@ for (const kind of await storeKinds()) {
       const tooFar = await v.api('/v1/clock/advance', { body: { seconds: 366 * 86400 + 1 } });
       assert.equal(tooFar.status, 400);
       assert.match(tooFar.json.message, /at most 366 days per call/);
-      const tooFarTo = await v.api('/v1/clock/advance', { body: { to: new Date(Date.now() + 400 * DAY).toISOString() } });
+      const tooFarTo = await v.api('/v1/clock/advance', {
+        body: { to: new Date(Date.now() + 400 * DAY).toISOString() },
+      });
       assert.equal(tooFarTo.status, 400);
       assert.match(tooFarTo.json.message, /at most 366 days per call/);
       assert.equal((await clock()).offsetSeconds, 0);
 
-      for (let year = 0; year < 19; year++) assert.equal((await v.api('/v1/clock/advance', { body: { seconds: 366 * 86400 } })).status, 200);
+      for (let year = 0; year < 19; year++)
+        assert.equal((await v.api('/v1/clock/advance', { body: { seconds: 366 * 86400 } })).status, 200);
       const beyond = await v.api('/v1/clock/advance', { body: { seconds: 366 * 86400 } });
       assert.equal(beyond.status, 400);
       assert.match(beyond.json.message, /at most 20 years ahead/);
       assert.equal((await clock()).offsetSeconds, 19 * 366 * 86400);
       const last = await v.api('/v1/clock/advance', { body: { seconds: (20 * 365 - 19 * 366) * 86400 } });
       assert.equal(last.status, 200, 'up to exactly 20 years');
-      assert.deepEqual(last.json.billing, { pending: 0, oldestDue: null, caughtUp: true }, 'nothing to bill in a sandbox without subscriptions');
+      assert.deepEqual(
+        last.json.billing,
+        { pending: 0, oldestDue: null, caughtUp: true },
+        'nothing to bill in a sandbox without subscriptions',
+      );
     });
   });
 
@@ -113,7 +135,11 @@ for (const kind of await storeKinds()) {
       run.advanceBilling.every((b) => !b.caughtUp && b.pending === 1),
       'each move answered with the billing still due',
     );
-    assert.equal(run.payments, 1 + YEARS * 365, `the first payment and one renewal for each of the ${YEARS * 365} days`);
+    assert.equal(
+      run.payments,
+      1 + YEARS * 365,
+      `the first payment and one renewal for each of the ${YEARS * 365} days`,
+    );
     assert.ok(run.nextCharge && run.nextCharge > run.sandboxNow, 'nothing is left due');
     const ms = (value: number) => `${value.toFixed(1)} ms`;
     tc.diagnostic(

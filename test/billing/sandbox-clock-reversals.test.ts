@@ -22,12 +22,20 @@ const DAY = 86_400_000;
 for (const kind of await storeKinds()) {
   describe(`reversals at the processor, by the sandbox clock (${kind})`, () => {
     const clock = fixedClock(new Date('2031-05-04T10:00:00.000Z'));
-    const processors = { sandbox: scriptedProcessor(() => clock.now()), production: scriptedProcessor(() => clock.now()) };
+    const processors = {
+      sandbox: scriptedProcessor(() => clock.now()),
+      production: scriptedProcessor(() => clock.now()),
+    };
     let t: TestApp;
-    useTestApp(kind, { clock, gateways: { sandbox: processors.sandbox.gateway, production: processors.production.gateway } }, (app) => {
-      t = app;
-      for (const p of Object.values(processors)) p.use(sandboxGateway(app.services.database.kysely, () => clock.now()));
-    });
+    useTestApp(
+      kind,
+      { clock, gateways: { sandbox: processors.sandbox.gateway, production: processors.production.gateway } },
+      (app) => {
+        t = app;
+        for (const p of Object.values(processors))
+          p.use(sandboxGateway(app.services.database.kysely, () => clock.now()));
+      },
+    );
     const webhooks = processorWebhooks(
       () => t.url,
       () => clock.now(),
@@ -56,7 +64,11 @@ for (const kind of await storeKinds()) {
     }
     async function bought(v: TestVendor, type: 'ONETIME' | 'SUBSCRIPTION', environment: Environment = 'sandbox') {
       const product = await v.product(
-        { type, ...(type === 'SUBSCRIPTION' ? { chargeFrequency: 'MONTHLY' } : {}), prices: [{ currency: 'USD', value: 40 }] },
+        {
+          type,
+          ...(type === 'SUBSCRIPTION' ? { chargeFrequency: 'MONTHLY' } : {}),
+          prices: [{ currency: 'USD', value: 40 }],
+        },
         environment,
       );
       const id = await v.buy(product.id, {}, environment);
@@ -66,7 +78,12 @@ for (const kind of await storeKinds()) {
       return { id, attempt, payment, scope: v.scope(environment) };
     }
     const entriesOf = (id: string) => t.services.store.entries.listForTransaction(id);
-    const refundOf = (p: Awaited<ReturnType<typeof bought>>, reference: string, amountMinor: number, failed = false): ProcessorEvent => ({
+    const refundOf = (
+      p: Awaited<ReturnType<typeof bought>>,
+      reference: string,
+      amountMinor: number,
+      failed = false,
+    ): ProcessorEvent => ({
       kind: 'refunds',
       paymentReference: p.payment.externalId!,
       attemptId: p.attempt.id,
@@ -87,12 +104,20 @@ for (const kind of await storeKinds()) {
       outcome,
     });
     /** The entry booked under the processor's id, dated `at`; its change (the feed's) dated the same. */
-    async function bookedAt(p: Awaited<ReturnType<typeof bought>>, externalId: string, at: string): Promise<LedgerEntry> {
+    async function bookedAt(
+      p: Awaited<ReturnType<typeof bought>>,
+      externalId: string,
+      at: string,
+    ): Promise<LedgerEntry> {
       const entry = (await entriesOf(p.id)).find((e) => e.externalId === externalId);
       assert.ok(entry, `${externalId} is booked`);
       assert.equal(entry.createdAt, at, `${entry.type} ${externalId} is dated by the clock of its environment`);
       assert.ok(Date.parse(entry.createdAt) > Date.parse(p.payment.createdAt), 'after the payment it reverses');
-      assert.equal((await t.services.store.transactions.find(p.scope, p.id))?.changedAt, at, "the change the vendor's feed shows, at the same time");
+      assert.equal(
+        (await t.services.store.transactions.find(p.scope, p.id))?.changedAt,
+        at,
+        "the change the vendor's feed shows, at the same time",
+      );
       return entry;
     }
 
@@ -171,9 +196,18 @@ for (const kind of await storeKinds()) {
       // Acted on by a worker in a process of its own (`opentill worker`), which loads moved clocks from the store.
       tick(2 * DAY);
       await webhooks.deliver(refundOf(p, refund, p.payment.amountTotalMinor, true));
-      const worker = await startTestApp(kind, { clock, database: t.services.database, gateways: { sandbox: processors.sandbox.gateway } });
+      const worker = await startTestApp(kind, {
+        clock,
+        database: t.services.database,
+        gateways: { sandbox: processors.sandbox.gateway },
+      });
       try {
-        assert.deepEqual((await runWorkerOnce(worker.services)).events, { processed: 1, failed: 0, ignored: 0, refused: 0 });
+        assert.deepEqual((await runWorkerOnce(worker.services)).events, {
+          processed: 1,
+          failed: 0,
+          ignored: 0,
+          refused: 0,
+        });
       } finally {
         await worker.close();
       }

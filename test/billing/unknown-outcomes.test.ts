@@ -25,20 +25,31 @@ for (const kind of await storeKinds()) {
     const { script } = processor;
     let t: TestApp;
     let v: TestVendor;
-    useTestApp(kind, { clock, gateways: { sandbox: processor.gateway }, payments: { reconcileGraceMs: GRACE_MS } }, (app, vendor) => {
-      t = app;
-      v = vendor;
-      processor.use(sandboxGateway(app.services.database.kysely, () => clock.now()));
-    });
+    useTestApp(
+      kind,
+      { clock, gateways: { sandbox: processor.gateway }, payments: { reconcileGraceMs: GRACE_MS } },
+      (app, vendor) => {
+        t = app;
+        v = vendor;
+        processor.use(sandboxGateway(app.services.database.kysely, () => clock.now()));
+      },
+    );
 
     const attempt = async (id: string) => (await t.services.store.chargeAttempts.findById(id))!;
     /** A purchase whose charge went through at the processor, its answer lost; the processor cannot say more since. */
     async function unknownPurchase(vendor: TestVendor, email: string): Promise<ChargeAttempt> {
       const product = await vendor.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 12 }] });
       script.loseChargeAnswer = true;
-      const result = await t.services.purchases.purchase(vendor.scope(), { productId: product.id, email, country: 'US', card: TEST_CARD });
+      const result = await t.services.purchases.purchase(vendor.scope(), {
+        productId: product.id,
+        email,
+        country: 'US',
+        card: TEST_CARD,
+      });
       assert.equal(result.status, 'PENDING');
-      const recorded = (await t.services.store.chargeAttempts.findByKey((result as { attemptKey: string }).attemptKey))!;
+      const recorded = (await t.services.store.chargeAttempts.findByKey(
+        (result as { attemptKey: string }).attemptKey,
+      ))!;
       assert.equal(recorded.createdAt, clock.now().toISOString(), 'recorded at real time');
       script.lookups.set(recorded.id, { status: 'UNKNOWN' });
       return recorded;
@@ -53,13 +64,26 @@ for (const kind of await storeKinds()) {
     test('an unknown purchase is asked about on every run and stays UNKNOWN up to a day after it was recorded; a millisecond more and it is UNRESOLVED, asked no more', async () => {
       const a = await unknownPurchase(v, 'edge@example.com');
       const recorded = Date.parse(a.createdAt);
-      for (const at of [recorded + GRACE_MS, recorded + DAY / 2, recorded + UNRESOLVED_AFTER_MS - 1000, recorded + UNRESOLVED_AFTER_MS]) {
+      for (const at of [
+        recorded + GRACE_MS,
+        recorded + DAY / 2,
+        recorded + UNRESOLVED_AFTER_MS - 1000,
+        recorded + UNRESOLVED_AFTER_MS,
+      ]) {
         const run = await reconcileAt(at, a);
-        assert.deepEqual([run.asked, run.status], [1, 'UNKNOWN'], `${(at - recorded) / 1000} s after it was recorded: asked again, still open`);
+        assert.deepEqual(
+          [run.asked, run.status],
+          [1, 'UNKNOWN'],
+          `${(at - recorded) / 1000} s after it was recorded: asked again, still open`,
+        );
         assert.deepEqual([run.report.open, run.report.unresolved], [1, 0]);
       }
       const over = await reconcileAt(recorded + UNRESOLVED_AFTER_MS + 1, a);
-      assert.deepEqual([over.status, over.report.unresolved, over.report.open], ['UNRESOLVED', 1, 0], 'more than a day: for an operator');
+      assert.deepEqual(
+        [over.status, over.report.unresolved, over.report.open],
+        ['UNRESOLVED', 1, 0],
+        'more than a day: for an operator',
+      );
       const later = await reconcileAt(recorded + 2 * DAY, a);
       assert.deepEqual([later.asked, later.status], [0, 'UNRESOLVED'], 'asked no more');
       assert.equal(UNRESOLVED_AFTER_MS, DAY, 'the limit is a day (docs/decisions.md §10a)');
@@ -72,7 +96,11 @@ for (const kind of await storeKinds()) {
       const recorded = Date.parse(a.createdAt);
       for (const at of [recorded + GRACE_MS, recorded + UNRESOLVED_AFTER_MS]) {
         const run = await reconcileAt(at, a);
-        assert.deepEqual([run.asked, run.status], [1, 'UNKNOWN'], `${(at - recorded) / 1000} s of real time: still open`);
+        assert.deepEqual(
+          [run.asked, run.status],
+          [1, 'UNKNOWN'],
+          `${(at - recorded) / 1000} s of real time: still open`,
+        );
       }
       assert.equal((await reconcileAt(recorded + UNRESOLVED_AFTER_MS + 1, a)).status, 'UNRESOLVED');
     });
@@ -84,7 +112,11 @@ for (const kind of await storeKinds()) {
       const moved = await vendor.api('/v1/clock/advance', { body: { seconds: 2 * 86_400 } });
       assert.equal(moved.status, 200, moved.text);
       const run = await reconcileAt(recorded + GRACE_MS, a);
-      assert.deepEqual([run.asked, run.status], [1, 'UNKNOWN'], 'two sandbox days on, one real minute: asked, still open');
+      assert.deepEqual(
+        [run.asked, run.status],
+        [1, 'UNKNOWN'],
+        'two sandbox days on, one real minute: asked, still open',
+      );
       // The processor learns the outcome: the next run books it.
       script.lookups.delete(a.id);
       const known = await reconcileAt(recorded + 2 * GRACE_MS, a);

@@ -43,7 +43,11 @@ for (const kind of await storeKinds()) {
 
         const done = await renewed();
         assert.ok(done > 0 && done < total, `stopped mid-run: ${done} of ${total} renewed`);
-        const open = await db.selectFrom('charge_attempts').select('id').where('status', 'in', ['PENDING', 'UNKNOWN']).execute();
+        const open = await db
+          .selectFrom('charge_attempts')
+          .select('id')
+          .where('status', 'in', ['PENDING', 'UNKNOWN'])
+          .execute();
         assert.deepEqual(open, [], 'no attempt left open');
         const leased = await db
           .selectFrom('transactions')

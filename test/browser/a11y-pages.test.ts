@@ -32,8 +32,17 @@ describe('accessibility of the remaining pages in Chromium (axe-core)', () => {
         { currency: 'EUR', value: 7.5 },
       ],
     });
-    const vault = await v.product({ type: 'VAULTED', name: 'Acme Pay-as-you-go', prices: [{ currency: 'USD', value: 0 }] });
-    const app = await v.product({ type: 'ONETIME', name: 'Acme Desktop', issuesLicences: true, prices: [{ currency: 'USD', value: 49 }] } as never);
+    const vault = await v.product({
+      type: 'VAULTED',
+      name: 'Acme Pay-as-you-go',
+      prices: [{ currency: 'USD', value: 0 }],
+    });
+    const app = await v.product({
+      type: 'ONETIME',
+      name: 'Acme Desktop',
+      issuesLicences: true,
+      prices: [{ currency: 'USD', value: 49 }],
+    } as never);
     await v.buy(plan.id, { email: 'greta@example.com', firstName: 'Greta', lastName: 'Berg', country: 'DE' });
     await v.buy(vault.id, { email: 'greta@example.com', country: 'DE' });
     await v.buy(app.id, { email: 'greta@example.com', country: 'DE' });
@@ -44,7 +53,8 @@ describe('accessibility of the remaining pages in Chromium (axe-core)', () => {
     await t?.close();
   });
 
-  const manageLink = async () => (await v.api('/v1/generate-url-to-manage-transactions/greta%40example.com')).json.url as string;
+  const manageLink = async () =>
+    (await v.api('/v1/generate-url-to-manage-transactions/greta%40example.com')).json.url as string;
   const adminLink = async () => (await v.api('/v1/generate-url-to-admin')).json.url as string;
   const inviteLink = async () => `${t.url}/panel/invite/${(await t.services.panelInvites.issue(v.vendor.id)).token}`;
 
@@ -64,8 +74,18 @@ describe('accessibility of the remaining pages in Chromium (axe-core)', () => {
       status: 200,
       heading: /opentill/i,
     },
-    { name: 'manage', open: async (p) => void (await p.goto(await manageLink())), status: 200, heading: /Your purchases/ },
-    { name: 'admin-list', open: async (p) => void (await p.goto(await adminLink())), status: 200, heading: /Transactions/ },
+    {
+      name: 'manage',
+      open: async (p) => void (await p.goto(await manageLink())),
+      status: 200,
+      heading: /Your purchases/,
+    },
+    {
+      name: 'admin-list',
+      open: async (p) => void (await p.goto(await adminLink())),
+      status: 200,
+      heading: /Transactions/,
+    },
     {
       name: 'admin-detail',
       open: async (p) => {
@@ -76,7 +96,12 @@ describe('accessibility of the remaining pages in Chromium (axe-core)', () => {
       status: 200,
       heading: /./,
     },
-    { name: 'panel-invite', open: async (p) => void (await p.goto(await inviteLink())), status: 200, heading: /password/i },
+    {
+      name: 'panel-invite',
+      open: async (p) => void (await p.goto(await inviteLink())),
+      status: 200,
+      heading: /password/i,
+    },
     {
       name: 'panel-invite-error',
       open: async (p) => {
@@ -111,7 +136,12 @@ describe('accessibility of the remaining pages in Chromium (axe-core)', () => {
       status: 410,
       heading: /no longer be used/,
     },
-    { name: 'product-404', open: async (p) => void (await p.goto(`${t.url}/sandbox/payment/product/product_doesnotexist`)), status: 404, heading: /./ },
+    {
+      name: 'product-404',
+      open: async (p) => void (await p.goto(`${t.url}/sandbox/payment/product/product_doesnotexist`)),
+      status: 404,
+      heading: /./,
+    },
     {
       name: 'manage-expired',
       open: async (p) => {
@@ -126,7 +156,12 @@ describe('accessibility of the remaining pages in Chromium (axe-core)', () => {
       status: 410,
       heading: /expired/,
     },
-    { name: 'manage-forged', open: async (p) => void (await p.goto(`${(await manageLink()).slice(0, -3)}abc`)), status: 404, heading: /not valid/ },
+    {
+      name: 'manage-forged',
+      open: async (p) => void (await p.goto(`${(await manageLink()).slice(0, -3)}abc`)),
+      status: 404,
+      heading: /not valid/,
+    },
   ];
 
   for (const { name, open, status, heading } of PAGES) {

@@ -63,7 +63,11 @@ describe('admin tool in an iframe in Chromium', () => {
     await page.screenshot({ path: `${ARTIFACTS}admin-in-iframe.png` });
     const field = (await admin.locator('#q').boundingBox())!;
     const button = (await admin.locator('button[type="submit"]').first().boundingBox())!;
-    assert.deepEqual([button.y, button.height], [field.y, field.height], 'the Search button is as tall as the search field, level with it');
+    assert.deepEqual(
+      [button.y, button.height],
+      [field.y, field.height],
+      'the Search button is as tall as the search field, level with it',
+    );
 
     await admin.locator('#q').fill('hana@example.com');
     await admin.locator('button[type="submit"]').first().click();
@@ -80,7 +84,10 @@ describe('admin tool in an iframe in Chromium', () => {
   test('inside a page of any other origin the browser refuses to show it', async () => {
     const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
     // Chromium reports the refusal on the console of the framing page.
-    const refused = page.waitForEvent('console', { predicate: (message) => /frame-ancestors/.test(message.text()), timeout: 15_000 });
+    const refused = page.waitForEvent('console', {
+      predicate: (message) => /frame-ancestors/.test(message.text()),
+      timeout: 15_000,
+    });
     await page.goto(`${foreign.origin}/?src=${encodeURIComponent(await adminLink())}`);
     assert.match(
       (await refused).text(),

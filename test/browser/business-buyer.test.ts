@@ -50,7 +50,8 @@ describe('a business buyer from another EU country pays with reverse charge (Chr
     await t?.close();
   });
 
-  const newPage = async (options: Parameters<Browser['newContext']>[0]) => (await browser.newContext(options)).newPage();
+  const newPage = async (options: Parameters<Browser['newContext']>[0]) =>
+    (await browser.newContext(options)).newPage();
 
   /** Opens the checkout for a German buyer and fills the business section; the price follows. */
   const openAsBusiness = async (page: Page, vatId: string) => {
@@ -108,7 +109,14 @@ describe('a business buyer from another EU country pays with reverse charge (Chr
       const [listed] = (await v.api(`/v1/transactions/${encodeURIComponent(email)}`)).json as { id: string }[];
       const stored = (await t.services.store.transactions.find(v.scope(), listed!.id))!;
       assert.deepEqual(
-        [stored.currency, stored.country, stored.taxMinor, stored.reverseCharge, stored.businessName, stored.buyerVatId],
+        [
+          stored.currency,
+          stored.country,
+          stored.taxMinor,
+          stored.reverseCharge,
+          stored.businessName,
+          stored.buyerVatId,
+        ],
         ['EUR', 'DE', 0, true, 'Müller Maschinenbau GmbH', 'DE123456789'],
       );
       await page.context().close();

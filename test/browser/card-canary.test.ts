@@ -54,12 +54,14 @@ function urlDecoded(text: string): string {
 function sightings(where: string, content: Buffer | string): string[] {
   const text = typeof content === 'string' ? content : content.toString('latin1');
   const found: string[] = [];
-  const show = (what: string, index: number) => `the ${what} in ${where} at ${index}: ${JSON.stringify(text.slice(Math.max(0, index - 50), index + 50))}`;
+  const show = (what: string, index: number) =>
+    `the ${what} in ${where} at ${index}: ${JSON.stringify(text.slice(Math.max(0, index - 50), index + 50))}`;
   const number = NUMBER_PATTERN.exec(text);
   if (number) found.push(show('card number', number.index));
   const cvc = CVC_PATTERN.exec(text);
   if (cvc) found.push(show('CVC', cvc.index));
-  if (typeof content !== 'string' && content.includes(NUMBER_INT64)) found.push(show('card number (as an integer)', content.indexOf(NUMBER_INT64)));
+  if (typeof content !== 'string' && content.includes(NUMBER_INT64))
+    found.push(show('card number (as an integer)', content.indexOf(NUMBER_INT64)));
   return found;
 }
 
@@ -76,9 +78,13 @@ function sightingsInTables(db: SQLite.Database): { found: string[]; values: numb
       for (const value of row) {
         values++;
         const where = `table ${table}`;
-        if (typeof value === 'string') found.push(...sightings(where, value), ...sightings(`${where} (URL-decoded)`, urlDecoded(value)));
+        if (typeof value === 'string')
+          found.push(...sightings(where, value), ...sightings(`${where} (URL-decoded)`, urlDecoded(value)));
         else if (Buffer.isBuffer(value)) found.push(...sightings(where, value));
-        else if ((typeof value === 'number' || typeof value === 'bigint') && [DIGITS, String(Number(CVC))].includes(String(value)))
+        else if (
+          (typeof value === 'number' || typeof value === 'bigint') &&
+          [DIGITS, String(Number(CVC))].includes(String(value))
+        )
           found.push(`the card number or CVC as a number in ${where}: ${String(value)}`);
       }
     }
@@ -121,9 +127,26 @@ describe('card-number canary', () => {
     succeeded(vendor);
     const webhookSecret = parseJson(setup).signingSecret as string;
     assert.match(webhookSecret, /^whsec_/);
-    const { vendor: created, credentials } = parseJson(vendor) as { vendor: { id: string }; credentials: { production: string } };
+    const { vendor: created, credentials } = parseJson(vendor) as {
+      vendor: { id: string };
+      credentials: { production: string };
+    };
     const product = await cli(
-      ['product', 'create', '--vendor', created.id, '--env', 'production', '--name', 'Canary Pro', '--type', 'ONETIME', '--price', 'USD:49', '--json'],
+      [
+        'product',
+        'create',
+        '--vendor',
+        created.id,
+        '--env',
+        'production',
+        '--name',
+        'Canary Pro',
+        '--type',
+        'ONETIME',
+        '--price',
+        'USD:49',
+        '--json',
+      ],
       env,
     );
     succeeded(product);
@@ -173,7 +196,11 @@ describe('card-number canary', () => {
     const transactionId = (await page.locator('[data-testid="transaction-id"]').textContent())!;
     await page.screenshot({ path: `${ARTIFACTS}card-canary-receipt.png`, fullPage: true });
     await browser.close();
-    assert.deepEqual([...elsewhere], [], 'the browser spoke to opentill (through the proxy) and to the processor, nothing else');
+    assert.deepEqual(
+      [...elsewhere],
+      [],
+      'the browser spoke to opentill (through the proxy) and to the processor, nothing else',
+    );
 
     // The search finds what it looks for: the card as the element sent it to the processor.
     const cardPosts = toProcessor.filter((r) => r.startsWith('POST /v1/payment_methods '));
@@ -201,7 +228,9 @@ describe('card-number canary', () => {
     );
 
     // The purchase is booked (asked through the proxy too) ...
-    const res = await fetch(`${proxy.url}/v1/transactions/canary%40example.com`, { headers: { authorization: credentials.production } });
+    const res = await fetch(`${proxy.url}/v1/transactions/canary%40example.com`, {
+      headers: { authorization: credentials.production },
+    });
     const listed = (await res.json()) as { id: string; transactionStatus: string }[];
     assert.deepEqual(
       listed.map((t) => [t.id, t.transactionStatus]),
@@ -212,16 +241,27 @@ describe('card-number canary', () => {
     const intents = (await stripe.paymentIntents.list({ limit: 10 })).data.filter((i) => i.status === 'succeeded');
     assert.equal(intents.length, 1);
     const method = await stripe.paymentMethods.retrieve(intents[0]!.payment_method as string);
-    assert.deepEqual([method.card?.brand, method.card?.last4, method.card?.exp_month, intents[0]!.amount], ['amex', DIGITS.slice(-4), 8, 4900]);
+    assert.deepEqual(
+      [method.card?.brand, method.card?.last4, method.card?.exp_month, intents[0]!.amount],
+      ['amex', DIGITS.slice(-4), 8, 4900],
+    );
     const posted = s.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_methods');
     assert.equal(posted.length, 1);
-    assert.match(posted[0]!.headers.authorization ?? '', /^Bearer pk_test_/, 'with the publishable key: from the browser, not from opentill');
+    assert.match(
+      posted[0]!.headers.authorization ?? '',
+      /^Bearer pk_test_/,
+      'with the publishable key: from the browser, not from opentill',
+    );
 
     // The database files while the server runs: the purchase is in the WAL, not checkpointed yet.
     const db = join(dataDir, 'opentill.db');
     const material: Record<string, Buffer | string> = {};
-    for (const suffix of ['', '-wal', '-shm']) material[`opentill.db${suffix} (server running)`] = readFileSync(db + suffix);
-    assert.ok(material['opentill.db-wal (server running)']!.includes(transactionId), 'the purchase is in the WAL: searching it means something');
+    for (const suffix of ['', '-wal', '-shm'])
+      material[`opentill.db${suffix} (server running)`] = readFileSync(db + suffix);
+    assert.ok(
+      material['opentill.db-wal (server running)']!.includes(transactionId),
+      'the purchase is in the WAL: searching it means something',
+    );
 
     // A reader of the test's own keeps the WAL: the server's connection, not the last to close, neither checkpoints nor removes it.
     const observer = new SQLite(db, { readonly: true, fileMustExist: true });
@@ -233,7 +273,8 @@ describe('card-number canary', () => {
       const path = join(dataDir, name);
       if (statSync(path).isFile()) material[`${name} (server stopped)`] = readFileSync(path);
     }
-    for (const name of ['opentill.db', 'opentill.db-wal', 'opentill.db-shm']) assert.ok(`${name} (server stopped)` in material, `${name} is kept`);
+    for (const name of ['opentill.db', 'opentill.db-wal', 'opentill.db-shm'])
+      assert.ok(`${name} (server stopped)` in material, `${name} is kept`);
     const tables = sightingsInTables(observer);
     observer.close();
     assert.ok(tables.values > 100, `every value of every table: ${tables.values}`);
@@ -245,7 +286,9 @@ describe('card-number canary', () => {
     material['every byte opentill answered'] = proxy.fromServer();
     const requests = proxy.requests();
     for (const [i, r] of requests.entries())
-      material[`request ${i + 1} (${r.method} ${r.target}), URL-decoded`] = urlDecoded(`${r.head}\r\n\r\n${r.body.toString('utf8')}`);
+      material[`request ${i + 1} (${r.method} ${r.target}), URL-decoded`] = urlDecoded(
+        `${r.head}\r\n\r\n${r.body.toString('utf8')}`,
+      );
 
     // The material is the purchase's: its requests went through the proxy, and the server logged them.
     const seen = requests.map((r) => `${r.method} ${r.target}`);
@@ -260,10 +303,17 @@ describe('card-number canary', () => {
         `opentill received ${expected}: ${seen.join(', ')}`,
       );
     const logged = logLines(server.stdout).map((l) => `${l.req?.method} ${l.req?.url}`);
-    for (const route of ['POST /payment/product/:productId/session', 'GET /payment/product/:productId/confirm/:token', 'POST /webhooks/stripe'])
+    for (const route of [
+      'POST /payment/product/:productId/session',
+      'GET /payment/product/:productId/confirm/:token',
+      'POST /webhooks/stripe',
+    ])
       assert.ok(logged.includes(route), `the server logged ${route}`);
 
-    const found = [...tables.found, ...Object.entries(material).flatMap(([where, content]) => sightings(where, content))];
+    const found = [
+      ...tables.found,
+      ...Object.entries(material).flatMap(([where, content]) => sightings(where, content)),
+    ];
     assert.deepEqual(found, [], 'the card number and the CVC are nowhere opentill keeps or hears');
     const sizes = Object.entries(material).map(([where, content]) => `${where}: ${content.length}`);
     console.log(

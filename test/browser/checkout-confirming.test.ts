@@ -20,7 +20,11 @@ describe('the hosted checkout while a payment is being confirmed, in Chromium', 
 
   before(async () => {
     const port = await freePort();
-    t = await startTestApp('sqlite', { port, env: { BASE_URL: `http://127.0.0.1:${port}` }, gateways: { sandbox: faults.gateway } });
+    t = await startTestApp('sqlite', {
+      port,
+      env: { BASE_URL: `http://127.0.0.1:${port}` },
+      gateways: { sandbox: faults.gateway },
+    });
     faults.use(sandboxGateway(t.services.database.kysely));
     v = await t.newVendor('Acme Software');
     productId = (await v.product({ type: 'ONETIME', name: 'Acme Pro', prices: [{ currency: 'USD', value: 20 }] })).id;

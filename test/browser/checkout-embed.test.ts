@@ -78,7 +78,9 @@ describe('the embedded checkout in Chromium, among other origins', () => {
   });
 
   const receivedIn = (frame: Page | Frame) =>
-    frame.evaluate(() => (window as unknown as { received: { origin: string; data: Record<string, unknown> }[] }).received);
+    frame.evaluate(
+      () => (window as unknown as { received: { origin: string; data: Record<string, unknown> }[] }).received,
+    );
   const frameAt = (page: Page, origin: string) => page.frames().find((f) => f.url().startsWith(origin))!;
 
   /** Opens the vendor's page at this size, presses Buy and waits for the checkout form in the overlay. */
@@ -99,7 +101,9 @@ describe('the embedded checkout in Chromium, among other origins', () => {
     assert.deepEqual([src.searchParams.get('embedded'), src.searchParams.get('origin')], ['1', vendor.origin]);
     assert.equal(await checkout.locator('[data-testid="total"]').textContent(), '€22.02');
     // The script listens to the checkout's frame and origin only: a 'close' from the third-party frame does nothing.
-    await frameAt(page, thirdParty.origin).evaluate(() => parent.postMessage({ source: 'opentill', type: 'close' }, '*'));
+    await frameAt(page, thirdParty.origin).evaluate(() =>
+      parent.postMessage({ source: 'opentill', type: 'close' }, '*'),
+    );
     await page.waitForTimeout(300);
     assert.equal(await page.locator('iframe[title="Checkout"]').count(), 1, 'the overlay is still open');
     await checkout.locator('#cardNumber').fill('4242 4242 4242 4242');
@@ -108,7 +112,9 @@ describe('the embedded checkout in Chromium, among other origins', () => {
     await page.screenshot({ path: `${ARTIFACTS}checkout-embedded-desktop.png` });
     await checkout.locator('#pay').click();
     await checkout.locator('#receipt').waitFor();
-    await page.waitForFunction(() => (window as unknown as { received: { data: { type: string } }[] }).received.some((m) => m.data.type === 'paid'));
+    await page.waitForFunction(() =>
+      (window as unknown as { received: { data: { type: string } }[] }).received.some((m) => m.data.type === 'paid'),
+    );
 
     const [paid] = (await v.api('/v1/transactions/embedded%40example.com')).json;
     const received = (await receivedIn(page)).filter((m) => m.origin !== thirdParty.origin); // less the forged 'close' above
@@ -121,7 +127,11 @@ describe('the embedded checkout in Chromium, among other origins', () => {
       ],
       'ready from the form, ready and paid from the receipt, all from the checkout origin',
     );
-    assert.deepEqual(await receivedIn(frameAt(page, thirdParty.origin)), [], 'the third-party frame in the same page hears nothing');
+    assert.deepEqual(
+      await receivedIn(frameAt(page, thirdParty.origin)),
+      [],
+      'the third-party frame in the same page hears nothing',
+    );
 
     await checkout.locator('#close').click();
     await page.locator('iframe[title="Checkout"]').waitFor({ state: 'detached' });
@@ -130,7 +140,9 @@ describe('the embedded checkout in Chromium, among other origins', () => {
 
   test('on a phone the embedded checkout fills the screen without sideways scrolling', async () => {
     const { page, checkout } = await openCheckout({ width: 375, height: 740 }, true);
-    const overflow = await checkout.locator('body').evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await checkout
+      .locator('body')
+      .evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.equal(overflow, 0);
     const box = (await page.locator('iframe[title="Checkout"]').boundingBox())!;
     assert.deepEqual([box.width, box.height], [375, 740]);
@@ -142,23 +154,34 @@ describe('the embedded checkout in Chromium, among other origins', () => {
     const announced = `${t.url}/sandbox/payment/product/${productId}?country=DE&embedded=1&origin=${encodeURIComponent(vendor.origin)}`;
     const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
     // Chromium reports the refusal on the console of the framing page.
-    const refused = page.waitForEvent('console', { predicate: (message) => /frame-ancestors/.test(message.text()), timeout: 15_000 });
+    const refused = page.waitForEvent('console', {
+      predicate: (message) => /frame-ancestors/.test(message.text()),
+      timeout: 15_000,
+    });
     await page.goto(`${foreign.origin}/?src=${encodeURIComponent(announced)}`);
     assert.match(
       (await refused).text(),
-      new RegExp(`violates the following Content Security Policy directive: "frame-ancestors ${vendor.origin}". The request has been blocked`),
+      new RegExp(
+        `violates the following Content Security Policy directive: "frame-ancestors ${vendor.origin}". The request has been blocked`,
+      ),
     );
     await page.waitForTimeout(1500);
     assert.deepEqual(await receivedIn(page), [], 'no ready, no paid: nothing reaches a third frame');
     const framed = page.frames().find((f) => f !== page.mainFrame())!;
-    assert.doesNotMatch(await framed.evaluate(() => document.body?.innerText ?? '').catch(() => ''), /Acme Pro|Card number/);
+    assert.doesNotMatch(
+      await framed.evaluate(() => document.body?.innerText ?? '').catch(() => ''),
+      /Acme Pro|Card number/,
+    );
     await page.screenshot({ path: `${ARTIFACTS}checkout-refused-in-foreign-frame.png` });
     await page.close();
   });
 
   test('a plain payment link may not be framed at all', async () => {
     const page = await browser.newPage();
-    const refused = page.waitForEvent('console', { predicate: (message) => /frame-ancestors/.test(message.text()), timeout: 15_000 });
+    const refused = page.waitForEvent('console', {
+      predicate: (message) => /frame-ancestors/.test(message.text()),
+      timeout: 15_000,
+    });
     await page.goto(`${foreign.origin}/?src=${encodeURIComponent(`${t.url}/sandbox/payment/product/${productId}`)}`);
     assert.match((await refused).text(), /"frame-ancestors 'none'"/);
     await page.close();

@@ -28,7 +28,10 @@ describe('the checkout while its database is away, in Chromium', { skip: !postgr
   before(async () => {
     store = await freshDatabase('postgres');
     proxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
-    database = openPostgres(Object.assign(new URL(store.url!), { hostname: '127.0.0.1', port: String(proxy.port) }).toString(), 4);
+    database = openPostgres(
+      Object.assign(new URL(store.url!), { hostname: '127.0.0.1', port: String(proxy.port) }).toString(),
+      4,
+    );
     const port = await freePort();
     t = await startTestApp('postgres', { port, database, env: { BASE_URL: `http://127.0.0.1:${port}` } });
     v = await t.newVendor('Acme Software');
@@ -85,7 +88,10 @@ describe('the checkout while its database is away, in Chromium', { skip: !postgr
         assert.equal(await page.inputValue('#email'), email, 'the e-mail typed is kept');
         assert.equal(await page.inputValue('#lastName'), 'Berg');
         assert.equal(await page.inputValue('#cardNumber'), '', 'the card is asked for again');
-        assert.match((await page.locator('.alert.bad').textContent()) ?? '', /Enter your card again to pay: nothing has been charged yet/);
+        assert.match(
+          (await page.locator('.alert.bad').textContent()) ?? '',
+          /Enter your card again to pay: nothing has been charged yet/,
+        );
         await page.screenshot({ path: `${ARTIFACTS}checkout-unavailable-again-${size}.png`, fullPage: true });
         assert.deepEqual(await seriousViolations(page), []);
 

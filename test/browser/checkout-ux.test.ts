@@ -23,7 +23,11 @@ describe('checkout UX in Chromium', () => {
 
   before(async () => {
     const port = await freePort();
-    t = await startTestApp('sqlite', { port, env: { BASE_URL: `http://127.0.0.1:${port}` }, gateways: { sandbox: faults.gateway } });
+    t = await startTestApp('sqlite', {
+      port,
+      env: { BASE_URL: `http://127.0.0.1:${port}` },
+      gateways: { sandbox: faults.gateway },
+    });
     faults.use(sandboxGateway(t.services.database.kysely));
     v = await t.newVendor('Acme Software');
     productId = (
@@ -53,7 +57,8 @@ describe('checkout UX in Chromium', () => {
   });
 
   /** A page in a context of its own: axe-core opens its own pages in the page's context. */
-  const newPage = async (options: Parameters<Browser['newContext']>[0]) => (await browser.newContext(options)).newPage();
+  const newPage = async (options: Parameters<Browser['newContext']>[0]) =>
+    (await browser.newContext(options)).newPage();
 
   const fillCard = async (page: Page, email: string) => {
     await page.locator('#email').fill(email);
@@ -76,7 +81,11 @@ describe('checkout UX in Chromium', () => {
       page.on('response', (r) => statuses.push(r.status()));
       await page.goto(`${t.url}/sandbox/payment/product/${productId}?country=US`);
       assert.equal(await page.locator('[data-testid="sandbox-badge"]').count(), 1);
-      assert.match((await page.getByLabel('Sandbox test cards').textContent())!, /4242 4242 4242 4242 Visa/, 'test cards spaced as printed');
+      assert.match(
+        (await page.getByLabel('Sandbox test cards').textContent())!,
+        /4242 4242 4242 4242 Visa/,
+        'test cards spaced as printed',
+      );
       assert.equal(await page.locator('#country option:checked').textContent(), 'United States');
       assert.equal(await page.locator('[data-testid="total"]').textContent(), '$45.00');
       const email = `germany-${size}@example.com`;
@@ -91,7 +100,10 @@ describe('checkout UX in Chromium', () => {
       assert.ok(!statuses.some((s) => s >= 400), `no error answers: ${statuses.join(',')}`);
       await page.screenshot({ path: `${ARTIFACTS}checkout-ux-receipt-${size}.png`, fullPage: true });
       assert.deepEqual(await seriousViolations(page), [], 'receipt');
-      const listed = (await v.api(`/v1/transactions/${encodeURIComponent(email)}`)).json as { currency: string; country: string }[];
+      const listed = (await v.api(`/v1/transactions/${encodeURIComponent(email)}`)).json as {
+        currency: string;
+        country: string;
+      }[];
       assert.deepEqual(
         listed.map((tx) => [tx.currency, tx.country]),
         [['EUR', 'DE']],
@@ -143,7 +155,10 @@ describe('checkout UX in Chromium', () => {
       const page = await newPage({ locale: 'en-US', viewport });
       await page.goto(`${t.url}/sandbox/payment/product/${trialId}?country=US`);
       assert.equal(await page.locator('[data-testid="due-today"]').textContent(), '$0.00');
-      assert.match((await page.locator('[data-testid="then"]').textContent())!, /^Then \$15\.00 every month from \w+ \d{1,2}, \d{4}\.$/);
+      assert.match(
+        (await page.locator('[data-testid="then"]').textContent())!,
+        /^Then \$15\.00 every month from \w+ \d{1,2}, \d{4}\.$/,
+      );
       assert.equal(await page.locator('#pay').textContent(), 'Start free trial');
       await page.screenshot({ path: `${ARTIFACTS}checkout-ux-trial-${size}.png`, fullPage: true });
       assert.deepEqual(await seriousViolations(page), [], 'trial checkout');

@@ -41,7 +41,9 @@ describe('client script and checkout in Chromium', () => {
       <p>Hong Kong: <span id="hk" data-ts-price data-ts-product="${productId}" data-ts-country="HK">…</span></p>
       <button id="buy" data-ts-button data-ts-product="${productId}" data-ts-country="DE" data-ts-email="browser@example.com">Buy</button>
       </body></html>`;
-    vendorSite = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page));
+    vendorSite = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page),
+    );
     await new Promise<void>((done) => vendorSite.listen(0, '127.0.0.1', done));
     siteUrl = `http://localhost:${(vendorSite.address() as AddressInfo).port}/`;
     browser = await launchChromium();
@@ -61,7 +63,9 @@ describe('client script and checkout in Chromium', () => {
 
   test('prices appear localized: VAT in Germany, ZIP sales tax in California, no tax in Hong Kong', async () => {
     const page = await openSite();
-    await page.waitForFunction(() => ['de', 'us', 'hk'].every((id) => document.getElementById(id)!.dataset.tsTaxRate !== undefined));
+    await page.waitForFunction(() =>
+      ['de', 'us', 'hk'].every((id) => document.getElementById(id)!.dataset.tsTaxRate !== undefined),
+    );
     assert.equal(await page.textContent('#de'), '€22.02');
     assert.equal(await page.getAttribute('#de', 'data-ts-tax-name'), 'VAT');
     assert.equal(await page.textContent('#us'), '$21.65');
@@ -98,7 +102,10 @@ describe('client script and checkout in Chromium', () => {
 
     const listed = await v.api('/v1/transactions/browser%40example.com');
     assert.equal(listed.json.length, 1);
-    assert.deepEqual([listed.json[0].currency, listed.json[0].netPrice, listed.json[0].tax, listed.json[0].country], ['EUR', 18.5, 3.52, 'DE']);
+    assert.deepEqual(
+      [listed.json[0].currency, listed.json[0].netPrice, listed.json[0].tax, listed.json[0].country],
+      ['EUR', 18.5, 3.52, 'DE'],
+    );
     await page.close();
   });
 
@@ -126,7 +133,9 @@ describe('client script and checkout in Chromium', () => {
   test('the checkout page fits a phone screen', async () => {
     const page = await browser.newPage({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
     await page.goto(`${t.url}/sandbox/payment/product/${productId}?country=DE`);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.equal(overflow, 0, 'no horizontal scrolling');
     for (const field of ['#email', '#cardNumber', '#cardExpiry', '#cardCvc']) {
       const box = (await page.locator(field).boundingBox())!;
@@ -135,7 +144,9 @@ describe('client script and checkout in Chromium', () => {
     }
     // Every input has a label.
     const unlabelled = await page.evaluate(() =>
-      [...document.querySelectorAll('input:not([type=hidden]), select')].filter((el) => !document.querySelector(`label[for="${el.id}"]`)).map((el) => el.id),
+      [...document.querySelectorAll('input:not([type=hidden]), select')]
+        .filter((el) => !document.querySelector(`label[for="${el.id}"]`))
+        .map((el) => el.id),
     );
     assert.deepEqual(unlabelled, []);
     await page.screenshot({ path: `${ARTIFACTS}checkout-phone.png`, fullPage: true });
@@ -144,7 +155,10 @@ describe('client script and checkout in Chromium', () => {
 
   test('the decline card shows a clear message and creates no paid transaction', async () => {
     const page = await openSite();
-    await page.evaluate((id) => (window as any).tc.buy(id, { email: 'declined-browser@example.com', country: 'DE' }), productId);
+    await page.evaluate(
+      (id) => (window as any).tc.buy(id, { email: 'declined-browser@example.com', country: 'DE' }),
+      productId,
+    );
     const frame = page.frameLocator('iframe');
     await frame.locator('#cardNumber').fill('4000000000000002');
     await frame.locator('#cardExpiry').fill('12/34');

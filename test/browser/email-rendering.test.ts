@@ -53,7 +53,8 @@ describe('customer e-mails as a mail client renders them', () => {
           assert.ok(hrefs.includes(view.manageUrl), 'the management link');
           if (view.documentUrl) assert.ok(hrefs.includes(view.documentUrl), 'the invoice or credit note');
           assert.ok(hrefs.includes('mailto:support@acme.test'), 'the support address');
-          for (const href of hrefs) assert.ok(email.text.includes(href.replace(/^mailto:/, '')), `${href} is in the plain text too`);
+          for (const href of hrefs)
+            assert.ok(email.text.includes(href.replace(/^mailto:/, '')), `${href} is in the plain text too`);
           assert.deepEqual(await seriousViolations(page), []);
           await page.screenshot({ path: `${ARTIFACTS}email-${kind.toLowerCase()}-${size}.png`, fullPage: true });
         } finally {

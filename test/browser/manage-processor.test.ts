@@ -65,19 +65,39 @@ describe("management page with Stripe's element in Chromium", () => {
         } catch (err) {
           const e = err as { code?: string; payment_intent?: { id: string } };
           if (e.code !== 'authentication_required' || !e.payment_intent) throw err;
-          return { status: 'DECLINED', code: 'authentication_required', message: 'Authenticate.', permanent: false, reference: e.payment_intent.id };
+          return {
+            status: 'DECLINED',
+            code: 'authentication_required',
+            message: 'Authenticate.',
+            permanent: false,
+            reference: e.payment_intent.id,
+          };
         }
       },
     };
-    t = await startTestApp('sqlite', { port, clock, env: { BASE_URL: `http://127.0.0.1:${port}` }, gateways: { production: gateway } });
+    t = await startTestApp('sqlite', {
+      port,
+      clock,
+      env: { BASE_URL: `http://127.0.0.1:${port}` },
+      gateways: { production: gateway },
+    });
     v = await t.newVendor('Acme Software');
     const plan = await v.product(
-      { type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', name: 'Acme Cloud', prices: [{ currency: 'USD', value: 8 }] } as any,
+      {
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        name: 'Acme Cloud',
+        prices: [{ currency: 'USD', value: 8 }],
+      } as any,
       'production',
     );
     // Bought at checkout with a card that needs no authentication (confirmed server-side, as Stripe.js would).
     const formToken = randomBytes(18).toString('base64url');
-    const started = await t.services.checkout.startSession(scope(), formToken, { productId: plan.id, email: 'greta@example.com', country: 'US' });
+    const started = await t.services.checkout.startSession(scope(), formToken, {
+      productId: plan.id,
+      email: 'greta@example.com',
+      country: 'US',
+    });
     assert.equal(started.status, 'SESSION');
     const intent = (started as { clientSecret: string }).clientSecret.split('_secret_')[0]!;
     await s.client().paymentIntents.confirm(intent, { payment_method: 'pm_card_visa', return_url: `${t.url}/` });
@@ -93,12 +113,19 @@ describe("management page with Stripe's element in Chromium", () => {
     await s?.close();
   });
 
-  const manageUrl = async () => (await v.api('/v1/generate-url-to-manage-transactions/greta%40example.com', { environment: 'production' })).json.url as string;
-  const renewals = async () => (await t.services.store.entries.listForTransaction(subscriptionId)).filter((e) => e.type === 'SUBSCRIPTION_PAYMENT');
+  const manageUrl = async () =>
+    (await v.api('/v1/generate-url-to-manage-transactions/greta%40example.com', { environment: 'production' })).json
+      .url as string;
+  const renewals = async () =>
+    (await t.services.store.entries.listForTransaction(subscriptionId)).filter(
+      (e) => e.type === 'SUBSCRIPTION_PAYMENT',
+    );
 
   test('a new card through the element, a renewal held for 3-D Secure, confirmed from the page and booked once', async () => {
     // Pages of their own contexts: axe-core opens a page beside the one it scans.
-    const page = await (await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } })).newPage();
+    const page = await (
+      await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } })
+    ).newPage();
     const pageRequests: string[] = [];
     page.on('request', (r) => {
       if (r.frame() === page.mainFrame()) pageRequests.push(`${r.url()} ${r.postData() ?? ''}`);
@@ -114,14 +141,22 @@ describe("management page with Stripe's element in Chromium", () => {
     await card.getByLabel('Expiration date').fill('1234');
     await card.getByLabel('Security code').fill('123');
     await page.screenshot({ path: `${ARTIFACTS}manage-card-element.png`, fullPage: true });
-    assert.deepEqual(await seriousViolations(page, { exclude: ['iframe'] }), [], 'management page with the card element');
+    assert.deepEqual(
+      await seriousViolations(page, { exclude: ['iframe'] }),
+      [],
+      'management page with the card element',
+    );
     await item.locator('[data-testid="save-card"]').click();
     const challenge = page.frameLocator('iframe[title="3D Secure authentication"]');
     await challenge.getByRole('button', { name: 'Complete authentication' }).click();
     await page.waitForURL(/done=card/);
     assert.match((await item.locator('[data-testid="card"]').textContent())!, /ending in 3184/);
     for (const seen of pageRequests)
-      assert.doesNotMatch(decodeURIComponent(seen).replace(/\s/g, ''), /4000002760003184/, 'the card goes to the processor only');
+      assert.doesNotMatch(
+        decodeURIComponent(seen).replace(/\s/g, ''),
+        /4000002760003184/,
+        'the card goes to the processor only',
+      );
 
     // The renewal a month later: the bank holds it for the customer.
     clock.advance(31 * 86_400_000);
@@ -135,7 +170,9 @@ describe("management page with Stripe's element in Chromium", () => {
     const notice = item.locator('[data-testid="requires-action"]');
     assert.match((await notice.textContent())!, /Your bank asks you to confirm the payment of \$8\.00 for Acme Cloud/);
     await page.screenshot({ path: `${ARTIFACTS}manage-requires-action-desktop.png`, fullPage: true });
-    const phone = await (await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 }, isMobile: true })).newPage();
+    const phone = await (
+      await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 }, isMobile: true })
+    ).newPage();
     await phone.goto(page.url());
     await phone.locator('[data-testid="confirm-payment"]:not([disabled])').waitFor();
     await phone.screenshot({ path: `${ARTIFACTS}manage-requires-action-phone.png`, fullPage: true });

@@ -50,7 +50,11 @@ describe('customer management page in Chromium', () => {
 
   test('the customer opens the link, cancels the subscription and downloads an invoice', async () => {
     const url = (await v.api('/v1/generate-url-to-manage-transactions/greta%40example.com')).json.url as string;
-    const page = await browser.newPage({ locale: 'en-US', viewport: { width: 390, height: 844 }, acceptDownloads: true });
+    const page = await browser.newPage({
+      locale: 'en-US',
+      viewport: { width: 390, height: 844 },
+      acceptDownloads: true,
+    });
     await page.goto(url);
     assert.equal(await page.locator('h1').textContent(), 'Your purchases');
     assert.equal(await page.locator('[data-testid="purchase"]').count(), 2);
@@ -61,13 +65,19 @@ describe('customer management page in Chromium', () => {
     await plan.locator('[data-testid="cancel"]').click();
     await page.waitForURL(/done=cancelled/);
     assert.match((await page.locator('[role="status"]').textContent())!, /Cancelled/);
-    assert.match((await plan.locator('[data-testid="status"]').textContent())!, /^Cancelled, active until \d{4}-\d\d-\d\d$/);
+    assert.match(
+      (await plan.locator('[data-testid="status"]').textContent())!,
+      /^Cancelled, active until \d{4}-\d\d-\d\d$/,
+    );
     assert.equal(await plan.locator('[data-testid="cancel"]').count(), 0);
     await page.screenshot({ path: `${ARTIFACTS}manage-cancelled.png`, fullPage: true });
     const tx = await t.services.store.transactions.find(v.scope(), subscriptionId);
     assert.deepEqual([tx?.status, tx?.whoCanceled], ['SUBSCRIPTION_STATUS_CANCELLED_PENDING', 'CUSTOMER']);
 
-    const [download] = await Promise.all([page.waitForEvent('download'), plan.locator('[data-testid="invoice"]').first().click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      plan.locator('[data-testid="invoice"]').first().click(),
+    ]);
     assert.match(download.suggestedFilename(), /^invoice-TEST-\d{6}\.pdf$/);
     const text = await pdfText(readFileSync((await download.path())!));
     assert.match(text, /Acme Cloud/);

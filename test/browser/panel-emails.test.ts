@@ -45,11 +45,20 @@ describe('panel e-mails page in Chromium', () => {
    * frame runs no script (axe cannot enter it and waits): the e-mail in it is scanned on its own.
    */
   async function fits(page: Page, name: string, width: number) {
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `${name}: nothing wider than the screen (${overflow}px)`);
     const tab = (await page.locator('nav a[aria-current="page"]').boundingBox())!;
-    assert.ok(tab.x >= 0 && tab.x + tab.width <= width, `${name}: the current tab is on the screen (${tab.x}+${tab.width})`);
-    assert.deepEqual(await seriousViolations(page, { exclude: ['iframe'] }), [], `${name}: no serious or critical accessibility violation`);
+    assert.ok(
+      tab.x >= 0 && tab.x + tab.width <= width,
+      `${name}: the current tab is on the screen (${tab.x}+${tab.width})`,
+    );
+    assert.deepEqual(
+      await seriousViolations(page, { exclude: ['iframe'] }),
+      [],
+      `${name}: no serious or critical accessibility violation`,
+    );
   }
 
   test('settings saved with the form, a test sent to the vendor, a failed e-mail standing out; page and preview at every size', async () => {
@@ -75,11 +84,18 @@ describe('panel e-mails page in Chromium', () => {
     assert.deepEqual((await t.services.catalog.requireVendor(vendorId)).emails.off, ['RENEWAL_UPCOMING']);
 
     await page.click('[data-kind="RECEIPT"] [data-testid="send-test"]');
-    assert.equal(await page.locator('[role="status"]').textContent(), 'A test e-mail is on its way to founder@acme.test.');
+    assert.equal(
+      await page.locator('[role="status"]').textContent(),
+      'A test e-mail is on its way to founder@acme.test.',
+    );
     const tests = inbox.to('founder@acme.test');
     assert.equal(tests.length, 1);
     assert.deepEqual(tests[0]!.from?.value, [{ name: 'Acme Billing', address: 'receipts@opentill.test' }]);
-    assert.deepEqual((await t.services.catalog.requireVendor(vendorId)).emails.off, ['RENEWAL_UPCOMING'], 'a test saves nothing');
+    assert.deepEqual(
+      (await t.services.catalog.requireVendor(vendorId)).emails.off,
+      ['RENEWAL_UPCOMING'],
+      'a test saves nothing',
+    );
 
     // Two customers: one mailbox that exists, one the mail server does not know.
     const scope = { vendorId, environment: 'sandbox' as const };
@@ -91,7 +107,11 @@ describe('panel e-mails page in Chromium', () => {
     });
     inbox.unknownMailboxes.add('gone@example.com');
     for (const email of ['ann@example.com', 'gone@example.com']) {
-      assert.equal((await t.services.purchases.purchase(scope, { productId: product.id, email, country: 'US', card: TEST_CARD })).status, 'PAID');
+      assert.equal(
+        (await t.services.purchases.purchase(scope, { productId: product.id, email, country: 'US', card: TEST_CARD }))
+          .status,
+        'PAID',
+      );
     }
     await runWorkerOnce(t.services);
 
@@ -115,10 +135,16 @@ describe('panel e-mails page in Chromium', () => {
       const box = (await page.locator('[data-testid="email-html"]').boundingBox())!;
       const content = (await page.locator('.panel .content').boundingBox())!;
       assert.equal(box.height, 640);
-      assert.ok(box.width >= content.width - 60, `${size}: the frame takes the content's width (${box.width} of ${content.width})`);
+      assert.ok(
+        box.width >= content.width - 60,
+        `${size}: the frame takes the content's width (${box.width} of ${content.width})`,
+      );
       assert.match((await page.locator('[data-testid="email-text"]').textContent())!, /EXAMPLE-LICENCE-KEY/);
       // A full-page capture lays the sandboxed (out-of-process) frame out anew, too narrow: the window is made as tall as the page instead.
-      await page.setViewportSize({ width: viewport.width, height: await page.evaluate(() => document.documentElement.scrollHeight) });
+      await page.setViewportSize({
+        width: viewport.width,
+        height: await page.evaluate(() => document.documentElement.scrollHeight),
+      });
       await page.screenshot({ path: `${ARTIFACTS}panel-email-preview-${size}.png` });
       await page.setViewportSize(viewport);
       await fits(page, `preview (${size})`, viewport.width);

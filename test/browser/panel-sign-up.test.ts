@@ -16,7 +16,8 @@ describe('panel sign-up pages in Chromium', () => {
   let browser: Browser;
 
   before(async () => {
-    for (const mode of ['closed', 'invite', 'open'] as const) apps[mode] = await startTestApp('sqlite', { env: { PANEL_SIGNUP: mode } });
+    for (const mode of ['closed', 'invite', 'open'] as const)
+      apps[mode] = await startTestApp('sqlite', { env: { PANEL_SIGNUP: mode } });
     browser = await launchChromium();
   });
   after(async () => {
@@ -28,9 +29,15 @@ describe('panel sign-up pages in Chromium', () => {
   async function looked(page: Page, name: string) {
     for (const [size, viewport] of SCREEN_SIZES) {
       await page.setViewportSize(viewport);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       assert.ok(overflow <= 0, `${name} (${size}): nothing wider than the screen (${overflow}px)`);
-      assert.deepEqual(await seriousViolations(page), [], `${name} (${size}): no serious or critical accessibility violation`);
+      assert.deepEqual(
+        await seriousViolations(page),
+        [],
+        `${name} (${size}): no serious or critical accessibility violation`,
+      );
       await page.screenshot({ path: `${ARTIFACTS}signup-${name}-${size}.png`, fullPage: true });
     }
   }

@@ -52,7 +52,12 @@ describe('vendor panel in Chromium', () => {
     const productId = (await page.locator('[data-testid="product"]').getAttribute('data-id'))!;
     const monthly = await t.services.catalog.createProduct(
       { vendorId, environment: 'sandbox' },
-      { name: 'Acme Cloud', type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 12 }] },
+      {
+        name: 'Acme Cloud',
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 12 }],
+      },
     );
 
     await page.click('nav >> text=Developers');
@@ -63,7 +68,9 @@ describe('vendor panel in Chromium', () => {
     await page.reload();
     assert.equal(await page.locator('[data-testid="issued"]').count(), 0, 'the secret is shown once');
     assert.equal(await page.locator('[data-testid="credential"]').count(), 1, 'a reload creates no second credential');
-    const res = await fetch(`${t.url}/sandbox/v1/transactions/nobody%40example.com`, { headers: { authorization: copied } });
+    const res = await fetch(`${t.url}/sandbox/v1/transactions/nobody%40example.com`, {
+      headers: { authorization: copied },
+    });
     assert.equal(res.status, 200);
 
     const scope = { vendorId, environment: 'sandbox' as const };
@@ -74,7 +81,13 @@ describe('vendor panel in Chromium', () => {
       [monthly.id, 'carl@example.com', 'US', 'USD'],
       [monthly.id, 'dora@example.com', 'GB', 'USD'],
     ] as const) {
-      const result = await t.services.purchases.purchase(scope, { productId: product, email, country, currency, card: TEST_CARD });
+      const result = await t.services.purchases.purchase(scope, {
+        productId: product,
+        email,
+        country,
+        currency,
+        card: TEST_CARD,
+      });
       assert.equal(result.status, 'PAID');
       if (result.status === 'PAID') bought.push(result.transaction.id);
     }
@@ -104,11 +117,20 @@ describe('vendor panel in Chromium', () => {
       await page.setViewportSize(viewport);
       for (const [name, path] of pages) {
         await page.goto(`${t.url}${path}`);
-        assert.equal(await page.locator('[data-testid="switch"]').isVisible(), true, `${name}: the environment switch is visible`);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        assert.equal(
+          await page.locator('[data-testid="switch"]').isVisible(),
+          true,
+          `${name}: the environment switch is visible`,
+        );
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
         assert.ok(overflow <= 0, `${name} (${size}): nothing wider than the screen (${overflow}px)`);
         const tab = (await page.locator('nav a[aria-current="page"]').boundingBox())!;
-        assert.ok(tab.x >= 0 && tab.x + tab.width <= viewport.width, `${name} (${size}): the current tab is on the screen (${tab.x}+${tab.width})`);
+        assert.ok(
+          tab.x >= 0 && tab.x + tab.width <= viewport.width,
+          `${name} (${size}): the current tab is on the screen (${tab.x}+${tab.width})`,
+        );
         if (name === 'transactions' || name === 'customers') {
           const field = (await page.locator('#q').boundingBox())!;
           const search = (await page.locator('form[role="search"] button[type="submit"]').boundingBox())!;

@@ -20,7 +20,11 @@ describe('partial refunds in Chromium', () => {
     const port = await freePort();
     t = await startTestApp('sqlite', { port, env: { BASE_URL: `http://127.0.0.1:${port}`, PANEL_SIGNUP: 'open' } });
     browser = await launchChromium();
-    const signedUp = await t.services.panel.signUp({ company: 'Acme Software', email: 'owner@acme.test', password: 'a long enough passphrase' });
+    const signedUp = await t.services.panel.signUp({
+      company: 'Acme Software',
+      email: 'owner@acme.test',
+      password: 'a long enough passphrase',
+    });
     cookie = signedUp.cookie;
     scope = { vendorId: (await t.services.panel.session(cookie))!.user.vendorId, environment: 'sandbox' };
   });
@@ -30,13 +34,24 @@ describe('partial refunds in Chromium', () => {
   });
 
   const buy = async (email: string) => {
-    const product = await t.services.catalog.createProduct(scope, { name: 'Acme Pro', type: 'ONETIME', prices: [{ currency: 'USD', value: 40 }] });
-    const result = await t.services.purchases.purchase(scope, { productId: product.id, email, country: 'US', card: TEST_CARD });
+    const product = await t.services.catalog.createProduct(scope, {
+      name: 'Acme Pro',
+      type: 'ONETIME',
+      prices: [{ currency: 'USD', value: 40 }],
+    });
+    const result = await t.services.purchases.purchase(scope, {
+      productId: product.id,
+      email,
+      country: 'US',
+      card: TEST_CARD,
+    });
     assert.equal(result.status, 'PAID');
     return (result as { transaction: { id: string } }).transaction.id;
   };
   const shoot = async (page: Page, name: string) => {
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `${name}: nothing wider than the screen (${overflow}px)`);
     assert.deepEqual(await seriousViolations(page), [], `${name}: no serious or critical accessibility violation`);
     await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
@@ -55,8 +70,14 @@ describe('partial refunds in Chromium', () => {
       await page.fill('#reason', 'The customer kept one of the two seats');
       await shoot(page, `partial-refund-panel-confirm-${size}`);
       await page.click('[data-testid="confirm"]');
-      assert.equal(await page.locator('[role="status"]').textContent(), 'Refunded. $25.00 of the payment of ' + (await paidOn(id)) + ' is left to refund.');
-      assert.equal(await page.locator('[data-testid="reason"]').textContent(), 'The customer kept one of the two seats');
+      assert.equal(
+        await page.locator('[role="status"]').textContent(),
+        'Refunded. $25.00 of the payment of ' + (await paidOn(id)) + ' is left to refund.',
+      );
+      assert.equal(
+        await page.locator('[data-testid="reason"]').textContent(),
+        'The customer kept one of the two seats',
+      );
       await shoot(page, `partial-refund-panel-done-${size}`);
       await page.click('[data-testid="refund"]');
       await page.fill('#amount', '26');
@@ -77,12 +98,19 @@ describe('partial refunds in Chromium', () => {
       await page.fill('#reason', 'Broken build');
       await shoot(page, `partial-refund-admin-form-${size}`);
       await page.click('[data-testid="refund"]');
-      assert.match((await page.locator('[role="status"]').textContent())!, /Refunded\. \$34\.50 of the payment of .* is left to refund\./);
-      assert.match((await page.locator('[data-testid="refundable"]').textContent())!, /\$5\.50 already taken back\. Up to \$34\.50 can be refunded/);
+      assert.match(
+        (await page.locator('[role="status"]').textContent())!,
+        /Refunded\. \$34\.50 of the payment of .* is left to refund\./,
+      );
+      assert.match(
+        (await page.locator('[data-testid="refundable"]').textContent())!,
+        /\$5\.50 already taken back\. Up to \$34\.50 can be refunded/,
+      );
       await shoot(page, `partial-refund-admin-done-${size}`);
       await context.close();
     });
   }
 
-  const paidOn = async (id: string) => (await t.services.store.entries.listForTransaction(id))[0]!.createdAt.slice(0, 10);
+  const paidOn = async (id: string) =>
+    (await t.services.store.entries.listForTransaction(id))[0]!.createdAt.slice(0, 10);
 });

@@ -35,8 +35,14 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
       webhookSecret: undefined,
     };
     const gateway = stripeGateway({ keys, apiUrl: s.url, jsUrl: s.jsUrl, timeoutMs: 10_000 });
-    t = await startTestApp('sqlite', { port, env: { BASE_URL: `http://127.0.0.1:${port}` }, gateways: { production: gateway } });
-    keys.webhookSecret = (await setupStripe({ keys, apiUrl: s.url, webhookUrl: `${t.url}/webhooks/stripe` })).signingSecret!;
+    t = await startTestApp('sqlite', {
+      port,
+      env: { BASE_URL: `http://127.0.0.1:${port}` },
+      gateways: { production: gateway },
+    });
+    keys.webhookSecret = (
+      await setupStripe({ keys, apiUrl: s.url, webhookUrl: `${t.url}/webhooks/stripe` })
+    ).signingSecret!;
     v = await t.newVendor('Acme Software');
     const product = async (input: Parameters<TestVendor['product']>[0]) => (await v.product(input, 'production')).id;
     products.onetime = await product({
@@ -67,10 +73,15 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
     await s?.close();
   });
 
-  afterEach(() => assert.deepEqual(problems.splice(0), [], 'no CSP violation and no script error in any page or frame'));
+  afterEach(() =>
+    assert.deepEqual(problems.splice(0), [], 'no CSP violation and no script error in any page or frame'),
+  );
 
   /** A browser context whose pages and frames (the element's, the challenge's) report CSP violations and errors. */
-  async function context(options: { viewport: { width: number; height: number }; isMobile?: boolean }): Promise<BrowserContext> {
+  async function context(options: {
+    viewport: { width: number; height: number };
+    isMobile?: boolean;
+  }): Promise<BrowserContext> {
     const ctx = await browser.newContext({ locale: 'en-US', ...options, hasTouch: options.isMobile ?? false });
     await ctx.exposeBinding('__reportViolation', ({ frame }, text: string) => problems.push(`${frame.url()}: ${text}`));
     await ctx.addInitScript(() => {
@@ -106,9 +117,13 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
 
   const receiptOf = async (page: Page) => {
     await page.locator('#receipt').waitFor({ timeout: 15_000 });
-    return { text: (await page.locator('#receipt').textContent())!, id: (await page.locator('[data-testid="transaction-id"]').textContent())! };
+    return {
+      text: (await page.locator('#receipt').textContent())!,
+      id: (await page.locator('[data-testid="transaction-id"]').textContent())!,
+    };
   };
-  const paymentsOf = async (transactionId: string) => (await t.services.store.entries.listForTransaction(transactionId)).filter(isPayment);
+  const paymentsOf = async (transactionId: string) =>
+    (await t.services.store.entries.listForTransaction(transactionId)).filter(isPayment);
   const settleEvents = async () => {
     await s.deliverAll();
     await t.services.processorEvents.runDue();
@@ -116,7 +131,9 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
 
   /** The page's layout: nothing wider than the screen, the element's frame inside the form, between the coupon and Pay, readable. */
   async function assertLayout(page: Page, width: number) {
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.equal(overflow, 0, `no horizontal scrolling at ${width}px`);
     const form = (await page.locator('#checkout').boundingBox())!;
     const frame = (await page.locator('#payment-element iframe').boundingBox())!;
@@ -127,12 +144,18 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
       `the element is as wide as the form at most (${JSON.stringify({ frame, form })})`,
     );
     assert.ok(frame.y >= coupon.y + coupon.height, 'the element is below the coupon field');
-    assert.ok(frame.y + frame.height <= pay.y, `the element ends above the Pay button (${JSON.stringify({ frame, pay })})`);
+    assert.ok(
+      frame.y + frame.height <= pay.y,
+      `the element ends above the Pay button (${JSON.stringify({ frame, pay })})`,
+    );
     assert.ok(frame.height >= 150, `the element shows its fields (${frame.height}px)`);
     for (const label of ['Card number', 'Expiration date', 'Security code']) {
       const field = (await element(page).getByLabel(label).boundingBox())!;
       assert.ok(field.height >= 36, `${label} is tall enough to tap (${field.height}px)`);
-      assert.ok(field.x >= frame.x && field.x + field.width <= frame.x + frame.width + 1, `${label} is inside the element`);
+      assert.ok(
+        field.x >= frame.x && field.x + field.width <= frame.x + frame.width + 1,
+        `${label} is inside the element`,
+      );
       assert.ok(field.y + field.height <= frame.y + frame.height, `${label} is not cut off by the frame`);
     }
   }
@@ -144,12 +167,20 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
     const csp = (await page.request.get(checkoutUrl(products.onetime))).headers()['content-security-policy']!;
     for (const directive of ['script-src', 'frame-src', 'connect-src'])
       assert.match(csp, new RegExp(`${directive} [^;]*${s.url.replace(/[.:/]/g, '\\$&')}`), csp);
-    assert.equal(await page.locator('input[name^="card"], input[autocomplete^="cc-"]').count(), 0, 'the page has no card field of its own');
+    assert.equal(
+      await page.locator('input[name^="card"], input[autocomplete^="cc-"]').count(),
+      0,
+      'the page has no card field of its own',
+    );
     await typeCard(page, '4242 4242 4242 4242');
     assert.equal(await element(page).getByLabel('Card number').inputValue(), '4242 4242 4242 4242');
     await assertLayout(page, 1280);
     await page.screenshot({ path: `${ARTIFACTS}stripe-checkout-desktop.png`, fullPage: true });
-    assert.deepEqual(await seriousViolations(page, { exclude: ['#payment-element iframe'] }), [], 'production checkout');
+    assert.deepEqual(
+      await seriousViolations(page, { exclude: ['#payment-element iframe'] }),
+      [],
+      'production checkout',
+    );
 
     const phoneContext = await context({ viewport: { width: 390, height: 844 }, isMobile: true });
     const phone = await phoneContext.newPage();
@@ -157,7 +188,11 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
     await typeCard(phone, '4242424242424242');
     await assertLayout(phone, 390);
     await phone.screenshot({ path: `${ARTIFACTS}stripe-checkout-phone.png`, fullPage: true });
-    assert.deepEqual(await seriousViolations(phone, { exclude: ['#payment-element iframe'] }), [], 'production checkout, phone');
+    assert.deepEqual(
+      await seriousViolations(phone, { exclude: ['#payment-element iframe'] }),
+      [],
+      'production checkout, phone',
+    );
     await phoneContext.close();
 
     await page.click('#pay');
@@ -223,7 +258,10 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
     // One PaymentIntent: the declined charge and the paid one, the amount opentill priced.
     const intent = await s.client().paymentIntents.retrieve((await paymentsOf(receipt.id))[0]!.externalId!);
     assert.deepEqual([intent.status, intent.amount, intent.currency], ['succeeded', 4900, 'usd']);
-    const charges = (type: string) => s.events().filter((e) => e.type === type && (e.data.object as { payment_intent?: string }).payment_intent === intent.id);
+    const charges = (type: string) =>
+      s
+        .events()
+        .filter((e) => e.type === type && (e.data.object as { payment_intent?: string }).payment_intent === intent.id);
     assert.equal(charges('charge.failed').length, 1, 'the declined card');
     assert.equal(charges('charge.succeeded').length, 1, 'paid once');
     await ctx.close();
@@ -261,7 +299,12 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
     const entry = real.cardEntry as Extract<typeof real.cardEntry, { kind: 'browser' }>;
     const app = Fastify();
     app.get('/', (_request, reply) =>
-      sendPage(reply, { status: 200, title: 't', body: html`<p>t</p>`, processorScript: { url: entry.scriptUrl, origins: entry.origins } }),
+      sendPage(reply, {
+        status: 200,
+        title: 't',
+        body: html`<p>t</p>`,
+        processorScript: { url: entry.scriptUrl, origins: entry.origins },
+      }),
     );
     const csp = (await app.inject('/')).headers['content-security-policy'] as string;
     await app.close();
@@ -271,7 +314,8 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
         .find((d) => d.startsWith(`${name} `))
         ?.split(' ') ?? [];
     assert.ok(directive('script-src').includes('https://js.stripe.com'), csp);
-    for (const frame of ['https://js.stripe.com', 'https://hooks.stripe.com']) assert.ok(directive('frame-src').includes(frame), `frame-src ${frame}: ${csp}`);
+    for (const frame of ['https://js.stripe.com', 'https://hooks.stripe.com'])
+      assert.ok(directive('frame-src').includes(frame), `frame-src ${frame}: ${csp}`);
     assert.ok(directive('connect-src').includes('https://api.stripe.com'), csp);
   });
 });

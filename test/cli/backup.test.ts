@@ -1,5 +1,16 @@
 import assert from 'node:assert/strict';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -55,7 +66,11 @@ describe('opentill backup and restore', () => {
     succeeded(backup);
     assert.equal(parseJson(backup).file, file);
     assert.equal(statSync(file).mode & 0o777, 0o600, 'readable by its owner only');
-    const inBackup = (new SQLite(file, { readonly: true }).prepare('select payload from transactions where id = ?').get(tx!.id) as { payload: string }).payload;
+    const inBackup = (
+      new SQLite(file, { readonly: true }).prepare('select payload from transactions where id = ?').get(tx!.id) as {
+        payload: string;
+      }
+    ).payload;
     assert.ok(writes > 0 && /^write \d+$/.test(inBackup), `one of the writes, whole (${inBackup} of ${writes})`);
 
     failedWith(await run('backup', file), /exists already; name a new file/);
@@ -71,9 +86,15 @@ describe('opentill backup and restore', () => {
     const again = await start();
     try {
       assert.doesNotMatch(again.stdout, /First start/, 'the restored store has its vendor: no demo seeded');
-      const res = await fetch(`${again.url}/sandbox/v1/transaction/${tx!.id}`, { headers: { authorization: credential } });
+      const res = await fetch(`${again.url}/sandbox/v1/transaction/${tx!.id}`, {
+        headers: { authorization: credential },
+      });
       assert.equal(res.status, 200, 'the credential of the backup works');
-      assert.equal(((await res.json()) as { payload: string }).payload, inBackup, 'the state of the backup, not what came after');
+      assert.equal(
+        ((await res.json()) as { payload: string }).payload,
+        inBackup,
+        'the state of the backup, not what came after',
+      );
     } finally {
       await stop(again);
     }
@@ -87,7 +108,10 @@ describe('opentill backup and restore', () => {
     const file = join(root, 'newer.backup');
     succeeded(await run('backup', file));
     const db = new SQLite(file);
-    db.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run('9999-from-the-future', new Date().toISOString());
+    db.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run(
+      '9999-from-the-future',
+      new Date().toISOString(),
+    );
     db.close();
     failedWith(await run('restore', file), /written by a newer opentill \(migrations 9999-from-the-future\)/);
   });
@@ -119,7 +143,11 @@ describe('opentill backup and restore', () => {
 
     failedWith(await run('backup', precious), /precious\.txt exists already; name a new file/);
     assert.equal(readFileSync(precious, 'utf8'), 'not a backup');
-    assert.deepEqual(readdirSync(dir).sort(), ['dangling.backup', 'linked.backup', 'precious.txt'], 'no copy left behind');
+    assert.deepEqual(
+      readdirSync(dir).sort(),
+      ['dangling.backup', 'linked.backup', 'precious.txt'],
+      'no copy left behind',
+    );
   });
 
   test('a backup is readable by its owner only even under umask 000, and leaves nothing else beside it', async () => {
@@ -158,7 +186,10 @@ describe('opentill backup and restore', () => {
     ] as const) {
       const sqliteFile = join(dir, name);
       symlinkSync(target, sqliteFile);
-      failedWith(await cli(['restore', file], { ...env, SQLITE_FILE: sqliteFile }), /is a symbolic link; point SQLITE_FILE at the file itself/);
+      failedWith(
+        await cli(['restore', file], { ...env, SQLITE_FILE: sqliteFile }),
+        /is a symbolic link; point SQLITE_FILE at the file itself/,
+      );
       assert.ok(lstatSync(sqliteFile).isSymbolicLink());
     }
     assert.equal(readFileSync(elsewhere, 'utf8'), 'someone else');
@@ -182,7 +213,10 @@ describe('opentill backup and restore', () => {
       prepare();
       // The database has a -wal while opentill has it open; one left behind is moved aside as well.
       if (suffix) writeFileSync(`${database}-wal`, '');
-      await assert.rejects(restoreSqlite(file, database, now), new RegExp(`before-restore-2030-01-02T03-04-05-678Z${suffix} exists already; move it away`));
+      await assert.rejects(
+        restoreSqlite(file, database, now),
+        new RegExp(`before-restore-2030-01-02T03-04-05-678Z${suffix} exists already; move it away`),
+      );
       assert.deepEqual(readFileSync(database), databaseBefore, 'the database is where it was');
       assert.equal(existsSync(victim), false, 'nothing written where a link points');
       rmSync(`${kept}${suffix}`);
@@ -201,7 +235,10 @@ describe('opentill backup and restore', () => {
 
   test('on PostgreSQL both point to pg_dump and pg_restore', async () => {
     for (const command of ['backup', 'restore']) {
-      failedWith(await cli([command, join(root, 'x')], { ...env, DATABASE_URL: 'postgres://127.0.0.1:5432/test' }), /back up with pg_dump/);
+      failedWith(
+        await cli([command, join(root, 'x')], { ...env, DATABASE_URL: 'postgres://127.0.0.1:5432/test' }),
+        /back up with pg_dump/,
+      );
     }
   });
 });

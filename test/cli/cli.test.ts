@@ -109,10 +109,22 @@ describe('opentill CLI', { concurrency: 3 }, () => {
       const text = await d.run('credential', 'list', '--vendor', vendor.id);
       assert.match(text.stdout, new RegExp(`${oldLogin} .*revoked`));
 
-      failedWith(await d.run('credential', 'revoke', '--vendor', vendor.id, '--credential', oldLogin), /already revoked/);
-      failedWith(await d.run('credential', 'revoke', '--vendor', vendor.id, '--credential', 'test_nobody'), /no credential test_nobody/);
-      failedWith(await d.run('credential', 'create', '--vendor', 'TC-VE_nobody', '--environment', 'sandbox'), /no vendor TC-VE_nobody/);
-      failedWith(await d.run('credential', 'create', '--vendor', vendor.id, '--environment', 'staging'), /sandbox or production/);
+      failedWith(
+        await d.run('credential', 'revoke', '--vendor', vendor.id, '--credential', oldLogin),
+        /already revoked/,
+      );
+      failedWith(
+        await d.run('credential', 'revoke', '--vendor', vendor.id, '--credential', 'test_nobody'),
+        /no credential test_nobody/,
+      );
+      failedWith(
+        await d.run('credential', 'create', '--vendor', 'TC-VE_nobody', '--environment', 'sandbox'),
+        /no vendor TC-VE_nobody/,
+      );
+      failedWith(
+        await d.run('credential', 'create', '--vendor', vendor.id, '--environment', 'staging'),
+        /sandbox or production/,
+      );
     } finally {
       d.remove();
     }
@@ -184,11 +196,33 @@ describe('opentill CLI', { concurrency: 3 }, () => {
       failedWith(await d.run(...base, '--price', 'USD:abc'), /CURRENCY:AMOUNT/);
       failedWith(await d.run(...base, '--price', 'USD:19.999'), /decimals/);
       failedWith(
-        await d.run('product', 'create', '--vendor', 'TC-VE_UNKNOWN', '--name', 'Pro', '--type', 'ONETIME', '--price', 'USD:10'),
+        await d.run(
+          'product',
+          'create',
+          '--vendor',
+          'TC-VE_UNKNOWN',
+          '--name',
+          'Pro',
+          '--type',
+          'ONETIME',
+          '--price',
+          'USD:10',
+        ),
         /no vendor TC-VE_UNKNOWN/,
       );
       failedWith(
-        await d.run('product', 'create', '--vendor', vendor.id, '--name', 'Pro', '--type', 'LIFETIME', '--price', 'USD:10'),
+        await d.run(
+          'product',
+          'create',
+          '--vendor',
+          vendor.id,
+          '--name',
+          'Pro',
+          '--type',
+          'LIFETIME',
+          '--price',
+          'USD:10',
+        ),
         /ONETIME, SUBSCRIPTION or VAULTED/,
       );
     } finally {
@@ -226,7 +260,18 @@ describe('opentill CLI', { concurrency: 3 }, () => {
       assert.match(text.stdout, /18\.00 \+ VAT 3\.42 = 21\.42 EUR/);
       assert.match(text.stdout, /licence: \S+/);
 
-      const json = await d.run(...purchase, '--email', 'bob@example.com', '--country', 'US', '--region', 'CA', '--card', '5555555555554444', '--json');
+      const json = await d.run(
+        ...purchase,
+        '--email',
+        'bob@example.com',
+        '--country',
+        'US',
+        '--region',
+        'CA',
+        '--card',
+        '5555555555554444',
+        '--json',
+      );
       succeeded(json);
       const out = parseJson(json);
       assert.match(out.transaction.id, /^TC-TR_/);
@@ -239,16 +284,44 @@ describe('opentill CLI', { concurrency: 3 }, () => {
       const declined = await d.run(...purchase, '--email', 'carl@example.com', '--card', '4000000000000002');
       failedWith(declined, /declined/i);
       assert.doesNotMatch(declined.stdout, /Paid/);
-      const declinedJson = await d.run(...purchase, '--email', 'carl@example.com', '--card', '4000000000000002', '--json');
+      const declinedJson = await d.run(
+        ...purchase,
+        '--email',
+        'carl@example.com',
+        '--card',
+        '4000000000000002',
+        '--json',
+      );
       failedWith(declinedJson, /declined/i);
       assert.equal(parseJson(declinedJson).error, 'FAILED');
 
       failedWith(await d.run(...purchase, '--email', 'dora@example.com', '--expiry', '1234'), /--expiry/);
       failedWith(
-        await d.run('sandbox', 'purchase', '--vendor', 'TC-VE_UNKNOWN', '--product', productId, '--email', 'e@example.com'),
+        await d.run(
+          'sandbox',
+          'purchase',
+          '--vendor',
+          'TC-VE_UNKNOWN',
+          '--product',
+          productId,
+          '--email',
+          'e@example.com',
+        ),
         /no vendor TC-VE_UNKNOWN/,
       );
-      failedWith(await d.run('sandbox', 'purchase', '--vendor', vendor.id, '--product', 'TC-PR_UNKNOWN', '--email', 'e@example.com'), /TC-PR_UNKNOWN/);
+      failedWith(
+        await d.run(
+          'sandbox',
+          'purchase',
+          '--vendor',
+          vendor.id,
+          '--product',
+          'TC-PR_UNKNOWN',
+          '--email',
+          'e@example.com',
+        ),
+        /TC-PR_UNKNOWN/,
+      );
     } finally {
       d.remove();
     }
@@ -274,7 +347,18 @@ describe('opentill CLI', { concurrency: 3 }, () => {
         '--json',
       );
       succeeded(created);
-      succeeded(await d.run('sandbox', 'purchase', '--vendor', vendor.id, '--product', parseJson(created).id, '--email', 'sub@example.com'));
+      succeeded(
+        await d.run(
+          'sandbox',
+          'purchase',
+          '--vendor',
+          vendor.id,
+          '--product',
+          parseJson(created).id,
+          '--email',
+          'sub@example.com',
+        ),
+      );
 
       const read = await d.run('sandbox', 'clock', '--vendor', vendor.id, '--json');
       succeeded(read);
@@ -287,7 +371,10 @@ describe('opentill CLI', { concurrency: 3 }, () => {
       succeeded(again);
       assert.equal(parseJson(again).renewed, 0, 'the renewal is not repeated');
 
-      failedWith(await d.run('sandbox', 'clock', '--vendor', vendor.id, '--to', '2001-01-01T00:00:00Z'), /only moves forward/);
+      failedWith(
+        await d.run('sandbox', 'clock', '--vendor', vendor.id, '--to', '2001-01-01T00:00:00Z'),
+        /only moves forward/,
+      );
       failedWith(await d.run('sandbox', 'clock', '--vendor', vendor.id, '--days', '-3'), /positive number/);
     } finally {
       d.remove();
@@ -298,9 +385,22 @@ describe('opentill CLI', { concurrency: 3 }, () => {
     const d = sandboxDir();
     try {
       const { vendor } = await createVendor(d.run);
-      const created = await d.run('product', 'create', '--vendor', vendor.id, '--name', 'Pro', '--type', 'ONETIME', '--price', 'USD:20', '--json');
+      const created = await d.run(
+        'product',
+        'create',
+        '--vendor',
+        vendor.id,
+        '--name',
+        'Pro',
+        '--type',
+        'ONETIME',
+        '--price',
+        'USD:20',
+        '--json',
+      );
       const productId = parseJson(created).id as string;
-      const coupon = (...args: string[]) => d.run('coupon', 'create', '--vendor', vendor.id, '--product', productId, ...args);
+      const coupon = (...args: string[]) =>
+        d.run('coupon', 'create', '--vendor', vendor.id, '--product', productId, ...args);
 
       const percent = await coupon('--code', 'launch10', '--percent', '10', '--json');
       succeeded(percent);
@@ -310,7 +410,10 @@ describe('opentill CLI', { concurrency: 3 }, () => {
       succeeded(fixed);
       assert.match(fixed.stdout, /FIVE {2}5\.00 USD off/);
 
-      failedWith(await coupon('--code', 'BOTH', '--percent', '5', '--amount', 'USD:1'), /either a percentage off or amounts off/);
+      failedWith(
+        await coupon('--code', 'BOTH', '--percent', '5', '--amount', 'USD:1'),
+        /either a percentage off or amounts off/,
+      );
       failedWith(await coupon('--code', 'NONE'), /either a percentage off or amounts off/);
       failedWith(await coupon('--code', 'TOOMUCH', '--percent', '150'), /at most 100/);
       failedWith(await coupon('--code', 'EURONLY', '--amount', 'EUR:5'), /USD/);
@@ -334,14 +437,28 @@ describe('opentill CLI', { concurrency: 3 }, () => {
       succeeded(paid);
       assert.equal(parseJson(paid).transaction.netMinor, 1800);
 
-      const listed = parseJson(await d.run('coupon', 'list', '--vendor', vendor.id, '--json')) as { id: string; code: string }[];
+      const listed = parseJson(await d.run('coupon', 'list', '--vendor', vendor.id, '--json')) as {
+        id: string;
+        code: string;
+      }[];
       assert.deepEqual(
         listed.map((c) => c.code),
         ['LAUNCH10', 'FIVE'],
       );
       succeeded(await d.run('coupon', 'revoke', '--vendor', vendor.id, '--coupon', listed[0]!.id));
       failedWith(
-        await d.run('sandbox', 'purchase', '--vendor', vendor.id, '--product', productId, '--email', 'c@example.com', '--coupon', 'launch10'),
+        await d.run(
+          'sandbox',
+          'purchase',
+          '--vendor',
+          vendor.id,
+          '--product',
+          productId,
+          '--email',
+          'c@example.com',
+          '--coupon',
+          'launch10',
+        ),
         /not valid/,
       );
       failedWith(await d.run('coupon', 'revoke', '--vendor', vendor.id, '--coupon', listed[0]!.id), /not found/);
@@ -354,11 +471,36 @@ describe('opentill CLI', { concurrency: 3 }, () => {
     const d = sandboxDir();
     try {
       const { vendor } = await createVendor(d.run);
-      const created = await d.run('product', 'create', '--vendor', vendor.id, '--name', 'Pro', '--type', 'ONETIME', '--price', 'USD:20', '--json');
+      const created = await d.run(
+        'product',
+        'create',
+        '--vendor',
+        vendor.id,
+        '--name',
+        'Pro',
+        '--type',
+        'ONETIME',
+        '--price',
+        'USD:20',
+        '--json',
+      );
       const productId = parseJson(created).id as string;
       const buyInGermany = async () =>
-        parseJson(await d.run('sandbox', 'purchase', '--vendor', vendor.id, '--product', productId, '--email', 'x@example.com', '--country', 'DE', '--json'))
-          .transaction.currency;
+        parseJson(
+          await d.run(
+            'sandbox',
+            'purchase',
+            '--vendor',
+            vendor.id,
+            '--product',
+            productId,
+            '--email',
+            'x@example.com',
+            '--country',
+            'DE',
+            '--json',
+          ),
+        ).transaction.currency;
       assert.equal(await buyInGermany(), 'EUR');
       const off = await d.run('vendor', 'settings', '--vendor', vendor.id, '--allow-conversion', 'no');
       succeeded(off);
@@ -367,7 +509,10 @@ describe('opentill CLI', { concurrency: 3 }, () => {
       succeeded(await d.run('vendor', 'settings', '--vendor', vendor.id, '--allow-conversion', 'yes'));
       assert.equal(await buyInGermany(), 'EUR');
       failedWith(await d.run('vendor', 'settings', '--vendor', vendor.id, '--allow-conversion', 'maybe'), /yes or no/);
-      failedWith(await d.run('vendor', 'settings', '--vendor', 'TC-VE_NOBODY', '--allow-conversion', 'no'), /TC-VE_NOBODY/);
+      failedWith(
+        await d.run('vendor', 'settings', '--vendor', 'TC-VE_NOBODY', '--allow-conversion', 'no'),
+        /TC-VE_NOBODY/,
+      );
     } finally {
       d.remove();
     }
@@ -380,7 +525,10 @@ describe('opentill CLI', { concurrency: 3 }, () => {
       succeeded(first);
       const out = parseJson(first);
       assert.equal(out.dialect, 'sqlite');
-      assert.ok(Array.isArray(out.applied) && out.applied.length > 0, `first migrate applies the schema: ${first.stdout}`);
+      assert.ok(
+        Array.isArray(out.applied) && out.applied.length > 0,
+        `first migrate applies the schema: ${first.stdout}`,
+      );
       const second = await d.run('migrate', '--json');
       succeeded(second);
       assert.deepEqual(parseJson(second), { applied: [], dialect: 'sqlite' });
@@ -395,7 +543,10 @@ describe('opentill CLI', { concurrency: 3 }, () => {
   test('an unreachable database is one line of reason, not a stack trace', async () => {
     const d = sandboxDir();
     try {
-      const result = await cli(['migrate'], { OPENTILL_DATA_DIR: d.dir, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+      const result = await cli(['migrate'], {
+        OPENTILL_DATA_DIR: d.dir,
+        DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+      });
       failedWith(result, /^opentill: .*ECONNREFUSED/m);
     } finally {
       d.remove();
@@ -453,7 +604,18 @@ describe('opentill CLI', { concurrency: 3 }, () => {
       assert.equal(transaction.status, 'SUBSCRIPTION_STATUS_ACTIVE');
       assert.equal(transaction.currency, 'EUR');
       failedWith(
-        await run('sandbox', 'purchase', '--vendor', vendor.id, '--product', parseJson(created).id, '--email', 'pg@example.com', '--card', '4000000000000002'),
+        await run(
+          'sandbox',
+          'purchase',
+          '--vendor',
+          vendor.id,
+          '--product',
+          parseJson(created).id,
+          '--email',
+          'pg@example.com',
+          '--card',
+          '4000000000000002',
+        ),
         /declined/i,
       );
       // Nothing landed in SQLite: the data directory holds no store.

@@ -17,7 +17,10 @@ describe('opentill doctor', { concurrency: 3 }, () => {
   const dataDir = () => join(root, `data-${++dirs}`);
   const doctor = async (env: Record<string, string>) => {
     const result = await cli(['doctor', '--json'], { OPENTILL_SECRET: SECRET, ...env });
-    const report = parseJson(result) as { healthy: boolean; checks: { name: string; status: string; detail: string }[] };
+    const report = parseJson(result) as {
+      healthy: boolean;
+      checks: { name: string; status: string; detail: string }[];
+    };
     return { result, report, check: (name: string) => report.checks.find((c) => c.name === name) };
   };
 
@@ -49,7 +52,10 @@ describe('opentill doctor', { concurrency: 3 }, () => {
       const missing = await doctor({ OPENTILL_DATA_DIR: dir });
       assert.equal(missing.result.code, 1);
       assert.equal(missing.check('schema')?.status, 'fix');
-      assert.match(missing.check('schema')!.detail, /1 migration\(s\) not run \(0017-panel-flashes\): run `opentill migrate`/);
+      assert.match(
+        missing.check('schema')!.detail,
+        /1 migration\(s\) not run \(0017-panel-flashes\): run `opentill migrate`/,
+      );
     }
   });
 
@@ -65,7 +71,11 @@ describe('opentill doctor', { concurrency: 3 }, () => {
 
     const dir = dataDir();
     succeeded(await cli(['migrate'], { OPENTILL_SECRET: SECRET, OPENTILL_DATA_DIR: dir }));
-    const stripe = await doctor({ OPENTILL_DATA_DIR: dir, STRIPE_SECRET_KEY: 'sk_test_doctor', STRIPE_PUBLISHABLE_KEY: 'pk_test_doctor' });
+    const stripe = await doctor({
+      OPENTILL_DATA_DIR: dir,
+      STRIPE_SECRET_KEY: 'sk_test_doctor',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_doctor',
+    });
     assert.equal(stripe.result.code, 1);
     assert.equal(stripe.check('production payments')?.status, 'fix');
     assert.match(stripe.check('production payments')!.detail, /no webhook signing secret: run `opentill stripe setup`/);
@@ -92,8 +102,15 @@ describe('opentill doctor', { concurrency: 3 }, () => {
     } finally {
       await inbox.close();
     }
-    const down = await doctor({ OPENTILL_DATA_DIR: dir, SMTP_URL: 'smtp://127.0.0.1:1', SMTP_FROM: 'receipts@example.com' });
+    const down = await doctor({
+      OPENTILL_DATA_DIR: dir,
+      SMTP_URL: 'smtp://127.0.0.1:1',
+      SMTP_FROM: 'receipts@example.com',
+    });
     assert.equal(down.result.code, 1);
-    assert.match(down.check('customer e-mails')!.detail, /^smtp:\/\/127\.0\.0\.1:1 did not accept a connection and login \(ESOCKET: connect ECONNREFUSED/);
+    assert.match(
+      down.check('customer e-mails')!.detail,
+      /^smtp:\/\/127\.0\.0\.1:1 did not accept a connection and login \(ESOCKET: connect ECONNREFUSED/,
+    );
   });
 });

@@ -3,7 +3,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { cli as runCli, failedWith as failedWithReason, parseJson, ROOT, succeeded, type CliResult } from '../helpers/cli.ts';
+import {
+  cli as runCli,
+  failedWith as failedWithReason,
+  parseJson,
+  ROOT,
+  succeeded,
+  type CliResult,
+} from '../helpers/cli.ts';
 
 /**
  * `opentill rates import` and `opentill rates show` as an operator runs them: `node bin/opentill.js`
@@ -53,7 +60,15 @@ const ECB_XML = `<?xml version="1.0" encoding="UTF-8"?>
 </gesmes:Envelope>
 `;
 
-const CSV = ['# ECB reference rates of 2026-12-05', 'currency,rate', 'USD,1.25', 'jpy,150', 'KWD,0.3845', 'GBP, 0.8600 ', ''].join('\r\n');
+const CSV = [
+  '# ECB reference rates of 2026-12-05',
+  'currency,rate',
+  'USD,1.25',
+  'jpy,150',
+  'KWD,0.3845',
+  'GBP, 0.8600 ',
+  '',
+].join('\r\n');
 
 // Each test has its own data directory: they run side by side, as most of their time is Node starting.
 describe('opentill rates', { concurrency: 3 }, () => {
@@ -84,7 +99,10 @@ describe('opentill rates', { concurrency: 3 }, () => {
     try {
       const imported = await d.run('rates', 'import', d.file('eurofxref-daily.xml', ECB_XML));
       succeeded(imported);
-      assert.match(imported.stdout, /^Imported 5 currencies \(units per 1 EUR\) dated 2026-12-04 into .*exchange-rates\.xml\.$/m);
+      assert.match(
+        imported.stdout,
+        /^Imported 5 currencies \(units per 1 EUR\) dated 2026-12-04 into .*exchange-rates\.xml\.$/m,
+      );
       assert.match(imported.stdout, /restart it to use these rates/);
       assert.equal(existsSync(d.table), true);
       assert.deepEqual(
@@ -114,13 +132,22 @@ describe('opentill rates', { concurrency: 3 }, () => {
     try {
       const imported = await d.run('rates', 'import', d.file('rates.csv', CSV), '--json');
       succeeded(imported);
-      assert.deepEqual(parseJson(imported), { file: d.table, date: '2026-12-05', currencies: 5, restartRequired: true, overriddenBy: null });
+      assert.deepEqual(parseJson(imported), {
+        file: d.table,
+        date: '2026-12-05',
+        currencies: 5,
+        restartRequired: true,
+        overriddenBy: null,
+      });
 
       const shown = parseJson(await d.run('rates', 'show', '--json'));
       assert.equal(shown.date, '2026-12-05');
       assert.deepEqual(shown.perEuro, { EUR: '1', USD: '1.25', JPY: '150', KWD: '0.3845', GBP: '0.8600' });
       // What the service loads is the ECB format, whatever was imported.
-      assert.match(readFileSync(d.table, 'utf8'), /<Cube time="2026-12-05">[\s\S]*<Cube currency="KWD" rate="0.3845"\/>/);
+      assert.match(
+        readFileSync(d.table, 'utf8'),
+        /<Cube time="2026-12-05">[\s\S]*<Cube currency="KWD" rate="0.3845"\/>/,
+      );
     } finally {
       d.remove();
     }
@@ -161,7 +188,10 @@ describe('opentill rates', { concurrency: 3 }, () => {
       ];
 
       // Nothing imported yet: a bad file creates no table.
-      failedWith(await d.run('rates', 'import', d.file('first.csv', 'USD,0\n')), /^opentill: .*first\.csv: line 1: the rate of USD must be positive/);
+      failedWith(
+        await d.run('rates', 'import', d.file('first.csv', 'USD,0\n')),
+        /^opentill: .*first\.csv: line 1: the rate of USD must be positive/,
+      );
       assert.equal(existsSync(d.table), false);
 
       succeeded(await d.run('rates', 'import', d.file('good.xml', ECB_XML)));
@@ -169,10 +199,17 @@ describe('opentill rates', { concurrency: 3 }, () => {
       for (const [name, content, reason] of bad) {
         const result = await d.run('rates', 'import', d.file(name, content));
         failedWith(result, reason);
-        assert.match(result.stderr, new RegExp(`^opentill: .*${name.replace('.', '\\.')}: `), 'the reason names the file');
+        assert.match(
+          result.stderr,
+          new RegExp(`^opentill: .*${name.replace('.', '\\.')}: `),
+          'the reason names the file',
+        );
         assert.equal(readFileSync(d.table, 'utf8'), before, `${name} left the table as it was`);
       }
-      failedWith(await d.run('rates', 'import', join(d.dir, 'missing.csv')), /Cannot read the rate table .*missing\.csv/);
+      failedWith(
+        await d.run('rates', 'import', join(d.dir, 'missing.csv')),
+        /Cannot read the rate table .*missing\.csv/,
+      );
 
       const json = await d.run('rates', 'import', d.file('unknown.csv', 'USD,1.1\nXYZ,2\n'), '--json');
       failedWith(json, /XYZ/);
@@ -196,7 +233,19 @@ describe('opentill rates', { concurrency: 3 }, () => {
       const vendor = await d.run('vendor', 'create', '--name', 'Acme', '--email', 'owner@acme.test', '--json');
       succeeded(vendor);
       const vendorId = parseJson(vendor).vendor.id as string;
-      const product = await d.run('product', 'create', '--vendor', vendorId, '--name', 'Pro', '--type', 'ONETIME', '--price', 'USD:10', '--json');
+      const product = await d.run(
+        'product',
+        'create',
+        '--vendor',
+        vendorId,
+        '--name',
+        'Pro',
+        '--type',
+        'ONETIME',
+        '--price',
+        'USD:10',
+        '--json',
+      );
       succeeded(product);
       const purchase = [
         'sandbox',

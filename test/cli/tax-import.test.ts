@@ -9,8 +9,14 @@ import { cli as runCli, failedWith, parseJson, succeeded } from '../helpers/cli.
 
 /** `opentill tax import` as an operator runs it: a child process, a data directory of its own per test. */
 const SECRET = 'tax-test-secret-0123456789-0123456789-01';
-const HEADER = 'State,ZipCode,TaxRegionName,StateRate,EstimatedCombinedRate,EstimatedCountyRate,EstimatedCityRate,EstimatedSpecialRate,RiskLevel';
-const NY = [HEADER, 'NY,10001,NEW YORK CITY,0.04,0.08875,0,0.045,0.00375,1', 'NY,12207,ALBANY,0.04,0.08,0.04,0,0,1', ''].join('\n');
+const HEADER =
+  'State,ZipCode,TaxRegionName,StateRate,EstimatedCombinedRate,EstimatedCountyRate,EstimatedCityRate,EstimatedSpecialRate,RiskLevel';
+const NY = [
+  HEADER,
+  'NY,10001,NEW YORK CITY,0.04,0.08875,0,0.045,0.00375,1',
+  'NY,12207,ALBANY,0.04,0.08,0.04,0,0,1',
+  '',
+].join('\n');
 const CA = [HEADER, 'CA,94103,SAN FRANCISCO,0.0725,0.08625,0.0025,0,0.01125,1', ''].join('\n');
 
 function scratch() {
@@ -37,7 +43,13 @@ describe('opentill tax import', { concurrency: 2 }, () => {
     try {
       const imported = await d.run('tax', 'import', d.file('TAXRATES_ZIP5_NY.csv', NY), '--json');
       succeeded(imported);
-      assert.deepEqual(parseJson(imported), { file: d.table, zipCodes: 2, states: ['NY'], restartRequired: true, overriddenBy: null });
+      assert.deepEqual(parseJson(imported), {
+        file: d.table,
+        zipCodes: 2,
+        states: ['NY'],
+        restartRequired: true,
+        overriddenBy: null,
+      });
       assert.deepEqual(
         readdirSync(d.dir).filter((f) => f.includes('sales-tax')),
         ['us-sales-tax.csv'],
@@ -46,7 +58,13 @@ describe('opentill tax import', { concurrency: 2 }, () => {
 
       // Another state's file adds its rows; the state's own file replaces its rows.
       succeeded(await d.run('tax', 'import', d.file('ca.csv', CA)));
-      succeeded(await d.run('tax', 'import', d.file('ny2.csv', [HEADER, 'NY,10001,NEW YORK CITY,0.04,0.08875,0,0.045,0.00375,1', ''].join('\n'))));
+      succeeded(
+        await d.run(
+          'tax',
+          'import',
+          d.file('ny2.csv', [HEADER, 'NY,10001,NEW YORK CITY,0.04,0.08875,0,0.045,0.00375,1', ''].join('\n')),
+        ),
+      );
       const text = readFileSync(d.table, 'utf8');
       assert.match(text, /^CA,94103,/m);
       assert.doesNotMatch(text, /12207/);
@@ -58,8 +76,16 @@ describe('opentill tax import', { concurrency: 2 }, () => {
         await services.maintenance.migrate();
         const vendor = await services.catalog.createVendor({ name: 'Acme', email: 'owner@acme.test' });
         const scope = { vendorId: vendor.id, environment: 'sandbox' as const };
-        const product = await services.catalog.createProduct(scope, { name: 'Pro', type: 'ONETIME', prices: [{ currency: 'USD', value: 100 }] } as never);
-        const { quote } = await services.purchases.quote(scope, product.id, { country: 'US', region: 'NY', zip: '10001' });
+        const product = await services.catalog.createProduct(scope, {
+          name: 'Pro',
+          type: 'ONETIME',
+          prices: [{ currency: 'USD', value: 100 }],
+        } as never);
+        const { quote } = await services.purchases.quote(scope, product.id, {
+          country: 'US',
+          region: 'NY',
+          zip: '10001',
+        });
         assert.deepEqual([quote.taxRate, quote.taxMinor, quote.taxEstimated], ['0.08875', 888, undefined]);
         const albany = await services.purchases.quote(scope, product.id, { country: 'US', region: 'NY', zip: '12207' });
         assert.deepEqual([albany.quote.taxRate, albany.quote.taxEstimated], ['0.04', true]);
@@ -81,7 +107,10 @@ describe('opentill tax import', { concurrency: 2 }, () => {
 
       succeeded(await d.run('tax', 'import', d.file('ny.csv', NY)));
       const before = readFileSync(d.table, 'utf8');
-      failedWith(await d.run('tax', 'import', d.file('zip.csv', NY.replace('12207', '1220'))), /line 3: ZipCode "1220"/);
+      failedWith(
+        await d.run('tax', 'import', d.file('zip.csv', NY.replace('12207', '1220'))),
+        /line 3: ZipCode "1220"/,
+      );
       failedWith(
         await d.run('tax', 'import', d.file('ca.csv', CA), d.file('pct.csv', CA.replace('0.0725', '7.25'))),
         /pct\.csv: line 2: StateRate 7\.25 is above 0\.2/,

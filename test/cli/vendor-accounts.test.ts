@@ -31,9 +31,28 @@ describe('opentill vendor list and product list', () => {
       const text = await run('vendor', 'list');
       succeeded(text);
       assert.match(text.stdout, /^ID +NAME +E-MAIL +CREATED +PRODUCTION$/m);
-      assert.match(text.stdout, new RegExp(`^${id} +Acme Tools +owner@acme\\.test +\\d{4}-\\S+ +yes$`, 'm'), 'a vendor of the CLI may use production');
+      assert.match(
+        text.stdout,
+        new RegExp(`^${id} +Acme Tools +owner@acme\\.test +\\d{4}-\\S+ +yes$`, 'm'),
+        'a vendor of the CLI may use production',
+      );
 
-      succeeded(await run('product', 'create', '--vendor', id, '--name', 'Pro', '--type', 'ONETIME', '--price', 'USD:49', '--price', 'EUR:45'));
+      succeeded(
+        await run(
+          'product',
+          'create',
+          '--vendor',
+          id,
+          '--name',
+          'Pro',
+          '--type',
+          'ONETIME',
+          '--price',
+          'USD:49',
+          '--price',
+          'EUR:45',
+        ),
+      );
       succeeded(
         await run(
           'product',

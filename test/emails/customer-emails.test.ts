@@ -23,7 +23,10 @@ for (const kind of await storeKinds()) {
     const clock = fixedClock(new Date('2030-03-01T09:00:00.000Z'));
     /** Answers for the next charges of one amount (other tests' subscriptions renew as the clock moves too). */
     const script: { amountMinor: number; next: ChargeResult[] } = { amountMinor: 0, next: [] };
-    const network = scriptedSandbox(async (request, real) => (request.amountMinor === script.amountMinor && script.next.shift()) || real.charge(request));
+    const network = scriptedSandbox(
+      async (request, real) =>
+        (request.amountMinor === script.amountMinor && script.next.shift()) || real.charge(request),
+    );
     let inbox: SmtpInbox;
     let t: TestApp;
     let v: TestVendor;
@@ -90,11 +93,17 @@ for (const kind of await storeKinds()) {
       const entry = json.entries[0];
       const money = (value: string) => formatForBuyer(Math.round(Number(value) * 100), 'EUR', 'en-US');
       const net = (Number(entry.amountTotal) - Number(entry.taxAmount)).toFixed(2);
-      assert.match(mail.text!, new RegExp(`Price +${money(net)}\nVAT 19% +${money(entry.taxAmount)}\nTotal +${money(entry.amountTotal)}\n`));
+      assert.match(
+        mail.text!,
+        new RegExp(`Price +${money(net)}\nVAT 19% +${money(entry.taxAmount)}\nTotal +${money(entry.amountTotal)}\n`),
+      );
       assert.match(mail.text!, /VAT 19%/);
       const key = await t.services.store.licences.keyOf(v.scope(), id);
       assert.ok(key && mail.text!.includes(key) && String(mail.html).includes(key), 'the licence key is in both parts');
-      const [invoice, manage] = [links(mail).find((l) => l.includes('/invoice/'))!, links(mail).find((l) => l.includes('/manage/'))!];
+      const [invoice, manage] = [
+        links(mail).find((l) => l.includes('/invoice/'))!,
+        links(mail).find((l) => l.includes('/manage/'))!,
+      ];
       const pdf = await fetch(local(invoice));
       assert.equal(pdf.status, 200);
       assert.equal(pdf.headers.get('content-type'), 'application/pdf');
@@ -184,7 +193,12 @@ for (const kind of await storeKinds()) {
     });
 
     test('a yearly subscription gets one notice 7 days before it renews', async () => {
-      const product = await v.product({ type: 'SUBSCRIPTION', name: 'Acme Yearly', chargeFrequency: 'YEARLY', prices: [{ currency: 'USD', value: 120 }] });
+      const product = await v.product({
+        type: 'SUBSCRIPTION',
+        name: 'Acme Yearly',
+        chargeFrequency: 'YEARLY',
+        prices: [{ currency: 'USD', value: 120 }],
+      });
       const start = clock.now().getTime();
       await v.buy(product.id, { email: 'ed@example.com' });
       clock.set(new Date(start + 300 * DAY));
@@ -197,15 +211,27 @@ for (const kind of await storeKinds()) {
       assert.equal(notices.length, 1);
       const renews = new Date(start);
       renews.setUTCFullYear(renews.getUTCFullYear() + 1);
-      assert.ok(notices[0]!.subject!.endsWith(`renews on ${renews.toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' })}`), notices[0]!.subject);
+      assert.ok(
+        notices[0]!.subject!.endsWith(
+          `renews on ${renews.toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' })}`,
+        ),
+        notices[0]!.subject,
+      );
     });
 
     test('a declined renewal says when the next try is and links to changing the card; one held by the bank asks to authenticate', async () => {
-      const product = await v.product({ type: 'SUBSCRIPTION', name: 'Acme Monthly', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 20.17 }] });
+      const product = await v.product({
+        type: 'SUBSCRIPTION',
+        name: 'Acme Monthly',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 20.17 }],
+      });
       script.amountMinor = 2017;
       const start = clock.now().getTime();
       await v.buy(product.id, { email: 'fay@example.com' });
-      script.next = [{ status: 'DECLINED', code: 'card_declined', message: 'The card was declined.', permanent: false }];
+      script.next = [
+        { status: 'DECLINED', code: 'card_declined', message: 'The card was declined.', permanent: false },
+      ];
       clock.set(new Date(start + 31 * DAY + 60_000));
       await work();
       const failed = inbox.to('fay@example.com').filter((m) => /payment for Acme Monthly failed/.test(m.subject!));
@@ -214,7 +240,9 @@ for (const kind of await storeKinds()) {
       assert.ok(failed[0]!.text!.includes(`try again on ${longDate(start + 32 * DAY + 60_000)}.`), failed[0]!.text);
       assert.match(failed[0]!.text!, /Update your card:\nhttp:\/\/opentill\.test\/sandbox\/manage\//);
       await linksOpen(failed[0]!);
-      script.next = [{ status: 'DECLINED', code: 'authentication_required', message: 'Authentication required.', permanent: false }];
+      script.next = [
+        { status: 'DECLINED', code: 'authentication_required', message: 'Authentication required.', permanent: false },
+      ];
       clock.set(new Date(start + 34 * DAY + 60_000));
       await work();
       const held = inbox.to('fay@example.com').filter((m) => /Action required/.test(m.subject!));
@@ -226,7 +254,11 @@ for (const kind of await storeKinds()) {
     test('a refund sends one e-mail with the amount and a working credit-note link', async () => {
       const product = await v.product({ type: 'ONETIME', name: 'Acme Pack', prices: [{ currency: 'USD', value: 15 }] });
       const id = await v.buy(product.id, { email: 'gus@example.com' });
-      const refund = await v.api(`/v1/refund-transaction/${id}`, { method: 'POST', body: {}, headers: { 'idempotency-key': `r-${id}` } });
+      const refund = await v.api(`/v1/refund-transaction/${id}`, {
+        method: 'POST',
+        body: {},
+        headers: { 'idempotency-key': `r-${id}` },
+      });
       assert.equal(refund.status, 200, refund.text);
       await work();
       const mails = inbox.to('gus@example.com').filter((m) => /Refund issued/.test(m.subject!));
@@ -237,10 +269,16 @@ for (const kind of await storeKinds()) {
     });
 
     test("the vendor's sender name, reply-to and turned-off kinds are followed", async () => {
-      await t.services.catalog.updateVendorSettings(v.vendor.id, { emails: { senderName: 'Acme Billing', replyTo: 'help@acme.test', off: ['REFUNDED'] } });
+      await t.services.catalog.updateVendorSettings(v.vendor.id, {
+        emails: { senderName: 'Acme Billing', replyTo: 'help@acme.test', off: ['REFUNDED'] },
+      });
       const product = await v.product({ type: 'ONETIME', name: 'Acme Mini', prices: [{ currency: 'USD', value: 5 }] });
       const id = await v.buy(product.id, { email: 'hal@example.com' });
-      await v.api(`/v1/refund-transaction/${id}`, { method: 'POST', body: {}, headers: { 'idempotency-key': `r-${id}` } });
+      await v.api(`/v1/refund-transaction/${id}`, {
+        method: 'POST',
+        body: {},
+        headers: { 'idempotency-key': `r-${id}` },
+      });
       const report = await work();
       assert.equal(report.emails.skipped, 1);
       const mail = only('hal@example.com');
@@ -266,7 +304,8 @@ for (const kind of await storeKinds()) {
       clock.advance(121_000);
       assert.equal((await work()).emails.sent, 3);
       await work();
-      for (const who of ['ivy', 'jo', 'kim']) assert.match(only(`${who}@example.com`).messageId!, /^<TC-EM_[0-9A-Za-z]+@opentill\.test>$/);
+      for (const who of ['ivy', 'jo', 'kim'])
+        assert.match(only(`${who}@example.com`).messageId!, /^<TC-EM_[0-9A-Za-z]+@opentill\.test>$/);
       const rows = await outbox();
       assert.deepEqual(
         rows.map((e) => [e.status, e.tries]),
@@ -302,15 +341,27 @@ for (const kind of await storeKinds()) {
     });
 
     test('no e-mail carries a card number or a credential', async () => {
-      const product = await v.product({ type: 'SUBSCRIPTION', name: 'Acme Safe', chargeFrequency: 'MONTHLY', issuesLicences: true });
+      const product = await v.product({
+        type: 'SUBSCRIPTION',
+        name: 'Acme Safe',
+        chargeFrequency: 'MONTHLY',
+        issuesLicences: true,
+      });
       const id = await v.buy(product.id, { email: 'max@example.com' });
       await t.services.transactions.cancel(v.scope(), id, 'CUSTOMER');
       await work();
       assert.equal(inbox.to('max@example.com').length, 2);
-      const secrets = ['4242424242424242', '424242', v.credentials.sandbox.authorization, v.credentials.production.authorization, t.config.secret];
+      const secrets = [
+        '4242424242424242',
+        '424242',
+        v.credentials.sandbox.authorization,
+        v.credentials.production.authorization,
+        t.config.secret,
+      ];
       for (const mail of inbox.messages) {
         const whole = `${mail.subject}\n${mail.text}\n${mail.html}\n${mail.headerLines.map((h) => h.line).join('\n')}`;
-        for (const secret of secrets) assert.ok(!whole.includes(secret), `${mail.subject} does not carry ${secret.slice(0, 6)}…`);
+        for (const secret of secrets)
+          assert.ok(!whole.includes(secret), `${mail.subject} does not carry ${secret.slice(0, 6)}…`);
       }
     });
   });

@@ -19,14 +19,22 @@ import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../help
  */
 const DAY = 86_400_000;
 const longDate = (ms: number) => new Date(ms).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
-const declined = (code: 'card_declined' | 'authentication_required'): ChargeResult => ({ status: 'DECLINED', code, message: 'Declined.', permanent: false });
+const declined = (code: 'card_declined' | 'authentication_required'): ChargeResult => ({
+  status: 'DECLINED',
+  code,
+  message: 'Declined.',
+  permanent: false,
+});
 
 for (const kind of await storeKinds()) {
   describe(`a decline's own e-mail, each time (${kind})`, () => {
     const clock = fixedClock(new Date('2030-03-01T09:00:00.000Z'));
     /** The answers for the next charges of one amount, in order; other amounts are charged as the sandbox does. */
     const script: { amountMinor: number; next: ChargeResult[] } = { amountMinor: 0, next: [] };
-    const network = scriptedSandbox(async (request, real) => (request.amountMinor === script.amountMinor && script.next.shift()) || real.charge(request));
+    const network = scriptedSandbox(
+      async (request, real) =>
+        (request.amountMinor === script.amountMinor && script.next.shift()) || real.charge(request),
+    );
     let inbox: SmtpInbox;
     let t: TestApp;
     let v: TestVendor;
@@ -70,7 +78,8 @@ for (const kind of await storeKinds()) {
       const due = Date.parse((await t.services.store.transactions.find(v.scope(), id))!.nextCharge!);
       return { id, start, due };
     }
-    const mails = (address: string) => inbox.to(address).map((m) => ({ subject: m.subject!.replace(/^\[Test\] /, ''), text: m.text! }));
+    const mails = (address: string) =>
+      inbox.to(address).map((m) => ({ subject: m.subject!.replace(/^\[Test\] /, ''), text: m.text! }));
     const status = async (id: string) => (await t.services.store.transactions.find(v.scope(), id))!;
 
     test('declined on the due date and on days 1, 3 and 5: four PAYMENT_FAILED e-mails, each naming its next try; the last decline on day 7: one saying it has ended', async () => {
@@ -87,7 +96,10 @@ for (const kind of await storeKinds()) {
           Array(i + 1).fill(failed),
           `after the try on day ${day}: one e-mail for each decline so far`,
         );
-        assert.ok(sent[i]!.text.includes(`We will try again on ${longDate(nextTries[i]!)}.`), `day ${day}: ${sent[i]!.text}`);
+        assert.ok(
+          sent[i]!.text.includes(`We will try again on ${longDate(nextTries[i]!)}.`),
+          `day ${day}: ${sent[i]!.text}`,
+        );
         assert.match(sent[i]!.text, /\$20\.17/);
         assert.equal((await status(id)).status, 'SUBSCRIPTION_STATUS_ACTIVE');
       }
@@ -125,10 +137,18 @@ for (const kind of await storeKinds()) {
         );
         const next = [1, 3, 5, 7][i];
         if (next === undefined) assert.doesNotMatch(sent[i]!.text, /we will try again/);
-        else assert.ok(sent[i]!.text.includes(`we will try again on ${longDate(due + next * DAY)}.`), `day ${day}: ${sent[i]!.text}`);
+        else
+          assert.ok(
+            sent[i]!.text.includes(`we will try again on ${longDate(due + next * DAY)}.`),
+            `day ${day}: ${sent[i]!.text}`,
+          );
       }
       assert.equal((await status(id)).status, 'SUBSCRIPTION_STATUS_CANCELLED');
-      assert.equal(mails(email).filter((m) => /failed|ended/.test(m.subject)).length, 0, 'no PAYMENT_FAILED for a held payment');
+      assert.equal(
+        mails(email).filter((m) => /failed|ended/.test(m.subject)).length,
+        0,
+        'no PAYMENT_FAILED for a held payment',
+      );
     });
 
     test('declines of both kinds in one period: each try sends the e-mail of its own kind, once', async () => {
@@ -140,7 +160,11 @@ for (const kind of await storeKinds()) {
         mails(email)
           .slice(1)
           .map((m) => m.subject),
-        ['Your payment for Acme Mixed failed', 'Action required: confirm your payment for Acme Mixed', 'Your payment for Acme Mixed failed'],
+        [
+          'Your payment for Acme Mixed failed',
+          'Action required: confirm your payment for Acme Mixed',
+          'Your payment for Acme Mixed failed',
+        ],
       );
     });
 

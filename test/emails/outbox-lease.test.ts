@@ -18,7 +18,11 @@ const NOTHING = { queued: 0, sent: 0, retried: 0, failed: 0, skipped: 0, more: f
 for (const kind of await storeKinds()) {
   describe(`a worker whose outbox lease ran out (${kind})`, () => {
     const clock = fixedClock(new Date('2030-06-01T12:00:00.000Z'));
-    const env = (inbox: SmtpInbox) => ({ SMTP_URL: inbox.url, SMTP_FROM: 'receipts@opentill.test', SMTP_SANDBOX_TO: 'customers' });
+    const env = (inbox: SmtpInbox) => ({
+      SMTP_URL: inbox.url,
+      SMTP_FROM: 'receipts@opentill.test',
+      SMTP_SANDBOX_TO: 'customers',
+    });
     let inboxA: SmtpInbox;
     let inboxB: SmtpInbox;
     let a: TestApp;
@@ -51,7 +55,11 @@ for (const kind of await storeKinds()) {
 
     /** A purchase: its receipt is queued in the outbox, for the customer. */
     async function receiptFor(email: string) {
-      const product = await v.product({ type: 'ONETIME', name: 'Leased Thing', prices: [{ currency: 'USD', value: 7 }] });
+      const product = await v.product({
+        type: 'ONETIME',
+        name: 'Leased Thing',
+        prices: [{ currency: 'USD', value: 7 }],
+      });
       const id = await v.buy(product.id, { email });
       return () =>
         a.services.database.kysely
@@ -71,7 +79,11 @@ for (const kind of await storeKinds()) {
     async function whileTheLeaseLasts() {
       for (const step of [0, LEASE_MS - 1000]) {
         clock.advance(step);
-        assert.deepEqual(await b.services.emails.runDue(Infinity), NOTHING, `A holds it: B takes nothing, ${step / 1000} s on`);
+        assert.deepEqual(
+          await b.services.emails.runDue(Infinity),
+          NOTHING,
+          `A holds it: B takes nothing, ${step / 1000} s on`,
+        );
       }
       clock.advance(2000);
     }
@@ -87,7 +99,10 @@ for (const kind of await storeKinds()) {
       const { hold, running } = await claimedAndHanging();
       assert.equal((await afterTheLeaseB()).sent, 1);
       const sentByB = await row();
-      assert.deepEqual([sentByB.status, Number(sentByB.tries), sentByB.sent_at, sentByB.lease_owner], ['SENT', 1, clock.now().toISOString(), null]);
+      assert.deepEqual(
+        [sentByB.status, Number(sentByB.tries), sentByB.sent_at, sentByB.lease_owner],
+        ['SENT', 1, clock.now().toISOString(), null],
+      );
       assert.equal(inboxB.to(email).length, 1);
 
       clock.advance(60_000);
@@ -136,9 +151,16 @@ for (const kind of await storeKinds()) {
       holdB.release('refuse');
       assert.equal((await runningB).retried, 1);
       const refusedByB = await row();
-      assert.deepEqual([refusedByB.status, Number(refusedByB.tries), refusedByB.sent_at, refusedByB.lease_owner], ['PENDING', 1, null, null]);
+      assert.deepEqual(
+        [refusedByB.status, Number(refusedByB.tries), refusedByB.sent_at, refusedByB.lease_owner],
+        ['PENDING', 1, null, null],
+      );
       assert.match(refusedByB.last_error ?? '', /451/);
-      assert.equal(refusedByB.next_try_at, new Date(clock.now().getTime() + 60_000).toISOString(), "B's retry, a minute on");
+      assert.equal(
+        refusedByB.next_try_at,
+        new Date(clock.now().getTime() + 60_000).toISOString(),
+        "B's retry, a minute on",
+      );
 
       clock.advance(61_000);
       assert.equal((await b.services.emails.runDue(Infinity)).sent, 1, 'tried again, and sent');

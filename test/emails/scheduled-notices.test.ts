@@ -23,7 +23,10 @@ for (const kind of await storeKinds()) {
     let v: TestVendor;
     before(async () => {
       inbox = await startSmtpInbox();
-      t = await startTestApp(kind, { clock, env: { SMTP_URL: inbox.url, SMTP_FROM: 'notices@opentill.test', SMTP_SANDBOX_TO: 'customers' } });
+      t = await startTestApp(kind, {
+        clock,
+        env: { SMTP_URL: inbox.url, SMTP_FROM: 'notices@opentill.test', SMTP_SANDBOX_TO: 'customers' },
+      });
     });
     // A vendor per test: the first one's sandbox clock runs ahead.
     beforeEach(async () => {
@@ -45,7 +48,13 @@ for (const kind of await storeKinds()) {
     }
     const subjects = (address: string) => inbox.to(address).map((m) => m.subject!.replace(/^\[Test\] /, ''));
     async function yearly(email: string, name: string, trialDays?: number) {
-      const product = await v.product({ type: 'SUBSCRIPTION', name, chargeFrequency: 'YEARLY', trialDays, prices: [{ currency: 'USD', value: 120 }] } as never);
+      const product = await v.product({
+        type: 'SUBSCRIPTION',
+        name,
+        chargeFrequency: 'YEARLY',
+        trialDays,
+        prices: [{ currency: 'USD', value: 120 }],
+      } as never);
       return v.buy(product.id, { email });
     }
     const outboxOf = async (transactionId: string) =>

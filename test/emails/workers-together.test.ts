@@ -28,20 +28,35 @@ for (const kind of await storeKinds()) {
     });
     const open = () => (store.url ? openPostgres(store.url, 4) : openSqlite(store.file!));
     const workers = [createServices(config, { database: store.database, emails: { options: { batchSize: 5 } } })];
-    for (let i = 0; i < 2; i++) workers.push(createServices(config, { database: open(), emails: { options: { batchSize: 5 } } }));
+    for (let i = 0; i < 2; i++)
+      workers.push(createServices(config, { database: open(), emails: { options: { batchSize: 5 } } }));
     try {
       const [first] = workers;
       const vendor = await first!.catalog.createVendor({ name: 'Busy Ltd', email: 'owner@busy.test' });
       const scope = { vendorId: vendor.id, environment: 'sandbox' as const };
-      const product = await first!.catalog.createProduct(scope, { name: 'Thing', type: 'ONETIME', prices: [{ currency: 'USD', value: 3 }] });
+      const product = await first!.catalog.createProduct(scope, {
+        name: 'Thing',
+        type: 'ONETIME',
+        prices: [{ currency: 'USD', value: 3 }],
+      });
       const card = { number: '4242424242424242', expMonth: 12, expYear: 2035 };
-      for (let i = 0; i < CUSTOMERS; i++) await first!.purchases.purchase(scope, { productId: product.id, email: `c${i}@example.com`, country: 'US', card });
+      for (let i = 0; i < CUSTOMERS; i++)
+        await first!.purchases.purchase(scope, {
+          productId: product.id,
+          email: `c${i}@example.com`,
+          country: 'US',
+          card,
+        });
       const reports = await Promise.all(workers.map((w) => w.emails.runDue(Infinity)));
       assert.equal(
         reports.reduce((sum, r) => sum + r.sent, 0),
         CUSTOMERS,
       );
-      if (kind === 'postgres') assert.ok(reports.filter((r) => r.sent > 0).length >= 2, `the work was shared: ${reports.map((r) => r.sent).join(', ')}`);
+      if (kind === 'postgres')
+        assert.ok(
+          reports.filter((r) => r.sent > 0).length >= 2,
+          `the work was shared: ${reports.map((r) => r.sent).join(', ')}`,
+        );
       for (let i = 0; i < CUSTOMERS; i++) assert.equal(inbox.to(`c${i}@example.com`).length, 1, `c${i}`);
       assert.ok((await first!.emails.list(scope, 100)).every((e) => e.status === 'SENT'));
     } finally {

@@ -70,7 +70,14 @@ for (const kind of await storeKinds()) {
         const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 30 }] });
         const page = await (await fetch(`${t.url}/sandbox/payment/product/${product.id}?country=US`)).text();
         const form = hiddenFields(page);
-        const fields = { ...form, email: `checkout-${fault}@example.com`, country: 'US', cardNumber: '4242424242424242', cardExpiry: '12/34', cardCvc: '123' };
+        const fields = {
+          ...form,
+          email: `checkout-${fault}@example.com`,
+          country: 'US',
+          cardNumber: '4242424242424242',
+          cardExpiry: '12/34',
+          cardCvc: '123',
+        };
         const submit = async () => {
           const res = await fetch(`${t.url}/sandbox/payment/product/${product.id}`, {
             method: 'POST',
@@ -86,15 +93,22 @@ for (const kind of await storeKinds()) {
         await settleAndCheck(`checkout ${fault}`);
         answers.push(await submit());
 
-        const said = (html: string) => `${/<h1>([^<]*)/.exec(html)?.[1]} ${/role="alert"[^>]*>([^<]*)/.exec(html)?.[1] ?? ''}`;
-        for (const a of answers) assert.ok([200, 202].includes(a.status), `checkout ${fault}: answer ${a.status} ${said(a.html)}`);
+        const said = (html: string) =>
+          `${/<h1>([^<]*)/.exec(html)?.[1]} ${/role="alert"[^>]*>([^<]*)/.exec(html)?.[1] ?? ''}`;
+        for (const a of answers)
+          assert.ok([200, 202].includes(a.status), `checkout ${fault}: answer ${a.status} ${said(a.html)}`);
         assert.equal(answers.at(-1)!.status, 200, 'after reconciling, the form shows the receipt');
-        assert.equal(faults.lastCvc(), '123', 'the security code reached the network (it is checked there, never stored)');
+        assert.equal(
+          faults.lastCvc(),
+          '123',
+          'the security code reached the network (it is checked there, never stored)',
+        );
         assert.equal(await movedFor(`checkout:${form.token}`), 1, 'the card was charged once');
         const listed = (await v.api(`/v1/transactions/${encodeURIComponent(fields.email)}`)).json as any[];
         assert.equal(listed.length, 1, 'one purchase');
         // Every receipt shown names that purchase.
-        for (const a of answers.filter((x) => x.status === 200)) assert.match(a.html, new RegExp(listed[0].id.replace(/[^A-Z0-9_-]/g, '')));
+        for (const a of answers.filter((x) => x.status === 200))
+          assert.match(a.html, new RegExp(listed[0].id.replace(/[^A-Z0-9_-]/g, '')));
         (matrix[`checkout ${kind}`] ??= {} as Record<Fault, string>)[fault] = summary(answers.map((a) => a.status));
       });
 
@@ -103,7 +117,11 @@ for (const kind of await storeKinds()) {
         const id = await v.buy(product.id, { email: `vaulted-${fault}@example.com`, country: 'US' });
         const key = `charge-${fault}-${kind}`;
         const charge = () =>
-          v.api(`/v1/charge-vaulted/${id}`, { method: 'POST', headers: { 'idempotency-key': key }, body: { prices: [{ currency: 'USD', value: 12 }] } });
+          v.api(`/v1/charge-vaulted/${id}`, {
+            method: 'POST',
+            headers: { 'idempotency-key': key },
+            body: { prices: [{ currency: 'USD', value: 12 }] },
+          });
         faults.arm(fault);
         const answers = [await charge()];
         for (let i = 0; i < 3; i++) answers.push(await charge());
@@ -123,14 +141,17 @@ for (const kind of await storeKinds()) {
         assert.equal(await movedFor(`vaulted:${v.vendor.id}:sandbox:${id}:${key}`), 1);
         const entries = (await v.api(`/v1/transaction/${id}`)).json.entries as any[];
         assert.equal(entries.filter((e) => e.type === 'VAULTED_PAYMENT').length, 1);
-        (matrix[`charge-vaulted ${kind}`] ??= {} as Record<Fault, string>)[fault] = summary(answers.map((a) => a.status));
+        (matrix[`charge-vaulted ${kind}`] ??= {} as Record<Fault, string>)[fault] = summary(
+          answers.map((a) => a.status),
+        );
       });
 
       test(`refund, ${fault}: retries with one Idempotency-Key and twenty at once refund once`, async () => {
         const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 25 }] });
         const id = await v.buy(product.id, { email: `refund-${fault}@example.com`, country: 'US' });
         const key = `refund-${fault}-${kind}`;
-        const refund = () => v.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': key } });
+        const refund = () =>
+          v.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': key } });
         faults.arm(fault);
         const answers = [await refund()];
         for (let i = 0; i < 3; i++) answers.push(await refund());
@@ -153,15 +174,24 @@ for (const kind of await storeKinds()) {
       });
 
       test(`renewal, ${fault}: the worker runs again and again; the period is charged and booked once`, async () => {
-        const product = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 9 }] } as any);
+        const product = await v.product({
+          type: 'SUBSCRIPTION',
+          chargeFrequency: 'MONTHLY',
+          prices: [{ currency: 'USD', value: 9 }],
+        } as any);
         const id = await v.buy(product.id, { email: `renewal-${fault}@example.com`, country: 'US' });
-        const subscription = async () => ((await v.api(`/v1/transactions/renewal-${fault}@example.com`)).json as any[]).find((x) => x.id === id);
+        const subscription = async () =>
+          ((await v.api(`/v1/transactions/renewal-${fault}@example.com`)).json as any[]).find((x) => x.id === id);
         const due = (await subscription()).nextCharge as string;
         clock.set(new Date(Date.parse(due) + 60_000));
         faults.arm(fault);
         const runs = [];
         for (let i = 0; i < 4; i++) {
-          runs.push(await t.services.billing.runDue({ sandboxVendorId: v.vendor.id }).catch((err: Error) => ({ error: err.message })));
+          runs.push(
+            await t.services.billing
+              .runDue({ sandboxVendorId: v.vendor.id })
+              .catch((err: Error) => ({ error: err.message })),
+          );
           if (i === 1) await faults.heal();
           await sleep(fault === 'late-answer' ? 450 : 5);
           // Time passes between the worker's runs: a lease held over an unknown answer runs out.
@@ -169,7 +199,11 @@ for (const kind of await storeKinds()) {
         }
         await settleAndCheck(`renewal ${fault}`);
         const tx = (await v.api(`/v1/transaction/${id}`)).json;
-        assert.equal((tx.entries as any[]).filter((e) => e.type === 'SUBSCRIPTION_PAYMENT').length, 2, 'the first payment and one renewal');
+        assert.equal(
+          (tx.entries as any[]).filter((e) => e.type === 'SUBSCRIPTION_PAYMENT').length,
+          2,
+          'the first payment and one renewal',
+        );
         assert.equal(tx.transactionStatus, 'SUBSCRIPTION_STATUS_ACTIVE');
         assert.ok(Date.parse((await subscription()).nextCharge) > Date.parse(due), 'moved to the next period');
         clock.set(new Date('2031-03-10T09:00:00.000Z'));
@@ -183,7 +217,11 @@ for (const kind of await storeKinds()) {
       const product = await v.product({ type: 'VAULTED', prices: [{ currency: 'USD', value: 0 }] });
       const id = await v.buy(product.id, { email: `vaulted-void-${kind}@example.com`, country: 'US' });
       const charge = (value: number) =>
-        v.api(`/v1/charge-vaulted/${id}`, { method: 'POST', headers: { 'idempotency-key': 'after-void' }, body: { prices: [{ currency: 'USD', value }] } });
+        v.api(`/v1/charge-vaulted/${id}`, {
+          method: 'POST',
+          headers: { 'idempotency-key': 'after-void' },
+          body: { prices: [{ currency: 'USD', value }] },
+        });
       faults.arm('network-down');
       assert.equal((await charge(12)).status, 202);
       await settleAndCheck('charge-vaulted after a void');
@@ -199,7 +237,8 @@ for (const kind of await storeKinds()) {
     });
 
     test('the fault matrix', () => {
-      for (const [flow, row] of Object.entries(matrix)) process.stdout.write(`# fault matrix ${flow}: ${JSON.stringify(row)}\n`);
+      for (const [flow, row] of Object.entries(matrix))
+        process.stdout.write(`# fault matrix ${flow}: ${JSON.stringify(row)}\n`);
     });
   });
 }

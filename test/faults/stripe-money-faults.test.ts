@@ -75,7 +75,8 @@ for (const kind of await storeKinds()) {
 
     const db = () => w.app.services.database.kysely;
     const product = (input: Parameters<StripeWorld['vendor']['product']>[0]) => w.vendor.product(input, 'production');
-    const api = (path: string, init: Parameters<StripeWorld['vendor']['api']>[1] = {}) => w.vendor.api(path, { ...init, environment: 'production' });
+    const api = (path: string, init: Parameters<StripeWorld['vendor']['api']>[1] = {}) =>
+      w.vendor.api(path, { ...init, environment: 'production' });
     const read = async (id: string) => (await api(`/v1/transaction/${id}`)).json;
     const arm = (fault: Fault, ...where: { method: string; path: RegExp }[]) => {
       for (const place of where) w.standin.faults.add(standInFault(fault, place));
@@ -88,9 +89,9 @@ for (const kind of await storeKinds()) {
     };
     /** The succeeded PaymentIntents Stripe holds for an opentill attempt. */
     const chargedAtStripe = async (attemptId: string) =>
-      (await w.stripe.paymentIntents.search({ query: `metadata['opentill_attempt']:'${attemptId}'`, limit: 100 })).data.filter(
-        (pi) => pi.status === 'succeeded',
-      );
+      (
+        await w.stripe.paymentIntents.search({ query: `metadata['opentill_attempt']:'${attemptId}'`, limit: 100 })
+      ).data.filter((pi) => pi.status === 'succeeded');
     /** The refunds Stripe made for an opentill refund attempt. */
     const refundedAtStripe = async (paymentIntent: string, refundId: string) =>
       (await w.stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 })).data.filter(
@@ -134,17 +135,22 @@ for (const kind of await storeKinds()) {
         .$if(transactionIds !== undefined, (q) => q.where('transaction_id', 'in', transactionIds!))
         .execute();
       const perAttempt = new Map<string, number>();
-      for (const pi of paid) perAttempt.set(pi.metadata.opentill_attempt!, (perAttempt.get(pi.metadata.opentill_attempt!) ?? 0) + 1);
+      for (const pi of paid)
+        perAttempt.set(pi.metadata.opentill_attempt!, (perAttempt.get(pi.metadata.opentill_attempt!) ?? 0) + 1);
       const entriesOf = (reference: string) => entries.filter((e) => e.external_id === reference).length;
       return {
         chargedTwice: [...perAttempt].filter(([, n]) => n > 1).map(([id]) => id),
-        paymentsWithoutOneEntry: paid.filter((pi) => entriesOf(pi.id) !== 1).map((pi) => `${pi.id} ${entriesOf(pi.id)}`),
+        paymentsWithoutOneEntry: paid
+          .filter((pi) => entriesOf(pi.id) !== 1)
+          .map((pi) => `${pi.id} ${entriesOf(pi.id)}`),
         refundsWithoutOneEntry: refunded.filter((r) => entriesOf(r.id) !== 1).map((r) => `${r.id} ${entriesOf(r.id)}`),
         entriesWithoutMovement: entries
           .filter((e) => e.external_id && e.type !== 'CHARGEBACK')
           .filter((e) => !paid.some((pi) => pi.id === e.external_id) && !refunded.some((r) => r.id === e.external_id))
           .map((e) => `${e.transaction_id} ${e.type} ${e.external_id}`),
-        open: attempts.filter((a) => ['PENDING', 'UNKNOWN'].includes(a.status) && !heldByStripe.has(a.id)).map((a) => `${a.attempt_key} ${a.status}`),
+        open: attempts
+          .filter((a) => ['PENDING', 'UNKNOWN'].includes(a.status) && !heldByStripe.has(a.id))
+          .map((a) => `${a.attempt_key} ${a.status}`),
         payments: paid.length,
         refunds: refunded.length,
         entries: entries.length,
@@ -185,9 +191,16 @@ for (const kind of await storeKinds()) {
         // Opentill's lookups fail; with a lost answer, the browser never hears back from its confirmation either.
         arm(fault, SESSION_LOOKUP);
         if (fault === 'lost-answer') arm(fault, BROWSER_CONFIRM);
-        const method = await w.browser.paymentMethods.create({ type: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: 2035, cvc: '123' } });
+        const method = await w.browser.paymentMethods.create({
+          type: 'card',
+          card: { number: '4242424242424242', exp_month: 12, exp_year: 2035, cvc: '123' },
+        });
         const confirmed = await w.browser.paymentIntents
-          .confirm(intentId, { client_secret: session.clientSecret, payment_method: method.id, return_url: 'https://shop.example/return' } as never)
+          .confirm(intentId, {
+            client_secret: session.clientSecret,
+            payment_method: method.id,
+            return_url: 'https://shop.example/return',
+          } as never)
           .then(
             (pi) => pi.status,
             (err: unknown) => {
@@ -222,12 +235,20 @@ for (const kind of await storeKinds()) {
           if (a.status === 202) assert.match(a.html, /Confirming your payment/);
           else {
             assert.equal(a.status, 200, `checkout ${fault}: ${a.status} ${/<h1>([^<]*)/.exec(a.html)?.[1]}`);
-            assert.match(a.html, new RegExp(`data-testid="transaction-id">${t.id}<`), 'every receipt names that purchase');
+            assert.match(
+              a.html,
+              new RegExp(`data-testid="transaction-id">${t.id}<`),
+              'every receipt names that purchase',
+            );
           }
         }
         assert.equal(answers.at(-1)!.status, 200, 'after reconciling, the page shows the receipt');
         if (fault !== 'late-answer') {
-          assert.equal(answers[0]!.status, 202, 'while Stripe cannot be asked, the page says the payment is being confirmed');
+          assert.equal(
+            answers[0]!.status,
+            202,
+            'while Stripe cannot be asked, the page says the payment is being confirmed',
+          );
           assert.ok(
             reports.some((r) => r.settled >= 1),
             `the reconciler settled it: ${JSON.stringify(reports)}`,
@@ -298,7 +319,8 @@ for (const kind of await storeKinds()) {
         const id = run.transactionId!;
         const paymentIntent = run.session!.clientSecret.split('_secret_')[0]!;
         const key = `refund-${fault}`;
-        const refund = (idempotencyKey = key) => api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': idempotencyKey } });
+        const refund = (idempotencyKey = key) =>
+          api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': idempotencyKey } });
         arm(fault, REFUNDS);
         const answers = [await refund()];
         for (let i = 0; i < 3; i++) answers.push(await refund());
@@ -329,10 +351,15 @@ for (const kind of await storeKinds()) {
             reports.some((r) => r.voided >= 1),
             `Stripe never had it: voided (${JSON.stringify(reports)})`,
           );
-        const refundEntries = (t: { entries: { type: string }[] }) => t.entries.filter((e) => e.type === 'ONETIME_PAYMENT_REFUND').length;
+        const refundEntries = (t: { entries: { type: string }[] }) =>
+          t.entries.filter((e) => e.type === 'ONETIME_PAYMENT_REFUND').length;
         assert.equal(answers.at(-1)!.status, 200, answers.at(-1)!.text);
         // Nothing was refunded under a voided attempt: the same key sent again refunded once, under the attempt after it.
-        if (!moved) assert.equal((await refundedAtStripe(paymentIntent, (await attempt(`${firstKey}:after:${a.id}`)).id)).length, 1);
+        if (!moved)
+          assert.equal(
+            (await refundedAtStripe(paymentIntent, (await attempt(`${firstKey}:after:${a.id}`)).id)).length,
+            1,
+          );
         const t = await read(id);
         assert.equal(t.transactionStatus, 'TRANSACTION_STATUS_REFUNDED');
         assert.equal(refundEntries(t), 1, 'refunded once in the ledger');
@@ -347,11 +374,16 @@ for (const kind of await storeKinds()) {
             ? 'Stripe holds the request: the worker keeps asking under the same key and never charges a second time'
             : 'the worker runs again and again; the period is charged at Stripe and booked once';
       test(`renewal, ${fault}: ${renewalTitle}`, async () => {
-        const p = await product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 9 }] });
+        const p = await product({
+          type: 'SUBSCRIPTION',
+          chargeFrequency: 'MONTHLY',
+          prices: [{ currency: 'USD', value: 9 }],
+        });
         const run = await w.checkout(p.id, { email: `renewal-${fault}@example.com` });
         assert.equal(run.status, 200, run.html);
         const id = run.transactionId!;
-        const nextCharge = async () => (await w.app.services.store.transactions.find(w.vendor.scope('production'), id))!.nextCharge!;
+        const nextCharge = async () =>
+          (await w.app.services.store.transactions.find(w.vendor.scope('production'), id))!.nextCharge!;
         const due = await nextCharge();
         clock.set(new Date(Date.parse(due) + 1000));
         arm(fault, PAYMENT_INTENTS);
@@ -405,7 +437,11 @@ for (const kind of await storeKinds()) {
 
     /** The attempt a browser session was started under (its PaymentIntent is the attempt's reference). */
     async function attemptIdOf(intentId: string) {
-      const rows = await db().selectFrom('charge_attempts').select(['id']).where('gateway_reference', '=', intentId).execute();
+      const rows = await db()
+        .selectFrom('charge_attempts')
+        .select(['id'])
+        .where('gateway_reference', '=', intentId)
+        .execute();
       assert.equal(rows.length, 1, `one attempt for ${intentId}`);
       return rows[0]!.id;
     }
@@ -435,7 +471,13 @@ describe("the Stripe adapter when Stripe has forgotten an attempt's idempotency 
     try {
       const stripe = s.client();
       const keys = { secretKey: s.secretKey, publishableKey: s.publishableKey, webhookSecret: undefined };
-      const gateway = stripeGateway({ keys, apiUrl: s.url, jsUrl: s.jsUrl, timeoutMs: TIMEOUT_MS, now: () => new Date(now) });
+      const gateway = stripeGateway({
+        keys,
+        apiUrl: s.url,
+        jsUrl: s.jsUrl,
+        timeoutMs: TIMEOUT_MS,
+        now: () => new Date(now),
+      });
       const customer = await stripe.customers.create({ email: 'renewal@example.com' });
       const method = await stripe.paymentMethods.attach('pm_card_visa', { customer: customer.id });
       // As billing and the charge protocol ask: with the time the attempt was recorded.
@@ -449,16 +491,21 @@ describe("the Stripe adapter when Stripe has forgotten an attempt's idempotency 
       s.faults.add(standInFault('lost-answer', PAYMENT_INTENTS));
       assert.equal((await gateway.charge(request)).status, 'UNKNOWN');
       s.faults.clear();
-      const [first] = (await stripe.paymentIntents.search({ query: `metadata['opentill_attempt']:'${request.attemptId}'` })).data;
+      const [first] = (
+        await stripe.paymentIntents.search({ query: `metadata['opentill_attempt']:'${request.attemptId}'` })
+      ).data;
       assert.equal(first?.status, 'succeeded', 'the money moved');
       // The worker was down over a weekend, or Stripe could not be reached: Stripe keeps keys for a day.
       now += 25 * 3600_000;
       const again = await gateway.charge(request);
-      const charged = (await stripe.paymentIntents.search({ query: `metadata['opentill_attempt']:'${request.attemptId}'` })).data.filter(
-        (pi) => pi.status === 'succeeded',
-      );
+      const charged = (
+        await stripe.paymentIntents.search({ query: `metadata['opentill_attempt']:'${request.attemptId}'` })
+      ).data.filter((pi) => pi.status === 'succeeded');
       assert.equal(charged.length, 1, `charged ${charged.length} times under one attempt`);
-      assert.deepEqual([again.status, again.status === 'SUCCEEDED' ? again.reference : undefined], ['SUCCEEDED', first.id]);
+      assert.deepEqual(
+        [again.status, again.status === 'SUCCEEDED' ? again.reference : undefined],
+        ['SUCCEEDED', first.id],
+      );
     } finally {
       await s.close();
     }
@@ -466,7 +513,8 @@ describe("the Stripe adapter when Stripe has forgotten an attempt's idempotency 
 });
 
 after(() => {
-  for (const [kind, ms] of Object.entries(timings)) process.stdout.write(`# stripe fault matrix ${kind}: ${(ms / 1000).toFixed(1)} s\n`);
+  for (const [kind, ms] of Object.entries(timings))
+    process.stdout.write(`# stripe fault matrix ${kind}: ${(ms / 1000).toFixed(1)} s\n`);
 });
 
 /** Answer statuses and how many of each, e.g. "202x1 409x3 200x21". */

@@ -6,13 +6,15 @@ import { spawn } from 'node:child_process';
  * (`done`, `sent`), which is how a child reports progress.
  */
 export function runScript(path: string, job: unknown) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path, JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path, JSON.stringify(job)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((done) =>
-    child.on('close', (code, signal) => done({ code, signal, stdout, stderr })),
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (done) => child.on('close', (code, signal) => done({ code, signal, stdout, stderr })),
   );
   return { child, exited, lines: (word: string) => (stdout.match(new RegExp(`^${word} `, 'gm')) ?? []).length };
 }

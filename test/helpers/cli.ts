@@ -19,11 +19,18 @@ export interface CliResult {
  * dropped unless `env` sets them, and so are the test runner's loader flags: the child sees only
  * what the test means it to.
  */
-export function spawnCli(args: string[], env: Record<string, string>): { child: ChildProcess; exited: Promise<CliResult> } {
+export function spawnCli(
+  args: string[],
+  env: Record<string, string>,
+): { child: ChildProcess; exited: Promise<CliResult> } {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   for (const name of ['DATABASE_URL', 'RATES_FILE']) if (!(name in env)) delete childEnv[name];
   delete childEnv.NODE_OPTIONS;
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

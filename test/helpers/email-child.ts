@@ -49,7 +49,10 @@ const sender: EmailSender = {
   },
   close: () => smtp.close(),
 };
-const services = createServices(config, { database, emails: { sender, options: { leaseMs: job.leaseMs, batchSize: 3 } } });
+const services = createServices(config, {
+  database,
+  emails: { sender, options: { leaseMs: job.leaseMs, batchSize: 3 } },
+});
 const report = await services.emails.runDue(Infinity);
 process.stdout.write(`report ${JSON.stringify(report)}\n`);
 await services.close();

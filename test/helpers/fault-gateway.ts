@@ -11,7 +11,14 @@ import type { Database } from '../../src/store/database.ts';
  * until `heal`, so the reconciler then finds nothing under the attempt and voids it.
  */
 export type Fault = 'throw-after-money' | 'timeout' | 'late-answer' | 'lost-answer' | 'db-write-fails' | 'network-down';
-export const FAULTS: readonly Fault[] = ['throw-after-money', 'timeout', 'late-answer', 'lost-answer', 'db-write-fails', 'network-down'];
+export const FAULTS: readonly Fault[] = [
+  'throw-after-money',
+  'timeout',
+  'late-answer',
+  'lost-answer',
+  'db-write-fails',
+  'network-down',
+];
 
 /** Longer than the protocol's gateway timeout in the fault tests (150 ms): the answer comes after we gave up. */
 const LATE_MS = 400;
@@ -84,7 +91,9 @@ export async function breakLedger(database: Database) {
     database.kysely,
   );
   await sql`drop trigger if exists fault_ledger on ledger_entries`.execute(database.kysely);
-  await sql`create trigger fault_ledger before insert on ledger_entries for each row execute function fault_fail()`.execute(database.kysely);
+  await sql`create trigger fault_ledger before insert on ledger_entries for each row execute function fault_fail()`.execute(
+    database.kysely,
+  );
 }
 
 export async function healLedger(database: Database) {
@@ -98,10 +107,22 @@ export async function healLedger(database: Database) {
  */
 export async function moneyInvariants(database: Database) {
   const db = database.kysely;
-  const charges = await db.selectFrom('sandbox_gateway_charges').select(['attempt_id', 'reference']).where('outcome', '=', 'success').execute();
-  const refunds = await db.selectFrom('sandbox_gateway_refunds').select(['refund_id', 'reference']).where('outcome', '=', 'success').execute();
+  const charges = await db
+    .selectFrom('sandbox_gateway_charges')
+    .select(['attempt_id', 'reference'])
+    .where('outcome', '=', 'success')
+    .execute();
+  const refunds = await db
+    .selectFrom('sandbox_gateway_refunds')
+    .select(['refund_id', 'reference'])
+    .where('outcome', '=', 'success')
+    .execute();
   const entries = await db.selectFrom('ledger_entries').select(['external_id', 'type', 'transaction_id']).execute();
-  const open = await db.selectFrom('charge_attempts').select(['attempt_key', 'status']).where('status', 'in', ['PENDING', 'UNKNOWN']).execute();
+  const open = await db
+    .selectFrom('charge_attempts')
+    .select(['attempt_key', 'status'])
+    .where('status', 'in', ['PENDING', 'UNKNOWN'])
+    .execute();
   const entriesOf = (reference: string) => entries.filter((e) => e.external_id === reference);
   return {
     charges: charges.length,
@@ -110,7 +131,10 @@ export async function moneyInvariants(database: Database) {
     refundsWithoutOneEntry: refunds.filter((r) => entriesOf(r.reference).length !== 1).map((r) => r.refund_id),
     entriesWithoutMovement: entries
       .filter((e) => e.external_id !== null && e.external_id !== '' && e.type !== 'CHARGEBACK')
-      .filter((e) => !charges.some((c) => c.reference === e.external_id) && !refunds.some((r) => r.reference === e.external_id))
+      .filter(
+        (e) =>
+          !charges.some((c) => c.reference === e.external_id) && !refunds.some((r) => r.reference === e.external_id),
+      )
       .map((e) => e.transaction_id),
     open: open.map((a) => `${a.attempt_key} ${a.status}`),
   };

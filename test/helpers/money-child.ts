@@ -12,7 +12,9 @@ import { openPostgres } from '../../src/store/postgres-database.ts';
 import { openSqlite } from '../../src/store/sqlite-database.ts';
 
 export type MoneyOp =
-  { op: 'checkout'; token: string; productId: string; email: string } | { op: 'vaulted'; id: string; key: string } | { op: 'refund'; id: string; key: string };
+  | { op: 'checkout'; token: string; productId: string; email: string }
+  | { op: 'vaulted'; id: string; key: string }
+  | { op: 'refund'; id: string; key: string };
 
 export interface ChildJob {
   url?: string;
@@ -42,14 +44,20 @@ const slowed: PaymentGateway = {
     return result;
   },
 };
-const config = loadConfig({ OPENTILL_SECRET: 'money-child-secret-0123456789-0123456789', OPENTILL_DATA_DIR: '/tmp/opentill-money-child', LOG_LEVEL: 'silent' });
+const config = loadConfig({
+  OPENTILL_SECRET: 'money-child-secret-0123456789-0123456789',
+  OPENTILL_DATA_DIR: '/tmp/opentill-money-child',
+  LOG_LEVEL: 'silent',
+});
 const services = createServices(config, { database, gateways: { sandbox: slowed } });
 const scope = { vendorId: job.vendorId, environment: 'sandbox' as const };
 const card = { number: '4242424242424242', expMonth: 12, expYear: 2035, cvc: '123' };
 
 for (const [n, op] of job.ops.entries()) {
-  if (op.op === 'checkout') await services.checkout.pay(scope, op.token, { productId: op.productId, email: op.email, country: 'US', card });
-  else if (op.op === 'vaulted') await services.vaulted.charge(scope, op.id, { prices: [{ currency: 'USD', value: 7 }] }, op.key);
+  if (op.op === 'checkout')
+    await services.checkout.pay(scope, op.token, { productId: op.productId, email: op.email, country: 'US', card });
+  else if (op.op === 'vaulted')
+    await services.vaulted.charge(scope, op.id, { prices: [{ currency: 'USD', value: 7 }] }, op.key);
   else await services.refunds.refund(scope, op.id, { key: op.key });
   process.stdout.write(`done ${n}\n`);
 }

@@ -77,7 +77,10 @@ export interface LoadOutcome {
 export function outageClient(ports: readonly number[], recorder: PhaseRecorder) {
   let turn = 0;
   let abandoned = false;
-  const once = async (path: string, init: RequestInit): Promise<{ status: number; text: string; retryAfter: string | null }> => {
+  const once = async (
+    path: string,
+    init: RequestInit,
+  ): Promise<{ status: number; text: string; retryAfter: string | null }> => {
     const port = ports[turn++ % ports.length]!;
     const started = performance.now();
     try {
@@ -102,7 +105,10 @@ export function outageClient(ports: readonly number[], recorder: PhaseRecorder) 
         (answer.status === 409 && /REQUEST_IN_PROGRESS|PAYMENT_PENDING/.test(answer.text));
       if (!retry) return answer;
       if (answer.status === 503) assert.match(answer.retryAfter ?? '', /^\d+$/, `a 503 says when to retry: ${path}`);
-      assert.ok(performance.now() - started < 150_000, `${path} got a final answer (last: ${answer.status} ${answer.text.slice(0, 200)})`);
+      assert.ok(
+        performance.now() - started < 150_000,
+        `${path} got a final answer (last: ${answer.status} ${answer.text.slice(0, 200)})`,
+      );
       await sleep(150);
     }
   };
@@ -114,7 +120,12 @@ export function outageClient(ports: readonly number[], recorder: PhaseRecorder) 
 }
 
 /** Runs the vendor's customers and integration against the processes until `running()` is false. */
-export function mixedLoad(client: ReturnType<typeof outageClient>, vendor: LoadVendor, vaultedTransaction: string, running: () => boolean) {
+export function mixedLoad(
+  client: ReturnType<typeof outageClient>,
+  vendor: LoadVendor,
+  vaultedTransaction: string,
+  running: () => boolean,
+) {
   const outcome: LoadOutcome = { purchases: [], refunds: new Set(), vaultedCharges: new Map() };
   const authed = (extra: Record<string, string> = {}) => ({ authorization: vendor.auth, ...extra });
   const form = (async () => {
@@ -123,7 +134,12 @@ export function mixedLoad(client: ReturnType<typeof outageClient>, vendor: LoadV
   })();
   const buy = async (n: number) => {
     const email = `buyer-${n}-${randomBytes(3).toString('hex')}@outage.test`;
-    const body = paidForm(await form, { token: `outage-${randomBytes(12).toString('hex')}`, email, firstName: 'Out', lastName: `Age ${n}` });
+    const body = paidForm(await form, {
+      token: `outage-${randomBytes(12).toString('hex')}`,
+      email,
+      firstName: 'Out',
+      lastName: `Age ${n}`,
+    });
     const res = await client.send(`/sandbox/payment/product/${vendor.once}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -147,7 +163,10 @@ export function mixedLoad(client: ReturnType<typeof outageClient>, vendor: LoadV
       const list = await client.send(`/sandbox/v1/transactions/${encodeURIComponent(email)}`, { headers: authed() });
       const [tx] = JSON.parse(list.text) as { id: string }[];
       assert.ok(tx, `${email}'s acknowledged purchase is there`);
-      const res = await client.send(`/sandbox/v1/refund-transaction/${tx.id}`, { method: 'POST', headers: authed({ 'idempotency-key': `refund-${tx.id}` }) });
+      const res = await client.send(`/sandbox/v1/refund-transaction/${tx.id}`, {
+        method: 'POST',
+        headers: authed({ 'idempotency-key': `refund-${tx.id}` }),
+      });
       assert.equal(res.status, 200, res.text);
       outcome.refunds.add(tx.id);
     }
@@ -156,7 +175,10 @@ export function mixedLoad(client: ReturnType<typeof outageClient>, vendor: LoadV
     while (running()) {
       const res = await client.send(`/sandbox/v1/charge-vaulted/${vaultedTransaction}`, {
         method: 'POST',
-        headers: authed({ 'content-type': 'application/json', 'idempotency-key': `vaulted-${randomBytes(8).toString('hex')}` }),
+        headers: authed({
+          'content-type': 'application/json',
+          'idempotency-key': `vaulted-${randomBytes(8).toString('hex')}`,
+        }),
         body: JSON.stringify({ prices: [{ currency: 'USD', value: 7 }] }),
       });
       assert.equal(res.status, 200, res.text);
@@ -170,7 +192,11 @@ export function mixedLoad(client: ReturnType<typeof outageClient>, vendor: LoadV
       assert.equal(feed.status, 200, feed.text);
       for (const item of (JSON.parse(feed.text) as { id: string }[]).slice(0, 5)) {
         assert.equal((await client.send(`/sandbox/v1/transaction/${item.id}`, { headers: authed() })).status, 200);
-        assert.equal((await client.send(`/sandbox/v1/changed-transactions/${item.id}`, { method: 'POST', headers: authed() })).status, 200);
+        assert.equal(
+          (await client.send(`/sandbox/v1/changed-transactions/${item.id}`, { method: 'POST', headers: authed() }))
+            .status,
+          200,
+        );
       }
       await sleep(20);
     }
@@ -188,15 +214,30 @@ export async function assertMoneyBookedOnce(db: Kysely<Schema>, outcome: LoadOut
   for (const email of outcome.purchases) {
     const rows = await db.selectFrom('transactions').select('id').where('email', '=', email).execute();
     assert.equal(rows.length, 1, `${email}: one transaction`);
-    const entries = await db.selectFrom('ledger_entries').select('type').where('transaction_id', '=', rows[0]!.id).execute();
+    const entries = await db
+      .selectFrom('ledger_entries')
+      .select('type')
+      .where('transaction_id', '=', rows[0]!.id)
+      .execute();
     assert.equal(entries.filter((e) => e.type === 'ONETIME_PAYMENT').length, 1, `${email}: one payment`);
-    assert.equal(entries.filter((e) => e.type === 'ONETIME_PAYMENT_REFUND').length, outcome.refunds.has(rows[0]!.id) ? 1 : 0, `${email}: its refunds`);
+    assert.equal(
+      entries.filter((e) => e.type === 'ONETIME_PAYMENT_REFUND').length,
+      outcome.refunds.has(rows[0]!.id) ? 1 : 0,
+      `${email}: its refunds`,
+    );
   }
   for (const [vault, acknowledged] of outcome.vaultedCharges) {
-    const entries = await db.selectFrom('ledger_entries').select('type').where('transaction_id', '=', vault).where('type', '=', 'VAULTED_PAYMENT').execute();
+    const entries = await db
+      .selectFrom('ledger_entries')
+      .select('type')
+      .where('transaction_id', '=', vault)
+      .where('type', '=', 'VAULTED_PAYMENT')
+      .execute();
     assert.equal(entries.length, acknowledged, `${vault}: one payment per acknowledged charge`);
   }
-  const charged = (await db.selectFrom('sandbox_gateway_charges').select(['attempt_id', 'outcome']).execute()).filter((c) => c.outcome === 'SUCCEEDED');
+  const charged = (await db.selectFrom('sandbox_gateway_charges').select(['attempt_id', 'outcome']).execute()).filter(
+    (c) => c.outcome === 'SUCCEEDED',
+  );
   assert.equal(new Set(charged.map((c) => c.attempt_id)).size, charged.length, 'one charge per attempt');
   const succeeded = await db
     .selectFrom('charge_attempts')
@@ -216,7 +257,11 @@ export async function assertMoneyBookedOnce(db: Kysely<Schema>, outcome: LoadOut
 /** Waits until no charge attempt is left open: the reconciler settled what the fault left unknown. */
 export async function attemptsSettled(db: Kysely<Schema>) {
   for (let i = 0; ; i++) {
-    const open = await db.selectFrom('charge_attempts').select('id').where('status', 'in', ['PENDING', 'UNKNOWN']).execute();
+    const open = await db
+      .selectFrom('charge_attempts')
+      .select('id')
+      .where('status', 'in', ['PENDING', 'UNKNOWN'])
+      .execute();
     if (open.length === 0) return;
     assert.ok(i < 600, `open attempts settled: ${open.length} left`);
     await sleep(100);

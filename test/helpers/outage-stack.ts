@@ -40,7 +40,10 @@ export interface OutageStack {
 
 export const SUBSCRIBERS = 4;
 
-export async function startOutageStack(options: { databaseUrls: { api: string; worker: string }; setupUrl: string }): Promise<OutageStack> {
+export async function startOutageStack(options: {
+  databaseUrls: { api: string; worker: string };
+  setupUrl: string;
+}): Promise<OutageStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'opentill-outage-'));
   const inbox = await startSmtpInbox();
   const prefix = redisPrefix();
@@ -88,7 +91,13 @@ export async function startOutageStack(options: { databaseUrls: { api: string; w
     const customers = (client = outageClient(ports, recorder));
     for (let i = 0; i < SUBSCRIBERS; i++) await checkout(customers, vendor.daily, `daily-${i}@outage.test`);
     await checkout(customers, vendor.vaulted, 'vault@outage.test');
-    const [vault] = JSON.parse((await customers.send('/sandbox/v1/transactions/vault%40outage.test', { headers: { authorization: vendor.auth } })).text) as {
+    const [vault] = JSON.parse(
+      (
+        await customers.send('/sandbox/v1/transactions/vault%40outage.test', {
+          headers: { authorization: vendor.auth },
+        })
+      ).text,
+    ) as {
       id: string;
     }[];
     return {
@@ -135,7 +144,8 @@ async function setUpVendor(env: Record<string, string>) {
     return parseJson(result);
   };
   const made = await cliJson('vendor', 'create', '--name', 'Outage Ltd', '--email', 'owner@outage.test');
-  const product = async (...args: string[]) => (await cliJson('product', 'create', '--vendor', made.vendor.id as string, ...args)).id as string;
+  const product = async (...args: string[]) =>
+    (await cliJson('product', 'create', '--vendor', made.vendor.id as string, ...args)).id as string;
   return {
     auth: made.credentials.sandbox as string,
     once: await product('--name', 'Licence', '--type', 'ONETIME', '--price', 'USD:20'),
@@ -146,7 +156,12 @@ async function setUpVendor(env: Record<string, string>) {
 
 async function checkout(client: ReturnType<typeof outageClient>, productId: string, email: string) {
   const page = await client.send(`/sandbox/payment/product/${productId}?country=DE`);
-  const body = paidForm(hiddenFields(page.text), { token: `setup-${email.replace(/\W/g, '-')}`, email, firstName: 'A', lastName: 'B' });
+  const body = paidForm(hiddenFields(page.text), {
+    token: `setup-${email.replace(/\W/g, '-')}`,
+    email,
+    firstName: 'A',
+    lastName: 'B',
+  });
   const res = await client.send(`/sandbox/payment/product/${productId}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -170,14 +185,19 @@ export async function subscriptionsRenewed(db: Kysely<Schema>, productId: string
   for (let i = 0; ; i++) {
     const rows = await db
       .selectFrom('transactions as t')
-      .leftJoin('ledger_entries as e', (join) => join.onRef('e.transaction_id', '=', 't.id').on('e.type', '=', 'SUBSCRIPTION_PAYMENT'))
+      .leftJoin('ledger_entries as e', (join) =>
+        join.onRef('e.transaction_id', '=', 't.id').on('e.type', '=', 'SUBSCRIPTION_PAYMENT'),
+      )
       .select((eb) => ['t.id', eb.fn.count<number>('e.id').as('payments')])
       .where('t.product_id', '=', productId)
       .groupBy('t.id')
       .execute();
     const payments = rows.map((r) => Number(r.payments));
     if (payments.length === SUBSCRIBERS && payments.every((n) => n === days + 1)) return;
-    assert.ok(i < 300 && payments.every((n) => n <= days + 1), `every daily subscription renewed once a day: ${payments.join(', ')}`);
+    assert.ok(
+      i < 300 && payments.every((n) => n <= days + 1),
+      `every daily subscription renewed once a day: ${payments.join(', ')}`,
+    );
     await sleep(100);
   }
 }

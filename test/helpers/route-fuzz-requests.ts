@@ -13,7 +13,10 @@ import type { RawRequest, Route } from './route-fuzz.ts';
 export type World = Map<string, string>;
 
 export type Body =
-  { kind: 'json'; value: unknown } | { kind: 'form'; fields: [string, string][] } | { kind: 'text'; text: string } | { kind: 'bytes'; bytes: number[] };
+  | { kind: 'json'; value: unknown }
+  | { kind: 'form'; fields: [string, string][] }
+  | { kind: 'text'; text: string }
+  | { kind: 'bytes'; bytes: number[] };
 
 export interface FuzzCase {
   route: Route;
@@ -41,7 +44,22 @@ const JSON_FIELDS = [
   'chargeDescription', 'transactionIdToMigrate', 'productId', 'coupon', 'email', 'zipCode', 'country', 'nonEditableEmail', 'seconds', 'to',
   'firstName', 'lastName', '__proto__', 'constructor',
 ]; // prettier-ignore
-const QUERY_KEYS = ['limit', 'q', 'done', 'env', 'country', 'zip', 'zipCode', 'email', 'embedded', 'origin', 'coupon', 'payload', 'nonEditableEmail', 'x'];
+const QUERY_KEYS = [
+  'limit',
+  'q',
+  'done',
+  'env',
+  'country',
+  'zip',
+  'zipCode',
+  'email',
+  'embedded',
+  'origin',
+  'coupon',
+  'payload',
+  'nonEditableEmail',
+  'x',
+];
 const WORDS = [
   'refund', 'cancel', 'assign', 'payload', 'card', 'create', 'revoke', 'ONETIME', 'SUBSCRIPTION', 'VAULTED', 'MONTHLY', 'yes', 'production',
   'sandbox', 'refunded', 'cancelled', '1', '0', '-1', '10000', '10001', '1e3', 'USD', 'usd', 'EUR', 'XYZ', 'DE', 'US', 'HK', 'ZZ', '12/34',
@@ -59,7 +77,11 @@ const encode = (value: string) =>
   value
     .split(/(\{\{[\w.-]+\}\})/)
     .map((part, i) =>
-      i % 2 === 1 ? part : encodeURIComponent(part.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')),
+      i % 2 === 1
+        ? part
+        : encodeURIComponent(
+            part.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'),
+          ),
     )
     .join('');
 
@@ -81,7 +103,9 @@ const BELONGS: [field: RegExp, names: RegExp][] = [
 
 /** An existing value that belongs in `field` (any existing value when none does). */
 const belonging = (world: World, field: string) => {
-  const names = [...world.keys()].filter((name) => BELONGS.some(([fits, belongs]) => fits.test(field) && belongs.test(name)));
+  const names = [...world.keys()].filter((name) =>
+    BELONGS.some(([fits, belongs]) => fits.test(field) && belongs.test(name)),
+  );
   return names.length > 0 ? fc.constantFrom(...names).map((name) => `{{${name}}}`) : known(world);
 };
 
@@ -91,7 +115,18 @@ const junkText = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
   { weight: 2, arbitrary: fc.constantFrom(...WORDS) },
   { weight: 1, arbitrary: fc.constantFrom(255, 256, 1001, 5000).map((n) => 'x'.repeat(n)) },
-  { weight: 1, arbitrary: fc.constantFrom('\u0000', 'a\u0000b', '\ud800', '\u202e', '<script>alert(1)</script>', "' OR '1'='1", '\r\n') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '\u0000',
+      'a\u0000b',
+      '\ud800',
+      '\u202e',
+      '<script>alert(1)</script>',
+      "' OR '1'='1",
+      '\r\n',
+    ),
+  },
 );
 
 /** Text for `field`: mostly junk, often the existing value that belongs there, sometimes another or one spoiled. */
@@ -111,7 +146,12 @@ const segment = (world: World, param: string) =>
     { weight: 1, arbitrary: fc.constantFrom(999, 1000, 1001, 4000).map((n) => 'y'.repeat(n)) },
     { weight: 5, arbitrary: belonging(world, param) },
     { weight: 1, arbitrary: known(world) },
-    { weight: 1, arbitrary: fc.tuple(belonging(world, param), fc.constantFrom(...NASTY_SEGMENTS)).map(([value, junk]) => value + junk) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(belonging(world, param), fc.constantFrom(...NASTY_SEGMENTS))
+        .map(([value, junk]) => value + junk),
+    },
   );
 
 /** A field name (mostly one a form or endpoint knows) with a value for it. */
@@ -129,7 +169,19 @@ const query = (world: World) =>
         .array(field(world, QUERY_KEYS), { minLength: 1, maxLength: 4 })
         .map((pairs) => `?${pairs.map(([key, value]) => `${encode(key)}=${encode(value)}`).join('&')}`),
     },
-    { weight: 1, arbitrary: fc.constantFrom('?', '?%', '?a=%', '?limit=%00', '?q=%E0%A4%A', '?&&==', '?done=constructor', '?env=production&env=sandbox') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '?',
+        '?%',
+        '?a=%',
+        '?limit=%00',
+        '?q=%E0%A4%A',
+        '?&&==',
+        '?done=constructor',
+        '?env=production&env=sandbox',
+      ),
+    },
   );
 
 const jsonValue = (world: World): fc.Arbitrary<unknown> =>
@@ -138,7 +190,10 @@ const jsonValue = (world: World): fc.Arbitrary<unknown> =>
     {
       weight: 2,
       arbitrary: fc
-        .array(fc.oneof(field(world, JSON_FIELDS), fc.tuple(fc.constantFrom(...JSON_FIELDS), fc.jsonValue({ maxDepth: 2 }))), { maxLength: 4 })
+        .array(
+          fc.oneof(field(world, JSON_FIELDS), fc.tuple(fc.constantFrom(...JSON_FIELDS), fc.jsonValue({ maxDepth: 2 }))),
+          { maxLength: 4 },
+        )
         .map((pairs) => Object.fromEntries(pairs)),
     },
     {
@@ -163,13 +218,22 @@ const body = (world: World): fc.Arbitrary<Body> =>
     { weight: 3, arbitrary: jsonValue(world).map((value) => ({ kind: 'json' as const, value })) },
     {
       weight: 4,
-      arbitrary: fc.array(field(world, FORM_FIELDS), { maxLength: 8 }).map((fields) => ({ kind: 'form' as const, fields })),
+      arbitrary: fc
+        .array(field(world, FORM_FIELDS), { maxLength: 8 })
+        .map((fields) => ({ kind: 'form' as const, fields })),
     },
     {
       weight: 1,
-      arbitrary: fc.oneof(junkText, fc.constantFrom('{', '[', '%%%&&&==', 'a=%E0%A4%A&b=%', '['.repeat(2000))).map((t) => ({ kind: 'text' as const, text: t })),
+      arbitrary: fc
+        .oneof(junkText, fc.constantFrom('{', '[', '%%%&&&==', 'a=%E0%A4%A&b=%', '['.repeat(2000)))
+        .map((t) => ({ kind: 'text' as const, text: t })),
     },
-    { weight: 1, arbitrary: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 64 }).map((bytes) => ({ kind: 'bytes' as const, bytes })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(fc.integer({ min: 0, max: 255 }), { maxLength: 64 })
+        .map((bytes) => ({ kind: 'bytes' as const, bytes })),
+    },
   );
 
 const CONTENT_TYPES = [
@@ -187,7 +251,9 @@ const FITTING_TYPES: Record<Body['kind'] | 'none', string[]> = {
 
 /** A header value Node's HTTP client will send: visible ASCII and spaces. */
 const headerJunk = fc.string({
-  unit: fc.constantFrom(...' !"#$%&\'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~'),
+  unit: fc.constantFrom(
+    ...' !"#$%&\'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~',
+  ),
   maxLength: 40,
 });
 
@@ -207,10 +273,20 @@ const headers = (world: World, own: string, other: string) =>
         ),
         cookie: fc.oneof(
           { weight: 3, arbitrary: fc.constant('{{panelCookies}}') },
-          { weight: 1, arbitrary: fc.constantFrom('ot_panel={{panelCsrf}}', 'ot_panel_csrf={{loginCsrf}}', 'ot_panel_csrf=x; ot_panel=y') },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom(
+              'ot_panel={{panelCsrf}}',
+              'ot_panel_csrf={{loginCsrf}}',
+              'ot_panel_csrf=x; ot_panel=y',
+            ),
+          },
           { weight: 1, arbitrary: headerJunk },
         ),
-        'x-forwarded-for': fc.oneof(fc.constantFrom('8.8.8.8', '2001:db8::1', '999.1.1.1', 'unknown', '1.2.3.4, 10.0.0.1', ''), headerJunk),
+        'x-forwarded-for': fc.oneof(
+          fc.constantFrom('8.8.8.8', '2001:db8::1', '999.1.1.1', 'unknown', '1.2.3.4, 10.0.0.1', ''),
+          headerJunk,
+        ),
         accept: fc.oneof(fc.constantFrom('text/html', 'application/json', '*/*', 'application/pdf', ''), headerJunk),
         'x-request-id': headerJunk,
       },
@@ -223,10 +299,16 @@ const headers = (world: World, own: string, other: string) =>
     });
 
 /** Requests aimed at `routes`: mostly the route's own method, mostly invalid input. */
-export function fuzzCases(world: World, routes: readonly Route[], authorization: { production: string; sandbox: string }): fc.Arbitrary<FuzzCase> {
+export function fuzzCases(
+  world: World,
+  routes: readonly Route[],
+  authorization: { production: string; sandbox: string },
+): fc.Arbitrary<FuzzCase> {
   return fc.constantFrom(...routes).chain((route) => {
     const sandbox = route.url.startsWith('/sandbox');
-    const [own, other] = sandbox ? [authorization.sandbox, authorization.production] : [authorization.production, authorization.sandbox];
+    const [own, other] = sandbox
+      ? [authorization.sandbox, authorization.production]
+      : [authorization.production, authorization.sandbox];
     const params = (route.url.match(/:\w+|\*/g) ?? []).map((hole) => hole.slice(1));
     const payload = fc
       .option(body(world), { freq: 3 })
@@ -242,9 +324,15 @@ export function fuzzCases(world: World, routes: readonly Route[], authorization:
     return fc
       .record({
         route: fc.constant(route),
-        method: fc.oneof({ weight: 6, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+        method: fc.oneof(
+          { weight: 6, arbitrary: fc.constant(route.method) },
+          { weight: 1, arbitrary: fc.constantFrom(...METHODS) },
+        ),
         params: fc.tuple(...params.map((param) => segment(world, param))),
-        tail: fc.oneof({ weight: 8, arbitrary: fc.constant('') }, { weight: 1, arbitrary: fc.constantFrom('/', '//', '/..', '/x', '/%', '?') }),
+        tail: fc.oneof(
+          { weight: 8, arbitrary: fc.constant('') },
+          { weight: 1, arbitrary: fc.constantFrom('/', '//', '/..', '/x', '/%', '?') },
+        ),
         query: query(world),
         payload,
         headers: headers(world, own, other),
@@ -261,22 +349,31 @@ function fill(value: string, world: World, encode: (s: string) => string = (s) =
 function fillJson(value: unknown, world: World): unknown {
   if (typeof value === 'string') return fill(value, world);
   if (Array.isArray(value)) return value.map((item) => fillJson(item, world));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fillJson(item, world)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fillJson(item, world)]));
   return value;
 }
 
 /** The request to send: path parameters, query and body with the world's values filled in. */
 export function materialize(fuzzCase: FuzzCase, world: World): RawRequest {
   let hole = 0;
-  const path = fuzzCase.route.url.replace(/:[A-Za-z]+|\*/g, () => fill(fuzzCase.params[hole++] ?? '', world, encodeURIComponent));
+  const path = fuzzCase.route.url.replace(/:[A-Za-z]+|\*/g, () =>
+    fill(fuzzCase.params[hole++] ?? '', world, encodeURIComponent),
+  );
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(fuzzCase.headers)) headers[name] = fill(value, world);
   if (fuzzCase.contentType !== null) headers['content-type'] = fuzzCase.contentType;
   let body: Buffer | undefined;
   const given = fuzzCase.body;
   if (given?.kind === 'json') body = Buffer.from(JSON.stringify(fillJson(given.value, world)) ?? '');
-  else if (given?.kind === 'form') body = Buffer.from(new URLSearchParams(given.fields.map(([name, value]) => [name, fill(value, world)])).toString());
+  else if (given?.kind === 'form')
+    body = Buffer.from(new URLSearchParams(given.fields.map(([name, value]) => [name, fill(value, world)])).toString());
   else if (given?.kind === 'text') body = Buffer.from(fill(given.text, world));
   else if (given?.kind === 'bytes') body = Buffer.from(given.bytes);
-  return { method: fuzzCase.method, path: path + fuzzCase.tail + fill(fuzzCase.query, world, encodeURIComponent), headers, body };
+  return {
+    method: fuzzCase.method,
+    path: path + fuzzCase.tail + fill(fuzzCase.query, world, encodeURIComponent),
+    headers,
+    body,
+  };
 }

@@ -20,7 +20,8 @@ const cookieOf = (setCookie: string | string[] | undefined, name: string) =>
 
 /** Every string in a JSON value that looks like an opentill id or a licence key. */
 function idsIn(value: unknown, found = new Set<string>()): Set<string> {
-  if (typeof value === 'string' && /^(TC-[A-Z]{2}_|PC_)[\w-]+$|^[0-9A-Z]{5}(-[0-9A-Z]{5}){4}$/.test(value)) found.add(value);
+  if (typeof value === 'string' && /^(TC-[A-Z]{2}_|PC_)[\w-]+$|^[0-9A-Z]{5}(-[0-9A-Z]{5}){4}$/.test(value))
+    found.add(value);
   else if (Array.isArray(value)) for (const item of value) idsIn(item, found);
   else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) idsIn(item, found);
   return found;
@@ -29,7 +30,8 @@ function idsIn(value: unknown, found = new Set<string>()): Set<string> {
 export async function seedWorld(t: TestApp, v: TestVendor): Promise<World> {
   const world: World = new Map();
   for (const environment of ['production', 'sandbox'] as const) {
-    const set = (name: string, value: string | undefined) => value !== undefined && world.set(`${environment}.${name}`, value);
+    const set = (name: string, value: string | undefined) =>
+      value !== undefined && world.set(`${environment}.${name}`, value);
     const prices = [{ currency: 'USD', value: 20 }];
     const onetime = await v.product({ type: 'ONETIME', prices, issuesLicences: true }, environment);
     const plan = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices } as never, environment);
@@ -37,14 +39,23 @@ export async function seedWorld(t: TestApp, v: TestVendor): Promise<World> {
     const email = `customer-${environment}@example.com`;
     const ids = new Set<string>();
     for (const [name, product] of Object.entries({ onetime, plan, vaulted })) {
-      const bought = await t.services.purchases.purchase(v.scope(environment), { productId: product.id, email, country: 'US', card: TEST_CARD });
+      const bought = await t.services.purchases.purchase(v.scope(environment), {
+        productId: product.id,
+        email,
+        country: 'US',
+        card: TEST_CARD,
+      });
       if (bought.status !== 'PAID') throw new Error(`seed purchase declined: ${JSON.stringify(bought)}`);
       set(`product.${name}`, product.id);
       set(`tx.${name}`, bought.transaction.id);
       if (bought.licence) set('licence', bought.licence);
-      for (const id of idsIn((await v.api(`/v1/transaction/${bought.transaction.id}`, { environment })).json)) ids.add(id);
+      for (const id of idsIn((await v.api(`/v1/transaction/${bought.transaction.id}`, { environment })).json))
+        ids.add(id);
     }
-    const customized = await v.api(`/v1/customize-product/${onetime.id}`, { environment, body: { prices, userMail: email } });
+    const customized = await v.api(`/v1/customize-product/${onetime.id}`, {
+      environment,
+      body: { prices, userMail: email },
+    });
     set('customized', customized.json?.customizedProductId);
     for (const id of idsIn(customized.json)) ids.add(id);
     // The rest: ledger entries, invoice hash ids.
@@ -60,16 +71,27 @@ export async function seedWorld(t: TestApp, v: TestVendor): Promise<World> {
 /** The management page and an admin session of `environment`, with their form tokens; again when a session has ended. */
 export async function openHostedPages(t: TestApp, v: TestVendor, world: World, environment: Environment) {
   const prefix = environment === 'sandbox' ? '/sandbox' : '';
-  const manage = new URL((await v.api(`/v1/generate-url-to-manage-transactions/customer-${environment}@example.com`, { environment })).json.url).pathname;
+  const manage = new URL(
+    (await v.api(`/v1/generate-url-to-manage-transactions/customer-${environment}@example.com`, { environment })).json
+      .url,
+  ).pathname;
   world.set(`${environment}.manage`, manage.split('/').pop()!);
-  world.set(`${environment}.manageForm`, formField((await send(t.url, { method: 'GET', path: manage, headers: {} })).text, 'formToken') ?? '');
+  world.set(
+    `${environment}.manageForm`,
+    formField((await send(t.url, { method: 'GET', path: manage, headers: {} })).text, 'formToken') ?? '',
+  );
   const link = new URL((await v.api('/v1/generate-url-to-admin', { environment })).json.url).pathname;
   world.set(`${environment}.adminLink`, link.split('/').pop()!);
   const opened = await send(t.url, { method: 'GET', path: link, headers: {} });
   const session = /s\/([^/?]+)$/.exec(String(opened.headers.location ?? ''))?.[1];
-  if (opened.status !== 303 || !session) throw new Error(`the admin link did not open a session: ${opened.status} ${opened.text.slice(0, 200)}`);
+  if (opened.status !== 303 || !session)
+    throw new Error(`the admin link did not open a session: ${opened.status} ${opened.text.slice(0, 200)}`);
   world.set(`${environment}.adminSession`, session);
-  const page = await send(t.url, { method: 'GET', path: `${prefix}/admin/s/${session}/tx/${world.get(`${environment}.tx.onetime`)}`, headers: {} });
+  const page = await send(t.url, {
+    method: 'GET',
+    path: `${prefix}/admin/s/${session}/tx/${world.get(`${environment}.tx.onetime`)}`,
+    headers: {},
+  });
   world.set(`${environment}.adminForm`, formField(page.text, 'formToken') ?? '');
   world.set(`${environment}.adminVersion`, formField(page.text, 'version') ?? '0');
 }
@@ -79,7 +101,11 @@ export async function signInToPanel(t: TestApp, world: World, signUp = false) {
   const mode = signUp ? 'signup' : 'signin';
   const form = await send(t.url, { method: 'GET', path: `/panel/${mode}`, headers: {} });
   const loginCsrf = cookieOf(form.headers['set-cookie'], 'ot_panel_csrf')!;
-  const fields = new URLSearchParams({ csrf: formField(form.text, 'csrf') ?? '', company: 'Fuzz Software', ...PANEL_LOGIN });
+  const fields = new URLSearchParams({
+    csrf: formField(form.text, 'csrf') ?? '',
+    company: 'Fuzz Software',
+    ...PANEL_LOGIN,
+  });
   const posted = await send(t.url, {
     method: 'POST',
     path: `/panel/${mode}`,
@@ -87,9 +113,13 @@ export async function signInToPanel(t: TestApp, world: World, signUp = false) {
     body: Buffer.from(fields.toString()),
   });
   const session = cookieOf(posted.headers['set-cookie'], 'ot_panel');
-  if (posted.status !== 303 || !session) throw new Error(`panel ${mode} failed: ${posted.status} ${posted.text.slice(0, 200)}`);
+  if (posted.status !== 303 || !session)
+    throw new Error(`panel ${mode} failed: ${posted.status} ${posted.text.slice(0, 200)}`);
   // An open sign-up starts in the sandbox; the operator lets this vendor reach production too, so both are fuzzed.
-  if (signUp) await t.services.catalog.enableProduction((await t.services.store.panel.findUserByEmail(PANEL_LOGIN.email))!.vendorId);
+  if (signUp)
+    await t.services.catalog.enableProduction(
+      (await t.services.store.panel.findUserByEmail(PANEL_LOGIN.email))!.vendorId,
+    );
   const cookies = `ot_panel=${session}; ot_panel_csrf=${loginCsrf}`;
   const panel = await send(t.url, { method: 'GET', path: '/panel?env=sandbox', headers: { cookie: cookies } });
   world.set('panelCookies', cookies);
@@ -99,11 +129,19 @@ export async function signInToPanel(t: TestApp, world: World, signUp = false) {
 
 /** Opens again what a fuzzed request may have ended (a panel sign-out, revoked admin sessions). */
 export async function keepSessionsOpen(t: TestApp, v: TestVendor, world: World) {
-  const panel = await send(t.url, { method: 'GET', path: '/panel', headers: { cookie: world.get('panelCookies') ?? '' } });
+  const panel = await send(t.url, {
+    method: 'GET',
+    path: '/panel',
+    headers: { cookie: world.get('panelCookies') ?? '' },
+  });
   if (panel.status !== 200) await signInToPanel(t, world);
   for (const environment of ['production', 'sandbox'] as const) {
     const prefix = environment === 'sandbox' ? '/sandbox' : '';
-    const admin = await send(t.url, { method: 'GET', path: `${prefix}/admin/s/${world.get(`${environment}.adminSession`)}`, headers: {} });
+    const admin = await send(t.url, {
+      method: 'GET',
+      path: `${prefix}/admin/s/${world.get(`${environment}.adminSession`)}`,
+      headers: {},
+    });
     if (admin.status !== 200) await openHostedPages(t, v, world, environment);
   }
 }

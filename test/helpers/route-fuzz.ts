@@ -41,7 +41,8 @@ export function listRoutes(app: FastifyInstance): Route[] {
     if (!methods) continue;
     const url = keys.join('');
     for (const method of methods.split(', ')) {
-      if (!app.hasRoute({ method: method as 'GET', url })) throw new Error(`route tree names ${method} ${url}, which hasRoute does not know`);
+      if (!app.hasRoute({ method: method as 'GET', url }))
+        throw new Error(`route tree names ${method} ${url}, which hasRoute does not know`);
       routes.push({ method, url, page: !NOT_PAGES.test(url) });
     }
   }
@@ -68,8 +69,12 @@ export type StoreFingerprint = Map<string, { rows: number; digest: string }>;
 export async function tableNames(database: Database): Promise<string[]> {
   const query =
     database.dialect === 'sqlite'
-      ? sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`
-      : sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema() order by tablename`;
+      ? sql<{
+          name: string;
+        }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`
+      : sql<{
+          name: string;
+        }>`select tablename as name from pg_tables where schemaname = current_schema() order by tablename`;
   return (await query.execute(database.kysely)).rows.map((row) => row.name);
 }
 
@@ -115,12 +120,17 @@ export function send(base: string, request: RawRequest): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...request.headers };
     if (request.body !== undefined) headers['content-length'] = String(request.body.length);
-    const req = httpRequest({ agent, hostname, port, method: request.method, path: request.path, headers, timeout: 15_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      { agent, hostname, port, method: request.method, path: request.path, headers, timeout: 15_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('no answer within 15 s')));
     req.on('error', reject);
     req.end(request.body);
@@ -141,11 +151,14 @@ export function answerProblems(request: RawRequest, answer: RawAnswer, route: Ro
   const type = String(answer.headers['content-type'] ?? '');
   const head = request.method === 'HEAD';
   if (route?.page) {
-    if (!type.startsWith('text/html')) return [`a page answered ${answer.status} as ${type || 'no content type'}: ${answer.text.slice(0, 300)}`];
-    if (!head && !(/^<!doctype html>/i.test(answer.text) && answer.text.includes('</html>'))) return [`a page answered ${answer.status} with no whole page`];
+    if (!type.startsWith('text/html'))
+      return [`a page answered ${answer.status} as ${type || 'no content type'}: ${answer.text.slice(0, 300)}`];
+    if (!head && !(/^<!doctype html>/i.test(answer.text) && answer.text.includes('</html>')))
+      return [`a page answered ${answer.status} with no whole page`];
     return [];
   }
-  if (!type.startsWith('application/json')) return [`answered ${answer.status} as ${type || 'no content type'}: ${answer.text.slice(0, 300)}`];
+  if (!type.startsWith('application/json'))
+    return [`answered ${answer.status} as ${type || 'no content type'}: ${answer.text.slice(0, 300)}`];
   if (head) return [];
   let body: unknown;
   try {
@@ -153,9 +166,14 @@ export function answerProblems(request: RawRequest, answer: RawAnswer, route: Ro
   } catch {
     return [`answered ${answer.status} with a body that is not JSON: ${answer.text.slice(0, 300)}`];
   }
-  const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const fields =
+    body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const extra = Object.keys(fields).filter((key) => !['error', 'message', 'requestId'].includes(key));
-  const wellFormed = typeof fields.error === 'string' && /^[A-Z_]+$/.test(fields.error) && typeof fields.message === 'string' && fields.message !== '';
+  const wellFormed =
+    typeof fields.error === 'string' &&
+    /^[A-Z_]+$/.test(fields.error) &&
+    typeof fields.message === 'string' &&
+    fields.message !== '';
   if (!wellFormed || extra.length > 0 || (fields.requestId !== undefined && typeof fields.requestId !== 'string')) {
     return [`answered ${answer.status} with a body that is not {error, message}: ${answer.text.slice(0, 300)}`];
   }

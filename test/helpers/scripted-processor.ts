@@ -1,5 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { ChargeResult, EventCheck, NotFound, PaymentGateway, ProcessorEvent, RefundResult } from '../../src/domain/gateway.ts';
+import type {
+  ChargeResult,
+  EventCheck,
+  NotFound,
+  PaymentGateway,
+  ProcessorEvent,
+  RefundResult,
+} from '../../src/domain/gateway.ts';
 
 /**
  * A payment processor with events, for tests of what opentill does with them: its money is the real
@@ -74,11 +81,17 @@ export function scriptedProcessor(now: () => Date) {
       if (!Number.isInteger(t) || given.length !== expected.length || !timingSafeEqual(given, expected)) {
         return { status: 'INVALID', message: 'The signature does not match the body.' };
       }
-      if (Math.abs(now().getTime() / 1000 - t) > TOLERANCE_S) return { status: 'INVALID', message: 'The signature is too old.' };
+      if (Math.abs(now().getTime() / 1000 - t) > TOLERANCE_S)
+        return { status: 'INVALID', message: 'The signature is too old.' };
       const body = JSON.parse(rawBody.toString('utf8')) as { id: string; type: string; created: number };
       return {
         status: 'OK',
-        event: { id: body.id, type: body.type, createdAt: new Date(body.created * 1000).toISOString(), payload: rawBody.toString('utf8') },
+        event: {
+          id: body.id,
+          type: body.type,
+          createdAt: new Date(body.created * 1000).toISOString(),
+          payload: rawBody.toString('utf8'),
+        },
       };
     },
     async translateEvent(event) {
@@ -109,7 +122,10 @@ export function processorWebhooks(url: () => string, now: () => Date, prefix = '
     JSON.stringify({ id, type: `test.${translated.kind}`, created: Math.floor(created.getTime() / 1000), translated });
   return {
     /** Delivers the event; answers the event's id once the app said it received it. */
-    async deliver(translated: ProcessorEvent, options: { id?: string; created?: Date; path?: string } = {}): Promise<string> {
+    async deliver(
+      translated: ProcessorEvent,
+      options: { id?: string; created?: Date; path?: string } = {},
+    ): Promise<string> {
       const id = options.id ?? `${prefix}_${++serial}`;
       const body = bodyOf(id, translated, options.created);
       const res = await fetch(`${url()}${options.path ?? '/sandbox/webhooks/stripe'}`, {

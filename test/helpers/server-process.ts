@@ -39,7 +39,8 @@ export class ServerProcess {
   ) {
     const inherited: NodeJS.ProcessEnv = { ...process.env };
     // What this process happens to have set is not the server's; what options.env sets is.
-    for (const name of ['DATABASE_URL', 'NODE_OPTIONS', 'BASE_URL', 'SANDBOX_URL', 'SQLITE_FILE', 'OPENTILL_DEMO']) delete inherited[name];
+    for (const name of ['DATABASE_URL', 'NODE_OPTIONS', 'BASE_URL', 'SANDBOX_URL', 'SQLITE_FILE', 'OPENTILL_DEMO'])
+      delete inherited[name];
     const env: NodeJS.ProcessEnv = {
       ...inherited,
       PORT: String(port),
@@ -77,7 +78,8 @@ export class ServerProcess {
     for (;;) {
       const match = this.stdout.match(pattern);
       if (match) return match;
-      if (!this.running) assert.fail(`the server exited before printing ${pattern}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+      if (!this.running)
+        assert.fail(`the server exited before printing ${pattern}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
       await new Promise<void>((done) => this.waiters.push(done));
     }
   }
@@ -104,7 +106,12 @@ export class ServerProcess {
 export async function within<T>(promise: Promise<T>, what: string, ms = 30_000): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`gave up waiting for ${what}`)), ms)))]);
+    return await Promise.race([
+      promise,
+      new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`gave up waiting for ${what}`)), ms)),
+      ),
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -34,7 +34,10 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
     messages: [],
     refusing: false,
     unknownMailboxes: new Set(),
-    to: (address) => inbox.messages.filter((m) => [m.to].flat().some((t) => t?.value.some((v) => v.address?.toLowerCase() === address.toLowerCase()))),
+    to: (address) =>
+      inbox.messages.filter((m) =>
+        [m.to].flat().some((t) => t?.value.some((v) => v.address?.toLowerCase() === address.toLowerCase())),
+      ),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
     hold() {
       let arrive!: () => void;

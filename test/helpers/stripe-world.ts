@@ -71,13 +71,23 @@ export async function startStripeWorld(
   } = {},
 ): Promise<StripeWorld> {
   // Stripe's time is the test's too: objects' ages, and the 24 hours it keeps idempotency keys.
-  const standin = await startStripeStandIn({ webhookDelivery: 'manual', ...options.standin, ...(options.now ? { now: () => options.now!().getTime() } : {}) });
+  const standin = await startStripeStandIn({
+    webhookDelivery: 'manual',
+    ...options.standin,
+    ...(options.now ? { now: () => options.now!().getTime() } : {}),
+  });
   const keys: { secretKey: string; publishableKey: string; webhookSecret: string | undefined } = {
     secretKey: standin.secretKey,
     publishableKey: standin.publishableKey,
     webhookSecret: undefined,
   };
-  const gateway = stripeGateway({ keys, apiUrl: standin.url, jsUrl: standin.jsUrl, timeoutMs: options.gatewayTimeoutMs ?? 5000, now: options.now });
+  const gateway = stripeGateway({
+    keys,
+    apiUrl: standin.url,
+    jsUrl: standin.jsUrl,
+    timeoutMs: options.gatewayTimeoutMs ?? 5000,
+    now: options.now,
+  });
   const app = await startTestApp(kind, {
     clock: options.clock,
     billing: options.billing,
@@ -91,15 +101,31 @@ export async function startStripeWorld(
   const browser = standin.client('publishable');
 
   /** What Stripe.js does with the card typed into the Payment Element: a PaymentMethod, the confirmation, the challenge. */
-  async function confirmInBrowser(session: NonNullable<CheckoutRun['session']>, customer: Customer): Promise<string | undefined> {
+  async function confirmInBrowser(
+    session: NonNullable<CheckoutRun['session']>,
+    customer: Customer,
+  ): Promise<string | undefined> {
     const [month, year] = [12, 2035];
     try {
-      const method = await browser.paymentMethods.create({ type: 'card', card: { number: customer.card, exp_month: month, exp_year: year, cvc: '123' } });
+      const method = await browser.paymentMethods.create({
+        type: 'card',
+        card: { number: customer.card, exp_month: month, exp_year: year, cvc: '123' },
+      });
       const id = session.clientSecret.split('_secret_')[0]!;
-      const params = { client_secret: session.clientSecret, payment_method: method.id, return_url: 'https://shop.example/return' } as never;
-      const intent = session.mode === 'payment' ? await browser.paymentIntents.confirm(id, params) : await browser.setupIntents.confirm(id, params);
+      const params = {
+        client_secret: session.clientSecret,
+        payment_method: method.id,
+        return_url: 'https://shop.example/return',
+      } as never;
+      const intent =
+        session.mode === 'payment'
+          ? await browser.paymentIntents.confirm(id, params)
+          : await browser.setupIntents.confirm(id, params);
       if (intent.status === 'requires_action') {
-        const action = intent.next_action as { use_stripe_sdk?: { stripe_js?: string }; redirect_to_url?: { url?: string } } | null;
+        const action = intent.next_action as {
+          use_stripe_sdk?: { stripe_js?: string };
+          redirect_to_url?: { url?: string };
+        } | null;
         const challenge = action?.use_stripe_sdk?.stripe_js ?? action?.redirect_to_url?.url;
         if (!challenge) throw new Error('requires_action without a challenge URL');
         await fetch(challenge, {
@@ -116,7 +142,12 @@ export async function startStripeWorld(
     }
   }
 
-  async function finish(productId: string, session: CheckoutRun['session'], declined: string | undefined, customer: Customer): Promise<CheckoutRun> {
+  async function finish(
+    productId: string,
+    session: CheckoutRun['session'],
+    declined: string | undefined,
+    customer: Customer,
+  ): Promise<CheckoutRun> {
     const retry = async (card: string) => {
       const again = await confirmInBrowser(session!, { ...customer, card });
       return finish(productId, session, again, customer);
@@ -124,7 +155,14 @@ export async function startStripeWorld(
     if (declined || !session) return { status: 402, html: '', transactionId: undefined, declined, session, retry };
     const res = await fetch(`${app.url}/payment/product/${session.confirmUrl}`);
     const html = await res.text();
-    return { status: res.status, html, transactionId: /data-testid="transaction-id">([^<]+)</.exec(html)?.[1], declined, session, retry };
+    return {
+      status: res.status,
+      html,
+      transactionId: /data-testid="transaction-id">([^<]+)</.exec(html)?.[1],
+      declined,
+      session,
+      retry,
+    };
   }
 
   return {
@@ -142,14 +180,21 @@ export async function startStripeWorld(
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ formToken, transactionId, ...fields }),
       });
-      const session = (await (await fetch(`${app.url}${path}/authentication/session`, form({}))).json()) as { clientSecret: string; paymentMethod: string };
+      const session = (await (await fetch(`${app.url}${path}/authentication/session`, form({}))).json()) as {
+        clientSecret: string;
+        paymentMethod: string;
+      };
       const confirmed = await browser.paymentIntents.confirm(session.clientSecret.split('_secret_')[0]!, {
         client_secret: session.clientSecret,
         payment_method: session.paymentMethod,
         return_url: 'https://shop.example/return',
       } as never);
-      if (confirmed.status !== 'requires_action') throw new Error(`the held payment is ${confirmed.status}, not requires_action`);
-      const action = confirmed.next_action as { use_stripe_sdk?: { stripe_js?: string }; redirect_to_url?: { url?: string } };
+      if (confirmed.status !== 'requires_action')
+        throw new Error(`the held payment is ${confirmed.status}, not requires_action`);
+      const action = confirmed.next_action as {
+        use_stripe_sdk?: { stripe_js?: string };
+        redirect_to_url?: { url?: string };
+      };
       await fetch(action.use_stripe_sdk?.stripe_js ?? action.redirect_to_url!.url!, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -162,15 +207,32 @@ export async function startStripeWorld(
       await app.services.processorEvents.runDue();
     },
     async checkout(productId, given = {}) {
-      const customer: Customer = { email: 'buyer@example.com', card: '4242424242424242', authenticate: 'complete', ...given };
-      const page = await fetch(`${app.url}/payment/product/${productId}${customer.country ? `?country=${customer.country}` : ''}`);
-      const form = { ...hiddenFields(await page.text()), email: customer.email, ...(customer.country ? { country: customer.country } : {}) };
+      const customer: Customer = {
+        email: 'buyer@example.com',
+        card: '4242424242424242',
+        authenticate: 'complete',
+        ...given,
+      };
+      const page = await fetch(
+        `${app.url}/payment/product/${productId}${customer.country ? `?country=${customer.country}` : ''}`,
+      );
+      const form = {
+        ...hiddenFields(await page.text()),
+        email: customer.email,
+        ...(customer.country ? { country: customer.country } : {}),
+      };
       const res = await fetch(`${app.url}/payment/product/${encodeURIComponent(productId)}/session`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams(form),
       });
-      const body = (await res.json()) as { clientSecret?: string; mode?: 'payment' | 'setup'; confirmUrl?: string; redirect?: string; message?: string };
+      const body = (await res.json()) as {
+        clientSecret?: string;
+        mode?: 'payment' | 'setup';
+        confirmUrl?: string;
+        redirect?: string;
+        message?: string;
+      };
       if (body.redirect) {
         const done = await fetch(`${app.url}/payment/product/${body.redirect}`);
         const html = await done.text();

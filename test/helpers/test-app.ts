@@ -75,7 +75,9 @@ export async function startTestApp(
     database?: Database;
   } = {},
 ): Promise<TestApp> {
-  const { database, drop } = options.database ? { database: options.database, drop: async () => {} } : await freshDatabase(kind);
+  const { database, drop } = options.database
+    ? { database: options.database, drop: async () => {} }
+    : await freshDatabase(kind);
   const config = loadConfig({
     OPENTILL_SECRET: 'test-secret-test-secret-test-secret-0123456789',
     OPENTILL_DATA_DIR: '/tmp/opentill-test-data',
@@ -153,7 +155,11 @@ export async function startTestApp(
           );
         },
         product: (input, environment = 'sandbox') =>
-          services.catalog.createProduct(scope(environment), { name: 'Product', prices: [{ currency: 'USD', value: 20 }], ...input }),
+          services.catalog.createProduct(scope(environment), {
+            name: 'Product',
+            prices: [{ currency: 'USD', value: 20 }],
+            ...input,
+          }),
         async buy(productId, input = {}, environment = 'sandbox') {
           const result = await services.purchases.purchase(scope(environment), {
             productId,

@@ -64,7 +64,8 @@ describe('a database that cannot serve in time', () => {
         await other.connect();
         await other.query('begin');
         await other.query('select id from transactions where id = $1 for update', [id]);
-        const refund = () => v.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': 'locked-refund' } });
+        const refund = () =>
+          v.api(`/v1/refund-transaction/${id}`, { method: 'POST', headers: { 'idempotency-key': 'locked-refund' } });
         assertRetryLater(await refund());
         await other.query('rollback');
         const retried = await refund();

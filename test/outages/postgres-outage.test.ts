@@ -7,8 +7,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { freshDatabase, redisReachable, storeKinds } from '../../support/databases.ts';
 import { spawnCli } from '../helpers/cli.ts';
-import { assertMoneyBookedOnce, attemptsSettled, type LoadOutcome, type PhaseRecorder } from '../helpers/outage-load.ts';
-import { emailsSentOnce, readyAgain, startOutageStack, subscriptionsRenewed, type OutageStack } from '../helpers/outage-stack.ts';
+import {
+  assertMoneyBookedOnce,
+  attemptsSettled,
+  type LoadOutcome,
+  type PhaseRecorder,
+} from '../helpers/outage-load.ts';
+import {
+  emailsSentOnce,
+  readyAgain,
+  startOutageStack,
+  subscriptionsRenewed,
+  type OutageStack,
+} from '../helpers/outage-stack.ts';
 import { freePort, SERVER_SECRET, ServerProcess, within } from '../helpers/server-process.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { paidForm } from '../../support/checkout-form.ts';
@@ -27,7 +38,8 @@ import { paidForm } from '../../support/checkout-form.ts';
 const postgres = (await storeKinds()).includes('postgres');
 const redisUp = await redisReachable();
 
-const through = (url: string, proxy: TcpProxy) => Object.assign(new URL(url), { hostname: '127.0.0.1', port: String(proxy.port) }).toString();
+const through = (url: string, proxy: TcpProxy) =>
+  Object.assign(new URL(url), { hostname: '127.0.0.1', port: String(proxy.port) }).toString();
 
 /** While the database is away: every process alive, not ready, saying when to retry; a buyer pressing Pay gets the form back as typed. */
 async function whileAway(stack: OutageStack) {
@@ -55,7 +67,9 @@ async function whileAway(stack: OutageStack) {
 /** Terminates every backend of the test database but its own, every 100 ms for `ms`. */
 async function terminateBackends(admin: pg.Client, ms: number) {
   for (const started = performance.now(); performance.now() - started < ms;) {
-    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    await admin.query(
+      'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
     await sleep(100);
   }
 }
@@ -95,7 +109,10 @@ describe('PostgreSQL away under load', { skip: !(postgres && redisUp) && 'needs 
         const back = performance.now();
         await Promise.all(stack.ports.map((port) => readyAgain(port)));
         const readyMs = performance.now() - back;
-        assert.ok(readyMs < 2_000, `every process ready within 2 s of the database's return (${Math.round(readyMs)} ms)`);
+        assert.ok(
+          readyMs < 2_000,
+          `every process ready within 2 s of the database's return (${Math.round(readyMs)} ms)`,
+        );
         await sleep(3_000);
 
         recorder.start('terminate');
@@ -116,7 +133,10 @@ describe('PostgreSQL away under load', { skip: !(postgres && redisUp) && 'needs 
           assert.equal(f.statuses['no connection'] ?? 0, 0, `${f.phase}: every process kept its port open`);
         }
         assert.ok((figures[1]!.statuses['503'] ?? 0) > 0, 'the stopped database was answered with 503');
-        assert.ok(outcome.purchases.length >= 5 && outcome.refunds.size >= 2, `work went through (${outcome.purchases.length} purchases)`);
+        assert.ok(
+          outcome.purchases.length >= 5 && outcome.refunds.size >= 2,
+          `work went through (${outcome.purchases.length} purchases)`,
+        );
         report(tc, recorder, outcome, readyMs, emails);
       } finally {
         await stack?.close();
@@ -156,7 +176,9 @@ describe('PostgreSQL away under load', { skip: !(postgres && redisUp) && 'needs 
         assert.equal(health.status, 200, 'alive while it waits');
         const ready = await fetch(`${server.url}/readyz`);
         assert.equal(ready.status, 503, 'not ready while it waits');
-        const api = await fetch(`${server.url}/sandbox/v1/transactions/a%40b.test`, { headers: { authorization: 'test_x:y' } });
+        const api = await fetch(`${server.url}/sandbox/v1/transactions/a%40b.test`, {
+          headers: { authorization: 'test_x:y' },
+        });
         assert.equal(api.status, 503);
         assert.match(api.headers.get('retry-after') ?? '', /^\d+$/);
         assert.equal(((await api.json()) as { error: string }).error, 'SERVICE_UNAVAILABLE');
@@ -191,7 +213,10 @@ describe('PostgreSQL away under load', { skip: !(postgres && redisUp) && 'needs 
           ] as const
         ).entries()) {
           const tries = p.connections - triesBefore[i]!;
-          assert.ok(tries >= 2 * processes && tries <= 6 * processes, `${i ? 'the worker' : 'the cluster'} tried again ${tries} times in 3 s`);
+          assert.ok(
+            tries >= 2 * processes && tries <= 6 * processes,
+            `${i ? 'the worker' : 'the cluster'} tried again ${tries} times in 3 s`,
+          );
         }
         const said = (log: string) => log.match(/waiting for the database/g)?.length;
         assert.equal(said(server.stdout), 2, `each process of the cluster logged once:\n${server.stdout}`);
@@ -206,7 +231,14 @@ describe('PostgreSQL away under load', { skip: !(postgres && redisUp) && 'needs 
         assert.ok(performance.now() - back < 5_000, 'started within a few seconds of its return');
         const demo = server.stdout.match(/^Sandbox API credential \(shown only now\): (\S+)$/m);
         assert.ok(demo, 'the first start seeded the demo once the database was there');
-        assert.equal((await fetch(`${server.url}/sandbox/v1/transactions/bob%40example.com`, { headers: { authorization: demo[1]! } })).status, 200);
+        assert.equal(
+          (
+            await fetch(`${server.url}/sandbox/v1/transactions/bob%40example.com`, {
+              headers: { authorization: demo[1]! },
+            })
+          ).status,
+          200,
+        );
         for (let i = 0; !/billing worker running/.test(workerLog); i++) {
           assert.ok(i < 100, `the worker started:\n${workerLog}`);
           await sleep(50);

@@ -19,7 +19,11 @@ const DAYS = 30;
 /** A vendor with daily subscriptions in a test app; moves its sandbox clock and returns how long the worker took to bill the days. */
 async function renewals(t: TestApp) {
   const v = await t.newVendor();
-  const daily = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'DAILY', prices: [{ currency: 'USD', value: 3 }] });
+  const daily = await v.product({
+    type: 'SUBSCRIPTION',
+    chargeFrequency: 'DAILY',
+    prices: [{ currency: 'USD', value: 3 }],
+  });
   for (let i = 0; i < SUBSCRIBERS; i++) await v.buy(daily.id, { email: `daily-${i}@smtp.test` });
   const worker = startBillingWorker(t.services, { intervalMs: 500, onError: (err) => assert.fail(err as Error) });
   const started = performance.now();
@@ -33,49 +37,74 @@ async function renewals(t: TestApp) {
 
 for (const kind of await storeKinds()) {
   describe(`an SMTP server that hangs (${kind})`, () => {
-    test('renewals take no longer than with no SMTP (x1.5), and every e-mail is sent once when the server answers again', { timeout: 120_000 }, async (tc) => {
-      const quiet = await startTestApp(kind);
-      const inbox = await startSmtpInbox();
-      const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(inbox.url).port) });
-      const hung = await startTestApp(kind, {
-        env: { SMTP_URL: `smtp://127.0.0.1:${proxy.port}`, SMTP_FROM: 'receipts@smtp.test', SMTP_SANDBOX_TO: 'customers' },
-        emails: { options: { sendDeadlineMs: 1_000, firstRetryMs: 200 } },
-      });
-      const workers: { stop(): Promise<void> }[] = [];
-      try {
-        proxy.hold();
-        const withoutSmtp = await renewals(quiet);
-        workers.push(withoutSmtp.worker);
-        const withHungSmtp = await renewals(hung);
-        workers.push(withHungSmtp.worker);
-        const ratio = withHungSmtp.ms / withoutSmtp.ms;
-        tc.diagnostic(
-          `${SUBSCRIBERS * DAYS} renewals: ${Math.round(withoutSmtp.ms)} ms with no SMTP, ${Math.round(withHungSmtp.ms)} ms with a hung SMTP server (x${ratio.toFixed(2)})`,
-        );
-        assert.ok(ratio <= 1.5, `renewals with a hung SMTP server took x${ratio.toFixed(2)} the time they take with no SMTP`);
-        const queued = await hung.services.database.kysely.selectFrom('customer_emails').select(['id', 'status']).execute();
-        assert.equal(queued.length, SUBSCRIBERS * (DAYS + 1), 'a receipt and a renewal notice per day for each subscriber, queued');
-        assert.ok(proxy.connections > 0 && inbox.messages.length === 0, 'the worker tried the hung server, and nothing went through it');
+    test(
+      'renewals take no longer than with no SMTP (x1.5), and every e-mail is sent once when the server answers again',
+      { timeout: 120_000 },
+      async (tc) => {
+        const quiet = await startTestApp(kind);
+        const inbox = await startSmtpInbox();
+        const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(inbox.url).port) });
+        const hung = await startTestApp(kind, {
+          env: {
+            SMTP_URL: `smtp://127.0.0.1:${proxy.port}`,
+            SMTP_FROM: 'receipts@smtp.test',
+            SMTP_SANDBOX_TO: 'customers',
+          },
+          emails: { options: { sendDeadlineMs: 1_000, firstRetryMs: 200 } },
+        });
+        const workers: { stop(): Promise<void> }[] = [];
+        try {
+          proxy.hold();
+          const withoutSmtp = await renewals(quiet);
+          workers.push(withoutSmtp.worker);
+          const withHungSmtp = await renewals(hung);
+          workers.push(withHungSmtp.worker);
+          const ratio = withHungSmtp.ms / withoutSmtp.ms;
+          tc.diagnostic(
+            `${SUBSCRIBERS * DAYS} renewals: ${Math.round(withoutSmtp.ms)} ms with no SMTP, ${Math.round(withHungSmtp.ms)} ms with a hung SMTP server (x${ratio.toFixed(2)})`,
+          );
+          assert.ok(
+            ratio <= 1.5,
+            `renewals with a hung SMTP server took x${ratio.toFixed(2)} the time they take with no SMTP`,
+          );
+          const queued = await hung.services.database.kysely
+            .selectFrom('customer_emails')
+            .select(['id', 'status'])
+            .execute();
+          assert.equal(
+            queued.length,
+            SUBSCRIBERS * (DAYS + 1),
+            'a receipt and a renewal notice per day for each subscriber, queued',
+          );
+          assert.ok(
+            proxy.connections > 0 && inbox.messages.length === 0,
+            'the worker tried the hung server, and nothing went through it',
+          );
 
-        proxy.restore().catch(() => undefined);
-        const restoredAt = performance.now();
-        for (let i = 0; ; i++) {
-          const unsent = await hung.services.database.kysely.selectFrom('customer_emails').select('id').where('status', '!=', 'SENT').execute();
-          if (unsent.length === 0) break;
-          assert.ok(i < 1_200, `every e-mail sent once the server answers (${unsent.length} left)`);
-          await sleep(50);
+          proxy.restore().catch(() => undefined);
+          const restoredAt = performance.now();
+          for (let i = 0; ; i++) {
+            const unsent = await hung.services.database.kysely
+              .selectFrom('customer_emails')
+              .select('id')
+              .where('status', '!=', 'SENT')
+              .execute();
+            if (unsent.length === 0) break;
+            assert.ok(i < 1_200, `every e-mail sent once the server answers (${unsent.length} left)`);
+            await sleep(50);
+          }
+          tc.diagnostic(`sent ${queued.length} in ${Math.round(performance.now() - restoredAt)} ms`);
+          const ids = inbox.messages.map((m) => m.messageId);
+          assert.equal(ids.length, queued.length, 'as many messages arrived as were queued');
+          assert.equal(new Set(ids).size, ids.length, 'none arrived twice');
+        } finally {
+          for (const w of workers) await w.stop();
+          await hung.close();
+          await quiet.close();
+          await proxy.close();
+          await inbox.close();
         }
-        tc.diagnostic(`sent ${queued.length} in ${Math.round(performance.now() - restoredAt)} ms`);
-        const ids = inbox.messages.map((m) => m.messageId);
-        assert.equal(ids.length, queued.length, 'as many messages arrived as were queued');
-        assert.equal(new Set(ids).size, ids.length, 'none arrived twice');
-      } finally {
-        for (const w of workers) await w.stop();
-        await hung.close();
-        await quiet.close();
-        await proxy.close();
-        await inbox.close();
-      }
-    });
+      },
+    );
   });
 }

@@ -74,7 +74,9 @@ describe('a full disk under SQLite', () => {
       try {
         await within(server.started(), 'the start');
         const authorization = server.stdout.match(/^Sandbox API credential \(shown only now\): (\S+)$/m)![1]!;
-        const [bob] = (await (await fetch(`${server.url}/sandbox/v1/transactions/bob%40example.com`, { headers: { authorization } })).json()) as {
+        const [bob] = (await (
+          await fetch(`${server.url}/sandbox/v1/transactions/bob%40example.com`, { headers: { authorization } })
+        ).json()) as {
           id: string;
           productId: string;
         }[];
@@ -86,8 +88,14 @@ describe('a full disk under SQLite', () => {
           });
         const product = bob!.productId;
         const page = await (await fetch(`${server.url}/sandbox/payment/product/${product}?country=DE`)).text();
-        const buyer = paidForm(hiddenFields(page), { token: 'full-disk-token-0123456789', email: 'typed@full.test', firstName: 'Typed', lastName: 'Buyer' });
-        const pay = () => fetch(`${server.url}/sandbox/payment/product/${product}`, { method: 'POST', headers: FORM, body: buyer });
+        const buyer = paidForm(hiddenFields(page), {
+          token: 'full-disk-token-0123456789',
+          email: 'typed@full.test',
+          firstName: 'Typed',
+          lastName: 'Buyer',
+        });
+        const pay = () =>
+          fetch(`${server.url}/sandbox/payment/product/${product}`, { method: 'POST', headers: FORM, body: buyer });
 
         fill(join(volume, 'filler'));
         // The write-ahead log may still have room for a few writes: they succeed until it has none.
@@ -102,7 +110,11 @@ describe('a full disk under SQLite', () => {
         const shown = await checkout.text();
         assert.match(shown, /Press Pay again in a moment/);
         assert.match(shown, /value="typed@full\.test"/, 'the form keeps what the buyer typed');
-        assert.equal((await fetch(`${server.url}/sandbox/v1/transaction/${bob!.id}`, { headers: { authorization } })).status, 200, 'reads go on');
+        assert.equal(
+          (await fetch(`${server.url}/sandbox/v1/transaction/${bob!.id}`, { headers: { authorization } })).status,
+          200,
+          'reads go on',
+        );
 
         const logBefore = server.stdout.length + server.stderr.length;
         // Until 10,000 are refused. A few may still find room (pages the database freed, a write-ahead log
@@ -128,7 +140,9 @@ describe('a full disk under SQLite', () => {
         const logged = server.stdout.length + server.stderr.length - logBefore;
         assert.ok(logged < 1_000_000, `10,000 failing requests wrote ${logged} bytes of log`);
         // Counted, though not logged one by one.
-        const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+        const metrics = await (
+          await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+        ).text();
         const counted = Number(/^opentill_errors_total\{code="SERVICE_UNAVAILABLE"\} (\d+)$/m.exec(metrics)?.[1]);
         assert.ok(counted >= 10_000, `opentill_errors_total counts them: ${counted}`);
 
@@ -144,7 +158,9 @@ describe('a full disk under SQLite', () => {
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
         assert.ok(server.running);
-        tc.diagnostic(`10,000 requests failing for want of disk space: ${[...statuses].map(([s, n]) => `${n} x ${s}`).join(', ')}, ${logged} bytes of log`);
+        tc.diagnostic(
+          `10,000 requests failing for want of disk space: ${[...statuses].map(([s, n]) => `${n} x ${s}`).join(', ')}, ${logged} bytes of log`,
+        );
       } finally {
         await server.kill();
         execFileSync('umount', [volume]);

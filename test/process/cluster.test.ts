@@ -21,7 +21,10 @@ function childrenOf(pid: number): number[] {
         // Field 4 of /proc/<pid>/stat is the parent's pid; the command name (field 2) may hold spaces, so read after its ')'.
         const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
         // Only opentill's own processes: run from the sources, tsx has an esbuild child too.
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('opentill.js');
+        return (
+          Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid &&
+          readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('opentill.js')
+        );
       } catch {
         return false;
       }
@@ -57,65 +60,83 @@ describe('opentill serve --processes', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('two processes serve one port; one killed is replaced; SIGTERM stops them all', { skip: !postgres && 'no PostgreSQL' }, async () => {
-    const server = new ServerProcess(await freePort(), dataDir, {
-      args: ['--processes', '2'],
-      env: { DATABASE_URL: store!.url!, LOG_LEVEL: 'warn', METRICS_TOKEN: TOKEN },
-    });
-    try {
-      await within(server.started(), 'the cluster start');
-      assert.match(server.stdout, /store: PostgreSQL, 2 processes/);
-      assert.equal(server.stdout.match(/^opentill is listening/gm)?.length, 1, 'one banner, from the primary');
-      const credential = server.stdout.match(/^Sandbox API credential \(shown only now\): (\S+)$/m)![1]!;
-      const read = () => fetch(`${server.url}/sandbox/v1/transactions/bob@example.com`, { headers: { authorization: credential } }).then((r) => r.status);
-      const first = childrenOf(server.pid);
-      assert.equal(first.length, 2, `two serving processes: ${first.join(', ')}`);
-      assert.deepEqual(new Set(await Promise.all(Array.from({ length: 40 }, read))), new Set([200]));
+  test(
+    'two processes serve one port; one killed is replaced; SIGTERM stops them all',
+    { skip: !postgres && 'no PostgreSQL' },
+    async () => {
+      const server = new ServerProcess(await freePort(), dataDir, {
+        args: ['--processes', '2'],
+        env: { DATABASE_URL: store!.url!, LOG_LEVEL: 'warn', METRICS_TOKEN: TOKEN },
+      });
+      try {
+        await within(server.started(), 'the cluster start');
+        assert.match(server.stdout, /store: PostgreSQL, 2 processes/);
+        assert.equal(server.stdout.match(/^opentill is listening/gm)?.length, 1, 'one banner, from the primary');
+        const credential = server.stdout.match(/^Sandbox API credential \(shown only now\): (\S+)$/m)![1]!;
+        const read = () =>
+          fetch(`${server.url}/sandbox/v1/transactions/bob@example.com`, {
+            headers: { authorization: credential },
+          }).then((r) => r.status);
+        const first = childrenOf(server.pid);
+        assert.equal(first.length, 2, `two serving processes: ${first.join(', ')}`);
+        assert.deepEqual(new Set(await Promise.all(Array.from({ length: 40 }, read))), new Set([200]));
 
-      // A connection each, so that both processes serve them; /metrics, answered by one, counts all.
-      const statuses = await Promise.all(Array.from({ length: 30 }, () => freshConnection(`${server.url}/healthz`)));
-      assert.deepEqual(new Set(statuses), new Set([200]));
-      const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
-      const healthz = metrics.match(/^opentill_http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} (\d+)$/m);
-      assert.equal(Number(healthz?.[1]), 30, "the two processes' counts, summed");
-      assert.equal(metrics.match(/^opentill_database_up /gm)?.length, 1, 'the database figures once, not once per process');
+        // A connection each, so that both processes serve them; /metrics, answered by one, counts all.
+        const statuses = await Promise.all(Array.from({ length: 30 }, () => freshConnection(`${server.url}/healthz`)));
+        assert.deepEqual(new Set(statuses), new Set([200]));
+        const metrics = await (
+          await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+        ).text();
+        const healthz = metrics.match(
+          /^opentill_http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} (\d+)$/m,
+        );
+        assert.equal(Number(healthz?.[1]), 30, "the two processes' counts, summed");
+        assert.equal(
+          metrics.match(/^opentill_database_up /gm)?.length,
+          1,
+          'the database figures once, not once per process',
+        );
 
-      process.kill(first[0]!, 'SIGKILL');
-      let now = childrenOf(server.pid);
-      for (let i = 0; i < 100 && !(now.length === 2 && !now.includes(first[0]!)); i++) {
-        await sleep(100);
-        now = childrenOf(server.pid);
+        process.kill(first[0]!, 'SIGKILL');
+        let now = childrenOf(server.pid);
+        for (let i = 0; i < 100 && !(now.length === 2 && !now.includes(first[0]!)); i++) {
+          await sleep(100);
+          now = childrenOf(server.pid);
+        }
+        assert.equal(now.length, 2, `replaced: ${now.join(', ')}`);
+        assert.ok(!now.includes(first[0]!));
+        assert.match(server.stderr, new RegExp(`process ${first[0]} exited \\(signal SIGKILL\\); starting another`));
+        // The replacement may still be starting: the survivor answers meanwhile, and then both do.
+        for (let i = 0; i < 50 && (await read()) !== 200; i++) await sleep(100);
+        assert.deepEqual(new Set(await Promise.all(Array.from({ length: 40 }, read))), new Set([200]));
+
+        server.signal('SIGTERM');
+        assert.deepEqual(await within(server.exited, 'the cluster stop'), { code: 0, signal: null });
+        assert.deepEqual(
+          now.filter((pid) => {
+            try {
+              process.kill(pid, 0);
+              return true;
+            } catch {
+              return false;
+            }
+          }),
+          [],
+          'no process left behind',
+        );
+      } finally {
+        await server.kill();
       }
-      assert.equal(now.length, 2, `replaced: ${now.join(', ')}`);
-      assert.ok(!now.includes(first[0]!));
-      assert.match(server.stderr, new RegExp(`process ${first[0]} exited \\(signal SIGKILL\\); starting another`));
-      // The replacement may still be starting: the survivor answers meanwhile, and then both do.
-      for (let i = 0; i < 50 && (await read()) !== 200; i++) await sleep(100);
-      assert.deepEqual(new Set(await Promise.all(Array.from({ length: 40 }, read))), new Set([200]));
-
-      server.signal('SIGTERM');
-      assert.deepEqual(await within(server.exited, 'the cluster stop'), { code: 0, signal: null });
-      assert.deepEqual(
-        now.filter((pid) => {
-          try {
-            process.kill(pid, 0);
-            return true;
-          } catch {
-            return false;
-          }
-        }),
-        [],
-        'no process left behind',
-      );
-    } finally {
-      await server.kill();
-    }
-  });
+    },
+  );
 
   test('on SQLite more than one process is refused, saying why', async () => {
     const server = new ServerProcess(await freePort(), dataDir, { args: ['--processes', '2'] });
     const exit = await within(server.exited, 'the refusal');
     assert.equal(exit.code, 1);
-    assert.match(server.stderr, /SQLite is written by one process: --processes 2 needs PostgreSQL \(set DATABASE_URL\)/);
+    assert.match(
+      server.stderr,
+      /SQLite is written by one process: --processes 2 needs PostgreSQL \(set DATABASE_URL\)/,
+    );
   });
 });

@@ -67,7 +67,10 @@ describe('the compiled build', () => {
 
   test('`opentill serve` from dist/ serves the client script the build wrote, byte for byte what the sources bundle, without esbuild', async () => {
     const record = join(dir, 'serve.json');
-    const server = new ServerProcess(await freePort(), dir, { nodeArgs: ['--import', RECORDER], env: { RECORD_IMPORTS: record } });
+    const server = new ServerProcess(await freePort(), dir, {
+      nodeArgs: ['--import', RECORDER],
+      env: { RECORD_IMPORTS: record },
+    });
     try {
       await within(server.started(), 'the compiled server start');
       const fromSources = await buildWidgets();

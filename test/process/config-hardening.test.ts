@@ -42,11 +42,17 @@ describe('opentill serve refuses an unsafe configuration', () => {
   });
 
   test('a malformed TRUST_PROXY entry is named', async () => {
-    assert.match(await refusedStart({ TRUST_PROXY: '127.0.0.1,proxy.internal' }), /"proxy\.internal" is not an IP address or CIDR range/);
+    assert.match(
+      await refusedStart({ TRUST_PROXY: '127.0.0.1,proxy.internal' }),
+      /"proxy\.internal" is not an IP address or CIDR range/,
+    );
   });
 
   test('TRUST_PROXY=true stops every command, not only serve', async () => {
-    failedWith(await cli(['migrate'], { TRUST_PROXY: 'true', OPENTILL_SECRET: SECRET, OPENTILL_DATA_DIR: dataDir() }), /^opentill: TRUST_PROXY=true/);
+    failedWith(
+      await cli(['migrate'], { TRUST_PROXY: 'true', OPENTILL_SECRET: SECRET, OPENTILL_DATA_DIR: dataDir() }),
+      /^opentill: TRUST_PROXY=true/,
+    );
   });
 
   for (const [what, content] of [
@@ -58,7 +64,12 @@ describe('opentill serve refuses an unsafe configuration', () => {
       mkdirSync(data, { recursive: true });
       writeFileSync(join(data, 'secret'), content);
       const stderr = await refusedStart({ OPENTILL_SECRET: '' }, data);
-      assert.match(stderr, new RegExp(`The server secret in ${join(data, 'secret')} has ${content.trim().length} characters; it needs at least 32`));
+      assert.match(
+        stderr,
+        new RegExp(
+          `The server secret in ${join(data, 'secret')} has ${content.trim().length} characters; it needs at least 32`,
+        ),
+      );
       assert.match(stderr, /Delete the file/);
       assert.match(stderr, /every API credential and hosted link made with the old secret stops working/);
       assert.match(stderr, /or set OPENTILL_SECRET/);
@@ -81,7 +92,8 @@ describe('the data directory is private to the account opentill runs as', () => 
     try {
       await within(server.started(), 'the start');
       assert.equal(mode(data), '700');
-      for (const file of ['secret', 'opentill.db', 'opentill.db-wal', 'opentill.db-shm']) assert.equal(mode(join(data, file)), '600', file);
+      for (const file of ['secret', 'opentill.db', 'opentill.db-wal', 'opentill.db-shm'])
+        assert.equal(mode(join(data, file)), '600', file);
       assert.ok(readFileSync(join(data, 'secret'), 'utf8').trim().length >= 32);
       assert.equal(logLines(server.stdout).filter((line) => line.paths).length, 0, 'nothing needed tightening');
     } finally {
@@ -101,14 +113,17 @@ describe('the data directory is private to the account opentill runs as', () => 
     chmodSync(data, 0o755);
     chmodSync(join(data, 'secret'), 0o644);
     chmodSync(join(data, 'opentill.db'), 0o664);
-    writeFileSync(join(data, 'exchange-rates.xml'), readFileSync(join(ROOT, 'src', 'files', 'exchange-rates.xml')), { mode: 0o644 });
+    writeFileSync(join(data, 'exchange-rates.xml'), readFileSync(join(ROOT, 'src', 'files', 'exchange-rates.xml')), {
+      mode: 0o644,
+    });
     chmodSync(join(data, 'exchange-rates.xml'), 0o644);
 
     const second = new ServerProcess(await freePort(), data, { env: { OPENTILL_SECRET: '' } });
     try {
       await within(second.started(), 'the second start');
       assert.equal(mode(data), '700');
-      for (const file of ['secret', 'opentill.db', 'exchange-rates.xml']) assert.equal(mode(join(data, file)), '600', file);
+      for (const file of ['secret', 'opentill.db', 'exchange-rates.xml'])
+        assert.equal(mode(join(data, file)), '600', file);
       const warning = await within(
         (async () => {
           for (;;) {
@@ -136,7 +151,13 @@ describe('SQLITE_FILE=:memory:', () => {
   test('is a database in memory: serve answers with its demo data and no file named :memory: appears', async () => {
     const data = dataDir();
     const port = await freePort();
-    const env = { SQLITE_FILE: ':memory:', OPENTILL_SECRET: SECRET, OPENTILL_DATA_DIR: data, PORT: String(port), HOST: '127.0.0.1' };
+    const env = {
+      SQLITE_FILE: ':memory:',
+      OPENTILL_SECRET: SECRET,
+      OPENTILL_DATA_DIR: data,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    };
     const { child, exited } = spawnCli(['serve'], env);
     let stdout = '';
     child.stdout!.on('data', (chunk: string) => (stdout += chunk));
@@ -149,10 +170,13 @@ describe('SQLITE_FILE=:memory:', () => {
       );
       assert.match(stdout, /store: SQLite in memory \(nothing is kept when the process ends\)/);
       const credential = stdout.match(/^Sandbox API credential \(shown only now\): (\S+)$/m)![1]!;
-      const res = await fetch(`http://127.0.0.1:${port}/sandbox/v1/transactions/bob%40example.com`, { headers: { authorization: credential } });
+      const res = await fetch(`http://127.0.0.1:${port}/sandbox/v1/transactions/bob%40example.com`, {
+        headers: { authorization: credential },
+      });
       assert.equal(res.status, 200);
       assert.ok(((await res.json()) as unknown[]).length > 0);
-      for (const dir of [ROOT, data]) assert.equal(existsSync(join(dir, ':memory:')), false, `no :memory: file in ${dir}`);
+      for (const dir of [ROOT, data])
+        assert.equal(existsSync(join(dir, ':memory:')), false, `no :memory: file in ${dir}`);
     } finally {
       child.kill('SIGTERM');
       await exited;
@@ -160,7 +184,11 @@ describe('SQLITE_FILE=:memory:', () => {
   });
 
   test('opentill migrate on :memory: migrates and leaves no file behind', async () => {
-    const result = await cli(['migrate'], { SQLITE_FILE: ':memory:', OPENTILL_SECRET: SECRET, OPENTILL_DATA_DIR: dataDir() });
+    const result = await cli(['migrate'], {
+      SQLITE_FILE: ':memory:',
+      OPENTILL_SECRET: SECRET,
+      OPENTILL_DATA_DIR: dataDir(),
+    });
     succeeded(result);
     assert.match(result.stdout, /Schema is up to date on sqlite/);
     assert.equal(existsSync(join(ROOT, ':memory:')), false);

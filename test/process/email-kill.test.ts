@@ -36,10 +36,26 @@ async function queued(kind: Awaited<ReturnType<typeof storeKinds>>[number], inbo
   const services: Wiring = createServices(config, { database: store.database });
   const vendor = await services.catalog.createVendor({ name: 'Killed Mailer Ltd', email: 'owner@killed.test' });
   const scope = { vendorId: vendor.id, environment: 'sandbox' as const };
-  const product = await services.catalog.createProduct(scope, { name: 'Thing', type: 'ONETIME', prices: [{ currency: 'USD', value: 9 }] });
+  const product = await services.catalog.createProduct(scope, {
+    name: 'Thing',
+    type: 'ONETIME',
+    prices: [{ currency: 'USD', value: 9 }],
+  });
   const card = { number: '4242424242424242', expMonth: 12, expYear: 2035 };
-  for (let i = 0; i < CUSTOMERS; i++) await services.purchases.purchase(scope, { productId: product.id, email: `buyer${i}@example.com`, country: 'US', card });
-  const job = (extra: Partial<EmailChildJob>): EmailChildJob => ({ url: store.url, file: store.file, smtpUrl: inbox.url, leaseMs: LEASE_MS, ...extra });
+  for (let i = 0; i < CUSTOMERS; i++)
+    await services.purchases.purchase(scope, {
+      productId: product.id,
+      email: `buyer${i}@example.com`,
+      country: 'US',
+      card,
+    });
+  const job = (extra: Partial<EmailChildJob>): EmailChildJob => ({
+    url: store.url,
+    file: store.file,
+    smtpUrl: inbox.url,
+    leaseMs: LEASE_MS,
+    ...extra,
+  });
   const counts = () => Array.from({ length: CUSTOMERS }, (_, i) => inbox.to(`buyer${i}@example.com`));
   return {
     job,
@@ -64,24 +80,28 @@ async function finish(job: EmailChildJob) {
 for (const kind of await storeKinds()) {
   describe(`the e-mail worker killed (${kind})`, () => {
     for (const killBefore of [0, 4]) {
-      test(`killed before handing message ${killBefore + 1} to SMTP, nothing is sent twice`, { timeout: 60_000 }, async () => {
-        const inbox = await startSmtpInbox();
-        const world = await queued(kind, inbox);
-        try {
-          const killed = await runChild(world.job({ killBefore })).exited;
-          assert.equal(killed.signal, 'SIGKILL');
-          assert.equal(inbox.messages.length, killBefore);
-          await finish(world.job({}));
-          assert.deepEqual(
-            world.counts().map((mails) => mails.length),
-            Array(CUSTOMERS).fill(1),
-          );
-          assert.deepEqual(await world.statuses(), Array(CUSTOMERS).fill('SENT'));
-        } finally {
-          await world.close();
-          await inbox.close();
-        }
-      });
+      test(
+        `killed before handing message ${killBefore + 1} to SMTP, nothing is sent twice`,
+        { timeout: 60_000 },
+        async () => {
+          const inbox = await startSmtpInbox();
+          const world = await queued(kind, inbox);
+          try {
+            const killed = await runChild(world.job({ killBefore })).exited;
+            assert.equal(killed.signal, 'SIGKILL');
+            assert.equal(inbox.messages.length, killBefore);
+            await finish(world.job({}));
+            assert.deepEqual(
+              world.counts().map((mails) => mails.length),
+              Array(CUSTOMERS).fill(1),
+            );
+            assert.deepEqual(await world.statuses(), Array(CUSTOMERS).fill('SENT'));
+          } finally {
+            await world.close();
+            await inbox.close();
+          }
+        },
+      );
     }
 
     test(
@@ -106,35 +126,39 @@ for (const kind of await storeKinds()) {
       },
     );
 
-    test('killed at random moments while sending, every message arrives and a duplicate is only ever a recognisable one', { timeout: 120_000 }, async (t) => {
-      const inbox = await startSmtpInbox();
-      const world = await queued(kind, inbox);
-      try {
-        let kills = 0;
-        for (let round = 0; round < 3; round++) {
-          const run = runChild(world.job({ pauseMs: 40 }));
-          // Once it is sending, a random moment later: before, during or after an SMTP exchange or an outbox write.
-          while (run.lines('sent') === 0 && run.child.exitCode === null) await sleep(5);
-          await sleep(Math.random() * 60);
-          if (run.child.kill('SIGKILL')) kills++;
-          await run.exited;
-          await sleep(LEASE_MS + 100);
+    test(
+      'killed at random moments while sending, every message arrives and a duplicate is only ever a recognisable one',
+      { timeout: 120_000 },
+      async (t) => {
+        const inbox = await startSmtpInbox();
+        const world = await queued(kind, inbox);
+        try {
+          let kills = 0;
+          for (let round = 0; round < 3; round++) {
+            const run = runChild(world.job({ pauseMs: 40 }));
+            // Once it is sending, a random moment later: before, during or after an SMTP exchange or an outbox write.
+            while (run.lines('sent') === 0 && run.child.exitCode === null) await sleep(5);
+            await sleep(Math.random() * 60);
+            if (run.child.kill('SIGKILL')) kills++;
+            await run.exited;
+            await sleep(LEASE_MS + 100);
+          }
+          await finish(world.job({}));
+          const counts = world.counts();
+          assert.ok(
+            counts.every((mails) => mails.length >= 1),
+            'every customer got the receipt',
+          );
+          const extra = counts.reduce((sum, mails) => sum + mails.length - 1, 0);
+          assert.ok(extra <= kills, `${extra} duplicates from ${kills} kills`);
+          t.diagnostic(`${kills} kills, ${extra} duplicates`);
+          for (const mails of counts) assert.equal(new Set(mails.map((m) => m.messageId)).size, 1);
+          assert.deepEqual(await world.statuses(), Array(CUSTOMERS).fill('SENT'));
+        } finally {
+          await world.close();
+          await inbox.close();
         }
-        await finish(world.job({}));
-        const counts = world.counts();
-        assert.ok(
-          counts.every((mails) => mails.length >= 1),
-          'every customer got the receipt',
-        );
-        const extra = counts.reduce((sum, mails) => sum + mails.length - 1, 0);
-        assert.ok(extra <= kills, `${extra} duplicates from ${kills} kills`);
-        t.diagnostic(`${kills} kills, ${extra} duplicates`);
-        for (const mails of counts) assert.equal(new Set(mails.map((m) => m.messageId)).size, 1);
-        assert.deepEqual(await world.statuses(), Array(CUSTOMERS).fill('SENT'));
-      } finally {
-        await world.close();
-        await inbox.close();
-      }
-    });
+      },
+    );
   });
 }

@@ -13,12 +13,17 @@ import { freePort, ServerProcess, within } from '../helpers/server-process.ts';
 test('on SQLite, the server survives garbage collection of prepared statements under load and exits 0', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'opentill-gc-'));
   const pressure = new URL('../helpers/gc-pressure.mjs', import.meta.url).pathname;
-  const server = new ServerProcess(await freePort(), dataDir, { nodeArgs: ['--expose-gc', '--import', pressure], env: { LOG_LEVEL: 'warn' } });
+  const server = new ServerProcess(await freePort(), dataDir, {
+    nodeArgs: ['--expose-gc', '--import', pressure],
+    env: { LOG_LEVEL: 'warn' },
+  });
   try {
     await within(server.started(), 'the start');
     const credential = server.stdout.match(/^Sandbox API credential \(shown only now\): (\S+)$/m)![1]!;
     const headers = { authorization: credential, 'content-type': 'application/json' };
-    const listed = (await (await fetch(`${server.url}/sandbox/v1/transactions/bob@example.com`, { headers })).json()) as { id: string; productId: string }[];
+    const listed = (await (
+      await fetch(`${server.url}/sandbox/v1/transactions/bob@example.com`, { headers })
+    ).json()) as { id: string; productId: string }[];
     assert.ok(listed.length > 0);
     const [{ id, productId }] = listed as [{ id: string; productId: string }];
 

@@ -24,7 +24,8 @@ function watch(page: Page, origin: string) {
   page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('request', (request) => {
-    if (!request.url().startsWith(origin) && !request.url().startsWith('data:')) problems.push(`request elsewhere: ${request.url()}`);
+    if (!request.url().startsWith(origin) && !request.url().startsWith('data:'))
+      problems.push(`request elsewhere: ${request.url()}`);
   });
   return problems;
 }
@@ -46,7 +47,9 @@ describe('landing page and API reference', () => {
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'opentill-landing-'));
-    server = new ServerProcess(await freePort(), dataDir, { env: { OPENTILL_DEMO: 'false', OPENTILL_WORKER: 'false' } });
+    server = new ServerProcess(await freePort(), dataDir, {
+      env: { OPENTILL_DEMO: 'false', OPENTILL_WORKER: 'false' },
+    });
     await within(server.started(), 'the start');
     browser = await launchChromium();
   });

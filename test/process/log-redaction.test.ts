@@ -18,7 +18,10 @@ async function startServe(kind: 'sqlite' | 'postgres', dataDir: string) {
   await store.database.close();
   const envFile = join(dataDir, 'postgres.env');
   writeFileSync(envFile, `DATABASE_URL=${store.url}\n`);
-  return { server: new ServerProcess(await freePort(), dataDir, { nodeArgs: [`--env-file=${envFile}`] }), drop: store.drop };
+  return {
+    server: new ServerProcess(await freePort(), dataDir, { nodeArgs: [`--env-file=${envFile}`] }),
+    drop: store.drop,
+  };
 }
 
 const lastSegment = (url: string) => new URL(url).pathname.split('/').pop()!;
@@ -34,7 +37,8 @@ for (const kind of await storeKinds()) {
         const credential = server.stdout.match(/^Sandbox API credential \(shown only now\): (\S+)$/m)![1]!;
         // The banner's curl line names bob@example.com; what follows it is the log.
         const logStart = server.stdout.length;
-        const get = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { redirect: 'manual', ...init });
+        const get = (path: string, init: RequestInit = {}) =>
+          fetch(`${server.url}${path}`, { redirect: 'manual', ...init });
         const api = async (path: string) => {
           const res = await get(path, { headers: { authorization: credential } });
           assert.equal(res.status, 200, `${path}: ${res.status}`);
@@ -49,8 +53,12 @@ for (const kind of await storeKinds()) {
         };
 
         const email = 'anna@example.com';
-        const purchases = (await api(`/sandbox/v1/transactions/${encodeURIComponent(email)}`)) as { id: string; productId: string }[];
-        const manageLink = (await api(`/sandbox/v1/generate-url-to-manage-transactions/${encodeURIComponent(email)}`)).url as string;
+        const purchases = (await api(`/sandbox/v1/transactions/${encodeURIComponent(email)}`)) as {
+          id: string;
+          productId: string;
+        }[];
+        const manageLink = (await api(`/sandbox/v1/generate-url-to-manage-transactions/${encodeURIComponent(email)}`))
+          .url as string;
         const adminLink = (await api('/sandbox/v1/generate-url-to-admin')).url as string;
         requests += 3;
         const managePage = await visit(onServer(manageLink));
@@ -63,9 +71,16 @@ for (const kind of await storeKinds()) {
         const sessionUrl = new URL(opened.location!, onServer(adminLink)).toString();
         assert.equal((await visit(`${sessionUrl}?q=${encodeURIComponent(email)}`)).status, 200);
 
-        const secrets = { email, encodedEmail: encodeURIComponent(email), manageToken: lastSegment(manageLink), adminToken: lastSegment(adminLink), licence };
+        const secrets = {
+          email,
+          encodedEmail: encodeURIComponent(email),
+          manageToken: lastSegment(manageLink),
+          adminToken: lastSegment(adminLink),
+          licence,
+        };
         const session = lastSegment(sessionUrl);
-        for (const [name, value] of Object.entries(secrets)) assert.ok(value.length >= 16, `${name} is long enough to be searched for: ${value}`);
+        for (const [name, value] of Object.entries(secrets))
+          assert.ok(value.length >= 16, `${name} is long enough to be searched for: ${value}`);
         const authorization = { headers: { authorization: credential } };
         let licenceChecked = false;
         for (const product of new Set(purchases.map((p) => p.productId))) {
@@ -94,7 +109,8 @@ for (const kind of await storeKinds()) {
           body: 'x=1',
         });
 
-        const completed = () => logLines(server.stdout.slice(logStart)).filter((line) => line.msg === 'request completed').length;
+        const completed = () =>
+          logLines(server.stdout.slice(logStart)).filter((line) => line.msg === 'request completed').length;
         await within(
           (async () => {
             while (completed() < requests) await new Promise((done) => setTimeout(done, 20));
@@ -123,7 +139,9 @@ for (const kind of await storeKinds()) {
         ]) {
           assert.ok(urls.has(pattern), `${pattern} is logged; logged: ${[...urls].join(' ')}`);
         }
-        const lines = logLines(log).filter((line) => line.msg === 'incoming request' || line.msg === 'request completed');
+        const lines = logLines(log).filter(
+          (line) => line.msg === 'incoming request' || line.msg === 'request completed',
+        );
         for (const line of lines) assert.equal(typeof (line.req ?? line.res).url, 'string', JSON.stringify(line));
       } finally {
         await server.kill();

@@ -28,10 +28,15 @@ describe('opentill serve', () => {
     const banner = first.stdout;
     assert.match(
       banner,
-      new RegExp(`opentill is listening on http://localhost:${first.port} \\(sandbox: http://localhost:${first.port}/sandbox\\), store: SQLite`),
+      new RegExp(
+        `opentill is listening on http://localhost:${first.port} \\(sandbox: http://localhost:${first.port}/sandbox\\), store: SQLite`,
+      ),
     );
     assert.match(banner, /First start: a demo vendor/);
-    assert.match(banner, /^Panel login \(shown only now\): http:\/\/localhost:\d+\/panel as owner@demo\.opentill\.test, password [\w-]{16}$/m);
+    assert.match(
+      banner,
+      /^Panel login \(shown only now\): http:\/\/localhost:\d+\/panel as owner@demo\.opentill\.test, password [\w-]{16}$/m,
+    );
     const shown = banner.match(/^Sandbox API credential \(shown only now\): (test_\S+:\S+)$/m);
     assert.ok(shown, banner);
     credential = shown[1]!;
@@ -53,7 +58,9 @@ describe('opentill serve', () => {
     firstStartPurchases = purchases.length;
 
     // A sandbox credential is no production credential.
-    const production = await fetch(`${first.url}/v1/transactions/bob@example.com`, { headers: { authorization: credential } });
+    const production = await fetch(`${first.url}/v1/transactions/bob@example.com`, {
+      headers: { authorization: credential },
+    });
     assert.equal(production.status, 401);
   });
 
@@ -64,7 +71,10 @@ describe('opentill serve', () => {
     assert.equal(body.status, 'ok');
     assert.equal(body.payments.production.processor, null);
     assert.match(body.payments.production.detail, /No payment processor is configured for production/);
-    assert.deepEqual(body.payments.sandbox, { processor: 'SANDBOX', detail: "virtual test cards in opentill's own form" });
+    assert.deepEqual(body.payments.sandbox, {
+      processor: 'SANDBOX',
+      detail: "virtual test cards in opentill's own form",
+    });
   });
 
   test('/openapi.json is OpenAPI 3.1.0 and covers every operation of the API', async () => {
@@ -100,7 +110,9 @@ describe('opentill serve', () => {
     assert.deepEqual([...operations].sort(), [...expected].sort());
     assert.equal(new Set(Object.keys(doc.paths)).size, 14);
     // Items 5 and 6: the one POST documents both body fields.
-    const update = JSON.stringify(doc.paths[Object.keys(doc.paths).find((p) => p.startsWith('/v1/transaction/'))!].post.requestBody);
+    const update = JSON.stringify(
+      doc.paths[Object.keys(doc.paths).find((p) => p.startsWith('/v1/transaction/'))!].post.requestBody,
+    );
     assert.match(update, /assignEmail/);
     assert.match(update, /payload/);
     // The sandbox's copy of the routes is not listed twice; both servers are.
@@ -132,7 +144,12 @@ describe('opentill serve', () => {
     assert.equal(wrong.status, 401);
     await wrong.text();
     // Each request logs "request completed"; wait for both (the log is written asynchronously).
-    await within(first.waitFor(/"reqId":"log-check-1"[^\n]*"request completed"[^]*\n[^]*"statusCode":401[^\n]*"request completed"/), 'the request log lines');
+    await within(
+      first.waitFor(
+        /"reqId":"log-check-1"[^\n]*"request completed"[^]*\n[^]*"statusCode":401[^\n]*"request completed"/,
+      ),
+      'the request log lines',
+    );
 
     const logged = first.stdout.slice(before);
     // One line per request, as it completes.
@@ -161,7 +178,9 @@ describe('opentill serve', () => {
       assert.doesNotMatch(second.stdout, /test_/);
 
       // The first start's credential still works, and the demo data was not duplicated.
-      const res = await fetch(`${second.url}/sandbox/v1/transactions/bob@example.com`, { headers: { authorization: credential } });
+      const res = await fetch(`${second.url}/sandbox/v1/transactions/bob@example.com`, {
+        headers: { authorization: credential },
+      });
       assert.equal(res.status, 200);
       assert.equal(((await res.json()) as unknown[]).length, firstStartPurchases);
 
@@ -196,18 +215,29 @@ describe('opentill serve: graceful shutdown', () => {
     try {
       await within(server.started(), 'the start');
       const credential = server.stdout.match(/^Sandbox API credential \(shown only now\): (\S+)$/m)![1]!;
-      const listed = await fetch(`${server.url}/sandbox/v1/transactions/bob@example.com`, { headers: { authorization: credential } });
+      const listed = await fetch(`${server.url}/sandbox/v1/transactions/bob@example.com`, {
+        headers: { authorization: credential },
+      });
       const id = ((await listed.json()) as { id: string }[])[0]!.id;
 
       // A request whose headers and half of its body have arrived: in flight when SIGTERM comes.
       const body = JSON.stringify({ payload: 'written during shutdown' });
       const inFlight = httpRequest(`${server.url}/sandbox/v1/transaction/${id}`, {
         method: 'POST',
-        headers: { authorization: credential, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          authorization: credential,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
       });
-      const response = new Promise<IncomingMessage>((done, reject) => inFlight.on('response', done).on('error', reject));
+      const response = new Promise<IncomingMessage>((done, reject) =>
+        inFlight.on('response', done).on('error', reject),
+      );
       inFlight.write(body.slice(0, 10));
-      await within(server.waitFor(/"url":"\/sandbox\/v1\/transaction\/:transactionId"[^\n]*"incoming request"/), 'the server to see the request');
+      await within(
+        server.waitFor(/"url":"\/sandbox\/v1\/transaction\/:transactionId"[^\n]*"incoming request"/),
+        'the server to see the request',
+      );
 
       server.signal('SIGTERM');
       await within(server.waitFor(/"msg":"shutting down"/), 'the shutdown to begin');

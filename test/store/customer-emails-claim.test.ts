@@ -31,7 +31,13 @@ for (const kind of await storeKinds()) {
           sentAt: null,
         })),
       );
-      const claim = (owner: string) => store.customerEmails.claim({ now: '2030-01-01T00:01:00.000Z', owner, leaseUntil: '2030-01-01T00:06:00.000Z', limit: 5 });
+      const claim = (owner: string) =>
+        store.customerEmails.claim({
+          now: '2030-01-01T00:01:00.000Z',
+          owner,
+          leaseUntil: '2030-01-01T00:06:00.000Z',
+          limit: 5,
+        });
       const [a, b] = await Promise.all([claim('a'), claim('b')]);
       assert.equal(a.length, 5);
       assert.equal(b.length, 5);

@@ -17,7 +17,12 @@ for (const kind of await storeKinds()) {
       const product = await v.product({ type: 'ONETIME' });
       const id = await v.buy(product.id);
       const store = t.services.store;
-      await store.transactions.update(other.scope(), id, { payload: 'tampered' }, { flag: 'CHANGED_STATUS_REFUNDED', at: new Date().toISOString() });
+      await store.transactions.update(
+        other.scope(),
+        id,
+        { payload: 'tampered' },
+        { flag: 'CHANGED_STATUS_REFUNDED', at: new Date().toISOString() },
+      );
       await store.transactions.update(v.scope('production'), id, { payload: 'tampered in production' });
       const after = await store.transactions.find(v.scope(), id);
       assert.notEqual(after?.payload, 'tampered');

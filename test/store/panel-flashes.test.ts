@@ -26,7 +26,11 @@ for (const kind of await storeKinds()) {
     after(() => drop());
 
     const rows = () => database.kysely.selectFrom('panel_flashes').selectAll().execute();
-    const flash = (sessionHash: string, expiresAt = '2030-01-01T00:01:00.000Z') => ({ sessionHash, sealed: `sealed-${sessionHash}`, expiresAt });
+    const flash = (sessionHash: string, expiresAt = '2030-01-01T00:01:00.000Z') => ({
+      sessionHash,
+      sealed: `sealed-${sessionHash}`,
+      expiresAt,
+    });
 
     test('a flash is taken once: the second take, a reload, finds nothing', async () => {
       await store.panelFlashes.put(flash('once'), '2030-01-01T00:00:00.000Z');
@@ -39,7 +43,10 @@ for (const kind of await storeKinds()) {
       for (let i = 0; i < 20; i++) {
         const key = `race-${i}`;
         await store.panelFlashes.put(flash(key), '2030-01-01T00:00:00.000Z');
-        const taken = await Promise.all([store.panelFlashes.take(key, '2030-01-01T00:00:01.000Z'), store.panelFlashes.take(key, '2030-01-01T00:00:01.000Z')]);
+        const taken = await Promise.all([
+          store.panelFlashes.take(key, '2030-01-01T00:00:01.000Z'),
+          store.panelFlashes.take(key, '2030-01-01T00:00:01.000Z'),
+        ]);
         assert.deepEqual(
           taken.filter((t) => t !== undefined),
           [`sealed-${key}`],
@@ -54,7 +61,11 @@ for (const kind of await storeKinds()) {
       assert.equal(await store.panelFlashes.take('twice', '2030-01-01T00:00:01.000Z'), 'newer');
 
       await store.panelFlashes.put(flash('late'), '2030-01-01T00:00:00.000Z');
-      assert.equal(await store.panelFlashes.take('late', '2030-01-01T00:01:00.000Z'), undefined, 'at its expiry it is gone');
+      assert.equal(
+        await store.panelFlashes.take('late', '2030-01-01T00:01:00.000Z'),
+        undefined,
+        'at its expiry it is gone',
+      );
       await store.panelFlashes.put(flash('left', '2030-01-01T00:01:00.000Z'), '2030-01-01T00:00:00.000Z');
       await store.panelFlashes.put(flash('next', '2030-01-01T00:03:00.000Z'), '2030-01-01T00:02:00.000Z');
       assert.deepEqual(
@@ -71,7 +82,11 @@ for (const kind of await storeKinds()) {
       const secret = 'TC-VE_x:very-secret-password';
       await flashes.put('cookie-a', secret);
       const [row] = await rows();
-      assert.ok(row && !row.sealed.includes('very-secret') && !Buffer.from(row.sealed, 'base64url').toString('latin1').includes('very-secret'));
+      assert.ok(
+        row &&
+          !row.sealed.includes('very-secret') &&
+          !Buffer.from(row.sealed, 'base64url').toString('latin1').includes('very-secret'),
+      );
       assert.equal(row.expires_at, new Date(Date.parse('2030-01-01T00:00:00.000Z') + FLASH_MS).toISOString());
       assert.equal(await flashes.take('cookie-b'), undefined);
       assert.equal(await flashes.take(undefined), undefined);

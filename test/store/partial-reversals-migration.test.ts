@@ -17,7 +17,10 @@ for (const kind of await storeKinds()) {
         const v = await t.newVendor();
         const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 40 }] });
         const id = await v.buy(product.id, { email: 'migrated@example.com' });
-        assert.equal((await v.api(`/v1/refund-transaction/${id}`, { method: 'POST', body: { amount: 10 } })).status, 200);
+        assert.equal(
+          (await v.api(`/v1/refund-transaction/${id}`, { method: 'POST', body: { amount: 10 } })).status,
+          200,
+        );
         const db = t.services.database.kysely;
         const before = await db.selectFrom('ledger_entries').selectAll().orderBy('id').execute();
         const indexes = async () =>
@@ -25,7 +28,9 @@ for (const kind of await storeKinds()) {
             ? (
                 await sql<{
                   name: string;
-                }>`select name from sqlite_master where type = 'index' and tbl_name = 'ledger_entries' and sql is not null order by name`.execute(db)
+                }>`select name from sqlite_master where type = 'index' and tbl_name = 'ledger_entries' and sql is not null order by name`.execute(
+                  db,
+                )
               ).rows.map((r) => r.name)
             : (
                 await sql<{
@@ -42,10 +47,18 @@ for (const kind of await storeKinds()) {
         assert.equal(down.results?.at(-1)?.migrationName, '0019-partial-reversals', 'down to just before 0019');
         const up = await migrator.migrateToLatest();
         assert.equal(up.error, undefined);
-        assert.deepEqual(await db.selectFrom('ledger_entries').selectAll().orderBy('id').execute(), before, 'every entry as it was');
+        assert.deepEqual(
+          await db.selectFrom('ledger_entries').selectAll().orderBy('id').execute(),
+          before,
+          'every entry as it was',
+        );
         assert.deepEqual(await indexes(), indexesBefore, 'every index as it was');
 
-        assert.equal((await v.api(`/v1/refund-transaction/${id}`, { method: 'POST', body: { amount: 5 } })).status, 200, 'a second part of the payment');
+        assert.equal(
+          (await v.api(`/v1/refund-transaction/${id}`, { method: 'POST', body: { amount: 5 } })).status,
+          200,
+          'a second part of the payment',
+        );
         const [refund] = before.filter((e) => e.reverses_entry_id !== null);
         const reversal = (amountMinor: number, externalId: string | null) => ({
           id: `TC-EN_${externalId}_${amountMinor}`,
@@ -74,7 +87,11 @@ for (const kind of await storeKinds()) {
         });
         const book = (amountMinor: number, externalId: string | null) =>
           t.services.store.transaction((repos) => repos.entries.insertReversal(reversal(amountMinor, externalId)));
-        await assert.rejects(book(100, refund!.external_id), (err: Error) => /unique|UNIQUE/.test(err.message), 'one processor id is booked once');
+        await assert.rejects(
+          book(100, refund!.external_id),
+          (err: Error) => /unique|UNIQUE/.test(err.message),
+          'one processor id is booked once',
+        );
         // 40.00 paid, 15.00 back: 25.00 is left; not a cent more may be taken back, nor more put back than was taken.
         await assert.rejects(book(2501, 're_too_much'), /refused/);
         await book(2500, 're_the_rest');
@@ -88,11 +105,17 @@ for (const kind of await storeKinds()) {
           /refused/,
         );
         await assert.rejects(
-          t.services.store.transaction((repos) => repos.entries.insertReversal(dispute, { ...won, amountTotalMinor: 999 })),
+          t.services.store.transaction((repos) =>
+            repos.entries.insertReversal(dispute, { ...won, amountTotalMinor: 999 }),
+          ),
           /refused/,
           'a pair that does not net to what fits is refused whole',
         );
-        assert.equal(await t.services.store.entries.findByExternalId(id, 'dp_late'), undefined, 'nothing of a refused pair stays');
+        assert.equal(
+          await t.services.store.entries.findByExternalId(id, 'dp_late'),
+          undefined,
+          'nothing of a refused pair stays',
+        );
         await t.services.store.transaction((repos) => repos.entries.insertReversal(dispute, won));
         assert.ok(await t.services.store.entries.findByExternalId(id, 'dp_late:won'));
         await assert.rejects(

@@ -24,7 +24,9 @@ for (const kind of await storeKinds()) {
     test('binds each call’s values to the placeholders the builder used, in whatever order the SQL takes them', async () => {
       const db = database.kysely;
       // The SQL takes email before id: the second argument binds first.
-      const find = precompiled(db, 2, (id: string, email: string) => db.selectFrom('vendors').select('id').where('email', '=', email).where('id', '=', id));
+      const find = precompiled(db, 2, (id: string, email: string) =>
+        db.selectFrom('vendors').select('id').where('email', '=', email).where('id', '=', id),
+      );
       assert.deepEqual(await find('a', 'a@example.com'), [{ id: 'a' }]);
       assert.deepEqual(await find('b', 'b@example.com'), [{ id: 'b' }]);
       assert.deepEqual(await find('a', 'b@example.com'), []);
@@ -58,16 +60,20 @@ for (const kind of await storeKinds()) {
       assert.equal(builds, 1);
     });
 
-    test('a hot read survives another process adding a column under its prepared statement', { skip: kind !== 'postgres' }, async () => {
-      const read = database.readRows!;
-      const sql = 'select * from vendors where id = $1';
-      // Prepared on every pooled connection, then the table changes under them.
-      await Promise.all(Array.from({ length: 10 }, async () => read(sql, ['a'])));
-      await database.kysely.schema.alterTable('vendors').addColumn('bench_extra', 'text').execute();
-      const after = await Promise.all(Array.from({ length: 10 }, async () => read(sql, ['a'])));
-      for (const rows of after) assert.equal((rows as { id: string }[])[0]!.id, 'a');
-      await database.kysely.schema.alterTable('vendors').dropColumn('bench_extra').execute();
-    });
+    test(
+      'a hot read survives another process adding a column under its prepared statement',
+      { skip: kind !== 'postgres' },
+      async () => {
+        const read = database.readRows!;
+        const sql = 'select * from vendors where id = $1';
+        // Prepared on every pooled connection, then the table changes under them.
+        await Promise.all(Array.from({ length: 10 }, async () => read(sql, ['a'])));
+        await database.kysely.schema.alterTable('vendors').addColumn('bench_extra', 'text').execute();
+        const after = await Promise.all(Array.from({ length: 10 }, async () => read(sql, ['a'])));
+        for (const rows of after) assert.equal((rows as { id: string }[])[0]!.id, 'a');
+        await database.kysely.schema.alterTable('vendors').dropColumn('bench_extra').execute();
+      },
+    );
 
     test(
       'every statement Kysely runs survives another process adding a column under its prepared form: alone it runs again, in a transaction it is refused as one to retry',
@@ -88,7 +94,9 @@ for (const kind of await storeKinds()) {
             single.transaction((trx) => trx.selectFrom('vendors').selectAll().where('id', '=', 'a').execute()),
             (err: Error & { code?: string }) => err.name === 'AppError' && err.code === 'SERVICE_UNAVAILABLE',
           );
-          const again = await single.transaction((trx) => trx.selectFrom('vendors').selectAll().where('id', '=', 'a').execute());
+          const again = await single.transaction((trx) =>
+            trx.selectFrom('vendors').selectAll().where('id', '=', 'a').execute(),
+          );
           assert.equal(again[0]!.id, 'a');
         } finally {
           await single.close();
@@ -99,14 +107,18 @@ for (const kind of await storeKinds()) {
 
     test('values the builder wrote into the statement itself stay constants of it', async () => {
       const db = database.kysely;
-      const named = precompiled(db, 1, (email: string) => db.selectFrom('vendors').select('id').where('email', '=', email).where('id', 'in', ['a', 'b']));
+      const named = precompiled(db, 1, (email: string) =>
+        db.selectFrom('vendors').select('id').where('email', '=', email).where('id', 'in', ['a', 'b']),
+      );
       assert.deepEqual(await named('a@example.com'), [{ id: 'a' }]);
       assert.deepEqual(await named('c@example.com'), []);
     });
 
     test('a builder that does not bind a value it was given is refused at once, not run with a wrong parameter', async () => {
       const db = database.kysely;
-      const careless = precompiled<[string, string], { id: string }>(db, 2, (id: string) => db.selectFrom('vendors').select('id').where('id', '=', id));
+      const careless = precompiled<[string, string], { id: string }>(db, 2, (id: string) =>
+        db.selectFrom('vendors').select('id').where('id', '=', id),
+      );
       await assert.rejects(careless('a', 'unused'), /must bind each of its 2 values/);
     });
 

@@ -24,16 +24,33 @@ for (const kind of await storeKinds()) {
         // A vendor as the version before this one stored it: no such column.
         await db
           .insertInto('vendors')
-          .values({ id: 'TC-VE_before', name: 'Before', email: 'before@example.test', created_at: '2030-01-01T00:00:00.000Z' } as never)
+          .values({
+            id: 'TC-VE_before',
+            name: 'Before',
+            email: 'before@example.test',
+            created_at: '2030-01-01T00:00:00.000Z',
+          } as never)
           .execute();
         const up = await migrator.migrateToLatest();
         assert.equal(up.error, undefined);
-        assert.equal((await t.services.catalog.requireVendor('TC-VE_before')).productionEnabled, true, 'an existing vendor keeps production');
+        assert.equal(
+          (await t.services.catalog.requireVendor('TC-VE_before')).productionEnabled,
+          true,
+          'an existing vendor keeps production',
+        );
 
-        const open = await t.services.catalog.createVendor({ name: 'Open', email: 'open@example.test', productionEnabled: false });
+        const open = await t.services.catalog.createVendor({
+          name: 'Open',
+          email: 'open@example.test',
+          productionEnabled: false,
+        });
         const operators = await t.services.catalog.createVendor({ name: 'Operator', email: 'operator@example.test' });
         assert.equal((await t.services.catalog.requireVendor(open.id)).productionEnabled, false);
-        assert.equal((await t.services.catalog.requireVendor(operators.id)).productionEnabled, true, "the operator's vendors reach production");
+        assert.equal(
+          (await t.services.catalog.requireVendor(operators.id)).productionEnabled,
+          true,
+          "the operator's vendors reach production",
+        );
         const before = await db.selectFrom('vendors').selectAll().orderBy('id').execute();
 
         assert.equal((await migrator.migrateDown()).error, undefined);

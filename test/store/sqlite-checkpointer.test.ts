@@ -30,7 +30,9 @@ describe('the SQLite checkpointer thread', () => {
       assert.equal(setting.rows[0]!.wal_autocheckpoint, WRITER_CHECKPOINT_PAGES);
       for (let i = 0; i < 20; i++) {
         await database.transaction(async (trx) => {
-          await sql`insert into invoice_counters (vendor_id, environment, last_number) values (${`TC-VE_${i}`}, 'sandbox', ${i})`.execute(trx);
+          await sql`insert into invoice_counters (vendor_id, environment, last_number) values (${`TC-VE_${i}`}, 'sandbox', ${i})`.execute(
+            trx,
+          );
         });
       }
       // Far fewer frames than the writer's backstop: only the thread can have copied them.
@@ -56,14 +58,20 @@ describe('the SQLite checkpointer thread', () => {
     const database = openSqlite(file);
     await database.migrate();
     await database.transaction(async (trx) => {
-      await sql`insert into invoice_counters (vendor_id, environment, last_number) values ('TC-VE_closed', 'sandbox', 7)`.execute(trx);
+      await sql`insert into invoice_counters (vendor_id, environment, last_number) values ('TC-VE_closed', 'sandbox', 7)`.execute(
+        trx,
+      );
     });
     // The thread has read the WAL index by the time every frame is copied.
     const deadline = Date.now() + 10_000;
     while (walIndex(file).nBackfill !== walIndex(file).mxFrame && Date.now() < deadline) await sleep(20);
     await database.close();
     assert.deepEqual(readdirSync(sub), ['closed.db']);
-    assert.equal(readdirSync('/proc/self/fd').length, descriptors, 'the thread and the connections closed every file they opened');
+    assert.equal(
+      readdirSync('/proc/self/fd').length,
+      descriptors,
+      'the thread and the connections closed every file they opened',
+    );
     const again = openSqlite(file);
     try {
       const rows = await sql<{ last_number: number }>`select last_number from invoice_counters`.execute(again.kysely);

@@ -109,7 +109,9 @@ for (const kind of await storeKinds()) {
       await store.transaction(async (repos) => {
         await repos.vendors.insert(vendor('TC-VE_kept_second'));
         await assert.rejects(kept!.vendors.insert(vendor('TC-VE_kept_late')));
-        await assert.rejects(kept!.transactions.find({ vendorId: 'TC-VE_kept_first', environment: 'sandbox' }, 'TC-TR_NONE'));
+        await assert.rejects(
+          kept!.transactions.find({ vendorId: 'TC-VE_kept_first', environment: 'sandbox' }, 'TC-TR_NONE'),
+        );
       });
       assert.equal(await store.vendors.find('TC-VE_kept_late'), undefined);
       assert.ok(await store.vendors.find('TC-VE_kept_second'));

@@ -24,7 +24,13 @@ describe('Stripe stand-in: parameters, keys, encoding', () => {
   after(() => s.close());
 
   test('an unknown parameter is refused with parameter_unknown, top-level or nested', async () => {
-    const top = await rejection(stripe.paymentIntents.create({ amount: 1000, currency: 'usd', colour: 'blue' } as Stripe.PaymentIntentCreateParams));
+    const top = await rejection(
+      stripe.paymentIntents.create({
+        amount: 1000,
+        currency: 'usd',
+        colour: 'blue',
+      } as Stripe.PaymentIntentCreateParams),
+    );
     assert.equal(top.type, 'StripeInvalidRequestError');
     assert.equal(top.statusCode, 400);
     assert.equal(top.code, 'parameter_unknown');
@@ -41,17 +47,23 @@ describe('Stripe stand-in: parameters, keys, encoding', () => {
   });
 
   test('a parameter Stripe documents but the stand-in does not model is refused, saying so', async () => {
-    const error = await rejection(stripe.paymentIntents.create({ amount: 1000, currency: 'usd', statement_descriptor: 'X' }));
+    const error = await rejection(
+      stripe.paymentIntents.create({ amount: 1000, currency: 'usd', statement_descriptor: 'X' }),
+    );
     assert.equal(error.param, 'statement_descriptor');
     assert.match(error.message, /stand-in does not implement/);
   });
 
   test('missing, mistyped, empty and out-of-range parameters', async () => {
-    const missing = await rejection(stripe.paymentIntents.create({ currency: 'usd' } as Stripe.PaymentIntentCreateParams));
+    const missing = await rejection(
+      stripe.paymentIntents.create({ currency: 'usd' } as Stripe.PaymentIntentCreateParams),
+    );
     assert.equal(missing.code, 'parameter_missing');
     assert.equal(missing.param, 'amount');
     assert.equal(missing.message, 'Missing required param: amount.');
-    const integer = await rejection(stripe.paymentIntents.create({ amount: '12.50' as unknown as number, currency: 'usd' }));
+    const integer = await rejection(
+      stripe.paymentIntents.create({ amount: '12.50' as unknown as number, currency: 'usd' }),
+    );
     assert.equal(integer.code, 'parameter_invalid_integer');
     assert.equal(integer.message, 'Invalid integer: 12.50');
     const zero = await rejection(stripe.paymentIntents.create({ amount: 0, currency: 'usd' }));
@@ -60,25 +72,39 @@ describe('Stripe stand-in: parameters, keys, encoding', () => {
     assert.equal(small.code, 'amount_too_small');
     const empty = await rejection(stripe.paymentIntents.create({ amount: 1000, currency: 'usd', description: '' }));
     assert.equal(empty.code, 'parameter_invalid_empty');
-    const enumValue = await rejection(stripe.paymentIntents.create({ amount: 1000, currency: 'usd', setup_future_usage: 'sometimes' as 'off_session' }));
+    const enumValue = await rejection(
+      stripe.paymentIntents.create({ amount: 1000, currency: 'usd', setup_future_usage: 'sometimes' as 'off_session' }),
+    );
     assert.equal(enumValue.param, 'setup_future_usage');
-    const bool = await rejection(stripe.paymentIntents.create({ amount: 1000, currency: 'usd', confirm: 'yes' as unknown as boolean }));
+    const bool = await rejection(
+      stripe.paymentIntents.create({ amount: 1000, currency: 'usd', confirm: 'yes' as unknown as boolean }),
+    );
     assert.equal(bool.message, 'Invalid boolean: yes');
     const currency = await rejection(stripe.paymentIntents.create({ amount: 1000, currency: 'usx' }));
     assert.equal(currency.param, 'currency');
     const expand = await rejection(stripe.paymentIntents.create({ amount: 1000, currency: 'usd', expand: ['review'] }));
     assert.equal(expand.message, 'This property cannot be expanded (review).');
-    const other = await rejection(stripe.paymentIntents.create({ amount: 1000, currency: 'usd', allowed_payment_method_types: ['card', 'ideal'] }));
+    const other = await rejection(
+      stripe.paymentIntents.create({ amount: 1000, currency: 'usd', allowed_payment_method_types: ['card', 'ideal'] }),
+    );
     assert.equal(other.param, 'allowed_payment_method_types[1]');
   });
 
   test('API 2026-10-28 has no payment_method_types parameter on intents: it is refused like any unknown one', async () => {
     const error = await rejection(
-      stripe.paymentIntents.create({ amount: 1000, currency: 'usd', payment_method_types: ['card'] } as Stripe.PaymentIntentCreateParams),
+      stripe.paymentIntents.create({
+        amount: 1000,
+        currency: 'usd',
+        payment_method_types: ['card'],
+      } as Stripe.PaymentIntentCreateParams),
     );
     assert.equal(error.code, 'parameter_unknown');
     assert.equal(error.param, 'payment_method_types');
-    const pi = await stripe.paymentIntents.create({ amount: 1000, currency: 'usd', allowed_payment_method_types: ['card'] });
+    const pi = await stripe.paymentIntents.create({
+      amount: 1000,
+      currency: 'usd',
+      allowed_payment_method_types: ['card'],
+    });
     assert.deepEqual(pi.allowed_payment_method_types, ['card']);
     assert.deepEqual(pi.payment_method_types, ['card']);
     assert.equal(pi.automatic_payment_methods, null);
@@ -95,7 +121,12 @@ describe('Stripe stand-in: parameters, keys, encoding', () => {
   });
 
   test('keys: a wrong key is 401; the publishable key only where Stripe.js uses it', async () => {
-    const wrong = new Stripe('sk_test_wrong0000000000000000', { host: s.host, port: s.port, protocol: 'http', maxNetworkRetries: 0 });
+    const wrong = new Stripe('sk_test_wrong0000000000000000', {
+      host: s.host,
+      port: s.port,
+      protocol: 'http',
+      maxNetworkRetries: 0,
+    });
     const error = await rejection(wrong.customers.create({}));
     assert.equal(error.type, 'StripeAuthenticationError');
     assert.equal(error.statusCode, 401);
@@ -104,10 +135,17 @@ describe('Stripe stand-in: parameters, keys, encoding', () => {
     assert.equal(forbidden.statusCode, 401);
     assert.match(forbidden.message, /cannot be made with a publishable API key/);
 
-    const pi = await stripe.paymentIntents.create({ amount: 1000, currency: 'usd', metadata: { secret: 'yes' }, allowed_payment_method_types: ['card'] });
+    const pi = await stripe.paymentIntents.create({
+      amount: 1000,
+      currency: 'usd',
+      metadata: { secret: 'yes' },
+      allowed_payment_method_types: ['card'],
+    });
     const noSecret = await rejection(browser.paymentIntents.retrieve(pi.id));
     assert.equal(noSecret.param, 'client_secret');
-    const badSecret = await rejection(browser.paymentIntents.retrieve(pi.id, { client_secret: `${pi.id}_secret_nope` }));
+    const badSecret = await rejection(
+      browser.paymentIntents.retrieve(pi.id, { client_secret: `${pi.id}_secret_nope` }),
+    );
     assert.equal(badSecret.param, 'client_secret');
     const seen = await browser.paymentIntents.retrieve(pi.id, { client_secret: pi.client_secret! });
     assert.equal(seen.status, 'requires_payment_method');
@@ -119,9 +157,10 @@ describe('Stripe stand-in: parameters, keys, encoding', () => {
   test('bodies are form-encoded with brackets, GET parameters go in the query; the log never keeps a card number', async () => {
     const customer = await stripe.customers.create({ email: 'x@example.com', metadata: { team: 'a b' } });
     await stripe.customers.retrieve(customer.id, { expand: ['invoice_settings.default_payment_method'] });
-    await s
-      .client('publishable')
-      .paymentMethods.create({ type: 'card', card: { number: '4000 0025 0000 3155', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '987' } });
+    await s.client('publishable').paymentMethods.create({
+      type: 'card',
+      card: { number: '4000 0025 0000 3155', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '987' },
+    });
     const posted = s.requests.filter((r) => r.method === 'POST' && r.path === '/v1/customers').at(-1)!;
     assert.equal(posted.headers['content-type'], 'application/x-www-form-urlencoded');
     assert.match(posted.headers.authorization!, /^Bearer sk_test_standin_/);
@@ -153,15 +192,24 @@ describe('Stripe stand-in: parameters, keys, encoding', () => {
 
   test('customers: update, default payment method must be attached, customer.updated with previous attributes', async () => {
     const customer = await stripe.customers.create({ email: 'old@example.com', name: 'Old' });
-    const refused = await rejection(stripe.customers.update(customer.id, { invoice_settings: { default_payment_method: 'pm_card_visa' } }));
+    const refused = await rejection(
+      stripe.customers.update(customer.id, { invoice_settings: { default_payment_method: 'pm_card_visa' } }),
+    );
     assert.equal(refused.param, 'invoice_settings[default_payment_method]');
     const pm = await stripe.paymentMethods.attach('pm_card_visa', { customer: customer.id });
-    const updated = await stripe.customers.update(customer.id, { email: 'new@example.com', invoice_settings: { default_payment_method: pm.id } });
+    const updated = await stripe.customers.update(customer.id, {
+      email: 'new@example.com',
+      invoice_settings: { default_payment_method: pm.id },
+    });
     assert.equal(updated.email, 'new@example.com');
     assert.equal(updated.invoice_settings.default_payment_method, pm.id);
-    const event = s.events().find((e) => e.type === 'customer.updated' && (e.data.object as Stripe.Customer).id === customer.id)!;
+    const event = s
+      .events()
+      .find((e) => e.type === 'customer.updated' && (e.data.object as Stripe.Customer).id === customer.id)!;
     assert.equal((event.data.previous_attributes as Partial<Stripe.Customer>).email, 'old@example.com');
-    const attached = s.events().find((e) => e.type === 'payment_method.attached' && (e.data.object as Stripe.PaymentMethod).id === pm.id)!;
+    const attached = s
+      .events()
+      .find((e) => e.type === 'payment_method.attached' && (e.data.object as Stripe.PaymentMethod).id === pm.id)!;
     assert.match(attached.request!.id!, /^req_/);
     assert.match(attached.request!.idempotency_key!, /^stripe-node-retry-/);
   });
@@ -193,8 +241,16 @@ describe('Stripe stand-in: idempotency', () => {
     assert.equal(again.id, first.id);
     assert.equal(again.lastResponse.headers['idempotent-replayed'], 'true');
     assert.equal(first.lastResponse.headers['idempotent-replayed'], undefined);
-    assert.equal(s.events().filter((e) => e.type === 'payment_intent.succeeded' && (e.data.object as Stripe.PaymentIntent).id === first.id).length, 1);
-    const charges = s.events().filter((e) => e.type === 'charge.succeeded' && (e.data.object as Stripe.Charge).payment_intent === first.id);
+    assert.equal(
+      s
+        .events()
+        .filter((e) => e.type === 'payment_intent.succeeded' && (e.data.object as Stripe.PaymentIntent).id === first.id)
+        .length,
+      1,
+    );
+    const charges = s
+      .events()
+      .filter((e) => e.type === 'charge.succeeded' && (e.data.object as Stripe.Charge).payment_intent === first.id);
     assert.equal(charges.length, 1, 'one charge');
   });
 
@@ -209,7 +265,9 @@ describe('Stripe stand-in: idempotency', () => {
 
   test('the same key with other parameters or another path is an idempotency_error', async () => {
     await stripe.paymentIntents.create(params, { idempotencyKey: 'order-3' });
-    const other = await rejection(stripe.paymentIntents.create({ ...params, amount: 4300 }, { idempotencyKey: 'order-3' }));
+    const other = await rejection(
+      stripe.paymentIntents.create({ ...params, amount: 4300 }, { idempotencyKey: 'order-3' }),
+    );
     assert.equal(other.type, 'StripeIdempotencyError');
     assert.equal(other.statusCode, 400);
     assert.equal(
@@ -221,7 +279,11 @@ describe('Stripe stand-in: idempotency', () => {
   });
 
   test('a request that failed validation is not kept: the key can be used again', async () => {
-    const invalid = await rejection(stripe.paymentIntents.create({ ...params, bogus: 1 } as Stripe.PaymentIntentCreateParams, { idempotencyKey: 'order-4' }));
+    const invalid = await rejection(
+      stripe.paymentIntents.create({ ...params, bogus: 1 } as Stripe.PaymentIntentCreateParams, {
+        idempotencyKey: 'order-4',
+      }),
+    );
     assert.equal(invalid.code, 'parameter_unknown');
     const ok = await stripe.paymentIntents.create(params, { idempotencyKey: 'order-4' });
     assert.equal(ok.status, 'succeeded');
@@ -233,11 +295,16 @@ describe('Stripe stand-in: idempotency', () => {
     const stuck = new AbortController();
     const hanging = fetch(`${s.url}/v1/customers`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${s.secretKey}`, 'idempotency-key': 'cust-1', 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Bearer ${s.secretKey}`,
+        'idempotency-key': 'cust-1',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: 'email=a%40example.com',
       signal: stuck.signal,
     }).catch(() => 'aborted');
-    while (!s.requests.some((r) => r.headers['idempotency-key'] === 'cust-1')) await new Promise((r) => setTimeout(r, 5));
+    while (!s.requests.some((r) => r.headers['idempotency-key'] === 'cust-1'))
+      await new Promise((r) => setTimeout(r, 5));
     const busy = await rejection(stripe.customers.create({ email: 'a@example.com' }, { idempotencyKey: 'cust-1' }));
     assert.equal(busy.statusCode, 409);
     assert.equal(busy.raw.type, 'idempotency_error');

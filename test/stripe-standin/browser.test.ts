@@ -52,7 +52,10 @@ describe('Stripe stand-in: Stripe.js and the Payment Element in Chromium', () =>
       </script></body></html>`;
     // Saving a card: Elements created with a SetupIntent's client secret; and a payment confirmed on the server that needs the customer.
     customer = await stripe.customers.create({ email: 'saver@example.com' });
-    const setupIntent = await stripe.setupIntents.create({ customer: customer.id, allowed_payment_method_types: ['card'] });
+    const setupIntent = await stripe.setupIntents.create({
+      customer: customer.id,
+      allowed_payment_method_types: ['card'],
+    });
     const setupPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Save a card</title><script src="${s.jsUrl}"></script></head>
       <body><h1>Save your card</h1><div id="payment-element"></div><button id="save" type="button">Save</button><pre id="result"></pre>
       <script>
@@ -82,7 +85,10 @@ describe('Stripe stand-in: Stripe.js and the Payment Element in Chromium', () =>
       }
       if (req.method === 'POST' && req.url === '/intent') {
         stripe.paymentIntents.create({ amount: 2000, currency: 'usd', metadata: { shop: 'acme' } }).then(
-          (pi) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ clientSecret: pi.client_secret })),
+          (pi) =>
+            res
+              .writeHead(200, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ clientSecret: pi.client_secret })),
           (e: Error) => res.writeHead(500).end(e.message),
         );
         return;
@@ -101,7 +107,9 @@ describe('Stripe stand-in: Stripe.js and the Payment Element in Chromium', () =>
   });
 
   const result = async (page: Page) => {
-    await page.waitForFunction(() => document.getElementById('result')!.textContent !== '', undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => document.getElementById('result')!.textContent !== '', undefined, {
+      timeout: 15_000,
+    });
     return JSON.parse((await page.textContent('#result'))!) as Record<string, string>;
   };
 
@@ -109,7 +117,9 @@ describe('Stripe stand-in: Stripe.js and the Payment Element in Chromium', () =>
     const page = await browser.newPage({ locale: 'en-US' });
     const parentRequests: Request[] = [];
     const frameRequests: Request[] = [];
-    page.on('request', (request) => (request.frame() === page.mainFrame() ? parentRequests : frameRequests).push(request));
+    page.on('request', (request) =>
+      (request.frame() === page.mainFrame() ? parentRequests : frameRequests).push(request),
+    );
     await page.goto(shopUrl);
     await page.waitForSelector('body[data-ready="yes"]');
     const card = page.frameLocator('iframe[title="Secure payment input frame"]');
@@ -142,7 +152,10 @@ describe('Stripe stand-in: Stripe.js and the Payment Element in Chromium', () =>
     const authenticated = await result(page);
     assert.equal(authenticated.status, 'succeeded');
     const second = await stripe.paymentIntents.retrieve(authenticated.intent!, { expand: ['latest_charge'] });
-    assert.equal((second.latest_charge as Stripe.Charge).payment_method_details?.card?.three_d_secure?.result, 'authenticated');
+    assert.equal(
+      (second.latest_charge as Stripe.Charge).payment_method_details?.card?.three_d_secure?.result,
+      'authenticated',
+    );
     assert.equal(await page.locator('iframe[title="3D Secure authentication"]').count(), 0, 'the challenge closes');
 
     // Failing the challenge, and a decline, come back as errors.
@@ -153,14 +166,21 @@ describe('Stripe stand-in: Stripe.js and the Payment Element in Chromium', () =>
     await card.getByLabel('Card number').fill('4000 0000 0000 9995');
     await page.click('#pay');
     const declined = await result(page);
-    assert.deepEqual([declined.type, declined.error, declined.declineCode], ['card_error', 'card_declined', 'insufficient_funds']);
+    assert.deepEqual(
+      [declined.type, declined.error, declined.declineCode],
+      ['card_error', 'card_declined', 'insufficient_funds'],
+    );
 
     // The card number went from the Payment Element's frame to the stand-in, never through the shop page.
     const digits = ['4242424242424242', '4242 4242 4242 4242', '4000002500003155', '4000 0025 0000 3155'];
     for (const request of parentRequests) {
       const seen = `${request.url()} ${request.postData() ?? ''}`;
       for (const number of digits)
-        assert.equal(seen.includes(number) || decodeURIComponent(seen).includes(number), false, `${request.url()} carries the card number`);
+        assert.equal(
+          seen.includes(number) || decodeURIComponent(seen).includes(number),
+          false,
+          `${request.url()} carries the card number`,
+        );
     }
     const created = frameRequests.filter((r) => r.url() === `${s.url}/v1/payment_methods`);
     assert.equal(created.length, 4);

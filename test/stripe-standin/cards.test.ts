@@ -17,7 +17,8 @@ describe('Stripe stand-in: test cards', () => {
   });
   after(() => s.close());
 
-  const card = (number: string) => browserSide.paymentMethods.create({ type: 'card', card: { number, exp_month: 12, exp_year: year, cvc: '123' } });
+  const card = (number: string) =>
+    browserSide.paymentMethods.create({ type: 'card', card: { number, exp_month: 12, exp_year: year, cvc: '123' } });
   const pay = (paymentMethod: string, extra: Partial<Stripe.PaymentIntentCreateParams> = {}) =>
     stripe.paymentIntents.create({
       amount: 2000,
@@ -36,7 +37,11 @@ describe('Stripe stand-in: test cards', () => {
     assert.fail('expected Stripe to refuse');
   };
   const challenge = (url: string, action: 'complete' | 'fail') =>
-    fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `action=${action}` }).then((r) => r.json());
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `action=${action}`,
+    }).then((r) => r.json());
 
   test('4242 succeeds: a charge, and a balance transaction with Stripe’s fee (2.9% + 30)', async () => {
     const pm = await card('4242 4242 4242 4242');
@@ -55,15 +60,21 @@ describe('Stripe stand-in: test cards', () => {
     const txn = charge.balance_transaction as Stripe.BalanceTransaction;
     assert.equal(txn.fee, 88); // round(2000 × 2.9%) + 30
     assert.equal(txn.net, 1912);
-    assert.deepEqual(txn.fee_details, [{ amount: 88, application: null, currency: 'usd', description: 'Stripe processing fees', type: 'stripe_fee' }]);
+    assert.deepEqual(txn.fee_details, [
+      { amount: 88, application: null, currency: 'usd', description: 'Stripe processing fees', type: 'stripe_fee' },
+    ]);
     assert.equal(txn.source, charge.id);
     assert.equal(txn.exchange_rate, null);
     const types = s
       .events()
-      .filter((e) => (e.data.object as { id: string }).id === pi.id || (e.data.object as { id: string }).id === charge.id)
+      .filter(
+        (e) => (e.data.object as { id: string }).id === pi.id || (e.data.object as { id: string }).id === charge.id,
+      )
       .map((e) => e.type);
     assert.deepEqual(types, ['payment_intent.created', 'charge.succeeded', 'payment_intent.succeeded']);
-    const succeeded = s.events().find((e) => e.type === 'payment_intent.succeeded' && (e.data.object as Stripe.PaymentIntent).id === pi.id)!;
+    const succeeded = s
+      .events()
+      .find((e) => e.type === 'payment_intent.succeeded' && (e.data.object as Stripe.PaymentIntent).id === pi.id)!;
     assert.deepEqual((succeeded.data.object as Stripe.PaymentIntent).metadata, { order: 'o_1' });
   });
 
@@ -95,7 +106,11 @@ describe('Stripe stand-in: test cards', () => {
       assert.equal(charge.status, 'failed');
       assert.equal(charge.failure_code, code);
       assert.equal(charge.balance_transaction, null);
-      const failed = s.events().filter((e) => e.type === 'payment_intent.payment_failed' && (e.data.object as Stripe.PaymentIntent).id === pi.id);
+      const failed = s
+        .events()
+        .filter(
+          (e) => e.type === 'payment_intent.payment_failed' && (e.data.object as Stripe.PaymentIntent).id === pi.id,
+        );
       assert.equal(failed.length, 1);
     });
 
@@ -103,7 +118,10 @@ describe('Stripe stand-in: test cards', () => {
     assert.equal((await pay('pm_card_visa')).status, 'succeeded');
     assert.equal((await pay('pm_card_mastercard')).status, 'succeeded');
     assert.equal((await rejection(pay('pm_card_visa_chargeDeclined'))).decline_code, 'generic_decline');
-    assert.equal((await rejection(pay('pm_card_visa_chargeDeclinedInsufficientFunds'))).decline_code, 'insufficient_funds');
+    assert.equal(
+      (await rejection(pay('pm_card_visa_chargeDeclinedInsufficientFunds'))).decline_code,
+      'insufficient_funds',
+    );
     assert.equal((await rejection(pay('pm_card_visa_chargeDeclinedExpiredCard'))).code, 'expired_card');
   });
 
@@ -114,7 +132,9 @@ describe('Stripe stand-in: test cards', () => {
     const error = await rejection(pay(pm.id, { customer: customer.id, off_session: true }));
     assert.equal(error.code, 'card_declined');
     // A card that declines everything cannot even be saved.
-    const saveDeclined = await rejection(stripe.paymentMethods.attach('pm_card_visa_chargeDeclined', { customer: customer.id }));
+    const saveDeclined = await rejection(
+      stripe.paymentMethods.attach('pm_card_visa_chargeDeclined', { customer: customer.id }),
+    );
     assert.equal(saveDeclined.code, 'card_declined');
   });
 
@@ -129,14 +149,23 @@ describe('Stripe stand-in: test cards', () => {
     assert.equal((await challenge(url, 'complete')).status, 'succeeded');
     const settled = await stripe.paymentIntents.retrieve(onSession.id, { expand: ['latest_charge'] });
     assert.equal(settled.status, 'succeeded');
-    assert.equal((settled.latest_charge as Stripe.Charge).payment_method_details?.card?.three_d_secure?.result, 'authenticated');
-    assert.equal((await stripe.paymentMethods.retrieve(pm.id)).customer, customer.id, 'setup_future_usage saved the card');
+    assert.equal(
+      (settled.latest_charge as Stripe.Charge).payment_method_details?.card?.three_d_secure?.result,
+      'authenticated',
+    );
+    assert.equal(
+      (await stripe.paymentMethods.retrieve(pm.id)).customer,
+      customer.id,
+      'setup_future_usage saved the card',
+    );
     // Set up with authentication: later off-session payments need none.
     assert.equal((await pay(pm.id, { customer: customer.id, off_session: true })).status, 'succeeded');
 
     // Saved without authentication (attached directly): off-session is declined with authentication_required.
     const other = await stripe.customers.create({ email: '3155b@example.com' });
-    const unauthenticated = await stripe.paymentMethods.attach('pm_card_authenticationRequiredOnSetup', { customer: other.id });
+    const unauthenticated = await stripe.paymentMethods.attach('pm_card_authenticationRequiredOnSetup', {
+      customer: other.id,
+    });
     const error = await rejection(pay(unauthenticated.id, { customer: other.id, off_session: true }));
     assert.equal(error.code, 'authentication_required');
     assert.equal(error.raw.payment_intent.status, 'requires_payment_method');
@@ -157,7 +186,9 @@ describe('Stripe stand-in: test cards', () => {
     const pm = done.payment_method as Stripe.PaymentMethod;
     assert.equal(pm.customer, customer.id);
     assert.equal((await pay(pm.id, { customer: customer.id, off_session: true })).status, 'succeeded');
-    assert.ok(s.events().some((e) => e.type === 'setup_intent.succeeded' && (e.data.object as Stripe.SetupIntent).id === si.id));
+    assert.ok(
+      s.events().some((e) => e.type === 'setup_intent.succeeded' && (e.data.object as Stripe.SetupIntent).id === si.id),
+    );
   });
 
   test('3184 needs authentication on every payment, off-session too', async () => {
@@ -183,7 +214,10 @@ describe('Stripe stand-in: test cards', () => {
   });
 
   test('a return_url on a server-side confirmation turns the action into redirect_to_url', async () => {
-    const pi = await pay('pm_card_authenticationRequired', { allowed_payment_method_types: undefined, return_url: 'https://shop.example/return' });
+    const pi = await pay('pm_card_authenticationRequired', {
+      allowed_payment_method_types: undefined,
+      return_url: 'https://shop.example/return',
+    });
     assert.equal(pi.status, 'requires_action');
     assert.equal(pi.next_action?.type, 'redirect_to_url');
     assert.equal(pi.next_action?.redirect_to_url?.return_url, 'https://shop.example/return');
@@ -195,14 +229,22 @@ describe('Stripe stand-in: test cards', () => {
   test('0259 succeeds, then the cardholder disputes it at once', async () => {
     const pi = await pay('pm_card_createDispute');
     assert.equal(pi.status, 'succeeded');
-    const created = s.events().find((e) => e.type === 'charge.dispute.created' && (e.data.object as Stripe.Dispute).payment_intent === pi.id);
+    const created = s
+      .events()
+      .find((e) => e.type === 'charge.dispute.created' && (e.data.object as Stripe.Dispute).payment_intent === pi.id);
     assert.ok(created);
     const dispute = created.data.object as Stripe.Dispute;
     assert.equal(dispute.reason, 'fraudulent');
     assert.equal(dispute.status, 'needs_response');
     assert.equal(dispute.amount, 2000);
     assert.equal((await stripe.charges.retrieve(pi.latest_charge as string)).disputed, true);
-    assert.ok(s.events().some((e) => e.type === 'charge.dispute.funds_withdrawn' && (e.data.object as Stripe.Dispute).id === dispute.id));
+    assert.ok(
+      s
+        .events()
+        .some(
+          (e) => e.type === 'charge.dispute.funds_withdrawn' && (e.data.object as Stripe.Dispute).id === dispute.id,
+        ),
+    );
   });
 
   test('card numbers are checked when the PaymentMethod is created', async () => {
@@ -210,17 +252,30 @@ describe('Stripe stand-in: test cards', () => {
     assert.equal(luhn.type, 'StripeCardError');
     assert.equal(luhn.code, 'incorrect_number');
     const expired = await rejection(
-      browserSide.paymentMethods.create({ type: 'card', card: { number: '4242424242424242', exp_month: 1, exp_year: 2020, cvc: '123' } }),
+      browserSide.paymentMethods.create({
+        type: 'card',
+        card: { number: '4242424242424242', exp_month: 1, exp_year: 2020, cvc: '123' },
+      }),
     );
     assert.equal(expired.code, 'invalid_expiry_year');
-    const month = await rejection(browserSide.paymentMethods.create({ type: 'card', card: { number: '4242424242424242', exp_month: 13, exp_year: year } }));
+    const month = await rejection(
+      browserSide.paymentMethods.create({
+        type: 'card',
+        card: { number: '4242424242424242', exp_month: 13, exp_year: year },
+      }),
+    );
     assert.equal(month.code, 'invalid_expiry_month');
     // Any other valid number succeeds, its brand from its prefix.
     assert.equal((await card('378282246310005')).card?.brand, 'amex');
   });
 
   test('raw card numbers with the secret key are refused, as for a Stripe account without raw card data access', async () => {
-    const error = await rejection(stripe.paymentMethods.create({ type: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: year } }));
+    const error = await rejection(
+      stripe.paymentMethods.create({
+        type: 'card',
+        card: { number: '4242424242424242', exp_month: 12, exp_year: year },
+      }),
+    );
     assert.equal(error.type, 'StripeInvalidRequestError');
     assert.match(error.message, /Sending credit card numbers directly/);
   });
@@ -228,7 +283,10 @@ describe('Stripe stand-in: test cards', () => {
   test('automatic payment methods need a return_url when confirming server-side, unless redirects are off', async () => {
     const error = await rejection(pay('pm_card_visa', { allowed_payment_method_types: undefined }));
     assert.equal(error.param, 'return_url');
-    const ok = await pay('pm_card_visa', { allowed_payment_method_types: undefined, automatic_payment_methods: { enabled: true, allow_redirects: 'never' } });
+    const ok = await pay('pm_card_visa', {
+      allowed_payment_method_types: undefined,
+      automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+    });
     assert.equal(ok.status, 'succeeded');
   });
 
@@ -244,12 +302,23 @@ describe('Stripe stand-in: test cards', () => {
     await stripe.customers.update(customer.id, { invoice_settings: { default_payment_method: saved.id } });
     const detached = await stripe.paymentMethods.detach(saved.id);
     assert.equal(detached.customer, null);
-    assert.equal(((await stripe.customers.retrieve(customer.id)) as Stripe.Customer).invoice_settings.default_payment_method, null);
-    assert.ok(s.events().some((e) => e.type === 'payment_method.detached' && (e.data.object as Stripe.PaymentMethod).id === saved.id));
+    assert.equal(
+      ((await stripe.customers.retrieve(customer.id)) as Stripe.Customer).invoice_settings.default_payment_method,
+      null,
+    );
+    assert.ok(
+      s
+        .events()
+        .some((e) => e.type === 'payment_method.detached' && (e.data.object as Stripe.PaymentMethod).id === saved.id),
+    );
   });
 
   test('cancel: requires_payment_method can be canceled, succeeded cannot', async () => {
-    const pi = await stripe.paymentIntents.create({ amount: 500, currency: 'eur', allowed_payment_method_types: ['card'] });
+    const pi = await stripe.paymentIntents.create({
+      amount: 500,
+      currency: 'eur',
+      allowed_payment_method_types: ['card'],
+    });
     const canceled = await stripe.paymentIntents.cancel(pi.id, { cancellation_reason: 'abandoned' });
     assert.equal(canceled.status, 'canceled');
     assert.equal(canceled.cancellation_reason, 'abandoned');
@@ -270,7 +339,11 @@ describe('Stripe stand-in: test cards', () => {
     assert.equal(pi.currency, 'usd');
     assert.equal(pi.status, 'requires_payment_method');
     assert.match(pi.client_secret!, new RegExp(`^${pi.id}_secret_`));
-    const updated = await stripe.paymentIntents.update(pi.id, { amount: 1500, payment_method: 'pm_card_visa', metadata: { vendor: '' } });
+    const updated = await stripe.paymentIntents.update(pi.id, {
+      amount: 1500,
+      payment_method: 'pm_card_visa',
+      metadata: { vendor: '' },
+    });
     assert.equal(updated.status, 'requires_confirmation');
     assert.deepEqual(updated.metadata, { checkout: 'c_9' });
     const confirmed = await stripe.paymentIntents.confirm(pi.id, { return_url: 'https://shop.example/back' });

@@ -23,11 +23,14 @@ describe('Stripe stand-in: faults', () => {
     confirm: true,
     metadata: { order },
   });
-  const byOrder = async (order: string) => (await stripe.paymentIntents.search({ query: `metadata['order']:'${order}'` })).data;
+  const byOrder = async (order: string) =>
+    (await stripe.paymentIntents.search({ query: `metadata['order']:'${order}'` })).data;
 
   test('error-500 answers api_error without doing anything; it is not kept for the idempotency key', async () => {
     s.faults.add({ method: 'POST', path: /^\/v1\/payment_intents$/, mode: 'error-500', times: 1 });
-    const error = await stripe.paymentIntents.create(params('o_500'), { idempotencyKey: 'k-500' }).catch((e: Stripe.errors.StripeError) => e);
+    const error = await stripe.paymentIntents
+      .create(params('o_500'), { idempotencyKey: 'k-500' })
+      .catch((e: Stripe.errors.StripeError) => e);
     assert.ok(error instanceof Stripe.errors.StripeAPIError);
     assert.equal(error.statusCode, 500);
     assert.equal(error.type, 'StripeAPIError');
@@ -42,7 +45,9 @@ describe('Stripe stand-in: faults', () => {
     const pi = await stripe.paymentIntents.create(params('o_drop_once'));
     assert.equal(pi.status, 'succeeded');
     assert.equal(pi.lastResponse.headers['idempotent-replayed'], 'true');
-    const attempts = s.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents' && r.body.includes('o_drop_once'));
+    const attempts = s.requests.filter(
+      (r) => r.method === 'POST' && r.path === '/v1/payment_intents' && r.body.includes('o_drop_once'),
+    );
     assert.equal(attempts.length, 2);
     assert.equal(attempts[0]!.headers['idempotency-key'], attempts[1]!.headers['idempotency-key']);
     assert.equal((await byOrder('o_drop_once')).length, 1, 'charged once');
@@ -50,7 +55,9 @@ describe('Stripe stand-in: faults', () => {
 
   test('drop-response every time: the caller sees a connection error, yet the money moved', async () => {
     s.faults.add({ method: 'POST', path: /^\/v1\/payment_intents$/, mode: 'drop-response' });
-    const error = await stripe.paymentIntents.create(params('o_drop'), { idempotencyKey: 'k-drop' }).catch((e: Stripe.errors.StripeError) => e);
+    const error = await stripe.paymentIntents
+      .create(params('o_drop'), { idempotencyKey: 'k-drop' })
+      .catch((e: Stripe.errors.StripeError) => e);
     assert.ok(error instanceof Stripe.errors.StripeConnectionError);
     const [moved] = await byOrder('o_drop');
     assert.equal(moved?.status, 'succeeded');
@@ -62,7 +69,13 @@ describe('Stripe stand-in: faults', () => {
 
   test('hang: no answer until the caller gives up; other methods and paths are untouched', async () => {
     s.faults.add({ method: 'POST', path: /^\/v1\/payment_intents$/, mode: 'hang' });
-    const impatient = new Stripe(s.secretKey, { host: s.host, port: s.port, protocol: 'http', maxNetworkRetries: 0, timeout: 300 });
+    const impatient = new Stripe(s.secretKey, {
+      host: s.host,
+      port: s.port,
+      protocol: 'http',
+      maxNetworkRetries: 0,
+      timeout: 300,
+    });
     const started = Date.now();
     const error = await impatient.paymentIntents.create(params('o_hang')).catch((e: Stripe.errors.StripeError) => e);
     assert.ok(error instanceof Stripe.errors.StripeConnectionError);

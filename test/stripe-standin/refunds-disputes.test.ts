@@ -31,11 +31,17 @@ describe('Stripe stand-in: refunds and disputes', () => {
       confirm: true,
       metadata: { order: 'o_refund' },
     });
-  const eventsFor = (type: string, id: string) => s.events().filter((e) => e.type === type && JSON.stringify(e.data.object).includes(id));
+  const eventsFor = (type: string, id: string) =>
+    s.events().filter((e) => e.type === type && JSON.stringify(e.data.object).includes(id));
 
   test('refunds through the API: partial, then the rest by default, then nothing is left', async () => {
     const pi = await paid();
-    const partial = await stripe.refunds.create({ payment_intent: pi.id, amount: 1200, reason: 'requested_by_customer', metadata: { attempt: 'r_1' } });
+    const partial = await stripe.refunds.create({
+      payment_intent: pi.id,
+      amount: 1200,
+      reason: 'requested_by_customer',
+      metadata: { attempt: 'r_1' },
+    });
     assert.equal(partial.object, 'refund');
     assert.equal(partial.status, 'succeeded');
     assert.equal(partial.amount, 1200);
@@ -63,7 +69,11 @@ describe('Stripe stand-in: refunds and disputes', () => {
 
     const refunded = eventsFor('charge.refunded', charge.id);
     assert.equal(refunded.length, 2);
-    assert.equal((refunded[0]!.data.object as Stripe.Charge).amount_refunded, 1200, 'each event has the charge as it was then');
+    assert.equal(
+      (refunded[0]!.data.object as Stripe.Charge).amount_refunded,
+      1200,
+      'each event has the charge as it was then',
+    );
     assert.equal((refunded[1]!.data.object as Stripe.Charge).amount_refunded, 5000);
     assert.equal(eventsFor('refund.created', partial.id).length, 1);
     const listed = await stripe.refunds.list({ payment_intent: pi.id });
@@ -74,7 +84,11 @@ describe('Stripe stand-in: refunds and disputes', () => {
   });
 
   test('a refund needs a succeeded payment', async () => {
-    const open = await stripe.paymentIntents.create({ amount: 1000, currency: 'usd', allowed_payment_method_types: ['card'] });
+    const open = await stripe.paymentIntents.create({
+      amount: 1000,
+      currency: 'usd',
+      allowed_payment_method_types: ['card'],
+    });
     assert.equal((await rejection(stripe.refunds.create({ payment_intent: open.id }))).param, 'payment_intent');
     assert.equal((await rejection(stripe.refunds.create({}))).code, 'parameter_missing');
   });
@@ -112,7 +126,12 @@ describe('Stripe stand-in: refunds and disputes', () => {
         .events()
         .filter((e) => e.type.startsWith('charge.dispute.') && (e.data.object as Stripe.Dispute).id === dispute.id)
         .map((e) => e.type),
-      ['charge.dispute.created', 'charge.dispute.funds_withdrawn', 'charge.dispute.closed', 'charge.dispute.funds_reinstated'],
+      [
+        'charge.dispute.created',
+        'charge.dispute.funds_withdrawn',
+        'charge.dispute.closed',
+        'charge.dispute.funds_reinstated',
+      ],
     );
   });
 
@@ -170,7 +189,11 @@ describe('Stripe stand-in: refunds and disputes', () => {
     assert.equal(eventsFor('refund.updated', refund.id).length, 1);
     assert.equal(eventsFor('charge.refund.updated', refund.id).length, 1);
     await assert.rejects(s.failRefund(refund.id), /already failed/);
-    assert.equal((await stripe.refunds.create({ payment_intent: pi.id })).amount, 4000, 'all of it may be refunded again');
+    assert.equal(
+      (await stripe.refunds.create({ payment_intent: pi.id })).amount,
+      4000,
+      'all of it may be refunded again',
+    );
   });
 });
 
@@ -203,7 +226,10 @@ describe('Stripe stand-in: an account whose balance is in another currency', () 
     assert.deepEqual([refundTxn.amount, refundTxn.currency, refundTxn.exchange_rate], [-550, 'usd', 1.1]);
     const dispute = await s.openDispute(pi.id);
     assert.deepEqual([dispute.amount, dispute.currency], [1500, 'eur']);
-    assert.deepEqual([dispute.balance_transactions[0]!.amount, dispute.balance_transactions[0]!.currency], [-1650, 'usd']);
+    assert.deepEqual(
+      [dispute.balance_transactions[0]!.amount, dispute.balance_transactions[0]!.currency],
+      [-1650, 'usd'],
+    );
     const usd = await stripe.paymentIntents.create({
       amount: 1000,
       currency: 'usd',
@@ -213,6 +239,10 @@ describe('Stripe stand-in: an account whose balance is in another currency', () 
     });
     const usdTxn = (await stripe.charges.retrieve(usd.latest_charge as string, { expand: ['balance_transaction'] }))
       .balance_transaction as Stripe.BalanceTransaction;
-    assert.deepEqual([usdTxn.amount, usdTxn.exchange_rate], [1000, null], 'a payment in the balance currency is not converted');
+    assert.deepEqual(
+      [usdTxn.amount, usdTxn.exchange_rate],
+      [1000, null],
+      'a payment in the balance currency is not converted',
+    );
   });
 });

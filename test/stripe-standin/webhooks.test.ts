@@ -77,7 +77,9 @@ describe('Stripe stand-in: webhooks, delivered as they happen', () => {
       .create({ url: hook.url('/x'), enabled_events: ['payment_intent.succeded' as 'payment_intent.succeeded'] })
       .catch((e) => e);
     assert.equal(invalid.param, 'enabled_events[0]');
-    const outside = await stripe.webhookEndpoints.create({ url: 'https://example.com/hook', enabled_events: ['*'] }).catch((e) => e);
+    const outside = await stripe.webhookEndpoints
+      .create({ url: 'https://example.com/hook', enabled_events: ['*'] })
+      .catch((e) => e);
     assert.equal(outside.param, 'url');
 
     const pi = await pay(stripe, { order: 'o_hook' });
@@ -93,7 +95,11 @@ describe('Stripe stand-in: webhooks, delivered as they happen', () => {
     const object = event.data.object as Stripe.PaymentIntent;
     assert.equal(object.id, pi.id);
     assert.deepEqual(object.metadata, { order: 'o_hook' });
-    assert.equal(delivery!.body, JSON.stringify({ ...event, pending_webhooks: 1 }, null, 2), 'pretty-printed like Stripe, pending_webhooks as sent');
+    assert.equal(
+      delivery!.body,
+      JSON.stringify({ ...event, pending_webhooks: 1 }, null, 2),
+      'pretty-printed like Stripe, pending_webhooks as sent',
+    );
     assert.throws(() => stripe.webhooks.constructEvent(delivery!.body, delivery!.signature, 'whsec_other'));
     assert.equal(s.events().find((e) => e.id === event.id)!.pending_webhooks, 0);
     assert.deepEqual(
@@ -114,7 +120,10 @@ describe('Stripe stand-in: webhooks, delivered as they happen', () => {
   });
 
   test('a failed delivery stays queued; deliverAll delivers it again; deliver() redelivers on demand', async () => {
-    const endpoint = await stripe.webhookEndpoints.create({ url: hook.url('/flaky'), enabled_events: ['charge.succeeded'] });
+    const endpoint = await stripe.webhookEndpoints.create({
+      url: hook.url('/flaky'),
+      enabled_events: ['charge.succeeded'],
+    });
     hook.answer(500);
     await pay(stripe);
     await s.webhooksSettled();
@@ -150,13 +159,18 @@ describe('Stripe stand-in: webhooks delivered when the test says so', () => {
     const hook = await receiver();
     try {
       const stripe = s.client();
-      const endpoint = await stripe.webhookEndpoints.create({ url: hook.url('/manual'), enabled_events: ['payment_intent.succeeded', 'refund.created'] });
+      const endpoint = await stripe.webhookEndpoints.create({
+        url: hook.url('/manual'),
+        enabled_events: ['payment_intent.succeeded', 'refund.created'],
+      });
       const pi = await pay(stripe);
       await s.refundFromDashboard(pi.id);
       await s.webhooksSettled();
       assert.equal(hook.received.length, 0);
       await s.deliverAll();
-      const types = hook.received.map((r) => stripe.webhooks.constructEvent(r.body, r.signature, endpoint.secret!).type);
+      const types = hook.received.map(
+        (r) => stripe.webhooks.constructEvent(r.body, r.signature, endpoint.secret!).type,
+      );
       assert.deepEqual(types, ['payment_intent.succeeded', 'refund.created']);
     } finally {
       await s.close();

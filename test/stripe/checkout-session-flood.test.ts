@@ -31,23 +31,41 @@ for (const kind of await storeKinds()) {
     const clock = fixedClock(new Date());
     let w: StripeWorld;
     before(async () => {
-      w = await startStripeWorld(kind, { clock, now: () => clock.now(), env: { ...DEFAULT_LIMITS, TRUST_PROXY: '127.0.0.1', METRICS_TOKEN: TOKEN } });
+      w = await startStripeWorld(kind, {
+        clock,
+        now: () => clock.now(),
+        env: { ...DEFAULT_LIMITS, TRUST_PROXY: '127.0.0.1', METRICS_TOKEN: TOKEN },
+      });
     });
     after(() => w?.close());
 
-    const product = (value: number) => w.vendor.product({ type: 'ONETIME', name: `Flooded ${value}`, prices: [{ currency: 'USD', value }] }, 'production');
-    const formOf = async (productId: string) => hiddenFields(await (await fetch(`${w.app.url}/payment/product/${productId}`)).text());
+    const product = (value: number) =>
+      w.vendor.product(
+        { type: 'ONETIME', name: `Flooded ${value}`, prices: [{ currency: 'USD', value }] },
+        'production',
+      );
+    const formOf = async (productId: string) =>
+      hiddenFields(await (await fetch(`${w.app.url}/payment/product/${productId}`)).text());
     const startSession = async (productId: string, form: Record<string, string>, from?: string) => {
       const res = await fetch(`${w.app.url}/payment/product/${productId}/session`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', ...(from ? { 'x-forwarded-for': from } : {}) },
         body: new URLSearchParams({ email: 'flood@example.com', ...form }),
       });
-      return { status: res.status, retryAfter: res.headers.get('retry-after'), json: (await res.json()) as Record<string, string> };
+      return {
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        json: (await res.json()) as Record<string, string>,
+      };
     };
     /** The customers and PaymentIntents Stripe made: one per idempotency key opentill sent (a replay makes none). */
     const madeAtStripe = () => {
-      const keys = (path: string) => new Set(w.standin.requests.filter((r) => r.method === 'POST' && r.path === path).map((r) => r.headers['idempotency-key']));
+      const keys = (path: string) =>
+        new Set(
+          w.standin.requests
+            .filter((r) => r.method === 'POST' && r.path === path)
+            .map((r) => r.headers['idempotency-key']),
+        );
       return { customers: keys('/v1/customers').size, intents: keys('/v1/payment_intents').size };
     };
     const intentOf = (clientSecret: string) => clientSecret.split('_secret_')[0]!;
@@ -57,12 +75,20 @@ for (const kind of await storeKinds()) {
       const before = madeAtStripe();
       const started = Date.now();
       const answers = await Promise.all(
-        Array.from({ length: FLOOD }, (_, n) => startSession(productId, { ...form, token: randomBytes(18).toString('base64url') }, from(n))),
+        Array.from({ length: FLOOD }, (_, n) =>
+          startSession(productId, { ...form, token: randomBytes(18).toString('base64url') }, from(n)),
+        ),
       );
       const ms = Date.now() - started;
       const made = madeAtStripe();
       const accepted = answers.filter((a) => a.status === 200);
-      return { answers, accepted, ms, customers: made.customers - before.customers, intents: made.intents - before.intents };
+      return {
+        answers,
+        accepted,
+        ms,
+        customers: made.customers - before.customers,
+        intents: made.intents - before.intents,
+      };
     }
     const assertRefused = (answers: Awaited<ReturnType<typeof flood>>['answers'], message: RegExp) => {
       for (const a of answers.filter((a) => a.status !== 200)) {
@@ -76,7 +102,10 @@ for (const kind of await storeKinds()) {
     const abandoned: string[] = [];
 
     test('the defaults: 10 sessions and 60 quotes a minute per address, 60 sessions and 600 quotes per product', () => {
-      assert.deepEqual({ ...w.app.config.rateLimit.checkout }, { sessionsPerAddress: 10, sessionsPerProduct: 60, quotesPerAddress: 60, quotesPerProduct: 600 });
+      assert.deepEqual(
+        { ...w.app.config.rateLimit.checkout },
+        { sessionsPerAddress: 10, sessionsPerProduct: 60, quotesPerAddress: 60, quotesPerProduct: 600 },
+      );
     });
 
     test('200 fresh sessions from one address: 10 reach Stripe (one customer and one PaymentIntent each), 190 are 429 with Retry-After', async () => {
@@ -87,7 +116,10 @@ for (const kind of await storeKinds()) {
       );
       assert.equal(run.accepted.length, 10);
       assert.deepEqual([run.customers, run.intents], [10, 10]);
-      assertRefused(run.answers, /^Too many payments started from your address; wait \d+ s and try again\. Nothing was charged\.$/);
+      assertRefused(
+        run.answers,
+        /^Too many payments started from your address; wait \d+ s and try again\. Nothing was charged\.$/,
+      );
       abandoned.push(...run.accepted.map((a) => intentOf(a.json.clientSecret!)));
       assert.equal(new Set(abandoned).size, 10, 'a PaymentIntent of its own for each form');
     });
@@ -100,7 +132,10 @@ for (const kind of await storeKinds()) {
       );
       assert.equal(run.accepted.length, 60);
       assert.deepEqual([run.customers, run.intents], [60, 60]);
-      assertRefused(run.answers, /^Too many payments started for this product right now; wait \d+ s and try again\. Nothing was charged\.$/);
+      assertRefused(
+        run.answers,
+        /^Too many payments started for this product right now; wait \d+ s and try again\. Nothing was charged\.$/,
+      );
       abandoned.push(...run.accepted.map((a) => intentOf(a.json.clientSecret!)));
       const other = await product(29);
       const sells = await startSession(other.id, await formOf(other.id), '10.2.0.1');
@@ -115,9 +150,13 @@ for (const kind of await storeKinds()) {
       const from = '10.3.0.1';
       const first = await startSession(p.id, form, from);
       assert.equal(first.status, 200, JSON.stringify(first.json));
-      const again = [await startSession(p.id, form, from), ...(await Promise.all(Array.from({ length: 4 }, () => startSession(p.id, form, from))))];
+      const again = [
+        await startSession(p.id, form, from),
+        ...(await Promise.all(Array.from({ length: 4 }, () => startSession(p.id, form, from)))),
+      ];
       for (const a of again) assert.equal(a.json.clientSecret, first.json.clientSecret, 'the same session');
-      const method = (number: string) => w.browser.paymentMethods.create({ type: 'card', card: { number, exp_month: 12, exp_year: 2035, cvc: '123' } });
+      const method = (number: string) =>
+        w.browser.paymentMethods.create({ type: 'card', card: { number, exp_month: 12, exp_year: 2035, cvc: '123' } });
       const confirm = async (number: string) =>
         w.browser.paymentIntents.confirm(intentOf(first.json.clientSecret!), {
           client_secret: first.json.clientSecret,
@@ -126,18 +165,28 @@ for (const kind of await storeKinds()) {
         } as never);
       await assert.rejects(confirm('4000000000000002'), /declined/);
       const afterDecline = await startSession(p.id, form, from);
-      assert.equal(afterDecline.json.clientSecret, first.json.clientSecret, 'Pay pressed again after the decline: the same session');
+      assert.equal(
+        afterDecline.json.clientSecret,
+        first.json.clientSecret,
+        'Pay pressed again after the decline: the same session',
+      );
       assert.equal((await confirm('4242424242424242')).status, 'succeeded');
       const receipt = await fetch(`${w.app.url}/payment/product/${first.json.confirmUrl}`);
       assert.equal(receipt.status, 200);
       assert.match(await receipt.text(), /Payment of <strong>\$39\.00<\/strong> received/);
       const made = madeAtStripe();
-      assert.deepEqual([made.customers - before.customers, made.intents - before.intents], [1, 1], 'one customer and one PaymentIntent for the form');
+      assert.deepEqual(
+        [made.customers - before.customers, made.intents - before.intents],
+        [1, 1],
+        'one customer and one PaymentIntent for the form',
+      );
     });
 
     /** opentill's looks at (and cancels of) these PaymentIntents at Stripe. */
     const looksAt = (ids: string[]) =>
-      w.standin.requests.filter((r) => ids.some((id) => r.path === `/v1/payment_intents/${id}` || r.path === `/v1/payment_intents/${id}/cancel`)).length;
+      w.standin.requests.filter((r) =>
+        ids.some((id) => r.path === `/v1/payment_intents/${id}` || r.path === `/v1/payment_intents/${id}/cancel`),
+      ).length;
 
     test('a session whose confirmation page was opened is asked about by the worker at once, and its payment booked', async () => {
       const p = await product(59);
@@ -156,8 +205,16 @@ for (const kind of await storeKinds()) {
         return_url: 'https://shop.example/return',
       } as never);
       clock.advance(2 * MINUTE);
-      assert.equal((await runWorkerOnce(w.app.services)).attempts.settled, 1, 'the customer paid and the page was lost: booked by the worker');
-      assert.equal(((await w.vendor.api('/v1/transactions/back@example.com', { environment: 'production' })).json as unknown[]).length, 1);
+      assert.equal(
+        (await runWorkerOnce(w.app.services)).attempts.settled,
+        1,
+        'the customer paid and the page was lost: booked by the worker',
+      );
+      assert.equal(
+        ((await w.vendor.api('/v1/transactions/back@example.com', { environment: 'production' })).json as unknown[])
+          .length,
+        1,
+      );
     });
 
     test('abandoned sessions cost Stripe nothing until they expire, then one look and one cancel each; the worker counts them in /metrics', async () => {
@@ -168,7 +225,11 @@ for (const kind of await storeKinds()) {
         clock.advance(minutes * MINUTE);
         reports.push((await runWorkerOnce(w.app.services)).attempts);
       }
-      assert.equal(looksAt(abandoned), before, `no look at Stripe for an unfinished session within its hour: ${JSON.stringify(reports)}`);
+      assert.equal(
+        looksAt(abandoned),
+        before,
+        `no look at Stripe for an unfinished session within its hour: ${JSON.stringify(reports)}`,
+      );
       assert.ok(
         reports.every((r) => r.open === 0 && r.voided === 0),
         JSON.stringify(reports),
@@ -181,7 +242,9 @@ for (const kind of await storeKinds()) {
       assert.equal(looksAt(abandoned) - before, 2 * abandoned.length, 'one look and one cancel each');
       for (const id of abandoned) assert.equal((await w.stripe.paymentIntents.retrieve(id)).status, 'canceled', id);
       w.app.app.metrics!.observeBilling(expired);
-      const scraped = await (await fetch(`${w.app.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+      const scraped = await (
+        await fetch(`${w.app.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+      ).text();
       assert.match(scraped, new RegExp(`^opentill_checkout_sessions_expired_total ${abandoned.length}$`, 'm'));
       assert.match(scraped, /^opentill_charge_attempts_open 0$/m);
     });

@@ -31,16 +31,21 @@ for (const kind of await storeKinds()) {
     });
     after(() => w?.close());
 
-    const api = (path: string, init: Parameters<StripeWorld['vendor']['api']>[1] = {}) => w.vendor.api(path, { ...init, environment: 'production' });
+    const api = (path: string, init: Parameters<StripeWorld['vendor']['api']>[1] = {}) =>
+      w.vendor.api(path, { ...init, environment: 'production' });
     const product = (input: Parameters<StripeWorld['vendor']['product']>[0]) => w.vendor.product(input, 'production');
     /** Stripe's own account of an attempt's charge: its succeeded PaymentIntents, the fee of the first, and the card it charged. */
     async function atStripe(attemptId: string) {
-      const intents = (await w.stripe.paymentIntents.search({ query: `metadata['opentill_attempt']:'${attemptId}'`, limit: 100 })).data.filter(
-        (pi) => pi.status === 'succeeded',
-      );
-      const intent = await w.stripe.paymentIntents.retrieve(intents[0]!.id, { expand: ['latest_charge.balance_transaction', 'payment_method'] });
+      const intents = (
+        await w.stripe.paymentIntents.search({ query: `metadata['opentill_attempt']:'${attemptId}'`, limit: 100 })
+      ).data.filter((pi) => pi.status === 'succeeded');
+      const intent = await w.stripe.paymentIntents.retrieve(intents[0]!.id, {
+        expand: ['latest_charge.balance_transaction', 'payment_method'],
+      });
       const balance = (intent.latest_charge as { balance_transaction: { fee: number } }).balance_transaction;
-      const card = (intent.payment_method as { card: { brand: string; last4: string; exp_month: number; exp_year: number } }).card;
+      const card = (
+        intent.payment_method as { card: { brand: string; last4: string; exp_month: number; exp_year: number } }
+      ).card;
       return {
         charged: intents.length,
         reference: intent.id,
@@ -49,12 +54,18 @@ for (const kind of await storeKinds()) {
       };
     }
     const attemptUnder = async (keyLike: string) => {
-      const rows = await w.app.services.database.kysely.selectFrom('charge_attempts').selectAll().where('attempt_key', 'like', keyLike).execute();
+      const rows = await w.app.services.database.kysely
+        .selectFrom('charge_attempts')
+        .selectAll()
+        .where('attempt_key', 'like', keyLike)
+        .execute();
       assert.equal(rows.length, 1, keyLike);
       return rows[0]!;
     };
     const entryOf = async (transactionId: string, reference: string) => {
-      const entry = (await w.app.services.store.entries.listForTransaction(transactionId)).find((e) => e.externalId === reference);
+      const entry = (await w.app.services.store.entries.listForTransaction(transactionId)).find(
+        (e) => e.externalId === reference,
+      );
       assert.ok(entry, `${reference} is booked`);
       return entry;
     };
@@ -65,7 +76,11 @@ for (const kind of await storeKinds()) {
       return run.transactionId!;
     }
     const chargeVaulted = (id: string, key: string) =>
-      api(`/v1/charge-vaulted/${id}`, { method: 'POST', headers: { 'idempotency-key': key }, body: { prices: [{ currency: 'USD', value: 37 }] } });
+      api(`/v1/charge-vaulted/${id}`, {
+        method: 'POST',
+        headers: { 'idempotency-key': key },
+        body: { prices: [{ currency: 'USD', value: 37 }] },
+      });
     /** A charge-vaulted whose answer never reaches opentill: Stripe charged, opentill says PENDING. */
     async function lostCharge(id: string, key: string) {
       w.standin.faults.add(LOST);
@@ -132,12 +147,24 @@ for (const kind of await storeKinds()) {
       });
       const found: ChargeResult | NotFound = await gateway.lookupCharge(attempt.id, null);
       assert.equal(found.status, 'SUCCEEDED');
-      assert.deepEqual(found.status === 'SUCCEEDED' && [found.reference, found.feeMinor], [stripe.reference, stripe.fee]);
+      assert.deepEqual(found.status === 'SUCCEEDED' && [found.reference, found.feeMinor], [
+        stripe.reference,
+        stripe.fee,
+      ]);
       const card = found.status === 'SUCCEEDED' ? found.method : undefined;
-      assert.deepEqual(card && { token: card.token, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear }, {
-        token: stored.token,
-        ...stripe.card,
-      });
+      assert.deepEqual(
+        card && {
+          token: card.token,
+          brand: card.brand,
+          last4: card.last4,
+          expMonth: card.expMonth,
+          expYear: card.expYear,
+        },
+        {
+          token: stored.token,
+          ...stripe.card,
+        },
+      );
       assert.deepEqual(
         [stored.brand, stored.last4, stored.expMonth, stored.expYear],
         [stripe.card.brand, stripe.card.last4, stripe.card.expMonth, stripe.card.expYear],
@@ -145,7 +172,11 @@ for (const kind of await storeKinds()) {
     });
 
     test('a renewal whose answer was lost, asked again by billing after the worker was down 25 hours, is found and booked once with its fee', async () => {
-      const p = await product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 19 }] });
+      const p = await product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 19 }],
+      });
       const run = await w.checkout(p.id, { email: 'renewal-found@example.com' });
       assert.equal(run.status, 200, run.html);
       const id = run.transactionId!;
@@ -168,7 +199,11 @@ for (const kind of await storeKinds()) {
       assert.equal(entry.type, 'SUBSCRIPTION_PAYMENT');
       assert.equal(entry.transactionFeeMinor, stripe.fee);
       const [first] = await w.app.services.store.entries.listForTransaction(id);
-      assert.equal(entry.transactionFeeMinor, first!.transactionFeeMinor, 'the fee the first payment of the same amount carries');
+      assert.equal(
+        entry.transactionFeeMinor,
+        first!.transactionFeeMinor,
+        'the fee the first payment of the same amount carries',
+      );
       assert.equal((await api(`/v1/cancel-subscription/${id}`, { method: 'POST' })).status, 200);
     });
   });

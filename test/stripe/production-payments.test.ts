@@ -22,9 +22,11 @@ for (const kind of await storeKinds()) {
     });
     after(() => w?.close());
 
-    const read = async (id: string) => (await w.vendor.api(`/v1/transaction/${id}`, { environment: 'production' })).json;
+    const read = async (id: string) =>
+      (await w.vendor.api(`/v1/transaction/${id}`, { environment: 'production' })).json;
     /** The by-id read has no nextCharge (SPEC 2.1): the store's row has. */
-    const nextCharge = async (id: string) => (await w.app.services.store.transactions.find(w.vendor.scope('production'), id))!.nextCharge;
+    const nextCharge = async (id: string) =>
+      (await w.app.services.store.transactions.find(w.vendor.scope('production'), id))!.nextCharge;
     const toNextCharge = async (id: string) => clock.set(new Date(Date.parse((await nextCharge(id))!) + 1000));
     const product = (input: Parameters<StripeWorld['vendor']['product']>[0]) => w.vendor.product(input, 'production');
     /** Every PaymentIntent Stripe holds for an opentill attempt of this transaction's customer. */
@@ -45,9 +47,16 @@ for (const kind of await storeKinds()) {
       await w.settleEvents();
       const again = await read(run.transactionId!);
       assert.equal(again.entries.length, 1, 'payment_intent.succeeded and friends add nothing');
-      const refunds = await w.vendor.api(`/v1/refund-transaction/${run.transactionId}`, { method: 'POST', environment: 'production' });
+      const refunds = await w.vendor.api(`/v1/refund-transaction/${run.transactionId}`, {
+        method: 'POST',
+        environment: 'production',
+      });
       assert.equal(refunds.status, 200, refunds.text);
-      assert.equal(refunds.json[0].transactionFee, stripeFee(4900) / 100, "Stripe's fee of the payment (2.9% + 30 cents)");
+      assert.equal(
+        refunds.json[0].transactionFee,
+        stripeFee(4900) / 100,
+        "Stripe's fee of the payment (2.9% + 30 cents)",
+      );
       assert.equal(refunds.json[0].paymentProvider, 'STRIPE');
     });
 
@@ -63,7 +72,10 @@ for (const kind of await storeKinds()) {
         (await w.app.services.store.transactions.find(w.vendor.scope('production'), t.id))!.paymentMethodId!,
       );
       assert.match(method!.token, /^cus_\w+\/pm_\w+$/);
-      assert.deepEqual([method!.brand, method!.last4, method!.expMonth, method!.expYear], ['mastercard', '4444', 12, 2035]);
+      assert.deepEqual(
+        [method!.brand, method!.last4, method!.expMonth, method!.expYear],
+        ['mastercard', '4444', 12, 2035],
+      );
 
       // charge-vaulted: off-session, the fee of this payment in its entry; the same Idempotency-Key again is the same charge.
       const charge = () =>
@@ -86,7 +98,11 @@ for (const kind of await storeKinds()) {
 
     test('charge-vaulted of a card whose bank asks for authentication: declined, and the held PaymentIntent cancelled at Stripe (no page would ask the customer)', async () => {
       const p = await product({ type: 'VAULTED', prices: [{ currency: 'USD', value: 0 }] });
-      const run = await w.checkout(p.id, { email: 'held@example.com', card: '4000002760003184', authenticate: 'complete' });
+      const run = await w.checkout(p.id, {
+        email: 'held@example.com',
+        card: '4000002760003184',
+        authenticate: 'complete',
+      });
       assert.equal(run.status, 200, run.html);
       const id = run.transactionId!;
       const charge = await w.vendor.api(`/v1/charge-vaulted/${id}`, {
@@ -101,11 +117,19 @@ for (const kind of await storeKinds()) {
       assert.equal(held.length, 1, 'one PaymentIntent at Stripe');
       assert.equal(held[0]!.status, 'canceled', 'not left waiting for an authentication nobody will ask for');
       assert.equal((await read(id)).entries.filter((e: { type: string }) => e.type === 'VAULTED_PAYMENT').length, 0);
-      assert.equal((await read(id)).transactionStatus, 'VAULTED_STATUS_ACTIVE', 'a temporary decline: the card stays usable');
+      assert.equal(
+        (await read(id)).transactionStatus,
+        'VAULTED_STATUS_ACTIVE',
+        'a temporary decline: the card stays usable',
+      );
     });
 
     test('subscription without a trial: paid now with the card saved; the renewal is an off-session charge booked once', async () => {
-      const p = await product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 10 }] });
+      const p = await product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 10 }],
+      });
       const run = await w.checkout(p.id, { email: 'sub@example.com' });
       assert.equal(run.status, 200, run.html);
       assert.equal(run.session?.mode, 'payment');
@@ -124,7 +148,12 @@ for (const kind of await storeKinds()) {
     });
 
     test('subscription with a trial: the card is saved with a SetupIntent, and the first charge after the trial is off-session', async () => {
-      const p = await product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', trialDays: 7, prices: [{ currency: 'USD', value: 15 }] });
+      const p = await product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        trialDays: 7,
+        prices: [{ currency: 'USD', value: 15 }],
+      });
       const run = await w.checkout(p.id, { email: 'trial@example.com' });
       assert.equal(run.status, 200, run.html);
       assert.equal(run.session?.mode, 'setup');
@@ -150,12 +179,23 @@ for (const kind of await storeKinds()) {
       // The confirmation page asked again: still one payment.
       const again = await fetch(`${w.app.url}/payment/product/${run.session!.confirmUrl}`);
       assert.equal(again.status, 200);
-      assert.equal((await w.vendor.api('/v1/transactions/declined%40example.com', { environment: 'production' })).json.length, 1);
+      assert.equal(
+        (await w.vendor.api('/v1/transactions/declined%40example.com', { environment: 'production' })).json.length,
+        1,
+      );
     });
 
     test('3-D Secure at checkout: the payment completes after the challenge; a failed challenge pays nothing', async () => {
-      const p = await product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 20 }] });
-      const failed = await w.checkout(p.id, { email: 'threeds-fail@example.com', card: '4000002500003155', authenticate: 'fail' });
+      const p = await product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 20 }],
+      });
+      const failed = await w.checkout(p.id, {
+        email: 'threeds-fail@example.com',
+        card: '4000002500003155',
+        authenticate: 'fail',
+      });
       assert.ok(failed.declined);
       const run = await w.checkout(p.id, { email: 'threeds@example.com', card: '4000002500003155' });
       assert.equal(run.status, 200, run.html);
@@ -165,11 +205,19 @@ for (const kind of await storeKinds()) {
       await toNextCharge(t.id);
       await w.app.services.billing.runDue();
       assert.equal((await read(t.id)).entries.length, 2);
-      assert.deepEqual((await w.vendor.api('/v1/transactions/threeds-fail%40example.com', { environment: 'production' })).json, []);
+      assert.deepEqual(
+        (await w.vendor.api('/v1/transactions/threeds-fail%40example.com', { environment: 'production' })).json,
+        [],
+      );
     });
 
     test('a renewal declined off-session goes through dunning and ends the subscription, charging nothing', async () => {
-      const p = await product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', trialDays: 3, prices: [{ currency: 'USD', value: 9 }] });
+      const p = await product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        trialDays: 3,
+        prices: [{ currency: 'USD', value: 9 }],
+      });
       const run = await w.checkout(p.id, { email: 'dunning@example.com', card: '4000000000000341' });
       assert.equal(run.status, 200, run.html);
       const id = run.transactionId!;
@@ -185,7 +233,11 @@ for (const kind of await storeKinds()) {
     });
 
     test('a renewal whose answer was lost, asked again after Stripe forgot its idempotency key, is found and not charged again', async () => {
-      const p = await product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 11 }] });
+      const p = await product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 11 }],
+      });
       const run = await w.checkout(p.id, { email: 'forgotten@example.com' });
       assert.equal(run.status, 200, run.html);
       const id = run.transactionId!;
@@ -202,13 +254,19 @@ for (const kind of await storeKinds()) {
       await w.app.services.billing.runDue();
       const attempt = await w.app.services.store.chargeAttempts.latestFor(id, 'RENEWAL');
       assert.equal(attempt?.status, 'SUCCEEDED');
-      const charged = (await intentsAt()).filter((i) => i.metadata.opentill_attempt === attempt!.id && i.status === 'succeeded');
+      const charged = (await intentsAt()).filter(
+        (i) => i.metadata.opentill_attempt === attempt!.id && i.status === 'succeeded',
+      );
       assert.equal(charged.length, 1, 'one charge at Stripe');
       assert.equal((await read(id)).entries.length, 2);
     });
 
     test('a renewal whose answer was lost, then cancelled before billing asked again, is settled by the reconciler and booked once', async () => {
-      const p = await product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 13 }] });
+      const p = await product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 13 }],
+      });
       const run = await w.checkout(p.id, { email: 'orphan@example.com' });
       assert.equal(run.status, 200, run.html);
       const id = run.transactionId!;
@@ -217,7 +275,10 @@ for (const kind of await storeKinds()) {
       await w.app.services.billing.runDue({ maxBatches: 1 });
       w.standin.faults.clear();
       assert.equal((await w.app.services.store.chargeAttempts.latestFor(id, 'RENEWAL'))?.status, 'UNKNOWN');
-      const cancelled = await w.vendor.api(`/v1/cancel-subscription/${id}`, { method: 'POST', environment: 'production' });
+      const cancelled = await w.vendor.api(`/v1/cancel-subscription/${id}`, {
+        method: 'POST',
+        environment: 'production',
+      });
       assert.equal(cancelled.status, 200, cancelled.text);
       clock.advance(5 * 60_000);
       await w.app.services.reconciler.run();
@@ -226,7 +287,11 @@ for (const kind of await storeKinds()) {
       const attempt = await w.app.services.store.chargeAttempts.latestFor(id, 'RENEWAL');
       assert.equal(attempt?.status, 'SUCCEEDED');
       const t = await read(id);
-      assert.equal(t.transactionStatus, 'SUBSCRIPTION_STATUS_CANCELLED_PENDING', 'it runs to the end of the period the payment paid for');
+      assert.equal(
+        t.transactionStatus,
+        'SUBSCRIPTION_STATUS_CANCELLED_PENDING',
+        'it runs to the end of the period the payment paid for',
+      );
       assert.deepEqual(
         t.entries.map((e: { type: string }) => e.type),
         ['SUBSCRIPTION_PAYMENT', 'SUBSCRIPTION_PAYMENT'],

@@ -23,12 +23,16 @@ for (const kind of await storeKinds()) {
     });
     after(() => w?.close());
 
-    const read = async (id: string) => (await w.vendor.api(`/v1/transaction/${id}`, { environment: 'production' })).json;
+    const read = async (id: string) =>
+      (await w.vendor.api(`/v1/transaction/${id}`, { environment: 'production' })).json;
     const ledger = async (id: string) => ((await read(id)).entries as Entry[]).map((e) => [e.type, e.amountTotal]);
-    const api = (path: string, body?: unknown) => w.vendor.api(path, { method: 'POST', environment: 'production', ...(body ? { body } : {}) });
+    const api = (path: string, body?: unknown) =>
+      w.vendor.api(path, { method: 'POST', environment: 'production', ...(body ? { body } : {}) });
     const paymentOf = async (transactionId: string) => {
       const attempt = await w.app.services.store.chargeAttempts.latestFor(transactionId, 'PURCHASE');
-      return (await w.stripe.paymentIntents.list({ limit: 100 })).data.find((i) => i.metadata.opentill_attempt === attempt!.id)!;
+      return (await w.stripe.paymentIntents.list({ limit: 100 })).data.find(
+        (i) => i.metadata.opentill_attempt === attempt!.id,
+      )!;
     };
     /** Every event Stripe made so far, delivered twice more, the newest first (as retries and replays come). */
     const replayBackwards = async () => {
@@ -50,8 +54,12 @@ for (const kind of await storeKinds()) {
     };
     /** What Stripe holds of the payment's refunds and disputes, net: the ledger's reversals must come to the same. */
     const takenBackAtStripe = async (paymentIntent: string) => {
-      const refunds = (await w.stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 })).data.filter((r) => r.status !== 'failed');
-      const disputes = (await w.stripe.disputes.list({ payment_intent: paymentIntent, limit: 100 })).data.filter((d) => d.status !== 'won');
+      const refunds = (await w.stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 })).data.filter(
+        (r) => r.status !== 'failed',
+      );
+      const disputes = (await w.stripe.disputes.list({ payment_intent: paymentIntent, limit: 100 })).data.filter(
+        (d) => d.status !== 'won',
+      );
       return refunds.reduce((sum, r) => sum + r.amount, 0) + disputes.reduce((sum, d) => sum + d.amount, 0);
     };
     const takenBackInLedger = async (id: string) =>
@@ -61,7 +69,11 @@ for (const kind of await storeKinds()) {
         .reduce((sum, e) => sum + Math.round(Number(e.amountTotal) * 100), 0);
     const buy = async (email: string, type: 'ONETIME' | 'SUBSCRIPTION' = 'ONETIME') => {
       const p = await w.vendor.product(
-        { type, ...(type === 'SUBSCRIPTION' ? { chargeFrequency: 'MONTHLY' } : {}), prices: [{ currency: 'USD', value: 40 }] },
+        {
+          type,
+          ...(type === 'SUBSCRIPTION' ? { chargeFrequency: 'MONTHLY' } : {}),
+          prices: [{ currency: 'USD', value: 40 }],
+        },
         'production',
       );
       const run = await w.checkout(p.id, { email });
@@ -117,7 +129,11 @@ for (const kind of await storeKinds()) {
       assert.equal((await read(id)).transactionStatus, 'TRANSACTION_STATUS_REFUNDED');
       await w.standin.closeDispute(dispute.id, 'won');
       await later();
-      assert.equal((await read(id)).transactionStatus, 'TRANSACTION_STATUS_REFUNDED', 'won: the status stays (DECISIONS.md)');
+      assert.equal(
+        (await read(id)).transactionStatus,
+        'TRANSACTION_STATUS_REFUNDED',
+        'won: the status stays (DECISIONS.md)',
+      );
       const [payment] = (await read(id)).entries as { id: string }[];
       const plain = await api(`/v1/refund-transaction/${id}`, { amount: 15 });
       assert.equal(plain.status, 400, 'a refunded transaction refunds nothing without the payment named');
@@ -141,7 +157,9 @@ for (const kind of await storeKinds()) {
       const seen = new Set(w.standin.events().map((e) => e.id));
       await w.standin.closeDispute(dispute.id, 'won');
       await w.standin.refundFromDashboard(paymentIntent, 1500);
-      const fresh = w.standin.events().filter((e) => !seen.has(e.id) && (STRIPE_EVENTS as readonly string[]).includes(e.type));
+      const fresh = w.standin
+        .events()
+        .filter((e) => !seen.has(e.id) && (STRIPE_EVENTS as readonly string[]).includes(e.type));
       const refundEvents = fresh.filter((e) => !e.type.startsWith('charge.dispute'));
       assert.ok(refundEvents.length > 0 && refundEvents.length < fresh.length);
       for (const event of refundEvents) await w.standin.deliver(event.id);
@@ -164,7 +182,11 @@ for (const kind of await storeKinds()) {
       await replayBackwards();
       assert.equal((await ledger(id)).length, 4);
       assert.equal(await takenBackInLedger(id), await takenBackAtStripe(paymentIntent));
-      assert.equal((await read(id)).transactionStatus, 'TRANSACTION_STATUS_REFUNDED', 'a won dispute leaves the status as it is');
+      assert.equal(
+        (await read(id)).transactionStatus,
+        'TRANSACTION_STATUS_REFUNDED',
+        'a won dispute leaves the status as it is',
+      );
     });
 
     test('a refund that fails after it was booked is put back, once: what was taken back is the vendor again', async () => {
@@ -181,7 +203,11 @@ for (const kind of await storeKinds()) {
         ['ONETIME_PAYMENT_REFUND', '25.00'],
       ]);
       assert.equal(await takenBackInLedger(id), await takenBackAtStripe(paymentIntent));
-      assert.equal((await read(id)).transactionStatus, 'ONE_TIME_PAYMENT_STATUS_PAID', "the money is the vendor's again");
+      assert.equal(
+        (await read(id)).transactionStatus,
+        'ONE_TIME_PAYMENT_STATUS_PAID',
+        "the money is the vendor's again",
+      );
       const again = await api(`/v1/refund-transaction/${id}`, { amount: 40 });
       assert.equal(again.status, 200, 'all 40 may be refunded again');
     });
@@ -243,9 +269,12 @@ for (const kind of await storeKinds()) {
       const [payment] = await w.app.services.store.entries.listForTransaction(run.transactionId!);
       assert.equal(payment!.currency, 'EUR');
       const intent = run.session!.clientSecret.split('_secret_')[0]!;
-      const charge = await w.stripe.charges.retrieve((await w.stripe.paymentIntents.retrieve(intent)).latest_charge as string, {
-        expand: ['balance_transaction'],
-      });
+      const charge = await w.stripe.charges.retrieve(
+        (await w.stripe.paymentIntents.retrieve(intent)).latest_charge as string,
+        {
+          expand: ['balance_transaction'],
+        },
+      );
       const balance = charge.balance_transaction as { currency: string; fee: number; exchange_rate: number };
       assert.equal(balance.currency, 'usd');
       assert.equal(balance.exchange_rate, RATE);
@@ -264,16 +293,27 @@ for (const kind of await storeKinds()) {
       assert.equal(payment.amountTotalMinor, 4760, '40 EUR and 19% VAT');
       const feeInEuro = Math.round(usdFee / RATE);
       const share = (fee: number) => Math.round(fee / 4);
-      const refunded = await w.vendor.api(`/v1/refund-transaction/${id}`, { method: 'POST', environment: 'production', body: { amount: 11.9 } });
+      const refunded = await w.vendor.api(`/v1/refund-transaction/${id}`, {
+        method: 'POST',
+        environment: 'production',
+        body: { amount: 11.9 },
+      });
       assert.equal(refunded.status, 200, refunded.text);
       assert.equal(refunded.json[0].currency, 'EUR');
       assert.equal(refunded.json[0].amountTotal, 11.9);
-      assert.equal(refunded.json[0].transactionFee, share(feeInEuro) / 100, "the part's fee, in EUR, as the answer says");
-      const refund = (await w.app.services.store.entries.listForTransaction(id)).find((e) => e.type === 'ONETIME_PAYMENT_REFUND')!;
+      assert.equal(
+        refunded.json[0].transactionFee,
+        share(feeInEuro) / 100,
+        "the part's fee, in EUR, as the answer says",
+      );
+      const refund = (await w.app.services.store.entries.listForTransaction(id)).find(
+        (e) => e.type === 'ONETIME_PAYMENT_REFUND',
+      )!;
       assert.equal(refund.currency, 'EUR');
       assert.equal(refund.transactionFeeMinor, -share(feeInEuro));
       assert.equal(refund.incomeMinor, -Math.round(payment.incomeMinor / 4));
-      for (const wrong of [usdFee, Math.round(usdFee * RATE)]) assert.notEqual(refund.transactionFeeMinor, -share(wrong), `not a share of ${wrong}`);
+      for (const wrong of [usdFee, Math.round(usdFee * RATE)])
+        assert.notEqual(refund.transactionFeeMinor, -share(wrong), `not a share of ${wrong}`);
     });
   });
 }

@@ -31,7 +31,15 @@ import { startStripeWorld, type StripeWorld } from '../helpers/stripe-world.ts';
  *   4xx and reaches Stripe not; something left (and no dispute in the way), refunding exactly that
  *   through the API succeeds, and then the ledger and Stripe both hold all of the payment taken back.
  */
-type Entry = { id: string; type: string; amountTotal: string; taxAmount: string; income: string; currency: string; createDate: string };
+type Entry = {
+  id: string;
+  type: string;
+  amountTotal: string;
+  taxAmount: string;
+  income: string;
+  currency: string;
+  createDate: string;
+};
 type RefundRecord = {
   id: string;
   externalId: string;
@@ -61,11 +69,26 @@ const buy = fc.record({
 const part = (max: number) => fc.option(fc.integer({ min: 1, max }), { nil: undefined });
 const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: buy, weight: 1 },
-  { arbitrary: fc.record({ kind: fc.constant('apiRefund' as const), payment: fc.nat(), permille: part(1100), named: fc.boolean() }), weight: 3 },
-  { arbitrary: fc.record({ kind: fc.constant('dashboardRefund' as const), payment: fc.nat(), permille: part(1000) }), weight: 2 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('apiRefund' as const),
+      payment: fc.nat(),
+      permille: part(1100),
+      named: fc.boolean(),
+    }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({ kind: fc.constant('dashboardRefund' as const), payment: fc.nat(), permille: part(1000) }),
+    weight: 2,
+  },
   { arbitrary: fc.record({ kind: fc.constant('openDispute' as const), payment: fc.nat() }), weight: 2 },
   {
-    arbitrary: fc.record({ kind: fc.constant('closeDispute' as const), dispute: fc.nat(), outcome: fc.constantFrom('won' as const, 'lost' as const) }),
+    arbitrary: fc.record({
+      kind: fc.constant('closeDispute' as const),
+      dispute: fc.nat(),
+      outcome: fc.constantFrom('won' as const, 'lost' as const),
+    }),
     weight: 2,
   },
   { arbitrary: fc.record({ kind: fc.constant('failRefund' as const), refund: fc.nat() }), weight: 2 },
@@ -119,21 +142,38 @@ for (const kind of await storeKinds()) {
     let w: StripeWorld;
     before(async () => {
       // Every run buys afresh, all from one address, often within a minute of the test's clock.
-      w = await startStripeWorld(kind, { clock, now: () => clock.now(), env: { CHECKOUT_SESSIONS_PER_ADDRESS: '100000' } });
+      w = await startStripeWorld(kind, {
+        clock,
+        now: () => clock.now(),
+        env: { CHECKOUT_SESSIONS_PER_ADDRESS: '100000' },
+      });
     });
     after(() => w?.close());
 
     let bought = 0;
     const read = async (id: string) =>
-      (await w.vendor.api(`/v1/transaction/${id}`, { environment: 'production' })).json as { transactionStatus: string; entries: Entry[] };
+      (await w.vendor.api(`/v1/transaction/${id}`, { environment: 'production' })).json as {
+        transactionStatus: string;
+        entries: Entry[];
+      };
     const refundThroughApi = (id: string, body?: Record<string, unknown>) =>
-      w.vendor.api(`/v1/refund-transaction/${id}`, { method: 'POST', environment: 'production', ...(body ? { body } : {}) });
+      w.vendor.api(`/v1/refund-transaction/${id}`, {
+        method: 'POST',
+        environment: 'production',
+        ...(body ? { body } : {}),
+      });
     /** The ledger as the vendor reads it: the payment, what of it is reversed, what is left. */
     const ledgerOf = async (p: Paid) => {
       const t = await read(p.id);
       const payment = t.entries.find(isPayment);
       const reversed = 0 - t.entries.filter((e) => !isPayment(e)).reduce((sum, e) => sum + cents(e.amountTotal), 0);
-      return { status: t.transactionStatus, entries: t.entries, payment, reversed, left: payment ? cents(payment.amountTotal) - reversed : 0 };
+      return {
+        status: t.transactionStatus,
+        entries: t.entries,
+        payment,
+        reversed,
+        left: payment ? cents(payment.amountTotal) - reversed : 0,
+      };
     };
     /** What Stripe holds of the payment: the charge's unrefunded amount, its refunds and disputes. */
     const stripeOf = async (p: Paid) => {
@@ -152,7 +192,8 @@ for (const kind of await storeKinds()) {
       };
     };
     /** Stripe's events (those opentill subscribes to) made since `since`, oldest first. */
-    const eventsSince = (since: Set<string>) => w.standin.events().filter((e) => !since.has(e.id) && (STRIPE_EVENTS as readonly string[]).includes(e.type));
+    const eventsSince = (since: Set<string>) =>
+      w.standin.events().filter((e) => !since.has(e.id) && (STRIPE_EVENTS as readonly string[]).includes(e.type));
     const deliver = async (events: { id: string }[]) => {
       for (const event of events) await w.standin.deliver(event.id);
       await w.app.services.processorEvents.runDue();
@@ -168,31 +209,50 @@ for (const kind of await storeKinds()) {
         const due = await w.app.services.store.processorEvents.listDue('9999-12-31T00:00:00.000Z', 1000);
         const waiting = due.filter((e) => ours.has(e.eventId));
         if (waiting.length === 0) return;
-        if (round === 15) assert.fail(`events still wait to be acted on after 16 hours: ${JSON.stringify(waiting.map((e) => [e.type, e.lastError]))}`);
+        if (round === 15)
+          assert.fail(
+            `events still wait to be acted on after 16 hours: ${JSON.stringify(waiting.map((e) => [e.type, e.lastError]))}`,
+          );
         clock.advance(3600_000);
       }
     };
 
     async function purchase(type: 'ONETIME' | 'SUBSCRIPTION', value: number): Promise<Paid> {
       const product = await w.vendor.product(
-        { type, ...(type === 'SUBSCRIPTION' ? { chargeFrequency: 'MONTHLY' } : {}), prices: [{ currency: 'USD', value }] },
+        {
+          type,
+          ...(type === 'SUBSCRIPTION' ? { chargeFrequency: 'MONTHLY' } : {}),
+          prices: [{ currency: 'USD', value }],
+        },
         'production',
       );
       const run = await w.checkout(product.id, { email: `property-${++bought}@example.com` });
       assert.equal(run.status, 200, run.html);
       const attempt = await w.app.services.store.chargeAttempts.latestFor(run.transactionId!, 'PURCHASE');
-      const intent = (await w.stripe.paymentIntents.list({ limit: 100 })).data.find((i) => i.metadata.opentill_attempt === attempt!.id)!;
+      const intent = (await w.stripe.paymentIntents.list({ limit: 100 })).data.find(
+        (i) => i.metadata.opentill_attempt === attempt!.id,
+      )!;
       return { id: run.transactionId!, paymentIntent: intent.id, amountMinor: intent.amount, records: [] };
     }
 
     /** A refund through the API: opentill's ledger refuses (400), or Stripe (400 too), else it is made and its record agrees. */
-    async function apiRefund(p: Paid, askedMinor: number | undefined, named: boolean): Promise<RefundRecord | undefined> {
+    async function apiRefund(
+      p: Paid,
+      askedMinor: number | undefined,
+      named: boolean,
+    ): Promise<RefundRecord | undefined> {
       const before = await ledgerOf(p);
       const atStripe = await stripeOf(p);
-      const body = { ...(askedMinor === undefined ? {} : { amount: askedMinor / 100 }), ...(named && before.payment ? { entryId: before.payment.id } : {}) };
+      const body = {
+        ...(askedMinor === undefined ? {} : { amount: askedMinor / 100 }),
+        ...(named && before.payment ? { entryId: before.payment.id } : {}),
+      };
       const res = await refundThroughApi(p.id, Object.keys(body).length > 0 ? body : undefined);
       const amountMinor = askedMinor ?? before.left;
-      const ledgerRefuses = before.left <= 0 || amountMinor > before.left || (!('entryId' in body) && before.status === 'TRANSACTION_STATUS_REFUNDED');
+      const ledgerRefuses =
+        before.left <= 0 ||
+        amountMinor > before.left ||
+        (!('entryId' in body) && before.status === 'TRANSACTION_STATUS_REFUNDED');
       const stripeRefuses = atStripe.blocked || amountMinor > atStripe.remaining;
       const what = `refund ${JSON.stringify(body)} of ${p.id} (ledger: ${before.left} left, ${before.status}; Stripe: ${atStripe.remaining} left${atStripe.blocked ? ', disputed' : ''})`;
       if (ledgerRefuses || stripeRefuses) {
@@ -221,11 +281,19 @@ for (const kind of await storeKinds()) {
       const ledger = await ledgerOf(p);
       const stripe = await stripeOf(p);
       const at = `${label}: ${p.id}, ${JSON.stringify(ledger.entries.map((e) => [e.type, e.amountTotal]))}`;
-      assert.equal(ledger.payment && cents(ledger.payment.amountTotal), p.amountMinor, `${at}: the payment is Stripe's`);
+      assert.equal(
+        ledger.payment && cents(ledger.payment.amountTotal),
+        p.amountMinor,
+        `${at}: the payment is Stripe's`,
+      );
       assert.equal(ledger.reversed, stripe.takenBack, `${at}: reversals as Stripe holds them`);
       assert.ok(ledger.reversed >= 0 && ledger.reversed <= p.amountMinor, `${at}: never more than the payment`);
       const chargebacks = ledger.entries.filter((e) => e.type === 'CHARGEBACK');
-      assert.equal(chargebacks.filter((e) => cents(e.amountTotal) < 0).length, stripe.disputes.length, `${at}: one CHARGEBACK per dispute`);
+      assert.equal(
+        chargebacks.filter((e) => cents(e.amountTotal) < 0).length,
+        stripe.disputes.length,
+        `${at}: one CHARGEBACK per dispute`,
+      );
       assert.equal(
         chargebacks.filter((e) => cents(e.amountTotal) > 0).length,
         stripe.disputes.filter((d) => d.status === 'won').length,
@@ -234,14 +302,26 @@ for (const kind of await storeKinds()) {
       for (const record of p.records) {
         const entry = ledger.entries.find((e) => e.id === record.id);
         assert.ok(entry && isRefund(entry), `${at}: record ${record.id} is a refund entry`);
-        assert.equal(cents(entry.amountTotal), 0 - cents(String(record.amountTotal)), `${at}: record ${record.id}'s amount`);
+        assert.equal(
+          cents(entry.amountTotal),
+          0 - cents(String(record.amountTotal)),
+          `${at}: record ${record.id}'s amount`,
+        );
         assert.equal(cents(entry.taxAmount), 0 - cents(String(record.taxAmount)), `${at}: record ${record.id}'s tax`);
-        assert.equal(cents(entry.income), 0 - cents(String(record.vendorIncome)), `${at}: record ${record.id}'s income`);
+        assert.equal(
+          cents(entry.income),
+          0 - cents(String(record.vendorIncome)),
+          `${at}: record ${record.id}'s income`,
+        );
         assert.equal(entry.currency, record.currency);
         assert.equal(Date.parse(entry.createDate), record.timestamp);
       }
       const fromOpentill = stripe.refunds.filter((r) => r.metadata?.opentill_refund).map((r) => r.id);
-      assert.deepEqual(fromOpentill.sort(), p.records.map((r) => r.externalId).sort(), `${at}: Stripe holds exactly the refunds opentill answered`);
+      assert.deepEqual(
+        fromOpentill.sort(),
+        p.records.map((r) => r.externalId).sort(),
+        `${at}: Stripe holds exactly the refunds opentill answered`,
+      );
       for (const attemptKind of ATTEMPT_KINDS) {
         const open = await w.app.services.store.chargeAttempts.findOpenFor(p.id, attemptKind);
         assert.equal(open, undefined, `${at}: a ${attemptKind} attempt is left ${open?.status}`);
@@ -255,7 +335,10 @@ for (const kind of await storeKinds()) {
       if (ledger.left === 0) {
         const res = await refundThroughApi(p.id);
         assert.ok(
-          res.status >= 400 && res.status < 500 && typeof res.json?.error === 'string' && typeof res.json?.message === 'string',
+          res.status >= 400 &&
+            res.status < 500 &&
+            typeof res.json?.error === 'string' &&
+            typeof res.json?.message === 'string',
           `${p.id}: nothing is left: ${res.status} ${res.text}`,
         );
         assert.equal((await stripeOf(p)).refunds.length, stripe.refunds.length);
@@ -279,7 +362,8 @@ for (const kind of await storeKinds()) {
             if (s.kind === 'buy') paid.push(await purchase(s.type, s.cents / 100));
             if (s.kind === 'apiRefund') {
               const p = nth(paid, s.payment)!;
-              const asked = s.permille === undefined ? undefined : Math.max(1, Math.floor((p.amountMinor * s.permille) / 1000));
+              const asked =
+                s.permille === undefined ? undefined : Math.max(1, Math.floor((p.amountMinor * s.permille) / 1000));
               const record = await apiRefund(p, asked, s.named);
               if (record) refunds.push(record.externalId);
             }
@@ -287,7 +371,10 @@ for (const kind of await storeKinds()) {
               const p = nth(paid, s.payment)!;
               const atStripe = await stripeOf(p);
               if (atStripe.remaining > 0 && !atStripe.blocked) {
-                const amount = s.permille === undefined ? undefined : Math.max(1, Math.floor((atStripe.remaining * s.permille) / 1000));
+                const amount =
+                  s.permille === undefined
+                    ? undefined
+                    : Math.max(1, Math.floor((atStripe.remaining * s.permille) / 1000));
                 refunds.push((await w.standin.refundFromDashboard(p.paymentIntent, amount)).id);
               }
             }
@@ -295,11 +382,13 @@ for (const kind of await storeKinds()) {
               // Stripe opens one dispute per charge, and none on a charge refunded in full.
               const p = nth(paid, s.payment)!;
               const atStripe = await stripeOf(p);
-              if (atStripe.remaining > 0 && atStripe.disputes.length === 0) disputes.push((await w.standin.openDispute(p.paymentIntent)).id);
+              if (atStripe.remaining > 0 && atStripe.disputes.length === 0)
+                disputes.push((await w.standin.openDispute(p.paymentIntent)).id);
             }
             if (s.kind === 'closeDispute') {
               const id = nth(disputes, s.dispute);
-              if (id && (await w.stripe.disputes.retrieve(id)).status === 'needs_response') await w.standin.closeDispute(id, s.outcome);
+              if (id && (await w.stripe.disputes.retrieve(id)).status === 'needs_response')
+                await w.standin.closeDispute(id, s.outcome);
             }
             if (s.kind === 'failRefund') {
               const id = nth(refunds, s.refund);
@@ -319,7 +408,10 @@ for (const kind of await storeKinds()) {
             }
             for (const p of paid) {
               const { reversed } = await ledgerOf(p);
-              assert.ok(reversed >= 0 && reversed <= p.amountMinor, `after ${JSON.stringify(s)}: ${p.id} is reversed by ${reversed} of ${p.amountMinor}`);
+              assert.ok(
+                reversed >= 0 && reversed <= p.amountMinor,
+                `after ${JSON.stringify(s)}: ${p.id} is reversed by ${reversed} of ${p.amountMinor}`,
+              );
             }
           }
           await settle(since);

@@ -41,7 +41,10 @@ for (const kind of await storeKinds()) {
     const local = (url: string) => url.replace('http://opentill.test', w.app.url);
 
     test('a production receipt (no test marking), and one e-mail for a refund made in the dashboard', async () => {
-      const p = await w.vendor.product({ type: 'ONETIME', name: 'Studio', prices: [{ currency: 'USD', value: 40 }] }, 'production');
+      const p = await w.vendor.product(
+        { type: 'ONETIME', name: 'Studio', prices: [{ currency: 'USD', value: 40 }] },
+        'production',
+      );
       const run = await w.checkout(p.id, { email: 'dash@example.com' });
       assert.equal(run.status, 200, run.html);
       await w.settleEvents();
@@ -49,7 +52,9 @@ for (const kind of await storeKinds()) {
       assert.deepEqual(subjects('dash@example.com'), ['Your receipt from Test Vendor']);
       assert.doesNotMatch(inbox.to('dash@example.com')[0]!.text!, /sandbox/);
       const attempt = await w.app.services.store.chargeAttempts.latestFor(run.transactionId!, 'PURCHASE');
-      const intent = (await w.stripe.paymentIntents.list({ limit: 100 })).data.find((i) => i.metadata.opentill_attempt === attempt!.id)!;
+      const intent = (await w.stripe.paymentIntents.list({ limit: 100 })).data.find(
+        (i) => i.metadata.opentill_attempt === attempt!.id,
+      )!;
       await w.standin.refundFromDashboard(intent.id);
       clock.advance(60_000);
       await w.settleEvents();
@@ -73,7 +78,9 @@ for (const kind of await storeKinds()) {
       assert.equal((await w.app.services.billing.runDue()).declined, 1);
       await w.settleEvents();
       await send();
-      const asked = inbox.to('held@example.com').filter((m) => m.subject === 'Action required: confirm your payment for Cloud');
+      const asked = inbox
+        .to('held@example.com')
+        .filter((m) => m.subject === 'Action required: confirm your payment for Cloud');
       assert.equal(asked.length, 1);
       assert.match(asked[0]!.text!, /confirm the payment of \$8\.00/);
       const link = /Confirm the payment:\n(\S+)/.exec(asked[0]!.text!)![1]!;

@@ -21,9 +21,15 @@ for (const kind of await storeKinds()) {
     });
     after(() => w?.close());
 
-    const read = async (id: string) => (await w.vendor.api(`/v1/transaction/${id}`, { environment: 'production' })).json;
-    const feed = async () => (await w.vendor.api('/v1/changed-transactions', { environment: 'production' })).json as { id: string; changeStatus: string }[];
-    const markProcessed = (id: string) => w.vendor.api(`/v1/changed-transactions/${id}`, { method: 'POST', environment: 'production' });
+    const read = async (id: string) =>
+      (await w.vendor.api(`/v1/transaction/${id}`, { environment: 'production' })).json;
+    const feed = async () =>
+      (await w.vendor.api('/v1/changed-transactions', { environment: 'production' })).json as {
+        id: string;
+        changeStatus: string;
+      }[];
+    const markProcessed = (id: string) =>
+      w.vendor.api(`/v1/changed-transactions/${id}`, { method: 'POST', environment: 'production' });
     const product = (input: Parameters<StripeWorld['vendor']['product']>[0]) => w.vendor.product(input, 'production');
     const paymentOf = async (transactionId: string) => {
       const found = await w.stripe.paymentIntents.list({ limit: 100 });
@@ -42,7 +48,11 @@ for (const kind of await storeKinds()) {
       await w.settleEvents();
     };
     const buy = async (email: string, card = '4242424242424242', type: 'ONETIME' | 'SUBSCRIPTION' = 'ONETIME') => {
-      const p = await product({ type, ...(type === 'SUBSCRIPTION' ? { chargeFrequency: 'MONTHLY' } : {}), prices: [{ currency: 'USD', value: 40 }] });
+      const p = await product({
+        type,
+        ...(type === 'SUBSCRIPTION' ? { chargeFrequency: 'MONTHLY' } : {}),
+        prices: [{ currency: 'USD', value: 40 }],
+      });
       const run = await w.checkout(p.id, { email, card });
       assert.equal(run.status, 200, run.html);
       await w.settleEvents();
@@ -69,7 +79,10 @@ for (const kind of await storeKinds()) {
         ['CHANGED_STATUS_REFUNDED'],
       );
       // A refund through the API now: there is nothing left to refund.
-      assert.equal((await w.vendor.api(`/v1/refund-transaction/${id}`, { method: 'POST', environment: 'production' })).status, 400);
+      assert.equal(
+        (await w.vendor.api(`/v1/refund-transaction/${id}`, { method: 'POST', environment: 'production' })).status,
+        400,
+      );
     });
 
     test("opentill's own refund and Stripe's event of it make one refund entry", async () => {
@@ -114,7 +127,11 @@ for (const kind of await storeKinds()) {
         ],
       );
       assert.equal(t.transactionStatus, 'TRANSACTION_STATUS_REFUNDED', 'the customer is not re-subscribed');
-      assert.equal((await feed()).find((c) => c.id === id)?.changeStatus, 'CHANGED_STATUS_REFUNDED', 'the vendor hears of the win');
+      assert.equal(
+        (await feed()).find((c) => c.id === id)?.changeStatus,
+        'CHANGED_STATUS_REFUNDED',
+        'the vendor hears of the win',
+      );
     });
 
     test('the dispute card: paid, then disputed at once; events delivered newest first end the same', async () => {
@@ -125,7 +142,11 @@ for (const kind of await storeKinds()) {
       const payment = (await paymentOf(id)).id;
       const opened = w.standin
         .events()
-        .find((e) => e.type === 'charge.dispute.created' && (e.data.object as { payment_intent: string }).payment_intent === payment);
+        .find(
+          (e) =>
+            e.type === 'charge.dispute.created' &&
+            (e.data.object as { payment_intent: string }).payment_intent === payment,
+        );
       clock.advance(60_000);
       await w.standin.closeDispute((opened!.data.object as { id: string }).id, 'won');
       // Newest first: the win arrives before the dispute it ends.
@@ -143,7 +164,11 @@ for (const kind of await storeKinds()) {
     });
 
     test('a renewal the bank holds for 3-D Secure stays unpaid in dunning; the customer confirms it on the management page, and it is booked once, page and event alike', async () => {
-      const p = await product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 8 }] });
+      const p = await product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        prices: [{ currency: 'USD', value: 8 }],
+      });
       const run = await w.checkout(p.id, { email: 'held@example.com', card: '4000002760003184' });
       assert.equal(run.status, 200, run.html);
       const id = run.transactionId!;
@@ -157,10 +182,16 @@ for (const kind of await storeKinds()) {
       assert.equal(t.transactionStatus, 'SUBSCRIPTION_STATUS_ACTIVE');
       assert.equal(t.entries.length, 1, 'the renewal is not paid yet');
       await w.settleEvents();
-      assert.equal((await read(id)).entries.length, 1, 'payment_intent.payment_failed does not cancel the held payment');
+      assert.equal(
+        (await read(id)).entries.length,
+        1,
+        'payment_intent.payment_failed does not cancel the held payment',
+      );
 
       // The customer opens the management page: it asks them to confirm the payment.
-      const link = await w.vendor.api('/v1/generate-url-to-manage-transactions/held%40example.com', { environment: 'production' });
+      const link = await w.vendor.api('/v1/generate-url-to-manage-transactions/held%40example.com', {
+        environment: 'production',
+      });
       const path = new URL(link.json.url).pathname;
       const page = await (await fetch(`${w.app.url}${path}`)).text();
       assert.match(page, /Your bank asks you to confirm the payment of \$8\.00 for/);

@@ -49,7 +49,8 @@ describe('formatForBuyer: amounts in the buyer locale, exact from the minor unit
     assert.equal(localeFromAcceptLanguage('de-CH,de;q=0.9,en;q=0.8'), 'de-CH');
     assert.equal(localeFromAcceptLanguage('fr;q=0.9'), 'fr');
     assert.equal(localeFromAcceptLanguage('en-us'), 'en-US');
-    for (const bad of ['*', '', undefined, 'x_y!', '12-34']) assert.equal(localeFromAcceptLanguage(bad), 'en', String(bad));
+    for (const bad of ['*', '', undefined, 'x_y!', '12-34'])
+      assert.equal(localeFromAcceptLanguage(bad), 'en', String(bad));
     // The vendor's pages fall back to en-US.
     for (const bad of ['*', undefined]) assert.equal(localeFromAcceptLanguage(bad, 'en-US'), 'en-US', String(bad));
     assert.equal(localeFromAcceptLanguage('de-DE', 'en-US'), 'de-DE');

@@ -8,7 +8,8 @@ import { loadConfig } from '../../src/config.ts';
 /** Settings parsed at start-up (docs/decisions.md §11): what TRUST_PROXY and SQLITE_FILE accept and mean. */
 const dataDir = mkdtempSync(join(tmpdir(), 'opentill-config-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
-const load = (env: Record<string, string>) => loadConfig({ OPENTILL_SECRET: 'config-test-secret-0123456789-0123456789', OPENTILL_DATA_DIR: dataDir, ...env });
+const load = (env: Record<string, string>) =>
+  loadConfig({ OPENTILL_SECRET: 'config-test-secret-0123456789-0123456789', OPENTILL_DATA_DIR: dataDir, ...env });
 
 const refused = (value: string, pattern: RegExp) =>
   assert.throws(
@@ -31,7 +32,10 @@ describe('TRUST_PROXY', () => {
 
   test('a list of proxy addresses and CIDR ranges, IPv4 and IPv6, is what Fastify is given', () => {
     assert.equal(load({ TRUST_PROXY: '127.0.0.1' }).trustProxy, '127.0.0.1');
-    assert.equal(load({ TRUST_PROXY: ' 127.0.0.1, 10.0.0.0/8 ,::1,fd00::/8 ' }).trustProxy, '127.0.0.1,10.0.0.0/8,::1,fd00::/8');
+    assert.equal(
+      load({ TRUST_PROXY: ' 127.0.0.1, 10.0.0.0/8 ,::1,fd00::/8 ' }).trustProxy,
+      '127.0.0.1,10.0.0.0/8,::1,fd00::/8',
+    );
     assert.equal(load({ TRUST_PROXY: '192.168.1.7/32,2001:db8::/128' }).trustProxy, '192.168.1.7/32,2001:db8::/128');
   });
 
@@ -79,11 +83,14 @@ describe('SMTP_URL and SMTP_FROM', () => {
   });
 
   test('an smtp:// or smtps:// URL with the address to send from turns them on', () => {
-    assert.deepEqual(load({ SMTP_URL: 'smtps://user:pass@mail.example.com:465', SMTP_FROM: 'receipts@example.com' }).smtp, {
-      url: 'smtps://user:pass@mail.example.com:465',
-      from: 'receipts@example.com',
-      sandboxTo: 'vendor',
-    });
+    assert.deepEqual(
+      load({ SMTP_URL: 'smtps://user:pass@mail.example.com:465', SMTP_FROM: 'receipts@example.com' }).smtp,
+      {
+        url: 'smtps://user:pass@mail.example.com:465',
+        from: 'receipts@example.com',
+        sandboxTo: 'vendor',
+      },
+    );
   });
 
   test('half a configuration, another scheme, or a sender that is not one address is refused at start, saying what to write', () => {
@@ -92,8 +99,14 @@ describe('SMTP_URL and SMTP_FROM', () => {
       [{ SMTP_FROM: 'receipts@example.com' }, /set SMTP_URL/],
       [{ SMTP_URL: 'http://mail.example.com', SMTP_FROM: 'receipts@example.com' }, /smtp:\/\/ or smtps:\/\//],
       [{ SMTP_URL: 'not a url', SMTP_FROM: 'receipts@example.com' }, /smtp:\/\/ or smtps:\/\//],
-      [{ SMTP_URL: 'smtp://mail.example.com', SMTP_FROM: 'Shop <receipts@example.com>' }, /SMTP_FROM must be the address/],
-      [{ SMTP_URL: 'smtp://mail.example.com', SMTP_FROM: 'receipts@example.com', SMTP_SANDBOX_TO: 'everyone' }, /SMTP_SANDBOX_TO must be vendor/],
+      [
+        { SMTP_URL: 'smtp://mail.example.com', SMTP_FROM: 'Shop <receipts@example.com>' },
+        /SMTP_FROM must be the address/,
+      ],
+      [
+        { SMTP_URL: 'smtp://mail.example.com', SMTP_FROM: 'receipts@example.com', SMTP_SANDBOX_TO: 'everyone' },
+        /SMTP_SANDBOX_TO must be vendor/,
+      ],
     ];
     for (const [env, pattern] of cases) assert.throws(() => load(env), pattern, JSON.stringify(env));
   });
@@ -116,7 +129,9 @@ describe('PANEL_SIGNUP', () => {
     for (const value of ['yes', 'true', 'invite-only', 'opened']) {
       assert.throws(
         () => load({ PANEL_SIGNUP: value }),
-        (err: Error) => err.message.includes(`not "${value}"`) && /closed \(the default[^]*invite \([^]*open \(anyone/.test(err.message),
+        (err: Error) =>
+          err.message.includes(`not "${value}"`) &&
+          /closed \(the default[^]*invite \([^]*open \(anyone/.test(err.message),
         value,
       );
     }

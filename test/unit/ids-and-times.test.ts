@@ -13,7 +13,11 @@ test('isoString is toISOString for any sequence of instants, repeated or not', (
       for (const ms of instants) assert.equal(isoString(new Date(ms)), new Date(ms).toISOString());
     }),
   );
-  assert.throws(() => isoString(new Date(Number.NaN)), RangeError, 'an invalid date is refused, as toISOString refuses it');
+  assert.throws(
+    () => isoString(new Date(Number.NaN)),
+    RangeError,
+    'an invalid date is refused, as toISOString refuses it',
+  );
 });
 
 test("newId's time part orders IDs by their instant, whatever was asked before", () => {
@@ -22,7 +26,8 @@ test("newId's time part orders IDs by their instant, whatever was asked before",
       const ids = instants.map((ms) => ({ ms, id: newId('entry', ms) }));
       for (const a of ids) {
         assert.match(a.id, /^TC-EN_[0-9A-HJKMNP-TV-Z]{30}$/);
-        for (const b of ids) if (a.ms < b.ms) assert.ok(a.id.slice(0, 16) < b.id.slice(0, 16), `${a.id} sorts before ${b.id}`);
+        for (const b of ids)
+          if (a.ms < b.ms) assert.ok(a.id.slice(0, 16) < b.id.slice(0, 16), `${a.id} sorts before ${b.id}`);
       }
       assert.equal(new Set(ids.map((x) => x.id)).size, ids.length, 'the random part tells apart IDs of one instant');
     }),

@@ -23,7 +23,9 @@ export function importGraph(files: readonly string[]): Map<string, string[]> {
   return new Map(
     files.map((file) => {
       const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, false);
-      const targets = importedFiles.filter((i) => i.fileName.startsWith('.')).map((i) => resolve(dirname(file), i.fileName));
+      const targets = importedFiles
+        .filter((i) => i.fileName.startsWith('.'))
+        .map((i) => resolve(dirname(file), i.fileName));
       return [file, targets.filter((t) => known.has(t))];
     }),
   );
@@ -77,7 +79,11 @@ describe('imports', () => {
       ),
       [],
     );
-    const parsed = ts.preProcessFile("import type { X } from './x.ts';\nexport type * from './y.ts';\nexport { z } from './z.ts';", true, false);
+    const parsed = ts.preProcessFile(
+      "import type { X } from './x.ts';\nexport type * from './y.ts';\nexport { z } from './z.ts';",
+      true,
+      false,
+    );
     assert.deepEqual(
       parsed.importedFiles.map((i) => i.fileName),
       ['./x.ts', './y.ts', './z.ts'],

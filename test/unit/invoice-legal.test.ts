@@ -5,7 +5,8 @@ import { periodEnd, type InvoiceDocument } from '../../src/domain/invoices.ts';
 import { pdfText } from '../helpers/pdf-text.ts';
 
 // A 1x1 PNG.
-const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 const document = (over: Partial<InvoiceDocument> = {}): InvoiceDocument => ({
   kind: 'INVOICE',
@@ -31,7 +32,13 @@ const document = (over: Partial<InvoiceDocument> = {}): InvoiceDocument => ({
     postalCode: '75008',
     vatId: 'FR12345678901',
   },
-  item: { description: 'Pro plan', quantity: 1, unitNetMinor: 1000, periodStart: '2030-03-05T09:00:00.000Z', periodEnd: '2030-04-05T09:00:00.000Z' },
+  item: {
+    description: 'Pro plan',
+    quantity: 1,
+    unitNetMinor: 1000,
+    periodStart: '2030-03-05T09:00:00.000Z',
+    periodEnd: '2030-04-05T09:00:00.000Z',
+  },
   reverseCharge: true,
   currency: 'EUR',
   netMinor: 1000,
@@ -74,15 +81,36 @@ test('an invoice carries the full legal content: seller block, buyer block with 
 });
 
 test('names outside Latin-1 come out of the PDF text intact (embedded DejaVu Sans)', async () => {
-  const text = await pdfText(await renderInvoicePdf(document({ buyer: { ...document().buyer, businessName: null, name: 'Ωμέγα Дмитрий Łukasz' } })));
+  const text = await pdfText(
+    await renderInvoicePdf(
+      document({ buyer: { ...document().buyer, businessName: null, name: 'Ωμέγα Дмитрий Łukasz' } }),
+    ),
+  );
   assert.ok(text.includes('Ωμέγα Дмитрий Łukasz'), text);
 });
 
 test('without the flag there is no reverse-charge note; without seller details the minimal blocks remain', async () => {
   const doc = document({
     reverseCharge: false,
-    seller: { name: 'Acme', email: 'a@acme.test', address: [], country: null, taxId: null, supportEmail: null, logo: null },
-    buyer: { name: null, businessName: null, address: [], email: 'x@example.com', country: 'US', region: 'CA', postalCode: null, vatId: null },
+    seller: {
+      name: 'Acme',
+      email: 'a@acme.test',
+      address: [],
+      country: null,
+      taxId: null,
+      supportEmail: null,
+      logo: null,
+    },
+    buyer: {
+      name: null,
+      businessName: null,
+      address: [],
+      email: 'x@example.com',
+      country: 'US',
+      region: 'CA',
+      postalCode: null,
+      vatId: null,
+    },
   });
   const text = await pdfText(await renderInvoicePdf(doc));
   assert.ok(!text.includes('Reverse charge'), text);
@@ -91,7 +119,9 @@ test('without the flag there is no reverse-charge note; without seller details t
 });
 
 test('a credit note mirrors the invoice: same blocks, the invoice it credits, and the reverse-charge note', async () => {
-  const text = await pdfText(await renderInvoicePdf(document({ kind: 'CREDIT_NOTE', number: '000043', creditFor: '000042' })));
+  const text = await pdfText(
+    await renderInvoicePdf(document({ kind: 'CREDIT_NOTE', number: '000043', creditFor: '000042' })),
+  );
   for (const expected of [
     'Credit note 000043',
     'Credit for invoice 000042',
@@ -106,8 +136,17 @@ test('a credit note mirrors the invoice: same blocks, the invoice it credits, an
 
 test('a period ends where the next one starts, counted from the anchor (31 January → end of February → 31 March)', () => {
   const billing = { anchor: '2030-01-31T10:00:00.000Z', period: 2, failedAttempts: 0 };
-  assert.equal(periodEnd({ chargeFrequency: 'MONTHLY', billing }, '2030-01-31T10:00:00.000Z'), '2030-02-28T10:00:00.000Z');
-  assert.equal(periodEnd({ chargeFrequency: 'MONTHLY', billing }, '2030-02-28T10:00:00.000Z'), '2030-03-31T10:00:00.000Z');
-  assert.equal(periodEnd({ chargeFrequency: 'YEARLY', billing: undefined }, '2030-01-01T00:00:00.000Z'), '2031-01-01T00:00:00.000Z');
+  assert.equal(
+    periodEnd({ chargeFrequency: 'MONTHLY', billing }, '2030-01-31T10:00:00.000Z'),
+    '2030-02-28T10:00:00.000Z',
+  );
+  assert.equal(
+    periodEnd({ chargeFrequency: 'MONTHLY', billing }, '2030-02-28T10:00:00.000Z'),
+    '2030-03-31T10:00:00.000Z',
+  );
+  assert.equal(
+    periodEnd({ chargeFrequency: 'YEARLY', billing: undefined }, '2030-01-01T00:00:00.000Z'),
+    '2031-01-01T00:00:00.000Z',
+  );
   assert.equal(periodEnd({ chargeFrequency: 'UNKNOWN', billing: undefined }, '2030-01-01T00:00:00.000Z'), null);
 });

@@ -3,7 +3,16 @@ import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { ExchangeRates } from '../../src/domain/exchange-rates.ts';
-import { convert, currencyExponent, divideRoundHalfUp, formatMinor, minorToNumber, multiplyByRate, toMinor, type Decimal } from '../../src/domain/money.ts';
+import {
+  convert,
+  currencyExponent,
+  divideRoundHalfUp,
+  formatMinor,
+  minorToNumber,
+  multiplyByRate,
+  toMinor,
+  type Decimal,
+} from '../../src/domain/money.ts';
 import { convertFromUsd, quotePrice } from '../../src/domain/pricing.ts';
 
 /**
@@ -84,15 +93,17 @@ function exactFromUsd(usdMinor: number, currency: string, usdRate: Decimal, targ
 
 /** A decimal rate between lowMicros and highMicros millionths, written with 0 to 3 extra trailing zeros or none. */
 const decimalRate = (lowMicros: number, highMicros: number): fc.Arbitrary<Decimal> =>
-  fc.tuple(fc.integer({ min: lowMicros, max: highMicros }), fc.integer({ min: 0, max: 3 }), fc.boolean()).map(([micros, extra, strip]) => {
-    let units = BigInt(micros) * 10n ** BigInt(extra);
-    let scale = 6 + extra;
-    while (strip && scale > 0 && units % 10n === 0n) {
-      units /= 10n;
-      scale -= 1;
-    }
-    return { units, scale };
-  });
+  fc
+    .tuple(fc.integer({ min: lowMicros, max: highMicros }), fc.integer({ min: 0, max: 3 }), fc.boolean())
+    .map(([micros, extra, strip]) => {
+      let units = BigInt(micros) * 10n ** BigInt(extra);
+      let scale = 6 + extra;
+      while (strip && scale > 0 && units % 10n === 0n) {
+        units /= 10n;
+        scale -= 1;
+      }
+      return { units, scale };
+    });
 
 /**
  * An ECB-style table: USD near parity with EUR (0.5 .. 2 per EUR), any subset of the other
@@ -103,7 +114,9 @@ const ratesTable: fc.Arbitrary<ExchangeRates> = fc
     decimalRate(500_000, 2_000_000),
     fc
       .subarray(CURRENCIES.filter((c) => c !== 'USD'))
-      .chain((codes) => fc.tuple(...codes.map((code) => decimalRate(100, 100_000_000_000).map((rate) => [code, rate] as const)))),
+      .chain((codes) =>
+        fc.tuple(...codes.map((code) => decimalRate(100, 100_000_000_000).map((rate) => [code, rate] as const))),
+      ),
   )
   .map(([usd, others]) => {
     const perEuro = new Map<string, Decimal>([['USD', usd], ...others]);
@@ -116,7 +129,10 @@ const minorAmount = fc.integer({ min: 0, max: 1_000_000_000 });
 /** A country of the tax dataset, with a state or province where the country has them (or none, or an unknown one). */
 const locality: fc.Arbitrary<{ country: string; region: string | null }> = fc.oneof(
   fc.record({ country: fc.constantFrom(...COUNTRIES), region: fc.constant(null) }),
-  fc.record({ country: fc.constant('US'), region: fc.oneof(fc.constantFrom(...US_STATES), fc.constant('ZZ'), fc.constant(null)) }),
+  fc.record({
+    country: fc.constant('US'),
+    region: fc.oneof(fc.constantFrom(...US_STATES), fc.constant('ZZ'), fc.constant(null)),
+  }),
   fc.record({ country: fc.constant('CA'), region: fc.oneof(fc.constantFrom(...CA_PROVINCES), fc.constant(null)) }),
   fc.record({ country: fc.constantFrom(...COUNTRIES), region: fc.constantFrom(...US_STATES, ...CA_PROVINCES) }),
 );
@@ -130,11 +146,13 @@ const isInvalidInput = (err: unknown) => (err as { code?: string }).code === 'IN
 
 describe('money properties: the test data', () => {
   test('the exponents and the tax dataset are what the properties assume', () => {
-    for (const [currency, exponent] of Object.entries(EXPONENTS)) assert.equal(currencyExponent(currency), exponent, currency);
+    for (const [currency, exponent] of Object.entries(EXPONENTS))
+      assert.equal(currencyExponent(currency), exponent, currency);
     assert.ok(COUNTRIES.length > 50);
     assert.ok(US_STATES.length > 40 && CA_PROVINCES.length > 5);
     // Regions only ever add tax in the US and Canada; the properties sum country + region.
-    for (const state of [...Object.values(dataset.US!.states!), ...Object.values(dataset.CA!.states!)]) assert.ok(state.rate > 0);
+    for (const state of [...Object.values(dataset.US!.states!), ...Object.values(dataset.CA!.states!)])
+      assert.ok(state.rate > 0);
   });
 });
 
@@ -170,7 +188,11 @@ describe('money properties: quotePrice', () => {
           assert.equal(BigInt(quote.netMinor), net);
           assert.equal(BigInt(quote.taxMinor), tax);
           assert.ok(quote.taxMinor >= 0, 'tax is never negative');
-          assert.ok(Number.isSafeInteger(quote.netMinor) && Number.isSafeInteger(quote.taxMinor) && Number.isSafeInteger(quote.totalMinor));
+          assert.ok(
+            Number.isSafeInteger(quote.netMinor) &&
+              Number.isSafeInteger(quote.taxMinor) &&
+              Number.isSafeInteger(quote.totalMinor),
+          );
           assert.equal(BigInt(quote.totalMinor), BigInt(quote.netMinor) + BigInt(quote.taxMinor));
           assert.ok(sameRatio(ratioOf(quote.taxRate), rate), `taxRate ${quote.taxRate} for ${country}/${region}`);
           assert.equal(quote.netUsdMinor, usd);
@@ -195,7 +217,8 @@ describe('money properties: quotePrice', () => {
           }
           const rate = expectedTaxRate(country, region);
           const tax = roundHalfAwayFromZero(net * rate.num, rate.den);
-          const quote = () => quotePrice({ prices: { USD: usd }, currency: wanted, country, region, allowConversion: true, rates });
+          const quote = () =>
+            quotePrice({ prices: { USD: usd }, currency: wanted, country, region, allowConversion: true, rates });
           if (net + tax > MAX_SAFE) {
             assert.throws(quote, (err: Error) => isInvalidInput(err) && /too large/.test(err.message));
             return;
@@ -311,7 +334,10 @@ describe('money properties: conversion', () => {
       fc.property(minorAmount, minorAmount, ratesTable, (a, b, rates) => {
         const [low, high] = a <= b ? [a, b] : [b, a];
         for (const currency of rates.perEuro.keys()) {
-          assert.ok(convertFromUsd(low, currency, rates) <= convertFromUsd(high, currency, rates), `${low} <= ${high} in ${currency}`);
+          assert.ok(
+            convertFromUsd(low, currency, rates) <= convertFromUsd(high, currency, rates),
+            `${low} <= ${high} in ${currency}`,
+          );
         }
       }),
       { numRuns: 3000 },
@@ -394,23 +420,28 @@ describe('money properties: rounding', () => {
 
   test('multiplyByRate is minor x rate rounded half away from zero, within half a minor unit, or refused past 2^53', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -1e12, max: 1e12 }), fc.bigInt({ min: 0n, max: 10n ** 7n }), fc.integer({ min: 0, max: 8 }), (minor, units, scale) => {
-        const rate: Decimal = { units, scale };
-        const den = 10n ** BigInt(scale);
-        const expected = roundHalfAwayFromZero(BigInt(minor) * units, den);
-        if (expected > MAX_SAFE || expected < -MAX_SAFE) {
-          assert.throws(
-            () => multiplyByRate(minor, rate),
-            (err: Error) => isInvalidInput(err) && /too large/.test(err.message),
-          );
-          return;
-        }
-        const result = multiplyByRate(minor, rate);
-        assert.ok(Number.isSafeInteger(result));
-        assert.equal(BigInt(result), expected);
-        assert.ok(withinHalfUnit(BigInt(result), BigInt(minor) * units, den));
-        if (minor >= 0) assert.ok(result >= 0, 'a non-negative amount never has negative tax');
-      }),
+      fc.property(
+        fc.integer({ min: -1e12, max: 1e12 }),
+        fc.bigInt({ min: 0n, max: 10n ** 7n }),
+        fc.integer({ min: 0, max: 8 }),
+        (minor, units, scale) => {
+          const rate: Decimal = { units, scale };
+          const den = 10n ** BigInt(scale);
+          const expected = roundHalfAwayFromZero(BigInt(minor) * units, den);
+          if (expected > MAX_SAFE || expected < -MAX_SAFE) {
+            assert.throws(
+              () => multiplyByRate(minor, rate),
+              (err: Error) => isInvalidInput(err) && /too large/.test(err.message),
+            );
+            return;
+          }
+          const result = multiplyByRate(minor, rate);
+          assert.ok(Number.isSafeInteger(result));
+          assert.equal(BigInt(result), expected);
+          assert.ok(withinHalfUnit(BigInt(result), BigInt(minor) * units, den));
+          if (minor >= 0) assert.ok(result >= 0, 'a non-negative amount never has negative tax');
+        },
+      ),
       { numRuns: 5000 },
     );
   });

@@ -15,7 +15,11 @@ import {
 import { convertFromUsd, quotePrice } from '../../src/domain/pricing.ts';
 
 const invalid = (fn: () => unknown, pattern?: RegExp) =>
-  assert.throws(fn, (err: { code?: string; message?: string }) => err.code === 'INVALID_INPUT' && (!pattern || pattern.test(err.message ?? '')));
+  assert.throws(
+    fn,
+    (err: { code?: string; message?: string }) =>
+      err.code === 'INVALID_INPUT' && (!pattern || pattern.test(err.message ?? '')),
+  );
 
 describe('money: minor units', () => {
   test('each currency has its own exponent: JPY 0, USD 2, KWD 3', () => {
@@ -132,16 +136,34 @@ describe('pricing: convertFromUsd', () => {
   test('quotePrice converts only missing prices and taxes the net amount', () => {
     const quote = quotePrice({ prices: { USD: 2000 }, currency: 'JPY', country: 'JP', allowConversion: true, rates });
     assert.deepEqual(
-      { currency: quote.currency, net: quote.netMinor, tax: quote.taxMinor, total: quote.totalMinor, usd: quote.netUsdMinor },
+      {
+        currency: quote.currency,
+        net: quote.netMinor,
+        tax: quote.taxMinor,
+        total: quote.totalMinor,
+        usd: quote.netUsdMinor,
+      },
       { currency: 'JPY', net: 3043, tax: 304, total: 3347, usd: 2000 },
     );
-    const listed = quotePrice({ prices: { USD: 2000, EUR: 1850 }, currency: 'eur', country: 'DE', allowConversion: true, rates });
+    const listed = quotePrice({
+      prices: { USD: 2000, EUR: 1850 },
+      currency: 'eur',
+      country: 'DE',
+      allowConversion: true,
+      rates,
+    });
     assert.equal(listed.netMinor, 1850);
     assert.equal(listed.taxMinor, 352);
     assert.equal(listed.taxRate, '0.19');
     const noRate = quotePrice({ prices: { USD: 2000 }, currency: 'CHF', country: 'CH', allowConversion: true, rates });
     assert.equal(noRate.currency, 'USD');
-    const noConversion = quotePrice({ prices: { USD: 2000 }, currency: 'EUR', country: 'DE', allowConversion: false, rates });
+    const noConversion = quotePrice({
+      prices: { USD: 2000 },
+      currency: 'EUR',
+      country: 'DE',
+      allowConversion: false,
+      rates,
+    });
     assert.equal(noConversion.currency, 'USD');
   });
 });

@@ -30,7 +30,13 @@ describe('ledger entries', () => {
 
   test('a reversal negates every amount of the payment it points at', () => {
     const paid = payment('ONETIME_PAYMENT', 1000);
-    const refund = reversalEntry(paid, { type: 'ONETIME_PAYMENT_REFUND', vendorId: 'TC-VE_1', environment: 'production', externalId: 're_1', at });
+    const refund = reversalEntry(paid, {
+      type: 'ONETIME_PAYMENT_REFUND',
+      vendorId: 'TC-VE_1',
+      environment: 'production',
+      externalId: 're_1',
+      at,
+    });
     assert.equal(refund.reversesEntryId, paid.id);
     assert.deepEqual(
       [refund.amountTotalMinor, refund.taxMinor, refund.netMinor, refund.incomeMinor, refund.transactionFeeMinor],
@@ -42,7 +48,13 @@ describe('ledger entries', () => {
     const first = payment('VAULTED_PAYMENT', 1000, 0);
     const second = payment('VAULTED_PAYMENT', 2000, 1);
     assert.equal(latestUnreversedPayment([first, second])?.id, second.id);
-    const refund = reversalEntry(second, { type: 'ONETIME_PAYMENT_REFUND', vendorId: 'TC-VE_1', environment: 'production', externalId: null, at });
+    const refund = reversalEntry(second, {
+      type: 'ONETIME_PAYMENT_REFUND',
+      vendorId: 'TC-VE_1',
+      environment: 'production',
+      externalId: null,
+      at,
+    });
     assert.equal(latestUnreversedPayment([first, second, refund])?.id, first.id);
   });
 });

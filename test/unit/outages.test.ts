@@ -9,14 +9,31 @@ const coded = (code: string, message = 'driver error') => Object.assign(new Erro
 
 describe('what counts as the database being unavailable', () => {
   test('PostgreSQL lost, shutting down, out of connections, a lock or statement timeout, a serialization conflict', () => {
-    for (const code of ['08006', '08001', '08P01', '57P01', '57P02', '57P03', '53300', '53100', '55P03', '57014', '40001', '40P01']) {
+    for (const code of [
+      '08006',
+      '08001',
+      '08P01',
+      '57P01',
+      '57P02',
+      '57P03',
+      '53300',
+      '53100',
+      '55P03',
+      '57014',
+      '40001',
+      '40P01',
+    ]) {
       assert.ok(isOutage(coded(code)), code);
     }
   });
 
   test('the network and the disk: refused, reset, timed out, no space, an I/O error', () => {
-    for (const code of ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOSPC', 'EDQUOT', 'EIO']) assert.ok(isOutage(coded(code)), code);
-    assert.ok(isOutage(new AggregateError([coded('ECONNREFUSED'), coded('ECONNREFUSED')])), "node's two-address connect failure");
+    for (const code of ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOSPC', 'EDQUOT', 'EIO'])
+      assert.ok(isOutage(coded(code)), code);
+    assert.ok(
+      isOutage(new AggregateError([coded('ECONNREFUSED'), coded('ECONNREFUSED')])),
+      "node's two-address connect failure",
+    );
   });
 
   test('SQLite: busy past its timeout, full, an I/O error, the file gone or read-only', () => {
@@ -128,7 +145,8 @@ describe('repeated failures', () => {
 });
 
 describe('waiting for the database at start', () => {
-  const unavailable = () => new AppError('SERVICE_UNAVAILABLE', 'away', { retryAfterSeconds: 2, cause: coded('ECONNREFUSED') });
+  const unavailable = () =>
+    new AppError('SERVICE_UNAVAILABLE', 'away', { retryAfterSeconds: 2, cause: coded('ECONNREFUSED') });
 
   test('tries again until it answers, logging when it starts waiting and when it is back', async () => {
     let tries = 0;

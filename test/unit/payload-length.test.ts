@@ -16,7 +16,10 @@ describe('payload length', () => {
 
   test('plain text keeps its limit: 4999 characters accepted, 5000 refused', () => {
     assert.equal(requirePayload('x'.repeat(4999)), 'x'.repeat(4999));
-    assert.throws(() => requirePayload('x'.repeat(5000)), { code: 'PAYLOAD_TOO_LONG', message: 'payload has 5000 characters; it must have fewer than 5000.' });
+    assert.throws(() => requirePayload('x'.repeat(5000)), {
+      code: 'PAYLOAD_TOO_LONG',
+      message: 'payload has 5000 characters; it must have fewer than 5000.',
+    });
     assert.throws(() => requirePayload('😀'.repeat(2500) + 'x'.repeat(2500)), { code: 'PAYLOAD_TOO_LONG' });
   });
 });

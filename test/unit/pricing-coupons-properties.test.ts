@@ -17,7 +17,10 @@ import { quotePrice, type QuoteRequest } from '../../src/domain/pricing.ts';
 const CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY', 'KRW', 'KWD', 'BHD', 'JOD'];
 /** The exponents the expectations rely on, written down here rather than read from the code under test. */
 const EXPONENTS: Readonly<Record<string, number>> = { JPY: 0, KRW: 0, USD: 2, EUR: 2, GBP: 2, KWD: 3, BHD: 3, JOD: 3 };
-const dataset = createRequire(import.meta.url)('sales-tax/res/sales_tax_rates.json') as Record<string, { states?: Record<string, unknown> }>;
+const dataset = createRequire(import.meta.url)('sales-tax/res/sales_tax_rates.json') as Record<
+  string,
+  { states?: Record<string, unknown> }
+>;
 const COUNTRIES = Object.keys(dataset).filter((c) => /^[A-Z]{2}$/.test(c));
 const US_STATES = Object.keys(dataset.US?.states ?? {});
 
@@ -58,7 +61,9 @@ const ratesTable: fc.Arbitrary<ExchangeRates> = fc
     decimalRate(500_000, 2_000_000),
     fc
       .subarray(CURRENCIES.filter((c) => c !== 'USD' && c !== 'EUR'))
-      .chain((codes) => fc.tuple(...codes.map((code) => decimalRate(100, 100_000_000_000).map((rate) => [code, rate] as const)))),
+      .chain((codes) =>
+        fc.tuple(...codes.map((code) => decimalRate(100, 100_000_000_000).map((rate) => [code, rate] as const))),
+      ),
   )
   .map(([usd, others]) => ({
     date: '2026-01-01',
@@ -78,7 +83,11 @@ const locality = fc.oneof(
 const percentOff = fc.integer({ min: 0, max: 2 }).chain((scale) =>
   fc.integer({ min: 1, max: 100 * 10 ** scale }).map((units) => {
     const digits = String(units).padStart(scale + 1, '0');
-    return { text: scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`, units: BigInt(units), scale };
+    return {
+      text: scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`,
+      units: BigInt(units),
+      scale,
+    };
   }),
 );
 
@@ -88,7 +97,11 @@ const amountsOff = fc
     fc.integer({ min: 1, max: 2_000_000_000 }),
     fc
       .subarray(CURRENCIES.filter((c) => c !== 'USD'))
-      .chain((codes) => fc.tuple(...codes.map((code) => fc.integer({ min: 1, max: 2_000_000_000 }).map((minor) => [code, minor] as const)))),
+      .chain((codes) =>
+        fc.tuple(
+          ...codes.map((code) => fc.integer({ min: 1, max: 2_000_000_000 }).map((minor) => [code, minor] as const)),
+        ),
+      ),
   )
   .map(([usd, others]) => ({ USD: usd, ...Object.fromEntries(others) }) as Record<string, number>);
 
@@ -126,22 +139,43 @@ function quotes(input: PricingInput, applied: Coupon) {
     rates: input.rates,
   };
   const list = quotePrice(request);
-  const discounted = quotePrice({ ...request, discount: (net, currency) => discountedNet(net, currency, applied, input.rates) });
+  const discounted = quotePrice({
+    ...request,
+    discount: (net, currency) => discountedNet(net, currency, applied, input.rates),
+  });
   return { list, discounted };
 }
 
 /** What every discounted quote must satisfy, given the amount off the net price computed here. */
-function assertDiscounted(list: ReturnType<typeof quotePrice>, discounted: ReturnType<typeof quotePrice>, off: bigint, offUsd: bigint, usd: number) {
+function assertDiscounted(
+  list: ReturnType<typeof quotePrice>,
+  discounted: ReturnType<typeof quotePrice>,
+  off: bigint,
+  offUsd: bigint,
+  usd: number,
+) {
   const expectedNet = BigInt(list.netMinor) - off > 0n ? BigInt(list.netMinor) - off : 0n;
   assert.equal(discounted.currency, list.currency, 'a coupon does not change the currency');
   assert.equal(BigInt(discounted.netMinor), expectedNet, 'net = list net - amount off, floored at zero');
   assert.ok(discounted.netMinor >= 0, 'net is never negative');
-  assert.equal(discounted.netMinor, list.netMinor - discounted.discountMinor, 'discounted net = undiscounted net - discount, exactly');
+  assert.equal(
+    discounted.netMinor,
+    list.netMinor - discounted.discountMinor,
+    'discounted net = undiscounted net - discount, exactly',
+  );
   assert.ok(discounted.discountMinor >= 0 && discounted.discountMinor <= list.netMinor);
-  assert.equal(BigInt(discounted.totalMinor), BigInt(discounted.netMinor) + BigInt(discounted.taxMinor), 'total = net + tax');
+  assert.equal(
+    BigInt(discounted.totalMinor),
+    BigInt(discounted.netMinor) + BigInt(discounted.taxMinor),
+    'total = net + tax',
+  );
   assert.equal(discounted.taxRate, list.taxRate);
   const rate = ratioOf(discounted.taxRate);
-  assert.equal(BigInt(discounted.taxMinor), roundHalfAwayFromZero(BigInt(discounted.netMinor) * rate.num, rate.den), 'tax on the discounted net');
+  assert.equal(
+    BigInt(discounted.taxMinor),
+    roundHalfAwayFromZero(BigInt(discounted.netMinor) * rate.num, rate.den),
+    'tax on the discounted net',
+  );
   assert.ok(discounted.totalMinor <= list.totalMinor, 'a coupon never raises the price');
   assert.ok(discounted.taxMinor <= list.taxMinor);
   const usdLeft = BigInt(usd) - offUsd > 0n ? BigInt(usd) - offUsd : 0n;
@@ -158,7 +192,12 @@ describe('pricing properties with coupons', () => {
         const offUsd = roundHalfAwayFromZero(BigInt(input.usd) * percent.units, hundredths);
         assertDiscounted(list, discounted, off, offUsd, input.usd);
         assert.ok(discounted.netMinor <= list.netMinor, 'a percentage never raises the net price');
-        if (percent.units === hundredths) assert.deepEqual([discounted.netMinor, discounted.taxMinor, discounted.totalMinor], [0, 0, 0], '100 % off is free');
+        if (percent.units === hundredths)
+          assert.deepEqual(
+            [discounted.netMinor, discounted.taxMinor, discounted.totalMinor],
+            [0, 0, 0],
+            '100 % off is free',
+          );
       }),
       { numRuns: 3000 },
     );
@@ -180,7 +219,10 @@ describe('pricing properties with coupons', () => {
         // test/api/money-behaviours.test.ts; the property covers every other case.
         fc.pre(amounts[paidIn] !== undefined || input.rates.perEuro.has(paidIn));
         const { list, discounted } = quotes(input, applied);
-        const off = amounts[list.currency] !== undefined ? BigInt(amounts[list.currency]!) : expectedFromUsd(amounts.USD!, list.currency, input.rates);
+        const off =
+          amounts[list.currency] !== undefined
+            ? BigInt(amounts[list.currency]!)
+            : expectedFromUsd(amounts.USD!, list.currency, input.rates);
         assertDiscounted(list, discounted, off, BigInt(amounts.USD!), input.usd);
       }),
       { numRuns: 3000 },
@@ -196,7 +238,14 @@ describe('pricing properties with coupons', () => {
       ]),
     };
     const quote = (prices: Record<string, number>, currency: string, applied: Coupon) =>
-      quotePrice({ prices, currency, country: 'HK', allowConversion: false, rates, discount: (net, c) => discountedNet(net, c, applied, rates) });
+      quotePrice({
+        prices,
+        currency,
+        country: 'HK',
+        allowConversion: false,
+        rates,
+        discount: (net, c) => discountedNet(net, c, applied, rates),
+      });
     const quarter = quote({ USD: 1999 }, 'USD', coupon({ percentOff: '25', amountsOff: {} }));
     assert.deepEqual([quarter.netMinor, quarter.discountMinor, quarter.totalMinor], [1499, 500, 1499]); // 499.75 -> 500
     const yen = quote({ USD: 100, JPY: 1 }, 'JPY', coupon({ percentOff: '12.5', amountsOff: {} }));

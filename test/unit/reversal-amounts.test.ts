@@ -42,7 +42,8 @@ test('a payment reversed in any number of parts: each part adds up, none takes m
           const next = nextReversal(p, reversals, amount);
           assert.equal(next.amountTotalMinor, -amount);
           assert.equal(next.netMinor + next.taxMinor, -amount, 'a reversal adds up');
-          for (const field of [...SPLIT_FIELDS, 'netMinor'] as const) assert.ok(Number.isSafeInteger(next[field]), field);
+          for (const field of [...SPLIT_FIELDS, 'netMinor'] as const)
+            assert.ok(Number.isSafeInteger(next[field]), field);
           reversals.push({ ...p, ...next, id: `r${i}`, reversesEntryId: p.id });
           assert.equal(
             reversedMinor(reversals),
@@ -90,7 +91,14 @@ test('a reversal that is undone (a dispute won) gives its part back: the payment
   } as LedgerEntry;
   const refund = { ...p, ...nextReversal(p, [], 1000), id: 'refund', reversesEntryId: 'pay' };
   const chargeback = { ...p, ...nextReversal(p, [refund], 3000), id: 'cb', reversesEntryId: 'pay' };
-  const won = { ...chargeback, id: 'won', reversesEntryId: 'cb', amountTotalMinor: 3000, taxMinor: -chargeback.taxMinor, netMinor: -chargeback.netMinor };
+  const won = {
+    ...chargeback,
+    id: 'won',
+    reversesEntryId: 'cb',
+    amountTotalMinor: 3000,
+    taxMinor: -chargeback.taxMinor,
+    netMinor: -chargeback.netMinor,
+  };
   const unrelated = { ...p, id: 'other', reversesEntryId: 'someone-else' };
   const all = [p, refund, chargeback, won, unrelated] as LedgerEntry[];
   assert.deepEqual(

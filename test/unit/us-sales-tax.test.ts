@@ -4,7 +4,8 @@ import { formatUsSalesTaxCsv, parseUsSalesTaxCsv, taxRateFor } from '../../src/d
 import { quotePrice } from '../../src/domain/pricing.ts';
 import { formatDecimal } from '../../src/domain/money.ts';
 
-const HEADER = 'State,ZipCode,TaxRegionName,StateRate,EstimatedCombinedRate,EstimatedCountyRate,EstimatedCityRate,EstimatedSpecialRate,RiskLevel';
+const HEADER =
+  'State,ZipCode,TaxRegionName,StateRate,EstimatedCombinedRate,EstimatedCountyRate,EstimatedCityRate,EstimatedSpecialRate,RiskLevel';
 const NY = 'NY,10001,NEW YORK CITY,0.04,0.08875,0,0.045,0.00375,1';
 const rates = {
   date: '2030-01-01',
@@ -34,7 +35,10 @@ describe('ZIP-level US sales tax table', () => {
       allowConversion: true,
       rates,
     });
-    assert.deepEqual([quote.taxMinor, quote.totalMinor, quote.taxRate, quote.taxEstimated], [888, 10888, '0.08875', undefined]);
+    assert.deepEqual(
+      [quote.taxMinor, quote.totalMinor, quote.taxRate, quote.taxEstimated],
+      [888, 10888, '0.08875', undefined],
+    );
   });
 
   test('columns are found by name in any order, quoted names keep their commas, and the table writes back the same', () => {

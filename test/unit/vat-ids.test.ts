@@ -49,6 +49,7 @@ describe('VAT ID formats', () => {
 
   test('every EU member state has a format', () => {
     assert.equal(EU_COUNTRIES.size, 27);
-    for (const country of EU_COUNTRIES) assert.equal(checkVatIdFormat('X', country).reason?.includes('EU only'), false, country);
+    for (const country of EU_COUNTRIES)
+      assert.equal(checkVatIdFormat('X', country).reason?.includes('EU only'), false, country);
   });
 });

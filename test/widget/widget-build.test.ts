@@ -5,7 +5,13 @@ import vm from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerWidgetRoutes } from '../../src/http/widget-routes.ts';
-import { buildWidgets, WIDGET_FILES, WIDGET_GZIP_BUDGET, widgetBuildOptions, type WidgetBundles } from '../../src/widget/build.ts';
+import {
+  buildWidgets,
+  WIDGET_FILES,
+  WIDGET_GZIP_BUDGET,
+  widgetBuildOptions,
+  type WidgetBundles,
+} from '../../src/widget/build.ts';
 
 /**
  * The client script as the server builds and serves it. What it does in a real page is tested in
@@ -61,7 +67,8 @@ function loadScript(code: Buffer, src: string, answer: () => Response) {
   return { tc, calls };
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const notFound = () => json(404, { error: 'NOT_FOUND', message: 'Product prod_missing was not found.' });
 /** Errors come from the script's own realm, so `instanceof Error` cannot tell. */
 const errorWithMessage = (message: string) => (error: unknown) =>
@@ -98,9 +105,14 @@ describe('client script bundles', () => {
   });
 
   test('production getPrice calls {origin}/public/v1 and resolves to exactly the six price fields', async () => {
-    const { tc, calls } = loadScript(bundles[PROD]!.code, 'https://pay.example/latest/widget.min.js', () => json(200, PRICE));
+    const { tc, calls } = loadScript(bundles[PROD]!.code, 'https://pay.example/latest/widget.min.js', () =>
+      json(200, PRICE),
+    );
     const price = await tc.getPrice('prod_1');
-    assert.deepEqual({ ...price }, { currency: 'EUR', price: 11.9, priceNet: 10, tax: 1.9, taxName: 'VAT', taxRate: 0.19 });
+    assert.deepEqual(
+      { ...price },
+      { currency: 'EUR', price: 11.9, priceNet: 10, tax: 1.9, taxName: 'VAT', taxRate: 0.19 },
+    );
     assert.deepEqual(
       calls,
       [{ url: 'https://pay.example/public/v1/price/prod_1', method: 'GET', body: undefined }],
@@ -109,7 +121,9 @@ describe('client script bundles', () => {
   });
 
   test('sandbox getPrice calls {origin}/sandbox/public/v1 with the script tag country', async () => {
-    const { tc, calls } = loadScript(bundles[SANDBOX]!.code, 'https://pay.example/latest/widget.sandbox.min.js', () => json(200, PRICE));
+    const { tc, calls } = loadScript(bundles[SANDBOX]!.code, 'https://pay.example/latest/widget.sandbox.min.js', () =>
+      json(200, PRICE),
+    );
     assert.equal(((await tc.getPrice('prod_1')) as { price: number }).price, 11.9);
     assert.deepEqual(
       calls.map((c) => c.url),
@@ -118,7 +132,9 @@ describe('client script bundles', () => {
   });
 
   test('a server mounted under a path prefix is called under that prefix', async () => {
-    const { tc, calls } = loadScript(bundles[PROD]!.code, 'https://example.com/till/latest/widget.min.js?v=2', () => json(200, PRICE));
+    const { tc, calls } = loadScript(bundles[PROD]!.code, 'https://example.com/till/latest/widget.min.js?v=2', () =>
+      json(200, PRICE),
+    );
     await tc.getPrice('prod 1');
     assert.deepEqual(
       calls.map((c) => c.url),
@@ -127,7 +143,9 @@ describe('client script bundles', () => {
   });
 
   test('concurrent getPrice calls for one product make one request', async () => {
-    const { tc, calls } = loadScript(bundles[PROD]!.code, 'https://pay.example/latest/widget.min.js', () => json(200, PRICE));
+    const { tc, calls } = loadScript(bundles[PROD]!.code, 'https://pay.example/latest/widget.min.js', () =>
+      json(200, PRICE),
+    );
     await Promise.all([tc.getPrice('prod_1'), tc.getPrice('prod_1'), tc.getPrice('prod_1')]);
     assert.equal(calls.length, 1);
   });
@@ -147,11 +165,21 @@ describe('client script bundles', () => {
     ] as const) {
       const { tc, calls } = loadScript(bundles[file]!.code, `https://pay.example/latest/${file}`, notFound);
       await assert.rejects(
-        tc.buy('prod_missing', { firstName: 'Ada', email: '', zipCode: '10115', nonEditableEmail: true, redirect: false }),
+        tc.buy('prod_missing', {
+          firstName: 'Ada',
+          email: '',
+          zipCode: '10115',
+          nonEditableEmail: true,
+          redirect: false,
+        }),
         errorWithMessage('Product prod_missing was not found.'),
       );
       assert.deepEqual(calls, [
-        { url: `${api}/checkout`, method: 'POST', body: { productId: 'prod_missing', firstName: 'Ada', zipCode: '10115', nonEditableEmail: true, ...country } },
+        {
+          url: `${api}/checkout`,
+          method: 'POST',
+          body: { productId: 'prod_missing', firstName: 'Ada', zipCode: '10115', nonEditableEmail: true, ...country },
+        },
       ]);
     }
   });

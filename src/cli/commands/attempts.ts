@@ -5,7 +5,9 @@ import { withServices } from '../with-services.ts';
 
 /** `opentill attempts list`: money movements whose outcome is not settled yet (docs/decisions.md, money safety). */
 export function registerAttemptCommands(program: Command) {
-  const attempts = program.command('attempts').description('charge and refund attempts the payment provider has not settled yet');
+  const attempts = program
+    .command('attempts')
+    .description('charge and refund attempts the payment provider has not settled yet');
 
   attempts
     .command('list')

@@ -6,7 +6,8 @@ import { configOrFail } from '../with-services.ts';
 /** The SQLite file both commands work on, or an exit saying why there is none. */
 function sqliteFileOrFail(json: boolean, whyNotInMemory: string): string {
   const config = configOrFail(json);
-  if (config.databaseUrl) fail('On PostgreSQL, back up with pg_dump and restore with pg_restore (README, "Backup").', json);
+  if (config.databaseUrl)
+    fail('On PostgreSQL, back up with pg_dump and restore with pg_restore (README, "Backup").', json);
   if (config.sqliteFile === ':memory:') fail(whyNotInMemory, json);
   return config.sqliteFile;
 }
@@ -24,7 +25,11 @@ export function registerBackupCommands(program: Command) {
         const database = sqliteFileOrFail(!!opts.json, 'SQLITE_FILE=:memory: keeps nothing to back up.');
         const { backupSqlite } = await import('../../store/sqlite-backup.ts');
         const report = await backupSqlite(database, resolve(file));
-        print(!!opts.json, report, () => `Backed up ${database} to ${report.file} (${report.bytes} bytes, readable by this account only).`);
+        print(
+          !!opts.json,
+          report,
+          () => `Backed up ${database} to ${report.file} (${report.bytes} bytes, readable by this account only).`,
+        );
       }),
     );
 
@@ -42,7 +47,9 @@ export function registerBackupCommands(program: Command) {
         print(!!opts.json, report, () =>
           [
             `Restored ${resolve(file)} to ${report.file}.`,
-            report.previous ? `The database it replaced is kept as ${report.previous}.` : 'There was no database there before.',
+            report.previous
+              ? `The database it replaced is kept as ${report.previous}.`
+              : 'There was no database there before.',
             'Start opentill again: it migrates the restored database if it is older than this version.',
           ].join('\n'),
         );

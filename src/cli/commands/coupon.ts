@@ -47,7 +47,13 @@ export function registerCouponCommands(program: Command) {
           await requireVendor(services, opts.vendor, !!opts.json);
           const created = await services.coupons.create(
             { vendorId: opts.vendor, environment: opts.env },
-            { productId: opts.product, code: opts.code, percentOff: opts.percent, amountsOff: opts.amount, expiresAt: opts.expires },
+            {
+              productId: opts.product,
+              code: opts.code,
+              percentOff: opts.percent,
+              amountsOff: opts.amount,
+              expiresAt: opts.expires,
+            },
           );
           print(!!opts.json, created, () => `Coupon created in ${created.environment}: ${couponLine(created)}`);
         }),

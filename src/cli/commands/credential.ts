@@ -9,11 +9,15 @@ import { requireVendor, withServices } from '../with-services.ts';
  * (docs/decisions.md, "3. Authentication and credentials"). Rotating is create, switch, revoke.
  */
 export function registerCredentialCommands(program: Command) {
-  const credential = program.command('credential').description('issue, list and revoke API credentials (rotate: create a new one, switch, revoke the old)');
+  const credential = program
+    .command('credential')
+    .description('issue, list and revoke API credentials (rotate: create a new one, switch, revoke the old)');
 
   credential
     .command('create')
-    .description('issue a new API credential for one environment (shown once); production only for a vendor that may use it (see vendor enable-production)')
+    .description(
+      'issue a new API credential for one environment (shown once); production only for a vendor that may use it (see vendor enable-production)',
+    )
     .requiredOption('--vendor <id>', 'vendor id (TC-VE_...)')
     .requiredOption('--environment <env>', 'sandbox or production', environment)
     .option('--json', 'print JSON')
@@ -22,8 +26,19 @@ export function registerCredentialCommands(program: Command) {
         withServices(async (services) => {
           await requireVendor(services, opts.vendor, !!opts.json);
           const issued = await services.credentials.issue({ vendorId: opts.vendor, environment: opts.environment });
-          print(!!opts.json, { id: issued.id, environment: issued.environment, login: issued.login, authorization: issued.authorization }, () =>
-            [`New ${issued.environment} credential ${issued.id} (shown only now, keep it secret):`, `  ${issued.authorization}`].join('\n'),
+          print(
+            !!opts.json,
+            {
+              id: issued.id,
+              environment: issued.environment,
+              login: issued.login,
+              authorization: issued.authorization,
+            },
+            () =>
+              [
+                `New ${issued.environment} credential ${issued.id} (shown only now, keep it secret):`,
+                `  ${issued.authorization}`,
+              ].join('\n'),
           );
         }),
       ),
@@ -43,7 +58,10 @@ export function registerCredentialCommands(program: Command) {
             all.length === 0
               ? 'No credentials.'
               : all
-                  .map((c) => `${c.id}  ${c.environment.padEnd(10)}  ${c.login}  created ${c.createdAt}${c.revokedAt ? `  revoked ${c.revokedAt}` : ''}`)
+                  .map(
+                    (c) =>
+                      `${c.id}  ${c.environment.padEnd(10)}  ${c.login}  created ${c.createdAt}${c.revokedAt ? `  revoked ${c.revokedAt}` : ''}`,
+                  )
                   .join('\n'),
           );
         }),
@@ -59,11 +77,17 @@ export function registerCredentialCommands(program: Command) {
     .action(async (opts: { vendor: string; credential: string; json?: boolean }) =>
       run(!!opts.json, () =>
         withServices(async (services) => {
-          const found = (await services.credentials.list(opts.vendor)).find((c) => c.id === opts.credential || c.login === opts.credential);
+          const found = (await services.credentials.list(opts.vendor)).find(
+            (c) => c.id === opts.credential || c.login === opts.credential,
+          );
           if (!found) fail(`Vendor ${opts.vendor} has no credential ${opts.credential}.`, !!opts.json);
           if (found.revokedAt) fail(`Credential ${found.id} was already revoked at ${found.revokedAt}.`, !!opts.json);
           await services.credentials.revoke({ vendorId: opts.vendor, environment: found.environment }, found.id);
-          print(!!opts.json, { id: found.id, login: found.login, revoked: true }, () => `Credential ${found.id} (${found.login}) is revoked.`);
+          print(
+            !!opts.json,
+            { id: found.id, login: found.login, revoked: true },
+            () => `Credential ${found.id} (${found.login}) is revoked.`,
+          );
         }),
       ),
     );

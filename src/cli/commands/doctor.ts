@@ -44,14 +44,25 @@ async function diagnose(): Promise<Check[]> {
     // Every later check needs the configuration: a bad setting is the one thing to report.
     return [{ name: 'configuration', status: 'fix', detail: (err as Error).message }];
   }
-  checks.push({ name: 'configuration', status: 'ok', detail: `listening on ${config.host}:${config.port}, public at ${config.baseUrl}` });
+  checks.push({
+    name: 'configuration',
+    status: 'ok',
+    detail: `listening on ${config.host}:${config.port}, public at ${config.baseUrl}`,
+  });
   checks.push({
     name: 'secret',
     status: 'ok',
-    detail: config.secretSource === 'environment' ? 'OPENTILL_SECRET is set' : `kept in ${config.dataDir}/secret, readable by this account only`,
+    detail:
+      config.secretSource === 'environment'
+        ? 'OPENTILL_SECRET is set'
+        : `kept in ${config.dataDir}/secret, readable by this account only`,
   });
   if (config.tightenedPermissions.length)
-    checks.push({ name: 'permissions', status: 'note', detail: `group and other access was removed from ${config.tightenedPermissions.join(', ')}` });
+    checks.push({
+      name: 'permissions',
+      status: 'note',
+      detail: `group and other access was removed from ${config.tightenedPermissions.join(', ')}`,
+    });
 
   const store = config.databaseUrl ? 'PostgreSQL' : `SQLite at ${config.sqliteFile}`;
   if (!config.databaseUrl && (config.sqliteFile === ':memory:' || !existsSync(config.sqliteFile))) {
@@ -78,12 +89,17 @@ async function diagnose(): Promise<Check[]> {
             }
           : { name: 'schema', status: 'ok', detail: 'every migration of this version has run' },
       );
-      for (const environment of ['production', 'sandbox'] as const) checks.push(payments(services, environment, config));
+      for (const environment of ['production', 'sandbox'] as const)
+        checks.push(payments(services, environment, config));
       checks.push(await emails(config));
     } catch (err) {
       // What the driver said (an outage reaches here with it as the cause), not the message meant for API clients.
       const said = ((err as Error).cause as Error | undefined)?.message ?? (err as Error).message;
-      checks.push({ name: 'store', status: 'fix', detail: `${store} does not answer (${said}); check DATABASE_URL or SQLITE_FILE` });
+      checks.push({
+        name: 'store',
+        status: 'fix',
+        detail: `${store} does not answer (${said}); check DATABASE_URL or SQLITE_FILE`,
+      });
     } finally {
       await services?.close().catch(() => undefined);
     }
@@ -94,12 +110,17 @@ async function diagnose(): Promise<Check[]> {
 /** Customer e-mails: off without SMTP; with it, the server is asked to take a login (nothing is sent). */
 async function emails(config: Config): Promise<Check> {
   const name = 'customer e-mails';
-  if (!config.smtp) return { name, status: 'note', detail: 'off: SMTP_URL is not set, so no receipt or notice is sent to customers' };
+  if (!config.smtp)
+    return { name, status: 'note', detail: 'off: SMTP_URL is not set, so no receipt or notice is sent to customers' };
   const { smtpHost, smtpProbe } = await import('../../mail/smtp-sender.ts');
   const problem = await smtpProbe(config.smtp.url);
   const where = smtpHost(config.smtp.url);
   return problem
-    ? { name, status: 'fix', detail: `${where} did not accept a connection and login (${problem}); e-mails wait in the outbox meanwhile` }
+    ? {
+        name,
+        status: 'fix',
+        detail: `${where} did not accept a connection and login (${problem}); e-mails wait in the outbox meanwhile`,
+      }
     : { name, status: 'ok', detail: `sent from ${config.smtp.from} through ${where}` };
 }
 

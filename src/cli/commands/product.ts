@@ -76,7 +76,10 @@ export function registerProductCommands(program: Command) {
       run(!!opts.json, () =>
         withServices(async (services) => {
           await requireVendor(services, opts.vendor, !!opts.json);
-          const products = await services.catalog.listProducts({ vendorId: opts.vendor, environment: opts.environment });
+          const products = await services.catalog.listProducts({
+            vendorId: opts.vendor,
+            environment: opts.environment,
+          });
           print(!!opts.json, products, () =>
             products.length === 0
               ? `No products in ${opts.environment}: opentill product create --vendor ${opts.vendor} --env ${opts.environment} ...`

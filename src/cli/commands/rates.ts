@@ -7,11 +7,15 @@ import { configOrFail } from '../with-services.ts';
 
 /** `opentill rates import|show`: files only, no database, so neither opens the services. */
 export function registerRatesCommands(program: Command) {
-  const rates = program.command('rates').description('the exchange-rate table that converts USD prices (ECB reference rates: units per 1 EUR)');
+  const rates = program
+    .command('rates')
+    .description('the exchange-rate table that converts USD prices (ECB reference rates: units per 1 EUR)');
 
   rates
     .command('import <file>')
-    .description('validate an ECB eurofxref XML or a currency,rate CSV and make it the table in use from the next server start')
+    .description(
+      'validate an ECB eurofxref XML or a currency,rate CSV and make it the table in use from the next server start',
+    )
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { json?: boolean }) =>
       run(!!opts.json, async () => {
@@ -19,13 +23,25 @@ export function registerRatesCommands(program: Command) {
         // Validated in full before anything is written: a bad file leaves the current table as it was.
         const table = loadExchangeRates(resolve(file));
         writeExchangeRatesFile(config.importedRatesFile, table);
-        const overriddenBy = config.ratesFile && config.ratesFile !== config.importedRatesFile ? config.ratesFile : null;
-        print(!!opts.json, { file: config.importedRatesFile, date: table.date, currencies: table.perEuro.size, restartRequired: true, overriddenBy }, () =>
-          [
-            `Imported ${table.perEuro.size} currencies (units per 1 EUR) dated ${table.date} into ${config.importedRatesFile}.`,
-            'A running server keeps its current table: restart it to use these rates.',
-            ...(overriddenBy ? [`Note: RATES_FILE (${overriddenBy}) takes precedence; unset it for the server to use these rates.`] : []),
-          ].join('\n'),
+        const overriddenBy =
+          config.ratesFile && config.ratesFile !== config.importedRatesFile ? config.ratesFile : null;
+        print(
+          !!opts.json,
+          {
+            file: config.importedRatesFile,
+            date: table.date,
+            currencies: table.perEuro.size,
+            restartRequired: true,
+            overriddenBy,
+          },
+          () =>
+            [
+              `Imported ${table.perEuro.size} currencies (units per 1 EUR) dated ${table.date} into ${config.importedRatesFile}.`,
+              'A running server keeps its current table: restart it to use these rates.',
+              ...(overriddenBy
+                ? [`Note: RATES_FILE (${overriddenBy}) takes precedence; unset it for the server to use these rates.`]
+                : []),
+            ].join('\n'),
         );
       }),
     );
@@ -38,12 +54,21 @@ export function registerRatesCommands(program: Command) {
       run(!!opts.json, async () => {
         const config = configOrFail(!!opts.json);
         const file = config.ratesFile ?? BUNDLED_RATES_FILE;
-        const source = config.ratesFile === undefined ? 'bundled' : config.ratesFile === config.importedRatesFile ? 'imported' : 'RATES_FILE';
+        const source =
+          config.ratesFile === undefined
+            ? 'bundled'
+            : config.ratesFile === config.importedRatesFile
+              ? 'imported'
+              : 'RATES_FILE';
         const table = loadExchangeRates(file);
-        const perEuro = Object.fromEntries([...table.perEuro].map(([currency, rate]) => [currency, formatDecimal(rate)]));
-        const origin = { bundled: 'the table bundled with opentill', imported: 'imported with `opentill rates import`', RATES_FILE: 'set by RATES_FILE' }[
-          source
-        ];
+        const perEuro = Object.fromEntries(
+          [...table.perEuro].map(([currency, rate]) => [currency, formatDecimal(rate)]),
+        );
+        const origin = {
+          bundled: 'the table bundled with opentill',
+          imported: 'imported with `opentill rates import`',
+          RATES_FILE: 'set by RATES_FILE',
+        }[source];
         print(!!opts.json, { source, file, date: table.date, currencies: table.perEuro.size, perEuro }, () =>
           [
             `Exchange rates dated ${table.date}: ${table.perEuro.size} currencies, units per 1 EUR.`,

@@ -69,7 +69,9 @@ export function registerSandboxCommands(program: Command) {
 
   sandbox
     .command('clock')
-    .description("read a vendor's sandbox clock, or move it forward (at most 366 days at a time) and bill what became due")
+    .description(
+      "read a vendor's sandbox clock, or move it forward (at most 366 days at a time) and bill what became due",
+    )
     .requiredOption('--vendor <id>', 'vendor id (TC-VE_...)')
     .option('--days <n>', 'move forward by this many days', positiveNumber)
     .option('--seconds <n>', 'move forward by this many seconds', positiveNumber)
@@ -82,11 +84,17 @@ export function registerSandboxCommands(program: Command) {
           const scope = { vendorId: opts.vendor, environment: 'sandbox' as const };
           const by = (opts.days ?? 0) * 86400 + (opts.seconds ?? 0);
           const progress = (billing: BillingProgress) =>
-            billing.caughtUp ? 'Billing: caught up.' : `Billing: ${billing.pending} subscriptions still due, the oldest since ${billing.oldestDue}.`;
+            billing.caughtUp
+              ? 'Billing: caught up.'
+              : `Billing: ${billing.pending} subscriptions still due, the oldest since ${billing.oldestDue}.`;
           if (!by && !opts.to) {
             const reading = await services.sandboxClock.read(scope);
             const ahead = `${Math.floor(reading.offsetMs / 1000)} s ahead of real time`;
-            return print(!!opts.json, reading, () => `Sandbox time of ${opts.vendor}: ${reading.now} (${ahead})\n${progress(reading.billing)}`);
+            return print(
+              !!opts.json,
+              reading,
+              () => `Sandbox time of ${opts.vendor}: ${reading.now} (${ahead})\n${progress(reading.billing)}`,
+            );
           }
           // This command is a process of its own: it does the billing that became due itself, like `worker --once`.
           await services.sandboxClock.advance(scope, opts.to ? { to: opts.to } : { seconds: Math.round(by) });

@@ -8,7 +8,12 @@ export function registerServerCommands(program: Command) {
   program
     .command('serve')
     .description('start the HTTP server (migrates first; seeds a demo vendor on the very first start)')
-    .option('--processes <n>', 'serve from n processes on one port, restarting any that dies (PostgreSQL only)', processCount, 1)
+    .option(
+      '--processes <n>',
+      'serve from n processes on one port, restarting any that dies (PostgreSQL only)',
+      processCount,
+      1,
+    )
     .action(async (opts: { processes: number }) => {
       try {
         // Loaded only here: the HTTP stack is most of a cold start, and no other command needs it.
@@ -30,7 +35,9 @@ export function registerServerCommands(program: Command) {
           const { dialect } = services.maintenance;
           print(!!opts.json, { applied, dialect }, () =>
             [
-              ...(applied.length ? [`Applied ${applied.length} migration(s): ${applied.join(', ')}`] : ['No migration to apply.']),
+              ...(applied.length
+                ? [`Applied ${applied.length} migration(s): ${applied.join(', ')}`]
+                : ['No migration to apply.']),
               `Schema is up to date on ${dialect}.`,
             ].join('\n'),
           );

@@ -8,7 +8,9 @@ export function registerStripeCommands(program: Command) {
 
   stripe
     .command('setup')
-    .description("check the Stripe keys and register opentill's webhook endpoint with the events it needs; prints what it did")
+    .description(
+      "check the Stripe keys and register opentill's webhook endpoint with the events it needs; prints what it did",
+    )
     .option('--sandbox', 'the sandbox (STRIPE_SANDBOX_* test-mode keys) instead of production (STRIPE_*)')
     .option('--json', 'print JSON')
     .action(async (opts: { sandbox?: boolean; json?: boolean }) =>
@@ -17,10 +19,16 @@ export function registerStripeCommands(program: Command) {
         const config = configOrFail(json);
         const prefix = opts.sandbox ? 'STRIPE_SANDBOX_' : 'STRIPE_';
         const keys = opts.sandbox ? config.stripe.sandbox : config.stripe.production;
-        if (!keys) fail(`Set ${prefix}SECRET_KEY and ${prefix}PUBLISHABLE_KEY first (Stripe dashboard, Developers → API keys).`, json);
+        if (!keys)
+          fail(
+            `Set ${prefix}SECRET_KEY and ${prefix}PUBLISHABLE_KEY first (Stripe dashboard, Developers → API keys).`,
+            json,
+          );
         const webhookUrl = `${opts.sandbox ? config.sandboxUrl : config.baseUrl}/webhooks/stripe`;
         if (!opts.sandbox && !webhookUrl.startsWith('https://'))
-          process.stderr.write(`opentill: note: ${webhookUrl} is not https; Stripe delivers live events only to https endpoints (set BASE_URL).\n`);
+          process.stderr.write(
+            `opentill: note: ${webhookUrl} is not https; Stripe delivers live events only to https endpoints (set BASE_URL).\n`,
+          );
         const { setupStripe } = await import('../../gateways/stripe-setup.ts');
         const report = await setupStripe({ keys, apiUrl: config.stripe.apiUrl, webhookUrl });
         const secretNeeded = report.signingSecret && report.signingSecret !== keys.webhookSecret;
@@ -30,10 +38,14 @@ export function registerStripeCommands(program: Command) {
             `Webhook endpoint ${report.webhook.id} ${report.webhook.action}: ${report.webhook.url}`,
             `  events: ${report.webhook.events.join(', ')}`,
             ...(secretNeeded
-              ? [`Set ${prefix}WEBHOOK_SECRET=${report.signingSecret} and restart opentill: Stripe shows this signing secret only now.`]
+              ? [
+                  `Set ${prefix}WEBHOOK_SECRET=${report.signingSecret} and restart opentill: Stripe shows this signing secret only now.`,
+                ]
               : keys.webhookSecret
                 ? [`${prefix}WEBHOOK_SECRET is set.`]
-                : [`${prefix}WEBHOOK_SECRET is not set: copy the endpoint's signing secret from the Stripe dashboard (Developers → Webhooks).`]),
+                : [
+                    `${prefix}WEBHOOK_SECRET is not set: copy the endpoint's signing secret from the Stripe dashboard (Developers → Webhooks).`,
+                  ]),
           ].join('\n'),
         );
       }),

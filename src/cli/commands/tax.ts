@@ -9,7 +9,9 @@ import { configOrFail } from '../with-services.ts';
 
 /** `opentill tax import`: the ZIP-level US sales tax table; files only, no database. */
 export function registerTaxCommands(program: Command) {
-  const tax = program.command('tax').description('the ZIP-level US sales tax table (combined state, county, city and special rates)');
+  const tax = program
+    .command('tax')
+    .description('the ZIP-level US sales tax table (combined state, county, city and special rates)');
 
   tax
     .command('import <files...>')
@@ -25,12 +27,14 @@ export function registerTaxCommands(program: Command) {
         const rows = new Map<string, ZipTaxRow>();
         const states = new Set(imported.flatMap((t) => [...t.rows.values()].map((r) => r.state)));
         if (existsSync(config.importedSalesTaxFile)) {
-          for (const row of loadUsSalesTax(config.importedSalesTaxFile).rows.values()) if (!states.has(row.state)) rows.set(row.zip, row);
+          for (const row of loadUsSalesTax(config.importedSalesTaxFile).rows.values())
+            if (!states.has(row.state)) rows.set(row.zip, row);
         }
         for (const table of imported) for (const row of table.rows.values()) rows.set(row.zip, row);
         const table: UsSalesTaxTable = { rows };
         writeUsSalesTaxFile(config.importedSalesTaxFile, table);
-        const overriddenBy = config.salesTaxFile && config.salesTaxFile !== config.importedSalesTaxFile ? config.salesTaxFile : null;
+        const overriddenBy =
+          config.salesTaxFile && config.salesTaxFile !== config.importedSalesTaxFile ? config.salesTaxFile : null;
         const sample = [...rows.values()][0]!;
         print(
           !!opts.json,
@@ -46,7 +50,11 @@ export function registerTaxCommands(program: Command) {
               `Imported ${imported.reduce((n, t) => n + t.rows.size, 0)} ZIP codes of ${[...states].sort().join(', ')} into ${config.importedSalesTaxFile} (${rows.size} ZIP codes in all).`,
               `For example ${sample.zip} (${sample.regionName || sample.state}): ${formatDecimal(sample.combined)}.`,
               'A running server keeps its current table: restart it to use these rates.',
-              ...(overriddenBy ? [`Note: SALES_TAX_FILE (${overriddenBy}) takes precedence; unset it for the server to use this table.`] : []),
+              ...(overriddenBy
+                ? [
+                    `Note: SALES_TAX_FILE (${overriddenBy}) takes precedence; unset it for the server to use this table.`,
+                  ]
+                : []),
             ].join('\n'),
         );
       }),

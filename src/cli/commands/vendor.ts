@@ -14,7 +14,9 @@ export function registerVendorCommands(program: Command) {
 
   vendor
     .command('create')
-    .description('create a vendor (it may use production) and print its production and sandbox API credentials (shown once)')
+    .description(
+      'create a vendor (it may use production) and print its production and sandbox API credentials (shown once)',
+    )
     .requiredOption('--name <name>', 'vendor name')
     .requiredOption('--email <email>', 'contact e-mail')
     .option('--json', 'print JSON')
@@ -24,13 +26,16 @@ export function registerVendorCommands(program: Command) {
           const created = await services.catalog.createVendor(opts);
           const production = await services.credentials.issue({ vendorId: created.id, environment: 'production' });
           const sandbox = await services.credentials.issue({ vendorId: created.id, environment: 'sandbox' });
-          print(!!opts.json, { vendor: created, credentials: { production: production.authorization, sandbox: sandbox.authorization } }, () =>
-            [
-              `Vendor ${created.name} created: ${created.id}`,
-              'API credentials (Authorization header values; shown only now, keep them secret):',
-              `  production (${services.urls.base('production')}/v1): ${production.authorization}`,
-              `  sandbox    (${services.urls.base('sandbox')}/v1): ${sandbox.authorization}`,
-            ].join('\n'),
+          print(
+            !!opts.json,
+            { vendor: created, credentials: { production: production.authorization, sandbox: sandbox.authorization } },
+            () =>
+              [
+                `Vendor ${created.name} created: ${created.id}`,
+                'API credentials (Authorization header values; shown only now, keep them secret):',
+                `  production (${services.urls.base('production')}/v1): ${production.authorization}`,
+                `  sandbox    (${services.urls.base('sandbox')}/v1): ${sandbox.authorization}`,
+              ].join('\n'),
           );
         }),
       ),
@@ -38,24 +43,34 @@ export function registerVendorCommands(program: Command) {
 
   vendor
     .command('list')
-    .description('list the vendors: id, name, e-mail, when each was created, and whether it may use production (sandbox only: an open sign-up not yet enabled)')
+    .description(
+      'list the vendors: id, name, e-mail, when each was created, and whether it may use production (sandbox only: an open sign-up not yet enabled)',
+    )
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) =>
       run(!!opts.json, () =>
         withServices(async (services) => {
-          const vendors = (await services.catalog.listVendors()).map(({ id, name, email, createdAt, productionEnabled }) => ({
-            id,
-            name,
-            email,
-            createdAt,
-            productionEnabled,
-          }));
+          const vendors = (await services.catalog.listVendors()).map(
+            ({ id, name, email, createdAt, productionEnabled }) => ({
+              id,
+              name,
+              email,
+              createdAt,
+              productionEnabled,
+            }),
+          );
           print(!!opts.json, vendors, () =>
             vendors.length === 0
               ? 'No vendors yet: opentill vendor create --name ... --email ...'
               : table(
                   ['ID', 'NAME', 'E-MAIL', 'CREATED', 'PRODUCTION'],
-                  vendors.map((v) => [v.id, v.name, v.email, v.createdAt, v.productionEnabled ? 'yes' : 'sandbox only']),
+                  vendors.map((v) => [
+                    v.id,
+                    v.name,
+                    v.email,
+                    v.createdAt,
+                    v.productionEnabled ? 'yes' : 'sandbox only',
+                  ]),
                 ),
           );
         }),
@@ -71,8 +86,14 @@ export function registerVendorCommands(program: Command) {
       'customers may pay in their own currency converted from USD (yes), or only in the listed currencies, else USD (no)',
       yesOrNo,
     )
-    .option('--admin-frame-origins <origins>', 'origins whose pages may frame the admin tool, comma-separated (e.g. https://admin.acme.test), or "none"')
-    .option('--seller-name <name>', 'the legal name invoices show as the seller ("" clears it: the vendor name is shown)')
+    .option(
+      '--admin-frame-origins <origins>',
+      'origins whose pages may frame the admin tool, comma-separated (e.g. https://admin.acme.test), or "none"',
+    )
+    .option(
+      '--seller-name <name>',
+      'the legal name invoices show as the seller ("" clears it: the vendor name is shown)',
+    )
     .option('--address <lines>', 'the seller address for invoices, lines separated by "|" or new lines ("" clears it)')
     .option('--country <code>', 'the seller country, two letters (e.g. DE)')
     .option('--tax-id <id>', 'the seller VAT or tax ID for invoices')
@@ -83,13 +104,21 @@ export function registerVendorCommands(program: Command) {
       run(!!opts.json, () =>
         withServices(async (services) => {
           const seller = sellerOptions(opts);
-          if (opts.allowConversion === undefined && opts.adminFrameOrigins === undefined && Object.keys(seller).length === 0)
+          if (
+            opts.allowConversion === undefined &&
+            opts.adminFrameOrigins === undefined &&
+            Object.keys(seller).length === 0
+          )
             fail(
               'Give a setting to change: --allow-conversion, --admin-frame-origins, --seller-name, --address, --country, --tax-id, --support-email or --logo.',
               !!opts.json,
             );
           const origins =
-            opts.adminFrameOrigins === undefined ? undefined : opts.adminFrameOrigins === 'none' ? [] : opts.adminFrameOrigins.split(/[\s,]+/).filter(Boolean);
+            opts.adminFrameOrigins === undefined
+              ? undefined
+              : opts.adminFrameOrigins === 'none'
+                ? []
+                : opts.adminFrameOrigins.split(/[\s,]+/).filter(Boolean);
           const updated = await services.catalog.updateVendorSettings(opts.vendor, {
             allowConversion: opts.allowConversion,
             adminFrameOrigins: origins,
@@ -134,7 +163,8 @@ function sellerOptions(opts: SettingsOptions): SellerDetailsInput {
     else {
       const size = statSync(opts.logo, { throwIfNoEntry: false })?.size;
       if (size === undefined) throw invalidInput(`There is no file ${opts.logo}.`);
-      if (size > LOGO_MAX_BYTES) throw invalidInput(`The logo can be at most 100 KB; ${opts.logo} is ${Math.ceil(size / 1024)} KB.`);
+      if (size > LOGO_MAX_BYTES)
+        throw invalidInput(`The logo can be at most 100 KB; ${opts.logo} is ${Math.ceil(size / 1024)} KB.`);
       out.logo = readFileSync(opts.logo);
     }
   }
@@ -155,12 +185,19 @@ function registerAccessCommands(vendor: Command) {
     .action(async (opts: { vendor?: string; email?: string; json?: boolean }) =>
       run(!!opts.json, () => {
         if ((opts.vendor === undefined) === (opts.email === undefined))
-          fail('Give either --vendor <id> (a panel password for that vendor) or --email <address> (an invitation to sign up).', !!opts.json);
+          fail(
+            'Give either --vendor <id> (a panel password for that vendor) or --email <address> (an invitation to sign up).',
+            !!opts.json,
+          );
         return withServices(async (services) => {
           if (opts.vendor !== undefined) {
             const { token, expiresAt } = await services.panelInvites.issue(opts.vendor);
             const url = `${services.urls.base('production')}/panel/invite/${token}`;
-            return print(!!opts.json, { url, expiresAt }, () => `Open this link to set the panel password (it works once, until ${expiresAt}):\n${url}`);
+            return print(
+              !!opts.json,
+              { url, expiresAt },
+              () => `Open this link to set the panel password (it works once, until ${expiresAt}):\n${url}`,
+            );
           }
           if (services.panel.signUpMode === 'closed')
             fail(
@@ -181,7 +218,9 @@ function registerAccessCommands(vendor: Command) {
 
   vendor
     .command('enable-production')
-    .description('let a vendor that signed up in an open panel (PANEL_SIGNUP=open) use production: its API credentials, panel pages, checkout and admin tool')
+    .description(
+      'let a vendor that signed up in an open panel (PANEL_SIGNUP=open) use production: its API credentials, panel pages, checkout and admin tool',
+    )
     .requiredOption('--vendor <id>', 'vendor id (TC-VE_...)')
     .option('--json', 'print JSON')
     .action(async (opts: { vendor: string; json?: boolean }) =>

@@ -7,7 +7,9 @@ import { configOrFail, withServices } from '../with-services.ts';
 export function registerWorkerCommand(program: Command) {
   program
     .command('worker')
-    .description('run the billing worker (renewals, trials, dunning, period ends, offer expiry); `serve` runs one too unless OPENTILL_WORKER=false')
+    .description(
+      'run the billing worker (renewals, trials, dunning, period ends, offer expiry); `serve` runs one too unless OPENTILL_WORKER=false',
+    )
     .option('--once', 'do everything due now, print what was done, and exit')
     .option('--json', 'print JSON')
     .action(async (opts: { once?: boolean; json?: boolean }) =>
@@ -39,12 +41,13 @@ export function registerWorkerCommand(program: Command) {
  */
 async function runUntilStopped(json: boolean) {
   const config = configOrFail(json);
-  const [{ createServices }, { eventful, startBillingWorker }, { whenDatabaseAnswers }, { repeatedFailures }] = await Promise.all([
-    import('../../services.ts'),
-    import('../../worker.ts'),
-    import('../../database-wait.ts'),
-    import('../../repeated-failures.ts'),
-  ]);
+  const [{ createServices }, { eventful, startBillingWorker }, { whenDatabaseAnswers }, { repeatedFailures }] =
+    await Promise.all([
+      import('../../services.ts'),
+      import('../../worker.ts'),
+      import('../../database-wait.ts'),
+      import('../../repeated-failures.ts'),
+    ]);
   const services: Services = createServices(config);
   const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
   let stopping = false;
@@ -64,7 +67,9 @@ async function runUntilStopped(json: boolean) {
     onReport: (report) => eventful(report) && log(JSON.stringify({ billing: report })),
     onError: (err, loop) => failures.report(`${loop === 'emails' ? 'e-mail' : 'billing'} run failed`, err),
   });
-  log(`billing worker running every ${config.billing.intervalSeconds} s; SIGTERM or Ctrl-C stops it after the current batch`);
+  log(
+    `billing worker running every ${config.billing.intervalSeconds} s; SIGTERM or Ctrl-C stops it after the current batch`,
+  );
   await stopped;
   await worker.stop();
   failures.stop();

@@ -70,7 +70,10 @@ export interface PanelRepository {
   updatePassword(userId: string, passwordHash: string): Promise<void>;
   insertSession(session: StoredPanelSession): Promise<void>;
   /** The live session with this hash and its user, or undefined. */
-  findSession(idHash: string, now: string): Promise<(Pick<StoredPanelSession, 'csrfToken' | 'expiresAt'> & { user: PanelUser }) | undefined>;
+  findSession(
+    idHash: string,
+    now: string,
+  ): Promise<(Pick<StoredPanelSession, 'csrfToken' | 'expiresAt'> & { user: PanelUser }) | undefined>;
   deleteSession(idHash: string): Promise<void>;
 }
 

@@ -57,14 +57,25 @@ export interface ChargeAttemptRepository {
    */
   settle(
     id: string,
-    patch: { status: ChargeAttemptStatus; gatewayReference: string | null; failureCode: string | null; transactionId?: string; updatedAt: string },
+    patch: {
+      status: ChargeAttemptStatus;
+      gatewayReference: string | null;
+      failureCode: string | null;
+      transactionId?: string;
+      updatedAt: string;
+    },
   ): Promise<boolean>;
   /**
    * Open attempts (PENDING or UNKNOWN) neither recorded nor asked about again after `idleSince`, oldest
    * first; with `sessionsRecordedBefore`, leaving out the browser sessions recorded after it that
    * nobody has asked the processor about yet (open purchases still PENDING with their session's reference noted).
    */
-  listOpen(query: { idleSince: string; kinds?: readonly AttemptKind[]; limit: number; sessionsRecordedBefore?: string }): Promise<ChargeAttempt[]>;
+  listOpen(query: {
+    idleSince: string;
+    kinds?: readonly AttemptKind[];
+    limit: number;
+    sessionsRecordedBefore?: string;
+  }): Promise<ChargeAttempt[]>;
   /** Notes that an open attempt is being asked about again at `at`: its request may be on its way from then. */
   markAsked(id: string, at: string): Promise<void>;
   /** An open attempt of this kind for the transaction, if any. */

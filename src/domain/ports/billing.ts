@@ -4,7 +4,10 @@ import type { AttemptOf, ChargeAttemptStatus } from './attempts.ts';
 // What the renewal engine claims and writes (src/domain/billing.ts), and the sandbox clocks.
 
 /** What billing decides on: a subscription's status and schedule as they are now. */
-export type BillingState = Pick<Transaction, 'status' | 'whoCanceled' | 'lastCharge' | 'nextCharge' | 'chargeFrequency' | 'billing'>;
+export type BillingState = Pick<
+  Transaction,
+  'status' | 'whoCanceled' | 'lastCharge' | 'nextCharge' | 'chargeFrequency' | 'billing'
+>;
 
 /** What billing reads of a due subscription. */
 export type DueTransaction = Pick<
@@ -52,7 +55,13 @@ export interface BillingWrite {
   };
   change: { flag: ChangeFlag; at: string } | null;
   entry: (LedgerEntry & { vendorId: string; environment: Environment; description: string | null }) | null;
-  attempt: { id: string; status: ChargeAttemptStatus; gatewayReference: string | null; failureCode: string | null; updatedAt: string } | null;
+  attempt: {
+    id: string;
+    status: ChargeAttemptStatus;
+    gatewayReference: string | null;
+    failureCode: string | null;
+    updatedAt: string;
+  } | null;
 }
 
 export interface BillingRepository {

@@ -7,7 +7,11 @@ export interface ProductRepository {
   find(scope: Scope, id: string): Promise<Product | undefined>;
   list(scope: Scope): Promise<Product[]>;
   /** Changes what a product shows and costs from now on; its type and frequency stay. */
-  update(scope: Scope, id: string, fields: Pick<Product, 'name' | 'description' | 'trialDays' | 'issuesLicences' | 'prices'>): Promise<boolean>;
+  update(
+    scope: Scope,
+    id: string,
+    fields: Pick<Product, 'name' | 'description' | 'trialDays' | 'issuesLicences' | 'prices'>,
+  ): Promise<boolean>;
   /** The vendor of a product or customized product id, for public pages that carry no credential. */
   ownerOf(id: string, environment: Environment): Promise<string | undefined>;
 }
@@ -27,9 +31,15 @@ export interface CouponRepository {
 
 export interface CustomerRepository {
   /** The customer with this e-mail (case-insensitive), created if new; returns its id. */
-  upsert(scope: Scope, customer: { id: string; email: string; firstName: string | null; lastName: string | null; createdAt: string }): Promise<string>;
+  upsert(
+    scope: Scope,
+    customer: { id: string; email: string; firstName: string | null; lastName: string | null; createdAt: string },
+  ): Promise<string>;
   /** The customer's name as given at checkout. */
-  find(scope: Scope, id: string): Promise<{ email: string; firstName: string | null; lastName: string | null } | undefined>;
+  find(
+    scope: Scope,
+    id: string,
+  ): Promise<{ email: string; firstName: string | null; lastName: string | null } | undefined>;
 }
 
 export interface PaymentMethodRepository {
@@ -38,7 +48,14 @@ export interface PaymentMethodRepository {
 }
 
 export interface LicenceRepository {
-  insert(licence: { id: string; scope: Scope; productId: string; transactionId: string; key: string; createdAt: string }): Promise<void>;
+  insert(licence: {
+    id: string;
+    scope: Scope;
+    productId: string;
+    transactionId: string;
+    key: string;
+    createdAt: string;
+  }): Promise<void>;
   find(scope: Scope, productId: string, key: string): Promise<{ transactionId: string } | undefined>;
   keyOf(scope: Scope, transactionId: string): Promise<string | undefined>;
 }

@@ -20,7 +20,9 @@ export interface DashboardRepository {
   revenue(
     scope: Scope,
     range: { from: string; to: string; unit: 'day' | 'month' },
-  ): Promise<{ bucket: string; currency: string; paidMinor: number; refundedMinor: number; refunds: number; payments: number }[]>;
+  ): Promise<
+    { bucket: string; currency: string; paidMinor: number; refundedMinor: number; refunds: number; payments: number }[]
+  >;
   /**
    * Live subscriptions (active, trial, cancelled to the end of the period) counted by status, frequency,
    * currency and offer: the sum of their nets at purchase, and the offer's net prices as they are now
@@ -38,13 +40,24 @@ export interface DashboardRepository {
   >;
   /** Subscriptions that stopped renewing (cancelled, ended by failed renewals, refunded, charged back) at or after `since`, not counting those a plan switch replaced. */
   churned(scope: Scope, since: string): Promise<number>;
-  searchTransactions(scope: Scope, filter: TransactionFilter, page: { limit: number; offset: number }): Promise<{ transactions: Transaction[]; total: number }>;
+  searchTransactions(
+    scope: Scope,
+    filter: TransactionFilter,
+    page: { limit: number; offset: number },
+  ): Promise<{ transactions: Transaction[]; total: number }>;
   customers(
     scope: Scope,
     query: string | undefined,
     page: { limit: number; offset: number },
   ): Promise<{
-    customers: { id: string; email: string; firstName: string | null; lastName: string | null; createdAt: string; transactions: number }[];
+    customers: {
+      id: string;
+      email: string;
+      firstName: string | null;
+      lastName: string | null;
+      createdAt: string;
+      transactions: number;
+    }[];
     total: number;
   }>;
   customer(

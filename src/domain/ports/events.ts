@@ -67,7 +67,13 @@ export interface CustomerEmailRepository {
   settle(
     id: string,
     owner: string,
-    outcome: { status: OutboxEmail['status']; tries: number; nextTryAt: string; lastError: string | null; sentAt: string | null },
+    outcome: {
+      status: OutboxEmail['status'];
+      tries: number;
+      nextTryAt: string;
+      lastError: string | null;
+      sentAt: string | null;
+    },
   ): Promise<boolean>;
   /** The scope's latest e-mails, newest first, with the address each goes to. */
   list(scope: Scope, limit: number): Promise<(OutboxEmail & { recipient: string | null })[]>;
@@ -75,10 +81,19 @@ export interface CustomerEmailRepository {
    * Subscriptions whose notice is due and not yet queued (no e-mail with its `noticeKey`): in a trial
    * ending after `now` and by `trialUntil`, or yearly, live, not in dunning, renewing by `yearlyUntil`.
    */
-  noticesDue(q: { now: string; trialUntil: string; yearlyUntil: string; sandboxVendorId: string | undefined; limit: number }): Promise<NoticeDue[]>;
+  noticesDue(q: {
+    now: string;
+    trialUntil: string;
+    yearlyUntil: string;
+    sandboxVendorId: string | undefined;
+    limit: number;
+  }): Promise<NoticeDue[]>;
 }
 
 export interface OperationsRepository {
   /** Work waiting, each count stopping at `cap`: subscriptions due by `now`, open charge attempts, processor events not yet handled. */
-  waiting(now: string, cap: number): Promise<{ billingDue: number; openAttempts: number; eventsWaiting: number; emailsWaiting: number }>;
+  waiting(
+    now: string,
+    cap: number,
+  ): Promise<{ billingDue: number; openAttempts: number; eventsWaiting: number; emailsWaiting: number }>;
 }

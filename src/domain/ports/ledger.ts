@@ -3,7 +3,10 @@ import type { ChangeFlag, Environment, LedgerEntry, Scope, Transaction } from '.
 // Transactions, their ledger entries and the changed-transactions feed.
 
 export type TransactionPatch = Partial<
-  Pick<Transaction, 'status' | 'assignedEmail' | 'payload' | 'whoCanceled' | 'lastCharge' | 'nextCharge' | 'paymentMethodId'>
+  Pick<
+    Transaction,
+    'status' | 'assignedEmail' | 'payload' | 'whoCanceled' | 'lastCharge' | 'nextCharge' | 'paymentMethodId'
+  >
 >;
 
 export interface TransactionRepository {
@@ -22,14 +25,18 @@ export interface TransactionRepository {
 
 export interface EntryRepository {
   /** A payment (a reversal goes through `insertReversal`). */
-  insert(entry: LedgerEntry & { vendorId: string; environment: Environment; description: string | null }): Promise<void>;
+  insert(
+    entry: LedgerEntry & { vendorId: string; environment: Environment; description: string | null },
+  ): Promise<void>;
   /**
    * A reversal of a payment, or of one of its reversals (a dispute won, a refund failed), or a few of
    * one payment's, the first reversing something already booked: refused, under a lock of the
    * payment's row, if the payment would then be reversed by more than it was or by less than nothing
    * (src/domain/reversals.ts). Must run in a database transaction, which a refusal rolls back.
    */
-  insertReversal(...entries: (LedgerEntry & { vendorId: string; environment: Environment; description: string | null })[]): Promise<void>;
+  insertReversal(
+    ...entries: (LedgerEntry & { vendorId: string; environment: Environment; description: string | null })[]
+  ): Promise<void>;
   listForTransaction(transactionId: string): Promise<LedgerEntry[]>;
   /** The entry behind an invoice link, with the vendor it belongs to. */
   findByHash(environment: Environment, hashId: string): Promise<(LedgerEntry & { vendorId: string }) | undefined>;

@@ -16,9 +16,13 @@ export const FORM_BODY_LIMIT = 64 * 1024;
  */
 export function registerFormBody(app: FastifyInstance) {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(FORM_CONTENT_TYPE, { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
-    done(null, parseForm(body as string));
-  });
+  app.addContentTypeParser(
+    FORM_CONTENT_TYPE,
+    { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+    (_request, body, done) => {
+      done(null, parseForm(body as string));
+    },
+  );
   // Every other content type, and a body without one. Decided from the headers: the body is not read.
   app.addContentTypeParser('*', (request, _payload, done) => {
     const length = request.headers['content-length'];

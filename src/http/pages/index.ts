@@ -65,7 +65,10 @@ async function checkPageInput(request: FastifyRequest) {
 
 /** Where a page's own words say it better than the API's message. */
 const PAGE_WORDING: Partial<Record<WireErrorCode, [title: string, text: string]>> = {
-  UNSUPPORTED_MEDIA_TYPE: ['Not a form', `This page takes forms only: send the fields as ${FORM_CONTENT_TYPE}, as a browser does.`],
+  UNSUPPORTED_MEDIA_TYPE: [
+    'Not a form',
+    `This page takes forms only: send the fields as ${FORM_CONTENT_TYPE}, as a browser does.`,
+  ],
   BODY_TOO_LARGE: ['The form is too large', `A form may have ${FORM_BODY_LIMIT / 1024} KB at most.`],
   INTERNAL_ERROR: ['Something went wrong', 'Something went wrong on our side; nothing was changed. Try again later.'],
 };
@@ -88,6 +91,9 @@ function sendPageError(err: FastifyError, request: FastifyRequest, reply: Fastif
   if (described.retryAfterSeconds !== undefined) reply.header('retry-after', String(described.retryAfterSeconds));
   const whileUnavailable = request.routeOptions.config.whileUnavailable;
   if (described.error === 'SERVICE_UNAVAILABLE' && whileUnavailable) return whileUnavailable(request, reply.code(503));
-  const [title, text] = PAGE_WORDING[described.error] ?? [TITLES[described.status] ?? 'This request cannot be used', described.message];
+  const [title, text] = PAGE_WORDING[described.error] ?? [
+    TITLES[described.status] ?? 'This request cannot be used',
+    described.message,
+  ];
   return sendProblem(reply, described.status, title, text);
 }

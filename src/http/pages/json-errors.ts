@@ -8,5 +8,8 @@ import { describeFailure } from '../errors-plugin.ts';
 export function jsonErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const described = describeFailure(request, err);
   if (described.retryAfterSeconds !== undefined) reply.header('retry-after', String(described.retryAfterSeconds));
-  void reply.code(described.status).header('cache-control', 'no-store').send({ error: described.error, message: described.message });
+  void reply
+    .code(described.status)
+    .header('cache-control', 'no-store')
+    .send({ error: described.error, message: described.message });
 }

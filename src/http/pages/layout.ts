@@ -52,13 +52,17 @@ export interface PageOptions {
  * Origins a processor's script frames besides its own, as the processor documents for a CSP: Stripe.js
  * shows 3-D Secure challenges from hooks.stripe.com (https://docs.stripe.com/security/guide#content-security-policy).
  */
-const PROCESSOR_FRAMES: Readonly<Record<string, readonly string[]>> = { 'https://js.stripe.com': ['https://hooks.stripe.com'] };
+const PROCESSOR_FRAMES: Readonly<Record<string, readonly string[]>> = {
+  'https://js.stripe.com': ['https://hooks.stripe.com'],
+};
 
 export function sendPage(reply: FastifyReply, options: PageOptions) {
   const nonce = randomBytes(16).toString('base64');
   const processor = options.processorScript;
   const origins = processor ? ` ${processor.origins.join(' ')}` : '';
-  const frames = processor ? ` ${[...new Set([...processor.origins, ...processor.origins.flatMap((o) => PROCESSOR_FRAMES[o] ?? [])])].join(' ')}` : '';
+  const frames = processor
+    ? ` ${[...new Set([...processor.origins, ...processor.origins.flatMap((o) => PROCESSOR_FRAMES[o] ?? [])])].join(' ')}`
+    : '';
   const csp = [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,

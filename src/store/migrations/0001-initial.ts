@@ -125,8 +125,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('listed_version', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('feed_pending', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema.createIndex('transactions_by_email').on('transactions').columns(['vendor_id', 'environment', 'email_lower']).execute();
-  await db.schema.createIndex('transactions_by_assigned_email').on('transactions').columns(['vendor_id', 'environment', 'assigned_email_lower']).execute();
+  await db.schema
+    .createIndex('transactions_by_email')
+    .on('transactions')
+    .columns(['vendor_id', 'environment', 'email_lower'])
+    .execute();
+  await db.schema
+    .createIndex('transactions_by_assigned_email')
+    .on('transactions')
+    .columns(['vendor_id', 'environment', 'assigned_email_lower'])
+    .execute();
   // The feed reads only pending rows, oldest change first: a partial index keeps it small.
   await db.schema
     .createIndex('transactions_feed')
@@ -135,7 +143,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .where(sql.ref('feed_pending'), '=', 1)
     .execute();
   // The billing worker finds due subscriptions by this index, never by scanning.
-  await db.schema.createIndex('transactions_due').on('transactions').columns(['next_charge', 'id']).where(sql.ref('next_charge'), 'is not', null).execute();
+  await db.schema
+    .createIndex('transactions_due')
+    .on('transactions')
+    .columns(['next_charge', 'id'])
+    .where(sql.ref('next_charge'), 'is not', null)
+    .execute();
 
   await db.schema
     .createTable('ledger_entries')
@@ -164,7 +177,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('country', 'text', (c) => c.notNull())
     .addColumn('description', 'text')
     .execute();
-  await db.schema.createIndex('ledger_by_transaction').on('ledger_entries').columns(['transaction_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('ledger_by_transaction')
+    .on('ledger_entries')
+    .columns(['transaction_id', 'created_at'])
+    .execute();
   // One subscription payment per period: a second charge for the same period cannot be stored.
   await db.schema
     .createIndex('ledger_one_payment_per_period')

@@ -15,9 +15,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`with numbered as (
       select id, row_number() over (partition by vendor_id, environment order by created_at, id) as n
       from ledger_entries where type <> 'CHARGEBACK')
-    update ledger_entries set invoice_number = numbered.n from numbered where ledger_entries.id = numbered.id`.execute(db);
+    update ledger_entries set invoice_number = numbered.n from numbered where ledger_entries.id = numbered.id`.execute(
+    db,
+  );
   await sql`insert into invoice_counters (vendor_id, environment, last_number)
-    select vendor_id, environment, max(invoice_number) from ledger_entries where invoice_number is not null group by vendor_id, environment`.execute(db);
+    select vendor_id, environment, max(invoice_number) from ledger_entries where invoice_number is not null group by vendor_id, environment`.execute(
+    db,
+  );
   await db.schema
     .createIndex('ledger_invoice_number_unique')
     .on('ledger_entries')

@@ -7,7 +7,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .alterTable('vendors')
     .addColumn('admin_frame_origins', 'text', (c) => c.notNull().defaultTo(sql`''`))
     .execute();
-  await db.schema.createIndex('transactions_recent').on('transactions').columns(['vendor_id', 'environment', 'created_at']).execute();
+  await db.schema
+    .createIndex('transactions_recent')
+    .on('transactions')
+    .columns(['vendor_id', 'environment', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -15,7 +15,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('admin_sessions_opened_by').on('admin_sessions').column('opened_by').execute();
-  await db.schema.createIndex('admin_sessions_vendor').on('admin_sessions').columns(['vendor_id', 'environment', 'expires_at']).execute();
+  await db.schema
+    .createIndex('admin_sessions_vendor')
+    .on('admin_sessions')
+    .columns(['vendor_id', 'environment', 'expires_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -34,7 +34,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['external_id'])
     .where((eb: any) => eb.and([eb('external_id', 'is not', null), eb('external_id', '!=', '')]))
     .execute();
-  await db.schema.createIndex('charge_attempts_by_transaction').on('charge_attempts').columns(['transaction_id', 'kind', 'created_at']).execute();
+  await db.schema
+    .createIndex('charge_attempts_by_transaction')
+    .on('charge_attempts')
+    .columns(['transaction_id', 'kind', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

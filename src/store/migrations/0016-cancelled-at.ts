@@ -13,7 +13,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .updateTable('transactions')
     .set({ cancelled_at: sql`coalesce(changed_at, created_at)` })
     .where('type', '=', 'SUBSCRIPTION')
-    .where('status', 'in', ['SUBSCRIPTION_STATUS_CANCELLED_PENDING', 'SUBSCRIPTION_STATUS_CANCELLED', 'TRANSACTION_STATUS_REFUNDED'])
+    .where('status', 'in', [
+      'SUBSCRIPTION_STATUS_CANCELLED_PENDING',
+      'SUBSCRIPTION_STATUS_CANCELLED',
+      'TRANSACTION_STATUS_REFUNDED',
+    ])
     .execute();
   await db.schema
     .createIndex('transactions_cancelled')
@@ -33,7 +37,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['customized_product_id'])
     .where(sql.ref('customized_product_id'), 'is not', null)
     .execute();
-  await db.schema.createIndex('ledger_by_vendor_time').on('ledger_entries').columns(['vendor_id', 'environment', 'created_at']).execute();
+  await db.schema
+    .createIndex('ledger_by_vendor_time')
+    .on('ledger_entries')
+    .columns(['vendor_id', 'environment', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -30,11 +30,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('sent_at', 'text')
     .execute();
-  await db.schema.createIndex('customer_emails_due').on('customer_emails').columns(['next_try_at']).where(sql.ref('status'), '=', 'PENDING').execute();
-  await db.schema.createIndex('customer_emails_vendor').on('customer_emails').columns(['vendor_id', 'environment', 'created_at']).execute();
+  await db.schema
+    .createIndex('customer_emails_due')
+    .on('customer_emails')
+    .columns(['next_try_at'])
+    .where(sql.ref('status'), '=', 'PENDING')
+    .execute();
+  await db.schema
+    .createIndex('customer_emails_vendor')
+    .on('customer_emails')
+    .columns(['vendor_id', 'environment', 'created_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('customer_emails').execute();
-  for (const column of ['emails_off', 'email_reply_to', 'email_sender_name']) await db.schema.alterTable('vendors').dropColumn(column).execute();
+  for (const column of ['emails_off', 'email_reply_to', 'email_sender_name'])
+    await db.schema.alterTable('vendors').dropColumn(column).execute();
 }

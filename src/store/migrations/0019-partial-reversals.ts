@@ -13,13 +13,20 @@ export async function up(db: Kysely<any>): Promise<void> {
   } else {
     await rebuildSqlite(db, (create) => create.replace(/"reverses_entry_id" text unique/i, '"reverses_entry_id" text'));
   }
-  await db.schema.createIndex('ledger_reversals_of').on(TABLE).column('reverses_entry_id').where(sql.ref('reverses_entry_id'), 'is not', null).execute();
+  await db.schema
+    .createIndex('ledger_reversals_of')
+    .on(TABLE)
+    .column('reverses_entry_id')
+    .where(sql.ref('reverses_entry_id'), 'is not', null)
+    .execute();
   await db.schema
     .createIndex('ledger_reversal_booked_once')
     .on(TABLE)
     .columns(['transaction_id', 'external_id'])
     .unique()
-    .where((eb: any) => eb.and([eb('reverses_entry_id', 'is not', null), eb('external_id', 'is not', null), eb('external_id', '!=', '')]))
+    .where((eb: any) =>
+      eb.and([eb('reverses_entry_id', 'is not', null), eb('external_id', 'is not', null), eb('external_id', '!=', '')]),
+    )
     .execute();
 }
 
@@ -27,9 +34,13 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('ledger_reversal_booked_once').execute();
   await db.schema.dropIndex('ledger_reversals_of').execute();
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    await sql`alter table ledger_entries add constraint ledger_entries_reverses_entry_id_key unique (reverses_entry_id)`.execute(db);
+    await sql`alter table ledger_entries add constraint ledger_entries_reverses_entry_id_key unique (reverses_entry_id)`.execute(
+      db,
+    );
   } else {
-    await rebuildSqlite(db, (create) => create.replace(/"reverses_entry_id" text(?! unique)/i, '"reverses_entry_id" text unique'));
+    await rebuildSqlite(db, (create) =>
+      create.replace(/"reverses_entry_id" text(?! unique)/i, '"reverses_entry_id" text unique'),
+    );
   }
 }
 
@@ -41,12 +52,15 @@ export async function down(db: Kysely<any>): Promise<void> {
  */
 async function rebuildSqlite(db: Kysely<any>, change: (create: string) => string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const { rows: tables } = await sql<{ sql: string }>`select sql from sqlite_master where type = 'table' and name = ${TABLE}`.execute(trx);
+    const { rows: tables } = await sql<{
+      sql: string;
+    }>`select sql from sqlite_master where type = 'table' and name = ${TABLE}`.execute(trx);
     const { rows: indexes } = await sql<{
       sql: string;
     }>`select sql from sqlite_master where type = 'index' and tbl_name = ${TABLE} and sql is not null`.execute(trx);
     const create = change(tables[0]!.sql).replace(`CREATE TABLE "${TABLE}"`, `CREATE TABLE "${TABLE}_rebuilt"`);
-    if (!create.includes(`"${TABLE}_rebuilt"`)) throw new Error(`the ${TABLE} table's definition is not the one this migration knows`);
+    if (!create.includes(`"${TABLE}_rebuilt"`))
+      throw new Error(`the ${TABLE} table's definition is not the one this migration knows`);
     await sql.raw(create).execute(trx);
     await sql.raw(`insert into "${TABLE}_rebuilt" select * from "${TABLE}"`).execute(trx);
     await sql.raw(`drop table "${TABLE}"`).execute(trx);

@@ -69,13 +69,21 @@ const MINIMUM: Record<string, [number, string]> = {
 
 function checkAmountAndCurrency(p: Record<string, any>): void {
   if (p.currency !== undefined && (!/^[a-z]{3}$/.test(p.currency) || !CURRENCIES.has(p.currency)))
-    throw invalidRequest(`Invalid currency: ${p.currency}. Stripe currently supports these currencies: see https://stripe.com/docs/currencies`, {
-      param: 'currency',
-    });
+    throw invalidRequest(
+      `Invalid currency: ${p.currency}. Stripe currently supports these currencies: see https://stripe.com/docs/currencies`,
+      {
+        param: 'currency',
+      },
+    );
   if (p.amount !== undefined && p.currency !== undefined) {
     const min = MINIMUM[p.currency];
-    if (min && p.amount < min[0]) throw invalidRequest(`Amount must be at least ${min[1]} ${p.currency}`, { code: 'amount_too_small', param: 'amount' });
-    if (p.amount > 99999999) throw invalidRequest('Amount must be no more than 99999999', { code: 'amount_too_large', param: 'amount' });
+    if (min && p.amount < min[0])
+      throw invalidRequest(`Amount must be at least ${min[1]} ${p.currency}`, {
+        code: 'amount_too_small',
+        param: 'amount',
+      });
+    if (p.amount > 99999999)
+      throw invalidRequest('Amount must be no more than 99999999', { code: 'amount_too_large', param: 'amount' });
   }
 }
 
@@ -98,11 +106,13 @@ function checkPaymentMethodTypes(p: Record<string, any>): void {
 
 const onlyWithConfirm = (p: Record<string, any>, names: string[]) => {
   for (const name of names)
-    if (p[name] !== undefined && p.confirm !== true) throw invalidRequest(`You can only pass \`${name}\` when \`confirm=true\`.`, { param: name });
+    if (p[name] !== undefined && p.confirm !== true)
+      throw invalidRequest(`You can only pass \`${name}\` when \`confirm=true\`.`, { param: name });
 };
 
 function checkEmail(value: unknown, param: string) {
-  if (typeof value === 'string' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) throw invalidRequest(`Invalid email address: ${value}`, { param });
+  if (typeof value === 'string' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value))
+    throw invalidRequest(`Invalid email address: ${value}`, { param });
 }
 
 /** Merges metadata as Stripe does on update: an empty value removes the key, an empty `metadata` clears all. */
@@ -116,22 +126,36 @@ function mergeMetadata(current: Obj, update: Obj | null | undefined): Obj {
   }
   return out;
 }
-const createMetadata = (m: Obj | null | undefined) => Object.fromEntries(Object.entries(m ?? {}).filter(([, v]) => v !== ''));
+const createMetadata = (m: Obj | null | undefined) =>
+  Object.fromEntries(Object.entries(m ?? {}).filter(([, v]) => v !== ''));
 
 function paginate(items: Obj[], p: Record<string, any>, url: string): Obj {
-  if (p.starting_after && p.ending_before) throw invalidRequest('You may only specify one of these parameters: starting_after, ending_before.');
+  if (p.starting_after && p.ending_before)
+    throw invalidRequest('You may only specify one of these parameters: starting_after, ending_before.');
   const limit = p.limit ?? 10;
-  if (limit > 100) throw invalidRequest('This value must be less than or equal to 100.', { code: 'parameter_invalid_integer', param: 'limit' });
+  if (limit > 100)
+    throw invalidRequest('This value must be less than or equal to 100.', {
+      code: 'parameter_invalid_integer',
+      param: 'limit',
+    });
   let start = 0;
   let end = items.length;
   if (p.starting_after) {
     const i = items.findIndex((o) => o.id === p.starting_after);
-    if (i === -1) throw invalidRequest(`No such object: '${p.starting_after}'`, { code: 'resource_missing', param: 'starting_after' });
+    if (i === -1)
+      throw invalidRequest(`No such object: '${p.starting_after}'`, {
+        code: 'resource_missing',
+        param: 'starting_after',
+      });
     start = i + 1;
   }
   if (p.ending_before) {
     const i = items.findIndex((o) => o.id === p.ending_before);
-    if (i === -1) throw invalidRequest(`No such object: '${p.ending_before}'`, { code: 'resource_missing', param: 'ending_before' });
+    if (i === -1)
+      throw invalidRequest(`No such object: '${p.ending_before}'`, {
+        code: 'resource_missing',
+        param: 'ending_before',
+      });
     end = i;
     start = Math.max(0, end - limit);
   }
@@ -154,18 +178,26 @@ function inRange(value: number, range: unknown): boolean {
 
 /** Stripe's search query language, the part opentill needs: `field:'value'` and `metadata['key']:'value'` clauses joined by AND. */
 function searchFilter(query: string): (pi: Obj) => boolean {
-  if (/\sOR\s/.test(query)) throw invalidRequest("The Stripe stand-in's search supports clauses joined by AND only.", { param: 'query' });
+  if (/\sOR\s/.test(query))
+    throw invalidRequest("The Stripe stand-in's search supports clauses joined by AND only.", { param: 'query' });
   const clauses = query.trim().split(/\s+AND\s+/);
   const tests = clauses.map((clause) => {
-    const m = /^(-?)(metadata\[(['"])(.+?)\3\]|[a-z_]+)(:|>=|<=|>|<)\s*(?:'([^']*)'|"([^"]*)"|([^\s'"]+))$/.exec(clause.trim());
+    const m = /^(-?)(metadata\[(['"])(.+?)\3\]|[a-z_]+)(:|>=|<=|>|<)\s*(?:'([^']*)'|"([^"]*)"|([^\s'"]+))$/.exec(
+      clause.trim(),
+    );
     if (!m)
-      throw invalidRequest(`Invalid search query: ${query}. Search queries look like metadata['key']:'value' AND status:'succeeded'.`, { param: 'query' });
+      throw invalidRequest(
+        `Invalid search query: ${query}. Search queries look like metadata['key']:'value' AND status:'succeeded'.`,
+        { param: 'query' },
+      );
     const [, negate, field, , metaKey, op, q1, q2, bare] = m;
     const wanted = q1 ?? q2 ?? bare ?? '';
     const get = (pi: Obj): unknown => {
       if (metaKey !== undefined) return pi.metadata[metaKey];
       if (['status', 'customer', 'currency', 'amount', 'created'].includes(field!)) return pi[field!];
-      throw invalidRequest(`Field '${field}' is not supported by the Stripe stand-in's payment_intents search.`, { param: 'query' });
+      throw invalidRequest(`Field '${field}' is not supported by the Stripe stand-in's payment_intents search.`, {
+        param: 'query',
+      });
     };
     return (pi: Obj) => {
       const value = get(pi);
@@ -194,14 +226,24 @@ function clientSecretMatches(ctx: Ctx, intent: Obj): void {
     );
 }
 
-const PI_EXPANDS = ['latest_charge', 'latest_charge.balance_transaction', 'payment_method', 'customer', 'latest_charge.customer'];
+const PI_EXPANDS = [
+  'latest_charge',
+  'latest_charge.balance_transaction',
+  'payment_method',
+  'customer',
+  'latest_charge.customer',
+];
 const listExpands = (expands: string[]) => expands.map((e) => `data.${e}`);
 
 export function buildRoutes(store: Store, payments: Payments, options: { rawCardDataWithSecretKey: boolean }): Route[] {
   const routes: Omit<Route, 'pattern'>[] = [];
   const route = (r: Omit<Route, 'pattern'>) => routes.push(r);
   const expanded = (ctx: Ctx, object: Obj, allowed: string[]) =>
-    store.expand(view(object, ctx.key), ctx.params.expand ?? [], ctx.key === 'publishable' ? ['payment_method'] : allowed);
+    store.expand(
+      view(object, ctx.key),
+      ctx.params.expand ?? [],
+      ctx.key === 'publishable' ? ['payment_method'] : allowed,
+    );
 
   // ------------------------------------------------------------------ Account
   route({
@@ -241,7 +283,10 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
   route({
     method: 'POST',
     path: '/v1/customers',
-    schema: { documented: customerDocumented, props: { email: S.string, name: S.string, description: S.string, metadata: S.metadata, expand: S.expand } },
+    schema: {
+      documented: customerDocumented,
+      props: { email: S.string, name: S.string, description: S.string, metadata: S.metadata, expand: S.expand },
+    },
     check: (ctx) => checkEmail(ctx.params.email, 'email'),
     handle: (ctx) => {
       const p = ctx.params;
@@ -284,7 +329,9 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
     method: 'POST',
     path: '/v1/customers/:id',
     schema: {
-      documented: customerDocumented.filter((d) => !['payment_method', 'tax_id_data', 'test_clock'].includes(d)).concat('default_source'),
+      documented: customerDocumented
+        .filter((d) => !['payment_method', 'tax_id_data', 'test_clock'].includes(d))
+        .concat('default_source'),
       props: {
         email: S.unsettableString,
         name: S.unsettableString,
@@ -312,16 +359,20 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
       if (typeof defaultPm === 'string') {
         const pm = store.find('payment_methods', defaultPm);
         if (!pm || pm.customer !== customer.id)
-          throw invalidRequest(`The customer does not have a payment method with the ID ${defaultPm}. The payment method must be attached to the customer.`, {
-            code: 'resource_missing',
-            param: 'invoice_settings[default_payment_method]',
-          });
+          throw invalidRequest(
+            `The customer does not have a payment method with the ID ${defaultPm}. The payment method must be attached to the customer.`,
+            {
+              code: 'resource_missing',
+              param: 'invoice_settings[default_payment_method]',
+            },
+          );
       }
       set('email', p.email);
       set('name', p.name);
       set('description', p.description);
       set('metadata', mergeMetadata(customer.metadata, p.metadata));
-      if (defaultPm !== undefined) set('invoice_settings', { ...customer.invoice_settings, default_payment_method: defaultPm });
+      if (defaultPm !== undefined)
+        set('invoice_settings', { ...customer.invoice_settings, default_payment_method: defaultPm });
       if (Object.keys(previous).length > 0) store.emit('customer.updated', customer, ctx.request, previous);
       return expanded(ctx, customer, CUSTOMER_EXPANDS);
     },
@@ -367,7 +418,11 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
     handle: (ctx) => {
       const p = ctx.params;
       const checked = payments.checkCard(p.card);
-      return expanded(ctx, payments.createCardPaymentMethod(checked, p.billing_details ?? null, createMetadata(p.metadata)), ['customer']);
+      return expanded(
+        ctx,
+        payments.createCardPaymentMethod(checked, p.billing_details ?? null, createMetadata(p.metadata)),
+        ['customer'],
+      );
     },
   });
   route({
@@ -379,7 +434,11 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
   route({
     method: 'POST',
     path: '/v1/payment_methods/:id/attach',
-    schema: { documented: ['customer', 'customer_account', 'expand'], props: { customer: S.id, expand: S.expand }, required: ['customer'] },
+    schema: {
+      documented: ['customer', 'customer_account', 'expand'],
+      props: { customer: S.id, expand: S.expand },
+      required: ['customer'],
+    },
     handle: (ctx) => {
       const pm = payments.resolvePaymentMethod(ctx.path.id!, 'payment_method');
       return expanded(ctx, payments.attach(pm, ctx.params.customer, ctx.request), ['customer']);
@@ -456,7 +515,12 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
       if (p.confirm)
         payments.confirmPaymentIntent(
           pi,
-          { key: ctx.key, offSession: p.off_session, returnUrl: p.return_url, errorOnRequiresAction: p.error_on_requires_action },
+          {
+            key: ctx.key,
+            offSession: p.off_session,
+            returnUrl: p.return_url,
+            errorOnRequiresAction: p.error_on_requires_action,
+          },
           ctx.request,
         );
       return expanded(ctx, pi, PI_EXPANDS);
@@ -474,7 +538,11 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
       const p = ctx.params;
       const filter = searchFilter(p.query);
       const limit = p.limit ?? 10;
-      if (limit > 100) throw invalidRequest('This value must be less than or equal to 100.', { code: 'parameter_invalid_integer', param: 'limit' });
+      if (limit > 100)
+        throw invalidRequest('This value must be less than or equal to 100.', {
+          code: 'parameter_invalid_integer',
+          param: 'limit',
+        });
       const offset = p.page ? Number(Buffer.from(p.page, 'base64url').toString()) : 0;
       if (!Number.isInteger(offset) || offset < 0) throw invalidRequest('Invalid page.', { param: 'page' });
       const matches = store.all('payment_intents').filter(filter);
@@ -499,7 +567,9 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
     },
     handle: (ctx) => {
       const p = ctx.params;
-      const items = store.all('payment_intents').filter((pi) => (!p.customer || pi.customer === p.customer) && inRange(pi.created, p.created));
+      const items = store
+        .all('payment_intents')
+        .filter((pi) => (!p.customer || pi.customer === p.customer) && inRange(pi.created, p.created));
       return store.expand(paginate(items, p, '/v1/payment_intents'), p.expand ?? [], listExpands(PI_EXPANDS));
     },
   });
@@ -544,9 +614,14 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
       const p = ctx.params;
       checkAmountAndCurrency({ amount: p.amount ?? pi.amount, currency: p.currency ?? pi.currency });
       const editable = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
-      const moneyFields = ['amount', 'currency', 'customer', 'payment_method', 'setup_future_usage', 'statement_descriptor_suffix'].filter(
-        (f) => p[f] !== undefined,
-      );
+      const moneyFields = [
+        'amount',
+        'currency',
+        'customer',
+        'payment_method',
+        'setup_future_usage',
+        'statement_descriptor_suffix',
+      ].filter((f) => p[f] !== undefined);
       if (moneyFields.length > 0 && !editable.includes(pi.status))
         throw invalidRequest(
           `This PaymentIntent's ${moneyFields[0]} could not be updated because it has a status of ${pi.status}. You may only update the ${moneyFields[0]} of a PaymentIntent with one of the following statuses: ${editable.join(', ')}.`,
@@ -603,11 +678,18 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
       if (p.payment_method) {
         const pm = payments.resolvePaymentMethod(p.payment_method, 'payment_method');
         payments.checkUsable(pm, pi.customer);
-        if (['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(pi.status)) pi.payment_method = pm.id;
+        if (['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(pi.status))
+          pi.payment_method = pm.id;
       }
       payments.confirmPaymentIntent(
         pi,
-        { key: ctx.key, offSession: p.off_session, returnUrl: p.return_url, useStripeSdk: p.use_stripe_sdk, errorOnRequiresAction: p.error_on_requires_action },
+        {
+          key: ctx.key,
+          offSession: p.off_session,
+          returnUrl: p.return_url,
+          useStripeSdk: p.use_stripe_sdk,
+          errorOnRequiresAction: p.error_on_requires_action,
+        },
         ctx.request,
       );
       return expanded(ctx, pi, PI_EXPANDS);
@@ -618,11 +700,18 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
     path: '/v1/payment_intents/:id/cancel',
     schema: {
       documented: ['cancellation_reason', 'expand'],
-      props: { cancellation_reason: S.enum('duplicate', 'fraudulent', 'requested_by_customer', 'abandoned'), expand: S.expand },
+      props: {
+        cancellation_reason: S.enum('duplicate', 'fraudulent', 'requested_by_customer', 'abandoned'),
+        expand: S.expand,
+      },
     },
     handle: (ctx) => {
       const pi = store.get('payment_intents', ctx.path.id!, 'intent');
-      return expanded(ctx, payments.cancelPaymentIntent(pi, ctx.params.cancellation_reason ?? null, ctx.key, ctx.request), PI_EXPANDS);
+      return expanded(
+        ctx,
+        payments.cancelPaymentIntent(pi, ctx.params.cancellation_reason ?? null, ctx.key, ctx.request),
+        PI_EXPANDS,
+      );
     },
   });
 
@@ -701,7 +790,13 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
         'allowed_payment_method_types', 'confirmation_token', 'expand', 'mandate_data', 'payment_method', 'payment_method_data', 'payment_method_options',
         'return_url', 'use_stripe_sdk',
       ],
-      props: { payment_method: S.id, client_secret: S.string, return_url: S.string, use_stripe_sdk: S.boolean, expand: S.expand },
+      props: {
+        payment_method: S.id,
+        client_secret: S.string,
+        return_url: S.string,
+        use_stripe_sdk: S.boolean,
+        expand: S.expand,
+      },
     },
     handle: (ctx) => {
       const si = store.get('setup_intents', ctx.path.id!, 'intent');
@@ -710,9 +805,14 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
       if (p.payment_method) {
         const pm = payments.resolvePaymentMethod(p.payment_method, 'payment_method');
         payments.checkUsable(pm, si.customer);
-        if (['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(si.status)) si.payment_method = pm.id;
+        if (['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(si.status))
+          si.payment_method = pm.id;
       }
-      payments.confirmSetupIntent(si, { key: ctx.key, returnUrl: p.return_url, useStripeSdk: p.use_stripe_sdk }, ctx.request);
+      payments.confirmSetupIntent(
+        si,
+        { key: ctx.key, returnUrl: p.return_url, useStripeSdk: p.use_stripe_sdk },
+        ctx.request,
+      );
       return expanded(ctx, si, SI_EXPANDS);
     },
   });
@@ -725,7 +825,11 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
     },
     handle: (ctx) => {
       const si = store.get('setup_intents', ctx.path.id!, 'intent');
-      return expanded(ctx, payments.cancelSetupIntent(si, ctx.params.cancellation_reason ?? null, ctx.key, ctx.request), SI_EXPANDS);
+      return expanded(
+        ctx,
+        payments.cancelSetupIntent(si, ctx.params.cancellation_reason ?? null, ctx.key, ctx.request),
+        SI_EXPANDS,
+      );
     },
   });
 
@@ -734,7 +838,13 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
     method: 'GET',
     path: '/v1/charges/:id',
     schema: { documented: ['expand'], props: EXPAND },
-    handle: (ctx) => expanded(ctx, store.get('charges', ctx.path.id!, 'charge'), ['balance_transaction', 'customer', 'payment_intent', 'payment_method']),
+    handle: (ctx) =>
+      expanded(ctx, store.get('charges', ctx.path.id!, 'charge'), [
+        'balance_transaction',
+        'customer',
+        'payment_intent',
+        'payment_method',
+      ]),
   });
   route({
     method: 'GET',
@@ -755,7 +865,12 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
         const p = ctx.params;
         const items = store
           .all(collection)
-          .filter((o) => (!p.charge || o.charge === p.charge) && (!p.payment_intent || o.payment_intent === p.payment_intent) && inRange(o.created, p.created));
+          .filter(
+            (o) =>
+              (!p.charge || o.charge === p.charge) &&
+              (!p.payment_intent || o.payment_intent === p.payment_intent) &&
+              inRange(o.created, p.created),
+          );
         return store.expand(paginate(items, p, `/v1/${collection}`), p.expand ?? [], listExpands(expands));
       },
     });
@@ -790,7 +905,10 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
     },
     check: (ctx) => {
       if (!ctx.params.payment_intent && !ctx.params.charge)
-        throw invalidRequest('One of the following params should be provided for this request: payment_intent or charge.', { code: 'parameter_missing' });
+        throw invalidRequest(
+          'One of the following params should be provided for this request: payment_intent or charge.',
+          { code: 'parameter_missing' },
+        );
     },
     handle: (ctx) => {
       const p = ctx.params;
@@ -821,15 +939,20 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
       props: { ...LIST, type: S.string, types: { t: 'array', of: S.string }, created: { t: 'range' } },
     },
     check: (ctx) => {
-      if (ctx.params.type && ctx.params.types) throw invalidRequest('You may only specify one of these parameters: type, types.', { param: 'types' });
+      if (ctx.params.type && ctx.params.types)
+        throw invalidRequest('You may only specify one of these parameters: type, types.', { param: 'types' });
     },
     handle: (ctx) => {
       const p = ctx.params;
-      const matches = (type: string, pattern: string) => (pattern.endsWith('.*') ? type.startsWith(pattern.slice(0, -1)) : type === pattern);
+      const matches = (type: string, pattern: string) =>
+        pattern.endsWith('.*') ? type.startsWith(pattern.slice(0, -1)) : type === pattern;
       const items = store
         .all('events')
         .filter(
-          (e) => (!p.type || matches(e.type, p.type)) && (!p.types || (p.types as string[]).some((t) => matches(e.type, t))) && inRange(e.created, p.created),
+          (e) =>
+            (!p.type || matches(e.type, p.type)) &&
+            (!p.types || (p.types as string[]).some((t) => matches(e.type, t))) &&
+            inRange(e.created, p.created),
         );
       return paginate(items, p, '/v1/events');
     },
@@ -854,11 +977,16 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
       }
       if (!['http:', 'https:'].includes(url.protocol)) throw invalidRequest(`Invalid URL: ${p.url}`, { param: 'url' });
       if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && !url.hostname.startsWith('127.'))
-        throw invalidRequest(`Invalid URL: ${p.url}. The Stripe stand-in delivers webhooks to loopback addresses only.`, { param: 'url' });
+        throw invalidRequest(
+          `Invalid URL: ${p.url}. The Stripe stand-in delivers webhooks to loopback addresses only.`,
+          { param: 'url' },
+        );
     }
     for (const [i, type] of ((p.enabled_events as string[] | undefined) ?? []).entries())
       if (type !== '*' && !EVENT_TYPES.has(type))
-        throw invalidRequest(`Invalid enabled_events[${i}]: ${type} is not an event type Stripe sends`, { param: `enabled_events[${i}]` });
+        throw invalidRequest(`Invalid enabled_events[${i}]: ${type} is not an event type Stripe sends`, {
+          param: `enabled_events[${i}]`,
+        });
     if (p.enabled_events && p.enabled_events.length === 0)
       throw invalidRequest('enabled_events must contain at least one event type', { param: 'enabled_events' });
   };
@@ -878,7 +1006,9 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
     check: (ctx) => {
       checkEndpoint(ctx);
       if (ctx.params.api_version !== undefined && ctx.params.api_version !== API_VERSION)
-        throw unmodelledParam(`api_version (the stand-in sends events in ${API_VERSION} only, not ${ctx.params.api_version})`);
+        throw unmodelledParam(
+          `api_version (the stand-in sends events in ${API_VERSION} only, not ${ctx.params.api_version})`,
+        );
     },
     handle: (ctx) => {
       const p = ctx.params;
@@ -914,7 +1044,10 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
   route({
     method: 'POST',
     path: '/v1/webhook_endpoints/:id',
-    schema: { documented: ['description', 'disabled', 'enabled_events', 'expand', 'metadata', 'url'], props: { ...endpointProps, disabled: S.boolean } },
+    schema: {
+      documented: ['description', 'disabled', 'enabled_events', 'expand', 'metadata', 'url'],
+      props: { ...endpointProps, disabled: S.boolean },
+    },
     check: checkEndpoint,
     handle: (ctx) => {
       const we = store.get('webhook_endpoints', ctx.path.id!);

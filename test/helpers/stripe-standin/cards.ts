@@ -52,7 +52,11 @@ export interface Decline {
 
 export const DECLINES: Partial<Record<CardBehaviour, Decline>> = {
   decline_generic: { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
-  decline_insufficient_funds: { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+  decline_insufficient_funds: {
+    code: 'card_declined',
+    decline_code: 'insufficient_funds',
+    message: 'Your card has insufficient funds.',
+  },
   decline_expired_card: { code: 'expired_card', decline_code: 'expired_card', message: 'Your card has expired.' },
   charge_fails: { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
 };
@@ -83,24 +87,41 @@ export interface CheckedCard {
  * What Stripe checks when a card PaymentMethod is created: the number's checksum, the expiry, the CVC's
  * shape. Returns only what may be kept (brand, last4, expiry, behaviour).
  */
-export function checkCard(card: { number?: unknown; exp_month?: unknown; exp_year?: unknown; cvc?: unknown }, now: Date): CheckedCard {
+export function checkCard(
+  card: { number?: unknown; exp_month?: unknown; exp_year?: unknown; cvc?: unknown },
+  now: Date,
+): CheckedCard {
   if (typeof card.number !== 'string') throw missingParam('card[number]');
   if (card.exp_month === undefined) throw missingParam('card[exp_month]');
   if (card.exp_year === undefined) throw missingParam('card[exp_year]');
   const digits = card.number.replace(/[\s-]/g, '');
   // The Luhn check is the arithmetic opentill's sandbox uses too.
-  if (!passesLuhn(digits)) throw cardError('Your card number is incorrect.', { code: 'incorrect_number', param: 'card[number]' });
+  if (!passesLuhn(digits))
+    throw cardError('Your card number is incorrect.', { code: 'incorrect_number', param: 'card[number]' });
   const month = Number(card.exp_month);
   if (!Number.isInteger(month) || month < 1 || month > 12)
-    throw cardError("Your card's expiration month is invalid.", { code: 'invalid_expiry_month', param: 'card[exp_month]' });
+    throw cardError("Your card's expiration month is invalid.", {
+      code: 'invalid_expiry_month',
+      param: 'card[exp_month]',
+    });
   let year = Number(card.exp_year);
-  if (!Number.isInteger(year)) throw cardError("Your card's expiration year is invalid.", { code: 'invalid_expiry_year', param: 'card[exp_year]' });
+  if (!Number.isInteger(year))
+    throw cardError("Your card's expiration year is invalid.", {
+      code: 'invalid_expiry_year',
+      param: 'card[exp_year]',
+    });
   if (year < 100) year += 2000;
   const thisYear = now.getUTCFullYear();
   if (year < thisYear || year > thisYear + 50)
-    throw cardError("Your card's expiration year is invalid.", { code: 'invalid_expiry_year', param: 'card[exp_year]' });
+    throw cardError("Your card's expiration year is invalid.", {
+      code: 'invalid_expiry_year',
+      param: 'card[exp_year]',
+    });
   if (year === thisYear && month < now.getUTCMonth() + 1)
-    throw cardError("Your card's expiration month is invalid.", { code: 'invalid_expiry_month', param: 'card[exp_month]' });
+    throw cardError("Your card's expiration month is invalid.", {
+      code: 'invalid_expiry_month',
+      param: 'card[exp_month]',
+    });
   if (card.cvc !== undefined && (typeof card.cvc !== 'string' || !/^\d{3,4}$/.test(card.cvc)))
     throw cardError("Your card's security code is invalid.", { code: 'invalid_cvc', param: 'card[cvc]' });
   return {

@@ -24,14 +24,21 @@ export const invalidRequest = (message: string, extra: { code?: string; param?: 
   new ApiError(400, build('invalid_request_error', message, extra));
 
 export const notFound = (objectName: string, id: string, param = 'id') =>
-  new ApiError(404, build('invalid_request_error', `No such ${objectName}: '${id}'`, { code: 'resource_missing', param }));
+  new ApiError(
+    404,
+    build('invalid_request_error', `No such ${objectName}: '${id}'`, { code: 'resource_missing', param }),
+  );
 
-export const cardError = (message: string, extra: { code: string; decline_code?: string; param?: string; [k: string]: unknown }) =>
-  new ApiError(402, build('card_error', message, extra));
+export const cardError = (
+  message: string,
+  extra: { code: string; decline_code?: string; param?: string; [k: string]: unknown },
+) => new ApiError(402, build('card_error', message, extra));
 
-export const missingParam = (param: string) => invalidRequest(`Missing required param: ${param}.`, { code: 'parameter_missing', param });
+export const missingParam = (param: string) =>
+  invalidRequest(`Missing required param: ${param}.`, { code: 'parameter_missing', param });
 
-export const unknownParam = (param: string) => invalidRequest(`Received unknown parameter: ${param}`, { code: 'parameter_unknown', param });
+export const unknownParam = (param: string) =>
+  invalidRequest(`Received unknown parameter: ${param}`, { code: 'parameter_unknown', param });
 
 /** A parameter Stripe documents for this endpoint but the stand-in does not model: said plainly, never silently ignored. */
 export const unmodelledParam = (param: string) =>
@@ -50,4 +57,10 @@ export const publishableKeyForbidden = () =>
   );
 
 export const apiError500 = () =>
-  new ApiError(500, build('api_error', 'An unknown error occurred. Please try again later. (Injected by the Stripe stand-in: error-500 fault.)'));
+  new ApiError(
+    500,
+    build(
+      'api_error',
+      'An unknown error occurred. Please try again later. (Injected by the Stripe stand-in: error-500 fault.)',
+    ),
+  );

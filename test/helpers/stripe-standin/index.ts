@@ -59,16 +59,31 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
   const payments = new Payments(store, () => url);
   payments.balance = options.balance;
   const signer = new Stripe(secretKey);
-  const webhooks = new Webhooks(store, (payload, secret) => signer.webhooks.generateTestHeaderString({ payload, secret }), options.webhookDelivery ?? 'auto');
+  const webhooks = new Webhooks(
+    store,
+    (payload, secret) => signer.webhooks.generateTestHeaderString({ payload, secret }),
+    options.webhookDelivery ?? 'auto',
+  );
   store.onEvent = (event) => webhooks.enqueue(event);
   const requests: RecordedRequest[] = [];
   const routes = buildRoutes(store, payments, { rawCardDataWithSecretKey: options.rawCardDataWithSecretKey ?? false });
-  const standIn = new StandInServer({ store, payments, routes, webhooks, secretKey, publishableKey, requests, baseUrl: () => url });
+  const standIn = new StandInServer({
+    store,
+    payments,
+    routes,
+    webhooks,
+    secretKey,
+    publishableKey,
+    requests,
+    baseUrl: () => url,
+  });
 
   const server: Server = createServer((req, res) => {
     standIn.handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { type: 'api_error', message: `The Stripe stand-in failed: ${String(error)}` } }));
+      res.end(
+        JSON.stringify({ error: { type: 'api_error', message: `The Stripe stand-in failed: ${String(error)}` } }),
+      );
     });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -104,12 +119,20 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
     openDispute: (paymentIntentId) =>
       dashboard(() => {
         const pi = store.get('payment_intents', paymentIntentId);
-        if (pi.status !== 'succeeded') throw new Error(`PaymentIntent ${pi.id} has not succeeded (${pi.status}): nothing to dispute`);
+        if (pi.status !== 'succeeded')
+          throw new Error(`PaymentIntent ${pi.id} has not succeeded (${pi.status}): nothing to dispute`);
         return payments.openDispute(store.get('charges', pi.latest_charge)) as Stripe.Dispute;
       }),
-    closeDispute: (disputeId, outcome) => dashboard(() => payments.closeDispute(store.get('disputes', disputeId), outcome) as Stripe.Dispute),
+    closeDispute: (disputeId, outcome) =>
+      dashboard(() => payments.closeDispute(store.get('disputes', disputeId), outcome) as Stripe.Dispute),
     faults: standIn.faultControl,
-    client: (key = 'secret') => new Stripe(key === 'secret' ? secretKey : publishableKey, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 }),
+    client: (key = 'secret') =>
+      new Stripe(key === 'secret' ? secretKey : publishableKey, {
+        host: '127.0.0.1',
+        port,
+        protocol: 'http',
+        maxNetworkRetries: 0,
+      }),
     close: async () => {
       webhooks.close();
       for (const res of standIn.hanging) res.socket?.destroy();

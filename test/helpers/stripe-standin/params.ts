@@ -14,7 +14,10 @@ export function parseForm(text: string): FormObject {
   const root: FormObject = {};
   for (const [rawKey, value] of new URLSearchParams(text)) {
     const open = rawKey.indexOf('[');
-    const path = open === -1 ? [rawKey] : [rawKey.slice(0, open), ...[...rawKey.slice(open).matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]!)];
+    const path =
+      open === -1
+        ? [rawKey]
+        : [rawKey.slice(0, open), ...[...rawKey.slice(open).matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]!)];
     if (
       open !== -1 &&
       path
@@ -29,11 +32,16 @@ export function parseForm(text: string): FormObject {
       if (key === '' && i > 0) key = String(Object.keys(node).length); // `expand[]=a`: the next index
       if (i === path.length - 1) {
         if (typeof node[key] === 'object')
-          throw invalidRequest(`Invalid ${describe(path, i)}: cannot be both a value and a hash`, { param: describe(path, i) });
+          throw invalidRequest(`Invalid ${describe(path, i)}: cannot be both a value and a hash`, {
+            param: describe(path, i),
+          });
         node[key] = value;
       } else {
         const next = node[key];
-        if (typeof next === 'string') throw invalidRequest(`Invalid ${describe(path, i)}: cannot be both a value and a hash`, { param: describe(path, i) });
+        if (typeof next === 'string')
+          throw invalidRequest(`Invalid ${describe(path, i)}: cannot be both a value and a hash`, {
+            param: describe(path, i),
+          });
         node = next ?? (node[key] = {});
       }
     }
@@ -54,7 +62,13 @@ export type Schema =
   | { t: 'boolean' }
   | { t: 'metadata' }
   | { t: 'array'; of: Schema; unsettable?: boolean }
-  | { t: 'object'; props: Record<string, Schema>; documented?: readonly string[]; required?: readonly string[]; unsettable?: boolean }
+  | {
+      t: 'object';
+      props: Record<string, Schema>;
+      documented?: readonly string[];
+      required?: readonly string[];
+      unsettable?: boolean;
+    }
   /** An integer timestamp or a range `{gt, gte, lt, lte}` (list filters such as `created`). */
   | { t: 'range' };
 
@@ -68,7 +82,8 @@ export interface EndpointSchema {
 
 export type Value = string | number | boolean | null | Value[] | { [key: string]: Value };
 
-const oneOf = (values: readonly string[]) => (values.length <= 2 ? values.join(' or ') : `${values.slice(0, -1).join(', ')}, or ${values[values.length - 1]}`);
+const oneOf = (values: readonly string[]) =>
+  values.length <= 2 ? values.join(' or ') : `${values.slice(0, -1).join(', ')}, or ${values[values.length - 1]}`;
 
 function check(node: FormNode, schema: Schema, param: string): Value {
   if (node === '' && schema.t !== 'string') {
@@ -78,24 +93,33 @@ function check(node: FormNode, schema: Schema, param: string): Value {
   }
   switch (schema.t) {
     case 'string': {
-      if (typeof node !== 'string') throw invalidRequest(`Invalid string: ${param} must be a string, not a hash`, { param });
+      if (typeof node !== 'string')
+        throw invalidRequest(`Invalid string: ${param} must be a string, not a hash`, { param });
       if (node === '') {
         if (schema.unsettable) return null;
         throw emptyError(param);
       }
       const value = schema.lower ? node.toLowerCase() : node;
-      if (schema.enum && !schema.enum.includes(value)) throw invalidRequest(`Invalid ${param}: must be one of ${oneOf(schema.enum)}`, { param });
+      if (schema.enum && !schema.enum.includes(value))
+        throw invalidRequest(`Invalid ${param}: must be one of ${oneOf(schema.enum)}`, { param });
       if (schema.max !== undefined && value.length > schema.max)
         throw invalidRequest(`Invalid string: ${value}; must be at most ${schema.max} characters`, { param });
       return value;
     }
     case 'integer': {
       if (typeof node !== 'string' || !/^-?\d+$/.test(node))
-        throw invalidRequest(`Invalid integer: ${typeof node === 'string' ? node : 'hash'}`, { code: 'parameter_invalid_integer', param });
+        throw invalidRequest(`Invalid integer: ${typeof node === 'string' ? node : 'hash'}`, {
+          code: 'parameter_invalid_integer',
+          param,
+        });
       const value = Number(node);
-      if (!Number.isSafeInteger(value)) throw invalidRequest(`Invalid integer: ${node}`, { code: 'parameter_invalid_integer', param });
+      if (!Number.isSafeInteger(value))
+        throw invalidRequest(`Invalid integer: ${node}`, { code: 'parameter_invalid_integer', param });
       if (schema.min !== undefined && value < schema.min)
-        throw invalidRequest(`This value must be greater than or equal to ${schema.min}.`, { code: 'parameter_invalid_integer', param });
+        throw invalidRequest(`This value must be greater than or equal to ${schema.min}.`, {
+          code: 'parameter_invalid_integer',
+          param,
+        });
       return value;
     }
     case 'boolean':
@@ -103,14 +127,24 @@ function check(node: FormNode, schema: Schema, param: string): Value {
       if (node === 'false') return false;
       throw invalidRequest(`Invalid boolean: ${typeof node === 'string' ? node : 'hash'}`, { param });
     case 'metadata': {
-      if (typeof node === 'string') throw invalidRequest('Invalid metadata: metadata must be a set of key-value pairs', { param });
+      if (typeof node === 'string')
+        throw invalidRequest('Invalid metadata: metadata must be a set of key-value pairs', { param });
       const entries = Object.entries(node);
       if (entries.length > 50) throw invalidRequest('Invalid metadata: metadata can have at most 50 keys', { param });
       const out: Record<string, string> = {};
       for (const [key, value] of entries) {
-        if (typeof value !== 'string') throw invalidRequest(`Invalid metadata: ${param}[${key}] must be a string, not a hash`, { param: `${param}[${key}]` });
-        if (key.length > 40) throw invalidRequest(`Invalid metadata: keys can be at most 40 characters long (${key})`, { param: `${param}[${key}]` });
-        if (value.length > 500) throw invalidRequest(`Invalid metadata: values can be at most 500 characters long`, { param: `${param}[${key}]` });
+        if (typeof value !== 'string')
+          throw invalidRequest(`Invalid metadata: ${param}[${key}] must be a string, not a hash`, {
+            param: `${param}[${key}]`,
+          });
+        if (key.length > 40)
+          throw invalidRequest(`Invalid metadata: keys can be at most 40 characters long (${key})`, {
+            param: `${param}[${key}]`,
+          });
+        if (value.length > 500)
+          throw invalidRequest(`Invalid metadata: values can be at most 500 characters long`, {
+            param: `${param}[${key}]`,
+          });
         out[key] = value;
       }
       return out;

@@ -52,7 +52,12 @@ const SI_PUBLISHABLE_FIELDS = [
 
 export function view(object: Obj, key: KeyKind): Obj {
   if (key === 'secret') return structuredClone(object);
-  const fields = object.object === 'payment_intent' ? PI_PUBLISHABLE_FIELDS : object.object === 'setup_intent' ? SI_PUBLISHABLE_FIELDS : null;
+  const fields =
+    object.object === 'payment_intent'
+      ? PI_PUBLISHABLE_FIELDS
+      : object.object === 'setup_intent'
+        ? SI_PUBLISHABLE_FIELDS
+        : null;
   if (!fields) return structuredClone(object);
   return Object.fromEntries(fields.filter((f) => f in object).map((f) => [f, structuredClone(object[f])]));
 }
@@ -63,14 +68,16 @@ const DISPUTE_FEE = 1500;
 
 const RETURN_URL_REQUIRED =
   "This PaymentIntent is configured to accept payment methods enabled in your Dashboard. Because some of these payment methods might redirect your customer off of your page, you must provide a `return_url`. If you don't want to accept redirect-based payment methods, set `automatic_payment_methods[enabled]` to `true` and `automatic_payment_methods[allow_redirects]` to `never` when creating Setup Intents and Payment Intents.";
-const AUTH_FAILURE_MESSAGE = 'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
+const AUTH_FAILURE_MESSAGE =
+  'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
 const AUTH_REQUIRED = {
   code: 'authentication_required',
   decline_code: 'authentication_required',
   message: 'Your card was declined. This transaction requires authentication.',
 };
 const docUrl = (code: string) => `https://stripe.com/docs/error-codes/${code.replace(/_/g, '-')}`;
-const money = (amount: number, currency: string) => (currency === 'usd' ? `$${(amount / 100).toFixed(2)}` : `${(amount / 100).toFixed(2)} ${currency}`);
+const money = (amount: number, currency: string) =>
+  currency === 'usd' ? `$${(amount / 100).toFixed(2)}` : `${(amount / 100).toFixed(2)} ${currency}`;
 
 const FINGERPRINT_KEY = randomBytes(32);
 
@@ -99,9 +106,16 @@ export class Payments {
   ) {}
 
   /** An amount of `currency` as the balance holds it: converted, with the rate, when the balance is in another currency. */
-  private settled(amount: number, currency: string): { amount: number; currency: string; exchange_rate: number | null } {
+  private settled(
+    amount: number,
+    currency: string,
+  ): { amount: number; currency: string; exchange_rate: number | null } {
     if (!this.balance || this.balance.currency === currency) return { amount, currency, exchange_rate: null };
-    return { amount: Math.round(amount * this.balance.exchangeRate), currency: this.balance.currency, exchange_rate: this.balance.exchangeRate };
+    return {
+      amount: Math.round(amount * this.balance.exchangeRate),
+      currency: this.balance.currency,
+      exchange_rate: this.balance.exchangeRate,
+    };
   }
 
   // ---------------------------------------------------------------- PaymentMethods
@@ -161,7 +175,10 @@ export class Payments {
   checkCard(card: Obj): CheckedCard & { fingerprint: string } {
     const checked = checkCard(card, new Date(this.store.now()));
     const digits = String(card.number).replace(/[\s-]/g, '');
-    return { ...checked, fingerprint: createHmac('sha256', FINGERPRINT_KEY).update(digits).digest('base64url').slice(0, 16) };
+    return {
+      ...checked,
+      fingerprint: createHmac('sha256', FINGERPRINT_KEY).update(digits).digest('base64url').slice(0, 16),
+    };
   }
 
   /** A `payment_method` value: an existing pm_…, or one of Stripe's test ids (pm_card_visa…), which makes a fresh PaymentMethod. */
@@ -169,7 +186,11 @@ export class Payments {
     const number = TEST_PAYMENT_METHODS[id];
     if (number) {
       const year = new Date(this.store.now()).getUTCFullYear() + 3;
-      return this.createCardPaymentMethod(this.checkCard({ number, exp_month: 12, exp_year: year, cvc: '123' }), null, null);
+      return this.createCardPaymentMethod(
+        this.checkCard({ number, exp_month: 12, exp_year: year, cvc: '123' }),
+        null,
+        null,
+      );
     }
     return this.store.get('payment_methods', id, param);
   }
@@ -187,13 +208,18 @@ export class Payments {
         { param },
       );
     if (pm.customer && customer && pm.customer !== customer)
-      throw invalidRequest(`The provided PaymentMethod ${pm.id} belongs to a different Customer than ${customer}.`, { param });
+      throw invalidRequest(`The provided PaymentMethod ${pm.id} belongs to a different Customer than ${customer}.`, {
+        param,
+      });
   }
 
   attach(pm: Obj, customerId: string, request: RequestInfo): Obj {
     this.store.get('customers', customerId, 'customer');
     if (pm.customer === customerId) return pm;
-    if (pm.customer) throw invalidRequest('The payment method you provided has already been attached to a customer.', { param: 'customer' });
+    if (pm.customer)
+      throw invalidRequest('The payment method you provided has already been attached to a customer.', {
+        param: 'customer',
+      });
     if (this.store.spent.has(pm.id))
       throw invalidRequest(
         'This PaymentMethod was previously used without being attached to a Customer or was detached from a Customer, and may not be used again.',
@@ -210,10 +236,14 @@ export class Payments {
 
   detach(pm: Obj, request: RequestInfo): Obj {
     if (!pm.customer)
-      throw invalidRequest('The payment method you provided is not attached to a customer so detachment is impossible.', { param: 'payment_method' });
+      throw invalidRequest(
+        'The payment method you provided is not attached to a customer so detachment is impossible.',
+        { param: 'payment_method' },
+      );
     const previous = pm.customer;
     const customer = this.store.find('customers', previous);
-    if (customer && customer.invoice_settings.default_payment_method === pm.id) customer.invoice_settings.default_payment_method = null;
+    if (customer && customer.invoice_settings.default_payment_method === pm.id)
+      customer.invoice_settings.default_payment_method = null;
     pm.customer = null;
     this.store.spent.add(pm.id);
     this.store.emit('payment_method.detached', pm, request, { customer: previous });
@@ -256,7 +286,9 @@ export class Payments {
       on_behalf_of: null,
       payment_method: p.payment_method ?? null,
       payment_method_configuration_details: automatic ? { id: `pmc_${randomToken(24)}`, parent: null } : null,
-      payment_method_options: { card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' } },
+      payment_method_options: {
+        card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' },
+      },
       payment_method_types: ['card'],
       payment_record: null,
       processing: null,
@@ -288,12 +320,18 @@ export class Payments {
         "You cannot confirm this PaymentIntent because it's missing a payment method. To confirm the PaymentIntent, specify a payment method with the `payment_method` parameter.",
         { code: 'payment_intent_unexpected_state', payment_intent: view(pi, o.key) },
       );
-    if (o.key === 'secret' && !o.returnUrl && pi.automatic_payment_methods?.enabled && pi.automatic_payment_methods.allow_redirects !== 'never')
+    if (
+      o.key === 'secret' &&
+      !o.returnUrl &&
+      pi.automatic_payment_methods?.enabled &&
+      pi.automatic_payment_methods.allow_redirects !== 'never'
+    )
       throw invalidRequest(RETURN_URL_REQUIRED, { param: 'return_url' });
     if (o.returnUrl) this.returnUrls.set(pi.id, o.returnUrl);
     const pm = this.store.get('payment_methods', pi.payment_method, 'payment_method');
     if (this.needsAuthentication(pm)) {
-      if (o.offSession || o.errorOnRequiresAction) this.failPayment(pi, pm, AUTH_REQUIRED, { charge: Boolean(o.offSession), key: o.key }, request);
+      if (o.offSession || o.errorOnRequiresAction)
+        this.failPayment(pi, pm, AUTH_REQUIRED, { charge: Boolean(o.offSession), key: o.key }, request);
       this.requireAction('payment_intent', pi, o, request);
       this.store.emit('payment_intent.requires_action', pi, request);
       return;
@@ -303,11 +341,20 @@ export class Payments {
 
   private needsAuthentication(pm: Obj): boolean {
     const behaviour = this.store.behaviour.get(pm.id);
-    return behaviour === 'authenticate_always' || (behaviour === 'authenticate_unless_setup' && !this.store.setUpWithAuthentication.has(pm.id));
+    return (
+      behaviour === 'authenticate_always' ||
+      (behaviour === 'authenticate_unless_setup' && !this.store.setUpWithAuthentication.has(pm.id))
+    );
   }
 
-  private requireAction(kind: 'payment_intent' | 'setup_intent', intent: Obj, o: ConfirmOptions, _request: RequestInfo): void {
-    for (const [token, challenge] of this.store.challenges) if (challenge.id === intent.id) this.store.challenges.delete(token);
+  private requireAction(
+    kind: 'payment_intent' | 'setup_intent',
+    intent: Obj,
+    o: ConfirmOptions,
+    _request: RequestInfo,
+  ): void {
+    for (const [token, challenge] of this.store.challenges)
+      if (challenge.id === intent.id) this.store.challenges.delete(token);
     const token = randomToken(32);
     this.store.challenges.set(token, { kind, id: intent.id });
     const url = `${this.baseUrl()}/3ds/challenge/${token}`;
@@ -315,7 +362,10 @@ export class Payments {
     intent.next_action =
       o.returnUrl && !o.useStripeSdk
         ? { type: 'redirect_to_url', redirect_to_url: { return_url: o.returnUrl, url } }
-        : { type: 'use_stripe_sdk', use_stripe_sdk: { source: `src_${randomToken(24)}`, stripe_js: url, type: 'three_d_secure_redirect' } };
+        : {
+            type: 'use_stripe_sdk',
+            use_stripe_sdk: { source: `src_${randomToken(24)}`, stripe_js: url, type: 'three_d_secure_redirect' },
+          };
   }
 
   /** The bank is asked for the money: the card's behaviour answers. */
@@ -383,7 +433,12 @@ export class Payments {
     throw new ApiError(402, { ...error, payment_intent: view(pi, o.key) });
   }
 
-  private newCharge(pi: Obj, pm: Obj, authenticated: boolean, decline?: { code: string; decline_code: string; message: string }): Obj {
+  private newCharge(
+    pi: Obj,
+    pm: Obj,
+    authenticated: boolean,
+    decline?: { code: string; decline_code: string; message: string },
+  ): Obj {
     const ok = !decline;
     return {
       id: newId('ch'),
@@ -396,7 +451,9 @@ export class Payments {
       application_fee_amount: null,
       balance_transaction: null,
       billing_details: structuredClone(pm.billing_details),
-      calculated_statement_descriptor: pi.statement_descriptor_suffix ? `OPENTILL* ${pi.statement_descriptor_suffix}` : 'OPENTILL',
+      calculated_statement_descriptor: pi.statement_descriptor_suffix
+        ? `OPENTILL* ${pi.statement_descriptor_suffix}`
+        : 'OPENTILL',
       captured: ok,
       created: this.store.created(),
       currency: pi.currency,
@@ -509,7 +566,18 @@ export class Payments {
       description: t.description,
       exchange_rate: t.exchange_rate ?? null,
       fee: t.fee,
-      fee_details: t.fee === 0 ? [] : [{ amount: t.fee, application: null, currency: t.currency, description: t.feeDescription, type: 'stripe_fee' }],
+      fee_details:
+        t.fee === 0
+          ? []
+          : [
+              {
+                amount: t.fee,
+                application: null,
+                currency: t.currency,
+                description: t.feeDescription,
+                type: 'stripe_fee',
+              },
+            ],
       net: t.amount - t.fee,
       reporting_category: t.category,
       source: t.source,
@@ -525,7 +593,8 @@ export class Payments {
         `You cannot cancel this PaymentIntent because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be canceled: ${cancelable.join(', ')}, processing.`,
         { code: 'payment_intent_unexpected_state', payment_intent: view(pi, key) },
       );
-    for (const [token, challenge] of this.store.challenges) if (challenge.id === pi.id) this.store.challenges.delete(token);
+    for (const [token, challenge] of this.store.challenges)
+      if (challenge.id === pi.id) this.store.challenges.delete(token);
     pi.status = 'canceled';
     pi.canceled_at = this.store.created();
     pi.cancellation_reason = reason;
@@ -584,8 +653,15 @@ export class Payments {
         "You cannot confirm this SetupIntent because it's missing a payment method. Update the SetupIntent with a payment method and then confirm it again.",
         { code: 'setup_intent_unexpected_state', setup_intent: view(si, o.key) },
       );
-    if (o.key === 'secret' && !o.returnUrl && si.automatic_payment_methods?.enabled && si.automatic_payment_methods.allow_redirects !== 'never')
-      throw invalidRequest(RETURN_URL_REQUIRED.replace('This PaymentIntent', 'This SetupIntent'), { param: 'return_url' });
+    if (
+      o.key === 'secret' &&
+      !o.returnUrl &&
+      si.automatic_payment_methods?.enabled &&
+      si.automatic_payment_methods.allow_redirects !== 'never'
+    )
+      throw invalidRequest(RETURN_URL_REQUIRED.replace('This PaymentIntent', 'This SetupIntent'), {
+        param: 'return_url',
+      });
     if (o.returnUrl) this.returnUrls.set(si.id, o.returnUrl);
     const pm = this.store.get('payment_methods', si.payment_method, 'payment_method');
     const behaviour = this.store.behaviour.get(pm.id)!;
@@ -634,7 +710,8 @@ export class Payments {
         `You cannot cancel this SetupIntent because it has a status of ${si.status}. Only a SetupIntent with one of the following statuses may be canceled: ${cancelable.join(', ')}.`,
         { code: 'setup_intent_unexpected_state', setup_intent: view(si, key) },
       );
-    for (const [token, challenge] of this.store.challenges) if (challenge.id === si.id) this.store.challenges.delete(token);
+    for (const [token, challenge] of this.store.challenges)
+      if (challenge.id === si.id) this.store.challenges.delete(token);
     si.status = 'canceled';
     si.cancellation_reason = reason;
     si.next_action = null;
@@ -649,7 +726,10 @@ export class Payments {
     const challenge = this.store.challenges.get(token);
     if (!challenge) return null;
     this.store.challenges.delete(token);
-    const intent = this.store.get(challenge.kind === 'payment_intent' ? 'payment_intents' : 'setup_intents', challenge.id);
+    const intent = this.store.get(
+      challenge.kind === 'payment_intent' ? 'payment_intents' : 'setup_intents',
+      challenge.id,
+    );
     if (intent.status !== 'requires_action') return null;
     const pm = this.store.get('payment_methods', intent.payment_method);
     try {
@@ -690,31 +770,45 @@ export class Payments {
 
   // ---------------------------------------------------------------- Refunds and disputes
 
-  refund(p: { payment_intent?: string; charge?: string; amount?: number; reason?: string | null; metadata?: Obj | null }, request: RequestInfo): Obj {
+  refund(
+    p: { payment_intent?: string; charge?: string; amount?: number; reason?: string | null; metadata?: Obj | null },
+    request: RequestInfo,
+  ): Obj {
     let charge: Obj | undefined;
     let piId: string | null = null;
     if (p.payment_intent) {
       const pi = this.store.get('payment_intents', p.payment_intent, 'payment_intent');
       if (pi.status !== 'succeeded' || !pi.latest_charge)
-        throw invalidRequest(`This PaymentIntent (${pi.id}) does not have a successful charge to refund.`, { param: 'payment_intent' });
+        throw invalidRequest(`This PaymentIntent (${pi.id}) does not have a successful charge to refund.`, {
+          param: 'payment_intent',
+        });
       charge = this.store.get('charges', pi.latest_charge);
       piId = pi.id;
     }
     if (p.charge) {
       const byCharge = this.store.get('charges', p.charge, 'charge');
       if (charge && charge.id !== byCharge.id)
-        throw invalidRequest(`The charge ${byCharge.id} does not belong to the PaymentIntent ${p.payment_intent}.`, { param: 'charge' });
+        throw invalidRequest(`The charge ${byCharge.id} does not belong to the PaymentIntent ${p.payment_intent}.`, {
+          param: 'charge',
+        });
       charge = byCharge;
       piId = byCharge.payment_intent;
     }
     if (!charge)
-      throw invalidRequest('One of the following params should be provided for this request: payment_intent or charge.', { param: 'payment_intent' });
-    if (charge.status !== 'succeeded') throw invalidRequest(`Charge ${charge.id} has not succeeded and cannot be refunded.`, { param: 'charge' });
+      throw invalidRequest(
+        'One of the following params should be provided for this request: payment_intent or charge.',
+        { param: 'payment_intent' },
+      );
+    if (charge.status !== 'succeeded')
+      throw invalidRequest(`Charge ${charge.id} has not succeeded and cannot be refunded.`, { param: 'charge' });
     const remaining = charge.amount - charge.amount_refunded;
-    if (remaining === 0) throw invalidRequest(`Charge ${charge.id} has already been refunded.`, { code: 'charge_already_refunded' });
+    if (remaining === 0)
+      throw invalidRequest(`Charge ${charge.id} has already been refunded.`, { code: 'charge_already_refunded' });
     const dispute = this.store.all('disputes').find((d) => d.charge === charge.id);
     if (dispute && dispute.status !== 'won')
-      throw invalidRequest(`Charge ${charge.id} has been charged back; cannot issue a refund.`, { code: 'charge_disputed' });
+      throw invalidRequest(`Charge ${charge.id} has been charged back; cannot issue a refund.`, {
+        code: 'charge_disputed',
+      });
     const amount = p.amount ?? remaining;
     if (amount > remaining)
       throw invalidRequest(
@@ -729,7 +823,10 @@ export class Payments {
       charge: charge.id,
       created: this.store.created(),
       currency: charge.currency,
-      destination_details: { card: { reference_status: 'pending', reference_type: 'acquirer_reference_number', type: 'refund' }, type: 'card' },
+      destination_details: {
+        card: { reference_status: 'pending', reference_type: 'acquirer_reference_number', type: 'refund' },
+        type: 'card',
+      },
       metadata: p.metadata ?? {},
       payment_intent: piId,
       reason: p.reason ?? null,
@@ -763,7 +860,8 @@ export class Payments {
    * the balance, the charge's refunded amount reduced, as Stripe reports a refund that fails days later.
    */
   failRefund(refund: Obj): Obj {
-    if (refund.status === 'failed' || refund.status === 'canceled') throw new Error(`Refund ${refund.id} has already ${refund.status}`);
+    if (refund.status === 'failed' || refund.status === 'canceled')
+      throw new Error(`Refund ${refund.id} has already ${refund.status}`);
     const charge = this.store.get('charges', refund.charge);
     const previous = { status: refund.status };
     refund.status = 'failed';
@@ -788,7 +886,8 @@ export class Payments {
 
   openDispute(charge: Obj): Obj {
     const amount = charge.amount - charge.amount_refunded;
-    if (charge.status !== 'succeeded' || amount <= 0) throw new Error(`Charge ${charge.id} has nothing left to dispute`);
+    if (charge.status !== 'succeeded' || amount <= 0)
+      throw new Error(`Charge ${charge.id} has nothing left to dispute`);
     const created = this.store.created();
     const dispute: Obj = {
       id: newId('dp'),
@@ -811,14 +910,23 @@ export class Payments {
         service_date: null,
         uncategorized_text: null,
       },
-      evidence_details: { due_by: created + 7 * 86400, enhanced_eligibility: {}, has_evidence: false, past_due: false, submission_count: 0 },
+      evidence_details: {
+        due_by: created + 7 * 86400,
+        enhanced_eligibility: {},
+        has_evidence: false,
+        past_due: false,
+        submission_count: 0,
+      },
       intended_submission_method: null,
       is_charge_refundable: false,
       livemode: false,
       metadata: {},
       network_reason_code: '10.4',
       payment_intent: charge.payment_intent,
-      payment_method_details: { card: { brand: charge.payment_method_details.card.brand, case_type: 'chargeback', network_reason_code: '10.4' }, type: 'card' },
+      payment_method_details: {
+        card: { brand: charge.payment_method_details.card.brand, case_type: 'chargeback', network_reason_code: '10.4' },
+        type: 'card',
+      },
       reason: 'fraudulent',
       status: 'needs_response',
     };
@@ -842,7 +950,8 @@ export class Payments {
   }
 
   closeDispute(dispute: Obj, outcome: 'won' | 'lost'): Obj {
-    if (dispute.status === 'won' || dispute.status === 'lost') throw new Error(`Dispute ${dispute.id} is already closed (${dispute.status})`);
+    if (dispute.status === 'won' || dispute.status === 'lost')
+      throw new Error(`Dispute ${dispute.id} is already closed (${dispute.status})`);
     const previous = { status: dispute.status };
     dispute.status = outcome;
     if (outcome === 'won') {

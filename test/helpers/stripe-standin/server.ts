@@ -41,10 +41,18 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Card data never lands in the request log: the number keeps its last 4 digits, the CVC nothing. */
 export function redactCardData(body: string): string {
   if (!body.includes('card')) return body;
-  return body.replace(/((?:^|&)(?:[^=&]*(?:card|payment_method_data)[^=&]*?)(%5B|\[)(number|cvc)(%5D|\])=)([^&]*)/gi, (_m, prefix, _o, field, _c, value) => {
-    const raw = decodeURIComponent(String(value).replace(/\+/g, ' ')).replace(/\D/g, '');
-    return prefix + (String(field).toLowerCase() === 'number' ? `${'*'.repeat(Math.max(0, raw.length - 4))}${raw.slice(-4)}` : '***');
-  });
+  return body.replace(
+    /((?:^|&)(?:[^=&]*(?:card|payment_method_data)[^=&]*?)(%5B|\[)(number|cvc)(%5D|\])=)([^&]*)/gi,
+    (_m, prefix, _o, field, _c, value) => {
+      const raw = decodeURIComponent(String(value).replace(/\+/g, ' ')).replace(/\D/g, '');
+      return (
+        prefix +
+        (String(field).toLowerCase() === 'number'
+          ? `${'*'.repeat(Math.max(0, raw.length - 4))}${raw.slice(-4)}`
+          : '***')
+      );
+    },
+  );
 }
 
 function canonical(node: FormObject): string {
@@ -90,7 +98,9 @@ export class StandInServer {
   };
 
   private takeFault(method: string, path: string): Fault | undefined {
-    const fault = this.faults.find((f) => f.left > 0 && (!f.method || f.method.toUpperCase() === method) && f.path.test(path));
+    const fault = this.faults.find(
+      (f) => f.left > 0 && (!f.method || f.method.toUpperCase() === method) && f.path.test(path),
+    );
     if (fault) fault.left--;
     return fault;
   }
@@ -103,7 +113,9 @@ export class StandInServer {
     const url = new URL(req.url ?? '/', this.d.baseUrl());
     const path = url.pathname;
     const query = url.search.slice(1);
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+    );
     this.d.requests.push({ method, path, query, headers, body: redactCardData(body), at: Date.now() });
 
     const requestId = `req_${randomToken(14)}`;
@@ -111,28 +123,43 @@ export class StandInServer {
       'request-id': requestId,
       'stripe-version': API_VERSION,
       'access-control-allow-origin': '*',
-      'access-control-expose-headers': 'Request-Id, Stripe-Version, Idempotency-Key, Idempotent-Replayed, Original-Request',
+      'access-control-expose-headers':
+        'Request-Id, Stripe-Version, Idempotency-Key, Idempotent-Replayed, Original-Request',
       'cache-control': 'no-cache, no-store',
     };
     if (method === 'OPTIONS') {
       res.writeHead(204, {
         ...common,
         'access-control-allow-methods': 'GET, POST, DELETE',
-        'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'authorization, content-type, stripe-version, idempotency-key',
+        'access-control-allow-headers':
+          req.headers['access-control-request-headers'] ??
+          'authorization, content-type, stripe-version, idempotency-key',
         'access-control-max-age': '300',
       });
       res.end();
       return;
     }
 
-    const idemKey = method === 'POST' && typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
+    const idemKey =
+      method === 'POST' && typeof req.headers['idempotency-key'] === 'string'
+        ? req.headers['idempotency-key']
+        : undefined;
     let drop = false;
     const fault = this.takeFault(method, path);
     if (fault?.mode === 'hang') {
       this.hanging.add(res);
       const scope = this.scopeOf(req);
       if (idemKey && scope && !this.idempotency.has(`${scope}\0${idemKey}`))
-        this.idempotency.set(`${scope}\0${idemKey}`, { method, path, hash: '', inFlight: true, status: 0, body: {}, requestId, at: this.d.store.now() });
+        this.idempotency.set(`${scope}\0${idemKey}`, {
+          method,
+          path,
+          hash: '',
+          inFlight: true,
+          status: 0,
+          body: {},
+          requestId,
+          at: this.d.store.now(),
+        });
       return;
     }
     if (fault?.mode === 'error-500') {
@@ -173,7 +200,8 @@ export class StandInServer {
       res.once('finish', () => this.d.webhooks.kick());
       this.json(res, status, payload, { ...common, ...extra }, false);
     };
-    const fail = (error: ApiError) => answer(error.status, { error: { ...error.error, request_log_url: this.logUrl(requestId) } });
+    const fail = (error: ApiError) =>
+      answer(error.status, { error: { ...error.error, request_log_url: this.logUrl(requestId) } });
 
     // The key.
     const key = this.keyOf(req);
@@ -195,12 +223,23 @@ export class StandInServer {
     const version = req.headers['stripe-version'];
     if (typeof version === 'string' && version !== API_VERSION) {
       fail(
-        invalidRequest(`Invalid Stripe API version: ${version}. The Stripe stand-in answers in API version ${API_VERSION} only.`, { param: 'Stripe-Version' }),
+        invalidRequest(
+          `Invalid Stripe API version: ${version}. The Stripe stand-in answers in API version ${API_VERSION} only.`,
+          { param: 'Stripe-Version' },
+        ),
       );
       return;
     }
-    if (method === 'POST' && body !== '' && !String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
-      fail(invalidRequest(`Invalid request: unsupported Content-Type ${req.headers['content-type']}. Stripe accepts application/x-www-form-urlencoded.`));
+    if (
+      method === 'POST' &&
+      body !== '' &&
+      !String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
+    ) {
+      fail(
+        invalidRequest(
+          `Invalid request: unsupported Content-Type ${req.headers['content-type']}. Stripe accepts application/x-www-form-urlencoded.`,
+        ),
+      );
       return;
     }
 
@@ -235,7 +274,11 @@ export class StandInServer {
     const hash = canonical(raw);
     if (idemKey !== undefined) {
       if (idemKey === '' || idemKey.length > 255) {
-        fail(invalidRequest('Idempotency-Key must be a non-empty string of at most 255 characters.', { param: 'Idempotency-Key' }));
+        fail(
+          invalidRequest('Idempotency-Key must be a non-empty string of at most 255 characters.', {
+            param: 'Idempotency-Key',
+          }),
+        );
         return;
       }
       const entry = this.idempotency.get(scopeKey!);
@@ -260,7 +303,11 @@ export class StandInServer {
           );
           return;
         }
-        answer(entry.status, entry.body, { 'idempotency-key': idemKey, 'idempotent-replayed': 'true', 'original-request': entry.requestId });
+        answer(entry.status, entry.body, {
+          'idempotency-key': idemKey,
+          'idempotent-replayed': 'true',
+          'original-request': entry.requestId,
+        });
         return;
       }
     }
@@ -282,7 +329,17 @@ export class StandInServer {
       return;
     }
 
-    if (scopeKey) this.idempotency.set(scopeKey, { method, path, hash, inFlight: true, status: 0, body: {}, requestId, at: this.d.store.now() });
+    if (scopeKey)
+      this.idempotency.set(scopeKey, {
+        method,
+        path,
+        hash,
+        inFlight: true,
+        status: 0,
+        body: {},
+        requestId,
+        at: this.d.store.now(),
+      });
     let status = 200;
     let payload: Obj;
     try {
@@ -293,10 +350,22 @@ export class StandInServer {
         payload = { error: { ...e.error, request_log_url: this.logUrl(requestId) } };
       } else {
         status = 500;
-        payload = { error: { type: 'api_error', message: `The Stripe stand-in failed: ${(e as Error).stack ?? String(e)}` } };
+        payload = {
+          error: { type: 'api_error', message: `The Stripe stand-in failed: ${(e as Error).stack ?? String(e)}` },
+        };
       }
     }
-    if (scopeKey) this.idempotency.set(scopeKey, { method, path, hash, inFlight: false, status, body: payload, requestId, at: this.d.store.now() });
+    if (scopeKey)
+      this.idempotency.set(scopeKey, {
+        method,
+        path,
+        hash,
+        inFlight: false,
+        status,
+        body: payload,
+        requestId,
+        at: this.d.store.now(),
+      });
     answer(status, payload, idemKey ? { 'idempotency-key': idemKey } : {});
   }
 
@@ -304,7 +373,8 @@ export class StandInServer {
     const auth = req.headers.authorization;
     if (!auth) return undefined;
     if (/^bearer /i.test(auth)) return auth.slice(7).trim() || undefined;
-    if (/^basic /i.test(auth)) return Buffer.from(auth.slice(6).trim(), 'base64').toString('utf8').split(':')[0] || undefined;
+    if (/^basic /i.test(auth))
+      return Buffer.from(auth.slice(6).trim(), 'base64').toString('utf8').split(':')[0] || undefined;
     return undefined;
   }
 
@@ -319,7 +389,11 @@ export class StandInServer {
 
   private json(res: ServerResponse, status: number, payload: Obj, headers: Record<string, string>, _drop: boolean) {
     const text = JSON.stringify(payload, null, 2);
-    res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+    res.writeHead(status, {
+      ...headers,
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+    });
     res.end(text);
   }
 
@@ -328,7 +402,9 @@ export class StandInServer {
     if (method === 'GET') {
       if (!found) {
         res.writeHead(404, { ...common, 'content-type': 'text/html; charset=utf-8' });
-        res.end('<!doctype html><title>3D Secure</title><p>This authentication has expired or was already completed.</p>');
+        res.end(
+          '<!doctype html><title>3D Secure</title><p>This authentication has expired or was already completed.</p>',
+        );
         return;
       }
       const intent = this.d.store.get(found.kind === 'payment_intent' ? 'payment_intents' : 'setup_intents', found.id);
@@ -355,12 +431,29 @@ export class StandInServer {
     }
     const action = new URLSearchParams(body).get('action');
     if (action !== 'complete' && action !== 'fail') {
-      this.json(res, 400, { error: { type: 'invalid_request_error', message: 'action must be complete or fail' } }, common, false);
+      this.json(
+        res,
+        400,
+        { error: { type: 'invalid_request_error', message: 'action must be complete or fail' } },
+        common,
+        false,
+      );
       return;
     }
     const settled = this.d.payments.settleChallenge(token, action);
     if (!settled) {
-      this.json(res, 404, { error: { type: 'invalid_request_error', message: 'This authentication has expired or was already completed.' } }, common, false);
+      this.json(
+        res,
+        404,
+        {
+          error: {
+            type: 'invalid_request_error',
+            message: 'This authentication has expired or was already completed.',
+          },
+        },
+        common,
+        false,
+      );
       return;
     }
     const { intent, returnUrl } = settled;
@@ -378,5 +471,22 @@ export class StandInServer {
   }
 }
 
-const ZERO_DECIMAL = new Set(['bif', 'clp', 'djf', 'gnf', 'jpy', 'kmf', 'krw', 'mga', 'pyg', 'rwf', 'ugx', 'vnd', 'vuv', 'xaf', 'xof', 'xpf']);
+const ZERO_DECIMAL = new Set([
+  'bif',
+  'clp',
+  'djf',
+  'gnf',
+  'jpy',
+  'kmf',
+  'krw',
+  'mga',
+  'pyg',
+  'rwf',
+  'ugx',
+  'vnd',
+  'vuv',
+  'xaf',
+  'xof',
+  'xpf',
+]);
 const currencyDigits = (currency: string) => (ZERO_DECIMAL.has(currency) ? 0 : 2);

@@ -100,7 +100,10 @@ export class Store {
       email: null,
       metadata: {},
       payouts_enabled: true,
-      settings: { dashboard: { display_name: 'opentill', timezone: 'Etc/UTC' }, payments: { statement_descriptor: 'OPENTILL' } },
+      settings: {
+        dashboard: { display_name: 'opentill', timezone: 'Etc/UTC' },
+        payments: { statement_descriptor: 'OPENTILL' },
+      },
       type: 'standard',
     };
   }
@@ -128,7 +131,9 @@ export class Store {
 
   /** Newest first, as Stripe lists. */
   all(collection: Collection): Obj[] {
-    return [...this.collections.get(collection)!.values()].sort((a, b) => b.created - a.created || this.order.get(b.id)! - this.order.get(a.id)!);
+    return [...this.collections.get(collection)!.values()].sort(
+      (a, b) => b.created - a.created || this.order.get(b.id)! - this.order.get(a.id)!,
+    );
   }
 
   byId(id: string): Obj | undefined {
@@ -144,7 +149,9 @@ export class Store {
       object: 'event',
       api_version: API_VERSION,
       created: this.created(),
-      data: previousAttributes ? { object: structuredClone(object), previous_attributes: previousAttributes } : { object: structuredClone(object) },
+      data: previousAttributes
+        ? { object: structuredClone(object), previous_attributes: previousAttributes }
+        : { object: structuredClone(object) },
       livemode: false,
       pending_webhooks: 0,
       request: { ...request },
@@ -159,8 +166,12 @@ export class Store {
   expand(object: Obj, paths: readonly string[], allowed: readonly string[]): Obj {
     const out = structuredClone(object);
     for (const path of paths) {
-      if (!allowed.includes(path)) throw invalidRequest(`This property cannot be expanded (${path}).`, { param: 'expand' });
-      if (path.split('.').length > 4) throw invalidRequest(`You cannot expand more than 4 levels of a property. Property: ${path}`, { param: 'expand' });
+      if (!allowed.includes(path))
+        throw invalidRequest(`This property cannot be expanded (${path}).`, { param: 'expand' });
+      if (path.split('.').length > 4)
+        throw invalidRequest(`You cannot expand more than 4 levels of a property. Property: ${path}`, {
+          param: 'expand',
+        });
       this.expandPath(out, path.split('.'));
     }
     return out;

@@ -653,7 +653,8 @@ export const PAYMENT_ELEMENT_HTML = `<!doctype html>
 </html>
 `;
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Stripe's 3-D Secure test page, stand-in version: the customer completes or fails the authentication. */
 export function challengeHtml(details: { what: string; amount: string | null; card: string }): string {

@@ -25,7 +25,10 @@ export interface CheckoutLimits {
   quotes: { byAddress: Check; byProduct: ProductCheck };
 }
 
-const refusal = async (checked: Checked | Promise<Checked>, message: (seconds: number) => string): Promise<Refusal | undefined> => {
+const refusal = async (
+  checked: Checked | Promise<Checked>,
+  message: (seconds: number) => string,
+): Promise<Refusal | undefined> => {
   const { exceeded, retryAfterSeconds } = await checked;
   // At least a second: a Retry-After of 0 would invite the retry at once.
   const seconds = Math.max(1, retryAfterSeconds);

@@ -19,7 +19,16 @@ import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
 import { checkoutLimits, type Refusal } from './checkout-limits.ts';
 import { vetCoupon } from './coupon-attempts.ts';
 import { localeFromAcceptLanguage } from '../../../domain/buyer-money.ts';
-import { checkoutForm, countryName, FIELD_MESSAGES, payLabel, priceLines, receipt, tryAgain, type FieldErrors } from './checkout-views.ts';
+import {
+  checkoutForm,
+  countryName,
+  FIELD_MESSAGES,
+  payLabel,
+  priceLines,
+  receipt,
+  tryAgain,
+  type FieldErrors,
+} from './checkout-views.ts';
 import { passesLuhn } from '../../../domain/gateway.ts';
 import { isEmail } from '../../../domain/validation.ts';
 
@@ -58,13 +67,19 @@ const frameAncestorsOf = (embedding: Embedding) => embedding.origin ?? "'none'";
 
 /** The embedding as a query string, for the checkout's links to its own pages (`?embedded=1&origin=…`, or nothing). */
 const embeddingQuery = (embedding: Embedding) =>
-  embedding.origin ? `?${new URLSearchParams({ ...(embedding.embedded ? { embedded: '1' } : {}), origin: embedding.origin }).toString()}` : '';
+  embedding.origin
+    ? `?${new URLSearchParams({ ...(embedding.embedded ? { embedded: '1' } : {}), origin: embedding.origin }).toString()}`
+    : '';
 
 /** JSON inside <script>: no "</script>" or line separators can end the script early. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/[<\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value).replace(/[<\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** Inside the widget's iframe: tell the parent page, and only at the announced origin, what happened; let the customer close. */
-const EMBED_SCRIPT = (origin: string, message: object | null) => `(function(){var p=window.parent,o=${scriptJson(origin)};if(p===window)return;
+const EMBED_SCRIPT = (
+  origin: string,
+  message: object | null,
+) => `(function(){var p=window.parent,o=${scriptJson(origin)};if(p===window)return;
 function send(m){p.postMessage(Object.assign({source:'opentill'},m),o)}
 send({type:'ready'});${message ? `send(${scriptJson(message)});` : ''}
 var c=document.getElementById('close');if(c)c.addEventListener('click',function(){send({type:'close'})});
@@ -110,7 +125,8 @@ f.addEventListener('submit',function(e){if(pending){e.preventDefault();e.stopImm
 var b=check();if(b){e.preventDefault();e.stopImmediatePropagation();b.focus();}});})();`;
 
 /** Whether the offer charges nothing now: a trial, or a switch from another subscription. */
-const inTrialOrSwitch = (offer: Offer) => !!offer.customized?.transactionIdToMigrate || (offer.product.type === 'SUBSCRIPTION' && offer.product.trialDays > 0);
+const inTrialOrSwitch = (offer: Offer) =>
+  !!offer.customized?.transactionIdToMigrate || (offer.product.type === 'SUBSCRIPTION' && offer.product.trialDays > 0);
 
 /**
  * The processor's card element (Stripe's Payment Element; its script is the processor's, loaded by
@@ -244,7 +260,9 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       // The form's own script: inline before the processor's (its Pay waits for a new price first), else a file of this origin, under the page's nonce.
       script: embedScript + (cardEntry.kind === 'browser' ? CHECKOUT_SCRIPT : '') + browserScript || undefined,
       processorScript:
-        cardEntry.kind === 'browser' && needsCard ? { url: cardEntry.scriptUrl, origins: cardEntry.origins } : { url: '../checkout.js', origins: [] },
+        cardEntry.kind === 'browser' && needsCard
+          ? { url: cardEntry.scriptUrl, origins: cardEntry.origins }
+          : { url: '../checkout.js', origins: [] },
     });
   }
 
@@ -276,7 +294,10 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
         },
         embedding.embedded,
       ),
-      script: embedding.embedded && embedding.origin ? EMBED_SCRIPT(embedding.origin, { type: 'paid', transactionId: paid.transaction.id }) : undefined,
+      script:
+        embedding.embedded && embedding.origin
+          ? EMBED_SCRIPT(embedding.origin, { type: 'paid', transactionId: paid.transaction.id })
+          : undefined,
     });
   };
 
@@ -287,9 +308,15 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
 
   /** Page-level failures that are not the form's fault: unknown product, expired link. */
   function offerFailure(reply: FastifyReply, err: unknown) {
-    if (err instanceof AppError && err.code === 'LINK_EXPIRED') return problemPage(reply, 410, 'This link has expired', err.message);
+    if (err instanceof AppError && err.code === 'LINK_EXPIRED')
+      return problemPage(reply, 410, 'This link has expired', err.message);
     if (err instanceof AppError && err.code === 'NOT_FOUND')
-      return problemPage(reply, 404, 'Product not found', 'This payment link does not lead to a product. Check the link, or ask the seller for a new one.');
+      return problemPage(
+        reply,
+        404,
+        'Product not found',
+        'This payment link does not lead to a product. Check the link, or ask the seller for a new one.',
+      );
     throw err;
   }
 
@@ -356,20 +383,32 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
           offer,
           prefill,
           200,
-          prefill.coupon ? { notice: `Coupon ${prefill.coupon.toUpperCase()} applied. Check the new total and pay.` } : {},
+          prefill.coupon
+            ? { notice: `Coupon ${prefill.coupon.toUpperCase()} applied. Check the new total and pay.` }
+            : {},
         );
       }
       const token = form.token ?? '';
       if (!/^[\w-]{16,64}$/.test(token))
-        return showForm(request, reply, scope, offer, prefill, 400, { error: 'The form has expired; check the details and pay again.' });
+        return showForm(request, reply, scope, offer, prefill, 400, {
+          error: 'The form has expired; check the details and pay again.',
+        });
       if (prefill.coupon) {
         // The coupon shown with the price is checked (and limited) again: the form is the customer's to change.
         const verdict = await vetCoupon(services, request.ip, scope, offer.product.id, prefill.coupon);
         if (verdict.status === 'blocked') reply.header('retry-after', String(verdict.retryAfterSeconds));
         if (verdict.status !== 'valid')
-          return showForm(request, reply, scope, offer, { ...prefill, coupon: undefined }, verdict.status === 'blocked' ? 429 : 400, {
-            error: verdict.message,
-          });
+          return showForm(
+            request,
+            reply,
+            scope,
+            offer,
+            { ...prefill, coupon: undefined },
+            verdict.status === 'blocked' ? 429 : 400,
+            {
+              error: verdict.message,
+            },
+          );
       }
 
       try {
@@ -378,17 +417,22 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
         if (Object.keys(fieldErrors).length > 0) {
           // Sent again from the "Try again" page, which keeps everything but the card.
           const resumed = form.resumed === '1' && !form.cardNumber;
-          const error = resumed ? 'Enter your card again to pay: nothing has been charged yet.' : 'Some details need fixing: see the fields marked below.';
+          const error = resumed
+            ? 'Enter your card again to pay: nothing has been charged yet.'
+            : 'Some details need fixing: see the fields marked below.';
           return showForm(request, reply, scope, offer, prefill, 400, { error, fieldErrors });
         }
         const details = purchaseDetails(request, form, offer, prefill);
         if (cardEntry.kind === 'none')
-          return showForm(request, reply, scope, offer, prefill, 402, { error: `This shop cannot take payments yet. ${cardEntry.message}` });
+          return showForm(request, reply, scope, offer, prefill, 402, {
+            error: `This shop cannot take payments yet. ${cardEntry.message}`,
+          });
         let outcome: CheckoutOutcome;
         if (cardEntry.kind === 'form') {
           const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.cardExpiry ?? '');
           if (!expiry) throw new AppError('INVALID_INPUT', 'Enter the card expiry as MM/YY.');
-          if (!/^\d{3,4}$/.test((form.cardCvc ?? '').trim())) throw new AppError('INVALID_INPUT', 'Enter the 3 or 4 digit security code (CVC) of the card.');
+          if (!/^\d{3,4}$/.test((form.cardCvc ?? '').trim()))
+            throw new AppError('INVALID_INPUT', 'Enter the 3 or 4 digit security code (CVC) of the card.');
           // One token, one payment: a second submit of the same form shows the first outcome.
           outcome = await services.checkout.pay(scope, token, {
             ...details,
@@ -404,14 +448,22 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
           const started = await services.checkout.payWithoutBrowser(scope, token, details);
           if (started.status === 'NEEDS_BROWSER')
             return showForm(request, reply, scope, offer, prefill, 400, {
-              error: "The card field needs JavaScript: it is the payment processor's, so that your card never reaches this shop's server.",
+              error:
+                "The card field needs JavaScript: it is the payment processor's, so that your card never reaches this shop's server.",
             });
           outcome = started;
         }
         if (outcome.status === 'PENDING')
-          return showPending(reply, scope, offer, `${encodeURIComponent(request.params.productId)}/confirm/${encodeURIComponent(token)}`);
+          return showPending(
+            reply,
+            scope,
+            offer,
+            `${encodeURIComponent(request.params.productId)}/confirm/${encodeURIComponent(token)}`,
+          );
         if (outcome.status === 'DECLINED')
-          return await showForm(request, reply, scope, offer, prefill, 402, { error: `The payment was declined: ${outcome.message} Try another card.` });
+          return await showForm(request, reply, scope, offer, prefill, 402, {
+            error: `The payment was declined: ${outcome.message} Try another card.`,
+          });
         return await showReceipt(request, reply, scope, offer, outcome);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
@@ -427,12 +479,16 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
             fieldErrors: { [err.field]: err.message },
           });
         if (err.code === 'INVALID_EMAIL')
-          return showForm(request, reply, scope, offer, prefill, 400, { error: err.message, fieldErrors: { email: FIELD_MESSAGES.email } });
+          return showForm(request, reply, scope, offer, prefill, 400, {
+            error: err.message,
+            fieldErrors: { email: FIELD_MESSAGES.email },
+          });
         // Unavailable for a moment (the database, the payment network): the form again, as typed, with when to press Pay again.
         if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
         if (err.code === 'SERVICE_UNAVAILABLE')
           return showForm(request, reply, scope, offer, prefill, 503, {
-            error: 'Your payment could not be completed just now. Press Pay again in a moment: you will not be charged twice.',
+            error:
+              'Your payment could not be completed just now. Press Pay again in a moment: you will not be charged twice.',
           });
         return showForm(request, reply, scope, offer, prefill, ERROR_STATUS[err.code], { error: err.message });
       }
@@ -464,75 +520,102 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
    * The price for a country, ZIP code and coupon, from the one pricing function: what the checkout's
    * script shows when the buyer changes them, and the total it then expects. `{error, message, field}` on bad input.
    */
-  app.get<{ Params: Params }>('/payment/product/:productId/quote', { schema: { hide: true }, errorHandler: jsonErrorHandler }, async (request, reply) => {
-    const fail = (status: number, error: string, message: string) => reply.code(status).header('cache-control', 'no-store').send({ error, message });
-    const overAddressLimit = await limits.quotes.byAddress(request);
-    if (overAddressLimit) return refuse(reply, overAddressLimit);
-    const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
-    if ('failure' in found) {
-      const err = found.failure;
-      if (err instanceof AppError && (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND')) return fail(ERROR_STATUS[err.code], err.code, err.message);
-      throw err;
-    }
-    const { scope, offer } = found;
-    const query = request.query as Record<string, unknown>;
-    const text = (name: string): string | null => {
-      const value = Array.isArray(query[name]) ? (query[name] as unknown[]).at(-1) : query[name];
-      return value === undefined ? '' : typeof value === 'string' ? value.trim() : null;
-    };
-    const [country, zipCode, couponCode, vatId] = [text('country'), text('zipCode'), text('coupon'), text('vatId')];
-    if (country === null || (country !== '' && !/^[A-Za-z]{2}$/.test(country)))
-      return fail(400, 'INVALID_INPUT', 'country must be a two-letter ISO 3166-1 code, such as DE.');
-    if (zipCode === null || zipCode.length > 16 || !/^[A-Za-z0-9 -]*$/.test(zipCode)) return fail(400, 'INVALID_INPUT', FIELD_MESSAGES.zipCode);
-    if (couponCode === null || couponCode.length > 64) return fail(400, 'INVALID_INPUT', 'coupon must be a code of at most 64 characters.');
-    if (vatId === null || vatId.length > 24) return fail(400, 'INVALID_INPUT', 'vatId must be a VAT ID of at most 24 characters.');
-    let locality;
-    try {
-      locality = customerLocality(request, environment, { zip: zipCode || undefined, country: country || undefined });
-    } catch (err) {
-      if (err instanceof AppError) return fail(400, err.code, 'Choose a country from the list.');
-      throw err;
-    }
-    if (zipCode && locality.country === 'US' && !US_ZIP.test(zipCode)) return fail(400, 'INVALID_INPUT', FIELD_MESSAGES.zipCode);
-    // Counted once the request is valid: garbage cannot use up a product's quotes for its buyers.
-    const overProductLimit = await limits.quotes.byProduct(request, offer.product.id);
-    if (overProductLimit) return refuse(reply, overProductLimit);
-    let coupon: string | undefined = couponCode || undefined;
-    let couponError: string | undefined;
-    if (coupon) {
-      // The same guess limit as the page's: a quote is no way around it.
-      const verdict = await vetCoupon(services, request.ip, scope, offer.product.id, coupon);
-      if (verdict.status === 'blocked') {
-        reply.header('retry-after', String(verdict.retryAfterSeconds));
-        return fail(429, 'RATE_LIMITED', verdict.message);
+  app.get<{ Params: Params }>(
+    '/payment/product/:productId/quote',
+    { schema: { hide: true }, errorHandler: jsonErrorHandler },
+    async (request, reply) => {
+      const fail = (status: number, error: string, message: string) =>
+        reply.code(status).header('cache-control', 'no-store').send({ error, message });
+      const overAddressLimit = await limits.quotes.byAddress(request);
+      if (overAddressLimit) return refuse(reply, overAddressLimit);
+      const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
+      if ('failure' in found) {
+        const err = found.failure;
+        if (err instanceof AppError && (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND'))
+          return fail(ERROR_STATUS[err.code], err.code, err.message);
+        throw err;
       }
-      if (verdict.status !== 'valid') [coupon, couponError] = [undefined, verdict.message];
-    }
-    const { quote, business } = await services.purchases.quote(scope, request.params.productId, locality, coupon, vatId || undefined);
-    // A VAT ID that is not of an EU buyer's country is marked (the purchase would refuse it); outside the EU it is kept without reverse charge.
-    const vatIdError = business && !business.valid && isEuCountry(locality.country) ? `VAT ID: ${business.reason}` : undefined;
-    return reply.header('cache-control', 'no-store').send({
-      country: locality.country,
-      countryName: countryName(locality.country),
-      currency: quote.currency,
-      netMinor: quote.netMinor,
-      discountMinor: quote.discountMinor,
-      taxMinor: quote.taxMinor,
-      totalMinor: quote.totalMinor,
-      taxRate: quote.taxRate,
-      taxName: quote.taxName,
-      coupon: coupon?.toUpperCase() ?? null,
-      ...(couponError ? { couponError } : {}),
-      ...(vatIdError ? { vatIdError } : {}),
-      reverseCharge: business?.reverseCharge ?? false,
-      taxEstimated: quote.taxEstimated ?? false,
-      payLabel: payLabel(offer, quote, localeFromAcceptLanguage(request.headers['accept-language'])),
-      html: priceLines(offer, quote, services.clock.now(scope), localeFromAcceptLanguage(request.headers['accept-language'])).text,
-    });
-  });
+      const { scope, offer } = found;
+      const query = request.query as Record<string, unknown>;
+      const text = (name: string): string | null => {
+        const value = Array.isArray(query[name]) ? (query[name] as unknown[]).at(-1) : query[name];
+        return value === undefined ? '' : typeof value === 'string' ? value.trim() : null;
+      };
+      const [country, zipCode, couponCode, vatId] = [text('country'), text('zipCode'), text('coupon'), text('vatId')];
+      if (country === null || (country !== '' && !/^[A-Za-z]{2}$/.test(country)))
+        return fail(400, 'INVALID_INPUT', 'country must be a two-letter ISO 3166-1 code, such as DE.');
+      if (zipCode === null || zipCode.length > 16 || !/^[A-Za-z0-9 -]*$/.test(zipCode))
+        return fail(400, 'INVALID_INPUT', FIELD_MESSAGES.zipCode);
+      if (couponCode === null || couponCode.length > 64)
+        return fail(400, 'INVALID_INPUT', 'coupon must be a code of at most 64 characters.');
+      if (vatId === null || vatId.length > 24)
+        return fail(400, 'INVALID_INPUT', 'vatId must be a VAT ID of at most 24 characters.');
+      let locality;
+      try {
+        locality = customerLocality(request, environment, { zip: zipCode || undefined, country: country || undefined });
+      } catch (err) {
+        if (err instanceof AppError) return fail(400, err.code, 'Choose a country from the list.');
+        throw err;
+      }
+      if (zipCode && locality.country === 'US' && !US_ZIP.test(zipCode))
+        return fail(400, 'INVALID_INPUT', FIELD_MESSAGES.zipCode);
+      // Counted once the request is valid: garbage cannot use up a product's quotes for its buyers.
+      const overProductLimit = await limits.quotes.byProduct(request, offer.product.id);
+      if (overProductLimit) return refuse(reply, overProductLimit);
+      let coupon: string | undefined = couponCode || undefined;
+      let couponError: string | undefined;
+      if (coupon) {
+        // The same guess limit as the page's: a quote is no way around it.
+        const verdict = await vetCoupon(services, request.ip, scope, offer.product.id, coupon);
+        if (verdict.status === 'blocked') {
+          reply.header('retry-after', String(verdict.retryAfterSeconds));
+          return fail(429, 'RATE_LIMITED', verdict.message);
+        }
+        if (verdict.status !== 'valid') [coupon, couponError] = [undefined, verdict.message];
+      }
+      const { quote, business } = await services.purchases.quote(
+        scope,
+        request.params.productId,
+        locality,
+        coupon,
+        vatId || undefined,
+      );
+      // A VAT ID that is not of an EU buyer's country is marked (the purchase would refuse it); outside the EU it is kept without reverse charge.
+      const vatIdError =
+        business && !business.valid && isEuCountry(locality.country) ? `VAT ID: ${business.reason}` : undefined;
+      return reply.header('cache-control', 'no-store').send({
+        country: locality.country,
+        countryName: countryName(locality.country),
+        currency: quote.currency,
+        netMinor: quote.netMinor,
+        discountMinor: quote.discountMinor,
+        taxMinor: quote.taxMinor,
+        totalMinor: quote.totalMinor,
+        taxRate: quote.taxRate,
+        taxName: quote.taxName,
+        coupon: coupon?.toUpperCase() ?? null,
+        ...(couponError ? { couponError } : {}),
+        ...(vatIdError ? { vatIdError } : {}),
+        reverseCharge: business?.reverseCharge ?? false,
+        taxEstimated: quote.taxEstimated ?? false,
+        payLabel: payLabel(offer, quote, localeFromAcceptLanguage(request.headers['accept-language'])),
+        html: priceLines(
+          offer,
+          quote,
+          services.clock.now(scope),
+          localeFromAcceptLanguage(request.headers['accept-language']),
+        ).text,
+      });
+    },
+  );
 
   /** What the customer entered, checked: everything of the purchase but the card. */
-  function purchaseDetails(request: FastifyRequest, form: FormBody, offer: Offer, prefill: CheckoutPrefill): Omit<PurchaseRequest, 'card'> {
+  function purchaseDetails(
+    request: FastifyRequest,
+    form: FormBody,
+    offer: Offer,
+    prefill: CheckoutPrefill,
+  ): Omit<PurchaseRequest, 'card'> {
     const locality = customerLocality(request, environment, { zip: form.zipCode, country: form.country });
     const expectedCurrency = form.expectedCurrency ?? '';
     const expectedTotal = /^\d{1,15}$/.test(form.expectedTotal ?? '') ? Number(form.expectedTotal) : NaN;
@@ -566,27 +649,36 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     '/payment/product/:productId/session',
     { schema: { hide: true }, errorHandler: jsonErrorHandler },
     async (request, reply) => {
-      const fail = (status: number, error: string, message: string) => reply.code(status).header('cache-control', 'no-store').send({ error, message });
+      const fail = (status: number, error: string, message: string) =>
+        reply.code(status).header('cache-control', 'no-store').send({ error, message });
       const overAddressLimit = await limits.sessions.byAddress(request);
       if (overAddressLimit) return refuse(reply, overAddressLimit);
       const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
       if ('failure' in found) {
         const err = found.failure;
-        if (err instanceof AppError && (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND')) return fail(ERROR_STATUS[err.code], err.code, err.message);
+        if (err instanceof AppError && (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND'))
+          return fail(ERROR_STATUS[err.code], err.code, err.message);
         throw err;
       }
       const { scope, offer } = found;
-      if (services.payments.cardEntry(environment).kind !== 'browser') return fail(404, 'NOT_FOUND', 'This checkout takes the card in its own form.');
+      if (services.payments.cardEntry(environment).kind !== 'browser')
+        return fail(404, 'NOT_FOUND', 'This checkout takes the card in its own form.');
       const form: FormBody = request.body && typeof request.body === 'object' ? request.body : {};
       const token = form.token ?? '';
-      if (!/^[\w-]{16,64}$/.test(token)) return fail(400, 'INVALID_INPUT', 'The form has expired; reload the page and pay again.');
+      if (!/^[\w-]{16,64}$/.test(token))
+        return fail(400, 'INVALID_INPUT', 'The form has expired; reload the page and pay again.');
       const coupon = form.coupon?.trim() || undefined;
       if ((coupon ?? '').toUpperCase() !== (form.appliedCoupon ?? '').toUpperCase())
-        return fail(409, 'PRICE_CHANGED', 'The coupon changed after the price was shown; reload the page to see the new price.');
+        return fail(
+          409,
+          'PRICE_CHANGED',
+          'The coupon changed after the price was shown; reload the page to see the new price.',
+        );
       if (coupon) {
         const verdict = await vetCoupon(services, request.ip, scope, offer.product.id, coupon);
         if (verdict.status === 'blocked') reply.header('retry-after', String(verdict.retryAfterSeconds));
-        if (verdict.status !== 'valid') return fail(verdict.status === 'blocked' ? 429 : 400, 'INVALID_INPUT', verdict.message);
+        if (verdict.status !== 'valid')
+          return fail(verdict.status === 'blocked' ? 429 : 400, 'INVALID_INPUT', verdict.message);
       }
       const prefill: CheckoutPrefill = { ...readPrefill(request.query as Record<string, unknown>), coupon };
       const confirmUrl = `${encodeURIComponent(request.params.productId)}/confirm/${encodeURIComponent(token)}${embeddingQuery(embeddingOf(request))}`;
@@ -597,7 +689,9 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
         if (overProductLimit) return refuse(reply, overProductLimit);
         const started = await services.checkout.startSession(scope, token, details);
         if (started.status === 'SESSION')
-          return reply.header('cache-control', 'no-store').send({ clientSecret: started.clientSecret, mode: started.mode, confirmUrl });
+          return reply
+            .header('cache-control', 'no-store')
+            .send({ clientSecret: started.clientSecret, mode: started.mode, confirmUrl });
         if (started.status === 'DECLINED') return fail(402, 'PAYMENT_DECLINED', started.message);
         return reply.header('cache-control', 'no-store').send({ redirect: confirmUrl });
       } catch (err) {
@@ -629,18 +723,35 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     });
   }
 
-  app.get<{ Params: Params & { token: string } }>('/payment/product/:productId/confirm/:token', { schema: { hide: true } }, async (request, reply) => {
-    const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
-    if ('failure' in found) return offerFailure(reply, found.failure);
-    const { scope, offer } = found;
-    const token = request.params.token;
-    // Only this product's form's payment: another's receipt is never shown (nor announced to an embedding page) as this one's.
-    const outcome = /^[\w-]{16,64}$/.test(token) ? await services.checkout.status(scope, token, request.params.productId) : undefined;
-    if (!outcome) return problemPage(reply, 404, 'Payment not found', 'There is no payment for this link. Open the payment page again.');
-    // This page is /payment/product/{id}/confirm/{token}: it refreshes itself, and its links go two levels further up.
-    if (outcome.status === 'PENDING') return showPending(reply, scope, offer, encodeURIComponent(token));
-    if (outcome.status === 'DECLINED')
-      return problemPage(reply, 402, 'The payment was declined', `${outcome.message} Nothing was charged; open the payment page again to use another card.`);
-    return showReceipt(request, reply, scope, offer, outcome, 4);
-  });
+  app.get<{ Params: Params & { token: string } }>(
+    '/payment/product/:productId/confirm/:token',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
+      if ('failure' in found) return offerFailure(reply, found.failure);
+      const { scope, offer } = found;
+      const token = request.params.token;
+      // Only this product's form's payment: another's receipt is never shown (nor announced to an embedding page) as this one's.
+      const outcome = /^[\w-]{16,64}$/.test(token)
+        ? await services.checkout.status(scope, token, request.params.productId)
+        : undefined;
+      if (!outcome)
+        return problemPage(
+          reply,
+          404,
+          'Payment not found',
+          'There is no payment for this link. Open the payment page again.',
+        );
+      // This page is /payment/product/{id}/confirm/{token}: it refreshes itself, and its links go two levels further up.
+      if (outcome.status === 'PENDING') return showPending(reply, scope, offer, encodeURIComponent(token));
+      if (outcome.status === 'DECLINED')
+        return problemPage(
+          reply,
+          402,
+          'The payment was declined',
+          `${outcome.message} Nothing was charged; open the payment page again to use another card.`,
+        );
+      return showReceipt(request, reply, scope, offer, outcome, 4);
+    },
+  );
 }

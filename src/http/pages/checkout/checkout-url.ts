@@ -28,7 +28,8 @@ export function checkoutUrl(hostedBase: string, productId: string, prefill: Chec
 }
 
 export function readPrefill(query: Record<string, unknown>): CheckoutPrefill {
-  const text = (name: string) => (typeof query[name] === 'string' && query[name] !== '' ? (query[name] as string) : undefined);
+  const text = (name: string) =>
+    typeof query[name] === 'string' && query[name] !== '' ? (query[name] as string) : undefined;
   return {
     firstName: text('firstName'),
     lastName: text('lastName'),

@@ -9,7 +9,13 @@ import { html, type Html } from '../layout.ts';
 import type { CheckoutPrefill } from './checkout-url.ts';
 
 /** The checkout's pages: the payment form, the receipt, and "this link has expired". */
-const EVERY: Record<string, string> = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month', HALF_YEARLY: 'six months', YEARLY: 'year' };
+const EVERY: Record<string, string> = {
+  DAILY: 'day',
+  WEEKLY: 'week',
+  MONTHLY: 'month',
+  HALF_YEARLY: 'six months',
+  YEARLY: 'year',
+};
 
 /** Country names as a buyer reads them (Intl, English), each list sorted by name once. */
 const regionNames = new Intl.DisplayNames('en', { type: 'region' });
@@ -24,14 +30,26 @@ const sortedByName = new WeakMap<readonly string[], { code: string; name: string
 function countryOptions(codes: readonly string[]) {
   let sorted = sortedByName.get(codes);
   if (!sorted) {
-    sorted = codes.map((code) => ({ code, name: countryName(code) })).sort((a, b) => a.name.localeCompare(b.name, 'en'));
+    sorted = codes
+      .map((code) => ({ code, name: countryName(code) }))
+      .sort((a, b) => a.name.localeCompare(b.name, 'en'));
     sortedByName.set(codes, sorted);
   }
   return sorted;
 }
 
 /** The fields a failed submit can mark, each with what to fix. */
-export type FieldName = 'email' | 'country' | 'zipCode' | 'businessName' | 'buyerAddress' | 'vatId' | 'coupon' | 'cardNumber' | 'cardExpiry' | 'cardCvc';
+export type FieldName =
+  | 'email'
+  | 'country'
+  | 'zipCode'
+  | 'businessName'
+  | 'buyerAddress'
+  | 'vatId'
+  | 'coupon'
+  | 'cardNumber'
+  | 'cardExpiry'
+  | 'cardCvc';
 export type FieldErrors = Partial<Record<FieldName, string>>;
 /** What each field needs, the same words from the page's script and from the server. */
 export const FIELD_MESSAGES = {
@@ -136,7 +154,9 @@ function header(view: { vendorName: string; offer: Offer }, embedded: boolean): 
 }
 
 const sandboxBadge = (environment: Environment): Html =>
-  environment === 'sandbox' ? html`<p class="badge" data-testid="sandbox-badge">Sandbox: a test purchase, no real money moves</p>` : html``;
+  environment === 'sandbox'
+    ? html`<p class="badge" data-testid="sandbox-badge">Sandbox: a test purchase, no real money moves</p>`
+    : html``;
 
 export function checkoutForm(view: FormView, embedded: boolean): Html {
   const { offer, quote, prefill } = view;
@@ -163,8 +183,11 @@ export function checkoutForm(view: FormView, embedded: boolean): Html {
     <div class="row">
       <div><label for="country">Country</label>${
         view.countryEditable
-          ? html`<select id="country" name="country" autocomplete="country"${invalid(errors, 'country')}>${countryOptions(view.countries).map(
-              (c) => html`<option value="${c.code}"${c.code === view.country ? html` selected` : ''}>${c.name}</option>`,
+          ? html`<select id="country" name="country" autocomplete="country"${invalid(errors, 'country')}>${countryOptions(
+              view.countries,
+            ).map(
+              (c) =>
+                html`<option value="${c.code}"${c.code === view.country ? html` selected` : ''}>${c.name}</option>`,
             )}</select>`
           : html`<input id="country" value="${countryName(view.country)}" readonly aria-readonly="true">`
       }${fieldError(errors, 'country')}</div>
@@ -210,7 +233,14 @@ function sandboxCards(): Html {
 }
 
 export function receipt(
-  view: { vendorName: string; offer: Offer; transaction: Transaction; licence: string | null; invoicePath: string | null; locale: string },
+  view: {
+    vendorName: string;
+    offer: Offer;
+    transaction: Transaction;
+    licence: string | null;
+    invoicePath: string | null;
+    locale: string;
+  },
   embedded: boolean,
 ): Html {
   const t = view.transaction;
@@ -255,7 +285,9 @@ const CARD_FIELDS = new Set(['cardNumber', 'cardExpiry', 'cardCvc']);
  * purchase; the checkout then asks for the card again.
  */
 export function tryAgain(typed: FormBody): Html {
-  const kept = Object.entries(typed).filter(([name, value]) => value !== undefined && !CARD_FIELDS.has(name) && name !== 'resumed');
+  const kept = Object.entries(typed).filter(
+    ([name, value]) => value !== undefined && !CARD_FIELDS.has(name) && name !== 'resumed',
+  );
   return html`<h1>Temporarily unavailable</h1>
 <div class="box" role="alert"><p>The payment page could not be reached just now, and nothing was charged.</p>
 <p>Try again in a moment: what you entered is kept, and you will only need to enter your card again.</p></div>

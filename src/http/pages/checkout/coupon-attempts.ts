@@ -18,7 +18,10 @@ export const COUPON_WINDOW_MS = 10 * 60_000;
 /** Past this many tracked (address, product) pairs, the oldest are forgotten: memory stays bounded. */
 const MAX_TRACKED = 50_000;
 
-export type CouponVerdict = { status: 'valid' } | { status: 'invalid'; message: string } | { status: 'blocked'; retryAfterSeconds: number; message: string };
+export type CouponVerdict =
+  | { status: 'valid' }
+  | { status: 'invalid'; message: string }
+  | { status: 'blocked'; retryAfterSeconds: number; message: string };
 
 interface CouponAttempts {
   /** Seconds until this address may try codes of this product again; 0 when it may now. */
@@ -63,7 +66,13 @@ const perApp = new WeakMap<Services, CouponAttempts>();
  * Whether the customer at `address` may use `code` on this product (the product itself, not a
  * customized offer of it, so that many links of one product share one limit). Counts the failure.
  */
-export async function vetCoupon(services: Services, address: string, scope: Scope, productId: string, code: string): Promise<CouponVerdict> {
+export async function vetCoupon(
+  services: Services,
+  address: string,
+  scope: Scope,
+  productId: string,
+  code: string,
+): Promise<CouponVerdict> {
   let attempts = perApp.get(services);
   if (!attempts) perApp.set(services, (attempts = couponAttempts()));
   const now = services.clock.real().getTime();
@@ -87,8 +96,15 @@ export async function vetCoupon(services: Services, address: string, scope: Scop
 }
 
 /** For the API: a coupon that may not be used is an error, 400, or 429 with Retry-After while the address is blocked. */
-export async function requireUsableCoupon(services: Services, address: string, scope: Scope, productId: string, code: string): Promise<void> {
+export async function requireUsableCoupon(
+  services: Services,
+  address: string,
+  scope: Scope,
+  productId: string,
+  code: string,
+): Promise<void> {
   const verdict = await vetCoupon(services, address, scope, productId, code);
-  if (verdict.status === 'blocked') throw new AppError('RATE_LIMITED', verdict.message, { retryAfterSeconds: verdict.retryAfterSeconds });
+  if (verdict.status === 'blocked')
+    throw new AppError('RATE_LIMITED', verdict.message, { retryAfterSeconds: verdict.retryAfterSeconds });
   if (verdict.status === 'invalid') throw new AppError('INVALID_INPUT', verdict.message);
 }

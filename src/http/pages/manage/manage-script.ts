@@ -1,5 +1,6 @@
 /** JSON inside <script>: no "</script>" or line separators can end the script early. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/[<\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value).replace(/[<\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
  * The management page's script with a processor that takes cards in the browser (Stripe.js's calls).

@@ -104,7 +104,11 @@ function item(entry: PortalItem, view: ManageView): Html {
   ${
     canCancel(t)
       ? html`<form method="post">${hidden(formToken, 'cancel', t.id)}<button type="submit" class="secondary" data-testid="cancel">${
-          t.type === 'VAULTED' ? 'Remove the saved card' : t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' ? 'Cancel the trial' : 'Cancel the subscription'
+          t.type === 'VAULTED'
+            ? 'Remove the saved card'
+            : t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'
+              ? 'Cancel the trial'
+              : 'Cancel the subscription'
         }</button></form>`
       : ''
   }

@@ -20,7 +20,9 @@ export function couponsContent(view: {
     view.coupons.length
       ? html`<table class="list" aria-label="Coupons">${view.coupons.map((c) => {
           const product = view.products.find((p) => p.id === c.productId);
-          const amounts = byCurrency(c.amountsOff).map(([currency, minor]) => formatForBuyer(minor, currency, view.locale));
+          const amounts = byCurrency(c.amountsOff).map(([currency, minor]) =>
+            formatForBuyer(minor, currency, view.locale),
+          );
           const off = c.percentOff !== null ? `${c.percentOff}% off` : `${amounts.join(', ')} off`;
           return html`<tr data-testid="coupon"><td><code>${c.code}</code> · ${product?.name ?? c.productId}<br><span class="muted">${off}${c.expiresAt ? `, until ${c.expiresAt.slice(0, 10)}` : ''}${c.revokedAt ? ', revoked' : ''}</span></td>
     <td>${c.revokedAt ? '' : html`<form method="post" action="/panel/coupons?env=${env}">${csrfField(view.csrf)}<input type="hidden" name="action" value="revoke"><input type="hidden" name="id" value="${c.id}"><button type="submit" class="link">Revoke</button></form>`}</td></tr>`;

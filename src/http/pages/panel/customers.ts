@@ -3,12 +3,27 @@ import { html, type Html } from '../layout.ts';
 import { panelHref } from './panel-layout.ts';
 import { transactionRows } from './transactions.ts';
 
-type CustomerRow = { id: string; email: string; firstName: string | null; lastName: string | null; createdAt: string; transactions: number };
+type CustomerRow = {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  createdAt: string;
+  transactions: number;
+};
 type Card = { id: string; brand: string; last4: string; expMonth: number; expYear: number };
 
-const nameOf = (c: { firstName: string | null; lastName: string | null }) => [c.firstName, c.lastName].filter(Boolean).join(' ');
+const nameOf = (c: { firstName: string | null; lastName: string | null }) =>
+  [c.firstName, c.lastName].filter(Boolean).join(' ');
 
-export function customersContent(view: { environment: Environment; q: string; customers: CustomerRow[]; total: number; page: number; pageSize: number }): Html {
+export function customersContent(view: {
+  environment: Environment;
+  q: string;
+  customers: CustomerRow[];
+  total: number;
+  page: number;
+  pageSize: number;
+}): Html {
   const env = view.environment;
   const pages = Math.max(1, Math.ceil(view.total / view.pageSize));
   return html`<form method="get" action="/panel/customers" class="filters" role="search"><input type="hidden" name="env" value="${env}">
@@ -26,7 +41,9 @@ export function customersContent(view: { environment: Environment; q: string; cu
   ${
     pages > 1
       ? html`<p class="pager">${view.page > 1 ? html`<a href="${panelHref('/panel/customers', env, { q: view.q, page: view.page - 1 })}" rel="prev">Previous</a>` : ''}<span class="muted">Page ${view.page} of ${pages}</span>${
-          view.page < pages ? html`<a href="${panelHref('/panel/customers', env, { q: view.q, page: view.page + 1 })}" rel="next">Next</a>` : ''
+          view.page < pages
+            ? html`<a href="${panelHref('/panel/customers', env, { q: view.q, page: view.page + 1 })}" rel="next">Next</a>`
+            : ''
         }</p>`
       : ''
   }`;
@@ -34,7 +51,15 @@ export function customersContent(view: { environment: Environment; q: string; cu
 
 export function customerDetail(view: {
   environment: Environment;
-  customer: { id: string; email: string; firstName: string | null; lastName: string | null; createdAt: string; cards: Card[]; transactions: Transaction[] };
+  customer: {
+    id: string;
+    email: string;
+    firstName: string | null;
+    lastName: string | null;
+    createdAt: string;
+    cards: Card[];
+    transactions: Transaction[];
+  };
   locale: string;
 }): Html {
   const c = view.customer;

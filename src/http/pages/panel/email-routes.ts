@@ -7,7 +7,12 @@ import type { PageExtra, PanelRouting } from './panel-routing.ts';
 
 /** The panel's E-mails section (src/http/pages/panel/emails.ts draws it): settings, previews, test e-mails, the recent ones. */
 export function registerEmailPages({ services, view, action, page, notFound, to, noticeOf }: PanelRouting) {
-  const emailsPage = async (reply: FastifyReply, session: PanelSession, environment: Environment, extra: PageExtra = {}) => {
+  const emailsPage = async (
+    reply: FastifyReply,
+    session: PanelSession,
+    environment: Environment,
+    extra: PageExtra = {},
+  ) => {
     const content = emailsContent({
       environment,
       csrf: session.csrfToken,
@@ -22,8 +27,12 @@ export function registerEmailPages({ services, view, action, page, notFound, to,
 
   view('/panel/emails', (session, environment, request, reply) => {
     const done = (request.query as { done?: string }).done;
-    if (done === 'test-sent') return emailsPage(reply, session, environment, { notice: `A test e-mail is on its way to ${session.user.email}.` });
-    if (done === 'test-off') return emailsPage(reply, session, environment, { error: 'E-mails are off: SMTP is not configured.' });
+    if (done === 'test-sent')
+      return emailsPage(reply, session, environment, {
+        notice: `A test e-mail is on its way to ${session.user.email}.`,
+      });
+    if (done === 'test-off')
+      return emailsPage(reply, session, environment, { error: 'E-mails are off: SMTP is not configured.' });
     return emailsPage(reply, session, environment, { notice: noticeOf(request) });
   });
 
@@ -31,7 +40,11 @@ export function registerEmailPages({ services, view, action, page, notFound, to,
   view<{ kind: string }>('/panel/emails/preview/:kind', async (session, environment, request, reply) => {
     const kind = emailKind(request.params.kind);
     if (!kind) return notFound(reply, session, environment, 'emails', 'such e-mail');
-    const email = services.emails.preview(await services.catalog.requireVendor(session.user.vendorId), kind, environment);
+    const email = services.emails.preview(
+      await services.catalog.requireVendor(session.user.vendorId),
+      kind,
+      environment,
+    );
     const content = emailPreviewContent({ environment, kind, email, enabled: services.emails.enabled });
     return page(reply, session, environment, 'emails', `Preview: ${KIND_WORDS[kind].label}`, content, {
       switchPath: `/panel/emails/preview/${kind}`,
@@ -58,7 +71,10 @@ export function registerEmailPages({ services, view, action, page, notFound, to,
       if (!kind) throw invalidInput('Choose which e-mail to send as a test.');
       const vendor = await services.catalog.requireVendor(session.user.vendorId);
       const sent = await services.emails.sendTest(vendor, kind, scope.environment, session.user.email);
-      if (sent.status === 'REFUSED') return emailsPage(reply, session, scope.environment, { error: `The mail server refused the test e-mail: ${sent.reason}` });
+      if (sent.status === 'REFUSED')
+        return emailsPage(reply, session, scope.environment, {
+          error: `The mail server refused the test e-mail: ${sent.reason}`,
+        });
       return to(reply, '/panel/emails', scope.environment, sent.status === 'SENT' ? 'test-sent' : 'test-off');
     },
     { rateLimit: { max: 10, timeWindow: 60_000 } },

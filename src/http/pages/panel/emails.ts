@@ -17,14 +17,21 @@ export const KIND_WORDS: Record<CustomerEmailKind, { label: string; when: string
   TRIAL_ENDING: { label: 'Trial ending', when: '3 days before a free trial ends and the first payment is taken' },
   RENEWAL_UPCOMING: { label: 'Renewal coming up', when: '7 days before a yearly subscription renews' },
   RENEWED: { label: 'Renewed', when: 'after each paid renewal, with the amounts and invoice' },
-  PAYMENT_FAILED: { label: 'Payment failed', when: 'when a renewal cannot be charged, and when a subscription ends after the last try' },
-  ACTION_REQUIRED: { label: 'Action required', when: "when the customer's bank asks them to confirm a renewal payment" },
+  PAYMENT_FAILED: {
+    label: 'Payment failed',
+    when: 'when a renewal cannot be charged, and when a subscription ends after the last try',
+  },
+  ACTION_REQUIRED: {
+    label: 'Action required',
+    when: "when the customer's bank asks them to confirm a renewal payment",
+  },
   CANCELLED: { label: 'Cancelled', when: 'when a subscription is cancelled, by the customer or by you' },
   REFUNDED: { label: 'Refunded', when: 'after a refund, with the amounts and credit note' },
 };
 
 /** The kind a path or form names, if it is one. */
-export const emailKind = (value: string | undefined): CustomerEmailKind | undefined => CUSTOMER_EMAIL_KINDS.find((kind) => kind === value);
+export const emailKind = (value: string | undefined): CustomerEmailKind | undefined =>
+  CUSTOMER_EMAIL_KINDS.find((kind) => kind === value);
 
 /** The settings form's fields as the domain takes them: an unticked kind is turned off, empty text clears. */
 export const emailSettingsOf = (form: FormBody): EmailSettingsInput => ({
@@ -40,7 +47,8 @@ const when = (at: string) => at.replace('T', ' ').slice(0, 16);
 function statusOf(e: ListedEmail): Html {
   if (e.status === 'SENT') return html`<span class="st good">Sent</span>`;
   if (e.status === 'SKIPPED') return html`<span class="st">Turned off</span>`;
-  if (e.status === 'FAILED') return html`<span class="st bad">Failed</span>${e.lastError ? html`<span class="why">${e.lastError}</span>` : ''}`;
+  if (e.status === 'FAILED')
+    return html`<span class="st bad">Failed</span>${e.lastError ? html`<span class="why">${e.lastError}</span>` : ''}`;
   if (e.tries === 0) return html`<span class="st">Waiting to be sent</span>`;
   return html`<span class="st warn">Waiting to retry</span><span class="why">${e.lastError ?? ''} Next try ${when(e.nextTryAt)}.</span>`;
 }
@@ -77,7 +85,8 @@ export function emailsContent(view: {
   const env = view.environment;
   const v = view.vendor;
   const typed = (name: string, saved: string | null) => view.form?.[name] ?? saved ?? '';
-  const sending = (kind: CustomerEmailKind) => (view.form ? view.form[`send_${kind}`] === 'yes' : !v.emails.off.includes(kind));
+  const sending = (kind: CustomerEmailKind) =>
+    view.form ? view.form[`send_${kind}`] === 'yes' : !v.emails.off.includes(kind);
   const replyFallback = v.supportEmail ?? v.email;
   const off = view.sendingFrom === undefined;
   return html`${
@@ -110,7 +119,12 @@ export function emailsContent(view: {
 }
 
 /** One kind with sample data, as the vendor's customers would get it: headers, the HTML in a sandboxed frame, the text. */
-export function emailPreviewContent(view: { environment: Environment; kind: CustomerEmailKind; email: OutgoingEmail; enabled: boolean }): Html {
+export function emailPreviewContent(view: {
+  environment: Environment;
+  kind: CustomerEmailKind;
+  email: OutgoingEmail;
+  enabled: boolean;
+}): Html {
   const { email } = view;
   return html`<p><a href="${panelHref('/panel/emails', view.environment)}">← All e-mails</a></p>
   <p class="muted">${KIND_WORDS[view.kind].label} — sent ${KIND_WORDS[view.kind].when}. Sample data; its links lead nowhere.</p>

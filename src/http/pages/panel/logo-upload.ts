@@ -16,7 +16,10 @@ const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(
 
 /** The answers a refused upload gets, worded for a logo rather than for a form (a problem page, as every page route answers). */
 const WORDING: Partial<Record<string, [title: string, text: string]>> = {
-  UNSUPPORTED_MEDIA_TYPE: ['Not a form or a logo image', 'The logo must be a PNG or JPEG image, sent as image/png or image/jpeg.'],
+  UNSUPPORTED_MEDIA_TYPE: [
+    'Not a form or a logo image',
+    'The logo must be a PNG or JPEG image, sent as image/png or image/jpeg.',
+  ],
   BODY_TOO_LARGE: ['The logo is too large', `A logo may have ${LOGO_MAX_BYTES / 1024} KB at most.`],
 };
 
@@ -36,29 +39,42 @@ function sendLogoError(err: FastifyError, request: FastifyRequest, reply: Fastif
  */
 export function registerLogoUpload(
   app: HttpApp,
-  { services, sessionOf }: { services: Services; sessionOf: (request: FastifyRequest) => Promise<PanelSession | undefined> },
+  {
+    services,
+    sessionOf,
+  }: { services: Services; sessionOf: (request: FastifyRequest) => Promise<PanelSession | undefined> },
 ) {
   void app.register(async (scope: HttpApp) => {
     scope.removeAllContentTypeParsers();
     // The image as one Buffer, wrapped so the pages' input check sees one field rather than every byte.
-    scope.addContentTypeParser([...LOGO_TYPES], { parseAs: 'buffer', bodyLimit: LOGO_MAX_BYTES }, (_request, body, done) => done(null, { image: body }));
+    scope.addContentTypeParser(
+      [...LOGO_TYPES],
+      { parseAs: 'buffer', bodyLimit: LOGO_MAX_BYTES },
+      (_request, body, done) => done(null, { image: body }),
+    );
     scope.addContentTypeParser('*', (request, _payload, done) => {
       const length = request.headers['content-length'];
       const empty = request.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
       if (empty) done(null, undefined);
       else done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(), undefined);
     });
-    scope.post(LOGO_UPLOAD_PATH, { schema: { hide: true }, bodyLimit: LOGO_MAX_BYTES, errorHandler: sendLogoError }, async (request, reply) => {
-      const session = await sessionOf(request);
-      if (!session) return sendProblem(reply, 401, 'Not signed in', 'Sign in to the panel again, then upload the logo.');
-      const token = request.headers[LOGO_CSRF_HEADER];
-      if (typeof token !== 'string' || !same(token, session.csrfToken)) {
-        return sendProblem(reply, 403, 'Refused', 'This page has expired. Reload it and upload the logo again.');
-      }
-      const image = (request.body as { image?: Buffer } | undefined)?.image;
-      if (!image) return sendProblem(reply, 415, 'Not a form or a logo image', 'Choose a PNG or JPEG file for the logo.');
-      await services.catalog.updateVendorSettings(session.user.vendorId, { logo: image });
-      return reply.code(204).header('cache-control', 'no-store').send();
-    });
+    scope.post(
+      LOGO_UPLOAD_PATH,
+      { schema: { hide: true }, bodyLimit: LOGO_MAX_BYTES, errorHandler: sendLogoError },
+      async (request, reply) => {
+        const session = await sessionOf(request);
+        if (!session)
+          return sendProblem(reply, 401, 'Not signed in', 'Sign in to the panel again, then upload the logo.');
+        const token = request.headers[LOGO_CSRF_HEADER];
+        if (typeof token !== 'string' || !same(token, session.csrfToken)) {
+          return sendProblem(reply, 403, 'Refused', 'This page has expired. Reload it and upload the logo again.');
+        }
+        const image = (request.body as { image?: Buffer } | undefined)?.image;
+        if (!image)
+          return sendProblem(reply, 415, 'Not a form or a logo image', 'Choose a PNG or JPEG file for the logo.');
+        await services.catalog.updateVendorSettings(session.user.vendorId, { logo: image });
+        return reply.code(204).header('cache-control', 'no-store').send();
+      },
+    );
   });
 }

@@ -36,7 +36,9 @@ export function revenueChart(series: Series, buckets: string[], label: string, l
         : ''
     }</g>`;
   });
-  const dates = [0, Math.floor(buckets.length / 2), buckets.length - 1].map((i) => html`<span>${short(buckets[i]!)}</span>`);
+  const dates = [0, Math.floor(buckets.length / 2), buckets.length - 1].map(
+    (i) => html`<span>${short(buckets[i]!)}</span>`,
+  );
   return html`<div class="chart-box"><p class="chart-scale muted">max ${money(max)}</p>
   <svg class="chart" viewBox="0 0 ${W} ${H}" preserveAspectRatio="none" role="img" aria-label="${label}" data-testid="chart-${series.currency}">
   <line x1="${PAD.left}" x2="${W - PAD.right}" y1="${baseline.toFixed(1)}" y2="${baseline.toFixed(1)}" stroke="#d9dce1" vector-effect="non-scaling-stroke"></line>

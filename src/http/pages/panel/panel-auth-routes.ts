@@ -33,7 +33,11 @@ export function registerPanelAuth(app: HttpApp, { services }: { services: Servic
   const refused = (reply: FastifyReply) =>
     mode === 'open'
       ? sendProblem(reply, 403, 'Not available', 'Sign-up is open here: create an account at /panel/signup.')
-      : sendPage(reply, { status: 403, title: mode === 'closed' ? 'Sign-up is closed' : 'Sign-up is by invitation', body: signUpRefusedPage(mode) });
+      : sendPage(reply, {
+          status: 403,
+          title: mode === 'closed' ? 'Sign-up is closed' : 'Sign-up is by invitation',
+          body: signUpRefusedPage(mode),
+        });
   const formOf = (request: FastifyRequest) => (request.body ?? {}) as FormBody;
   const tokenMatches = (request: FastifyRequest, form: FormBody) => {
     const expected = cookieOf(request, LOGIN_CSRF_COOKIE);
@@ -47,22 +51,34 @@ export function registerPanelAuth(app: HttpApp, { services }: { services: Servic
   app.get('/panel/signin', { schema: { hide: true } }, (_request, reply) => showAuth(reply, { mode: 'signin' }));
   app.post('/panel/signin', LIMITED, async (request, reply) => {
     const form = formOf(request);
-    if (!tokenMatches(request, form)) return showAuth(reply, { mode: 'signin', error: 'This form has expired. Try again.' }, 403);
+    if (!tokenMatches(request, form))
+      return showAuth(reply, { mode: 'signin', error: 'This form has expired. Try again.' }, 403);
     try {
       return signedIn(reply, (await services.panel.signIn(form)).cookie);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      return showAuth(reply, { mode: 'signin', error: err.message, email: form.email }, err.code === 'UNAUTHORIZED' ? 401 : 400);
+      return showAuth(
+        reply,
+        { mode: 'signin', error: err.message, email: form.email },
+        err.code === 'UNAUTHORIZED' ? 401 : 400,
+      );
     }
   });
 
-  app.get('/panel/signup', { schema: { hide: true } }, (_request, reply) => (mode === 'open' ? showAuth(reply, { mode: 'signup' }) : refused(reply)));
+  app.get('/panel/signup', { schema: { hide: true } }, (_request, reply) =>
+    mode === 'open' ? showAuth(reply, { mode: 'signup' }) : refused(reply),
+  );
   app.post('/panel/signup', LIMITED, async (request, reply) => {
     const form = formOf(request);
     if (!tokenMatches(request, form))
-      return mode === 'open' ? showAuth(reply, { mode: 'signup', error: 'This form has expired. Try again.' }, 403) : refused(reply);
+      return mode === 'open'
+        ? showAuth(reply, { mode: 'signup', error: 'This form has expired. Try again.' }, 403)
+        : refused(reply);
     try {
-      return signedIn(reply, (await services.panel.signUp({ company: form.company, email: form.email, password: form.password })).cookie);
+      return signedIn(
+        reply,
+        (await services.panel.signUp({ company: form.company, email: form.email, password: form.password })).cookie,
+      );
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       if (err.code === 'FORBIDDEN') return refused(reply);
@@ -87,7 +103,12 @@ function registerInvitedSignUp(
   const { services, showAuth, refused, tokenMatches, signedIn } = helpers;
   const unusable = (reply: FastifyReply, status: 'invalid' | 'expired' | 'used') =>
     status === 'invalid'
-      ? sendProblem(reply, 404, 'This invitation is not valid', 'Check that you copied the whole link, or ask the operator of this server for a new one.')
+      ? sendProblem(
+          reply,
+          404,
+          'This invitation is not valid',
+          'Check that you copied the whole link, or ask the operator of this server for a new one.',
+        )
       : sendProblem(
           reply,
           410,
@@ -114,7 +135,10 @@ function registerInvitedSignUp(
       return showAuth(reply, { mode: 'signup', invited, error: 'This form has expired. Try again.' }, 403);
     }
     try {
-      return signedIn(reply, (await services.panel.signUp({ company: form.company, password: form.password, invitation: token })).cookie);
+      return signedIn(
+        reply,
+        (await services.panel.signUp({ company: form.company, password: form.password, invitation: token })).cookie,
+      );
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       if (err.code === 'FORBIDDEN') return refused(reply);

@@ -14,5 +14,8 @@ export const same = (a: string, b: string) => a.length === b.length && timingSaf
 export function cookieSetter(baseUrl: string) {
   const secure = baseUrl.startsWith('https:') ? '; Secure' : '';
   return (reply: FastifyReply, name: string, value: string, maxAgeSeconds: number) =>
-    reply.header('set-cookie', `${name}=${value}; Path=/panel; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`);
+    reply.header(
+      'set-cookie',
+      `${name}=${value}; Path=/panel; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`,
+    );
 }

@@ -20,7 +20,12 @@ ${error ? html`<div class="alert bad" role="alert" id="error">${error}</div>` : 
 
   const unusable = (reply: Parameters<typeof sendProblem>[0], status: 'invalid' | 'expired' | 'used') =>
     status === 'invalid'
-      ? sendProblem(reply, 404, 'This link is not valid', 'Check that you copied the whole link, or ask for a new one with `opentill vendor invite`.')
+      ? sendProblem(
+          reply,
+          404,
+          'This link is not valid',
+          'Check that you copied the whole link, or ask for a new one with `opentill vendor invite`.',
+        )
       : sendProblem(
           reply,
           410,
@@ -31,7 +36,11 @@ ${error ? html`<div class="alert bad" role="alert" id="error">${error}</div>` : 
   app.get<{ Params: { token: string } }>('/panel/invite/:token', { schema: { hide: true } }, async (request, reply) => {
     const found = await services.panelInvites.check(request.params.token);
     if (found.status !== 'valid') return unusable(reply, found.status);
-    return sendPage(reply, { status: 200, title: 'Set your panel password', body: form(found.vendorName, found.email) });
+    return sendPage(reply, {
+      status: 200,
+      title: 'Set your panel password',
+      body: form(found.vendorName, found.email),
+    });
   });
 
   app.get('/panel/invite-set', { schema: { hide: true } }, async (_request, reply) =>
@@ -44,17 +53,28 @@ ${error ? html`<div class="alert bad" role="alert" id="error">${error}</div>` : 
     }),
   );
 
-  app.post<{ Params: { token: string }; Body: FormBody }>('/panel/invite/:token', { schema: { hide: true } }, async (request, reply) => {
-    const found = await services.panelInvites.check(request.params.token);
-    if (found.status !== 'valid') return unusable(reply, found.status);
-    try {
-      await services.panelInvites.accept(request.params.token, (request.body as FormBody | undefined)?.password ?? '');
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      if (err.code === 'LINK_EXPIRED') return unusable(reply, 'used');
-      return sendPage(reply, { status: 400, title: 'Set your panel password', body: form(found.vendorName, found.email, err.message) });
-    }
-    // A reload of the answer must not post again: the page that says it is done is a GET of its own.
-    return reply.redirect('../invite-set', 303);
-  });
+  app.post<{ Params: { token: string }; Body: FormBody }>(
+    '/panel/invite/:token',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const found = await services.panelInvites.check(request.params.token);
+      if (found.status !== 'valid') return unusable(reply, found.status);
+      try {
+        await services.panelInvites.accept(
+          request.params.token,
+          (request.body as FormBody | undefined)?.password ?? '',
+        );
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        if (err.code === 'LINK_EXPIRED') return unusable(reply, 'used');
+        return sendPage(reply, {
+          status: 400,
+          title: 'Set your panel password',
+          body: form(found.vendorName, found.email, err.message),
+        });
+      }
+      // A reload of the answer must not post again: the page that says it is done is a GET of its own.
+      return reply.redirect('../invite-set', 303);
+    },
+  );
 }

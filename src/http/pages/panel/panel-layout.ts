@@ -16,7 +16,10 @@ export type Section = (typeof SECTIONS)[number][0];
 
 /** The section a panel path belongs to (`/panel/transactions/…` to transactions), for the navigation. */
 export const sectionOf = (path: string): Section =>
-  [...SECTIONS].reverse().find(([, , prefix]) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}.`))?.[0] ?? 'overview';
+  [...SECTIONS]
+    .reverse()
+    .find(([, , prefix]) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}.`))?.[0] ??
+  'overview';
 
 /** What a page says after the redirect of a form that did its work (`?done=…`). */
 export const NOTICES: Record<string, string> = {
@@ -46,7 +49,11 @@ export interface Frame {
 export const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
 
 /** A link to a panel page in the current environment, with more query parameters if any. */
-export function panelHref(path: string, environment: Environment, query: Record<string, string | number | undefined> = {}): string {
+export function panelHref(
+  path: string,
+  environment: Environment,
+  query: Record<string, string | number | undefined> = {},
+): string {
   const params = new URLSearchParams({ env: environment });
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
   return `${path}?${params.toString()}`;
@@ -66,7 +73,8 @@ export function panelPage(frame: Frame, section: Section, title: string, content
     <div class="env" role="group" aria-label="Environment"><a href="${panelHref(target, 'production')}" data-testid="env-production"${env === 'production' ? html` aria-current="true"` : ''}>Production</a><a href="${panelHref(target, 'sandbox')}" data-testid="switch"${env === 'sandbox' ? html` aria-current="true"` : ''}>Sandbox</a></div>
     <form method="post" action="/panel/signout" class="out">${csrfField(frame.csrf)}<button type="submit" class="link">Sign out</button></form></header>
   <nav aria-label="Panel">${SECTIONS.map(
-    ([key, label, path]) => html`<a href="${panelHref(path, env)}"${key === section ? html` aria-current="page"` : ''}>${label}</a>`,
+    ([key, label, path]) =>
+      html`<a href="${panelHref(path, env)}"${key === section ? html` aria-current="page"` : ''}>${label}</a>`,
   )}</nav>
   <div class="content">${env === 'sandbox' ? html`<p class="sandbox-note">Sandbox: test data, no real money.</p>` : ''}
   <h1>${title}</h1>

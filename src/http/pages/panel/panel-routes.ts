@@ -34,9 +34,13 @@ import { vendorLocale, type PanelRouting } from './panel-routing.ts';
  */
 export function registerPanel(app: HttpApp, { services }: { services: Services }) {
   const setCookie = cookieSetter(services.config.baseUrl);
-  const environmentOf = (request: FastifyRequest): Environment => ((request.query as { env?: string }).env === 'production' ? 'production' : 'sandbox');
+  const environmentOf = (request: FastifyRequest): Environment =>
+    (request.query as { env?: string }).env === 'production' ? 'production' : 'sandbox';
 
-  const scopeOf = (session: PanelSession, environment: Environment): Scope => ({ vendorId: session.user.vendorId, environment });
+  const scopeOf = (session: PanelSession, environment: Environment): Scope => ({
+    vendorId: session.user.vendorId,
+    environment,
+  });
 
   /** Sends one panel page: the frame (navigation, environment switch, notices) around its content. */
   const page: PanelRouting['page'] = async (reply, session, environment, section, title, content, options = {}) => {
@@ -48,7 +52,14 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       style: PANEL_STYLE,
       styleAttributes: options.styleAttributes,
       body: panelPage(
-        { vendor, email: session.user.email, environment, csrf: session.csrfToken, notice: options.notice, error: options.error },
+        {
+          vendor,
+          email: session.user.email,
+          environment,
+          csrf: session.csrfToken,
+          notice: options.notice,
+          error: options.error,
+        },
         section,
         title,
         content,
@@ -100,7 +111,9 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     environment: Environment,
     extra: { status?: number; notice?: string | undefined; error?: string; issued?: string | undefined } = {},
   ) => {
-    const credentials = (await services.credentials.list(session.user.vendorId)).filter((c) => c.environment === environment);
+    const credentials = (await services.credentials.list(session.user.vendorId)).filter(
+      (c) => c.environment === environment,
+    );
     const content = developersContent({
       environment,
       csrf: session.csrfToken,
@@ -141,7 +154,12 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       await sendPage(reply, {
         status: 403,
         title: 'Refused',
-        body: authPage({ mode: 'signin', csrf: '', signUpMode: services.panel.signUpMode, error: 'This form has expired. Reload the page and try again.' }),
+        body: authPage({
+          mode: 'signin',
+          csrf: '',
+          signUpMode: services.panel.signUpMode,
+          error: 'This form has expired. Reload the page and try again.',
+        }),
       });
       return undefined;
     }
@@ -152,7 +170,12 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
    * True when the page or form is production's and the vendor does not reach production: it has been
    * answered with the page that says why (403), and nothing is done. (A boolean: a reply is thenable.)
    */
-  const productionClosed = async (reply: FastifyReply, session: PanelSession, environment: Environment, path: string): Promise<boolean> => {
+  const productionClosed = async (
+    reply: FastifyReply,
+    session: PanelSession,
+    environment: Environment,
+    path: string,
+  ): Promise<boolean> => {
     if (environment === 'sandbox') return false;
     try {
       await services.catalog.requireEnvironment(scopeOf(session, environment));
@@ -161,7 +184,15 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
       if (!(err instanceof AppError && err.code === 'FORBIDDEN')) throw err;
     }
     const vendor = await services.catalog.requireVendor(session.user.vendorId);
-    await page(reply, session, environment, sectionOf(path), 'Production is not enabled', productionClosedContent(vendor), { status: 403 });
+    await page(
+      reply,
+      session,
+      environment,
+      sectionOf(path),
+      'Production is not enabled',
+      productionClosedContent(vendor),
+      { status: 403 },
+    );
     return true;
   };
 
@@ -179,7 +210,12 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   /** A signed-in GET page. */
   const view = <P extends Record<string, string> = Record<string, never>>(
     path: string,
-    run: (session: PanelSession, environment: Environment, request: FastifyRequest<{ Params: P }>, reply: FastifyReply) => Promise<unknown>,
+    run: (
+      session: PanelSession,
+      environment: Environment,
+      request: FastifyRequest<{ Params: P }>,
+      reply: FastifyReply,
+    ) => Promise<unknown>,
   ) =>
     app.get<{ Params: P }>(path, { schema: { hide: true } }, async (request, reply) => {
       const session = await signedIn(request, reply);
@@ -192,18 +228,37 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   view('/panel', async (session, environment, request, reply) => {
     const unit = (request.query as { by?: string }).by === 'month' ? 'month' : 'day';
     const overview = await services.dashboard.overview(scopeOf(session, environment), unit);
-    return page(reply, session, environment, 'overview', 'Overview', overviewContent(overview, environment, vendorLocale(request)), {
-      notice: noticeOf(request),
-    });
+    return page(
+      reply,
+      session,
+      environment,
+      'overview',
+      'Overview',
+      overviewContent(overview, environment, vendorLocale(request)),
+      {
+        notice: noticeOf(request),
+      },
+    );
   });
 
-  const notFound = (reply: FastifyReply, session: PanelSession, environment: Environment, section: Section, what: string) =>
-    page(reply, session, environment, section, 'Not found', html`<p>There is no ${what} here in ${environment}.</p>`, { status: 404 });
+  const notFound = (
+    reply: FastifyReply,
+    session: PanelSession,
+    environment: Environment,
+    section: Section,
+    what: string,
+  ) =>
+    page(reply, session, environment, section, 'Not found', html`<p>There is no ${what} here in ${environment}.</p>`, {
+      status: 404,
+    });
 
   view('/panel/customers', async (session, environment, request, reply) => {
     const raw = request.query as { q?: unknown; page?: unknown };
     const q = typeof raw.q === 'string' ? raw.q.slice(0, 200) : '';
-    const pageNumber = Math.min(10_000, Math.max(1, Number.parseInt(typeof raw.page === 'string' ? raw.page : '1', 10) || 1));
+    const pageNumber = Math.min(
+      10_000,
+      Math.max(1, Number.parseInt(typeof raw.page === 'string' ? raw.page : '1', 10) || 1),
+    );
     const { customers, total } = await services.dashboard.customers(scopeOf(session, environment), q, {
       limit: PAGE_SIZE,
       offset: (pageNumber - 1) * PAGE_SIZE,
@@ -221,17 +276,34 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   view<{ id: string }>('/panel/customers/:id', async (session, environment, request, reply) => {
     const customer = await services.dashboard.customer(scopeOf(session, environment), request.params.id);
     if (!customer) return notFound(reply, session, environment, 'customers', 'such customer');
-    return page(reply, session, environment, 'customers', customer.email, customerDetail({ environment, customer, locale: vendorLocale(request) }), {
-      switchPath: '/panel/customers',
-    });
+    return page(
+      reply,
+      session,
+      environment,
+      'customers',
+      customer.email,
+      customerDetail({ environment, customer, locale: vendorLocale(request) }),
+      {
+        switchPath: '/panel/customers',
+      },
+    );
   });
 
-  view('/panel/products', (session, environment, request, reply) => productsPage(reply, session, environment, { notice: noticeOf(request) }));
-  view('/panel/coupons', (session, environment, request, reply) => couponsPage(reply, session, environment, { notice: noticeOf(request) }));
-  view('/panel/developers', async (session, environment, request, reply) =>
-    developersPage(reply, session, environment, { notice: noticeOf(request), issued: await services.panelFlashes.take(cookieOf(request, SESSION_COOKIE)) }),
+  view('/panel/products', (session, environment, request, reply) =>
+    productsPage(reply, session, environment, { notice: noticeOf(request) }),
   );
-  view('/panel/settings', (session, environment, request, reply) => settingsPage(reply, session, environment, { notice: noticeOf(request) }));
+  view('/panel/coupons', (session, environment, request, reply) =>
+    couponsPage(reply, session, environment, { notice: noticeOf(request) }),
+  );
+  view('/panel/developers', async (session, environment, request, reply) =>
+    developersPage(reply, session, environment, {
+      notice: noticeOf(request),
+      issued: await services.panelFlashes.take(cookieOf(request, SESSION_COOKIE)),
+    }),
+  );
+  view('/panel/settings', (session, environment, request, reply) =>
+    settingsPage(reply, session, environment, { notice: noticeOf(request) }),
+  );
 
   /**
    * Every POST ends in a 303 redirect to a page (a reload repeats nothing), or shows the page of
@@ -251,7 +323,8 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
         return onError(reply, session, environment, err.message, form, err, request);
       }
     });
-  const to = (reply: FastifyReply, path: string, environment: Environment, done: string) => reply.redirect(panelHref(path, environment, { done }), 303);
+  const to = (reply: FastifyReply, path: string, environment: Environment, done: string) =>
+    reply.redirect(panelHref(path, environment, { done }), 303);
 
   action(
     '/panel/credentials',
@@ -264,17 +337,20 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
         await services.panelFlashes.put(cookieOf(request, SESSION_COOKIE)!, authorization);
         return to(reply, '/panel/developers', scope.environment, 'credential');
       }
-      if (!(await services.credentials.revoke(scope, form.id ?? ''))) throw new AppError('NOT_FOUND', 'There is no such credential.');
+      if (!(await services.credentials.revoke(scope, form.id ?? '')))
+        throw new AppError('NOT_FOUND', 'There is no such credential.');
       return to(reply, '/panel/developers', scope.environment, 'revoked');
     },
   );
 
   action(
     '/panel/products',
-    (reply, session, environment, error, form) => productsPage(reply, session, environment, { status: 400, error, form, formOf: 'new' }),
+    (reply, session, environment, error, form) =>
+      productsPage(reply, session, environment, { status: 400, error, form, formOf: 'new' }),
     async (_session, scope, form, reply) => {
       const trialDays = form.trialDays ? Number(form.trialDays) : 0;
-      if (!Number.isInteger(trialDays) || trialDays < 0) throw new AppError('INVALID_INPUT', 'Trial days must be a whole number of days.');
+      if (!Number.isInteger(trialDays) || trialDays < 0)
+        throw new AppError('INVALID_INPUT', 'Trial days must be a whole number of days.');
       await services.catalog.createProduct(scope, {
         name: form.name ?? '',
         type: form.type ?? '',
@@ -289,7 +365,8 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
 
   action(
     '/panel/products/edit',
-    (reply, session, environment, error, form) => productsPage(reply, session, environment, { status: 400, error, form, formOf: form.id }),
+    (reply, session, environment, error, form) =>
+      productsPage(reply, session, environment, { status: 400, error, form, formOf: form.id }),
     async (_session, scope, form, reply) => {
       const trialDays = form.trialDays ? Number(form.trialDays) : undefined;
       await services.catalog.updateProduct(scope, form.id ?? '', {
@@ -305,7 +382,11 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   action(
     '/panel/coupons',
     (reply, session, environment, error, form) =>
-      couponsPage(reply, session, environment, { status: 400, error, form: form.action === 'create' ? form : undefined }),
+      couponsPage(reply, session, environment, {
+        status: 400,
+        error,
+        form: form.action === 'create' ? form : undefined,
+      }),
     async (_session, scope, form, reply) => {
       if (form.action === 'revoke') {
         await services.coupons.revoke(scope, form.id ?? '');
@@ -323,11 +404,15 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     },
   );
 
-  registerLogoUpload(app, { services, sessionOf: (request) => services.panel.session(cookieOf(request, SESSION_COOKIE)) });
+  registerLogoUpload(app, {
+    services,
+    sessionOf: (request) => services.panel.session(cookieOf(request, SESSION_COOKIE)),
+  });
 
   action(
     '/panel/settings',
-    (reply, session, environment, error, form) => settingsPage(reply, session, environment, { status: 400, error, form }),
+    (reply, session, environment, error, form) =>
+      settingsPage(reply, session, environment, { status: 400, error, form }),
     async (session, scope, form, reply) => {
       await services.catalog.updateVendorSettings(session.user.vendorId, {
         allowConversion: form.allowConversion === 'yes',

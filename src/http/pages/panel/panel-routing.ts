@@ -15,7 +15,12 @@ export interface PanelRouting {
   services: Services;
   view<P extends Record<string, string>>(
     path: string,
-    run: (session: PanelSession, environment: Environment, request: FastifyRequest<{ Params: P }>, reply: FastifyReply) => Promise<unknown>,
+    run: (
+      session: PanelSession,
+      environment: Environment,
+      request: FastifyRequest<{ Params: P }>,
+      reply: FastifyReply,
+    ) => Promise<unknown>,
   ): unknown;
   action(
     path: string,
@@ -28,7 +33,13 @@ export interface PanelRouting {
       failure: AppError,
       request: FastifyRequest,
     ) => Promise<unknown>,
-    run: (session: PanelSession, scope: Scope, form: FormBody, reply: FastifyReply, request: FastifyRequest) => Promise<unknown>,
+    run: (
+      session: PanelSession,
+      scope: Scope,
+      form: FormBody,
+      reply: FastifyReply,
+      request: FastifyRequest,
+    ) => Promise<unknown>,
     config?: { rateLimit?: { max: number; timeWindow: number } },
   ): unknown;
   page(
@@ -40,10 +51,17 @@ export interface PanelRouting {
     content: Html,
     options?: PageExtra & { switchPath?: string; styleAttributes?: boolean },
   ): Promise<unknown>;
-  notFound(reply: FastifyReply, session: PanelSession, environment: Environment, section: Section, what: string): Promise<unknown>;
+  notFound(
+    reply: FastifyReply,
+    session: PanelSession,
+    environment: Environment,
+    section: Section,
+    what: string,
+  ): Promise<unknown>;
   to(reply: FastifyReply, path: string, environment: Environment, done: string): unknown;
   noticeOf(request: FastifyRequest): string | undefined;
 }
 
 /** Amounts in the vendor's locale, from its browser (Accept-Language), else en-US. */
-export const vendorLocale = (request: FastifyRequest) => localeFromAcceptLanguage(request.headers['accept-language'], 'en-US');
+export const vendorLocale = (request: FastifyRequest) =>
+  localeFromAcceptLanguage(request.headers['accept-language'], 'en-US');

@@ -24,7 +24,12 @@ return r.text().then(function(t){var p=new DOMParser().parseFromString(t,'text/h
 }).catch(function(){say('The logo was not sent: check the connection and try again.');});});})();`;
 
 /** The settings page; after a refused save, `form` holds what was typed so nothing is lost. */
-export function settingsContent(view: { environment: Environment; csrf: string; vendor: Vendor; form?: FormBody | undefined }): Html {
+export function settingsContent(view: {
+  environment: Environment;
+  csrf: string;
+  vendor: Vendor;
+  form?: FormBody | undefined;
+}): Html {
   const env = view.environment;
   const v = view.vendor;
   const typed = (name: string, saved: string) => view.form?.[name] ?? saved;

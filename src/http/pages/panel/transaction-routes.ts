@@ -5,7 +5,15 @@ import type { PanelSession } from '../../../domain/panel-accounts.ts';
 import { typedAmount, type FormBody } from '../form-body.ts';
 import { panelHref } from './panel-layout.ts';
 import { vendorLocale, type PageExtra, type PanelRouting } from './panel-routing.ts';
-import { confirmContent, PAGE_SIZE, refundedNotice, transactionDetail, transactionsContent, transactionsCsv, type ListQuery } from './transactions.ts';
+import {
+  confirmContent,
+  PAGE_SIZE,
+  refundedNotice,
+  transactionDetail,
+  transactionsContent,
+  transactionsCsv,
+  type ListQuery,
+} from './transactions.ts';
 import { STATUS_FILTERS } from './words.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -16,13 +24,24 @@ const listFilter = (q: ListQuery) => ({
   type: q.type || undefined,
   productId: q.product || undefined,
   from: q.from && DATE.test(q.from) ? `${q.from}T00:00:00.000Z` : undefined,
-  to: q.to && DATE.test(q.to) && !Number.isNaN(Date.parse(q.to)) ? new Date(Date.parse(`${q.to}T00:00:00.000Z`) + 86_400_000).toISOString() : undefined,
+  to:
+    q.to && DATE.test(q.to) && !Number.isNaN(Date.parse(q.to))
+      ? new Date(Date.parse(`${q.to}T00:00:00.000Z`) + 86_400_000).toISOString()
+      : undefined,
 });
 
 const queryOf = (request: FastifyRequest): ListQuery => {
   const raw = request.query as Record<string, unknown>;
   const pick = (k: string) => (typeof raw[k] === 'string' ? (raw[k] as string) : undefined);
-  return { q: pick('q'), status: pick('status'), type: pick('type'), product: pick('product'), from: pick('from'), to: pick('to'), page: pick('page') };
+  return {
+    q: pick('q'),
+    status: pick('status'),
+    type: pick('type'),
+    product: pick('product'),
+    from: pick('from'),
+    to: pick('to'),
+    page: pick('page'),
+  };
 };
 
 /** The ledger as the confirmation showed it: a form sent twice must not act twice (the domain checks it under the row lock). */
@@ -34,13 +53,19 @@ const seenOf = (form: FormBody) => ({ entries: /^\d{1,6}$/.test(form.version ?? 
  * latest payment, or a part, with a reason kept with the refund) and cancel.
  */
 export function registerTransactionPages({ services, view, action, page, notFound, noticeOf }: PanelRouting) {
-  const scopeOf = (session: PanelSession, environment: Environment): Scope => ({ vendorId: session.user.vendorId, environment });
+  const scopeOf = (session: PanelSession, environment: Environment): Scope => ({
+    vendorId: session.user.vendorId,
+    environment,
+  });
 
   view('/panel/transactions', async (session, environment, request, reply) => {
     const scope = scopeOf(session, environment);
     const query = queryOf(request);
     const pageNumber = Math.min(10_000, Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1));
-    const { transactions, total } = await services.dashboard.transactions(scope, listFilter(query), { limit: PAGE_SIZE, offset: (pageNumber - 1) * PAGE_SIZE });
+    const { transactions, total } = await services.dashboard.transactions(scope, listFilter(query), {
+      limit: PAGE_SIZE,
+      offset: (pageNumber - 1) * PAGE_SIZE,
+    });
     const content = transactionsContent({
       environment,
       query,
@@ -54,7 +79,11 @@ export function registerTransactionPages({ services, view, action, page, notFoun
   });
 
   view('/panel/transactions.csv', async (session, environment, request, reply) => {
-    const { transactions } = await services.dashboard.transactions(scopeOf(session, environment), listFilter(queryOf(request)), { limit: 100_000, offset: 0 });
+    const { transactions } = await services.dashboard.transactions(
+      scopeOf(session, environment),
+      listFilter(queryOf(request)),
+      { limit: 100_000, offset: 0 },
+    );
     return reply
       .header('content-disposition', `attachment; filename="transactions-${environment}.csv"`)
       .header('cache-control', 'no-store')
@@ -70,14 +99,33 @@ export function registerTransactionPages({ services, view, action, page, notFoun
       throw err;
     });
 
-  const detailPage = async (reply: FastifyReply, session: PanelSession, environment: Environment, id: string, extra: PageExtra = {}) => {
+  const detailPage = async (
+    reply: FastifyReply,
+    session: PanelSession,
+    environment: Environment,
+    id: string,
+    extra: PageExtra = {},
+  ) => {
     const found = await find(scopeOf(session, environment), id);
     if (!found) return notFound(reply, session, environment, 'transactions', 'such transaction');
     const locale = vendorLocale(reply.request);
-    const content = transactionDetail({ environment, transaction: found.transaction, entries: found.entries, csrf: session.csrfToken, locale });
+    const content = transactionDetail({
+      environment,
+      transaction: found.transaction,
+      entries: found.entries,
+      csrf: session.csrfToken,
+      locale,
+    });
     // After a refund the notice says what is left, from the ledger as it is now.
-    const notice = (reply.request.query as { done?: string }).done === 'refunded' ? refundedNotice(found.transaction, found.entries, locale) : extra.notice;
-    return page(reply, session, environment, 'transactions', 'Transaction', content, { ...extra, notice, switchPath: '/panel/transactions' });
+    const notice =
+      (reply.request.query as { done?: string }).done === 'refunded'
+        ? refundedNotice(found.transaction, found.entries, locale)
+        : extra.notice;
+    return page(reply, session, environment, 'transactions', 'Transaction', content, {
+      ...extra,
+      notice,
+      switchPath: '/panel/transactions',
+    });
   };
 
   view<{ id: string }>('/panel/transactions/:id', (session, environment, request, reply) =>
@@ -86,7 +134,13 @@ export function registerTransactionPages({ services, view, action, page, notFoun
 
   for (const act of ['refund', 'cancel'] as const) {
     /** The confirmation step: the detail page links here; only this page's explicit button acts. */
-    const confirmPage = async (reply: FastifyReply, session: PanelSession, environment: Environment, id: string, extra: PageExtra = {}) => {
+    const confirmPage = async (
+      reply: FastifyReply,
+      session: PanelSession,
+      environment: Environment,
+      id: string,
+      extra: PageExtra = {},
+    ) => {
       const found = await find(scopeOf(session, environment), id);
       if (!found) return notFound(reply, session, environment, 'transactions', 'such transaction');
       const { transaction, entries } = found;
@@ -100,7 +154,10 @@ export function registerTransactionPages({ services, view, action, page, notFoun
         form: extra.form,
       });
       const title = act === 'refund' ? 'Refund?' : 'Cancel?';
-      return page(reply, session, environment, 'transactions', title, content, { ...extra, switchPath: '/panel/transactions' });
+      return page(reply, session, environment, 'transactions', title, content, {
+        ...extra,
+        switchPath: '/panel/transactions',
+      });
     };
 
     view<{ id: string }>(`/panel/transactions/:id/${act}`, (session, environment, request, reply) =>
@@ -111,7 +168,8 @@ export function registerTransactionPages({ services, view, action, page, notFoun
       `/panel/transactions/:id/${act}`,
       (reply, session, environment, error, form, failure, request) => {
         const id = (request.params as { id: string }).id;
-        if (failure.code === 'NOT_FOUND') return notFound(reply, session, environment, 'transactions', 'such transaction');
+        if (failure.code === 'NOT_FOUND')
+          return notFound(reply, session, environment, 'transactions', 'such transaction');
         // What the vendor typed stays in the form, with what was wrong with it.
         return confirmPage(reply, session, environment, id, { status: 400, error, form });
       },

@@ -22,10 +22,19 @@ export interface ListQuery {
 export const PAGE_SIZE = 25;
 
 const badgeClass = (status: string) =>
-  /ACTIVE$|PAID$/.test(status) ? 'good' : /TRIAL|PENDING/.test(status) ? 'warn' : /REFUNDED|CANCELLED|INACTIVE/.test(status) ? 'bad' : '';
-export const statusBadge = (t: Pick<Transaction, 'status'>) => html`<span class="st ${badgeClass(t.status)}">${statusWord(t.status)}</span>`;
+  /ACTIVE$|PAID$/.test(status)
+    ? 'good'
+    : /TRIAL|PENDING/.test(status)
+      ? 'warn'
+      : /REFUNDED|CANCELLED|INACTIVE/.test(status)
+        ? 'bad'
+        : '';
+export const statusBadge = (t: Pick<Transaction, 'status'>) =>
+  html`<span class="st ${badgeClass(t.status)}">${statusWord(t.status)}</span>`;
 export const kindText = (t: Pick<Transaction, 'type' | 'chargeFrequency'>) =>
-  t.type === 'SUBSCRIPTION' ? `${typeWord(t.type)}, ${frequencyWord(t.chargeFrequency).toLowerCase()}` : typeWord(t.type);
+  t.type === 'SUBSCRIPTION'
+    ? `${typeWord(t.type)}, ${frequencyWord(t.chargeFrequency).toLowerCase()}`
+    : typeWord(t.type);
 
 export function transactionRows(transactions: Transaction[], environment: Environment, locale: string): Html {
   return html`<div class="scroll"><table class="grid" aria-label="Transactions"><thead><tr><th class="hide-phone">Date</th><th>Customer</th><th class="hide-phone">Product</th><th class="hide-phone">Type</th><th>Status</th><th class="num">Amount</th></tr></thead><tbody>
@@ -72,9 +81,17 @@ export function transactionsContent(view: {
 }
 
 export const cancellable = (t: Transaction) =>
-  t.status === 'SUBSCRIPTION_STATUS_ACTIVE' || t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' || t.status === 'VAULTED_STATUS_ACTIVE';
+  t.status === 'SUBSCRIPTION_STATUS_ACTIVE' ||
+  t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' ||
+  t.status === 'VAULTED_STATUS_ACTIVE';
 
-export function transactionDetail(view: { environment: Environment; transaction: Transaction; entries: LedgerEntry[]; csrf: string; locale: string }): Html {
+export function transactionDetail(view: {
+  environment: Environment;
+  transaction: Transaction;
+  entries: LedgerEntry[];
+  csrf: string;
+  locale: string;
+}): Html {
   const { transaction: t, entries, environment: env } = view;
   const money = (minor: number, currency = t.currency) => formatForBuyer(minor, currency, view.locale);
   const left = refundableNow(t, entries);
@@ -128,13 +145,20 @@ export function confirmContent(view: {
   if (view.action === 'cancel') {
     if (!cancellable(t)) return html`<p>This transaction cannot be cancelled.</p><p><a href="${back}">Back</a></p>`;
     return html`<p>This cancels ${t.productName} of ${t.email}. ${
-      t.status === 'SUBSCRIPTION_STATUS_ACTIVE' ? 'It stays usable to the end of the period paid for, then ends; nothing is refunded.' : 'It ends now.'
+      t.status === 'SUBSCRIPTION_STATUS_ACTIVE'
+        ? 'It stays usable to the end of the period paid for, then ends; nothing is refunded.'
+        : 'It ends now.'
     }</p>${post(html``, `Yes, cancel ${t.type === 'VAULTED' ? 'the saved card' : 'the subscription'}`)}`;
   }
   const left = refundableNow(t, view.entries);
   if (!left) return html`<p>There is nothing left to refund on this transaction.</p><p><a href="${back}">Back</a></p>`;
   const money = (minor: number) => formatForBuyer(minor, left.payment.currency, view.locale);
-  const all = t.type === 'SUBSCRIPTION' ? 'ends the subscription' : t.type === 'ONETIME' ? 'marks the purchase refunded' : 'leaves the saved card as it is';
+  const all =
+    t.type === 'SUBSCRIPTION'
+      ? 'ends the subscription'
+      : t.type === 'ONETIME'
+        ? 'marks the purchase refunded'
+        : 'leaves the saved card as it is';
   return html`<p>Payment of ${left.payment.createdAt.slice(0, 10)} by ${t.email} for ${t.productName}: ${money(left.payment.amountTotalMinor)}${
     left.reversedMinor > 0 ? `, of which ${money(left.reversedMinor)} is already taken back` : ''
   }. <strong>${money(left.remainingMinor)}</strong> can be refunded.</p>
@@ -155,7 +179,21 @@ export function transactionsCsv(transactions: Transaction[]): string {
     if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
     return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };
-  const header = ['id', 'created_at', 'email', 'assigned_email', 'product', 'type', 'frequency', 'status', 'currency', 'net', 'tax', 'total', 'country'];
+  const header = [
+    'id',
+    'created_at',
+    'email',
+    'assigned_email',
+    'product',
+    'type',
+    'frequency',
+    'status',
+    'currency',
+    'net',
+    'tax',
+    'total',
+    'country',
+  ];
   const rows = transactions.map((t) =>
     [
       t.id,

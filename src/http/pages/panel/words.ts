@@ -1,9 +1,20 @@
-import type { ChargeFrequency, EntryType, LedgerEntry, Transaction, TransactionStatus, TransactionType } from '../../../domain/model.ts';
+import type {
+  ChargeFrequency,
+  EntryType,
+  LedgerEntry,
+  Transaction,
+  TransactionStatus,
+  TransactionType,
+} from '../../../domain/model.ts';
 import { formatForBuyer } from '../../../domain/money.ts';
 import { refundableNow } from '../../../domain/refunds.ts';
 
 /** Plain words for every enum the panel shows: vendors read "Monthly", not MONTHLY. */
-export const TYPE_WORDS: Record<TransactionType, string> = { ONETIME: 'One-time', SUBSCRIPTION: 'Subscription', VAULTED: 'Saved card' };
+export const TYPE_WORDS: Record<TransactionType, string> = {
+  ONETIME: 'One-time',
+  SUBSCRIPTION: 'Subscription',
+  VAULTED: 'Saved card',
+};
 
 export const FREQUENCY_WORDS: Record<ChargeFrequency, string> = {
   DAILY: 'Daily',
@@ -31,7 +42,10 @@ export const STATUS_FILTERS: Record<string, { label: string; statuses: Transacti
   paid: { label: 'Paid', statuses: ['ONE_TIME_PAYMENT_STATUS_PAID'] },
   active: { label: 'Active', statuses: ['SUBSCRIPTION_STATUS_ACTIVE', 'VAULTED_STATUS_ACTIVE'] },
   trial: { label: 'Trial', statuses: ['SUBSCRIPTION_STATUS_ACTIVE_TRIAL'] },
-  cancelled: { label: 'Cancelled', statuses: ['SUBSCRIPTION_STATUS_CANCELLED', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING', 'VAULTED_STATUS_INACTIVE'] },
+  cancelled: {
+    label: 'Cancelled',
+    statuses: ['SUBSCRIPTION_STATUS_CANCELLED', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING', 'VAULTED_STATUS_INACTIVE'],
+  },
   refunded: { label: 'Refunded', statuses: ['TRANSACTION_STATUS_REFUNDED'] },
   pending: { label: 'Pending', statuses: ['TRANSACTION_STATUS_PENDING'] },
 };
@@ -53,7 +67,8 @@ export const entryWord = (type: string) => ENTRY_WORDS[type as EntryType] ?? typ
 /** An entry as the ledger tables name it: the undoing of a reversal (a dispute won, a refund that failed) says so. */
 export function entryLabel(entry: Pick<LedgerEntry, 'type' | 'amountTotalMinor'>): string {
   if (entry.type === 'CHARGEBACK' && entry.amountTotalMinor > 0) return 'Dispute won: money back';
-  if ((entry.type === 'ONETIME_PAYMENT_REFUND' || entry.type === 'SUBSCRIPTION_REFUND') && entry.amountTotalMinor > 0) return 'Refund failed: money back';
+  if ((entry.type === 'ONETIME_PAYMENT_REFUND' || entry.type === 'SUBSCRIPTION_REFUND') && entry.amountTotalMinor > 0)
+    return 'Refund failed: money back';
   return entryWord(entry.type);
 }
 

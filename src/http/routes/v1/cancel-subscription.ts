@@ -17,7 +17,11 @@ export function cancelSubscriptionRoute(app: HttpApp, { services }: EnvironmentC
       },
     },
     async (request) => {
-      const { transaction, changed } = await services.transactions.cancel(request.scope, request.params.transactionId, 'VENDOR');
+      const { transaction, changed } = await services.transactions.cancel(
+        request.scope,
+        request.params.transactionId,
+        'VENDOR',
+      );
       return { id: transaction.id, transactionStatus: transaction.status, changed };
     },
   );

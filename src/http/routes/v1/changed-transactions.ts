@@ -35,7 +35,8 @@ export function changedTransactionRoutes(app: HttpApp, { services }: Environment
     {
       schema: {
         summary: 'Mark a changed transaction processed',
-        description: 'Removes the changes the vendor has seen in a list; a later change keeps the transaction in the feed.',
+        description:
+          'Removes the changes the vendor has seen in a list; a later change keeps the transaction in the feed.',
         tags: ['changes'],
         params: Type.Object({ transactionId: Type.String() }),
         response: { 200: Type.Object({ id: Type.String(), processed: Type.Boolean() }), ...errorResponses },

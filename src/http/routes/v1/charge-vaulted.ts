@@ -18,7 +18,12 @@ export function chargeVaultedRoute(app: HttpApp, { services }: EnvironmentContex
       },
     },
     async (request, reply) => {
-      const result = await services.vaulted.charge(request.scope, request.params.transactionId, request.body, request.idempotencyKey ?? undefined);
+      const result = await services.vaulted.charge(
+        request.scope,
+        request.params.transactionId,
+        request.body,
+        request.idempotencyKey ?? undefined,
+      );
       const { quote } = result;
       // Not confirmed yet: 202, and the Idempotency-Key stays open for the retry that learns the outcome.
       if (result.status === 'PENDING') reply.code(202);

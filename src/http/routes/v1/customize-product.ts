@@ -16,7 +16,11 @@ export function customizeProductRoute(app: HttpApp, { services }: EnvironmentCon
       },
     },
     async (request) => {
-      const { customized, link } = await services.catalog.customizeProduct(request.scope, request.params.productId, request.body);
+      const { customized, link } = await services.catalog.customizeProduct(
+        request.scope,
+        request.params.productId,
+        request.body,
+      );
       return { link, customizedProductId: customized.id, customProductId: customized.id };
     },
   );

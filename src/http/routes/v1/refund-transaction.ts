@@ -1,6 +1,13 @@
 import { Type } from 'typebox';
 import { refundRecord } from '../../presenters.ts';
-import { absentBodyIsNull, errorResponses, optionalBody, PendingBody, RefundBody, RefundRecord } from '../../schemas.ts';
+import {
+  absentBodyIsNull,
+  errorResponses,
+  optionalBody,
+  PendingBody,
+  RefundBody,
+  RefundRecord,
+} from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 /**
@@ -30,7 +37,8 @@ export function refundTransactionRoute(app: HttpApp, { services, environment }: 
       if (result.status === 'PENDING') {
         return reply.code(202).send({
           status: 'PENDING' as const,
-          message: 'The payment provider has not confirmed the refund yet; retry with the same Idempotency-Key to learn the outcome.',
+          message:
+            'The payment provider has not confirmed the refund yet; retry with the same Idempotency-Key to learn the outcome.',
         });
       }
       return [refundRecord(result.entry, services.urls.base(environment), result.remainingMinor > 0)];

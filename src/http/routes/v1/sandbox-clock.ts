@@ -9,10 +9,12 @@ const Reading = Type.Object({
   billing: Type.Object(
     {
       pending: Type.Number({
-        description: 'Subscriptions with a renewal, retry or period end due by `now` that the worker has not done yet (counted up to 10000).',
+        description:
+          'Subscriptions with a renewal, retry or period end due by `now` that the worker has not done yet (counted up to 10000).',
       }),
       oldestDue: Type.Union([Type.String(), Type.Null()], {
-        description: 'When the oldest of those steps was due, in sandbox time; it moves toward `now` as the worker catches up.',
+        description:
+          'When the oldest of those steps was due, in sandbox time; it moves toward `now` as the worker catches up.',
       }),
       caughtUp: Type.Boolean({ description: 'True when all billing due by `now` is done.' }),
     },
@@ -20,7 +22,11 @@ const Reading = Type.Object({
   ),
 });
 
-const present = ({ now, offsetMs, billing }: ClockReading) => ({ now, offsetSeconds: Math.floor(offsetMs / 1000), billing });
+const present = ({ now, offsetMs, billing }: ClockReading) => ({
+  now,
+  offsetSeconds: Math.floor(offsetMs / 1000),
+  billing,
+});
 
 /**
  * The sandbox clock (opentill's addition to the original service's API): read it, or move it forward;
@@ -31,7 +37,11 @@ export function sandboxClockRoutes(app: HttpApp, { services }: EnvironmentContex
   app.get(
     '/clock',
     {
-      schema: { summary: "Read this sandbox's clock and how far its billing has caught up", tags: ['sandbox'], response: { 200: Reading, ...errorResponses } },
+      schema: {
+        summary: "Read this sandbox's clock and how far its billing has caught up",
+        tags: ['sandbox'],
+        response: { 200: Reading, ...errorResponses },
+      },
     },
     async (request) => present(await services.sandboxClock.read(request.scope)),
   );

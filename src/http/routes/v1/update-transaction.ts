@@ -14,7 +14,8 @@ export function updateTransactionRoutes(app: HttpApp, { services }: EnvironmentC
       config: { timeless: true },
       schema: {
         summary: 'Assign a sign-up e-mail, or replace the payload, of a transaction',
-        description: 'Send exactly one of `assignEmail` (an e-mail) or `payload` (a string or null, fewer than 5000 characters).',
+        description:
+          'Send exactly one of `assignEmail` (an e-mail) or `payload` (a string or null, fewer than 5000 characters).',
         tags: ['transactions'],
         params: Type.Object({ transactionId: Type.String() }),
         body: UpdateTransactionBody,
