@@ -15,10 +15,25 @@ for (const kind of await storeKinds()) {
     // The sandbox network, except that a charge can be lost on the way to it (it never arrives).
     let network: PaymentGateway;
     let loseNextCharge = false;
+    // With `meet` set, that many card tokenizations wait for each other: each request has then passed
+    // its checks before the form's attempt is recorded, as two requests at the same moment may.
+    let meet: number | undefined;
+    const arrived: (() => void)[] = [];
     const gateway: PaymentGateway = {
       provider: 'SANDBOX',
       ...FORM_CARD_ENTRY,
-      tokenize: (card, at) => network.tokenize(card, at),
+      tokenize: async (card, at) => {
+        if (meet !== undefined) {
+          await new Promise<void>((go) => {
+            arrived.push(go);
+            if (arrived.length === meet) {
+              meet = undefined;
+              for (const release of arrived.splice(0)) release();
+            }
+          });
+        }
+        return network.tokenize(card, at);
+      },
       charge: (request) => {
         if (!loseNextCharge) return network.charge(request);
         loseNextCharge = false;
@@ -51,6 +66,28 @@ for (const kind of await storeKinds()) {
       await assert.rejects(
         t.services.purchases.purchase(other.scope(), request(otherProduct.id, 'checkout:shared-token')),
         { code: 'IDEMPOTENCY_CONFLICT' },
+      );
+    });
+
+    test("one form key sent to two vendors' forms at the same moment: one pays, the other is refused and never shown that payment", async () => {
+      const product = await v.product({ type: 'ONETIME' });
+      const other = await t.newVendor('Racing Vendor');
+      const otherProduct = await other.product({ type: 'ONETIME' });
+      meet = 2;
+      const results = await Promise.allSettled([
+        t.services.purchases.purchase(v.scope(), request(product.id, 'checkout:raced-token')),
+        t.services.purchases.purchase(other.scope(), request(otherProduct.id, 'checkout:raced-token')),
+      ]);
+      assert.equal(meet, undefined, 'both passed their checks before either recorded');
+      const paid = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as { code?: string }] : []));
+      assert.deepEqual(
+        paid.map((p) => p.status),
+        ['PAID'],
+      );
+      assert.deepEqual(
+        refused.map((e) => e.code),
+        ['IDEMPOTENCY_CONFLICT'],
       );
     });
 
