@@ -185,37 +185,44 @@ for (const kind of await storeKinds()) {
       assert.equal((await payments(id)).length, 2);
     });
 
-    test("a worker stalled at the gateway past the lease: the worker that took its attempt up books it; the stalled one's late answer reopens nothing and books nothing", async () => {
-      const id = await v.buy((await monthly()).id);
-      clock.advance(32 * DAY);
-      let asked!: () => void;
-      let answer!: (result: ChargeResult) => void;
-      const reached = new Promise<void>((resolve) => (asked = resolve));
-      hang = { asked, answer: new Promise<ChargeResult>((resolve) => (answer = resolve)) };
-      charged.length = 0;
-      const stalled = t.services.billing.runDue({ sandboxVendorId: v.vendor.id });
-      await reached;
-      const [held] = charged;
-      try {
-        clock.advance(LEASE_MS + 1000);
-        const report = await run();
-        assert.equal(report.renewed, 1, 'taken up after the lease and booked');
-        assert.deepEqual(charged, [held], 'under the stalled attempt');
-      } finally {
-        // The stalled worker's call ends at last: its gateway timed out, so it knows nothing.
-        answer({ status: 'UNKNOWN' });
-      }
-      const booked = { row: await row(id), attempt: await attempt(held!) };
-      assert.equal(booked.attempt?.status, 'SUCCEEDED');
-      const late = await stalled;
-      assert.deepEqual([late.renewed, late.declined, late.failed], [0, 0, 0]);
-      assert.equal((await attempt(held!))?.status, 'SUCCEEDED', 'the booked attempt stays settled');
-      assert.deepEqual(await row(id), booked.row, 'the subscription as the worker that booked it left it');
-      assert.equal((await payments(id)).length, 2, 'booked once');
-      clock.advance(20 * 60_000);
-      await run();
-      assert.deepEqual(charged, [], 'nothing charged again');
-      assert.equal((await payments(id)).length, 2);
-    });
+    for (const lateAnswer of ['timed out', 'the same charge, succeeded'] as const)
+      test(`a worker stalled at the gateway past the lease: the worker that took its attempt up books it; the stalled one's late answer (${lateAnswer}) reopens nothing and books nothing`, async () => {
+        const id = await v.buy((await monthly()).id);
+        clock.advance(32 * DAY);
+        let asked!: () => void;
+        let answer!: (result: ChargeResult) => void;
+        const reached = new Promise<void>((resolve) => (asked = resolve));
+        hang = { asked, answer: new Promise<ChargeResult>((resolve) => (answer = resolve)) };
+        charged.length = 0;
+        const stalled = t.services.billing.runDue({ sandboxVendorId: v.vendor.id });
+        await reached;
+        const [held] = charged;
+        try {
+          clock.advance(LEASE_MS + 1000);
+          const report = await run();
+          assert.equal(report.renewed, 1, 'taken up after the lease and booked');
+          assert.deepEqual(charged, [held], 'under the stalled attempt');
+        } finally {
+          // The stalled worker's call ends at last: its gateway timed out, so it knows nothing; or the
+          // gateway answers it with the charge the other worker booked (one charge per attempt id).
+          const reference = (await attempt(held!))?.gatewayReference;
+          answer(
+            lateAnswer === 'timed out' || !reference
+              ? { status: 'UNKNOWN' }
+              : { status: 'SUCCEEDED', reference, feeMinor: 0 },
+          );
+        }
+        const booked = { row: await row(id), attempt: await attempt(held!) };
+        assert.equal(booked.attempt?.status, 'SUCCEEDED');
+        const late = await stalled;
+        assert.deepEqual([late.renewed, late.declined, late.failed], [0, 0, 0]);
+        assert.equal((await attempt(held!))?.status, 'SUCCEEDED', 'the booked attempt stays settled');
+        assert.deepEqual(await row(id), booked.row, 'the subscription as the worker that booked it left it');
+        assert.equal((await payments(id)).length, 2, 'booked once');
+        clock.advance(20 * 60_000);
+        await run();
+        assert.deepEqual(charged, [], 'nothing charged again');
+        assert.equal((await payments(id)).length, 2);
+      });
   });
 }
