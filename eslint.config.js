@@ -128,6 +128,11 @@ export default tseslint.config(
     },
   },
   {
+    // A nested ternary hides which branch wins: src spells such choices out with early returns.
+    files: ['src/**/*.ts'],
+    rules: { 'no-nested-ternary': 'error' },
+  },
+  {
     // One place reads the environment, so every setting is checked and documented there.
     files: ['src/**/*.ts'],
     ignores: ['src/config.ts'],

@@ -300,6 +300,12 @@ function sqliteFileOf(value: string | undefined, dataDir: string): string {
   return resolve(value || resolve(dataDir, 'opentill.db'));
 }
 
+/** RATES_FILE or SALES_TAX_FILE: the file named, else the imported one when it exists, else undefined (the built-in table). */
+function tableFileOf(named: string | undefined, imported: string): string | undefined {
+  if (named) return resolve(named);
+  return existsSync(imported) ? imported : undefined;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 3000, 'PORT');
   const dataDir = resolve(env.OPENTILL_DATA_DIR ?? 'data');
@@ -329,13 +335,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secret,
     secretSource: env.OPENTILL_SECRET ? 'environment' : 'file',
     clusterWorker: env[CLUSTER_WORKER_VARIABLE] === '1',
-    ratesFile: env.RATES_FILE ? resolve(env.RATES_FILE) : existsSync(importedRatesFile) ? importedRatesFile : undefined,
+    ratesFile: tableFileOf(env.RATES_FILE, importedRatesFile),
     importedRatesFile,
-    salesTaxFile: env.SALES_TAX_FILE
-      ? resolve(env.SALES_TAX_FILE)
-      : existsSync(importedSalesTaxFile)
-        ? importedSalesTaxFile
-        : undefined,
+    salesTaxFile: tableFileOf(env.SALES_TAX_FILE, importedSalesTaxFile),
     importedSalesTaxFile,
     sellerCountry,
     trustProxy,

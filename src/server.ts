@@ -50,17 +50,21 @@ const SIGN_UP: Record<Config['panelSignup'], string> = {
   open: 'open to anyone; new vendors stay in the sandbox until opentill vendor enable-production',
 };
 
+/** Which store the server uses, as the banner names it. */
+function storeName(config: Config): string {
+  if (config.databaseUrl) return 'PostgreSQL';
+  return config.sqliteFile === ':memory:'
+    ? 'SQLite in memory (nothing is kept when the process ends)'
+    : `SQLite at ${config.sqliteFile}`;
+}
+
 /** What `serve` prints once it listens: where, on which store, and a first start's demo credentials. */
 export function startBanner(
   config: Config,
   demo: Awaited<ReturnType<typeof seedDemoIfEmpty>> | undefined,
   processes = 1,
 ): string {
-  const store = config.databaseUrl
-    ? 'PostgreSQL'
-    : config.sqliteFile === ':memory:'
-      ? 'SQLite in memory (nothing is kept when the process ends)'
-      : `SQLite at ${config.sqliteFile}`;
+  const store = storeName(config);
   const serving = processes > 1 ? `, ${processes} processes` : '';
   const lines = [
     `opentill is listening on ${config.baseUrl} (sandbox: ${config.sandboxUrl}), store: ${store}${serving}`,

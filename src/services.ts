@@ -271,14 +271,13 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
         if (entry.kind === 'none') return { processor: null, detail: entry.message };
         const keys = config.stripe[environment];
         const webhooks = gateway.provider !== 'STRIPE' || !!keys?.webhookSecret;
+        if (entry.kind === 'form')
+          return { processor: gateway.provider, detail: "virtual test cards in opentill's own form" };
         return {
           processor: gateway.provider,
-          detail:
-            entry.kind === 'form'
-              ? "virtual test cards in opentill's own form"
-              : webhooks
-                ? `cards taken by ${entry.library} in the browser`
-                : `cards taken by ${entry.library} in the browser; webhook signing secret not set (run opentill stripe setup)`,
+          detail: webhooks
+            ? `cards taken by ${entry.library} in the browser`
+            : `cards taken by ${entry.library} in the browser; webhook signing secret not set (run opentill stripe setup)`,
         };
       },
     },

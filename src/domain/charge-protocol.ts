@@ -43,15 +43,20 @@ export function settledAs(
 ): { status: ChargeAttemptStatus; gatewayReference: string | null; failureCode: string | null; updatedAt: string } {
   return {
     status: outcome.status,
-    gatewayReference:
-      outcome.status === 'SUCCEEDED'
-        ? outcome.reference
-        : outcome.status === 'DECLINED'
-          ? (outcome.reference ?? null)
-          : before.gatewayReference,
+    gatewayReference: referenceAfter(outcome, before),
     failureCode: outcome.status === 'DECLINED' ? outcome.code : null,
     updatedAt: at,
   };
+}
+
+/** The processor's id of what the outcome made; an outcome that knows of nothing keeps the one from before. */
+function referenceAfter(
+  outcome: Outcome | { status: 'VOIDED' | 'UNRESOLVED' },
+  before: { gatewayReference: string | null },
+): string | null {
+  if (outcome.status === 'SUCCEEDED') return outcome.reference;
+  if (outcome.status === 'DECLINED') return outcome.reference ?? null;
+  return before.gatewayReference;
 }
 
 /** Each kind's booking. */

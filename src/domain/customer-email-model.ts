@@ -123,6 +123,14 @@ export function emailSettings(input: EmailSettingsInput): VendorEmailSettings {
 /** The address customers write to: the vendor's support e-mail, its reply-to, else its account e-mail. */
 export const supportAddress = (vendor: Vendor) => vendor.supportEmail ?? vendor.emails.replyTo ?? vendor.email;
 
+/** A sample's amounts: a payment's in full, a failed or held renewal's total only, none for a notice. */
+function sampleAmounts(kind: CustomerEmailKind, paid: boolean): EmailView['amounts'] {
+  if (paid) return { currency: 'EUR', netMinor: 4900, taxMinor: 980, totalMinor: 5880, taxName: 'VAT', taxRate: '0.2' };
+  if (kind === 'PAYMENT_FAILED' || kind === 'ACTION_REQUIRED')
+    return { currency: 'EUR', netMinor: null, taxMinor: null, totalMinor: 5880, taxName: 'VAT', taxRate: null };
+  return null;
+}
+
 /** Sample data for previews and test e-mails: plausible, and obviously not a real customer's. */
 export function sampleView(vendor: Vendor, kind: CustomerEmailKind, environment: Environment, base: string): EmailView {
   const inDays = (days: number) => new Date(Date.UTC(2030, 0, 15) + days * 86_400_000).toISOString();
@@ -134,11 +142,7 @@ export function sampleView(vendor: Vendor, kind: CustomerEmailKind, environment:
     product: 'Example Pro',
     frequency: kind === 'RENEWAL_UPCOMING' ? 'YEARLY' : 'MONTHLY',
     transactionId: 'TC-TR_EXAMPLE',
-    amounts: paid
-      ? { currency: 'EUR', netMinor: 4900, taxMinor: 980, totalMinor: 5880, taxName: 'VAT', taxRate: '0.2' }
-      : kind === 'PAYMENT_FAILED' || kind === 'ACTION_REQUIRED'
-        ? { currency: 'EUR', netMinor: null, taxMinor: null, totalMinor: 5880, taxName: 'VAT', taxRate: null }
-        : null,
+    amounts: sampleAmounts(kind, paid),
     licenceKey: kind === 'RECEIPT' ? 'EXAMPLE-LICENCE-KEY' : null,
     documentUrl: paid ? `${base}/invoice/TC-BA_EXAMPLE` : null,
     manageUrl: `${base}/manage/example`,

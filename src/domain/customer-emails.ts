@@ -4,12 +4,13 @@ import type { HostedLinks } from './hosted-links.ts';
 import { withinMs } from './deadline.ts';
 import { newId } from './ids.ts';
 import { AppError } from './errors.ts';
-import type { CustomerEmailKind, Environment, Scope, Vendor } from './model.ts';
+import type { CustomerEmailKind, Environment, LedgerEntry, Scope, Vendor } from './model.ts';
 import {
   sampleView,
   supportAddress,
   type ComposedEmail,
   type EmailEvent,
+  type EmailFacts,
   type EmailReport,
   type EmailSender,
   type EmailView,
@@ -77,6 +78,29 @@ export const noticeKey = (kind: 'TRIAL_ENDING' | 'RENEWAL_UPCOMING', transaction
 /** The delay before try `tries + 1` after `tries` refusals: doubling from the first, at most an hour. */
 export function retryDelayMs(tries: number, firstRetryMs: number): number {
   return Math.min(MAX_RETRY_MS, firstRetryMs * 2 ** Math.max(0, tries - 1));
+}
+
+/** What an e-mail shows of money: its ledger entry in full, else a failed or held renewal's total, else nothing. */
+function amountsOf(entry: LedgerEntry | undefined, facts: EmailFacts, taxName: string): EmailView['amounts'] {
+  if (entry)
+    return {
+      currency: entry.currency,
+      netMinor: Math.abs(entry.netMinor),
+      taxMinor: Math.abs(entry.taxMinor),
+      totalMinor: Math.abs(entry.amountTotalMinor),
+      taxName,
+      taxRate: entry.taxRate,
+    };
+  if (facts.amount)
+    return {
+      currency: facts.amount.currency,
+      netMinor: null,
+      taxMinor: null,
+      totalMinor: facts.amount.totalMinor,
+      taxName,
+      taxRate: null,
+    };
+  return null;
 }
 
 export function customerEmailService(deps: CustomerEmailDeps, options: CustomerEmailOptions = {}) {
@@ -167,25 +191,7 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
       new Date(email.createdAt),
       EMAIL_LINK_LIFETIME_SECONDS,
     );
-    const amounts = entry
-      ? {
-          currency: entry.currency,
-          netMinor: Math.abs(entry.netMinor),
-          taxMinor: Math.abs(entry.taxMinor),
-          totalMinor: Math.abs(entry.amountTotalMinor),
-          taxName: transaction.taxName,
-          taxRate: entry.taxRate,
-        }
-      : facts.amount
-        ? {
-            currency: facts.amount.currency,
-            netMinor: null,
-            taxMinor: null,
-            totalMinor: facts.amount.totalMinor,
-            taxName: transaction.taxName,
-            taxRate: null,
-          }
-        : null;
+    const amounts = amountsOf(entry, facts, transaction.taxName);
     // The sandbox's customers are made up with test cards by whoever signed up: their e-mails go to the vendor.
     const toVendor = scope.environment === 'sandbox' && (deps.sandboxTo ?? 'vendor') === 'vendor';
     const licenceKey =

@@ -105,6 +105,12 @@ export function bucketsOf(now: Date, unit: Unit): { buckets: string[]; from: str
   };
 }
 
+/** Currencies in order, USD first: a sort comparator. */
+function usdFirst(a: string, b: string): number {
+  if (a === 'USD') return -1;
+  return b === 'USD' ? 1 : a.localeCompare(b);
+}
+
 export function dashboardService(deps: { store: Store; clock: Clock; rates: ExchangeRates }) {
   return {
     async overview(scope: Scope, unit: Unit): Promise<Overview> {
@@ -179,9 +185,7 @@ export function dashboardService(deps: { store: Store; clock: Clock; rates: Exch
       return {
         unit,
         buckets,
-        currencies: [...byCurrency.values()].sort((a, b) =>
-          a.currency === 'USD' ? -1 : b.currency === 'USD' ? 1 : a.currency.localeCompare(b.currency),
-        ),
+        currencies: [...byCurrency.values()].sort((a, b) => usdFirst(a.currency, b.currency)),
         usd,
         unconverted: [...unconverted].sort(),
         ratesDate: deps.rates.date,

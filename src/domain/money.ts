@@ -57,13 +57,15 @@ function numberToPlainString(value: number): string {
     (mantissa.replace('-', '').indexOf('.') === -1
       ? mantissa.replace('-', '').length
       : mantissa.replace('-', '').indexOf('.')) + Number(exp);
-  const padded =
-    pointAt <= 0
-      ? '0.' + '0'.repeat(-pointAt) + digits
-      : pointAt >= digits.length
-        ? digits + '0'.repeat(pointAt - digits.length)
-        : digits.slice(0, pointAt) + '.' + digits.slice(pointAt);
+  const padded = withPointAt(digits, pointAt);
   return (negative ? '-' : '') + padded;
+}
+
+/** `digits` with the decimal point before index `pointAt`, padded with zeros on whichever side it falls outside. */
+function withPointAt(digits: string, pointAt: number): string {
+  if (pointAt <= 0) return '0.' + '0'.repeat(-pointAt) + digits;
+  if (pointAt >= digits.length) return digits + '0'.repeat(pointAt - digits.length);
+  return digits.slice(0, pointAt) + '.' + digits.slice(pointAt);
 }
 
 /**

@@ -286,12 +286,7 @@ export function purchaseService(deps: PurchaseDeps) {
       let entryId: string | undefined;
       if (plan.charged) {
         const entry = paymentEntry({
-          type:
-            transaction.type === 'ONETIME'
-              ? 'ONETIME_PAYMENT'
-              : transaction.type === 'SUBSCRIPTION'
-                ? 'SUBSCRIPTION_PAYMENT'
-                : 'VAULTED_PAYMENT',
+          type: paymentEntryType(transaction.type),
           transaction,
           currency: plan.quote.currency,
           netMinor: plan.quote.netMinor,
@@ -354,12 +349,10 @@ export function purchaseService(deps: PurchaseDeps) {
       };
     }
     const code = (attempt.failureCode ?? 'card_declined') as DeclineCode;
+    // The processor's own words for a decline just heard; else ours for the code recorded.
+    if (outcome?.status === 'DECLINED') return { status: 'DECLINED', code, message: outcome.message };
     const message =
-      outcome?.status === 'DECLINED'
-        ? outcome.message
-        : attempt.status === 'DECLINED'
-          ? declineMessage(code)
-          : 'The payment did not go through; nothing was charged.';
+      attempt.status === 'DECLINED' ? declineMessage(code) : 'The payment did not go through; nothing was charged.';
     return { status: 'DECLINED', code, message };
   }
 
@@ -373,13 +366,16 @@ export function purchaseService(deps: PurchaseDeps) {
       throw new AppError('IDEMPOTENCY_CONFLICT', 'This form was already used for another payment; reload the page.');
     }
     if (attempt.status !== 'PENDING' && attempt.status !== 'UNKNOWN') return resultOf(scope, attempt);
-    const { plan } = attempt;
-    const outcome: Outcome = plan.session
-      ? await deps.protocol.move(attempt, { session: true })
-      : plan.charged
-        ? await deps.protocol.moveAgain(attempt, { token: plan.token })
-        : { status: 'SUCCEEDED', reference: '', feeMinor: 0 };
+    const outcome = await askAgain(attempt);
     return resultOf(scope, await deps.protocol.settle(attempt, outcome, booking), outcome);
+  }
+
+  /** An open attempt's outcome, asked of the processor again; one that charges nothing has nothing to ask. */
+  async function askAgain(attempt: AttemptOf<'PURCHASE'>): Promise<Outcome> {
+    const { plan } = attempt;
+    if (plan.session) return await deps.protocol.move(attempt, { session: true });
+    if (plan.charged) return await deps.protocol.moveAgain(attempt, { token: plan.token });
+    return { status: 'SUCCEEDED', reference: '', feeMinor: 0 };
   }
 
   /** The processor's browser session of an open attempt, started (or, the same attempt again, found) under its id. */
@@ -507,14 +503,7 @@ export function purchaseService(deps: PurchaseDeps) {
       createdAt: now.toISOString(),
       changeFlag: flag,
       changedAt: now.toISOString(),
-      // Paid now: period 0 started now and period 1 is next. Trial or migration: nothing paid
-      // yet, and period 0 starts at the first charge.
-      billing:
-        product.type !== 'SUBSCRIPTION' || !nextCharge
-          ? undefined
-          : migration || inTrial
-            ? { anchor: nextCharge, period: 0, failedAttempts: 0 }
-            : { anchor: now.toISOString(), period: 1, failedAttempts: 0 },
+      billing: firstBilling(product.type, nextCharge, !!migration || inTrial, now),
     };
     const plan: PurchasePlan = {
       transaction,
@@ -673,6 +662,28 @@ export function purchaseService(deps: PurchaseDeps) {
 
 const isSession = (attempt: ChargeAttempt): attempt is AttemptOf<'PURCHASE'> =>
   attempt.kind === 'PURCHASE' && attempt.plan.session === true;
+
+/** The ledger entry type of a purchase's payment. */
+function paymentEntryType(type: Transaction['type']): Parameters<typeof paymentEntry>[0]['type'] {
+  if (type === 'ONETIME') return 'ONETIME_PAYMENT';
+  if (type === 'SUBSCRIPTION') return 'SUBSCRIPTION_PAYMENT';
+  return 'VAULTED_PAYMENT';
+}
+
+/**
+ * A new subscription's schedule. Paid now: period 0 started now and period 1 is next. Trial or
+ * migration (`paidLater`): nothing paid yet, and period 0 starts at the first charge.
+ */
+function firstBilling(
+  type: Transaction['type'],
+  nextCharge: string | null,
+  paidLater: boolean,
+  now: Date,
+): Transaction['billing'] {
+  if (type !== 'SUBSCRIPTION' || !nextCharge) return undefined;
+  if (paidLater) return { anchor: nextCharge, period: 0, failedAttempts: 0 };
+  return { anchor: now.toISOString(), period: 1, failedAttempts: 0 };
+}
 
 function openingState(
   type: Transaction['type'],

@@ -177,7 +177,8 @@ function compare(a: Decimal, b: Decimal): number {
   const scale = Math.max(a.scale, b.scale);
   const x = a.units * 10n ** BigInt(scale - a.scale);
   const y = b.units * 10n ** BigInt(scale - b.scale);
-  return x < y ? -1 : x > y ? 1 : 0;
+  if (x < y) return -1;
+  return x > y ? 1 : 0;
 }
 
 const negate = (d: Decimal): Decimal => ({ units: -d.units, scale: d.scale });

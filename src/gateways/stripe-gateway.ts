@@ -47,22 +47,25 @@ function parseToken(token: string): { customer: string; paymentMethod: string } 
   return match ? { customer: match[1]!, paymentMethod: match[2]! } : undefined;
 }
 
-const idOf = (value: string | { id: string } | null | undefined) =>
-  value == null ? null : typeof value === 'string' ? value : value.id;
+/** The id in a Stripe field that holds either the id or, expanded, the object itself. */
+function idOf(value: string | { id: string } | null | undefined): string | null {
+  if (value == null) return null;
+  return typeof value === 'string' ? value : value.id;
+}
+
+/** Stripe's error code and decline reason as opentill's decline code; anything else is a plain decline. */
+function declineCodeOf(code: string | undefined, reason: string): DeclineCode {
+  if (code === 'authentication_required' || reason === 'authentication_required') return 'authentication_required';
+  if (reason === 'insufficient_funds') return 'insufficient_funds';
+  if (reason === 'expired_card' || code === 'expired_card') return 'expired_card';
+  if (reason === 'incorrect_number' || reason === 'invalid_number') return 'invalid_card';
+  return 'card_declined';
+}
 
 /** A decline as opentill words it; Stripe's own codes decide whether the card can ever work again. */
 function declineOf(code: string | undefined, declineCode: string | undefined, reference?: string): Decline {
   const reason = declineCode ?? code ?? 'card_declined';
-  const mapped: DeclineCode =
-    code === 'authentication_required' || reason === 'authentication_required'
-      ? 'authentication_required'
-      : reason === 'insufficient_funds'
-        ? 'insufficient_funds'
-        : reason === 'expired_card' || code === 'expired_card'
-          ? 'expired_card'
-          : reason === 'incorrect_number' || reason === 'invalid_number'
-            ? 'invalid_card'
-            : 'card_declined';
+  const mapped = declineCodeOf(code, reason);
   const permanent =
     mapped === 'expired_card' ||
     mapped === 'invalid_card' ||
@@ -464,10 +467,16 @@ async function translate(stripe: Stripe, inbound: InboundEvent): Promise<Process
         disputeReference: dispute.id,
         amountMinor: dispute.amount,
         currency: dispute.currency.toUpperCase(),
-        outcome: dispute.status === 'won' ? 'won' : dispute.status === 'lost' ? 'lost' : 'open',
+        outcome: disputeOutcome(dispute.status),
       };
     }
     default:
       return ignored(`opentill does not act on ${event.type}`);
   }
+}
+
+/** A dispute's status as opentill acts on it: won, lost, or still open (every other status). */
+function disputeOutcome(status: string): 'open' | 'won' | 'lost' {
+  if (status === 'won') return 'won';
+  return status === 'lost' ? 'lost' : 'open';
 }

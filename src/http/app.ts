@@ -73,18 +73,21 @@ function refuseUntilStarted(app: FastifyInstance, startup: Startup) {
   });
 }
 
+/** The error name and message of a request Node's HTTP parser refused, by the parser's error code. */
+function clientErrorOf(code: string | undefined): [WireErrorCode, string] {
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return ['HEADERS_TOO_LARGE', 'The request line and headers exceed 16 KB; send shorter headers and URL.'];
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return ['REQUEST_TIMEOUT', 'The request was not received in time; retry.'];
+  return ['BAD_REQUEST', 'The HTTP request is malformed.'];
+}
+
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them (headers over 16 KB, a malformed
  * request line): the same `{error, message}` body as every other error, with an error NAME.
  */
 function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex) {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [error, message]: [WireErrorCode, string] =
-    err.code === 'HPE_HEADER_OVERFLOW'
-      ? ['HEADERS_TOO_LARGE', 'The request line and headers exceed 16 KB; send shorter headers and URL.']
-      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? ['REQUEST_TIMEOUT', 'The request was not received in time; retry.']
-        : ['BAD_REQUEST', 'The HTTP request is malformed.'];
+  const [error, message] = clientErrorOf(err.code);
   const status = ERROR_STATUS[error];
   const body = JSON.stringify({ error, message });
   if (socket.writable) {

@@ -39,12 +39,7 @@ export function registerOperationsRoutes(
     const checks = { database, pendingMigrations, payments: payments() };
     const started = startup?.ready ?? true;
     if (database === 'ok' && pendingMigrations.length === 0 && started) return { status: 'ready', ...checks };
-    const message =
-      database !== 'ok'
-        ? 'The database is not reachable.'
-        : pendingMigrations.length > 0
-          ? `The database schema lacks ${pendingMigrations.length} migration(s) of this version; run \`opentill migrate\` or restart.`
-          : 'The server is still starting.';
+    const message = notReadyMessage(database, pendingMigrations);
     reply.request.failure = { error: 'SERVICE_UNAVAILABLE', err: undefined };
     return reply
       .code(503)
@@ -54,6 +49,14 @@ export function registerOperationsRoutes(
   });
 
   if (metrics) app.get('/metrics', { schema: { hide: true } }, metrics.scrape);
+}
+
+/** Why /readyz says not ready: the first of an unreachable database, a schema behind, a server still starting. */
+function notReadyMessage(database: 'ok' | 'unreachable', pendingMigrations: string[]): string {
+  if (database !== 'ok') return 'The database is not reachable.';
+  if (pendingMigrations.length > 0)
+    return `The database schema lacks ${pendingMigrations.length} migration(s) of this version; run \`opentill migrate\` or restart.`;
+  return 'The server is still starting.';
 }
 
 /** Whether a listening server has finished starting: migrated, seeded, its sandbox clocks loaded (src/server.ts). */

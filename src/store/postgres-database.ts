@@ -103,12 +103,11 @@ function preparedStatements(pool: pg.Pool, maxNames = 4000, maxLength = 4096) {
     let inTransaction = false;
     async function query(text: unknown, values?: unknown[]) {
       if (typeof text !== 'string' || !values?.length) {
-        if (typeof text === 'string')
-          inTransaction = /^\s*(begin|start)/i.test(text)
-            ? true
-            : /^\s*(commit|rollback)\b/i.test(text)
-              ? false
-              : inTransaction;
+        if (typeof text === 'string') {
+          // Any other statement leaves the flag as it is.
+          if (/^\s*(begin|start)/i.test(text)) inTransaction = true;
+          else if (/^\s*(commit|rollback)\b/i.test(text)) inTransaction = false;
+        }
         return client.query(text as string, values).catch(rethrowOutage);
       }
       const name = nameOf(text);

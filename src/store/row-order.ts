@@ -13,4 +13,7 @@ export function byCreatedThenId<T extends { created_at: string; id: string }>(
 }
 
 // Code-unit order, as SQL's binary collation orders these ASCII texts.
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+function compare(a: string, b: string): number {
+  if (a < b) return -1;
+  return a > b ? 1 : 0;
+}

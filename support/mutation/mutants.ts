@@ -156,8 +156,8 @@ export const mutants: Mutant[] = [
   {
     id: 'purchase-subscription-booked-as-onetime',
     file: `${D}purchases.ts`,
-    find: "transaction.type === 'SUBSCRIPTION'\n                ? 'SUBSCRIPTION_PAYMENT'",
-    replace: "transaction.type === 'SUBSCRIPTION' ? 'ONETIME_PAYMENT'",
+    find: "if (type === 'SUBSCRIPTION') return 'SUBSCRIPTION_PAYMENT';",
+    replace: "if (type === 'SUBSCRIPTION') return 'ONETIME_PAYMENT';",
     tests: [MONEY, READ, LIFECYCLE],
   },
   {

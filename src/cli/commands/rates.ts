@@ -5,6 +5,12 @@ import { formatDecimal } from '../../domain/money.ts';
 import { print, run } from '../output.ts';
 import { configOrFail } from '../with-services.ts';
 
+/** Where the table in use comes from: none named is the bundled one; the imported file, or RATES_FILE's own. */
+function sourceOf(ratesFile: string | undefined, importedRatesFile: string): 'bundled' | 'imported' | 'RATES_FILE' {
+  if (ratesFile === undefined) return 'bundled';
+  return ratesFile === importedRatesFile ? 'imported' : 'RATES_FILE';
+}
+
 /** `opentill rates import|show`: files only, no database, so neither opens the services. */
 export function registerRatesCommands(program: Command) {
   const rates = program
@@ -54,12 +60,7 @@ export function registerRatesCommands(program: Command) {
       run(!!opts.json, async () => {
         const config = configOrFail(!!opts.json);
         const file = config.ratesFile ?? BUNDLED_RATES_FILE;
-        const source =
-          config.ratesFile === undefined
-            ? 'bundled'
-            : config.ratesFile === config.importedRatesFile
-              ? 'imported'
-              : 'RATES_FILE';
+        const source = sourceOf(config.ratesFile, config.importedRatesFile);
         const table = loadExchangeRates(file);
         const perEuro = Object.fromEntries(
           [...table.perEuro].map(([currency, rate]) => [currency, formatDecimal(rate)]),

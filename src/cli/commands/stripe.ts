@@ -37,17 +37,22 @@ export function registerStripeCommands(program: Command) {
             `Stripe account ${report.account.id} (${report.account.livemode ? 'live' : 'test'} mode${report.account.chargesEnabled === false ? ', charges NOT enabled yet' : ''}): the keys work.`,
             `Webhook endpoint ${report.webhook.id} ${report.webhook.action}: ${report.webhook.url}`,
             `  events: ${report.webhook.events.join(', ')}`,
-            ...(secretNeeded
-              ? [
-                  `Set ${prefix}WEBHOOK_SECRET=${report.signingSecret} and restart opentill: Stripe shows this signing secret only now.`,
-                ]
-              : keys.webhookSecret
-                ? [`${prefix}WEBHOOK_SECRET is set.`]
-                : [
-                    `${prefix}WEBHOOK_SECRET is not set: copy the endpoint's signing secret from the Stripe dashboard (Developers → Webhooks).`,
-                  ]),
+            secretLine(prefix, !!secretNeeded, report.signingSecret, keys.webhookSecret),
           ].join('\n'),
         );
       }),
     );
+}
+
+/** The webhook signing secret's line: a new one to set (Stripe shows it only now), one set, or none. */
+function secretLine(
+  prefix: string,
+  secretNeeded: boolean,
+  signingSecret: string | null,
+  webhookSecret?: string,
+): string {
+  if (secretNeeded)
+    return `Set ${prefix}WEBHOOK_SECRET=${signingSecret} and restart opentill: Stripe shows this signing secret only now.`;
+  if (webhookSecret) return `${prefix}WEBHOOK_SECRET is set.`;
+  return `${prefix}WEBHOOK_SECRET is not set: copy the endpoint's signing secret from the Stripe dashboard (Developers → Webhooks).`;
 }

@@ -113,12 +113,7 @@ export function registerVendorCommands(program: Command) {
               'Give a setting to change: --allow-conversion, --admin-frame-origins, --seller-name, --address, --country, --tax-id, --support-email or --logo.',
               !!opts.json,
             );
-          const origins =
-            opts.adminFrameOrigins === undefined
-              ? undefined
-              : opts.adminFrameOrigins === 'none'
-                ? []
-                : opts.adminFrameOrigins.split(/[\s,]+/).filter(Boolean);
+          const origins = frameOriginsOf(opts.adminFrameOrigins);
           const updated = await services.catalog.updateVendorSettings(opts.vendor, {
             allowConversion: opts.allowConversion,
             adminFrameOrigins: origins,
@@ -148,6 +143,12 @@ interface SettingsOptions {
   supportEmail?: string;
   logo?: string;
   json?: boolean;
+}
+
+/** --admin-frame-origins: not given leaves the setting as it is; `none` clears it; else a list split on commas or spaces. */
+function frameOriginsOf(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return value === 'none' ? [] : value.split(/[\s,]+/).filter(Boolean);
 }
 
 /** The seller-detail flags given, for updateVendorSettings (which checks them); a logo file is read here. */

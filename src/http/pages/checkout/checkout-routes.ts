@@ -128,6 +128,12 @@ var b=check();if(b){e.preventDefault();e.stopImmediatePropagation();b.focus();}}
 const inTrialOrSwitch = (offer: Offer) =>
   !!offer.customized?.transactionIdToMigrate || (offer.product.type === 'SUBSCRIPTION' && offer.product.trialDays > 0);
 
+/** What the card element does: nothing due now (a trial, a free start, a switch, a vaulted method at zero) only saves the card. */
+function elementMode(needsCard: boolean, totalMinor: number, offer: Offer): 'payment' | 'setup' | 'none' {
+  if (!needsCard) return 'none';
+  return totalMinor > 0 && !inTrialOrSwitch(offer) ? 'payment' : 'setup';
+}
+
 /**
  * The processor's card element (Stripe's Payment Element; its script is the processor's, loaded by
  * URL): mounted with the amount priced here, it is confirmed against a session opentill starts on
@@ -219,8 +225,7 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       cardEntry.kind === 'browser'
         ? PROCESSOR_SCRIPT({
             publicKey: cardEntry.publicKey,
-            // Nothing due now (a trial, a free start, a switch, a vaulted method at zero): the element only saves the card.
-            mode: !needsCard ? 'none' : quote.totalMinor > 0 && !inTrialOrSwitch(offer) ? 'payment' : 'setup',
+            mode: elementMode(needsCard, quote.totalMinor, offer),
             amount: quote.totalMinor,
             currency: quote.currency.toLowerCase(),
             saveForLater: offer.product.type !== 'ONETIME',
@@ -539,7 +544,8 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
       const query = request.query as Record<string, unknown>;
       const text = (name: string): string | null => {
         const value = Array.isArray(query[name]) ? (query[name] as unknown[]).at(-1) : query[name];
-        return value === undefined ? '' : typeof value === 'string' ? value.trim() : null;
+        if (value === undefined) return '';
+        return typeof value === 'string' ? value.trim() : null;
       };
       const [country, zipCode, couponCode, vatId] = [text('country'), text('zipCode'), text('coupon'), text('vatId')];
       if (country === null || (country !== '' && !/^[A-Za-z]{2}$/.test(country)))

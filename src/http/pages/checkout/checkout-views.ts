@@ -232,6 +232,14 @@ function sandboxCards(): Html {
   <ul>${Object.entries(SANDBOX_TEST_CARDS).map(([number, card]) => html`<li><code>${number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code> ${card.description}</li>`)}</ul></div>`;
 }
 
+/** What a receipt says when nothing was paid now: a trial started, a subscription that charges later, or a card saved. */
+function startedUnpaid(t: Transaction): Html {
+  if (t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL') return html`Your free trial has started.`;
+  if (t.type === 'SUBSCRIPTION')
+    return html`Your subscription has started; the first charge is on ${t.nextCharge?.slice(0, 10) ?? ''}.`;
+  return html`Your card is saved.`;
+}
+
 export function receipt(
   view: {
     vendorName: string;
@@ -250,13 +258,7 @@ export function receipt(
   return html`${sandboxBadge(t.environment)}${header(view, embedded)}
   <h1>Thank you</h1>
   <div class="alert ok" role="status" id="receipt">${
-    paidNow
-      ? html`Payment of <strong>${money(total)}</strong> received.`
-      : t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'
-        ? html`Your free trial has started.`
-        : t.type === 'SUBSCRIPTION'
-          ? html`Your subscription has started; the first charge is on ${t.nextCharge?.slice(0, 10) ?? ''}.`
-          : html`Your card is saved.`
+    paidNow ? html`Payment of <strong>${money(total)}</strong> received.` : startedUnpaid(t)
   }</div>
   <div class="box"><table aria-label="Receipt">
     <tr><td>Product</td><td>${t.productName}</td></tr>

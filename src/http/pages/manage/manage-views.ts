@@ -80,6 +80,12 @@ function cardChange(t: Transaction, cardEntry: CardEntry['kind'], formToken: str
     <button type="submit">Save the new card</button></form></details>`;
 }
 
+/** The cancel button's words: what cancelling ends. */
+function cancelLabel(t: Transaction): string {
+  if (t.type === 'VAULTED') return 'Remove the saved card';
+  return t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' ? 'Cancel the trial' : 'Cancel the subscription';
+}
+
 function item(entry: PortalItem, view: ManageView): Html {
   const { environment, formToken } = view;
   const t = entry.transaction;
@@ -103,13 +109,7 @@ function item(entry: PortalItem, view: ManageView): Html {
   ${canUpdateCard(t) ? cardChange(t, view.cardEntry, formToken) : ''}
   ${
     canCancel(t)
-      ? html`<form method="post">${hidden(formToken, 'cancel', t.id)}<button type="submit" class="secondary" data-testid="cancel">${
-          t.type === 'VAULTED'
-            ? 'Remove the saved card'
-            : t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'
-              ? 'Cancel the trial'
-              : 'Cancel the subscription'
-        }</button></form>`
+      ? html`<form method="post">${hidden(formToken, 'cancel', t.id)}<button type="submit" class="secondary" data-testid="cancel">${cancelLabel(t)}</button></form>`
       : ''
   }
 </section>`;

@@ -5,9 +5,14 @@ import { html, type Html } from '../layout.ts';
 import { csrfField } from './panel-layout.ts';
 import { FREQUENCY_WORDS, frequencyWord, typeWord } from './words.ts';
 
+/** Currencies in order, USD first: a sort comparator. */
+function usdFirst(a: string, b: string): number {
+  if (a === 'USD') return -1;
+  return b === 'USD' ? 1 : a.localeCompare(b);
+}
+
 /** Prices by currency, USD first: the order vendors entered them in is not kept. */
-export const byCurrency = (prices: Record<string, number>) =>
-  Object.entries(prices).sort(([a], [b]) => (a === 'USD' ? -1 : b === 'USD' ? 1 : a.localeCompare(b)));
+export const byCurrency = (prices: Record<string, number>) => Object.entries(prices).sort(([a], [b]) => usdFirst(a, b));
 /** As the price field takes them: "USD 20.00, EUR 18.50". */
 export const priceText = (prices: Record<string, number>) =>
   byCurrency(prices)

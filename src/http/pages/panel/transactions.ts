@@ -1,4 +1,4 @@
-import type { Environment, LedgerEntry, Product, Transaction } from '../../../domain/model.ts';
+import type { Environment, LedgerEntry, Product, Transaction, WhoCanceled } from '../../../domain/model.ts';
 import { formatForBuyer, formatMinor } from '../../../domain/money.ts';
 import { MAX_REASON_LENGTH, refundableNow } from '../../../domain/refunds.ts';
 import type { FormBody } from '../form-body.ts';
@@ -21,14 +21,11 @@ export interface ListQuery {
 
 export const PAGE_SIZE = 25;
 
-const badgeClass = (status: string) =>
-  /ACTIVE$|PAID$/.test(status)
-    ? 'good'
-    : /TRIAL|PENDING/.test(status)
-      ? 'warn'
-      : /REFUNDED|CANCELLED|INACTIVE/.test(status)
-        ? 'bad'
-        : '';
+function badgeClass(status: string): string {
+  if (/ACTIVE$|PAID$/.test(status)) return 'good';
+  if (/TRIAL|PENDING/.test(status)) return 'warn';
+  return /REFUNDED|CANCELLED|INACTIVE/.test(status) ? 'bad' : '';
+}
 export const statusBadge = (t: Pick<Transaction, 'status'>) =>
   html`<span class="st ${badgeClass(t.status)}">${statusWord(t.status)}</span>`;
 export const kindText = (t: Pick<Transaction, 'type' | 'chargeFrequency'>) =>
@@ -85,6 +82,13 @@ export const cancellable = (t: Transaction) =>
   t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' ||
   t.status === 'VAULTED_STATUS_ACTIVE';
 
+/** Who cancelled, as the vendor reads it: anyone but the vendor, the customer or a failed charge is the provider. */
+function cancelledBy(who: WhoCanceled): string {
+  if (who === 'VENDOR') return 'You';
+  if (who === 'CUSTOMER') return 'The customer';
+  return who === 'NEXT_CHARGE_FAILED' ? 'A failed charge' : 'The provider';
+}
+
 export function transactionDetail(view: {
   environment: Environment;
   transaction: Transaction;
@@ -107,7 +111,7 @@ export function transactionDetail(view: {
     ${fact('Country', `${t.country}${t.region ? `, ${t.region}` : ''}`)}
     ${fact('Created', t.createdAt.replace('T', ' ').slice(0, 16))}
     ${t.nextCharge ? fact('Next charge', t.nextCharge.slice(0, 10)) : ''}
-    ${t.whoCanceled ? fact('Cancelled by', t.whoCanceled === 'VENDOR' ? 'You' : t.whoCanceled === 'CUSTOMER' ? 'The customer' : t.whoCanceled === 'NEXT_CHARGE_FAILED' ? 'A failed charge' : 'The provider') : ''}
+    ${t.whoCanceled ? fact('Cancelled by', cancelledBy(t.whoCanceled)) : ''}
   </dl>
   <h2>Ledger</h2>
   <div class="scroll"><table class="grid" aria-label="Ledger entries"><thead><tr><th>Date</th><th>Entry</th><th class="num">Total</th><th class="num hide-phone">Tax</th><th class="num">Net</th><th class="hide-phone">Invoice</th></tr></thead><tbody>
@@ -122,6 +126,12 @@ export function transactionDetail(view: {
     ${left ? html`<a class="button" href="${panelHref(`/panel/transactions/${t.id}/refund`, env)}" data-testid="refund">Refund (up to ${money(left.remainingMinor, left.payment.currency)})…</a>` : ''}
     ${cancellable(t) ? html`<a class="button" href="${panelHref(`/panel/transactions/${t.id}/cancel`, env)}" data-testid="cancel">Cancel ${t.type === 'VAULTED' ? 'the saved card' : 'the subscription'}…</a>` : ''}
   </div>`;
+}
+
+/** What refunding all that is left does besides: to a subscription, a one-time purchase, a saved card. */
+function afterFullRefund(type: Transaction['type']): string {
+  if (type === 'SUBSCRIPTION') return 'ends the subscription';
+  return type === 'ONETIME' ? 'marks the purchase refunded' : 'leaves the saved card as it is';
 }
 
 /** The confirmation step of a refund or a cancellation: nothing happens before its explicit button. */
@@ -153,12 +163,7 @@ export function confirmContent(view: {
   const left = refundableNow(t, view.entries);
   if (!left) return html`<p>There is nothing left to refund on this transaction.</p><p><a href="${back}">Back</a></p>`;
   const money = (minor: number) => formatForBuyer(minor, left.payment.currency, view.locale);
-  const all =
-    t.type === 'SUBSCRIPTION'
-      ? 'ends the subscription'
-      : t.type === 'ONETIME'
-        ? 'marks the purchase refunded'
-        : 'leaves the saved card as it is';
+  const all = afterFullRefund(t.type);
   return html`<p>Payment of ${left.payment.createdAt.slice(0, 10)} by ${t.email} for ${t.productName}: ${money(left.payment.amountTotalMinor)}${
     left.reversedMinor > 0 ? `, of which ${money(left.reversedMinor)} is already taken back` : ''
   }. <strong>${money(left.remainingMinor)}</strong> can be refunded.</p>
