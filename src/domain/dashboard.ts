@@ -2,7 +2,7 @@ import { renewalNet } from './billing.ts';
 import type { Clock } from './clock.ts';
 import type { ExchangeRates } from './exchange-rates.ts';
 import type { ChargeFrequency, Scope } from './model.ts';
-import { currencyExponent, divideRoundHalfUp } from './money.ts';
+import { currencyExponent, divideRoundHalfUp, usdFirst } from './money.ts';
 import type { Store, TransactionFilter } from './ports.ts';
 
 /**
@@ -103,12 +103,6 @@ export function bucketsOf(now: Date, unit: Unit): { buckets: string[]; from: str
     from: `${buckets[0]}-01T00:00:00.000Z`,
     to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString(),
   };
-}
-
-/** Currencies in order, USD first: a sort comparator. */
-function usdFirst(a: string, b: string): number {
-  if (a === 'USD') return -1;
-  return b === 'USD' ? 1 : a.localeCompare(b);
 }
 
 export function dashboardService(deps: { store: Store; clock: Clock; rates: ExchangeRates }) {

@@ -173,3 +173,9 @@ export function ratePercent(rate: string): string {
   const { units, scale } = parseDecimal(rate);
   return `${formatDecimal(scale >= 2 ? { units, scale: scale - 2 } : { units: units * 10n ** BigInt(2 - scale), scale: 0 })}%`;
 }
+
+/** Currencies in order, USD first (the panel's figures and price lists): a sort comparator. */
+export function usdFirst(a: string, b: string): number {
+  if (a === 'USD') return -1;
+  return b === 'USD' ? 1 : a.localeCompare(b);
+}

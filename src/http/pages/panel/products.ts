@@ -1,15 +1,9 @@
 import type { Environment, Product } from '../../../domain/model.ts';
-import { formatForBuyer, formatMinor } from '../../../domain/money.ts';
+import { formatForBuyer, formatMinor, usdFirst } from '../../../domain/money.ts';
 import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import { csrfField } from './panel-layout.ts';
 import { FREQUENCY_WORDS, frequencyWord, typeWord } from './words.ts';
-
-/** Currencies in order, USD first: a sort comparator. */
-function usdFirst(a: string, b: string): number {
-  if (a === 'USD') return -1;
-  return b === 'USD' ? 1 : a.localeCompare(b);
-}
 
 /** Prices by currency, USD first: the order vendors entered them in is not kept. */
 export const byCurrency = (prices: Record<string, number>) => Object.entries(prices).sort(([a], [b]) => usdFirst(a, b));
