@@ -144,7 +144,7 @@ export const mutants: Mutant[] = [
     file: `${D}purchases.ts`,
     find: "current.status !== 'SUBSCRIPTION_STATUS_ACTIVE' ||\n          current.nextCharge !== plan.migration.oldNextCharge",
     replace: "current.status !== 'SUBSCRIPTION_STATUS_ACTIVE'",
-    tests: [MIGRATION, PRORATION],
+    tests: [MIGRATION, PRORATION, 'test/api/migration-race.test.ts'],
   },
   {
     id: 'purchase-resume-other-vendors-attempt',
@@ -433,7 +433,7 @@ export const mutants: Mutant[] = [
     file: `${D}billing.ts`,
     find: 'if (samePeriod && attempt) {',
     replace: 'if (attempt) {',
-    tests: [RACE, CRASH],
+    tests: [RACE, CRASH, ATTEMPT_LEASE],
   },
   {
     id: 'billing-renewal-revives-cancelled-pending',
@@ -455,13 +455,6 @@ export const mutants: Mutant[] = [
     find: 'p.period + 1).toISOString()',
     replace: 'p.period).toISOString()',
     tests: [LIFECYCLE, DUNNING],
-  },
-  {
-    id: 'billing-end-overrides-change',
-    file: `${D}billing.ts`,
-    find: "if (p.kind === 'end') {\n      if (unchanged) {",
-    replace: "if (p.kind === 'end') {\n      if (true) {",
-    tests: [RACE, LIFECYCLE, M_RENEWAL_RACES],
   },
   {
     id: 'billing-charge-free-period',
@@ -545,13 +538,6 @@ export const mutants: Mutant[] = [
     file: `${D}transactions.ts`,
     find: "'SUBSCRIPTION_STATUS_CANCELLED_PENDING',\n          'SUBSCRIPTION_STATUS_CANCELLED',",
     replace: "'SUBSCRIPTION_STATUS_CANCELLED',",
-    tests: [CANCEL],
-  },
-  {
-    id: 'cancel-pending-transaction',
-    file: `${D}transactions.ts`,
-    find: "if (transaction.status === 'TRANSACTION_STATUS_PENDING') {",
-    replace: 'if (false) {',
     tests: [CANCEL],
   },
   {
@@ -682,7 +668,7 @@ export const mutants: Mutant[] = [
     file: `${S}billing-store.ts`,
     find: "eb('billing_lease_until', '<', q.now)",
     replace: "eb('billing_lease_until', '>', q.now)",
-    tests: [RACE, CRASH],
+    tests: [RACE, CRASH, LIFECYCLE],
   },
   {
     id: 'billing-store-sandbox-claims-everyone',
