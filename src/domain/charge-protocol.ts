@@ -6,7 +6,7 @@ import type { AnyAttempt, AttemptKind, AttemptOf, ChargeAttemptStatus, Repositor
 
 /**
  * The one protocol by which money moves: purchases, charge-vaulted, refunds (and renewals, which
- * billing runs in batches the same way). docs/decisions.md, money safety:
+ * billing runs in batches the same way). docs/decisions.md §10a:
  *  1. record: the attempt (kind, amount, currency, key, plan) is committed before the gateway is
  *     asked; its key comes from what the client sent, so a retry finds the same attempt;
  *  2. ask: the gateway, outside any database transaction, under the attempt's id; a throw or a

@@ -8,8 +8,8 @@ import type { ReversalService } from './reversals.ts';
 import type { AnyAttempt, ChargeAttempt, Repositories, Store, StoredProcessorEvent } from './ports.ts';
 
 /**
- * What the payment processor tells opentill on its own (DECISIONS.md, money safety and chargebacks;
- * docs/decisions.md §10a): a payment the customer completed in the browser, a refund made in the
+ * What the payment processor tells opentill on its own (DECISIONS.md, "Money safety";
+ * docs/decisions.md §6a, §10a, §10b): a payment the customer completed in the browser, a refund made in the
  * processor's dashboard, a dispute. An event is received (its signature checked by the environment's
  * gateway over the raw body) and stored once by its id, answered at once, and acted on later by the
  * worker, oldest processor time first. Acting is idempotent by the processor's ids: every effect is

@@ -238,7 +238,7 @@ export const Ok = Type.Object({
   changed: Type.Optional(Type.Boolean()),
 });
 
-/** A money movement the payment provider has not confirmed yet (docs/decisions.md, money safety). */
+/** A money movement the payment provider has not confirmed yet (docs/decisions.md §10a). */
 export const PendingBody = Type.Object({
   status: Type.Literal('PENDING'),
   message: Type.String({ description: 'What happens next: retry with the same Idempotency-Key to learn the outcome' }),

@@ -7,7 +7,7 @@ const EVENT_BODY_LIMIT = 512 * 1024;
 
 /**
  * The payment processor's events for one environment (production at `{base_url}/webhooks/stripe`,
- * the sandbox at `{sandbox_url}/webhooks/stripe`), DECISIONS.md, money safety. The signature is
+ * the sandbox at `{sandbox_url}/webhooks/stripe`), docs/decisions.md §10b. The signature is
  * checked over the body exactly as it arrived, so this plugin reads it raw (its own content-type
  * parser, encapsulated here: the API keeps parsing JSON). A good event is stored once and answered
  * at once with 200; the worker acts on it. No API credentials (the signature is the credential) and

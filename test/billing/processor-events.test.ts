@@ -13,7 +13,7 @@ import { scriptedProcessor, sign, TOLERANCE_S } from '../helpers/scripted-proces
 import { storeKinds, TEST_CARD, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
- * Inbound processor events end to end (DECISIONS.md, money safety and chargebacks): received over
+ * Inbound processor events end to end (DECISIONS.md, "Money safety"; docs/decisions.md §6a, §10b): received over
  * HTTP with a signature over the raw body, stored once, acted on by the worker's `runDue`, and
  * idempotent by the processor's ids. The processor is the edge of the world: a scripted gateway
  * (test/helpers/scripted-processor.ts) signs its events with an HMAC of this test's choosing and says what each event means; its money

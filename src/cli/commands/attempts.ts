@@ -3,7 +3,7 @@ import { formatMinor } from '../../domain/money.ts';
 import { print, run } from '../output.ts';
 import { withServices } from '../with-services.ts';
 
-/** `opentill attempts list`: money movements whose outcome is not settled yet (docs/decisions.md, money safety). */
+/** `opentill attempts list`: money movements whose outcome is not settled yet (docs/decisions.md §10a). */
 export function registerAttemptCommands(program: Command) {
   const attempts = program
     .command('attempts')

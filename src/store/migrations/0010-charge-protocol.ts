@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// One charge protocol for every money movement (docs/decisions.md, money safety): each attempt says
+// One charge protocol for every money movement (docs/decisions.md §10a): each attempt says
 // what kind of movement it is and carries the plan that books it, so the reconciler can settle an
 // attempt whose answer was lost. Open attempts are found through a partial index. The sandbox's
 // virtual network keeps its refunds by id, as it keeps its charges, so a repeated refund is the same one.
