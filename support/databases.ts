@@ -42,7 +42,9 @@ async function probePostgres(): Promise<boolean> {
   }
 }
 
+/** The stores the tests run on: both, or SQLite alone with OPENTILL_TEST_STORES=sqlite (`npm run test:quick`). */
 export async function storeKinds(): Promise<StoreKind[]> {
+  if (process.env.OPENTILL_TEST_STORES === 'sqlite') return ['sqlite'];
   postgresAvailable ??= probePostgres();
   return (await postgresAvailable) ? ['sqlite', 'postgres'] : ['sqlite'];
 }
