@@ -43,10 +43,9 @@ class ImmediateSqliteDialect extends SqliteDialect {
  */
 class HeldConnectionDriver implements Driver {
   readonly #connection: DatabaseConnection;
-  constructor(
-    statements: ReturnType<typeof withStatementCache>,
-    private readonly holding: () => boolean,
-  ) {
+  private readonly holding: () => boolean;
+  constructor(statements: ReturnType<typeof withStatementCache>, holding: () => boolean) {
+    this.holding = holding;
     // As Kysely's own SQLite connection runs a compiled query.
     this.#connection = {
       async executeQuery(query) {
@@ -75,8 +74,10 @@ class HeldConnectionDriver implements Driver {
 }
 
 class HeldConnectionDialect extends SqliteDialect {
-  constructor(private readonly driver: HeldConnectionDriver) {
+  private readonly driver: HeldConnectionDriver;
+  constructor(driver: HeldConnectionDriver) {
     super({ database: {} as SqliteConfig['database'] });
+    this.driver = driver;
   }
   override createDriver(): Driver {
     return this.driver;

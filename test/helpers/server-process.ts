@@ -32,11 +32,13 @@ export class ServerProcess {
   private waiters: (() => void)[] = [];
 
   /** `nodeArgs` go before the script, e.g. `--expose-gc`; `args` after `serve`; `env` over the defaults. */
+  readonly port: number;
   constructor(
-    readonly port: number,
+    port: number,
     dataDir: string,
     options: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv; args?: string[] } = {},
   ) {
+    this.port = port;
     const inherited: NodeJS.ProcessEnv = { ...process.env };
     // What this process happens to have set is not the server's; what options.env sets is.
     for (const name of ['DATABASE_URL', 'NODE_OPTIONS', 'BASE_URL', 'SANDBOX_URL', 'SQLITE_FILE', 'OPENTILL_DEMO'])

@@ -3,11 +3,12 @@
  * A handler throws an ApiError; the server turns it into the answer.
  */
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly error: Record<string, unknown>,
-  ) {
+  readonly status: number;
+  readonly error: Record<string, unknown>;
+  constructor(status: number, error: Record<string, unknown>) {
     super(String(error.message));
+    this.status = status;
+    this.error = error;
   }
 }
 

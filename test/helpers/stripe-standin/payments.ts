@@ -100,10 +100,12 @@ export class Payments {
    */
   balance: { currency: string; exchangeRate: number } | undefined;
 
-  constructor(
-    private readonly store: Store,
-    private readonly baseUrl: () => string,
-  ) {}
+  private readonly store: Store;
+  private readonly baseUrl: () => string;
+  constructor(store: Store, baseUrl: () => string) {
+    this.store = store;
+    this.baseUrl = baseUrl;
+  }
 
   /** An amount of `currency` as the balance holds it: converted, with the rate, when the balance is in another currency. */
   private settled(

@@ -86,7 +86,10 @@ export class StandInServer {
   private readonly idempotency = new Map<string, IdempotentEntry>();
   readonly hanging = new Set<ServerResponse>();
 
-  constructor(private readonly d: ServerDeps) {}
+  private readonly d: ServerDeps;
+  constructor(d: ServerDeps) {
+    this.d = d;
+  }
 
   readonly faultControl = {
     add: (f: Fault) => {

@@ -84,7 +84,9 @@ export class Store {
   readonly account: Obj;
   onEvent: (event: Obj) => void = () => {};
 
-  constructor(readonly now: () => number) {
+  readonly now: () => number;
+  constructor(now: () => number) {
+    this.now = now;
     for (const c of Object.keys(OBJECT_NAMES) as Collection[]) this.collections.set(c, new Map());
     this.account = {
       id: `acct_${randomToken(16)}`,

@@ -25,12 +25,21 @@ export class Webhooks {
   private chain: Promise<void> = Promise.resolve();
   private readonly abort = new AbortController();
 
+  private readonly store: Store;
+  private readonly sign: (payload: string, secret: string) => string;
+  readonly mode: 'auto' | 'manual';
+  private readonly timeoutMs: number;
   constructor(
-    private readonly store: Store,
-    private readonly sign: (payload: string, secret: string) => string,
-    readonly mode: 'auto' | 'manual',
-    private readonly timeoutMs = 10_000,
-  ) {}
+    store: Store,
+    sign: (payload: string, secret: string) => string,
+    mode: 'auto' | 'manual',
+    timeoutMs = 10_000,
+  ) {
+    this.store = store;
+    this.sign = sign;
+    this.mode = mode;
+    this.timeoutMs = timeoutMs;
+  }
 
   private targets(type: string): Obj[] {
     return this.store
