@@ -8,17 +8,16 @@ export type NewEntry = LedgerEntry & { vendorId: string; environment: Environmen
 export function paymentEntry(args: {
   type: Extract<EntryType, 'SUBSCRIPTION_PAYMENT' | 'VAULTED_PAYMENT' | 'ONETIME_PAYMENT'>;
   transaction: Pick<Transaction, 'id' | 'vendorId' | 'environment' | 'country'>;
-  currency: string;
-  netMinor: number;
-  taxMinor: number;
-  taxRate: string;
-  feeMinor: number;
-  gatewayReference: string;
+  /** What was priced: the entry's amounts are the quote's, never worked out again. */
+  quote: PricedAmounts;
+  /** The processor's answer: its reference for the money and the fee it kept. */
+  paid: { reference: string; feeMinor: number };
   provider: string;
   at: Date;
   periodStart?: string | null;
   description?: string | null;
 }): NewEntry {
+  const { quote, paid } = args;
   return {
     id: newId('entry', args.at.getTime()),
     transactionId: args.transaction.id,
@@ -26,24 +25,32 @@ export function paymentEntry(args: {
     environment: args.transaction.environment,
     type: args.type,
     createdAt: isoString(args.at),
-    currency: args.currency,
-    amountTotalMinor: args.netMinor + args.taxMinor,
-    taxMinor: args.taxMinor,
-    netMinor: args.netMinor,
-    taxRate: args.taxRate,
-    incomeMinor: args.netMinor - args.feeMinor,
-    incomeCurrency: args.currency,
+    currency: quote.currency,
+    amountTotalMinor: quote.netMinor + quote.taxMinor,
+    taxMinor: quote.taxMinor,
+    netMinor: quote.netMinor,
+    taxRate: quote.taxRate,
+    incomeMinor: quote.netMinor - paid.feeMinor,
+    incomeCurrency: quote.currency,
     affiliateIncomeMinor: 0,
     serviceFeeMinor: 0,
-    transactionFeeMinor: args.feeMinor,
+    transactionFeeMinor: paid.feeMinor,
     reversesEntryId: null,
     periodStart: args.periodStart ?? null,
     hashId: newId('hash', args.at.getTime()),
-    externalId: args.gatewayReference,
+    externalId: paid.reference,
     paymentProvider: args.provider,
     country: args.transaction.country,
     description: args.description ?? null,
   };
+}
+
+/** The amounts of a payment as priced (a purchase's, a renewal's or a stored card's quote). */
+export interface PricedAmounts {
+  currency: string;
+  netMinor: number;
+  taxMinor: number;
+  taxRate: string;
 }
 
 /** The entry that reverses a payment: the same amounts, negated, pointing at the payment. */

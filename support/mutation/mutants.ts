@@ -243,8 +243,8 @@ export const mutants: Mutant[] = [
   {
     id: 'ledger-income-ignores-fee',
     file: `${D}ledger.ts`,
-    find: 'incomeMinor: args.netMinor - args.feeMinor,',
-    replace: 'incomeMinor: args.netMinor,',
+    find: 'incomeMinor: quote.netMinor - paid.feeMinor,',
+    replace: 'incomeMinor: quote.netMinor,',
     tests: [MONEY, READ, REFUNDS, M_LEDGER],
   },
   {
@@ -257,8 +257,8 @@ export const mutants: Mutant[] = [
   {
     id: 'ledger-total-without-tax',
     file: `${D}ledger.ts`,
-    find: 'amountTotalMinor: args.netMinor + args.taxMinor,',
-    replace: 'amountTotalMinor: args.netMinor,',
+    find: 'amountTotalMinor: quote.netMinor + quote.taxMinor,',
+    replace: 'amountTotalMinor: quote.netMinor,',
     tests: [MONEY, READ],
   },
   {

@@ -9,12 +9,8 @@ const payment = (type: 'ONETIME_PAYMENT' | 'SUBSCRIPTION_PAYMENT' | 'VAULTED_PAY
   paymentEntry({
     type,
     transaction,
-    currency: 'EUR',
-    netMinor,
-    taxMinor: Math.round(netMinor * 0.19),
-    taxRate: '0.19',
-    feeMinor: 30,
-    gatewayReference: 'ch_1',
+    quote: { currency: 'EUR', netMinor, taxMinor: Math.round(netMinor * 0.19), taxRate: '0.19' },
+    paid: { reference: 'ch_1', feeMinor: 30 },
     provider: 'SANDBOX',
     at: new Date(at.getTime() + seconds * 1000),
   });
