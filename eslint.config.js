@@ -7,6 +7,48 @@ import tseslint from 'typescript-eslint';
 
 const STORE = ['**/store/*', '**/store/**', 'kysely', 'pg', 'better-sqlite3'];
 
+// Issue 33, item 2: no function over 80 lines and no file over 400 in src. These were over when the
+// rule came and are held at the size they had then (a file's longest function, its length), so they
+// can only shrink; each is taken off the list when it is split.
+const OVERSIZED = {
+  'src/cli/commands/credential.ts': { fn: 84 },
+  'src/cli/commands/sandbox.ts': { fn: 93 },
+  'src/cli/commands/vendor.ts': { fn: 123 },
+  'src/documents/invoice-pdf.ts': { fn: 145 },
+  'src/domain/billing.ts': { lines: 744, fn: 598 },
+  'src/domain/catalog.ts': { fn: 243 },
+  'src/domain/charge-protocol.ts': { fn: 133 },
+  'src/domain/credentials.ts': { fn: 95 },
+  'src/domain/customer-emails.ts': { lines: 421, fn: 311 },
+  'src/domain/customer-portal.ts': { fn: 213 },
+  'src/domain/dashboard.ts': { fn: 105 },
+  'src/domain/panel-invites.ts': { fn: 81 },
+  'src/domain/processor-events.ts': { fn: 285 },
+  'src/domain/purchases.ts': { lines: 728, fn: 471 },
+  'src/domain/refunds.ts': { fn: 145 },
+  'src/domain/reversals.ts': { fn: 91 },
+  'src/domain/sandbox-clock.ts': { fn: 105 },
+  'src/domain/transactions.ts': { fn: 135 },
+  'src/domain/vaulted-charges.ts': { fn: 154 },
+  'src/gateways/sandbox-gateway.ts': { fn: 112 },
+  'src/gateways/stripe-gateway.ts': { lines: 482, fn: 323 },
+  'src/http/operations-routes.ts': { fn: 128 },
+  'src/http/pages/admin/admin-routes.ts': { fn: 150 },
+  'src/http/pages/checkout/checkout-routes.ts': { lines: 763, fn: 578 },
+  'src/http/pages/manage/manage-routes.ts': { fn: 254 },
+  'src/http/pages/panel/panel-routes.ts': { lines: 456, fn: 422 },
+  'src/http/pages/panel/transaction-routes.ts': { fn: 134 },
+  'src/services.ts': { fn: 176 },
+  'src/store/attempts-store.ts': { fn: 145 },
+  'src/store/billing-store.ts': { lines: 445, fn: 129 },
+  'src/store/catalog-store.ts': { fn: 95 },
+  'src/store/customer-emails-store.ts': { fn: 133 },
+  'src/store/dashboard-store.ts': { fn: 208 },
+  'src/store/ledger-store.ts': { fn: 106 },
+  'src/store/panel-store.ts': { fn: 84 },
+  'src/store/transactions-store.ts': { fn: 119 },
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'data/', 'test-artifacts/', 'reports/', '.stryker-tmp/', 'bin/', 'scratch/'] },
   js.configs.recommended,
@@ -156,4 +198,20 @@ export default tseslint.config(
     files: ['test/**/*.ts', 'bench/**/*.ts', 'support/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
+  {
+    files: ['src/**/*.ts'],
+    rules: { 'max-lines': ['error', 400], 'max-lines-per-function': ['error', 80] },
+  },
+  {
+    // A migration is one schema step written out whole.
+    files: ['src/store/migrations/*.ts'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  ...Object.entries(OVERSIZED).map(([file, held]) => ({
+    files: [file],
+    rules: {
+      ...(held.lines ? { 'max-lines': ['error', held.lines] } : {}),
+      ...(held.fn ? { 'max-lines-per-function': ['error', held.fn] } : {}),
+    },
+  })),
 );
