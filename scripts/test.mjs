@@ -36,13 +36,14 @@ function testFiles(path) {
     .flatMap((name) => testFiles(join(path, name)));
 }
 
-const files = (roots.length > 0 ? roots : quick ? QUICK : ['test'])
+const defaults = quick ? QUICK : ['test'];
+const files = (roots.length > 0 ? roots : defaults)
   .flatMap(testFiles)
   .map((f) => relative('.', f))
   .sort();
 const alone = (f) => ALONE.some((prefix) => f === prefix || f.startsWith(prefix));
 const together = files.filter((f) => !alone(f));
-const apart = quick ? [] : files.filter(alone);
+const apart = files.filter(alone);
 const concurrency = Number(process.env.TEST_CONCURRENCY ?? availableParallelism() + 1);
 // Node runs the TypeScript itself (type stripping; tsconfig's erasableSyntaxOnly keeps the sources so)
 // and keeps the code it compiled on disk: each file's process loads the app in about half the time.
