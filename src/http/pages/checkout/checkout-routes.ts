@@ -16,7 +16,8 @@ import type { FormBody } from '../form-body.ts';
 import { jsonErrorHandler } from '../json-errors.ts';
 import { html, sendPage, sendProblem } from '../layout.ts';
 import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
-import { checkoutLimits, type Refusal } from './checkout-limits.ts';
+import { checkoutLimits } from './checkout-limits.ts';
+import { jsonFailure, jsonOffer, refuse } from './checkout-json.ts';
 import { vetCoupon } from './coupon-attempts.ts';
 import { localeFromAcceptLanguage } from '../../../domain/buyer-money.ts';
 import {
@@ -168,14 +169,6 @@ Array.prototype.forEach.call(form.querySelectorAll('input,select'),function(i){i
 }).then(function(j){var a={elements:elements,clientSecret:j.clientSecret,confirmParams:{return_url:new URL(j.confirmUrl,location.href).href},redirect:'if_required'};
 return (j.mode==='payment'?stripe.confirmPayment(a):stripe.confirmSetup(a)).then(function(r){if(r.error)throw r.error;location.assign(j.confirmUrl);});
 }).catch(function(e){fail((e&&e.message)||'The payment did not go through; try again.');});});})();`;
-
-/** A request over one of the checkout's limits (./checkout-limits.ts): 429, with when to try again. */
-const refuse = (reply: FastifyReply, refusal: Refusal) =>
-  reply
-    .code(429)
-    .header('retry-after', String(refusal.retryAfterSeconds))
-    .header('cache-control', 'no-store')
-    .send({ error: 'RATE_LIMITED', message: refusal.message });
 
 /** The receipt's link to the payment's invoice, relative to `/payment/product/{id}` so it works behind any host name. */
 function invoicePath(entries: readonly LedgerEntry[], levels = 2): string | null {
@@ -529,17 +522,9 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     '/payment/product/:productId/quote',
     { schema: { hide: true }, errorHandler: jsonErrorHandler },
     async (request, reply) => {
-      const fail = (status: number, error: string, message: string) =>
-        reply.code(status).header('cache-control', 'no-store').send({ error, message });
-      const overAddressLimit = await limits.quotes.byAddress(request);
-      if (overAddressLimit) return refuse(reply, overAddressLimit);
-      const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
-      if ('failure' in found) {
-        const err = found.failure;
-        if (err instanceof AppError && (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND'))
-          return fail(ERROR_STATUS[err.code], err.code, err.message);
-        throw err;
-      }
+      const fail = jsonFailure(reply);
+      const found = await jsonOffer(request, reply, limits.quotes, offerOf);
+      if (!('offer' in found)) return found;
       const { scope, offer } = found;
       const query = request.query as Record<string, unknown>;
       const text = (name: string): string | null => {
@@ -655,17 +640,9 @@ export function registerCheckout(app: HttpApp, { services, environment }: Enviro
     '/payment/product/:productId/session',
     { schema: { hide: true }, errorHandler: jsonErrorHandler },
     async (request, reply) => {
-      const fail = (status: number, error: string, message: string) =>
-        reply.code(status).header('cache-control', 'no-store').send({ error, message });
-      const overAddressLimit = await limits.sessions.byAddress(request);
-      if (overAddressLimit) return refuse(reply, overAddressLimit);
-      const found = await offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
-      if ('failure' in found) {
-        const err = found.failure;
-        if (err instanceof AppError && (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND'))
-          return fail(ERROR_STATUS[err.code], err.code, err.message);
-        throw err;
-      }
+      const fail = jsonFailure(reply);
+      const found = await jsonOffer(request, reply, limits.sessions, offerOf);
+      if (!('offer' in found)) return found;
       const { scope, offer } = found;
       if (services.payments.cardEntry(environment).kind !== 'browser')
         return fail(404, 'NOT_FOUND', 'This checkout takes the card in its own form.');
