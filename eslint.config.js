@@ -27,7 +27,7 @@ const OVERSIZED = {
   'src/domain/catalog.ts': { fn: 243 },
   'src/domain/charge-protocol.ts': { fn: 133 },
   'src/domain/credentials.ts': { fn: 95 },
-  'src/domain/customer-emails.ts': { lines: 421, fn: 311 },
+  'src/domain/customer-emails.ts': { fn: 265 },
   'src/domain/customer-portal.ts': { fn: 213 },
   'src/domain/dashboard.ts': { fn: 105 },
   'src/domain/panel-invites.ts': { fn: 81 },

@@ -4,13 +4,12 @@ import type { HostedLinks } from './hosted-links.ts';
 import { withinMs } from './deadline.ts';
 import { newId } from './ids.ts';
 import { AppError } from './errors.ts';
-import type { CustomerEmailKind, Environment, LedgerEntry, Scope, Vendor } from './model.ts';
+import type { CustomerEmailKind, Environment, Scope, Vendor } from './model.ts';
 import {
   sampleView,
   supportAddress,
   type ComposedEmail,
   type EmailEvent,
-  type EmailFacts,
   type EmailReport,
   type EmailSender,
   type EmailView,
@@ -18,6 +17,9 @@ import {
   type SendResult,
 } from './customer-email-model.ts';
 import type { OutboxEmail, Repositories, Store } from './ports.ts';
+import { TRIAL_NOTICE_MS, viewOf } from './customer-email-views.ts';
+
+export { EMAIL_LINK_LIFETIME_SECONDS, TRIAL_NOTICE_MS } from './customer-email-views.ts';
 
 /**
  * Customer e-mails (decisions §20): receipts, notices before a trial ends or a yearly renewal, and
@@ -63,10 +65,7 @@ export interface CustomerEmailOptions {
   sendDeadlineMs?: number;
 }
 
-/** A link in an e-mail opens the management page for this long: e-mails are read days later. */
-export const EMAIL_LINK_LIFETIME_SECONDS = 7 * 86_400;
 /** Notices go out this long before the charge they announce. */
-export const TRIAL_NOTICE_MS = 3 * 86_400_000;
 export const YEARLY_NOTICE_MS = 7 * 86_400_000;
 const MAX_RETRY_MS = 3_600_000;
 const NOTICE_SCAN_MS = 60_000;
@@ -81,28 +80,6 @@ export function retryDelayMs(tries: number, firstRetryMs: number): number {
 }
 
 /** What an e-mail shows of money: its ledger entry in full, else a failed or held renewal's total, else nothing. */
-function amountsOf(entry: LedgerEntry | undefined, facts: EmailFacts, taxName: string): EmailView['amounts'] {
-  if (entry)
-    return {
-      currency: entry.currency,
-      netMinor: Math.abs(entry.netMinor),
-      taxMinor: Math.abs(entry.taxMinor),
-      totalMinor: Math.abs(entry.amountTotalMinor),
-      taxName,
-      taxRate: entry.taxRate,
-    };
-  if (facts.amount)
-    return {
-      currency: facts.amount.currency,
-      netMinor: null,
-      taxMinor: null,
-      totalMinor: facts.amount.totalMinor,
-      taxName,
-      taxRate: null,
-    };
-  return null;
-}
-
 export function customerEmailService(deps: CustomerEmailDeps, options: CustomerEmailOptions = {}) {
   const batchSize = options.batchSize ?? 20;
   const leaseMs = options.leaseMs ?? 300_000;
@@ -173,52 +150,6 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
   }
 
   /** Everything a template shows, read now; undefined when the transaction is gone. */
-  async function viewOf(
-    email: OutboxEmail,
-    vendor: Vendor,
-  ): Promise<{ view: EmailView; to: string; shortTrial: boolean } | undefined> {
-    const { scope, facts } = email;
-    const transaction = await deps.store.transactions.find(scope, facts.transactionId);
-    if (!transaction) return undefined;
-    const entries = await deps.store.entries.listForTransaction(transaction.id);
-    const entry = facts.entryId ? entries.find((e) => e.id === facts.entryId) : undefined;
-    const base = deps.urls.base(scope.environment);
-    // Signed as of the queueing, so every try of one message carries the same link (and bytes).
-    const token = deps.links.issue(
-      'manage',
-      scope,
-      transaction.email.toLowerCase(),
-      new Date(email.createdAt),
-      EMAIL_LINK_LIFETIME_SECONDS,
-    );
-    const amounts = amountsOf(entry, facts, transaction.taxName);
-    // The sandbox's customers are made up with test cards by whoever signed up: their e-mails go to the vendor.
-    const toVendor = scope.environment === 'sandbox' && (deps.sandboxTo ?? 'vendor') === 'vendor';
-    const licenceKey =
-      email.kind === 'RECEIPT' ? ((await deps.store.licences.keyOf(scope, transaction.id)) ?? null) : null;
-    return {
-      to: toVendor ? vendor.email : transaction.email,
-      shortTrial:
-        email.kind === 'TRIAL_ENDING' &&
-        Date.parse(facts.date ?? '') - Date.parse(transaction.createdAt) <= TRIAL_NOTICE_MS,
-      view: {
-        kind: email.kind,
-        environment: scope.environment,
-        vendor: { name: vendor.name, supportEmail: supportAddress(vendor) },
-        product: transaction.productName,
-        frequency: transaction.chargeFrequency,
-        transactionId: transaction.id,
-        amounts,
-        licenceKey,
-        documentUrl: entry ? `${base}/invoice/${entry.hashId}` : null,
-        manageUrl: `${base}/manage/${token}`,
-        date: facts.date ?? null,
-        trial: email.kind === 'RECEIPT' && !entry && transaction.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL',
-        meantFor: toVendor ? transaction.email : undefined,
-      },
-    };
-  }
-
   function outgoing(
     vendor: Vendor,
     to: string,
@@ -276,7 +207,7 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
       await settle('SKIPPED', email.tries, vendor ? 'This e-mail was turned off in the panel.' : 'The vendor is gone.');
       return { outcome: 'skipped' };
     }
-    const found = await viewOf(email, vendor);
+    const found = await viewOf(deps, email, vendor);
     if (!found) {
       await settle('FAILED', email.tries, 'Its transaction is gone.');
       return { outcome: 'failed' };
