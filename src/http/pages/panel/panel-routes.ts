@@ -1,28 +1,25 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { paymentLink } from '../../../domain/catalog.ts';
 import { AppError } from '../../../domain/errors.ts';
-import { parsePriceText } from '../../../domain/price-text.ts';
-import type { Environment, Scope } from '../../../domain/model.ts';
+import type { Environment } from '../../../domain/model.ts';
 import type { PanelSession } from '../../../domain/panel-accounts.ts';
 import type { Services } from '../../../services.ts';
 import type { HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';
 import { html, sendPage } from '../layout.ts';
-import { couponsContent } from './coupons.ts';
 import { customerDetail, customersContent } from './customers.ts';
 import { developersContent } from './developers.ts';
+import { registerCatalogPages } from './catalog-routes.ts';
 import { registerEmailPages } from './email-routes.ts';
 import { overviewContent } from './overview.ts';
 import { registerPanelAuth } from './panel-auth-routes.ts';
 import { cookieOf, cookieSetter, same, SESSION_COOKIE } from './panel-cookies.ts';
 import { NOTICES, PANEL_SCRIPT, PANEL_STYLE, panelHref, panelPage, sectionOf, type Section } from './panel-layout.ts';
 import { authPage, productionClosedContent } from './panel-views.ts';
-import { productsContent } from './products.ts';
 import { registerLogoUpload } from './logo-upload.ts';
 import { LOGO_SCRIPT, settingsContent } from './settings.ts';
 import { PAGE_SIZE } from './transactions.ts';
 import { registerTransactionPages } from './transaction-routes.ts';
-import { vendorLocale, type PanelRouting } from './panel-routing.ts';
+import { scopeOf, vendorLocale, type PanelRouting } from './panel-routing.ts';
 
 /**
  * The vendor panel at {panel_url} = {base_url}/panel ({sandbox_panel_url} opens it on the sandbox):
@@ -36,11 +33,6 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   const setCookie = cookieSetter(services.config.baseUrl);
   const environmentOf = (request: FastifyRequest): Environment =>
     (request.query as { env?: string }).env === 'production' ? 'production' : 'sandbox';
-
-  const scopeOf = (session: PanelSession, environment: Environment): Scope => ({
-    vendorId: session.user.vendorId,
-    environment,
-  });
 
   /** Sends one panel page: the frame (navigation, environment switch, notices) around its content. */
   const page: PanelRouting['page'] = async (reply, session, environment, section, title, content, options = {}) => {
@@ -66,43 +58,6 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
         options.switchPath,
       ),
     });
-  };
-
-  const productsPage = async (
-    reply: FastifyReply,
-    session: PanelSession,
-    environment: Environment,
-    extra: { status?: number; notice?: string | undefined; error?: string; form?: FormBody; formOf?: string } = {},
-  ) => {
-    const content = productsContent({
-      environment,
-      csrf: session.csrfToken,
-      products: await services.catalog.listProducts(scopeOf(session, environment)),
-      widgetUrl: `${services.config.baseUrl}/latest/widget${environment === 'sandbox' ? '.sandbox' : ''}.min.js`,
-      paymentLink: (id) => paymentLink(services.urls.base(environment), id),
-      form: extra.form,
-      formOf: extra.formOf,
-      locale: vendorLocale(reply.request),
-    });
-    return page(reply, session, environment, 'products', 'Products', content, extra);
-  };
-
-  const couponsPage = async (
-    reply: FastifyReply,
-    session: PanelSession,
-    environment: Environment,
-    extra: { status?: number; notice?: string | undefined; error?: string; form?: FormBody } = {},
-  ) => {
-    const scope = scopeOf(session, environment);
-    const content = couponsContent({
-      environment,
-      csrf: session.csrfToken,
-      coupons: await services.coupons.list(scope),
-      products: await services.catalog.listProducts(scope),
-      form: extra.form,
-      locale: vendorLocale(reply.request),
-    });
-    return page(reply, session, environment, 'coupons', 'Coupons', content, extra);
   };
 
   const developersPage = async (
@@ -289,12 +244,6 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     );
   });
 
-  view('/panel/products', (session, environment, request, reply) =>
-    productsPage(reply, session, environment, { notice: noticeOf(request) }),
-  );
-  view('/panel/coupons', (session, environment, request, reply) =>
-    couponsPage(reply, session, environment, { notice: noticeOf(request) }),
-  );
   view('/panel/developers', async (session, environment, request, reply) =>
     developersPage(reply, session, environment, {
       notice: noticeOf(request),
@@ -343,67 +292,6 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     },
   );
 
-  action(
-    '/panel/products',
-    (reply, session, environment, error, form) =>
-      productsPage(reply, session, environment, { status: 400, error, form, formOf: 'new' }),
-    async (_session, scope, form, reply) => {
-      const trialDays = form.trialDays ? Number(form.trialDays) : 0;
-      if (!Number.isInteger(trialDays) || trialDays < 0)
-        throw new AppError('INVALID_INPUT', 'Trial days must be a whole number of days.');
-      await services.catalog.createProduct(scope, {
-        name: form.name ?? '',
-        type: form.type ?? '',
-        chargeFrequency: form.type === 'SUBSCRIPTION' ? form.frequency : undefined,
-        trialDays: form.type === 'SUBSCRIPTION' ? trialDays : 0,
-        issuesLicences: form.licences === 'yes',
-        prices: parsePriceText(form.prices),
-      });
-      return to(reply, '/panel/products', scope.environment, 'product');
-    },
-  );
-
-  action(
-    '/panel/products/edit',
-    (reply, session, environment, error, form) =>
-      productsPage(reply, session, environment, { status: 400, error, form, formOf: form.id }),
-    async (_session, scope, form, reply) => {
-      const trialDays = form.trialDays ? Number(form.trialDays) : undefined;
-      await services.catalog.updateProduct(scope, form.id ?? '', {
-        name: form.name ?? '',
-        trialDays,
-        issuesLicences: form.licences === 'yes',
-        prices: parsePriceText(form.prices),
-      });
-      return to(reply, '/panel/products', scope.environment, 'product-saved');
-    },
-  );
-
-  action(
-    '/panel/coupons',
-    (reply, session, environment, error, form) =>
-      couponsPage(reply, session, environment, {
-        status: 400,
-        error,
-        form: form.action === 'create' ? form : undefined,
-      }),
-    async (_session, scope, form, reply) => {
-      if (form.action === 'revoke') {
-        await services.coupons.revoke(scope, form.id ?? '');
-        return to(reply, '/panel/coupons', scope.environment, 'coupon-revoked');
-      }
-      const off = (form.off ?? '').trim();
-      const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(off);
-      await services.coupons.create(scope, {
-        productId: form.productId ?? '',
-        code: form.code ?? '',
-        ...(percent ? { percentOff: percent[1] } : { amountsOff: parsePriceText(off) }),
-        expiresAt: form.expiresAt ? `${form.expiresAt}T23:59:59.999Z` : undefined,
-      });
-      return to(reply, '/panel/coupons', scope.environment, 'coupon');
-    },
-  );
-
   registerLogoUpload(app, {
     services,
     sessionOf: (request) => services.panel.session(cookieOf(request, SESSION_COOKIE)),
@@ -428,6 +316,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
     },
   );
 
+  registerCatalogPages({ services, view, action, page, notFound, to, noticeOf });
   registerEmailPages({ services, view, action, page, notFound, to, noticeOf });
   registerTransactionPages({ services, view, action, page, notFound, to, noticeOf });
 

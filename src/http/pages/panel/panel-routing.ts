@@ -65,3 +65,9 @@ export interface PanelRouting {
 /** Amounts in the vendor's locale, from its browser (Accept-Language), else en-US. */
 export const vendorLocale = (request: FastifyRequest) =>
   localeFromAcceptLanguage(request.headers['accept-language'], 'en-US');
+
+/** The signed-in vendor's scope in the environment a page shows. */
+export const scopeOf = (session: PanelSession, environment: Environment): Scope => ({
+  vendorId: session.user.vendorId,
+  environment,
+});

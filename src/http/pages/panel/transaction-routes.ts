@@ -4,7 +4,7 @@ import type { Environment, Scope } from '../../../domain/model.ts';
 import type { PanelSession } from '../../../domain/panel-accounts.ts';
 import { typedAmount, type FormBody } from '../form-body.ts';
 import { panelHref } from './panel-layout.ts';
-import { vendorLocale, type PageExtra, type PanelRouting } from './panel-routing.ts';
+import { scopeOf, vendorLocale, type PageExtra, type PanelRouting } from './panel-routing.ts';
 import {
   confirmContent,
   PAGE_SIZE,
@@ -53,11 +53,6 @@ const seenOf = (form: FormBody) => ({ entries: /^\d{1,6}$/.test(form.version ?? 
  * latest payment, or a part, with a reason kept with the refund) and cancel.
  */
 export function registerTransactionPages({ services, view, action, page, notFound, noticeOf }: PanelRouting) {
-  const scopeOf = (session: PanelSession, environment: Environment): Scope => ({
-    vendorId: session.user.vendorId,
-    environment,
-  });
-
   view('/panel/transactions', async (session, environment, request, reply) => {
     const scope = scopeOf(session, environment);
     const query = queryOf(request);
