@@ -2,9 +2,9 @@ import { sql, type Insertable, type RawBuilder, type Selectable } from 'kysely';
 import type { ChargeFrequency, Environment, TransactionStatus } from '../domain/model.ts';
 import type { AttemptOf, BillingState, BillingWrite, Repositories } from '../domain/ports.ts';
 import { ATTEMPT_COLUMNS, toAttempt, toAttemptRow } from './attempts-store.ts';
-import type { DialectName, Executor, ReadRows } from './database.ts';
+import type { DialectName, Executor } from './database.ts';
 import { ENTRY_COLUMNS, reserveInvoiceNumbers, toEntryRow } from './ledger-store.ts';
-import { precompiled, precompiledRows } from './precompiled.ts';
+import { precompiledRows } from './precompiled.ts';
 import type { ChargeAttemptsTable, LedgerEntriesTable, TransactionsTable } from './schema.ts';
 import { whereScope } from './scope.ts';
 import { cancelledAtAfter } from './transaction-rows.ts';
@@ -389,57 +389,6 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
       if (sandboxVendorId) query = query.$call(whereScope({ vendorId: sandboxVendorId, environment: 'sandbox' }));
       const result = await query.executeTakeFirst();
       return Number(result.numUpdatedRows);
-    },
-  };
-}
-
-export function sandboxClocksStore(
-  db: Executor,
-  dialect: DialectName,
-  reads: ReadRows | undefined,
-): Repositories['sandboxClocks'] {
-  // On every sandbox API request: compiled once and run past Kysely.
-  const offsetRow = precompiled(
-    db,
-    1,
-    (vendorId: string) => db.selectFrom('sandbox_clocks').select('offset_ms').where('vendor_id', '=', vendorId),
-    {
-      runOn: reads,
-      shareAs: `${dialect}:sandboxClocks.offsetOf`,
-    },
-  );
-  return {
-    async offsetOf(vendorId) {
-      const [row] = await offsetRow(vendorId);
-      return row ? Number(row.offset_ms) : 0;
-    },
-    async list() {
-      const rows = await db.selectFrom('sandbox_clocks').select(['vendor_id', 'offset_ms']).execute();
-      return rows.map((r) => ({ vendorId: r.vendor_id, offsetMs: Number(r.offset_ms) }));
-    },
-    async set(vendorId, offsetMs, at) {
-      await db
-        .insertInto('sandbox_clocks')
-        .values({ vendor_id: vendorId, offset_ms: offsetMs, updated_at: at })
-        .onConflict((oc) => oc.column('vendor_id').doUpdateSet({ offset_ms: offsetMs, updated_at: at }))
-        .execute();
-    },
-    async backlog(vendorId, dueBy, limit) {
-      // On the per-vendor due index; counting stops at `limit` rows, so a large backlog costs no more to read.
-      const due = db
-        .selectFrom('transactions')
-        .select('next_charge')
-        .$call(whereScope({ vendorId, environment: 'sandbox' }))
-        .where('next_charge', 'is not', null)
-        .where('next_charge', '<=', dueBy)
-        .orderBy('next_charge')
-        .limit(limit)
-        .as('due');
-      const row = await db
-        .selectFrom(due)
-        .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('due.next_charge').as('oldest')])
-        .executeTakeFirstOrThrow();
-      return { due: Number(row.n), oldestDue: row.oldest ?? null };
     },
   };
 }
