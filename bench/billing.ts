@@ -18,11 +18,11 @@
  *   BENCH_SMOKE=1           1,000 renewals in 2 rounds (test/bench/bench-smoke.test.ts)
  */
 import { sql } from 'kysely';
-import { billingService } from '../src/domain/billing.ts';
+import { billingService } from '../src/domain/billing/billing.ts';
 import { systemClock, vendorClock } from '../src/domain/clock.ts';
 import { loadExchangeRates } from '../src/files/exchange-rates-file.ts';
 import { FORM_CARD_ENTRY } from '../src/gateways/sandbox-gateway.ts';
-import type { PaymentGateway } from '../src/domain/gateway.ts';
+import type { PaymentGateway } from '../src/domain/payments/gateway.ts';
 import { newId } from '../src/domain/ids.ts';
 import { createStore } from '../src/store/index.ts';
 import { reserveInvoiceNumbers } from '../src/store/ledger-store.ts';

@@ -1,4 +1,4 @@
-import type { IssuedCredential } from './domain/credentials.ts';
+import type { IssuedCredential } from './domain/accounts/index.ts';
 import type { Scope } from './domain/model.ts';
 import type { Services } from './services.ts';
 

@@ -1,7 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
-import type { EmailReport } from './domain/customer-email-model.ts';
-import type { ProcessorEventReport } from './domain/processor-events.ts';
-import type { WorkerReport } from './domain/worker-report.ts';
+import type { EmailReport } from './domain/notifications/index.ts';
+import type { ProcessorEventReport } from './domain/processor/index.ts';
+import type { WorkerReport } from './domain/reports/index.ts';
 import type { Services } from './services.ts';
 
 /** The services the worker runs; without `processorEvents` or `emails` (some tests) it does not run those. */

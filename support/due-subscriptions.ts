@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { periodStart } from '../src/domain/billing-period.ts';
+import { periodStart } from '../src/domain/billing/billing-period.ts';
 import { newId } from '../src/domain/ids.ts';
 import type { Transaction } from '../src/domain/model.ts';
 import type { Database } from '../src/store/database.ts';

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import type { Environment } from '../domain/model.ts';
-import { parsePriceText, type PriceText } from '../domain/price-text.ts';
+import { parsePriceText, type PriceText } from '../domain/catalog/index.ts';
 
 /** Commander option parsers: a bad value stops the command with commander's usage error and help. */
 

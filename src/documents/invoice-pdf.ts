@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
-import type { InvoiceDocument } from '../domain/invoices.ts';
-import { countryLocale } from '../domain/buyer-money.ts';
-import { formatForBuyer, ratePercent } from '../domain/money.ts';
+import type { InvoiceDocument } from '../domain/reports/index.ts';
+import { countryLocale } from '../domain/money/index.ts';
+import { formatForBuyer, ratePercent } from '../domain/money/index.ts';
 import { countryName } from './country-names.ts';
 
 /** The note an EU reverse-charge invoice must carry (Article 226(11a) of the VAT Directive). */

@@ -40,7 +40,7 @@ export function idempotencyService(deps: IdempotencyDeps) {
         );
       }
       if (earlier.state === 'IN_PROGRESS') {
-        // Money is safe to run again: charges and refunds are keyed by their own attempt (src/domain/charge-protocol.ts).
+        // Money is safe to run again: charges and refunds are keyed by their own attempt (src/domain/payments/charge-protocol.ts).
         const now = deps.clock.now();
         const stale = now.getTime() - Date.parse(earlier.claimedAt) >= (deps.staleAfterMs ?? STALE_CLAIM_MS);
         if (

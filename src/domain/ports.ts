@@ -54,7 +54,7 @@ export interface Repositories {
   processorEvents: ProcessorEventRepository;
   /** What the vendor panel's dashboard reads (src/store/dashboard-store.ts). */
   dashboard: DashboardRepository;
-  /** The customer e-mail outbox (src/domain/customer-emails.ts). */
+  /** The customer e-mail outbox (src/domain/notifications/customer-emails.ts). */
   customerEmails: CustomerEmailRepository;
   operations: OperationsRepository;
   idempotency: IdempotencyRepository;

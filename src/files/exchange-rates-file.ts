@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { invalidInput } from '../domain/errors.ts';
-import { formatExchangeRatesXml, parseExchangeRates, type ExchangeRates } from '../domain/exchange-rates.ts';
+import { formatExchangeRatesXml, parseExchangeRates, type ExchangeRates } from '../domain/money/index.ts';
 import { writeFileAtomically } from './atomic-write.ts';
 
 /**

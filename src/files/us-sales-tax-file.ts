@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { invalidInput } from '../domain/errors.ts';
-import { formatUsSalesTaxCsv, parseUsSalesTaxCsv, type UsSalesTaxTable } from '../domain/tax-rates.ts';
+import { formatUsSalesTaxCsv, parseUsSalesTaxCsv, type UsSalesTaxTable } from '../domain/tax/index.ts';
 import { writeFileAtomically } from './atomic-write.ts';
 
 /**

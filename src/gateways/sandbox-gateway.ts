@@ -8,10 +8,10 @@ import {
   type Decline,
   type PaymentGateway,
   type RefundResult,
-} from '../domain/gateway.ts';
+} from '../domain/payments/index.ts';
 import { precompiled, precompiledRow } from '../store/precompiled.ts';
 import type { Schema } from '../store/schema.ts';
-import { SANDBOX_TEST_CARDS, type SandboxBehaviour } from '../domain/sandbox-cards.ts';
+import { SANDBOX_TEST_CARDS, type SandboxBehaviour } from '../domain/payments/index.ts';
 
 const DECLINES: Record<Exclude<SandboxBehaviour, 'success' | 'later_declined'>, Decline> = {
   card_declined: { status: 'DECLINED', code: 'card_declined', message: 'The card was declined.', permanent: false },

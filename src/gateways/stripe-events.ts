@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { InboundEvent, ProcessorEvent } from '../domain/gateway.ts';
+import type { InboundEvent, ProcessorEvent } from '../domain/payments/index.ts';
 import { idOf, METADATA_ATTEMPT } from './stripe-ids.ts';
 
 // Stripe's events as the processor events opentill books (decisions §10b), read through the SDK.

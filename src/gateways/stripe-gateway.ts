@@ -9,7 +9,7 @@ import {
   type PaymentGateway,
   type RefundResult,
   type TokenizedCard,
-} from '../domain/gateway.ts';
+} from '../domain/payments/index.ts';
 import { translate } from './stripe-events.ts';
 import { idOf, METADATA_ATTEMPT, METADATA_SESSION } from './stripe-ids.ts';
 

@@ -1,5 +1,5 @@
-import type { PaymentGateway } from '../domain/gateway.ts';
-import { SANDBOX_TEST_CARDS } from '../domain/sandbox-cards.ts';
+import type { PaymentGateway } from '../domain/payments/index.ts';
+import { SANDBOX_TEST_CARDS } from '../domain/payments/index.ts';
 
 /**
  * Production until an operator configures a payment provider: it moves no money and says why.

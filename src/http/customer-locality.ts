@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { invalidInput } from '../domain/errors.ts';
 import type { Environment } from '../domain/model.ts';
-import type { Locality } from '../domain/purchases.ts';
-import { isKnownCountry } from '../domain/tax-rates.ts';
+import type { Locality } from '../domain/checkout/index.ts';
+import { isKnownCountry } from '../domain/tax/index.ts';
 import { countryOfIp, regionOfPostalCode } from '../geo/locate.ts';
 
 /**

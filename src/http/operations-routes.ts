@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { WorkerReport } from '../domain/worker-report.ts';
+import type { WorkerReport } from '../domain/reports/index.ts';
 import type { Services } from '../services.ts';
 import { sendError } from './errors-plugin.ts';
 

@@ -1,5 +1,5 @@
 import type { LedgerEntry, Transaction } from '../domain/model.ts';
-import { formatMinor, minorToNumber } from '../domain/money.ts';
+import { formatMinor, minorToNumber } from '../domain/money/index.ts';
 
 /** Domain records in the API's wire shapes, with the field names of docs/decisions.md §8. */
 

@@ -1,6 +1,6 @@
-import type { ComposedEmail, EmailView } from '../domain/customer-email-model.ts';
+import type { ComposedEmail, EmailView } from '../domain/notifications/index.ts';
 import type { ChargeFrequency, CustomerEmailKind } from '../domain/model.ts';
-import { formatForBuyer, ratePercent } from '../domain/money.ts';
+import { formatForBuyer, ratePercent } from '../domain/money/index.ts';
 import { html, type Html } from '../markup/html.ts';
 
 /**

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { EmailSender, OutgoingEmail, SendResult } from '../domain/customer-email-model.ts';
+import type { EmailSender, OutgoingEmail, SendResult } from '../domain/notifications/index.ts';
 
 /** What nodemailer's errors carry: the SMTP reply code when the server answered, a code of its own otherwise. */
 interface SmtpError extends Error {

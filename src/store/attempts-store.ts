@@ -1,4 +1,4 @@
-import { currentPlan } from '../domain/attempt-plans.ts';
+import { currentPlan } from '../domain/payments/index.ts';
 import type { Environment } from '../domain/model.ts';
 import type {
   AnyAttempt,
@@ -38,7 +38,7 @@ export function toAttemptRow(a: AnyAttempt): Insertable<ChargeAttemptsTable> {
 }
 
 export function toAttempt(row: Selectable<ChargeAttemptsTable>): Attempt {
-  // The row's kind says which plan it holds (src/domain/attempt-plans.ts).
+  // The row's kind says which plan it holds (src/domain/payments/attempt-plans.ts).
   return {
     id: row.id,
     scope: { vendorId: row.vendor_id, environment: row.environment as Environment },

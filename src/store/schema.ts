@@ -231,7 +231,7 @@ export interface ChargeAttemptsTable {
   updated_at: string;
   /** PURCHASE, VAULTED, RENEWAL or REFUND. */
   kind: Generated<string>;
-  /** JSON: what booking a success of this attempt writes (see src/domain/charge-protocol.ts). */
+  /** JSON: what booking a success of this attempt writes (see src/domain/payments/charge-protocol.ts). */
   plan: string | null;
 }
 

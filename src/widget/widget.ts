@@ -6,7 +6,7 @@
  * Nothing here may throw into the vendor's page: DOM work runs inside `guard`, and failures show
  * as `data-ts-error` on the element (and a console warning) or as rejections of `tc`'s promises.
  */
-import { buyerLocale, formatDecimalForBuyer } from '../domain/buyer-money.ts';
+import { buyerLocale, formatDecimalForBuyer } from '../domain/money/buyer-money.ts';
 
 declare const __OPENTILL_SANDBOX__: boolean;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { CREDENTIAL_CACHE_MS, credentialService } from '../../src/domain/credentials.ts';
+import { CREDENTIAL_CACHE_MS, credentialService } from '../../src/domain/accounts/credentials.ts';
 import type { StoredCredential } from '../../src/domain/ports.ts';
 import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 

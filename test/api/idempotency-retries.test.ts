@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { fixedClock } from '../../src/domain/clock.ts';
-import type { ChargeResult } from '../../src/domain/gateway.ts';
+import type { ChargeResult } from '../../src/domain/payments/gateway.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import type { Database } from '../../src/store/database.ts';
 import { scriptedSandbox } from '../helpers/scripted-gateway.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import type { ChargeResult, PaymentGateway, SessionRequest, TokenizedCard } from '../../src/domain/gateway.ts';
+import type { ChargeResult, PaymentGateway, SessionRequest, TokenizedCard } from '../../src/domain/payments/gateway.ts';
 import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import type { PaymentGateway } from '../../src/domain/gateway.ts';
+import type { PaymentGateway } from '../../src/domain/payments/gateway.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { scriptedSandbox } from '../helpers/scripted-gateway.ts';
 import { storeKinds, TEST_CARD, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { pendingAttempt } from '../../src/domain/charge-attempts.ts';
+import { pendingAttempt } from '../../src/domain/payments/charge-attempts.ts';
 import {
   attemptReconciler,
   chargeProtocol,
   UNRESOLVED_AFTER_MS,
   type Booking,
-} from '../../src/domain/charge-protocol.ts';
+} from '../../src/domain/payments/charge-protocol.ts';
 import { fixedClock } from '../../src/domain/clock.ts';
 import { invalidState } from '../../src/domain/errors.ts';
-import type { ChargeResult, NotFound, PaymentGateway } from '../../src/domain/gateway.ts';
+import type { ChargeResult, NotFound, PaymentGateway } from '../../src/domain/payments/gateway.ts';
 import type { ChargeAttempt } from '../../src/domain/ports.ts';
 import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { toUsd } from '../../src/domain/dashboard.ts';
+import { toUsd } from '../../src/domain/reports/dashboard.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createServices } from '../../src/services.ts';
 import type { Scope } from '../../src/domain/model.ts';

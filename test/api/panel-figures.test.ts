@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Migrator, sql } from 'kysely';
 import { beforeEach, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { convertFromUsd } from '../../src/domain/pricing.ts';
+import { convertFromUsd } from '../../src/domain/tax/pricing.ts';
 import { migrationProvider } from '../../src/store/migrations/index.ts';
 import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import type { ProcessorEvent } from '../../src/domain/gateway.ts';
-import { REFUSED_TRIES, retryDelayMs } from '../../src/domain/processor-events.ts';
+import type { ProcessorEvent } from '../../src/domain/payments/gateway.ts';
+import { REFUSED_TRIES, retryDelayMs } from '../../src/domain/processor/processor-events.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { processorWebhooks, scriptedProcessor } from '../helpers/scripted-processor.ts';
 import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';

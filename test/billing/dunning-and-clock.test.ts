@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import type { ChargeResult } from '../../src/domain/gateway.ts';
+import type { ChargeResult } from '../../src/domain/payments/gateway.ts';
 import type { Environment } from '../../src/domain/model.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { scriptedSandbox } from '../helpers/scripted-gateway.ts';

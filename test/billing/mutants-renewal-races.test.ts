@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { pendingAttempt } from '../../src/domain/charge-attempts.ts';
+import { pendingAttempt } from '../../src/domain/payments/charge-attempts.ts';
 import { fixedClock } from '../../src/domain/clock.ts';
-import type { ChargeResult } from '../../src/domain/gateway.ts';
+import type { ChargeResult } from '../../src/domain/payments/gateway.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { scriptedSandbox } from '../helpers/scripted-gateway.ts';
 import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';

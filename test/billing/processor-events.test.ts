@@ -1,13 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { pendingAttempt } from '../../src/domain/charge-attempts.ts';
-import { chargeProtocol } from '../../src/domain/charge-protocol.ts';
+import { pendingAttempt } from '../../src/domain/payments/charge-attempts.ts';
+import { chargeProtocol } from '../../src/domain/payments/charge-protocol.ts';
 import { fixedClock } from '../../src/domain/clock.ts';
-import type { ProcessorEvent } from '../../src/domain/gateway.ts';
+import type { ProcessorEvent } from '../../src/domain/payments/gateway.ts';
 import type { LedgerEntry } from '../../src/domain/model.ts';
 import type { ChargeAttempt } from '../../src/domain/ports.ts';
-import { processorEventService, REFUSED_TRIES, retryDelayMs, shortError } from '../../src/domain/processor-events.ts';
-import { reversalService } from '../../src/domain/reversals.ts';
+import {
+  processorEventService,
+  REFUSED_TRIES,
+  retryDelayMs,
+  shortError,
+} from '../../src/domain/processor/processor-events.ts';
+import { reversalService } from '../../src/domain/payments/reversals.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { scriptedProcessor, sign, TOLERANCE_S } from '../helpers/scripted-processor.ts';
 import { storeKinds, TEST_CARD, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import type { ProcessorEvent } from '../../src/domain/gateway.ts';
+import type { ProcessorEvent } from '../../src/domain/payments/gateway.ts';
 import type { Environment, LedgerEntry } from '../../src/domain/model.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { runWorkerOnce } from '../../src/worker.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { UNRESOLVED_AFTER_MS } from '../../src/domain/charge-protocol.ts';
+import { UNRESOLVED_AFTER_MS } from '../../src/domain/payments/charge-protocol.ts';
 import { fixedClock } from '../../src/domain/clock.ts';
 import type { ChargeAttempt } from '../../src/domain/ports.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';

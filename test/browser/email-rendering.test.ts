@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { sampleView } from '../../src/domain/customer-email-model.ts';
+import { sampleView } from '../../src/domain/notifications/customer-email-model.ts';
 import { CUSTOMER_EMAIL_KINDS, type Vendor } from '../../src/domain/model.ts';
 import { composeEmail } from '../../src/mail/email-templates.ts';
 import { ARTIFACTS, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { fixedClock } from '../../src/domain/clock.ts';
-import type { ChargeResult, PaymentGateway } from '../../src/domain/gateway.ts';
+import type { ChargeResult, PaymentGateway } from '../../src/domain/payments/gateway.ts';
 import { stripeGateway } from '../../src/gateways/stripe-gateway.ts';
 import { ARTIFACTS, freePort, launchChromium, seriousViolations } from '../../support/chromium.ts';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin/index.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import Fastify from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { isPayment } from '../../src/domain/ledger.ts';
+import { isPayment } from '../../src/domain/payments/ledger.ts';
 import { stripeGateway } from '../../src/gateways/stripe-gateway.ts';
 import { setupStripe } from '../../src/gateways/stripe-setup.ts';
 import { html, sendPage } from '../../src/http/pages/layout.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import type { ChargeResult } from '../../src/domain/gateway.ts';
+import type { ChargeResult } from '../../src/domain/payments/gateway.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { runWorkerOnce } from '../../src/worker.ts';
 import { scriptedSandbox } from '../helpers/scripted-gateway.ts';

@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config.ts';
-import type { EmailSender } from '../../src/domain/customer-email-model.ts';
+import type { EmailSender } from '../../src/domain/notifications/customer-email-model.ts';
 import { smtpSender } from '../../src/mail/smtp-sender.ts';
 import { createServices } from '../../src/services.ts';
 import { openPostgres } from '../../src/store/postgres-database.ts';

@@ -1,6 +1,6 @@
 import { FORM_CARD_ENTRY } from '../../src/gateways/sandbox-gateway.ts';
 import { sql } from 'kysely';
-import type { PaymentGateway } from '../../src/domain/gateway.ts';
+import type { PaymentGateway } from '../../src/domain/payments/gateway.ts';
 import type { Database } from '../../src/store/database.ts';
 
 /**

@@ -5,7 +5,7 @@
  * gateway pauses a few random milliseconds around every call, so a kill lands between any two steps.
  */
 import { loadConfig } from '../../src/config.ts';
-import type { PaymentGateway } from '../../src/domain/gateway.ts';
+import type { PaymentGateway } from '../../src/domain/payments/gateway.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { createServices } from '../../src/services.ts';
 import { openPostgres } from '../../src/store/postgres-database.ts';

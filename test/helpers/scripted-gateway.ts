@@ -1,5 +1,5 @@
 import { FORM_CARD_ENTRY } from '../../src/gateways/sandbox-gateway.ts';
-import type { ChargeRequest, ChargeResult, PaymentGateway } from '../../src/domain/gateway.ts';
+import type { ChargeRequest, ChargeResult, PaymentGateway } from '../../src/domain/payments/gateway.ts';
 
 /**
  * The sandbox's own gateway with its charges scripted by a test (decline on demand, lose an answer,

@@ -6,7 +6,7 @@ import type {
   PaymentGateway,
   ProcessorEvent,
   RefundResult,
-} from '../../src/domain/gateway.ts';
+} from '../../src/domain/payments/gateway.ts';
 
 /**
  * A payment processor with events, for tests of what opentill does with them: its money is the real

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { Clock } from '../../src/domain/clock.ts';
-import type { BillingOptions } from '../../src/domain/billing.ts';
+import type { BillingOptions } from '../../src/domain/billing/billing.ts';
 import { stripeGateway } from '../../src/gateways/stripe-gateway.ts';
 import { setupStripe } from '../../src/gateways/stripe-setup.ts';
 import type { ServiceOverrides } from '../../src/services.ts';

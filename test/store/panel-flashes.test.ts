@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { FLASH_MS, panelFlashService } from '../../src/domain/panel-flashes.ts';
+import { FLASH_MS, panelFlashService } from '../../src/domain/accounts/panel-flashes.ts';
 import type { Store } from '../../src/domain/ports.ts';
 import type { Database } from '../../src/store/database.ts';
 import { createStore } from '../../src/store/index.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import type { ChargeResult, NotFound } from '../../src/domain/gateway.ts';
+import type { ChargeResult, NotFound } from '../../src/domain/payments/gateway.ts';
 import { stripeGateway } from '../../src/gateways/stripe-gateway.ts';
 import { startStripeWorld, type StripeWorld } from '../helpers/stripe-world.ts';
 import { storeKinds } from '../helpers/test-app.ts';

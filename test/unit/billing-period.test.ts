@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { periodStart } from '../../src/domain/billing-period.ts';
+import { periodStart } from '../../src/domain/billing/billing-period.ts';
 import type { ChargeFrequency } from '../../src/domain/model.ts';
 
 const at = (iso: string) => new Date(iso);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { countryLocale, formatDecimalForBuyer, localeFromAcceptLanguage } from '../../src/domain/buyer-money.ts';
-import { formatForBuyer } from '../../src/domain/money.ts';
+import { countryLocale, formatDecimalForBuyer, localeFromAcceptLanguage } from '../../src/domain/money/buyer-money.ts';
+import { formatForBuyer } from '../../src/domain/money/money.ts';
 
 /** Intl separates some amounts from their symbol by a (narrow) no-break space; the tests read it as a plain one. */
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import ts from 'typescript';
+import { AREAS, refusal } from '../../support/area-imports.mjs';
 
 /**
  * No circle in the imports of src (docs/architecture.md): a module's imports, type-only ones included,
@@ -95,5 +96,32 @@ describe('imports', () => {
     assert.ok(files.length > 100, `${files.length} files read`);
     const found = cycles(importGraph(files)).map((group) => group.map((f) => relative(ROOT, f)).join(' -> '));
     assert.deepEqual(found, [], `import circles:\n${found.join('\n')}`);
+  });
+});
+
+describe("the domain's areas (support/area-imports.mjs)", () => {
+  test('the table of allowed imports has no circle, and names only areas that exist', () => {
+    const graph = new Map(Object.entries(AREAS).map(([area, may]) => [area, [...may]]));
+    assert.deepEqual(cycles(graph), []);
+    const folders = readdirSync(join(ROOT, 'src/domain'), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== 'ports')
+      .map((e) => e.name)
+      .sort();
+    assert.deepEqual(Object.keys(AREAS).sort(), folders);
+    for (const may of Object.values(AREAS)) for (const area of may) assert.ok(area in AREAS, area);
+  });
+
+  test('the rule refuses what the table does not allow, and deep imports from outside', () => {
+    const allowed = refusal('src/domain/checkout/purchases.ts', 'src/domain/billing/index.ts', false);
+    assert.equal(allowed, undefined);
+    assert.match(refusal('src/domain/billing/billing.ts', 'src/domain/checkout/index.ts', false)!, /not checkout/);
+    assert.match(refusal('src/domain/checkout/purchases.ts', 'src/domain/billing/billing.ts', false)!, /index\.ts/);
+    assert.match(refusal('src/http/app.ts', 'src/domain/billing/billing.ts', true)!, /index\.ts/);
+    assert.equal(refusal('src/http/app.ts', 'src/domain/billing/index.ts', false), undefined);
+    assert.match(refusal('src/domain/clock.ts', 'src/domain/money/index.ts', false)!, /kernel/);
+    assert.equal(refusal('src/domain/ports/attempts.ts', 'src/domain/payments/attempt-plans.ts', true), undefined);
+    assert.match(refusal('src/domain/ports/attempts.ts', 'src/domain/payments/attempt-plans.ts', false)!, /type/);
+    assert.equal(refusal('src/domain/billing/billing.ts', 'src/domain/billing/proration.ts', false), undefined);
+    assert.equal(refusal('src/domain/billing/billing.ts', 'src/domain/errors.ts', false), undefined);
   });
 });

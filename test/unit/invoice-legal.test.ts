@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { REVERSE_CHARGE_NOTE, renderInvoicePdf } from '../../src/documents/invoice-pdf.ts';
-import { periodEnd, type InvoiceDocument } from '../../src/domain/invoices.ts';
+import { periodEnd, type InvoiceDocument } from '../../src/domain/reports/invoices.ts';
 import { pdfText } from '../helpers/pdf-text.ts';
 
 // A 1x1 PNG.

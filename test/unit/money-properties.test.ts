@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { ExchangeRates } from '../../src/domain/exchange-rates.ts';
+import type { ExchangeRates } from '../../src/domain/money/exchange-rates.ts';
 import {
   convert,
   currencyExponent,
@@ -12,8 +12,8 @@ import {
   multiplyByRate,
   toMinor,
   type Decimal,
-} from '../../src/domain/money.ts';
-import { convertFromUsd, quotePrice } from '../../src/domain/pricing.ts';
+} from '../../src/domain/money/money.ts';
+import { convertFromUsd, quotePrice } from '../../src/domain/tax/pricing.ts';
 
 /**
  * Properties of the money and tax arithmetic, checked against exact rational arithmetic done here

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseExchangeRates } from '../../src/domain/exchange-rates.ts';
+import { parseExchangeRates } from '../../src/domain/money/exchange-rates.ts';
 import {
   convert,
   currencyExponent,
@@ -11,8 +11,8 @@ import {
   normalizeCurrency,
   parseDecimal,
   toMinor,
-} from '../../src/domain/money.ts';
-import { convertFromUsd, quotePrice } from '../../src/domain/pricing.ts';
+} from '../../src/domain/money/money.ts';
+import { convertFromUsd, quotePrice } from '../../src/domain/tax/pricing.ts';
 
 const invalid = (fn: () => unknown, pattern?: RegExp) =>
   assert.throws(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { latestUnreversedPayment, paymentEntry, reversalEntry } from '../../src/domain/ledger.ts';
+import { latestUnreversedPayment, paymentEntry, reversalEntry } from '../../src/domain/payments/ledger.ts';
 
 const at = new Date('2030-05-01T10:00:00.000Z');
 const transaction = { id: 'TC-TR_1', vendorId: 'TC-VE_1', environment: 'production' as const, country: 'DE' };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { prorate } from '../../src/domain/proration.ts';
+import { prorate } from '../../src/domain/billing/proration.ts';
 
 const now = new Date('2030-04-16T00:00:00.000Z');
 // A 30-day period of 30.00 USD, half used: 15.00 USD left.

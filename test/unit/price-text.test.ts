@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parsePriceText } from '../../src/domain/price-text.ts';
+import { parsePriceText } from '../../src/domain/catalog/price-text.ts';
 
 const invalid = (text: string, pattern: RegExp) =>
   assert.throws(

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { discountedNet } from '../../src/domain/coupons.ts';
-import type { ExchangeRates } from '../../src/domain/exchange-rates.ts';
+import { discountedNet } from '../../src/domain/catalog/coupons.ts';
+import type { ExchangeRates } from '../../src/domain/money/exchange-rates.ts';
 import type { Coupon } from '../../src/domain/model.ts';
-import type { Decimal } from '../../src/domain/money.ts';
-import { quotePrice, type QuoteRequest } from '../../src/domain/pricing.ts';
+import type { Decimal } from '../../src/domain/money/money.ts';
+import { quotePrice, type QuoteRequest } from '../../src/domain/tax/pricing.ts';
 
 /**
  * Properties of a price with a coupon, as the checkout computes it (quotePrice with

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import type { LedgerEntry } from '../../src/domain/model.ts';
-import { nextReversal, reversalsOf, reversedMinor, SPLIT_FIELDS } from '../../src/domain/reversal-amounts.ts';
+import { nextReversal, reversalsOf, reversedMinor, SPLIT_FIELDS } from '../../src/domain/payments/reversal-amounts.ts';
 
 /** A payment with any tax, fees and income that add up as a payment entry's do. */
 const payment = fc

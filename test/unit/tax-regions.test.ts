@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
-import { formatDecimal } from '../../src/domain/money.ts';
-import { taxRateFor } from '../../src/domain/tax-rates.ts';
+import { formatDecimal } from '../../src/domain/money/money.ts';
+import { taxRateFor } from '../../src/domain/tax/tax-rates.ts';
 import { countryOfIp, regionOfPostalCode } from '../../src/geo/locate.ts';
 import { US_ZIP_STATE_RANGES } from '../../src/geo/us-zip-states.ts';
 import { zipStateRanges } from '../../support/generate-us-zip-states.ts';

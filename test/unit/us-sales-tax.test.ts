@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatUsSalesTaxCsv, parseUsSalesTaxCsv, taxRateFor } from '../../src/domain/tax-rates.ts';
-import { quotePrice } from '../../src/domain/pricing.ts';
-import { formatDecimal } from '../../src/domain/money.ts';
+import { formatUsSalesTaxCsv, parseUsSalesTaxCsv, taxRateFor } from '../../src/domain/tax/tax-rates.ts';
+import { quotePrice } from '../../src/domain/tax/pricing.ts';
+import { formatDecimal } from '../../src/domain/money/money.ts';
 
 const HEADER =
   'State,ZipCode,TaxRegionName,StateRate,EstimatedCombinedRate,EstimatedCountyRate,EstimatedCityRate,EstimatedSpecialRate,RiskLevel';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkVatIdFormat, EU_COUNTRIES, formatVatIdChecker } from '../../src/domain/vat-ids.ts';
+import { checkVatIdFormat, EU_COUNTRIES, formatVatIdChecker } from '../../src/domain/tax/vat-ids.ts';
 
 /** The format-only VAT ID checker: prefix of the buyer's country, then that country's pattern. */
 describe('VAT ID formats', () => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { formatMinor } from '../../domain/money.ts';
+import { formatMinor } from '../../domain/money/index.ts';
 import { print, run } from '../output.ts';
 import { withServices } from '../with-services.ts';
 

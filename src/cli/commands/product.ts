@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Environment } from '../../domain/model.ts';
-import { formatMinor } from '../../domain/money.ts';
-import type { PriceText } from '../../domain/price-text.ts';
+import { formatMinor } from '../../domain/money/index.ts';
+import type { PriceText } from '../../domain/catalog/index.ts';
 import { environment, prices } from '../option-parsers.ts';
 import { print, run } from '../output.ts';
 import { table } from '../table.ts';

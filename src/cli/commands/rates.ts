@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { BUNDLED_RATES_FILE, loadExchangeRates, writeExchangeRatesFile } from '../../files/exchange-rates-file.ts';
-import { formatDecimal } from '../../domain/money.ts';
+import { formatDecimal } from '../../domain/money/index.ts';
 import { print, run } from '../output.ts';
 import { configOrFail } from '../with-services.ts';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { formatMinor } from '../../domain/money.ts';
-import type { BillingProgress } from '../../domain/sandbox-clock.ts';
+import { formatMinor } from '../../domain/money/index.ts';
+import type { BillingProgress } from '../../domain/billing/index.ts';
 import { positiveNumber } from '../option-parsers.ts';
 import { fail, print, run } from '../output.ts';
 import { requireVendor, withServices } from '../with-services.ts';

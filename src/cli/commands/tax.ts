@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { formatDecimal } from '../../domain/money.ts';
-import type { UsSalesTaxTable, ZipTaxRow } from '../../domain/tax-rates.ts';
+import { formatDecimal } from '../../domain/money/index.ts';
+import type { UsSalesTaxTable, ZipTaxRow } from '../../domain/tax/index.ts';
 import { loadUsSalesTax, writeUsSalesTaxFile } from '../../files/us-sales-tax-file.ts';
 import { print, run } from '../output.ts';
 import { configOrFail } from '../with-services.ts';

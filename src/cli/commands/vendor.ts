@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { invalidInput } from '../../domain/errors.ts';
-import { LOGO_MAX_BYTES, type SellerDetailsInput } from '../../domain/seller-details.ts';
+import { LOGO_MAX_BYTES, type SellerDetailsInput } from '../../domain/catalog/index.ts';
 import { yesOrNo } from '../option-parsers.ts';
 import { fail, print, run } from '../output.ts';
 import { table } from '../table.ts';

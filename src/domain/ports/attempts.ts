@@ -1,7 +1,7 @@
 import type { Scope } from '../model.ts';
-import type { AttemptPlans } from '../attempt-plans.ts';
+import type { AttemptPlans } from '../payments/attempt-plans.ts';
 
-// Charge attempts (the charge protocol, src/domain/charge-protocol.ts) and idempotency keys.
+// Charge attempts (the charge protocol, src/domain/payments/charge-protocol.ts) and idempotency keys.
 
 export interface IdempotencyRecord {
   requestHash: string;
@@ -38,7 +38,7 @@ interface AttemptFields {
   updatedAt: string;
 }
 
-/** An attempt of one kind, with that kind's plan (src/domain/attempt-plans.ts): what booking a success writes. */
+/** An attempt of one kind, with that kind's plan (src/domain/payments/attempt-plans.ts): what booking a success writes. */
 export type AttemptOf<K extends AttemptKind> = AttemptFields & { kind: K; plan: AttemptPlans[K] };
 
 /** An attempt as read: its kind tells its plan's type. */

@@ -1,7 +1,7 @@
 import type { ChangeFlag, Environment, LedgerEntry, Transaction } from '../model.ts';
 import type { AttemptOf, ChargeAttemptStatus } from './attempts.ts';
 
-// What the renewal engine claims and writes (src/domain/billing.ts), and the sandbox clocks.
+// What the renewal engine claims and writes (src/domain/billing/billing.ts), and the sandbox clocks.
 
 /** What billing decides on: a subscription's status and schedule as they are now. */
 export type BillingState = Pick<

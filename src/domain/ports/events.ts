@@ -1,5 +1,5 @@
 import type { CustomerEmailKind, Environment, Scope } from '../model.ts';
-import type { EmailFacts } from '../customer-email-model.ts';
+import type { EmailFacts } from '../notifications/customer-email-model.ts';
 
 // Processor events, the customer e-mail outbox and the worker's waiting counts.
 
@@ -57,7 +57,7 @@ export interface ProcessorEventRepository {
   markFailed(id: string, error: string, nextTryAt: string): Promise<void>;
 }
 
-/** The customer e-mail outbox (src/domain/customer-emails.ts). */
+/** The customer e-mail outbox (src/domain/notifications/customer-emails.ts). */
 export interface CustomerEmailRepository {
   /** Queues each e-mail unless its event key already queued one (then it is left as it is). */
   enqueue(emails: OutboxEmail[]): Promise<void>;

@@ -32,7 +32,7 @@ export interface EntryRepository {
    * A reversal of a payment, or of one of its reversals (a dispute won, a refund failed), or a few of
    * one payment's, the first reversing something already booked: refused, under a lock of the
    * payment's row, if the payment would then be reversed by more than it was or by less than nothing
-   * (src/domain/reversals.ts). Must run in a database transaction, which a refusal rolls back.
+   * (src/domain/payments/reversals.ts). Must run in a database transaction, which a refusal rolls back.
    */
   insertReversal(
     ...entries: (LedgerEntry & { vendorId: string; environment: Environment; description: string | null })[]

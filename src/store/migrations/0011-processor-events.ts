@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Inbound processor events (src/domain/processor-events.ts): each is stored once, by
+// Inbound processor events (src/domain/processor/processor-events.ts): each is stored once, by
 // `<provider>:<environment>:<event id>`, when its signature checks out, and acted on later by the
 // worker, which retries a failed one with a back-off (`tries`, `next_try_at`). Unprocessed events
 // are found through a partial index. Acting on them looks ledger entries up by the processor's ids

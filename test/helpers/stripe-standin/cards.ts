@@ -1,4 +1,4 @@
-import { passesLuhn } from '../../../src/domain/gateway.ts';
+import { passesLuhn } from '../../../src/domain/payments/gateway.ts';
 import { cardError, missingParam } from './errors.ts';
 
 /**

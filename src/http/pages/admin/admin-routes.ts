@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { localeFromAcceptLanguage } from '../../../domain/buyer-money.ts';
+import { localeFromAcceptLanguage } from '../../../domain/money/index.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { Scope } from '../../../domain/model.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';

@@ -1,11 +1,11 @@
-import { canCancel } from '../../../domain/customer-portal.ts';
-import { formatInvoiceNumber } from '../../../domain/invoices.ts';
-import { isPayment } from '../../../domain/ledger.ts';
+import { canCancel } from '../../../domain/portal/index.ts';
+import { formatInvoiceNumber } from '../../../domain/reports/index.ts';
+import { isPayment } from '../../../domain/payments/index.ts';
 import type { Environment, LedgerEntry, Transaction, WhoCanceled } from '../../../domain/model.ts';
-import { formatForBuyer, formatMinor } from '../../../domain/money.ts';
-import { MAX_REASON_LENGTH, refundableNow } from '../../../domain/refunds.ts';
+import { formatForBuyer, formatMinor } from '../../../domain/money/index.ts';
+import { MAX_REASON_LENGTH, refundableNow } from '../../../domain/payments/index.ts';
 import { countryName } from '../../../documents/country-names.ts';
-import type { ReversalState } from '../../../domain/reversals.ts';
+import type { ReversalState } from '../../../domain/payments/index.ts';
 import { html, type Html } from '../layout.ts';
 import { entryLabel, frequencyWord, typeWord } from '../panel/words.ts';
 

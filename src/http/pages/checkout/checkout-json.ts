@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Offer } from '../../../domain/catalog.ts';
+import type { Offer } from '../../../domain/catalog/index.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { Scope } from '../../../domain/model.ts';
 import { ERROR_STATUS } from '../../error-status.ts';

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../domain/errors.ts';
-import type { Offer } from '../../../domain/catalog.ts';
-import { isPayment } from '../../../domain/ledger.ts';
+import type { Offer } from '../../../domain/catalog/index.ts';
+import { isPayment } from '../../../domain/payments/index.ts';
 import type { LedgerEntry, Scope, Transaction } from '../../../domain/model.ts';
-import { KNOWN_COUNTRIES } from '../../../domain/tax-rates.ts';
+import { KNOWN_COUNTRIES } from '../../../domain/tax/index.ts';
 import { requireOrigin } from '../../../domain/validation.ts';
-import type { CheckoutOutcome } from '../../../domain/checkout.ts';
-import { BusinessDetailsError, type PurchaseRequest } from '../../../domain/purchases.ts';
-import { isEuCountry } from '../../../domain/vat-ids.ts';
+import type { CheckoutOutcome } from '../../../domain/checkout/index.ts';
+import { BusinessDetailsError, type PurchaseRequest } from '../../../domain/checkout/index.ts';
+import { isEuCountry } from '../../../domain/tax/index.ts';
 import { customerLocality } from '../../customer-locality.ts';
 import { ERROR_STATUS } from '../../error-status.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
@@ -19,7 +19,7 @@ import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
 import { checkoutLimits } from './checkout-limits.ts';
 import { jsonFailure, jsonOffer, refuse } from './checkout-json.ts';
 import { vetCoupon } from './coupon-attempts.ts';
-import { localeFromAcceptLanguage } from '../../../domain/buyer-money.ts';
+import { localeFromAcceptLanguage } from '../../../domain/money/index.ts';
 import {
   checkoutForm,
   countryName,
@@ -30,7 +30,7 @@ import {
   tryAgain,
   type FieldErrors,
 } from './checkout-views.ts';
-import { passesLuhn } from '../../../domain/gateway.ts';
+import { passesLuhn } from '../../../domain/payments/index.ts';
 import { isEmail } from '../../../domain/validation.ts';
 
 /**

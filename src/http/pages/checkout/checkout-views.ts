@@ -1,9 +1,9 @@
-import type { Offer } from '../../../domain/catalog.ts';
-import type { CardEntry } from '../../../domain/gateway.ts';
+import type { Offer } from '../../../domain/catalog/index.ts';
+import type { CardEntry } from '../../../domain/payments/index.ts';
 import type { Environment, Transaction } from '../../../domain/model.ts';
-import { formatForBuyer } from '../../../domain/money.ts';
-import type { PriceQuote } from '../../../domain/pricing.ts';
-import { SANDBOX_TEST_CARDS } from '../../../domain/sandbox-cards.ts';
+import { formatForBuyer } from '../../../domain/money/index.ts';
+import type { PriceQuote } from '../../../domain/tax/index.ts';
+import { SANDBOX_TEST_CARDS } from '../../../domain/payments/index.ts';
 import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import type { CheckoutPrefill } from './checkout-url.ts';

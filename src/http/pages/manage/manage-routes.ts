@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { localeFromAcceptLanguage } from '../../../domain/buyer-money.ts';
-import { canUpdateCard, type Authentication, type CardCompletion } from '../../../domain/customer-portal.ts';
+import { localeFromAcceptLanguage } from '../../../domain/money/index.ts';
+import { canUpdateCard, type Authentication, type CardCompletion } from '../../../domain/portal/index.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { WireErrorCode } from '../../error-status.ts';
 import type { Scope } from '../../../domain/model.ts';

@@ -1,9 +1,9 @@
-import { canCancel, canUpdateCard, type PortalItem } from '../../../domain/customer-portal.ts';
-import type { CardEntry } from '../../../domain/gateway.ts';
-import { formatInvoiceNumber } from '../../../domain/invoices.ts';
-import { isPayment } from '../../../domain/ledger.ts';
+import { canCancel, canUpdateCard, type PortalItem } from '../../../domain/portal/index.ts';
+import type { CardEntry } from '../../../domain/payments/index.ts';
+import { formatInvoiceNumber } from '../../../domain/reports/index.ts';
+import { isPayment } from '../../../domain/payments/index.ts';
 import type { Environment, Transaction } from '../../../domain/model.ts';
-import { formatForBuyer } from '../../../domain/money.ts';
+import { formatForBuyer } from '../../../domain/money/index.ts';
 import { html, type Html } from '../layout.ts';
 
 const PERIOD: Record<Transaction['chargeFrequency'], string> = {

@@ -1,9 +1,9 @@
 import type { FastifyReply } from 'fastify';
-import { paymentLink } from '../../../domain/catalog.ts';
+import { paymentLink } from '../../../domain/catalog/index.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { Environment } from '../../../domain/model.ts';
-import type { PanelSession } from '../../../domain/panel-accounts.ts';
-import { parsePriceText } from '../../../domain/price-text.ts';
+import type { PanelSession } from '../../../domain/accounts/index.ts';
+import { parsePriceText } from '../../../domain/catalog/index.ts';
 import type { FormBody } from '../form-body.ts';
 import { couponsContent } from './coupons.ts';
 import { scopeOf, vendorLocale, type PanelRouting } from './panel-routing.ts';

@@ -2,7 +2,7 @@ import type { Coupon, Environment, Product } from '../../../domain/model.ts';
 import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import { csrfField } from './panel-layout.ts';
-import { formatForBuyer } from '../../../domain/money.ts';
+import { formatForBuyer } from '../../../domain/money/index.ts';
 import { byCurrency } from './products.ts';
 
 export function couponsContent(view: {

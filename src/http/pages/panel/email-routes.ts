@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { invalidInput } from '../../../domain/errors.ts';
 import type { Environment } from '../../../domain/model.ts';
-import type { PanelSession } from '../../../domain/panel-accounts.ts';
+import type { PanelSession } from '../../../domain/accounts/index.ts';
 import { emailKind, emailPreviewContent, emailsContent, emailSettingsOf, KIND_WORDS } from './emails.ts';
 import type { PageExtra, PanelRouting } from './panel-routing.ts';
 

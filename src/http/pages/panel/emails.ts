@@ -1,4 +1,4 @@
-import type { EmailSettingsInput, OutgoingEmail } from '../../../domain/customer-email-model.ts';
+import type { EmailSettingsInput, OutgoingEmail } from '../../../domain/notifications/index.ts';
 import { CUSTOMER_EMAIL_KINDS, type CustomerEmailKind, type Environment, type Vendor } from '../../../domain/model.ts';
 import type { OutboxEmail } from '../../../domain/ports.ts';
 import type { FormBody } from '../form-body.ts';

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { errorCodes, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { PanelSession } from '../../../domain/panel-accounts.ts';
-import { LOGO_MAX_BYTES } from '../../../domain/seller-details.ts';
+import type { PanelSession } from '../../../domain/accounts/index.ts';
+import { LOGO_MAX_BYTES } from '../../../domain/catalog/index.ts';
 import type { Services } from '../../../services.ts';
 import { describeFailure } from '../../errors-plugin.ts';
 import type { HttpApp } from '../../http-app.ts';

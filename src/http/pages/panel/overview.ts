@@ -1,6 +1,6 @@
-import type { Overview, Series } from '../../../domain/dashboard.ts';
+import type { Overview, Series } from '../../../domain/reports/index.ts';
 import type { Environment } from '../../../domain/model.ts';
-import { formatForBuyer } from '../../../domain/money.ts';
+import { formatForBuyer } from '../../../domain/money/index.ts';
 import { html, type Html } from '../layout.ts';
 import { panelHref } from './panel-layout.ts';
 

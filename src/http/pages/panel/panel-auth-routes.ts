@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../domain/errors.ts';
-import { PANEL_SESSION_MS } from '../../../domain/panel-accounts.ts';
+import { PANEL_SESSION_MS } from '../../../domain/accounts/index.ts';
 import type { Services } from '../../../services.ts';
 import type { HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../domain/errors.ts';
 import type { Environment } from '../../../domain/model.ts';
-import type { PanelSession } from '../../../domain/panel-accounts.ts';
+import type { PanelSession } from '../../../domain/accounts/index.ts';
 import type { Services } from '../../../services.ts';
 import type { HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { localeFromAcceptLanguage } from '../../../domain/buyer-money.ts';
+import { localeFromAcceptLanguage } from '../../../domain/money/index.ts';
 import type { AppError } from '../../../domain/errors.ts';
 import type { Environment, Scope } from '../../../domain/model.ts';
-import type { PanelSession } from '../../../domain/panel-accounts.ts';
+import type { PanelSession } from '../../../domain/accounts/index.ts';
 import type { Services } from '../../../services.ts';
 import type { FormBody } from '../form-body.ts';
 import type { Html } from '../layout.ts';

@@ -1,5 +1,5 @@
 import type { Vendor } from '../../../domain/model.ts';
-import type { PanelSignUpMode } from '../../../domain/panel-accounts.ts';
+import type { PanelSignUpMode } from '../../../domain/accounts/index.ts';
 import { html, type Html } from '../layout.ts';
 import { csrfField, panelHref } from './panel-layout.ts';
 

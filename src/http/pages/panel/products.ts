@@ -1,5 +1,5 @@
 import type { Environment, Product } from '../../../domain/model.ts';
-import { formatForBuyer, formatMinor, usdFirst } from '../../../domain/money.ts';
+import { formatForBuyer, formatMinor, usdFirst } from '../../../domain/money/index.ts';
 import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import { csrfField } from './panel-layout.ts';

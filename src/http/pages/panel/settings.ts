@@ -1,7 +1,7 @@
 import type { Environment, Vendor } from '../../../domain/model.ts';
 import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
-import { LOGO_MAX_BYTES } from '../../../domain/seller-details.ts';
+import { LOGO_MAX_BYTES } from '../../../domain/catalog/index.ts';
 import { LOGO_CSRF_HEADER, LOGO_TYPES, LOGO_UPLOAD_PATH } from './logo-upload.ts';
 import { csrfField, panelHref } from './panel-layout.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../domain/errors.ts';
 import type { Environment, Scope } from '../../../domain/model.ts';
-import type { PanelSession } from '../../../domain/panel-accounts.ts';
+import type { PanelSession } from '../../../domain/accounts/index.ts';
 import { typedAmount, type FormBody } from '../form-body.ts';
 import { panelHref } from './panel-layout.ts';
 import { scopeOf, vendorLocale, type PageExtra, type PanelRouting } from './panel-routing.ts';

@@ -1,6 +1,6 @@
 import type { Environment, LedgerEntry, Product, Transaction, WhoCanceled } from '../../../domain/model.ts';
-import { formatForBuyer, formatMinor } from '../../../domain/money.ts';
-import { MAX_REASON_LENGTH, refundableNow } from '../../../domain/refunds.ts';
+import { formatForBuyer, formatMinor } from '../../../domain/money/index.ts';
+import { MAX_REASON_LENGTH, refundableNow } from '../../../domain/payments/index.ts';
 import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import { csrfField, panelHref } from './panel-layout.ts';

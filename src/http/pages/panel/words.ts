@@ -6,8 +6,8 @@ import type {
   TransactionStatus,
   TransactionType,
 } from '../../../domain/model.ts';
-import { formatForBuyer } from '../../../domain/money.ts';
-import { refundableNow } from '../../../domain/refunds.ts';
+import { formatForBuyer } from '../../../domain/money/index.ts';
+import { refundableNow } from '../../../domain/payments/index.ts';
 
 /** Plain words for every enum the panel shows: vendors read "Monthly", not MONTHLY. */
 export const TYPE_WORDS: Record<TransactionType, string> = {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { formatMinor, minorToNumber } from '../../../domain/money.ts';
+import { formatMinor, minorToNumber } from '../../../domain/money/index.ts';
 import { customerLocality } from '../../customer-locality.ts';
 import { ErrorBody } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { ClockReading } from '../../../domain/sandbox-clock.ts';
+import type { ClockReading } from '../../../domain/billing/index.ts';
 import { errorResponses } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 

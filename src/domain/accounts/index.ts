@@ -1,0 +1,4 @@
+export * from './credentials.ts';
+export * from './panel-accounts.ts';
+export * from './panel-flashes.ts';
+export * from './panel-invites.ts';

@@ -1,0 +1,3 @@
+export * from './checkout.ts';
+export * from './purchases.ts';
+export * from './transactions.ts';

@@ -1,0 +1,2 @@
+export * from './customer-email-model.ts';
+export * from './customer-emails.ts';

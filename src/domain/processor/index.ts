@@ -1,0 +1,1 @@
+export * from './processor-events.ts';

@@ -1,0 +1,3 @@
+export * from './dashboard.ts';
+export * from './invoices.ts';
+export * from './worker-report.ts';

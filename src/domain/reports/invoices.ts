@@ -1,0 +1,157 @@
+import { notFound } from '../errors.ts';
+import { isPayment } from '../payments/index.ts';
+import { periodStart } from '../billing/index.ts';
+import { RECURRING_FREQUENCIES, type Environment, type Transaction } from '../model.ts';
+import type { Store } from '../ports.ts';
+
+/**
+ * An invoice (for a payment) or credit note (for a refund), as the PDF shows it. Amounts are
+ * positive minor units in the entry's currency; a credit note names the invoice it reverses.
+ */
+export interface InvoiceDocument {
+  kind: 'INVOICE' | 'CREDIT_NOTE';
+  number: string;
+  issuedAt: string;
+  environment: Environment;
+  /** From the vendor's settings; the vendor's name and e-mail stand in when unset. */
+  seller: {
+    name: string;
+    email: string;
+    address: string[];
+    country: string | null;
+    taxId: string | null;
+    supportEmail: string | null;
+    logo: string | null;
+  };
+  buyer: {
+    name: string | null;
+    businessName: string | null;
+    /** A business buyer's street and city, one entry per line; empty for a consumer. */
+    address: string[];
+    email: string;
+    country: string;
+    region: string | null;
+    postalCode: string | null;
+    vatId: string | null;
+  };
+  /** One line: quantity, net unit price; for a subscription payment the period it pays for (end exclusive: the next period's start). */
+  item: {
+    description: string;
+    quantity: number;
+    unitNetMinor: number;
+    periodStart: string | null;
+    periodEnd: string | null;
+  };
+  /** The buyer accounts for the VAT (EU B2B): the document carries the reverse-charge note. */
+  reverseCharge: boolean;
+  currency: string;
+  netMinor: number;
+  taxMinor: number;
+  totalMinor: number;
+  taxRate: string;
+  taxName: string;
+  transactionId: string;
+  reference: string | null;
+  /** For a credit note: the number of the invoice it reverses. */
+  creditFor: string | null;
+}
+
+/** Sandbox numbers carry a prefix so a test document can never pass for a real one. */
+export function formatInvoiceNumber(n: number, environment: Environment): string {
+  return `${environment === 'sandbox' ? 'TEST-' : ''}${String(n).padStart(6, '0')}`;
+}
+
+/**
+ * The end of the billing period that starts at `start` (exclusive: the next period's start), counted
+ * from the subscription's anchor so that month ends stay calendar-correct; null when unknown.
+ */
+export function periodEnd(transaction: Pick<Transaction, 'chargeFrequency' | 'billing'>, start: string): string | null {
+  const frequency = transaction.chargeFrequency;
+  if (!RECURRING_FREQUENCIES.includes(frequency)) return null;
+  const from = new Date(start);
+  if (Number.isNaN(from.getTime())) return null;
+  const anchor = transaction.billing ? new Date(transaction.billing.anchor) : from;
+  for (let n = 1; n < 200_000; n++) {
+    const next = periodStart(anchor, frequency, n);
+    if (next.getTime() > from.getTime()) return next.toISOString();
+  }
+  return null;
+}
+
+export function invoiceService(deps: { store: Store }) {
+  return {
+    /** The document behind `{base_url}/invoice/{hashId}`; the unguessable hash id is the key. */
+    async find(environment: Environment, hashId: string): Promise<InvoiceDocument> {
+      const entry = await deps.store.entries.findByHash(environment, hashId);
+      if (!entry || entry.invoiceNumber === null || entry.invoiceNumber === undefined)
+        throw notFound(`Invoice ${hashId}`);
+      const scope = { vendorId: entry.vendorId, environment };
+      const transaction = await deps.store.transactions.find(scope, entry.transactionId);
+      const vendor = await deps.store.vendors.find(entry.vendorId);
+      if (!transaction || !vendor) throw notFound(`Invoice ${hashId}`);
+      const customer = await deps.store.customers.find(scope, transaction.customerId);
+      const payment = isPayment(entry);
+      let creditFor: string | null = null;
+      let description = transaction.productName;
+      if (!payment && entry.reversesEntryId) {
+        const reversed = (await deps.store.entries.listForTransaction(transaction.id)).find(
+          (e) => e.id === entry.reversesEntryId,
+        );
+        if (reversed?.invoiceNumber != null) creditFor = formatInvoiceNumber(reversed.invoiceNumber, environment);
+        // A part of the payment credited says so, and why when the vendor said.
+        if (reversed && -entry.amountTotalMinor < reversed.amountTotalMinor) description += ', partial refund';
+        if (entry.description) description += `: ${entry.description}`;
+      }
+      // Read defensively: the business fields came with the EU B2B work and older rows may lack them.
+      const business = transaction as Partial<
+        Pick<Transaction, 'buyerVatId' | 'reverseCharge' | 'businessName' | 'buyerAddress'>
+      >;
+      const name = [customer?.firstName, customer?.lastName].filter(Boolean).join(' ');
+      const sign = payment ? 1 : -1;
+      return {
+        kind: payment ? 'INVOICE' : 'CREDIT_NOTE',
+        number: formatInvoiceNumber(entry.invoiceNumber, environment),
+        issuedAt: entry.createdAt,
+        environment,
+        seller: {
+          name: vendor.sellerName || vendor.name,
+          email: vendor.email,
+          address: vendor.address ?? [],
+          country: vendor.country ?? null,
+          taxId: vendor.taxId ?? null,
+          supportEmail: vendor.supportEmail ?? null,
+          logo: vendor.logo ?? null,
+        },
+        buyer: {
+          name: name || null,
+          businessName: business.businessName ?? null,
+          address: business.buyerAddress ? business.buyerAddress.split('\n') : [],
+          email: transaction.email,
+          country: transaction.country,
+          region: transaction.region,
+          postalCode: transaction.postalCode,
+          vatId: business.buyerVatId ?? null,
+        },
+        item: {
+          description,
+          quantity: 1,
+          unitNetMinor: sign * entry.netMinor,
+          periodStart: entry.periodStart,
+          periodEnd: entry.periodStart ? periodEnd(transaction, entry.periodStart) : null,
+        },
+        reverseCharge: business.reverseCharge === true,
+        currency: entry.currency,
+        netMinor: sign * entry.netMinor,
+        taxMinor: sign * entry.taxMinor,
+        totalMinor: sign * entry.amountTotalMinor,
+        taxRate: entry.taxRate,
+        taxName: transaction.taxName,
+        transactionId: transaction.id,
+        reference: entry.externalId,
+        creditFor,
+      };
+    },
+  };
+}
+
+export type InvoiceService = ReturnType<typeof invoiceService>;

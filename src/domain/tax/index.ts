@@ -1,0 +1,3 @@
+export * from './pricing.ts';
+export * from './tax-rates.ts';
+export * from './vat-ids.ts';
