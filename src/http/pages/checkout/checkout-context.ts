@@ -1,0 +1,57 @@
+import type { FastifyReply } from 'fastify';
+import type { Offer } from '../../../domain/catalog/index.ts';
+import { AppError } from '../../../domain/errors.ts';
+import type { Environment, Scope } from '../../../domain/model.ts';
+import type { Services } from '../../../services.ts';
+import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
+import { sendProblem } from '../layout.ts';
+import { embeddingOf, frameAncestorsOf } from './checkout-embedding.ts';
+import { checkoutLimits, type CheckoutLimits } from './checkout-limits.ts';
+
+/** The path of every checkout route: /payment/product/{productId}…, a product's id or a customized link's. */
+export type Params = { productId: string };
+
+/** What the checkout's routes share: one environment's services and limits, and the offer behind a link. */
+export interface CheckoutContext {
+  services: Services;
+  environment: Environment;
+  limits: CheckoutLimits;
+  /** The product (or customized link) the checkout sells, with the vendor's scope it is priced and charged in. */
+  offerOf(productId: string): Promise<{ scope: Scope; offer: Offer }>;
+  /** The seller's name as its invoices carry it (Settings), else the vendor's account name. */
+  vendorName(scope: Scope): Promise<string>;
+}
+
+export function checkoutContext(app: HttpApp, { services, environment }: EnvironmentContext): CheckoutContext {
+  return {
+    services,
+    environment,
+    limits: checkoutLimits(app, services.config, environment),
+    async offerOf(productId) {
+      const scope = await services.catalog.ownerOf(productId, environment);
+      return { scope, offer: await services.catalog.resolveOffer(scope, productId) };
+    },
+    async vendorName(scope) {
+      const vendor = await services.catalog.findVendor(scope.vendorId);
+      return vendor?.sellerName ?? vendor?.name ?? '';
+    },
+  };
+}
+
+/** The problem page, framed only where the checkout itself may be. */
+export const problemPage = (reply: FastifyReply, status: number, title: string, text: string) =>
+  sendProblem(reply, status, title, text, frameAncestorsOf(embeddingOf(reply.request)));
+
+/** Page-level failures that are not the form's fault: unknown product, expired link. */
+export function offerFailure(reply: FastifyReply, err: unknown) {
+  if (err instanceof AppError && err.code === 'LINK_EXPIRED')
+    return problemPage(reply, 410, 'This link has expired', err.message);
+  if (err instanceof AppError && err.code === 'NOT_FOUND')
+    return problemPage(
+      reply,
+      404,
+      'Product not found',
+      'This payment link does not lead to a product. Check the link, or ask the seller for a new one.',
+    );
+  throw err;
+}

@@ -1,0 +1,33 @@
+import type { FastifyRequest } from 'fastify';
+import { requireOrigin } from '../../../domain/validation.ts';
+
+/**
+ * Where the checkout is shown (docs/decisions.md §14). The client script opens it with `embedded=1`
+ * and `origin`, the origin of the vendor's page. Only a page of that origin may frame it
+ * (`frame-ancestors`), and only that origin hears from it; without an origin nobody may frame it.
+ */
+export interface Embedding {
+  /** Inside the overlay: a Close button, and messages to the parent page. */
+  embedded: boolean;
+  /** The embedding page's origin, canonical (`scheme://host[:port]`), or null. */
+  origin: string | null;
+}
+
+export function embeddingOf(request: FastifyRequest): Embedding {
+  const query = request.query as Record<string, unknown>;
+  let origin: string | null = null;
+  try {
+    if (typeof query.origin === 'string' && query.origin.length <= 300) origin = requireOrigin(query.origin);
+  } catch {
+    // Not an http(s) origin: as if none was announced.
+  }
+  return { embedded: query.embedded === '1' && origin !== null, origin };
+}
+
+export const frameAncestorsOf = (embedding: Embedding) => embedding.origin ?? "'none'";
+
+/** The embedding as a query string, for the checkout's links to its own pages (`?embedded=1&origin=…`, or nothing). */
+export const embeddingQuery = (embedding: Embedding) =>
+  embedding.origin
+    ? `?${new URLSearchParams({ ...(embedding.embedded ? { embedded: '1' } : {}), origin: embedding.origin }).toString()}`
+    : '';

@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Offer } from '../../../domain/catalog/index.ts';
+import { AppError } from '../../../domain/errors.ts';
+import type { Scope } from '../../../domain/model.ts';
+import { localeFromAcceptLanguage } from '../../../domain/money/index.ts';
+import type { CardEntry } from '../../../domain/payments/index.ts';
+import { KNOWN_COUNTRIES, type PriceQuote } from '../../../domain/tax/index.ts';
+import { customerLocality } from '../../customer-locality.ts';
+import type { HttpApp } from '../../http-app.ts';
+import { jsonErrorHandler } from '../json-errors.ts';
+import { sendPage } from '../layout.ts';
+import { offerFailure, type CheckoutContext, type Params } from './checkout-context.ts';
+import { embeddingOf, embeddingQuery, frameAncestorsOf, type Embedding } from './checkout-embedding.ts';
+import { CHECKOUT_SCRIPT, elementMode, EMBED_SCRIPT, PROCESSOR_SCRIPT } from './checkout-scripts.ts';
+import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
+import { checkoutForm, type FieldErrors } from './checkout-views.ts';
+import { vetCoupon } from './coupon-attempts.ts';
+
+// The checkout page: its form, priced on the server, first shown and shown again after a submit that did not pay.
+
+export type FormMessages = {
+  error?: string | undefined;
+  notice?: string | undefined;
+  fieldErrors?: FieldErrors | undefined;
+};
+
+/** The form, priced for the prefill's country, ZIP code and coupon; a coupon that may not be used is left out and said why. */
+export async function showForm(
+  ctx: CheckoutContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  scope: Scope,
+  offer: Offer,
+  prefill: CheckoutPrefill,
+  status: number,
+  messages: FormMessages = {},
+) {
+  const locality = customerLocality(request, ctx.environment, { zip: prefill.zipCode, country: prefill.country });
+  const productId = (request.params as Params).productId;
+  if (prefill.coupon) {
+    // A coupon that cannot be used (or may not be tried now): show the price without it, and say why.
+    const verdict = await vetCoupon(ctx.services, request.ip, scope, offer.product.id, prefill.coupon);
+    if (verdict.status !== 'valid') {
+      messages = { ...messages, error: messages.error ?? verdict.message };
+      prefill = { ...prefill, coupon: undefined };
+      if (verdict.status === 'blocked') {
+        status = 429;
+        reply.header('retry-after', String(verdict.retryAfterSeconds));
+      }
+    }
+  }
+  const { quote } = await ctx.services.purchases.quote(scope, productId, locality, prefill.coupon, prefill.vatId);
+  const lockedEmail = offer.customized?.userMail ?? undefined;
+  const embedding = embeddingOf(request);
+  const cardEntry = ctx.services.payments.cardEntry(ctx.environment);
+  const needsCard = offer.product.type !== 'ONETIME' || quote.totalMinor > 0;
+  const token = randomBytes(18).toString('base64url');
+  const scripts = formScripts({ cardEntry, embedding, needsCard, offer, quote, productId });
+  return sendPage(reply, {
+    status,
+    title: offer.product.name,
+    frameAncestors: frameAncestorsOf(embedding),
+    body: checkoutForm(
+      {
+        environment: ctx.environment,
+        vendorName: await ctx.vendorName(scope),
+        offer,
+        quote,
+        locale: localeFromAcceptLanguage(request.headers['accept-language']),
+        country: locality.country,
+        countryEditable: locality.source !== 'ip',
+        countries: KNOWN_COUNTRIES,
+        quoteUrl: `${encodeURIComponent(productId)}/quote`,
+        prefill: {
+          ...prefill,
+          email: lockedEmail ?? prefill.email,
+          firstName: prefill.firstName ?? offer.customized?.userFirstName ?? undefined,
+          lastName: prefill.lastName ?? offer.customized?.userLastName ?? undefined,
+        },
+        emailLocked: !!lockedEmail || !!(prefill.nonEditableEmail && prefill.email),
+        token,
+        cardEntry,
+        needsCard,
+        now: ctx.services.clock.now(scope),
+        ...messages,
+      },
+      embedding.embedded,
+    ),
+    ...scripts,
+  });
+}
+
+/** The page's scripts: the overlay's messages, the form's own script and the processor's card element, as the card is taken. */
+function formScripts(page: {
+  cardEntry: CardEntry;
+  embedding: Embedding;
+  needsCard: boolean;
+  offer: Offer;
+  quote: PriceQuote;
+  productId: string;
+}) {
+  const { cardEntry, embedding, needsCard, offer, quote } = page;
+  const embedScript = embedding.embedded && embedding.origin ? EMBED_SCRIPT(embedding.origin, null) : '';
+  const browserScript =
+    cardEntry.kind === 'browser'
+      ? PROCESSOR_SCRIPT({
+          publicKey: cardEntry.publicKey,
+          mode: elementMode(needsCard, quote.totalMinor, offer),
+          amount: quote.totalMinor,
+          currency: quote.currency.toLowerCase(),
+          saveForLater: offer.product.type !== 'ONETIME',
+          sessionUrl: `${encodeURIComponent(page.productId)}/session${embeddingQuery(embedding)}`,
+        })
+      : '';
+  return {
+    // The form's own script: inline before the processor's (its Pay waits for a new price first), else a file of this origin, under the page's nonce.
+    script: embedScript + (cardEntry.kind === 'browser' ? CHECKOUT_SCRIPT : '') + browserScript || undefined,
+    processorScript:
+      cardEntry.kind === 'browser' && needsCard
+        ? { url: cardEntry.scriptUrl, origins: cardEntry.origins }
+        : { url: '../checkout.js', origins: [] },
+  };
+}
+
+/** The checkout page of a product or customized link, and the form's script it loads. */
+export function registerCheckoutPage(app: HttpApp, ctx: CheckoutContext) {
+  // The checkout form's script (CHECKOUT_SCRIPT), the same for every product: the page's CSP allows it by nonce.
+  app.get('/payment/checkout.js', { schema: { hide: true }, errorHandler: jsonErrorHandler }, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .header('x-content-type-options', 'nosniff')
+      .send(CHECKOUT_SCRIPT),
+  );
+
+  app.get<{ Params: Params }>('/payment/product/:productId', { schema: { hide: true } }, async (request, reply) => {
+    const found = await ctx.offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
+    if ('failure' in found) return offerFailure(reply, found.failure);
+    const { scope, offer } = found;
+    const prefill = readPrefill(request.query as Record<string, unknown>);
+    try {
+      return await showForm(ctx, request, reply, scope, offer, prefill, 200);
+    } catch (err) {
+      // A prefill that cannot be priced (an unknown sandbox country): show the form without it.
+      if (err instanceof AppError && err.code === 'INVALID_INPUT')
+        return showForm(ctx, request, reply, scope, offer, { ...prefill, country: undefined }, 400, {
+          error: err.message,
+        });
+      throw err;
+    }
+  });
+}
