@@ -6,6 +6,7 @@ import type { Services } from '../../../services.ts';
 import type { HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';
 import { sendPage, sendProblem } from '../layout.ts';
+import { signedIn as signedInSession } from './panel-context.ts';
 import { cookieOf, cookieSetter, LOGIN_CSRF_COOKIE, same, SESSION_COOKIE } from './panel-cookies.ts';
 import { authPage, signUpRefusedPage } from './panel-views.ts';
 
@@ -87,6 +88,17 @@ export function registerPanelAuth(app: HttpApp, { services }: { services: Servic
   });
 
   registerInvitedSignUp(app, { services, showAuth, refused, tokenMatches, signedIn });
+}
+
+/** Signing out (a form of every signed-in page): the session ends and its cookie goes. */
+export function registerSignOut(app: HttpApp, { services }: { services: Services }) {
+  const setCookie = cookieSetter(services.config.baseUrl);
+  app.post('/panel/signout', { schema: { hide: true } }, async (request, reply) => {
+    if (!(await signedInSession(services, request, reply))) return reply;
+    await services.panel.signOut(cookieOf(request, SESSION_COOKIE));
+    setCookie(reply, SESSION_COOKIE, '', 0);
+    return reply.redirect('/panel/signin', 303);
+  });
 }
 
 /** `/panel/signup/{token}`: the form of an invitation, for its e-mail; a forged link is 404, a spent or old one 410. */

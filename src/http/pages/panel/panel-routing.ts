@@ -10,38 +10,47 @@ import type { Section } from './panel-layout.ts';
 
 export type PageExtra = { status?: number; notice?: string | undefined; error?: string | undefined; form?: FormBody };
 
-/** What the panel's routes share with this section: signed-in views and actions, and its page frame. */
+/** What a signed-in GET page does, once the session and the environment are known. */
+export type ViewRun<P extends Record<string, string>> = (
+  session: PanelSession,
+  environment: Environment,
+  request: FastifyRequest<{ Params: P }>,
+  reply: FastifyReply,
+) => Promise<unknown>;
+
+/** What a form shows when the domain refuses it: its page again, with the error and what was typed. */
+export type ActionError = (
+  reply: FastifyReply,
+  session: PanelSession,
+  environment: Environment,
+  error: string,
+  form: FormBody,
+  failure: AppError,
+  request: FastifyRequest,
+) => Promise<unknown>;
+
+/** What a form does, in the scope of the environment it was sent in. */
+export type ActionRun = (
+  session: PanelSession,
+  scope: Scope,
+  form: FormBody,
+  reply: FastifyReply,
+  request: FastifyRequest,
+) => Promise<unknown>;
+
+export type ActionConfig = { rateLimit?: { max: number; timeWindow: number } };
+
+/** How one panel page is framed, beyond its section, title and content. */
+export type PageOptions = PageExtra & { switchPath?: string; styleAttributes?: boolean };
+
+/**
+ * The one context every section of the panel registers its routes over (panel-context.ts builds it):
+ * signed-in views and actions, and its page frame.
+ */
 export interface PanelRouting {
   services: Services;
-  view<P extends Record<string, string>>(
-    path: string,
-    run: (
-      session: PanelSession,
-      environment: Environment,
-      request: FastifyRequest<{ Params: P }>,
-      reply: FastifyReply,
-    ) => Promise<unknown>,
-  ): unknown;
-  action(
-    path: string,
-    onError: (
-      reply: FastifyReply,
-      session: PanelSession,
-      environment: Environment,
-      error: string,
-      form: FormBody,
-      failure: AppError,
-      request: FastifyRequest,
-    ) => Promise<unknown>,
-    run: (
-      session: PanelSession,
-      scope: Scope,
-      form: FormBody,
-      reply: FastifyReply,
-      request: FastifyRequest,
-    ) => Promise<unknown>,
-    config?: { rateLimit?: { max: number; timeWindow: number } },
-  ): unknown;
+  view<P extends Record<string, string>>(path: string, run: ViewRun<P>): unknown;
+  action(path: string, onError: ActionError, run: ActionRun, config?: ActionConfig): unknown;
   page(
     reply: FastifyReply,
     session: PanelSession,
@@ -49,7 +58,7 @@ export interface PanelRouting {
     section: Section,
     title: string,
     content: Html,
-    options?: PageExtra & { switchPath?: string; styleAttributes?: boolean },
+    options?: PageOptions,
   ): Promise<unknown>;
   notFound(
     reply: FastifyReply,

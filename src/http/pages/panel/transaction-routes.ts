@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../domain/errors.ts';
 import type { Environment, Scope } from '../../../domain/model.ts';
 import type { PanelSession } from '../../../domain/accounts/index.ts';
+import type { Services } from '../../../services.ts';
 import { typedAmount, type FormBody } from '../form-body.ts';
 import { panelHref } from './panel-layout.ts';
 import { scopeOf, vendorLocale, type PageExtra, type PanelRouting } from './panel-routing.ts';
@@ -52,7 +53,20 @@ const seenOf = (form: FormBody) => ({ entries: /^\d{1,6}$/.test(form.version ?? 
  * two things a vendor does to one, each behind a confirmation page: refund (all that is left of the
  * latest payment, or a part, with a reason kept with the refund) and cancel.
  */
-export function registerTransactionPages({ services, view, action, page, notFound, noticeOf }: PanelRouting) {
+export function registerTransactionPages(routing: PanelRouting) {
+  registerTransactionList(routing);
+  registerTransactionDetail(routing);
+  for (const act of ['refund', 'cancel'] as const) registerTransactionAction(routing, act);
+}
+
+/** The transaction and its ledger, or undefined when this vendor has no such transaction here. */
+const find = (services: Services, scope: Scope, id: string) =>
+  services.transactions.get(scope, id).catch((err: unknown) => {
+    if (err instanceof AppError && err.code === 'NOT_FOUND') return undefined;
+    throw err;
+  });
+
+function registerTransactionList({ services, view, page, noticeOf }: PanelRouting) {
   view('/panel/transactions', async (session, environment, request, reply) => {
     const scope = scopeOf(session, environment);
     const query = queryOf(request);
@@ -86,14 +100,9 @@ export function registerTransactionPages({ services, view, action, page, notFoun
       .type('text/csv; charset=utf-8')
       .send(transactionsCsv(transactions));
   });
+}
 
-  /** The transaction and its ledger, or undefined when this vendor has no such transaction here. */
-  const find = (scope: Scope, id: string) =>
-    services.transactions.get(scope, id).catch((err: unknown) => {
-      if (err instanceof AppError && err.code === 'NOT_FOUND') return undefined;
-      throw err;
-    });
-
+function registerTransactionDetail({ services, view, page, notFound, noticeOf }: PanelRouting) {
   const detailPage = async (
     reply: FastifyReply,
     session: PanelSession,
@@ -101,7 +110,7 @@ export function registerTransactionPages({ services, view, action, page, notFoun
     id: string,
     extra: PageExtra = {},
   ) => {
-    const found = await find(scopeOf(session, environment), id);
+    const found = await find(services, scopeOf(session, environment), id);
     if (!found) return notFound(reply, session, environment, 'transactions', 'such transaction');
     const locale = vendorLocale(reply.request);
     const content = transactionDetail({
@@ -126,58 +135,59 @@ export function registerTransactionPages({ services, view, action, page, notFoun
   view<{ id: string }>('/panel/transactions/:id', (session, environment, request, reply) =>
     detailPage(reply, session, environment, request.params.id, { notice: noticeOf(request) }),
   );
+}
 
-  for (const act of ['refund', 'cancel'] as const) {
-    /** The confirmation step: the detail page links here; only this page's explicit button acts. */
-    const confirmPage = async (
-      reply: FastifyReply,
-      session: PanelSession,
-      environment: Environment,
-      id: string,
-      extra: PageExtra = {},
-    ) => {
-      const found = await find(scopeOf(session, environment), id);
-      if (!found) return notFound(reply, session, environment, 'transactions', 'such transaction');
-      const { transaction, entries } = found;
-      const content = confirmContent({
-        environment,
-        transaction,
-        entries,
-        csrf: session.csrfToken,
-        action: act,
-        locale: vendorLocale(reply.request),
-        form: extra.form,
-      });
-      const title = act === 'refund' ? 'Refund?' : 'Cancel?';
-      return page(reply, session, environment, 'transactions', title, content, {
-        ...extra,
-        switchPath: '/panel/transactions',
-      });
-    };
+/** Refund or cancel: the confirmation page, and its form. */
+function registerTransactionAction({ services, view, action, page, notFound }: PanelRouting, act: 'refund' | 'cancel') {
+  /** The confirmation step: the detail page links here; only this page's explicit button acts. */
+  const confirmPage = async (
+    reply: FastifyReply,
+    session: PanelSession,
+    environment: Environment,
+    id: string,
+    extra: PageExtra = {},
+  ) => {
+    const found = await find(services, scopeOf(session, environment), id);
+    if (!found) return notFound(reply, session, environment, 'transactions', 'such transaction');
+    const { transaction, entries } = found;
+    const content = confirmContent({
+      environment,
+      transaction,
+      entries,
+      csrf: session.csrfToken,
+      action: act,
+      locale: vendorLocale(reply.request),
+      form: extra.form,
+    });
+    const title = act === 'refund' ? 'Refund?' : 'Cancel?';
+    return page(reply, session, environment, 'transactions', title, content, {
+      ...extra,
+      switchPath: '/panel/transactions',
+    });
+  };
 
-    view<{ id: string }>(`/panel/transactions/:id/${act}`, (session, environment, request, reply) =>
-      confirmPage(reply, session, environment, request.params.id),
-    );
+  view<{ id: string }>(`/panel/transactions/:id/${act}`, (session, environment, request, reply) =>
+    confirmPage(reply, session, environment, request.params.id),
+  );
 
-    action(
-      `/panel/transactions/:id/${act}`,
-      (reply, session, environment, error, form, failure, request) => {
-        const id = (request.params as { id: string }).id;
-        if (failure.code === 'NOT_FOUND')
-          return notFound(reply, session, environment, 'transactions', 'such transaction');
-        // What the vendor typed stays in the form, with what was wrong with it.
-        return confirmPage(reply, session, environment, id, { status: 400, error, form });
-      },
-      async (_session, scope, form, reply, request) => {
-        const id = (request.params as { id: string }).id;
-        let done = 'cancelled';
-        if (act === 'refund') {
-          const refund = { amount: typedAmount(form.amount), reason: form.reason || undefined };
-          const outcome = await services.refunds.refund(scope, id, { seen: seenOf(form), request: refund });
-          done = outcome.status === 'PENDING' ? 'refund-pending' : 'refunded';
-        } else await services.transactions.cancel(scope, id, 'VENDOR', seenOf(form));
-        return reply.redirect(panelHref(`/panel/transactions/${id}`, scope.environment, { done }), 303);
-      },
-    );
-  }
+  action(
+    `/panel/transactions/:id/${act}`,
+    (reply, session, environment, error, form, failure, request) => {
+      const id = (request.params as { id: string }).id;
+      if (failure.code === 'NOT_FOUND')
+        return notFound(reply, session, environment, 'transactions', 'such transaction');
+      // What the vendor typed stays in the form, with what was wrong with it.
+      return confirmPage(reply, session, environment, id, { status: 400, error, form });
+    },
+    async (_session, scope, form, reply, request) => {
+      const id = (request.params as { id: string }).id;
+      let done = 'cancelled';
+      if (act === 'refund') {
+        const refund = { amount: typedAmount(form.amount), reason: form.reason || undefined };
+        const outcome = await services.refunds.refund(scope, id, { seen: seenOf(form), request: refund });
+        done = outcome.status === 'PENDING' ? 'refund-pending' : 'refunded';
+      } else await services.transactions.cancel(scope, id, 'VENDOR', seenOf(form));
+      return reply.redirect(panelHref(`/panel/transactions/${id}`, scope.environment, { done }), 303);
+    },
+  );
 }
