@@ -1,0 +1,56 @@
+import { invalidState } from '../errors.ts';
+import type { Scope, Transaction, WhoCanceled } from '../model.ts';
+import type { SeenLedger } from '../payments/index.ts';
+import { lockUnchanged, type TransactionDeps } from './transaction-lookups.ts';
+
+export type CancelOutcome = { transaction: Transaction; changed: boolean };
+
+/**
+ * Subscription: cancelled at the end of the paid period (CANCELLED_PENDING), or at once in a
+ * trial. Vaulted: deactivated. Already ended: nothing changes, and that is not an error.
+ */
+export async function cancelTransaction(
+  deps: TransactionDeps,
+  scope: Scope,
+  id: string,
+  who: WhoCanceled,
+  seen?: SeenLedger,
+): Promise<CancelOutcome> {
+  return deps.store.transaction(async (repos) => {
+    const transaction = await lockUnchanged(repos, scope, id, seen);
+    const at = deps.clock.now(scope).toISOString();
+    if (transaction.type === 'ONETIME') {
+      throw invalidState(`A one-time payment cannot be cancelled (status ${transaction.status}); refund it instead.`);
+    }
+    const ended: Transaction['status'][] = [
+      'SUBSCRIPTION_STATUS_CANCELLED_PENDING',
+      'SUBSCRIPTION_STATUS_CANCELLED',
+      'VAULTED_STATUS_INACTIVE',
+      'TRANSACTION_STATUS_REFUNDED',
+    ];
+    if (ended.includes(transaction.status)) return { transaction, changed: false };
+    if (transaction.status === 'TRANSACTION_STATUS_PENDING') {
+      throw invalidState(`Transaction ${id} is pending payment and cannot be cancelled yet.`);
+    }
+    let patch: Partial<Transaction>;
+    if (transaction.type === 'VAULTED') {
+      patch = { status: 'VAULTED_STATUS_INACTIVE', whoCanceled: who };
+      await repos.transactions.update(scope, id, patch, { flag: 'CHANGED_STATUS_VAULTED_DEACTIVATION', at });
+      return {
+        transaction: { ...transaction, ...patch, changeFlag: 'CHANGED_STATUS_VAULTED_DEACTIVATION' },
+        changed: true,
+      };
+    }
+    patch =
+      transaction.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'
+        ? { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: who, nextCharge: null }
+        : { status: 'SUBSCRIPTION_STATUS_CANCELLED_PENDING', whoCanceled: who };
+    await repos.transactions.update(scope, id, patch, { flag: 'CHANGED_STATUS_CANCELLED', at });
+    // Access ends with the paid period; a trial ends now.
+    const accessEnds = patch.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? transaction.nextCharge : null;
+    await deps.emails?.record(repos, [
+      { kind: 'CANCELLED', scope, key: `CANCELLED:${id}`, facts: { transactionId: id, date: accessEnds } },
+    ]);
+    return { transaction: { ...transaction, ...patch, changeFlag: 'CHANGED_STATUS_CANCELLED' }, changed: true };
+  });
+}

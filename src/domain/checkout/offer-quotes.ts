@@ -1,0 +1,92 @@
+import type { Offer } from '../catalog/index.ts';
+import { discountedNet } from '../catalog/index.ts';
+import type { Coupon, Scope } from '../model.ts';
+import type { ExchangeRates } from '../money/index.ts';
+import { localCurrencyOf, quotePrice, type PriceQuote, type UsSalesTaxTable } from '../tax/index.ts';
+import { requireCountry } from '../validation.ts';
+import { businessTax, type BusinessTax } from './business-buyers.ts';
+import type { Locality, PurchaseDeps } from './purchase-request.ts';
+
+/** How an offer is priced beyond the customer's place: the vendor's conversion setting, the US table, reverse charge. */
+interface PricingContext {
+  rates: ExchangeRates;
+  allowConversion: boolean;
+  usSalesTax?: UsSalesTaxTable | undefined;
+  reverseCharge?: boolean | undefined;
+}
+
+export type Seller = Awaited<ReturnType<typeof sellerOf>>;
+
+/** The one price of an offer for a customer: what the widget shows, the checkout shows and charges. */
+export function priceOffer(
+  offer: Offer,
+  locality: Locality,
+  context: PricingContext,
+  currency?: string,
+  coupon?: Coupon,
+): PriceQuote {
+  const { rates } = context;
+  return quotePrice({
+    discount: coupon ? (netMinor, paidIn) => discountedNet(netMinor, paidIn, coupon, rates) : undefined,
+    prices: offer.product.prices,
+    currency: currency ?? localCurrencyOf(locality.country) ?? 'USD',
+    country: locality.country,
+    region: locality.region ?? null,
+    zip: locality.zip ?? null,
+    usSalesTax: context.usSalesTax,
+    reverseCharge: context.reverseCharge,
+    allowConversion: context.allowConversion,
+    rates,
+  });
+}
+
+/** How this seller prices for this buyer: the deps' rates and US table, the vendor's conversion, reverse charge. */
+export function pricingFor(deps: PurchaseDeps, seller: Seller, business: BusinessTax | null): PricingContext {
+  return {
+    rates: deps.rates,
+    allowConversion: seller.allowConversion,
+    usSalesTax: deps.usSalesTax,
+    reverseCharge: business?.reverseCharge,
+  };
+}
+
+/** The vendor's settings that pricing depends on: conversion, and its country (for reverse charge). */
+export async function sellerOf(deps: PurchaseDeps, scope: Scope) {
+  const vendor = await deps.store.vendors.find(scope.vendorId);
+  // The vendor's own country from its seller details; else the operator's SELLER_COUNTRY.
+  return {
+    allowConversion: vendor?.allowConversion ?? true,
+    country: (vendor?.country || deps.sellerCountry || '').toUpperCase() || null,
+  };
+}
+
+/**
+ * The offer behind a product or customized-product id, priced for a customer at `locality` (and,
+ * with `vatId`, a business buyer: `business` says whether the ID is valid and reverse charge applies).
+ */
+export async function quoteOffer(
+  deps: PurchaseDeps,
+  scope: Scope,
+  productId: string,
+  locality: Locality,
+  couponCode?: string,
+  vatId?: string,
+): Promise<{ offer: Offer; quote: PriceQuote; coupon: Coupon | null; business: BusinessTax | null }> {
+  const offer = await deps.catalog.resolveOffer(scope, productId);
+  const coupon = couponCode ? await deps.coupons.redeemable(scope, offer.product.id, couponCode) : null;
+  const seller = await sellerOf(deps, scope);
+  const country = requireCountry(locality.country);
+  const business = await businessTax(deps, vatId, country, seller.country);
+  return {
+    offer,
+    coupon,
+    business,
+    quote: priceOffer(
+      offer,
+      { ...locality, country },
+      pricingFor(deps, seller, business),
+      undefined,
+      coupon ?? undefined,
+    ),
+  };
+}
