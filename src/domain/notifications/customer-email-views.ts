@@ -6,7 +6,7 @@ import type { OutboxEmail, Store } from '../ports.ts';
 /**
  * What a queued customer e-mail says (decisions §20): its view, read from the transaction and the
  * ledger as they are when it is sent, and whom it goes to. Composing the view into a message is
- * src/mail's; sending it is customer-emails.ts's.
+ * src/mail's; sending it is deliver-email.ts's.
  */
 
 /** A link in an e-mail opens the management page for this long: e-mails are read days later. */
@@ -22,6 +22,7 @@ interface ViewDeps {
   sandboxTo?: 'vendor' | 'customers' | undefined;
 }
 
+/** What an e-mail shows of money: its ledger entry in full, else a failed or held renewal's total, else nothing. */
 function amountsOf(entry: LedgerEntry | undefined, facts: EmailFacts, taxName: string): EmailView['amounts'] {
   if (entry)
     return {
