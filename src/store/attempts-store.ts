@@ -75,16 +75,13 @@ export const ATTEMPT_COLUMNS = [
 
 export const OPEN_STATUSES = ['PENDING', 'UNKNOWN'];
 
+type AttemptRepository = Repositories['chargeAttempts'];
+
 /**
- * Charge attempts (recorded before the gateway is called). The statements every purchase, charge
- * and refund runs are compiled once (src/store/precompiled.ts); `writes` runs them on a
- * transaction's own connection where the store has one.
+ * The statements every purchase, charge and refund runs, compiled once (src/store/precompiled.ts);
+ * `writes` runs them on a transaction's own connection where the store has one.
  */
-export function chargeAttemptsStore(
-  db: Executor,
-  dialect: DialectName,
-  writes?: ReadRows,
-): Repositories['chargeAttempts'] {
+function attemptStatements(db: Executor, dialect: DialectName, writes?: ReadRows) {
   const options = (name: string) => ({ runOn: writes, shareAs: `${dialect}:chargeAttempts.${name}` });
   const insert = precompiledRow(
     db,
@@ -135,8 +132,14 @@ export function chargeAttemptsStore(
           .returning('id'),
       options(withTransaction ? 'settleWithTransaction' : 'settle'),
     );
-  const settle = settleAs(false);
-  const settleWithTransaction = settleAs(true);
+  return { insert, byKey, openFor, settle: settleAs(false), settleWithTransaction: settleAs(true) };
+}
+
+type AttemptStatements = ReturnType<typeof attemptStatements>;
+
+/** Recording an attempt (or finding the one its key already has), and settling it. */
+function attemptRecords(statements: AttemptStatements): Pick<AttemptRepository, 'record' | 'findByKey' | 'settle'> {
+  const { insert, byKey, settle, settleWithTransaction } = statements;
   const findByKey = async (key: string) => {
     const [row] = await byKey(key);
     return row && toAttempt(row);
@@ -164,6 +167,12 @@ export function chargeAttemptsStore(
         : await settle(id, patch.status, patch.gatewayReference, patch.failureCode, patch.updatedAt);
       return won.length === 1;
     },
+  };
+}
+
+/** The open attempts the reconciler asks about: listed, marked as asked, given their session's reference. */
+function openAttempts(db: Executor): Pick<AttemptRepository, 'listOpen' | 'markAsked' | 'noteReference'> {
+  return {
     async listOpen({ idleSince, kinds, limit, sessionsRecordedBefore }) {
       // updated_at is never before created_at: the first bound picks from the open index, the second drops the re-asked.
       let query = db
@@ -203,6 +212,15 @@ export function chargeAttemptsStore(
         .where('status', 'in', OPEN_STATUSES)
         .execute();
     },
+  };
+}
+
+/** An attempt by its id, a transaction's latest of a kind, and its open one. */
+function attemptLookups(
+  db: Executor,
+  openFor: AttemptStatements['openFor'],
+): Pick<AttemptRepository, 'findById' | 'latestFor' | 'findOpenFor'> {
+  return {
     async findById(id) {
       const row = await db.selectFrom('charge_attempts').selectAll().where('id', '=', id).executeTakeFirst();
       return row && toAttempt(row);
@@ -224,6 +242,16 @@ export function chargeAttemptsStore(
       return row && toAttempt(row);
     },
   };
+}
+
+/**
+ * Charge attempts (recorded before the gateway is called). The statements every purchase, charge
+ * and refund runs are compiled once (src/store/precompiled.ts); `writes` runs them on a
+ * transaction's own connection where the store has one.
+ */
+export function chargeAttemptsStore(db: Executor, dialect: DialectName, writes?: ReadRows): AttemptRepository {
+  const statements = attemptStatements(db, dialect, writes);
+  return { ...attemptRecords(statements), ...openAttempts(db), ...attemptLookups(db, statements.openFor) };
 }
 
 export function idempotencyStore(db: Executor): Repositories['idempotency'] {

@@ -1,8 +1,8 @@
 import { sql, type Insertable, type RawBuilder, type Selectable } from 'kysely';
-import type { ChargeFrequency, Environment, TransactionStatus } from '../domain/model.ts';
 import type { AttemptOf, BillingState, BillingWrite, Repositories } from '../domain/ports.ts';
 import { ATTEMPT_COLUMNS, toAttempt, toAttemptRow } from './attempts-store.ts';
 import type { DialectName, Executor } from './database.ts';
+import { claimDue } from './billing-claims.ts';
 import { ENTRY_COLUMNS, reserveInvoiceNumbers, toEntryRow } from './ledger-store.ts';
 import { precompiledRows } from './precompiled.ts';
 import type { ChargeAttemptsTable, LedgerEntriesTable, TransactionsTable } from './schema.ts';
@@ -35,88 +35,6 @@ const statement = <Out>(db: Executor, raw: RawBuilder<Out>) => ({ compile: () =>
  * size (src/store/precompiled.ts): Kysely building a 500-row statement anew for every batch cost
  * more than the database took to run it.
  */
-
-const DUE_COLUMNS = [
-  'id',
-  'vendor_id',
-  'environment',
-  'product_id',
-  'customized_product_id',
-  'payment_method_id',
-  'status',
-  'charge_frequency',
-  'country',
-  'region',
-  'reverse_charge',
-  'postal_code',
-  'currency',
-  'next_charge',
-  'billing_anchor',
-  'billing_period',
-  'failed_attempts',
-] as const;
-
-type ClaimQuery = Omit<Parameters<Repositories['billing']['claimDue']>[0], 'after'> & {
-  afterNextCharge: string;
-  afterId: string;
-};
-type DueRow = Pick<Selectable<TransactionsTable>, (typeof DUE_COLUMNS)[number]> & { token: string | null };
-
-/**
- * Picks the due rows with each one's stored card, in one statement. A row is held while a renewal
- * attempt recorded for it in the last `attemptsSince` window is still open: the attempt committed
- * with the claim is the lease, so claiming writes nothing to the wide transaction row. PostgreSQL
- * skips rows another worker has locked. Rows held for a retry (`billing_lease_until`) wait for it.
- */
-function claimStatement(dialect: DialectName, columns: (keyof ClaimQuery & string)[]) {
-  return precompiledRows<ClaimQuery, DueRow>(columns, (db, rows) => {
-    const q = rows[0]!;
-    let due = db
-      .selectFrom('transactions')
-      .select((eb) => [
-        ...DUE_COLUMNS,
-        eb
-          .selectFrom('payment_methods')
-          .select('token')
-          .whereRef('payment_methods.id', '=', 'transactions.payment_method_id')
-          .as('token'),
-      ])
-      .where('next_charge', 'is not', null)
-      .where('next_charge', '<=', q.dueBy)
-      // Past the claim before, on the due index: the rows billed before it left dead index entries
-      // (PostgreSQL) that a scan from the start would walk through at every claim until vacuumed.
-      .where((eb) => eb(eb.refTuple('next_charge', 'id'), '>', eb.tuple(q.afterNextCharge, q.afterId)))
-      .where((eb) => eb.or([eb('billing_lease_until', 'is', null), eb('billing_lease_until', '<', q.now)]))
-      .where(({ not, exists, selectFrom }) => {
-        const open = selectFrom('charge_attempts')
-          .select('charge_attempts.id')
-          .whereRef('charge_attempts.transaction_id', '=', 'transactions.id')
-          .where('charge_attempts.kind', '=', 'RENEWAL')
-          .where('charge_attempts.created_at', '>', q.attemptsSince)
-          .where('charge_attempts.status', '=', 'PENDING');
-        // PostgreSQL: asked row by row on the by-transaction index. As an anti-join it reads the
-        // open-attempts index whole, and until vacuum that holds an entry for every attempt settled
-        // since: late in a 100,000-renewal run a claim took 11 ms instead of 3. OFFSET 0 is the
-        // planner's fence against that rewrite (SQLite asks row by row already, and refuses OFFSET without LIMIT).
-        return not(exists(dialect === 'postgres' ? open.offset(0) : open));
-      });
-    if (q.sandboxVendorId) due = due.$call(whereScope({ vendorId: q.sandboxVendorId, environment: 'sandbox' }));
-    due = due.orderBy('next_charge').orderBy('id').limit(q.limit);
-    return dialect === 'postgres' ? due.forUpdate(['transactions']).skipLocked() : due;
-  });
-}
-
-const CLAIM: (keyof ClaimQuery & string)[] = ['dueBy', 'afterNextCharge', 'afterId', 'now', 'attemptsSince', 'limit'];
-const claims = {
-  sqlite: {
-    everyone: claimStatement('sqlite', CLAIM),
-    sandbox: claimStatement('sqlite', [...CLAIM, 'sandboxVendorId']),
-  },
-  postgres: {
-    everyone: claimStatement('postgres', CLAIM),
-    sandbox: claimStatement('postgres', [...CLAIM, 'sandboxVendorId']),
-  },
-};
 
 const STATE_COLUMNS = [
   'id',
@@ -258,6 +176,69 @@ const writeStates = precompiledRows<StateRow, never>(
   },
 );
 
+/** The billing state of each of `ids`, read under lock (PostgreSQL; SQLite's writer holds the database). */
+async function lockMany(
+  db: Executor,
+  dialect: DialectName,
+  ids: readonly string[],
+): Promise<Map<string, BillingState>> {
+  const found = new Map<string, BillingState>();
+  for (const part of chunks(ids)) {
+    const rows = await locks[dialect](
+      db,
+      dialect,
+      part.map((id) => ({ id })),
+    );
+    for (const row of rows) {
+      found.set(row.id, {
+        status: row.status as BillingState['status'],
+        whoCanceled: row.who_canceled as BillingState['whoCanceled'],
+        lastCharge: row.last_charge,
+        nextCharge: row.next_charge,
+        chargeFrequency: row.charge_frequency as BillingState['chargeFrequency'],
+        billing: row.billing_anchor
+          ? {
+              anchor: row.billing_anchor,
+              period: Number(row.billing_period),
+              failedAttempts: Number(row.failed_attempts),
+            }
+          : undefined,
+      });
+    }
+  }
+  return found;
+}
+
+/** A batch's ledger entries (with their invoice numbers), attempt outcomes and new billing states. */
+async function applyWrites(db: Executor, dialect: DialectName, writes: readonly BillingWrite[]): Promise<void> {
+  // Invoice numbers: one reservation per vendor and environment in the batch, in batch order.
+  const entries = writes.flatMap((w) => (w.entry ? [w.entry] : []));
+  const groups = new Map<string, typeof entries>();
+  for (const e of entries) {
+    const key = `${e.vendorId}\u0000${e.environment}`;
+    const group = groups.get(key);
+    if (group) group.push(e);
+    else groups.set(key, [e]);
+  }
+  const rows = [];
+  for (const group of groups.values()) {
+    let next = await reserveInvoiceNumbers(db, group[0]!.vendorId, group[0]!.environment, group.length);
+    for (const e of group) rows.push(toEntryRow(e, next++));
+  }
+  for (const part of chunks(rows)) if (part.length > 0) await insertEntries(db, dialect, part);
+
+  const attempts = writes.flatMap((w) => (w.attempt ? [w.attempt] : []));
+  for (const part of chunks(attempts)) if (part.length > 0) await settleAttempts(db, dialect, part);
+
+  const states = writes.map((w) => ({
+    ...w.state,
+    transactionId: w.transactionId,
+    flag: w.change?.flag ?? null,
+    changedAt: w.change?.at ?? null,
+  }));
+  for (const part of chunks(states)) if (part.length > 0) await writeStates(db, dialect, part);
+}
+
 /**
  * What the billing worker reads and writes. Claiming and writing are batched: a batch of due
  * subscriptions costs a handful of statements, whatever its size, so the worker keeps up with
@@ -265,66 +246,9 @@ const writeStates = precompiledRows<StateRow, never>(
  */
 export function billingStore(db: Executor, dialect: DialectName): Repositories['billing'] {
   return {
-    async claimDue(q) {
-      const claim = q.sandboxVendorId ? claims[dialect].sandbox : claims[dialect].everyone;
-      // No cursor: from the start ('' sorts before every date and id).
-      const rows = await claim(db, dialect, [
-        { ...q, afterNextCharge: q.after?.nextCharge ?? '', afterId: q.after?.id ?? '' },
-      ]);
-      return rows.map((row) => ({
-        transaction: {
-          id: row.id,
-          vendorId: row.vendor_id,
-          environment: row.environment as Environment,
-          productId: row.product_id,
-          customizedProductId: row.customized_product_id,
-          status: row.status as TransactionStatus,
-          chargeFrequency: row.charge_frequency as ChargeFrequency,
-          country: row.country,
-          region: row.region,
-          reverseCharge: Number(row.reverse_charge) === 1,
-          postalCode: row.postal_code,
-          currency: row.currency,
-          nextCharge: row.next_charge,
-          billing: row.billing_anchor
-            ? {
-                anchor: row.billing_anchor,
-                period: Number(row.billing_period),
-                failedAttempts: Number(row.failed_attempts),
-              }
-            : undefined,
-        },
-        token: (row.payment_method_id && row.token) ?? null,
-      }));
-    },
+    claimDue: (q) => claimDue(db, dialect, q),
 
-    async lockMany(ids) {
-      const found = new Map<string, BillingState>();
-      for (const part of chunks(ids)) {
-        const rows = await locks[dialect](
-          db,
-          dialect,
-          part.map((id) => ({ id })),
-        );
-        for (const row of rows) {
-          found.set(row.id, {
-            status: row.status as BillingState['status'],
-            whoCanceled: row.who_canceled as BillingState['whoCanceled'],
-            lastCharge: row.last_charge,
-            nextCharge: row.next_charge,
-            chargeFrequency: row.charge_frequency as BillingState['chargeFrequency'],
-            billing: row.billing_anchor
-              ? {
-                  anchor: row.billing_anchor,
-                  period: Number(row.billing_period),
-                  failedAttempts: Number(row.failed_attempts),
-                }
-              : undefined,
-          });
-        }
-      }
-      return found;
-    },
+    lockMany: (ids) => lockMany(db, dialect, ids),
 
     async recordAttempts(attempts) {
       const byKey = new Map<string, (typeof attempts)[number]>();
@@ -350,34 +274,7 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
       return byKey;
     },
 
-    async apply(writes) {
-      // Invoice numbers: one reservation per vendor and environment in the batch, in batch order.
-      const entries = writes.flatMap((w) => (w.entry ? [w.entry] : []));
-      const groups = new Map<string, typeof entries>();
-      for (const e of entries) {
-        const key = `${e.vendorId}\u0000${e.environment}`;
-        const group = groups.get(key);
-        if (group) group.push(e);
-        else groups.set(key, [e]);
-      }
-      const rows = [];
-      for (const group of groups.values()) {
-        let next = await reserveInvoiceNumbers(db, group[0]!.vendorId, group[0]!.environment, group.length);
-        for (const e of group) rows.push(toEntryRow(e, next++));
-      }
-      for (const part of chunks(rows)) if (part.length > 0) await insertEntries(db, dialect, part);
-
-      const attempts = writes.flatMap((w) => (w.attempt ? [w.attempt] : []));
-      for (const part of chunks(attempts)) if (part.length > 0) await settleAttempts(db, dialect, part);
-
-      const states = writes.map((w) => ({
-        ...w.state,
-        transactionId: w.transactionId,
-        flag: w.change?.flag ?? null,
-        changedAt: w.change?.at ?? null,
-      }));
-      for (const part of chunks(states)) if (part.length > 0) await writeStates(db, dialect, part);
-    },
+    apply: (writes) => applyWrites(db, dialect, writes),
 
     async expireOffers(before, sandboxVendorId) {
       let query = db

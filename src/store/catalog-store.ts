@@ -4,20 +4,23 @@ import type { Executor } from './database.ts';
 import type { ProductsTable } from './schema.ts';
 import { whereScope } from './scope.ts';
 
-/** Products with their prices, and customized products. */
-export function productsStore(db: Executor): Repositories['products'] {
-  async function pricesOf(productIds: string[]): Promise<Map<string, Record<string, number>>> {
-    const byProduct = new Map<string, Record<string, number>>();
-    if (productIds.length === 0) return byProduct;
-    const rows = await db.selectFrom('product_prices').selectAll().where('product_id', 'in', productIds).execute();
-    for (const row of rows) {
-      const prices = byProduct.get(row.product_id) ?? {};
-      prices[row.currency] = Number(row.amount_minor);
-      byProduct.set(row.product_id, prices);
-    }
-    return byProduct;
-  }
+type ProductRepository = Repositories['products'];
 
+/** Each product's prices by currency. */
+async function pricesOf(db: Executor, productIds: string[]): Promise<Map<string, Record<string, number>>> {
+  const byProduct = new Map<string, Record<string, number>>();
+  if (productIds.length === 0) return byProduct;
+  const rows = await db.selectFrom('product_prices').selectAll().where('product_id', 'in', productIds).execute();
+  for (const row of rows) {
+    const prices = byProduct.get(row.product_id) ?? {};
+    prices[row.currency] = Number(row.amount_minor);
+    byProduct.set(row.product_id, prices);
+  }
+  return byProduct;
+}
+
+/** A product is written with its prices; an update replaces them. */
+function productWrites(db: Executor): Pick<ProductRepository, 'insert' | 'update'> {
   return {
     async insert(product) {
       await db
@@ -72,6 +75,12 @@ export function productsStore(db: Executor): Repositories['products'] {
         .execute();
       return true;
     },
+  };
+}
+
+/** A product with its prices, a vendor's products, and which vendor owns a product id. */
+function productReads(db: Executor): Pick<ProductRepository, 'find' | 'list' | 'ownerOf'> {
+  return {
     async find(scope, id) {
       const row = await db
         .selectFrom('products')
@@ -80,12 +89,15 @@ export function productsStore(db: Executor): Repositories['products'] {
         .$call(whereScope(scope))
         .executeTakeFirst();
       if (!row) return undefined;
-      const prices = await pricesOf([row.id]);
+      const prices = await pricesOf(db, [row.id]);
       return toProduct(row, prices.get(row.id) ?? {});
     },
     async list(scope) {
       const rows = await db.selectFrom('products').selectAll().$call(whereScope(scope)).orderBy('created_at').execute();
-      const prices = await pricesOf(rows.map((r) => r.id));
+      const prices = await pricesOf(
+        db,
+        rows.map((r) => r.id),
+      );
       return rows.map((row) => toProduct(row, prices.get(row.id) ?? {}));
     },
     async ownerOf(id, environment) {
@@ -99,6 +111,11 @@ export function productsStore(db: Executor): Repositories['products'] {
       return row?.vendor_id;
     },
   };
+}
+
+/** Products with their prices, and customized products. */
+export function productsStore(db: Executor): ProductRepository {
+  return { ...productWrites(db), ...productReads(db) };
 }
 
 function toProduct(row: ProductsTable, prices: Record<string, number>): Product {

@@ -21,8 +21,10 @@ function toEmail(row: Selectable<CustomerEmailsTable>): OutboxEmail {
   };
 }
 
-/** The customer e-mail outbox (migration 0018). */
-export function customerEmailsStore(db: Executor, dialect: DialectName): Repositories['customerEmails'] {
+type OutboxRepository = Repositories['customerEmails'];
+
+/** Queueing: one e-mail per event key, whoever queues it first. */
+function outboxQueue(db: Executor): Pick<OutboxRepository, 'enqueue'> {
   return {
     async enqueue(emails) {
       if (emails.length === 0) return;
@@ -51,7 +53,12 @@ export function customerEmailsStore(db: Executor, dialect: DialectName): Reposit
         .onConflict((oc) => oc.column('event_key').doNothing())
         .execute();
     },
+  };
+}
 
+/** Sending: the sender claims due e-mails under a lease, and only the lease's owner settles one. */
+function outboxSending(db: Executor, dialect: DialectName): Pick<OutboxRepository, 'claim' | 'settle'> {
+  return {
     async claim(q) {
       const free = (eb: ExpressionBuilder<Schema, 'customer_emails'>) =>
         eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', q.now)]);
@@ -97,7 +104,12 @@ export function customerEmailsStore(db: Executor, dialect: DialectName): Reposit
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
+  };
+}
 
+/** What the panel lists, and the notices (trial ending, yearly renewal) due to be queued. */
+function outboxReads(db: Executor): Pick<OutboxRepository, 'list' | 'noticesDue'> {
+  return {
     async list(scope, limit) {
       const rows = await db
         .selectFrom('customer_emails')
@@ -154,4 +166,9 @@ export function customerEmailsStore(db: Executor, dialect: DialectName): Reposit
       }));
     },
   };
+}
+
+/** The customer e-mail outbox (migration 0018). */
+export function customerEmailsStore(db: Executor, dialect: DialectName): OutboxRepository {
+  return { ...outboxQueue(db), ...outboxSending(db, dialect), ...outboxReads(db) };
 }

@@ -5,35 +5,64 @@ import type { Executor } from './database.ts';
 import { whereScope } from './scope.ts';
 import { toTransaction } from './transaction-rows.ts';
 
-/**
- * What the vendor panel's dashboard reads: sums and counts grouped in the database (one query per
- * figure, both dialects), and the filtered, paged lists of transactions and customers.
- */
-export function dashboardStore(db: Executor): Repositories['dashboard'] {
-  const filtered = (scope: Scope, f: TransactionFilter) => {
-    let query = db.selectFrom('transactions').$call(whereScope(scope));
-    const q = f.query?.trim();
-    if (q) {
-      const lower = q.toLowerCase();
-      query = query.where((eb) =>
-        eb.or([
-          eb('id', '=', q),
-          eb('email_lower', '=', lower),
-          eb('assigned_email_lower', '=', lower),
-          eb('customer_id', '=', q),
-        ]),
-      );
-    }
-    if (f.statuses?.length) query = query.where('status', 'in', f.statuses);
-    if (f.type) query = query.where('type', '=', f.type);
-    if (f.productId) query = query.where('product_id', '=', f.productId);
-    if (f.customerId) query = query.where('customer_id', '=', f.customerId);
-    if (f.from) query = query.where('created_at', '>=', f.from);
-    if (f.to) query = query.where('created_at', '<', f.to);
-    return query;
-  };
-  const num = (v: unknown) => Number(v ?? 0);
+type DashboardRepository = Repositories['dashboard'];
 
+const num = (v: unknown) => Number(v ?? 0);
+
+/** A vendor's transactions that pass the panel's filter. */
+function filtered(db: Executor, scope: Scope, f: TransactionFilter) {
+  let query = db.selectFrom('transactions').$call(whereScope(scope));
+  const q = f.query?.trim();
+  if (q) {
+    const lower = q.toLowerCase();
+    query = query.where((eb) =>
+      eb.or([
+        eb('id', '=', q),
+        eb('email_lower', '=', lower),
+        eb('assigned_email_lower', '=', lower),
+        eb('customer_id', '=', q),
+      ]),
+    );
+  }
+  if (f.statuses?.length) query = query.where('status', 'in', f.statuses);
+  if (f.type) query = query.where('type', '=', f.type);
+  if (f.productId) query = query.where('product_id', '=', f.productId);
+  if (f.customerId) query = query.where('customer_id', '=', f.customerId);
+  if (f.from) query = query.where('created_at', '>=', f.from);
+  if (f.to) query = query.where('created_at', '<', f.to);
+  return query;
+}
+
+/** The offers' and products' prices now, by id, a chunk of ids per statement. */
+async function pricesNow(db: Executor, rows: { product_id: string; customized_product_id: string | null }[]) {
+  const prices = new Map<string, Record<string, number>>();
+  const productIds = [...new Set(rows.filter((r) => r.customized_product_id === null).map((r) => r.product_id))];
+  const offerIds = [...new Set(rows.map((r) => r.customized_product_id).filter((id): id is string => id !== null))];
+  for (let i = 0; i < productIds.length; i += 500) {
+    const part = productIds.slice(i, i + 500);
+    for (const p of await db
+      .selectFrom('product_prices')
+      .select(['product_id', 'currency', 'amount_minor'])
+      .where('product_id', 'in', part)
+      .execute()) {
+      prices.set(p.product_id, { ...prices.get(p.product_id), [p.currency]: num(p.amount_minor) });
+    }
+  }
+  for (let i = 0; i < offerIds.length; i += 500) {
+    const part = offerIds.slice(i, i + 500);
+    for (const o of await db
+      .selectFrom('customized_products')
+      .select(['id', 'prices_json'])
+      .where('id', 'in', part)
+      .execute()) {
+      prices.set(o.id, JSON.parse(o.prices_json) as Record<string, number>);
+    }
+  }
+  return prices;
+}
+
+/** Money in and out per day or month, by currency. */
+function revenueFigures(db: Executor): Pick<DashboardRepository, 'revenue'> {
   return {
     async revenue(scope, { from, to, unit }) {
       const length = unit === 'day' ? 10 : 7;
@@ -63,6 +92,12 @@ export function dashboardStore(db: Executor): Repositories['dashboard'] {
         payments: num(r.payments),
       }));
     },
+  };
+}
+
+/** Live subscriptions by plan (with what their plans cost now), and the customers lost since a date. */
+function subscriptionFigures(db: Executor): Pick<DashboardRepository, 'subscriptions' | 'churned'> {
+  return {
     async subscriptions(scope) {
       const rows = await db
         .selectFrom('transactions')
@@ -84,30 +119,7 @@ export function dashboardStore(db: Executor): Repositories['dashboard'] {
         ])
         .groupBy(['status', 'charge_frequency', 'currency', 'product_id', 'customized_product_id'])
         .execute();
-      // The offers' prices now, a chunk of ids per statement.
-      const prices = new Map<string, Record<string, number>>();
-      const productIds = [...new Set(rows.filter((r) => r.customized_product_id === null).map((r) => r.product_id))];
-      const offerIds = [...new Set(rows.map((r) => r.customized_product_id).filter((id): id is string => id !== null))];
-      for (let i = 0; i < productIds.length; i += 500) {
-        const part = productIds.slice(i, i + 500);
-        for (const p of await db
-          .selectFrom('product_prices')
-          .select(['product_id', 'currency', 'amount_minor'])
-          .where('product_id', 'in', part)
-          .execute()) {
-          prices.set(p.product_id, { ...prices.get(p.product_id), [p.currency]: num(p.amount_minor) });
-        }
-      }
-      for (let i = 0; i < offerIds.length; i += 500) {
-        const part = offerIds.slice(i, i + 500);
-        for (const o of await db
-          .selectFrom('customized_products')
-          .select(['id', 'prices_json'])
-          .where('id', 'in', part)
-          .execute()) {
-          prices.set(o.id, JSON.parse(o.prices_json) as Record<string, number>);
-        }
-      }
+      const prices = await pricesNow(db, rows);
       return rows.map((r) => ({
         status: r.status as never,
         chargeFrequency: r.charge_frequency as never,
@@ -138,19 +150,31 @@ export function dashboardStore(db: Executor): Repositories['dashboard'] {
         .executeTakeFirst();
       return num(row?.n);
     },
+  };
+}
+
+/** The filtered, paged list of transactions. */
+function transactionList(db: Executor): Pick<DashboardRepository, 'searchTransactions'> {
+  return {
     async searchTransactions(scope, filter, page) {
-      const rows = await filtered(scope, filter)
+      const rows = await filtered(db, scope, filter)
         .selectAll()
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(page.limit)
         .offset(page.offset)
         .execute();
-      const total = await filtered(scope, filter)
+      const total = await filtered(db, scope, filter)
         .select(sql<number>`count(*)`.as('n'))
         .executeTakeFirst();
       return { transactions: rows.map(toTransaction), total: num(total?.n) };
     },
+  };
+}
+
+/** The paged list of customers, and one customer with their cards. */
+function customerList(db: Executor): Pick<DashboardRepository, 'customers' | 'customer'> {
+  return {
     async customers(scope, query, page) {
       let base = db.selectFrom('customers').$call(whereScope(scope));
       const q = query?.trim().toLowerCase();
@@ -216,4 +240,12 @@ export function dashboardStore(db: Executor): Repositories['dashboard'] {
       };
     },
   };
+}
+
+/**
+ * What the vendor panel's dashboard reads: sums and counts grouped in the database (one query per
+ * figure, both dialects), and the filtered, paged lists of transactions and customers.
+ */
+export function dashboardStore(db: Executor): DashboardRepository {
+  return { ...revenueFigures(db), ...subscriptionFigures(db), ...transactionList(db), ...customerList(db) };
 }

@@ -102,15 +102,11 @@ export function toEntry(row: Selectable<LedgerEntriesTable>): LedgerEntry {
 /** Ledger entries are append-only: this store can insert and read them, never change them. */
 export const ENTRY_COLUMNS = Object.keys(toEntryRow({} as NewEntry, null)) as (keyof LedgerEntriesTable & string)[];
 
-/**
- * Ledger entries are append-only: this store can insert and read them, never change them. `reads`
- * and `writes` run the compiled statements past Kysely where the store has them (see createStore).
- */
-export function entriesStore(
-  db: Executor,
-  dialect: DialectName,
-  runners: { reads?: ReadRows | undefined; writes?: ReadRows | undefined } = {},
-): Repositories['entries'] {
+type EntryRepository = Repositories['entries'];
+type Runners = { reads?: ReadRows | undefined; writes?: ReadRows | undefined };
+
+/** The statements every booking runs, compiled once per dialect (src/store/precompiled.ts). */
+function entryStatements(db: Executor, dialect: DialectName, runners: Runners) {
   const entriesOf = precompiled(
     db,
     1,
@@ -138,6 +134,17 @@ export function entriesStore(
       shareAs: `${dialect}:entries.reserveInvoiceNumbers`,
     },
   );
+  return { entriesOf, insertRow, reserve };
+}
+
+type EntryStatements = ReturnType<typeof entryStatements>;
+
+/** Entries written, an invoice or credit note with its number; a reversal checked against its payment. */
+function entryWrites(
+  db: Executor,
+  dialect: DialectName,
+  { insertRow, reserve }: EntryStatements,
+): Pick<EntryRepository, 'insert' | 'insertReversal'> {
   async function write(e: NewEntry) {
     let invoiceNumber: number | null = null;
     if (isInvoiced(e)) {
@@ -181,6 +188,15 @@ export function entriesStore(
         );
       }
     },
+  };
+}
+
+/** A transaction's entries, and an entry by its hash or by the processor's id. */
+function entryReads(
+  db: Executor,
+  { entriesOf }: EntryStatements,
+): Pick<EntryRepository, 'listForTransaction' | 'findByHash' | 'findByExternalId'> {
+  return {
     async listForTransaction(transactionId) {
       const rows = await entriesOf(transactionId);
       return byCreatedThenId(rows).map(toEntry);
@@ -211,6 +227,15 @@ export function entriesStore(
       return row && toEntry(row);
     },
   };
+}
+
+/**
+ * Ledger entries are append-only: this store can insert and read them, never change them. `reads`
+ * and `writes` run the compiled statements past Kysely where the store has them (see createStore).
+ */
+export function entriesStore(db: Executor, dialect: DialectName, runners: Runners = {}): EntryRepository {
+  const statements = entryStatements(db, dialect, runners);
+  return { ...entryWrites(db, dialect, statements), ...entryReads(db, statements) };
 }
 
 /**

@@ -1,21 +1,25 @@
 import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
 
-/** Panel users and their sessions. */
-export function panelStore(db: Executor): Repositories['panel'] {
-  const toUser = (row: {
-    id: string;
-    vendor_id: string;
-    email_lower: string;
-    password_hash: string;
-    created_at: string;
-  }) => ({
+/** A panel user as the domain has it: its login is the e-mail, kept lowercased. */
+function toUser(row: {
+  id: string;
+  vendor_id: string;
+  email_lower: string;
+  password_hash: string;
+  created_at: string;
+}) {
+  return {
     id: row.id,
     vendorId: row.vendor_id,
     email: row.email_lower,
     passwordHash: row.password_hash,
     createdAt: row.created_at,
-  });
+  };
+}
+
+/** Panel users and their sessions. */
+export function panelStore(db: Executor): Repositories['panel'] {
   return {
     async insertUser(user) {
       await db

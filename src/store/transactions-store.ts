@@ -8,15 +8,11 @@ import { whereScope } from './scope.ts';
 import { cancelledAtAfter, toTransaction, toTransactionRow } from './transaction-rows.ts';
 import type { TransactionsTable } from './schema.ts';
 
-/** `reads` and `writes` run compiled statements past Kysely where the store has them (see createStore). */
-export function transactionsStore(
-  db: Executor,
-  dialect: DialectName,
-  runners: { reads?: ReadRows | undefined; writes?: ReadRows | undefined } = {},
-): Repositories['transactions'] {
-  const { reads, writes } = runners;
+type TransactionRepository = Repositories['transactions'];
+
+/** The read path's queries, compiled once (and on SQLite run on its reading connection). */
+function readStatements(db: Executor, dialect: DialectName, reads: ReadRows | undefined) {
   const scoped = (scope: Scope) => db.selectFrom('transactions').selectAll().$call(whereScope(scope));
-  // The read path's queries, compiled once (and on SQLite run on its reading connection).
   const byId = precompiled(
     db,
     3,
@@ -47,6 +43,11 @@ export function transactionsStore(
     },
     { runOn: reads, shareAs: `${dialect}:transactions.lock` },
   );
+  return { scoped, byId, byEmail, locked };
+}
+
+/** `updateOf(columns, change, returning)`: the compiled statement of an update that writes `columns`. */
+function updateStatements(db: Executor, dialect: DialectName, writes: ReadRows | undefined) {
   // An update's statement depends only on which fields it writes: compiled once per such shape.
   const updates = new Map<string, (...values: unknown[]) => Promise<unknown[]>>();
   const updateOf = (columns: readonly string[], change: boolean, returning = false) => {
@@ -88,6 +89,18 @@ export function transactionsStore(
     }
     return run;
   };
+  return updateOf;
+}
+
+/** `reads` and `writes` run compiled statements past Kysely where the store has them (see createStore). */
+export function transactionsStore(
+  db: Executor,
+  dialect: DialectName,
+  runners: { reads?: ReadRows | undefined; writes?: ReadRows | undefined } = {},
+): TransactionRepository {
+  const { reads, writes } = runners;
+  const { scoped, byId, byEmail, locked } = readStatements(db, dialect, reads);
+  const updateOf = updateStatements(db, dialect, writes);
 
   return {
     async insert(transaction) {
