@@ -27,7 +27,6 @@ const OVERSIZED = {
   'src/gateways/sandbox-gateway.ts': { fn: 112 },
   'src/gateways/stripe-gateway.ts': { fn: 323 },
   'src/http/operations-routes.ts': { fn: 128 },
-  'src/http/pages/admin/admin-routes.ts': { fn: 150 },
   'src/http/pages/manage/manage-routes.ts': { fn: 254 },
   'src/services.ts': { fn: 176 },
 };

@@ -702,7 +702,7 @@ export const mutants: Mutant[] = [
   // Stripe and its events (issue 13).
   {
     id: 'stripe-fee-ignored',
-    file: `${G}stripe-gateway.ts`,
+    file: `${G}stripe-outcomes.ts`,
     find: 'if (balance.currency === intent.currency || !balance.exchange_rate) return balance.fee;',
     replace: 'if (balance.currency === intent.currency || !balance.exchange_rate) return 0;',
     tests: [STRIPE_PAYMENTS],
@@ -723,8 +723,8 @@ export const mutants: Mutant[] = [
   },
   {
     id: 'stripe-abandoned-session-never-cancelled',
-    file: `${G}stripe-gateway.ts`,
-    find: "return expired(intent.created) ? cancelIntent(intent.id) : { status: 'UNKNOWN' };",
+    file: `${G}stripe-outcomes.ts`,
+    find: "return expired(calls, intent.created) ? cancelIntent(calls, intent.id) : { status: 'UNKNOWN' };",
     replace: "return { status: 'UNKNOWN' };",
     tests: [STRIPE_PAYMENTS],
   },
@@ -830,14 +830,14 @@ export const mutants: Mutant[] = [
   // ---- Issue 32: the admin tool's and the panel's form checks
   {
     id: 'admin-form-token-checked-on-refund-only',
-    file: 'src/http/pages/admin/admin-routes.ts',
+    file: 'src/http/pages/admin/admin-transaction.ts',
     find: "if (!services.links.formTokenMatches(token, form.formToken ?? ''))",
     replace: "if (form.action === 'refund' && !services.links.formTokenMatches(token, form.formToken ?? ''))",
     tests: [ADMIN],
   },
   {
     id: 'admin-refund-amount-ignored',
-    file: 'src/http/pages/admin/admin-routes.ts',
+    file: 'src/http/pages/admin/admin-transaction.ts',
     find: 'const request = { amount: typedAmount(form.amount), reason: form.reason || undefined };',
     replace: 'const request = { reason: form.reason || undefined };',
     tests: [PARTIAL_PAGES, ADMIN],
@@ -896,7 +896,7 @@ export const mutants: Mutant[] = [
   },
   {
     id: 'stripe-fee-rate-the-wrong-way',
-    file: `${G}stripe-gateway.ts`,
+    file: `${G}stripe-outcomes.ts`,
     find: 'return Math.round(balance.fee / balance.exchange_rate);',
     replace: 'return Math.round(balance.fee * balance.exchange_rate);',
     tests: [ANY_ORDER],
@@ -910,8 +910,8 @@ export const mutants: Mutant[] = [
   },
   {
     id: 'stripe-found-intent-not-retrieved',
-    file: `${G}stripe-gateway.ts`,
-    find: 'return intentOutcome(await retrieveIntent(intent.id));',
+    file: `${G}stripe-outcomes.ts`,
+    find: 'return intentOutcome(await retrieveIntent(calls, intent.id));',
     replace: 'return intentOutcome(intent);',
     tests: [FOUND_BY_METADATA],
   },

@@ -1,0 +1,107 @@
+import { periodStart } from './billing-period.ts';
+import { scopeOf, type BillingContext } from './billing-context.ts';
+import type { ExchangeRates } from '../money/index.ts';
+import type { DueSubscription, DueTransaction, Repositories } from '../ports.ts';
+import { listPrice, quotePrice, type PriceQuote } from '../tax/index.ts';
+
+/** What billing does about one due subscription, decided before any gateway is asked. */
+export type Plan =
+  | { kind: 'end'; due: DueSubscription; at: Date }
+  | { kind: 'clear'; due: DueSubscription; at: Date }
+  | { kind: 'hold'; due: DueSubscription; at: Date; reason: string }
+  | {
+      kind: 'charge';
+      due: DueSubscription;
+      at: Date;
+      quote: PriceQuote;
+      period: number;
+      periodStart: string;
+      key: string;
+      /** The processor's payment of the try before, held for the customer's authentication: cancelled before this try charges. */
+      heldPayment?: string;
+    };
+
+export type ChargePlan = Extract<Plan, { kind: 'charge' }>;
+
+/** An offer's prices by its id, read once per batch. */
+export type PriceCache = Map<string, Record<string, number> | undefined>;
+
+/** Renewals may be charged in the purchase's currency converted from USD once the vendor removed that currency's price. */
+const RENEWALS_CONVERT = true;
+
+/**
+ * The net (before tax) and currency a subscription's next renewal charges: its offer's prices as they
+ * are now, in the currency of the purchase, without the coupon of the first payment. The transaction's
+ * own net stays the price of the purchase; the dashboard's MRR reads this instead (docs/decisions.md §19).
+ */
+export function renewalNet(
+  prices: Readonly<Record<string, number>>,
+  currency: string,
+  rates: ExchangeRates,
+): { currency: string; netMinor: number } {
+  return listPrice({ prices, currency, allowConversion: RENEWALS_CONVERT, rates });
+}
+
+/** In a sandbox whose clock was moved, a step happens at its scheduled moment; elsewhere, when it is done. */
+function stepTime(ctx: BillingContext, t: DueTransaction): Date {
+  const real = ctx.deps.clock.real();
+  const vendorNow = ctx.deps.clock.now(scopeOf(t));
+  if (vendorNow.getTime() === real.getTime() || !t.nextCharge) return real;
+  return new Date(Math.min(vendorNow.getTime(), Math.max(Date.parse(t.nextCharge), real.getTime())));
+}
+
+async function pricesOf(repos: Repositories, t: DueTransaction, cache: PriceCache) {
+  const id = t.customizedProductId ?? t.productId;
+  if (!cache.has(id)) {
+    const scope = scopeOf(t);
+    const offer = t.customizedProductId
+      ? await repos.customizedProducts.find(scope, id)
+      : await repos.products.find(scope, id);
+    cache.set(id, offer?.prices);
+  }
+  return cache.get(id);
+}
+
+/** The step due for one claimed subscription: end it, clear it, hold it, or charge its period at today's price. */
+export async function planStep(
+  ctx: BillingContext,
+  repos: Repositories,
+  due: DueSubscription,
+  prices: PriceCache,
+): Promise<Plan> {
+  const t = due.transaction;
+  const at = stepTime(ctx, t);
+  if (t.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING') return { kind: 'end', due, at };
+  if ((t.status !== 'SUBSCRIPTION_STATUS_ACTIVE' && t.status !== 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL') || !t.billing)
+    return { kind: 'clear', due, at };
+  const list = await pricesOf(repos, t, prices);
+  if (!list) return { kind: 'hold', due, at, reason: `${t.id}: its product is gone` };
+  try {
+    // Renewals are priced by the one pricing function, in the currency and place of the purchase.
+    // A business buyer's reverse charge holds for every renewal of its subscription.
+    const quote = quotePrice({
+      prices: list,
+      currency: t.currency,
+      country: t.country,
+      region: t.region,
+      zip: t.postalCode,
+      usSalesTax: ctx.deps.usSalesTax,
+      reverseCharge: t.reverseCharge,
+      allowConversion: RENEWALS_CONVERT,
+      rates: ctx.deps.rates,
+    });
+    const { period, failedAttempts, anchor } = t.billing;
+    const start = periodStart(new Date(anchor), t.chargeFrequency, period).toISOString();
+    return {
+      kind: 'charge',
+      due,
+      at,
+      quote,
+      period,
+      periodStart: start,
+      key: `renewal:${t.id}:${period}:${failedAttempts}`,
+    };
+  } catch (err) {
+    return { kind: 'hold', due, at, reason: `${t.id}: ${(err as Error).message}` };
+  }
+}
