@@ -59,47 +59,60 @@ export function panelInviteService(deps: InviteDeps) {
   return { ...passwordLinks(deps, signer), ...signUpInvitations(deps, signer) };
 }
 
+/** The state of a vendor's panel login that a password link names: it changes when the password is set. */
+const stateOf = (user: PanelUser | undefined) =>
+  user ? createHash('sha256').update(`${user.id}:${user.passwordHash}`).digest('base64url').slice(0, 22) : 'none';
+
+/** What a password link is worth now, and the login state it names when valid. */
+async function checkPasswordLink(
+  deps: InviteDeps,
+  unseal: ReturnType<typeof tokenSigner>['unseal'],
+  token: string,
+): Promise<InviteCheck & { state?: string }> {
+  const claims = unseal('panel-invite', token);
+  if (!claims || typeof claims.v !== 'string' || typeof claims.e !== 'number' || typeof claims.s !== 'string')
+    return { status: 'invalid' };
+  if (claims.e <= deps.clock.now().getTime()) return { status: 'expired' };
+  const vendor = await deps.store.vendors.find(claims.v);
+  if (!vendor) return { status: 'invalid' };
+  if (stateOf(await deps.store.panel.findUserByVendor(vendor.id)) !== claims.s) return { status: 'used' };
+  return { status: 'valid', vendorId: vendor.id, email: vendor.email, vendorName: vendor.name, state: claims.s };
+}
+
+/** Sets (or first creates) the vendor's panel login: the vendor's e-mail and this password. */
+async function setLogin(
+  deps: InviteDeps,
+  vendorId: string,
+  email: string,
+  password: string,
+  expectedState?: string,
+): Promise<void> {
+  if (password.length < 10 || password.length > 200) throw invalidInput('Choose a password of 10 to 200 characters.');
+  const passwordHash = await hashPassword(password);
+  await deps.store.transaction(async (repos) => {
+    const user = await repos.panel.findUserByVendor(vendorId);
+    if (expectedState !== undefined && stateOf(user) !== expectedState)
+      throw new AppError('LINK_EXPIRED', 'This link was used already; ask for a new one.');
+    if (user) return repos.panel.updatePassword(user.id, passwordHash);
+    const taken = await repos.panel.findUserByEmail(email);
+    if (taken)
+      throw new AppError(
+        'INVALID_STATE',
+        `${email} signs in to another vendor's panel already; give this vendor another e-mail first.`,
+      );
+    await repos.panel.insertUser({
+      id: newId('panelUser'),
+      vendorId,
+      email,
+      passwordHash,
+      createdAt: deps.clock.now().toISOString(),
+    });
+  });
+}
+
 /** One-time links that set a vendor's panel password (`opentill vendor invite --vendor`), and the demo vendor's login. */
 function passwordLinks(deps: InviteDeps, { seal, unseal }: ReturnType<typeof tokenSigner>) {
-  const stateOf = (user: PanelUser | undefined) =>
-    user ? createHash('sha256').update(`${user.id}:${user.passwordHash}`).digest('base64url').slice(0, 22) : 'none';
-
-  async function check(token: string): Promise<InviteCheck & { state?: string }> {
-    const claims = unseal('panel-invite', token);
-    if (!claims || typeof claims.v !== 'string' || typeof claims.e !== 'number' || typeof claims.s !== 'string')
-      return { status: 'invalid' };
-    if (claims.e <= deps.clock.now().getTime()) return { status: 'expired' };
-    const vendor = await deps.store.vendors.find(claims.v);
-    if (!vendor) return { status: 'invalid' };
-    if (stateOf(await deps.store.panel.findUserByVendor(vendor.id)) !== claims.s) return { status: 'used' };
-    return { status: 'valid', vendorId: vendor.id, email: vendor.email, vendorName: vendor.name, state: claims.s };
-  }
-
-  /** Sets (or first creates) the vendor's panel login: the vendor's e-mail and this password. */
-  async function setLogin(vendorId: string, email: string, password: string, expectedState?: string): Promise<void> {
-    if (password.length < 10 || password.length > 200) throw invalidInput('Choose a password of 10 to 200 characters.');
-    const passwordHash = await hashPassword(password);
-    await deps.store.transaction(async (repos) => {
-      const user = await repos.panel.findUserByVendor(vendorId);
-      if (expectedState !== undefined && stateOf(user) !== expectedState)
-        throw new AppError('LINK_EXPIRED', 'This link was used already; ask for a new one.');
-      if (user) return repos.panel.updatePassword(user.id, passwordHash);
-      const taken = await repos.panel.findUserByEmail(email);
-      if (taken)
-        throw new AppError(
-          'INVALID_STATE',
-          `${email} signs in to another vendor's panel already; give this vendor another e-mail first.`,
-        );
-      await repos.panel.insertUser({
-        id: newId('panelUser'),
-        vendorId,
-        email,
-        passwordHash,
-        createdAt: deps.clock.now().toISOString(),
-      });
-    });
-  }
-
+  const check = (token: string) => checkPasswordLink(deps, unseal, token);
   return {
     /** A one-time link token to set the vendor's panel password, valid for a day. */
     async issue(vendorId: string): Promise<{ token: string; expiresAt: string }> {
@@ -127,7 +140,7 @@ function passwordLinks(deps: InviteDeps, { seal, unseal }: ReturnType<typeof tok
       if (found.status === 'expired' || found.status === 'used')
         throw new AppError('LINK_EXPIRED', 'This link has expired or was used already; ask for a new one.');
       if (found.status !== 'valid') throw notFound('This invitation');
-      await setLogin(found.vendorId, found.email, password, found.state);
+      await setLogin(deps, found.vendorId, found.email, password, found.state);
       return { email: found.email };
     },
 
@@ -136,7 +149,7 @@ function passwordLinks(deps: InviteDeps, { seal, unseal }: ReturnType<typeof tok
       const vendor = await deps.store.vendors.find(vendorId);
       if (!vendor) throw notFound(`Vendor ${vendorId}`);
       const password = randomBytes(12).toString('base64url');
-      await setLogin(vendor.id, vendor.email, password);
+      await setLogin(deps, vendor.id, vendor.email, password);
       return { email: vendor.email, password };
     },
   };

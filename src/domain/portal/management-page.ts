@@ -1,0 +1,37 @@
+import type { LedgerEntry, PaymentMethod, Scope, Transaction } from '../model.ts';
+import type { PortalDeps } from './portal-deps.ts';
+import { awaiting, type AwaitingAuthentication } from './renewal-authentication.ts';
+
+export interface PortalItem {
+  transaction: Transaction;
+  /** Payments and refunds, oldest first: each has an invoice or credit note. */
+  entries: LedgerEntry[];
+  licence: string | null;
+  card: Pick<PaymentMethod, 'brand' | 'last4' | 'expMonth' | 'expYear'> | null;
+  /** The renewal of the current period awaiting the customer's authentication, if any. */
+  awaitingAuthentication: AwaitingAuthentication | null;
+}
+
+/** What the management page shows: each of the customer's transactions with its invoices, licence, card and held renewal. */
+export async function overview(deps: Pick<PortalDeps, 'store'>, scope: Scope, email: string): Promise<PortalItem[]> {
+  const transactions = await deps.store.transactions.listByEmail(scope, email);
+  return Promise.all(
+    transactions.map(async (transaction) => {
+      const method = transaction.paymentMethodId
+        ? await deps.store.paymentMethods.find(transaction.paymentMethodId)
+        : undefined;
+      const held = await awaiting(deps, transaction);
+      return {
+        transaction,
+        entries: (await deps.store.entries.listForTransaction(transaction.id)).filter((e) => e.invoiceNumber != null),
+        licence: (await deps.store.licences.keyOf(scope, transaction.id)) ?? null,
+        card: method
+          ? { brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear }
+          : null,
+        awaitingAuthentication: held
+          ? { amountMinor: held.attempt.amountMinor, currency: held.attempt.currency }
+          : null,
+      };
+    }),
+  );
+}
