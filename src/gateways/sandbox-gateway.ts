@@ -4,10 +4,13 @@ import {
   cardBrand,
   isExpired,
   passesLuhn,
+  type CardInput,
+  type ChargeRequest,
   type ChargeResult,
   type Decline,
   type PaymentGateway,
   type RefundResult,
+  type TokenizeResult,
 } from '../domain/payments/index.ts';
 import { precompiled, precompiledRow } from '../store/precompiled.ts';
 import type { Schema } from '../store/schema.ts';
@@ -54,6 +57,56 @@ export const FORM_CARD_ENTRY: Pick<
   cancelPending: async () => ({ status: 'NOT_FOUND' }),
 };
 
+/** A test card's number checked and made a token that carries the card's behaviour; real cards are refused. */
+function tokenizeTestCard(card: CardInput, at: Date): TokenizeResult {
+  const digits = card.number.replace(/[\s-]/g, '');
+  if (!passesLuhn(digits))
+    return { status: 'DECLINED', code: 'invalid_card', message: 'The card number is not valid.', permanent: true };
+  const test = SANDBOX_TEST_CARDS[digits];
+  if (!test) {
+    return {
+      status: 'DECLINED',
+      code: 'invalid_card',
+      message: 'The sandbox accepts only its test card numbers; real cards are refused.',
+      permanent: true,
+    };
+  }
+  if (isExpired(card.expMonth, card.expYear, at)) return DECLINES.expired_card;
+  return {
+    status: 'OK',
+    card: {
+      token: `sbx_${test.behaviour}_${randomBytes(12).toString('hex')}`,
+      brand: cardBrand(digits),
+      last4: digits.slice(-4),
+      expMonth: card.expMonth,
+      expYear: card.expYear < 100 ? 2000 + card.expYear : card.expYear,
+    },
+  };
+}
+
+/** What a charge of a test card's token does; `later_declined` pays its card's first charge and declines the rest. */
+async function testCardOutcome(
+  db: Kysely<Schema>,
+  request: ChargeRequest,
+): Promise<Exclude<SandboxBehaviour, 'later_declined'>> {
+  const behaviour = /^sbx_(success|card_declined|insufficient_funds|expired_card|later_declined)_/.exec(
+    request.token,
+  )?.[1] as SandboxBehaviour | undefined;
+  let outcome: Exclude<SandboxBehaviour, 'later_declined'> =
+    behaviour === 'later_declined' ? 'success' : (behaviour ?? 'card_declined');
+  if (behaviour === 'later_declined') {
+    const earlier = await db
+      .selectFrom('sandbox_gateway_charges')
+      .select('attempt_id')
+      .where('token', '=', request.token)
+      .where('attempt_id', '!=', request.attemptId)
+      .limit(1)
+      .executeTakeFirst();
+    if (earlier) outcome = 'card_declined';
+  }
+  return outcome;
+}
+
 /**
  * Virtual money. The token carries the test card's behaviour; charges and refunds are kept by their
  * id, so asking twice for the same one answers the first outcome, as a real provider's idempotency does.
@@ -80,47 +133,9 @@ export function sandboxGateway(db: Kysely<Schema>, now: () => Date = () => new D
   return {
     provider: 'SANDBOX',
     ...FORM_CARD_ENTRY,
-    async tokenize(card, at) {
-      const digits = card.number.replace(/[\s-]/g, '');
-      if (!passesLuhn(digits))
-        return { status: 'DECLINED', code: 'invalid_card', message: 'The card number is not valid.', permanent: true };
-      const test = SANDBOX_TEST_CARDS[digits];
-      if (!test) {
-        return {
-          status: 'DECLINED',
-          code: 'invalid_card',
-          message: 'The sandbox accepts only its test card numbers; real cards are refused.',
-          permanent: true,
-        };
-      }
-      if (isExpired(card.expMonth, card.expYear, at)) return DECLINES.expired_card;
-      return {
-        status: 'OK',
-        card: {
-          token: `sbx_${test.behaviour}_${randomBytes(12).toString('hex')}`,
-          brand: cardBrand(digits),
-          last4: digits.slice(-4),
-          expMonth: card.expMonth,
-          expYear: card.expYear < 100 ? 2000 + card.expYear : card.expYear,
-        },
-      };
-    },
+    tokenize: async (card, at) => tokenizeTestCard(card, at),
     async charge(request): Promise<ChargeResult> {
-      const behaviour = /^sbx_(success|card_declined|insufficient_funds|expired_card|later_declined)_/.exec(
-        request.token,
-      )?.[1] as SandboxBehaviour | undefined;
-      let outcome: Exclude<SandboxBehaviour, 'later_declined'> =
-        behaviour === 'later_declined' ? 'success' : (behaviour ?? 'card_declined');
-      if (behaviour === 'later_declined') {
-        const earlier = await db
-          .selectFrom('sandbox_gateway_charges')
-          .select('attempt_id')
-          .where('token', '=', request.token)
-          .where('attempt_id', '!=', request.attemptId)
-          .limit(1)
-          .executeTakeFirst();
-        if (earlier) outcome = 'card_declined';
-      }
+      const outcome = await testCardOutcome(db, request);
       const row = await charged({
         attempt_id: request.attemptId,
         token: request.token,
