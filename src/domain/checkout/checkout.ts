@@ -12,7 +12,7 @@ import type { TransactionService } from './transactions.ts';
  */
 export interface CheckoutDeps {
   purchases: Pick<PurchaseService, 'purchase' | 'status' | 'startBrowserPayment'>;
-  transactions: Pick<TransactionService, 'get'>;
+  transactions: Pick<TransactionService, 'ledgerOf'>;
 }
 
 export type CheckoutOutcome =
@@ -27,19 +27,17 @@ export const checkoutKey = (formToken: string) => `checkout:${formToken}`;
 export type CheckoutSession = { status: 'SESSION'; clientSecret: string; mode: 'payment' | 'setup' };
 
 export function checkoutService(deps: CheckoutDeps) {
-  async function present(
-    result: Awaited<ReturnType<PurchaseService['purchase']>>,
-    scope: Scope,
-  ): Promise<CheckoutOutcome> {
+  async function present(result: Awaited<ReturnType<PurchaseService['purchase']>>): Promise<CheckoutOutcome> {
     if (result.status === 'PENDING') return { status: 'PENDING', message: result.message };
     if (result.status === 'DECLINED') return { status: 'DECLINED', message: result.message };
-    const { entries } = await deps.transactions.get(scope, result.transaction.id);
+    // The purchase read its transaction, in this scope, once it was settled: only the ledger is left to read.
+    const entries = await deps.transactions.ledgerOf(result.transaction);
     return { status: 'PAID', transaction: result.transaction, entries, licence: result.licence };
   }
 
   return {
     async pay(scope: Scope, formToken: string, request: PurchaseRequest): Promise<CheckoutOutcome> {
-      return present(await deps.purchases.purchase(scope, { ...request, attemptKey: checkoutKey(formToken) }), scope);
+      return present(await deps.purchases.purchase(scope, { ...request, attemptKey: checkoutKey(formToken) }));
     },
 
     /** Starts (or, the same form again, finds) the processor's browser session of a form's payment; settled already: its outcome. */
@@ -55,7 +53,7 @@ export function checkoutService(deps: CheckoutDeps) {
       if (result.status === 'SESSION')
         return { status: 'SESSION', clientSecret: result.clientSecret, mode: result.mode };
       if (result.status === 'NEEDS_BROWSER') throw new Error('a session was asked for and none started');
-      return present(result, scope);
+      return present(result);
     },
 
     /**
@@ -75,7 +73,7 @@ export function checkoutService(deps: CheckoutDeps) {
       );
       if (result.status === 'NEEDS_BROWSER') return result;
       if (result.status === 'SESSION') throw new Error('a session was started for a form sent without its script');
-      return present(result, scope);
+      return present(result);
     },
 
     /**
@@ -84,7 +82,7 @@ export function checkoutService(deps: CheckoutDeps) {
      */
     async status(scope: Scope, formToken: string, productId?: string): Promise<CheckoutOutcome | undefined> {
       const result = await deps.purchases.status(scope, checkoutKey(formToken), productId);
-      return result && present(result, scope);
+      return result && present(result);
     },
   };
 }

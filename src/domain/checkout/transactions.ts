@@ -34,6 +34,13 @@ export function transactionService(deps: TransactionDeps) {
       return { transaction, entries: await deps.store.entries.listForTransaction(id) };
     },
 
+    /**
+     * The ledger of a transaction the caller has just read in its scope (a purchase's result): its
+     * entries only, without reading the transaction again as `get` would.
+     */
+    ledgerOf: (transaction: Transaction): Promise<LedgerEntry[]> =>
+      deps.store.entries.listForTransaction(transaction.id),
+
     assignEmail: (scope: Scope, id: string, email: string, seen?: SeenLedger): Promise<Transaction> =>
       assignEmail(deps, scope, id, email, seen),
 
