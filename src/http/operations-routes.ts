@@ -95,6 +95,52 @@ export function createMetrics(
   const registers = [registry];
   const state = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'opentill_' });
+  const counters = processCounters(registers);
+  const waiting = waitingGauges(state);
+  connectionGauges(services, registers, watched.redisUp);
+  if (cluster) {
+    // This process answers the primary's requests for its own figures.
+    AggregatorRegistry.setRegistries([registry]);
+    new AggregatorRegistry();
+  }
+
+  const expected = createHash('sha256').update(`Bearer ${token}`).digest();
+  return {
+    async onResponse(request, reply) {
+      // An unknown path is one label, not one per path a client made up.
+      const route = request.routeOptions.url ?? 'unmatched';
+      counters.requests.observe(
+        { method: request.method, route, status: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+      if (reply.statusCode >= 500)
+        counters.failures.inc({ code: request.failure?.error ?? `HTTP_${reply.statusCode}` });
+    },
+    async scrape(request, reply) {
+      const given = createHash('sha256')
+        .update(request.headers.authorization ?? '')
+        .digest();
+      if (!timingSafeEqual(given, expected)) {
+        reply.header('www-authenticate', 'Bearer realm="opentill metrics"');
+        return sendError(reply, 'UNAUTHORIZED', 'Send the metrics token as `Authorization: Bearer <METRICS_TOKEN>`.');
+      }
+      await countWaiting(services, waiting);
+      // Should the primary not answer, this process's own figures are better than none.
+      const counted = cluster ? await cluster.everyProcess().catch(() => registry.metrics()) : await registry.metrics();
+      return reply.type(registry.contentType).send(`${counted.trimEnd()}\n${await state.metrics()}`);
+    },
+    observeBilling(report) {
+      for (const outcome of ['renewed', 'declined', 'failed', 'ended', 'unknown'] as const)
+        if (report[outcome] > 0) counters.billing.inc({ outcome }, report[outcome]);
+      for (const outcome of ['sent', 'retried', 'failed', 'skipped'] as const)
+        if (report.emails[outcome] > 0) counters.emails.inc({ outcome }, report.emails[outcome]);
+      if (report.attempts.expiredSessions > 0) counters.expiredSessions.inc(report.attempts.expiredSessions);
+    },
+  };
+}
+
+/** What each process counts for itself: its requests, its failures, and what its billing worker did. */
+function processCounters(registers: Registry[]) {
   const requests = new Histogram({
     name: 'opentill_http_request_duration_seconds',
     help: 'HTTP requests by method, route pattern and status, and how long each took to answer (its _count is the number of requests)',
@@ -125,6 +171,11 @@ export function createMetrics(
     help: 'Browser checkout sessions left unfinished (the customer, or a script, never paid): cancelled at the processor once expired and closed by the worker',
     registers,
   });
+  return { requests, emails, failures, billing, expiredSessions };
+}
+
+/** The work waiting, read from the database at each scrape (not summed across a cluster: every process reads the same). */
+function waitingGauges(state: Registry) {
   const gauge = (name: string, help: string) => new Gauge({ name, help, registers: [state] });
   const due = gauge('opentill_billing_due', 'Subscriptions due now and not yet renewed (counted up to a million)');
   const open = gauge(
@@ -140,7 +191,25 @@ export function createMetrics(
     'Customer e-mails queued and not yet sent, retries included (counted up to a million)',
   );
   const up = gauge('opentill_database_up', '1 when the database answered the last scrape, else 0');
-  const redisUp = watched.redisUp;
+  return { due, open, events, mails, up };
+}
+
+/** Reads the work waiting into its gauges; a database that does not answer is `opentill_database_up 0`. */
+async function countWaiting(services: Services, gauges: ReturnType<typeof waitingGauges>) {
+  try {
+    const waiting = await services.maintenance.waiting();
+    gauges.due.set(waiting.billingDue);
+    gauges.open.set(waiting.openAttempts);
+    gauges.events.set(waiting.eventsWaiting);
+    gauges.mails.set(waiting.emailsWaiting);
+    gauges.up.set(1);
+  } catch {
+    gauges.up.set(0);
+  }
+}
+
+/** The process's connections to Redis and PostgreSQL, read whenever the figures are gathered. */
+function connectionGauges(services: Services, registers: Registry[], redisUp: (() => boolean) | undefined) {
   if (redisUp) {
     new Gauge({
       name: 'opentill_redis_up',
@@ -167,48 +236,4 @@ export function createMetrics(
       this.set({ state: 'waiting' }, connections.waiting);
     },
   });
-  if (cluster) {
-    // This process answers the primary's requests for its own figures.
-    AggregatorRegistry.setRegistries([registry]);
-    new AggregatorRegistry();
-  }
-
-  const expected = createHash('sha256').update(`Bearer ${token}`).digest();
-  return {
-    async onResponse(request, reply) {
-      // An unknown path is one label, not one per path a client made up.
-      const route = request.routeOptions.url ?? 'unmatched';
-      requests.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
-      if (reply.statusCode >= 500) failures.inc({ code: request.failure?.error ?? `HTTP_${reply.statusCode}` });
-    },
-    async scrape(request, reply) {
-      const given = createHash('sha256')
-        .update(request.headers.authorization ?? '')
-        .digest();
-      if (!timingSafeEqual(given, expected)) {
-        reply.header('www-authenticate', 'Bearer realm="opentill metrics"');
-        return sendError(reply, 'UNAUTHORIZED', 'Send the metrics token as `Authorization: Bearer <METRICS_TOKEN>`.');
-      }
-      try {
-        const waiting = await services.maintenance.waiting();
-        due.set(waiting.billingDue);
-        open.set(waiting.openAttempts);
-        events.set(waiting.eventsWaiting);
-        mails.set(waiting.emailsWaiting);
-        up.set(1);
-      } catch {
-        up.set(0);
-      }
-      // Should the primary not answer, this process's own figures are better than none.
-      const counted = cluster ? await cluster.everyProcess().catch(() => registry.metrics()) : await registry.metrics();
-      return reply.type(registry.contentType).send(`${counted.trimEnd()}\n${await state.metrics()}`);
-    },
-    observeBilling(report) {
-      for (const outcome of ['renewed', 'declined', 'failed', 'ended', 'unknown'] as const)
-        if (report[outcome] > 0) billing.inc({ outcome }, report[outcome]);
-      for (const outcome of ['sent', 'retried', 'failed', 'skipped'] as const)
-        if (report.emails[outcome] > 0) emails.inc({ outcome }, report.emails[outcome]);
-      if (report.attempts.expiredSessions > 0) expiredSessions.inc(report.attempts.expiredSessions);
-    },
-  };
 }
