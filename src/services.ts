@@ -127,12 +127,13 @@ export interface ServiceOverrides {
   emails?: { sender?: EmailSender; options?: CustomerEmailOptions };
 }
 
-export function createServices(config: Config, overrides: ServiceOverrides = {}): Wiring {
-  const database =
-    overrides.database ?? openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
-  const store = createStore(database);
-  const clock = vendorClock(overrides.clock ?? systemClock);
-  const rates = loadExchangeRates(config.ratesFile);
+/** Production's and the sandbox's gateway: the tests' where given, else Stripe where it has keys, else none (production) or virtual cards (sandbox). */
+function gatewaysOf(
+  config: Config,
+  overrides: ServiceOverrides,
+  database: Database,
+  clock: VendorClock,
+): Record<Environment, PaymentGateway> {
   const gatewayTimeoutMs = overrides.payments?.gatewayTimeoutMs ?? config.payments.gatewayTimeoutMs;
   const stripe = (keys: NonNullable<Config['stripe']['production']>) =>
     // The SDK gives up a little before the protocol does, so its socket is closed when the attempt turns unknown.
@@ -142,7 +143,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       jsUrl: config.stripe.jsUrl,
       timeoutMs: Math.max(1000, gatewayTimeoutMs - 1000),
     });
-  const gateways: Record<Environment, PaymentGateway> = {
+  return {
     production:
       overrides.gateways?.production ??
       (config.stripe.production ? stripe(config.stripe.production) : unconfiguredGateway),
@@ -150,14 +151,33 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       overrides.gateways?.sandbox ??
       (config.stripe.sandbox ? stripe(config.stripe.sandbox) : sandboxGateway(database.kysely, () => clock.real())),
   };
+}
+
+/** What every service is made over: the database and its store, the clocks, the rate table, the gateways, the URLs. */
+function foundations(config: Config, overrides: ServiceOverrides) {
+  const database =
+    overrides.database ?? openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
+  const store = createStore(database);
+  const clock = vendorClock(overrides.clock ?? systemClock);
+  const rates = loadExchangeRates(config.ratesFile);
+  const gateways = gatewaysOf(config, overrides, database, clock);
   const urls = {
     base: (environment: Environment) => (environment === 'sandbox' ? config.sandboxUrl : config.baseUrl),
   };
-  const catalog = catalogService({ store, clock, hostedUrl: urls.base });
-  const panelInvites = panelInviteService({ store, clock, secret: config.secret });
-  const links = hostedLinks(config.secret);
+  return { database, store, clock, rates, gateways, urls };
+}
+
+type Foundations = ReturnType<typeof foundations>;
+
+/** The customer e-mail outbox: sent through SMTP_URL's server (or the tests' sender), off without one. */
+function customerEmails(
+  config: Config,
+  overrides: ServiceOverrides,
+  { store, clock, urls }: Foundations,
+  links: ReturnType<typeof hostedLinks>,
+) {
   const sender = overrides.emails?.sender ?? (config.smtp ? smtpSender(config.smtp.url) : undefined);
-  const emails = customerEmailService(
+  return customerEmailService(
     {
       store,
       clock,
@@ -170,6 +190,15 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     },
     overrides.emails?.options,
   );
+}
+
+/** The services that sell, charge, bill and refund, and those they share (the catalog, the e-mails, the charge protocol). */
+function moneyServices(config: Config, overrides: ServiceOverrides, base: Foundations) {
+  const { store, clock, rates, gateways, urls } = base;
+  const catalog = catalogService({ store, clock, hostedUrl: urls.base });
+  const panelInvites = panelInviteService({ store, clock, secret: config.secret });
+  const links = hostedLinks(config.secret);
+  const emails = customerEmails(config, overrides, base, links);
   const coupons = couponService({ store, clock, rates });
   const transactions = transactionService({ store, clock, emails });
   const idempotency = idempotencyService({ store, clock, staleAfterMs: config.payments.idempotencyStaleMs });
@@ -221,6 +250,64 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     },
   });
   return {
+    catalog,
+    panelInvites,
+    links,
+    emails,
+    coupons,
+    transactions,
+    idempotency,
+    protocol,
+    purchases,
+    refunds,
+    vaulted,
+    billing,
+    processorEvents,
+  };
+}
+
+/** How each environment's hosted pages take a card, and which processor takes its payments (for /healthz). */
+function paymentsOf(config: Config, gateways: Record<Environment, PaymentGateway>): Services['payments'] {
+  return {
+    cardEntry: (environment) => gateways[environment].cardEntry,
+    describe: (environment) => {
+      const gateway = gateways[environment];
+      const entry = gateway.cardEntry;
+      if (entry.kind === 'none') return { processor: null, detail: entry.message };
+      const keys = config.stripe[environment];
+      const webhooks = gateway.provider !== 'STRIPE' || !!keys?.webhookSecret;
+      if (entry.kind === 'form')
+        return { processor: gateway.provider, detail: "virtual test cards in opentill's own form" };
+      return {
+        processor: gateway.provider,
+        detail: webhooks
+          ? `cards taken by ${entry.library} in the browser`
+          : `cards taken by ${entry.library} in the browser; webhook signing secret not set (run opentill stripe setup)`,
+      };
+    },
+  };
+}
+
+/** What an operator runs and watches: migrations, readiness, the work waiting, the connection pool. */
+function maintenanceOf({ database, store, clock }: Foundations): Services['maintenance'] {
+  return {
+    dialect: database.dialect,
+    migrate: () => database.migrate(),
+    ping: async () => {
+      await store.vendors.find('ping');
+    },
+    pendingMigrations: () => database.pendingMigrations(),
+    waiting: () => store.operations.waiting(clock.real().toISOString(), 1_000_000),
+    connections: () => database.connections?.(),
+  };
+}
+
+export function createServices(config: Config, overrides: ServiceOverrides = {}): Wiring {
+  const base = foundations(config, overrides);
+  const { database, store, clock, rates, gateways, urls } = base;
+  const money = moneyServices(config, overrides, base);
+  const { catalog, panelInvites, links, emails, transactions, protocol, purchases, refunds, vaulted, billing } = money;
+  return {
     config,
     database,
     store,
@@ -229,7 +316,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     urls,
     credentials: credentialService({ store, clock, secret: config.secret }),
     catalog,
-    coupons,
+    coupons: money.coupons,
     purchases,
     transactions,
     refunds,
@@ -261,38 +348,12 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     adminSessions: adminSessionService({ store, clock, links }),
     billing,
     sandboxClock: sandboxClockService({ store, clock, billing }),
-    idempotency,
+    idempotency: money.idempotency,
     checkout: checkoutService({ purchases, transactions }),
-    payments: {
-      cardEntry: (environment) => gateways[environment].cardEntry,
-      describe: (environment) => {
-        const gateway = gateways[environment];
-        const entry = gateway.cardEntry;
-        if (entry.kind === 'none') return { processor: null, detail: entry.message };
-        const keys = config.stripe[environment];
-        const webhooks = gateway.provider !== 'STRIPE' || !!keys?.webhookSecret;
-        if (entry.kind === 'form')
-          return { processor: gateway.provider, detail: "virtual test cards in opentill's own form" };
-        return {
-          processor: gateway.provider,
-          detail: webhooks
-            ? `cards taken by ${entry.library} in the browser`
-            : `cards taken by ${entry.library} in the browser; webhook signing secret not set (run opentill stripe setup)`,
-        };
-      },
-    },
-    processorEvents,
+    payments: paymentsOf(config, gateways),
+    processorEvents: money.processorEvents,
     emails,
-    maintenance: {
-      dialect: database.dialect,
-      migrate: () => database.migrate(),
-      ping: async () => {
-        await store.vendors.find('ping');
-      },
-      pendingMigrations: () => database.pendingMigrations(),
-      waiting: () => store.operations.waiting(clock.real().toISOString(), 1_000_000),
-      connections: () => database.connections?.(),
-    },
+    maintenance: maintenanceOf(base),
     hostedUrl(purpose, scope, subject) {
       const token = links.issue(purpose, scope, subject, clock.now());
       return `${urls.base(scope.environment)}/${purpose}/${token}`;

@@ -27,12 +27,18 @@ const BOLD = 'DejaVuSans-Bold';
 
 const day = (iso: string) => iso.slice(0, 10);
 
-/**
- * The PDF of an invoice or credit note: one A4 page in DejaVu Sans, text only (plus the seller's
- * logo when set) so it can be read back and searched.
- */
-export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
-  const title = doc.kind === 'INVOICE' ? 'Invoice' : 'Credit note';
+/** Where the page's text goes: the document, its left margin and the width between the margins. */
+interface Page {
+  pdf: PDFKit.PDFDocument;
+  left: number;
+  width: number;
+}
+
+/** Amounts of the document in the buyer's country's locale. */
+type Money = (minor: number) => string;
+
+/** The document with its fonts registered, and its bytes once it ends. */
+function openPdf(doc: InvoiceDocument, title: string) {
   const pdf = new PDFDocument({
     size: 'A4',
     margin: 56,
@@ -47,17 +53,24 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     pdf.on('end', () => resolve(Buffer.concat(chunks)));
     pdf.on('error', reject);
   });
-  // Amounts in the buyer's country's locale, as the checkout showed them; without the bidi marks of
-  // right-to-left locales, which a PDF's text has no use for, and with the yen sign DejaVu Sans has
-  // for the full-width one of ja-JP.
+  return { pdf, done };
+}
+
+/**
+ * Amounts in the buyer's country's locale, as the checkout showed them; without the bidi marks of
+ * right-to-left locales, which a PDF's text has no use for, and with the yen sign DejaVu Sans has
+ * for the full-width one of ja-JP.
+ */
+function moneyOf(doc: InvoiceDocument): Money {
   const locale = countryLocale(doc.buyer.country);
-  const money = (minor: number) =>
+  return (minor: number) =>
     formatForBuyer(minor, doc.currency, locale)
       .replace(/[\u200e\u200f\u061c]/g, '')
       .replace(/\uffe5/g, '¥');
-  const left = 56;
-  const width = pdf.page.width - 2 * left;
+}
 
+/** The logo, the title and number, the sandbox's warning, the date and the invoice a credit note is for. */
+function heading({ pdf, left, width }: Page, doc: InvoiceDocument, title: string) {
   if (doc.seller.logo) {
     try {
       pdf.image(doc.seller.logo, left + width - 140, 40, { fit: [140, 56], align: 'right' });
@@ -85,7 +98,10 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     .text(`Date: ${day(doc.issuedAt)}`);
   if (doc.creditFor) pdf.text(`Credit for invoice ${doc.creditFor}`);
   pdf.moveDown();
+}
 
+/** The seller's details beside the buyer's. */
+function parties({ pdf, left, width }: Page, doc: InvoiceDocument) {
   const top = pdf.y;
   const column = (width - 20) / 2;
   pdf.font(BOLD).text('Seller', left, top, { width: column });
@@ -115,8 +131,10 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   pdf.x = left;
   pdf.y = Math.max(sellerBottom, pdf.y);
   pdf.moveDown(1.5);
+}
 
-  // The line: description | quantity | unit price | amount (net).
+/** The line: description | quantity | unit price | amount (net), and the billing period. */
+function itemLine({ pdf, left, width }: Page, doc: InvoiceDocument, money: Money) {
   const cols = [
     { x: left, w: 230, align: 'left' as const },
     { x: left + 230, w: 50, align: 'right' as const },
@@ -154,6 +172,10 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
       { width: 300 },
     );
   }
+}
+
+/** Net, tax and total, and the reverse-charge note where it applies. */
+function totals({ pdf, left, width }: Page, doc: InvoiceDocument, money: Money) {
   pdf.moveDown(0.5);
   const rows: [string, string][] = [
     ['Net amount', money(doc.netMinor)],
@@ -166,6 +188,10 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     pdf.text(value, left + 300, y, { width: width - 300, align: 'right' });
   }
   if (doc.reverseCharge) pdf.moveDown().font(BOLD).text(REVERSE_CHARGE_NOTE, left, pdf.y, { width }).font(REGULAR);
+}
+
+/** Where to ask about the document, and the transaction and payment it is of. */
+function footer({ pdf, left }: Page, doc: InvoiceDocument) {
   pdf.moveDown(2).fontSize(8).fillColor('#555');
   if (doc.seller.supportEmail)
     pdf.text(
@@ -173,6 +199,23 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
       left,
     );
   pdf.text(`Transaction ${doc.transactionId}${doc.reference ? `, payment reference ${doc.reference}` : ''}`, left);
+}
+
+/**
+ * The PDF of an invoice or credit note: one A4 page in DejaVu Sans, text only (plus the seller's
+ * logo when set) so it can be read back and searched.
+ */
+export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
+  const title = doc.kind === 'INVOICE' ? 'Invoice' : 'Credit note';
+  const { pdf, done } = openPdf(doc, title);
+  const money = moneyOf(doc);
+  const left = 56;
+  const page = { pdf, left, width: pdf.page.width - 2 * left };
+  heading(page, doc, title);
+  parties(page, doc);
+  itemLine(page, doc, money);
+  totals(page, doc, money);
+  footer(page, doc);
   pdf.end();
   return done;
 }

@@ -13,6 +13,13 @@ export function registerCredentialCommands(program: Command) {
     .command('credential')
     .description('issue, list and revoke API credentials (rotate: create a new one, switch, revoke the old)');
 
+  registerCreate(credential);
+  registerList(credential);
+  registerRevoke(credential);
+}
+
+/** `opentill credential create`: a new credential, its secret shown once. */
+function registerCreate(credential: Command) {
   credential
     .command('create')
     .description(
@@ -43,7 +50,10 @@ export function registerCredentialCommands(program: Command) {
         }),
       ),
     );
+}
 
+/** `opentill credential list`: a vendor's credentials, never their passwords. */
+function registerList(credential: Command) {
   credential
     .command('list')
     .description("list a vendor's credentials (never their passwords)")
@@ -67,7 +77,10 @@ export function registerCredentialCommands(program: Command) {
         }),
       ),
     );
+}
 
+/** `opentill credential revoke`: a credential refused from now on. */
+function registerRevoke(credential: Command) {
   credential
     .command('revoke')
     .description('revoke a credential at once: requests with it get 401')

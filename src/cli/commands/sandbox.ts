@@ -22,6 +22,12 @@ interface SandboxPurchaseOptions {
 export function registerSandboxCommands(program: Command) {
   const sandbox = program.command('sandbox').description('sandbox tools');
 
+  registerPurchase(sandbox);
+  registerClock(sandbox);
+}
+
+/** `opentill sandbox purchase`: a purchase with a test card, through the checkout's own code. */
+function registerPurchase(sandbox: Command) {
   sandbox
     .command('purchase')
     .description('buy a sandbox product with a test card, through the same code as the checkout')
@@ -66,7 +72,10 @@ export function registerSandboxCommands(program: Command) {
         }),
       ),
     );
+}
 
+/** `opentill sandbox clock`: a vendor's sandbox time read, or moved forward with the billing that fell due. */
+function registerClock(sandbox: Command) {
   sandbox
     .command('clock')
     .description(

@@ -11,7 +11,13 @@ import { withServices } from '../with-services.ts';
 export function registerVendorCommands(program: Command) {
   const vendor = program.command('vendor').description('manage vendors');
   registerAccessCommands(vendor);
+  registerCreate(vendor);
+  registerList(vendor);
+  registerSettings(vendor);
+}
 
+/** `opentill vendor create`: a vendor with its production and sandbox credentials. */
+function registerCreate(vendor: Command) {
   vendor
     .command('create')
     .description(
@@ -40,7 +46,10 @@ export function registerVendorCommands(program: Command) {
         }),
       ),
     );
+}
 
+/** `opentill vendor list`: every vendor, and whether it may use production. */
+function registerList(vendor: Command) {
   vendor
     .command('list')
     .description(
@@ -76,7 +85,10 @@ export function registerVendorCommands(program: Command) {
         }),
       ),
     );
+}
 
+/** `opentill vendor settings`: a vendor's conversion, framing and invoice details. */
+function registerSettings(vendor: Command) {
   vendor
     .command('settings')
     .description("change a vendor's settings")
