@@ -19,8 +19,7 @@ const TRANSPORT = [
 // Issue 33, item 2: no function over 80 lines and no file over 400 in src. These were over when the
 // rule came and are held at the size they had then (a file's longest function, its length), so they
 // can only shrink; each is taken off the list when it is split.
-const OVERSIZED = {
-};
+const OVERSIZED = {};
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'data/', 'test-artifacts/', 'reports/', '.stryker-tmp/', 'bin/', 'scratch/'] },
