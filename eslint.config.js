@@ -124,6 +124,11 @@ export default tseslint.config(
     },
   },
   {
+    // The pages' browser scripts (bundled by src/http/pages/page-scripts-build.ts) run in the browser, not in Node.
+    files: ['src/http/pages/browser/**/*.ts'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
     // A nested ternary hides which branch wins: src spells such choices out with early returns.
     files: ['src/**/*.ts'],
     rules: { 'no-nested-ternary': 'error' },

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { buildWidgets } from '../../src/widget/build.ts';
+import { buildPageScripts } from '../../src/http/pages/page-scripts-build.ts';
 import { freePort, ServerProcess, within } from '../helpers/server-process.ts';
 
 /**
@@ -65,7 +66,7 @@ describe('the compiled build', () => {
     tc.diagnostic(`--help answered in ${ms.toFixed(0)} ms (with the import recorder)`);
   });
 
-  test('`opentill serve` from dist/ serves the client script the build wrote, byte for byte what the sources bundle, without esbuild', async () => {
+  test('`opentill serve` from dist/ serves the client script and the page scripts the build wrote, byte for byte what the sources bundle, without esbuild', async () => {
     const record = join(dir, 'serve.json');
     const server = new ServerProcess(await freePort(), dir, {
       nodeArgs: ['--import', RECORDER],
@@ -80,6 +81,10 @@ describe('the compiled build', () => {
         assert.deepEqual(Buffer.from(await res.arrayBuffer()), bundle.code, file);
         assert.equal(res.headers.get('etag'), bundle.etag);
       }
+      // The pages' browser scripts too: the checkout form's, as checkout.js, is the bundle the build wrote.
+      const checkoutJs = await fetch(`${server.url}/payment/checkout.js`);
+      assert.equal(checkoutJs.status, 200);
+      assert.equal(await checkoutJs.text(), (await buildPageScripts())['checkout-form']);
       server.signal('SIGTERM');
       await within(server.exited, 'the server stop');
     } finally {

@@ -10,6 +10,7 @@ import { registerCheckout } from './checkout/checkout-routes.ts';
 import { FORM_BODY_LIMIT, FORM_CONTENT_TYPE, registerFormBody } from './form-body.ts';
 import { sendProblem } from './layout.ts';
 import { registerManagePage } from './manage/manage-routes.ts';
+import { loadPageScripts } from './page-scripts.ts';
 import { registerPanelInvite } from './panel/panel-invite-routes.ts';
 import { registerPanel } from './panel/panel-routes.ts';
 
@@ -21,6 +22,8 @@ import { registerPanel } from './panel/panel-routes.ts';
  * reaches no route, such as an unknown path or a malformed URL, gets the API's JSON answer.)
  */
 export async function pagesPlugin(app: HttpApp, { services }: { services: Services }) {
+  // The pages' browser scripts, read from the build or bundled from src/http/pages/browser, before any page is served.
+  await loadPageScripts();
   registerFormBody(app);
   app.addHook('preValidation', checkPageInput);
   app.setErrorHandler(sendPageError);

@@ -35,8 +35,13 @@ export interface PageOptions {
   body: Html;
   /** Origins that may frame the page; default none. */
   frameAncestors?: string;
-  /** Inline script, allowed by a per-response nonce. */
+  /** Inline script, allowed by a per-response nonce: bundled page scripts (src/http/pages/page-scripts.ts). */
   script?: string;
+  /**
+   * What the page scripts read, by element id: each value written as JSON in a
+   * `<script type="application/json" id=…>` data block, which the browser never runs.
+   */
+  data?: Readonly<Record<string, unknown>>;
   /** More CSS after the common look (a page's own layout), under the same nonce. */
   style?: string;
   /**
@@ -55,6 +60,16 @@ export interface PageOptions {
 const PROCESSOR_FRAMES: Readonly<Record<string, readonly string[]>> = {
   'https://js.stripe.com': ['https://hooks.stripe.com'],
 };
+
+/** JSON inside <script>: no "</script>", "<!--" or line separators can end the script early. */
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value).replace(/[<\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** The data blocks of `data`, before the scripts that read them. */
+const dataBlocks = (data: PageOptions['data']) =>
+  Object.entries(data ?? {})
+    .map(([id, value]) => `<script type="application/json" id="${escapeHtml(id)}">${scriptJson(value)}</script>`)
+    .join('');
 
 export function sendPage(reply: FastifyReply, options: PageOptions) {
   const nonce = randomBytes(16).toString('base64');
@@ -78,6 +93,7 @@ export function sendPage(reply: FastifyReply, options: PageOptions) {
   const page =
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<title>${escapeHtml(options.title)} · opentill</title><style nonce="${nonce}">${STYLE}${options.style ?? ''}</style></head><body><main>${options.body.text}</main>` +
+    dataBlocks(options.data) +
     (processor ? `<script nonce="${nonce}" src="${escapeHtml(processor.url)}"></script>` : '') +
     (options.script ? `<script nonce="${nonce}">${options.script}</script>` : '') +
     `</body></html>`;

@@ -5,10 +5,10 @@ import { localeFromAcceptLanguage } from '../../../domain/money/index.ts';
 import { isPayment } from '../../../domain/payments/index.ts';
 import type { HttpApp } from '../../http-app.ts';
 import { html, sendPage } from '../layout.ts';
+import { pageScript } from '../page-scripts.ts';
 import { offerFailure, problemPage, type CheckoutContext, type Params } from './checkout-context.ts';
 import { embeddingOf, embeddingQuery, frameAncestorsOf } from './checkout-embedding.ts';
 import { isFormToken } from './checkout-form.ts';
-import { EMBED_SCRIPT } from './checkout-scripts.ts';
 import { receipt } from './checkout-views.ts';
 
 // After Pay: the receipt, or the page that waits for the card network's answer and asks again by itself.
@@ -45,10 +45,17 @@ export async function showReceipt(
       },
       embedding.embedded,
     ),
-    script:
-      embedding.embedded && embedding.origin
-        ? EMBED_SCRIPT(embedding.origin, { type: 'paid', transactionId: paid.transaction.id })
-        : undefined,
+    ...(embedding.embedded && embedding.origin
+      ? {
+          script: pageScript('embed'),
+          data: {
+            'opentill-embed': {
+              origin: embedding.origin,
+              message: { type: 'paid', transactionId: paid.transaction.id },
+            },
+          },
+        }
+      : {}),
   });
 }
 
@@ -76,7 +83,7 @@ export async function showPending(
 <div class="box" role="status"><p>Your payment for <strong>${offer.product.name}</strong> is on its way, but the card network has not confirmed it yet.</p>
 <p>This page checks again every few seconds and shows your receipt as soon as it is confirmed. You do not need to pay again.</p></div>
 <p><a href="${url}" id="check-now">Check now</a></p>`,
-    script: `setTimeout(function(){location.replace(document.getElementById('check-now').href)},3000);`,
+    script: pageScript('confirming'),
   });
 }
 

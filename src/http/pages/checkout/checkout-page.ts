@@ -10,9 +10,10 @@ import { customerLocality } from '../../customer-locality.ts';
 import type { HttpApp } from '../../http-app.ts';
 import { jsonErrorHandler } from '../json-errors.ts';
 import { sendPage } from '../layout.ts';
+import { pageScript } from '../page-scripts.ts';
 import { offerFailure, type CheckoutContext, type Params } from './checkout-context.ts';
 import { embeddingOf, embeddingQuery, frameAncestorsOf, type Embedding } from './checkout-embedding.ts';
-import { CHECKOUT_SCRIPT, elementMode, EMBED_SCRIPT, PROCESSOR_SCRIPT } from './checkout-scripts.ts';
+import { elementMode } from './checkout-scripts.ts';
 import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
 import { checkoutForm, type FieldErrors } from './checkout-views.ts';
 import { vetCoupon } from './coupon-attempts.ts';
@@ -91,7 +92,10 @@ export async function showForm(
   });
 }
 
-/** The page's scripts: the overlay's messages, the form's own script and the processor's card element, as the card is taken. */
+/**
+ * The page's scripts (src/http/pages/browser) and what they read: the overlay's messages (embed), the
+ * form's own script and the processor's card element (processor-element), as the card is taken.
+ */
 function formScripts(page: {
   cardEntry: CardEntry;
   embedding: Embedding;
@@ -101,21 +105,31 @@ function formScripts(page: {
   productId: string;
 }) {
   const { cardEntry, embedding, needsCard, offer, quote } = page;
-  const embedScript = embedding.embedded && embedding.origin ? EMBED_SCRIPT(embedding.origin, null) : '';
-  const browserScript =
-    cardEntry.kind === 'browser'
-      ? PROCESSOR_SCRIPT({
-          publicKey: cardEntry.publicKey,
-          mode: elementMode(needsCard, quote.totalMinor, offer),
-          amount: quote.totalMinor,
-          currency: quote.currency.toLowerCase(),
-          saveForLater: offer.product.type !== 'ONETIME',
-          sessionUrl: `${encodeURIComponent(page.productId)}/session${embeddingQuery(embedding)}`,
-        })
-      : '';
+  const data: Record<string, unknown> = {};
+  let script = '';
+  if (embedding.embedded && embedding.origin) {
+    data['opentill-embed'] = { origin: embedding.origin, message: null };
+    script += pageScript('embed');
+  }
+  if (cardEntry.kind === 'browser') {
+    script += pageScript('checkout-form');
+    const mode = elementMode(needsCard, quote.totalMinor, offer);
+    if (mode !== 'none') {
+      data['opentill-processor'] = {
+        publicKey: cardEntry.publicKey,
+        mode,
+        amount: quote.totalMinor,
+        currency: quote.currency.toLowerCase(),
+        saveForLater: offer.product.type !== 'ONETIME',
+        sessionUrl: `${encodeURIComponent(page.productId)}/session${embeddingQuery(embedding)}`,
+      };
+      script += pageScript('processor-element');
+    }
+  }
   return {
+    data,
     // The form's own script: inline before the processor's (its Pay waits for a new price first), else a file of this origin, under the page's nonce.
-    script: embedScript + (cardEntry.kind === 'browser' ? CHECKOUT_SCRIPT : '') + browserScript || undefined,
+    script: script || undefined,
     processorScript:
       cardEntry.kind === 'browser' && needsCard
         ? { url: cardEntry.scriptUrl, origins: cardEntry.origins }
@@ -125,13 +139,13 @@ function formScripts(page: {
 
 /** The checkout page of a product or customized link, and the form's script it loads. */
 export function registerCheckoutPage(app: HttpApp, ctx: CheckoutContext) {
-  // The checkout form's script (CHECKOUT_SCRIPT), the same for every product: the page's CSP allows it by nonce.
+  // The checkout form's script (src/http/pages/browser/checkout-form.ts), the same for every product: the page's CSP allows it by nonce.
   app.get('/payment/checkout.js', { schema: { hide: true }, errorHandler: jsonErrorHandler }, async (_request, reply) =>
     reply
       .type('text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=300')
       .header('x-content-type-options', 'nosniff')
-      .send(CHECKOUT_SCRIPT),
+      .send(pageScript('checkout-form')),
   );
 
   app.get<{ Params: Params }>('/payment/product/:productId', { schema: { hide: true } }, async (request, reply) => {

@@ -8,6 +8,9 @@ import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import type { CheckoutPrefill } from './checkout-url.ts';
 
+/** What each field needs, the same words from the page's script and from the server. */
+export { FIELD_MESSAGES } from './field-messages.ts';
+
 /** The checkout's pages: the payment form, the receipt, and "this link has expired". */
 const EVERY: Record<string, string> = {
   DAILY: 'day',
@@ -51,14 +54,6 @@ export type FieldName =
   | 'cardExpiry'
   | 'cardCvc';
 export type FieldErrors = Partial<Record<FieldName, string>>;
-/** What each field needs, the same words from the page's script and from the server. */
-export const FIELD_MESSAGES = {
-  email: 'Enter an e-mail address, such as you@example.com.',
-  zipCode: 'Enter a 5-digit ZIP code, such as 94103.',
-  cardNumber: 'Enter the card number as it is printed on the card.',
-  cardExpiry: 'Enter the expiry as MM/YY, such as 04/29.',
-  cardCvc: 'Enter the 3 or 4 digit security code (CVC) from the back of the card.',
-} as const;
 const FIELD_ORDER: readonly FieldName[] = [
   'email',
   'country',

@@ -4,8 +4,8 @@ import { canUpdateCard, type Authentication, type CardCompletion } from '../../.
 import { AppError } from '../../../domain/errors.ts';
 import type { EnvironmentContext } from '../../http-app.ts';
 import { sendPage, sendProblem } from '../layout.ts';
+import { pageScript } from '../page-scripts.ts';
 import type { Visit } from './manage-link.ts';
-import { MANAGE_PROCESSOR_SCRIPT } from './manage-script.ts';
 import { managePage } from './manage-views.ts';
 
 const NOT_CONFIRMED =
@@ -40,14 +40,19 @@ export async function render(
       locale: localeFromAcceptLanguage(reply.request.headers['accept-language']),
       ...message,
     }),
-    script:
-      entry.kind === 'browser' && needsProcessor
-        ? MANAGE_PROCESSOR_SCRIPT({
-            publicKey: entry.publicKey,
-            authenticationUrl: `${encodeURIComponent(token)}/authentication/session`,
-            cardSessionUrl: `${encodeURIComponent(token)}/card/session`,
-          })
-        : undefined,
+    // The processor's script (src/http/pages/browser/manage-processor.ts), set up by its data block.
+    ...(entry.kind === 'browser' && needsProcessor
+      ? {
+          script: pageScript('manage-processor'),
+          data: {
+            'opentill-manage': {
+              publicKey: entry.publicKey,
+              authenticationUrl: `${encodeURIComponent(token)}/authentication/session`,
+              cardSessionUrl: `${encodeURIComponent(token)}/card/session`,
+            },
+          },
+        }
+      : {}),
     processorScript:
       entry.kind === 'browser' && needsProcessor ? { url: entry.scriptUrl, origins: entry.origins } : undefined,
   });

@@ -6,8 +6,9 @@ import type { Services } from '../../../services.ts';
 import type { HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';
 import { html, sendPage, type Html } from '../layout.ts';
+import { pageScript } from '../page-scripts.ts';
 import { cookieOf, same, SESSION_COOKIE } from './panel-cookies.ts';
-import { NOTICES, PANEL_SCRIPT, PANEL_STYLE, panelHref, panelPage, sectionOf, type Section } from './panel-layout.ts';
+import { NOTICES, PANEL_STYLE, panelHref, panelPage, sectionOf, type Section } from './panel-layout.ts';
 import {
   scopeOf,
   type ActionConfig,
@@ -18,7 +19,6 @@ import {
   type ViewRun,
 } from './panel-routing.ts';
 import { authPage, productionClosedContent } from './panel-views.ts';
-import { LOGO_SCRIPT } from './settings.ts';
 
 /** What the guards of a signed-in route need: the services, and the frame to answer in. */
 type Framing = Pick<PanelRouting, 'services' | 'page'>;
@@ -67,7 +67,8 @@ async function sendPanelPage(
   return sendPage(reply, {
     status: options.status ?? 200,
     title: `${title} · ${environment === 'sandbox' ? 'Sandbox' : 'Production'}`,
-    script: section === 'settings' ? `${PANEL_SCRIPT};\n${LOGO_SCRIPT}` : PANEL_SCRIPT,
+    // The panel's script (src/http/pages/browser/panel.ts), and on Settings the logo upload's.
+    script: section === 'settings' ? pageScript('panel') + pageScript('logo-upload') : pageScript('panel'),
     style: PANEL_STYLE,
     styleAttributes: options.styleAttributes,
     body: panelPage(

@@ -121,13 +121,3 @@ dl.facts.email-headers dd,pre.email-text{word-break:normal;overflow-wrap:anywher
 .panel .content{padding:1rem .8rem 2.5rem}
 table.grid .hide-phone{display:none}.chart{height:9rem}
 }`;
-
-/**
- * The panel's script on every page, allowed by the page's nonce: copy buttons, and on a phone, where the
- * tab bar scrolls sideways, the bar scrolled so that the current tab is in view (in the middle when it
- * can be). Without it every tab is still there to scroll to.
- */
-export const PANEL_SCRIPT = `document.querySelectorAll('[data-copy]').forEach(function(b){b.addEventListener('click',function(){
-var t=document.getElementById(b.getAttribute('data-copy')).textContent;navigator.clipboard.writeText(t).then(function(){b.textContent='Copied'},function(){b.textContent='Select and copy'})})});
-(function(){var n=document.querySelector('.panel nav'),c=n&&n.querySelector('[aria-current]');
-if(c&&n.scrollWidth>n.clientWidth)n.scrollLeft=c.offsetLeft-n.offsetLeft-(n.clientWidth-c.offsetWidth)/2})()`;

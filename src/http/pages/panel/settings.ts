@@ -6,24 +6,9 @@ import { LOGO_CSRF_HEADER, LOGO_TYPES, LOGO_UPLOAD_PATH } from './logo-upload.ts
 import { csrfField, panelHref } from './panel-layout.ts';
 
 /**
- * The logo upload of the Settings page (a page form takes 64 KB at most, a logo may have 100 KB): the
- * file goes as it is to LOGO_UPLOAD_PATH with the session's token in a header, then the page reloads.
- * Type and size are checked here first, for a message before anything is sent; the server checks again.
- * Harmless on the other panel pages, which have no #logo-upload.
+ * The settings page; after a refused save, `form` holds what was typed so nothing is lost. The logo
+ * upload's script (src/http/pages/browser/logo-upload.ts) reads where and how to send from #logo-upload.
  */
-export const LOGO_SCRIPT = `(function(){var w=document.getElementById('logo-upload');if(!w)return;w.hidden=false;
-var f=document.getElementById('logo-file'),m=document.getElementById('logo-message'),types=${JSON.stringify(LOGO_TYPES)};
-function say(t){m.textContent=t;m.hidden=false;}
-f.addEventListener('change',function(){var file=f.files&&f.files[0];if(!file)return;
-if(types.indexOf(file.type)<0)return say('The logo must be a PNG or JPEG image; '+file.name+' is not one.');
-if(file.size>${LOGO_MAX_BYTES})return say('The logo can be at most ${LOGO_MAX_BYTES / 1024} KB; this one is '+Math.ceil(file.size/1024)+' KB.');
-say('Uploading the logo…');
-fetch(w.getAttribute('data-url'),{method:'POST',credentials:'same-origin',headers:{'content-type':file.type,'${LOGO_CSRF_HEADER}':w.getAttribute('data-csrf')},body:file}).then(function(r){
-if(r.status===204){location.assign(w.getAttribute('data-done'));return;}
-return r.text().then(function(t){var p=new DOMParser().parseFromString(t,'text/html').querySelector('h1 + p');say(p&&p.textContent||'The logo was not saved (error '+r.status+').');});
-}).catch(function(){say('The logo was not sent: check the connection and try again.');});});})();`;
-
-/** The settings page; after a refused save, `form` holds what was typed so nothing is lost. */
 export function settingsContent(view: {
   environment: Environment;
   csrf: string;
@@ -47,7 +32,8 @@ export function settingsContent(view: {
     ${v.logo ? html`<p>Logo: <img class="logo-now" src="${v.logo}" alt="Your logo"></p><label class="check"><input type="checkbox" name="removeLogo" value="yes"${view.form?.removeLogo === 'yes' ? html` checked` : ''}> Remove the logo</label>` : ''}
     <button type="submit">Save the settings</button></form>
   <h2>Logo</h2>
-  <div id="logo-upload" class="narrow" data-url="${LOGO_UPLOAD_PATH}?env=${env}" data-csrf="${view.csrf}" data-done="${panelHref('/panel/settings', env, { done: 'settings' })}" hidden>
+  <div id="logo-upload" class="narrow" data-url="${LOGO_UPLOAD_PATH}?env=${env}" data-csrf="${view.csrf}" data-done="${panelHref('/panel/settings', env, { done: 'settings' })}"
+    data-csrf-header="${LOGO_CSRF_HEADER}" data-types="${LOGO_TYPES.join(',')}" data-max-bytes="${LOGO_MAX_BYTES}" hidden>
     <label for="logo-file">${v.logo ? 'Replace the logo' : 'Upload a logo'} (PNG or JPEG, ${LOGO_MAX_BYTES / 1024} KB at most)</label>
     <input id="logo-file" type="file" accept="${LOGO_TYPES.join(',')}">
     <p id="logo-message" role="status" hidden></p>
