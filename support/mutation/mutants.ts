@@ -134,10 +134,10 @@ export const mutants: Mutant[] = [
   },
   {
     id: 'purchase-charge-zero-total',
-    file: `${D}checkout/purchase-plan.ts`,
-    find: 'const chargeNow = !migration && !inTrial && quote.totalMinor > 0;',
-    replace: 'const chargeNow = !migration && !inTrial && quote.totalMinor >= 0;',
-    tests: [CHECKOUT, MONEY, IDEM_RETRIES],
+    file: `${D}checkout/due-today.ts`,
+    find: 'const charged = !switching && !trial && totalMinor > 0;',
+    replace: 'const charged = !switching && !trial && totalMinor >= 0;',
+    tests: [CHECKOUT, MONEY, IDEM_RETRIES, 'test/unit/due-today.test.ts'],
   },
   {
     id: 'purchase-migration-ignores-moved-renewal',
@@ -169,10 +169,10 @@ export const mutants: Mutant[] = [
   },
   {
     id: 'purchase-zero-day-trial',
-    file: `${D}checkout/purchase-plan.ts`,
+    file: `${D}checkout/due-today.ts`,
     find: "product.type === 'SUBSCRIPTION' && product.trialDays > 0",
     replace: "product.type === 'SUBSCRIPTION' && product.trialDays >= 0",
-    tests: [CHECKOUT, MONEY, LIFECYCLE],
+    tests: [CHECKOUT, MONEY, LIFECYCLE, 'test/unit/due-today.test.ts'],
   },
 
   // Refunds and the ledger.

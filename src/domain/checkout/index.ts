@@ -1,3 +1,4 @@
 export * from './checkout.ts';
+export * from './due-today.ts';
 export * from './purchases.ts';
 export * from './transactions.ts';

@@ -5,6 +5,7 @@ import type { ExchangeRates } from '../money/index.ts';
 import { localCurrencyOf, quotePrice, type PriceQuote, type UsSalesTaxTable } from '../tax/index.ts';
 import { requireCountry } from '../validation.ts';
 import { businessTax, type BusinessTax } from './business-buyers.ts';
+import { dueToday, type DueToday } from './due-today.ts';
 import type { Locality, PurchaseDeps } from './purchase-request.ts';
 
 /** How an offer is priced beyond the customer's place: the vendor's conversion setting, the US table, reverse charge. */
@@ -71,22 +72,18 @@ export async function quoteOffer(
   locality: Locality,
   couponCode?: string,
   vatId?: string,
-): Promise<{ offer: Offer; quote: PriceQuote; coupon: Coupon | null; business: BusinessTax | null }> {
+): Promise<{ offer: Offer; quote: PriceQuote; today: DueToday; coupon: Coupon | null; business: BusinessTax | null }> {
   const offer = await deps.catalog.resolveOffer(scope, productId);
   const coupon = couponCode ? await deps.coupons.redeemable(scope, offer.product.id, couponCode) : null;
   const seller = await sellerOf(deps, scope);
   const country = requireCountry(locality.country);
   const business = await businessTax(deps, vatId, country, seller.country);
-  return {
+  const quote = priceOffer(
     offer,
-    coupon,
-    business,
-    quote: priceOffer(
-      offer,
-      { ...locality, country },
-      pricingFor(deps, seller, business),
-      undefined,
-      coupon ?? undefined,
-    ),
-  };
+    { ...locality, country },
+    pricingFor(deps, seller, business),
+    undefined,
+    coupon ?? undefined,
+  );
+  return { offer, coupon, business, quote, today: dueToday(offer, quote.totalMinor) };
 }

@@ -12,6 +12,7 @@ import { newLicenceKey } from './licence-keys.ts';
 import { priceOffer, pricingFor, sellerOf } from './offer-quotes.ts';
 import { firstBilling, openingState, type Opening } from './opening-state.ts';
 import type { PurchaseDeps, PurchaseRequest } from './purchase-request.ts';
+import { dueToday } from './due-today.ts';
 import { migrationOf, type Migration } from './subscription-migration.ts';
 
 /** A purchase checked and priced: the plan of its booking, and what its attempt charges. */
@@ -98,8 +99,9 @@ function requireShownPrice(quote: PriceQuote, expected: PurchaseRequest['expecte
 function planOf(checked: Checked, provider: string): Prepared {
   const { product, customized } = checked.offer;
   const { request, quote, migration, now } = checked;
-  const inTrial = !migration && product.type === 'SUBSCRIPTION' && product.trialDays > 0;
-  const chargeNow = !migration && !inTrial && quote.totalMinor > 0;
+  const today = dueToday(checked.offer, quote.totalMinor);
+  const inTrial = today.trial;
+  const chargeNow = today.charged;
   const transactionId = newId('transaction', now.getTime());
   const opening: Opening = migration
     ? {

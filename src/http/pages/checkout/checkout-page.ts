@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Offer } from '../../../domain/catalog/index.ts';
+import type { DueToday } from '../../../domain/checkout/index.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { Scope } from '../../../domain/model.ts';
 import { localeFromAcceptLanguage } from '../../../domain/money/index.ts';
@@ -13,7 +14,6 @@ import { sendPage } from '../layout.ts';
 import { pageScript } from '../page-scripts.ts';
 import { offerFailure, type CheckoutContext, type Params } from './checkout-context.ts';
 import { embeddingOf, embeddingQuery, frameAncestorsOf, type Embedding } from './checkout-embedding.ts';
-import { elementMode } from './checkout-scripts.ts';
 import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
 import { checkoutForm, type FieldErrors } from './checkout-views.ts';
 import { vetCoupon } from './coupon-attempts.ts';
@@ -51,13 +51,19 @@ export async function showForm(
       }
     }
   }
-  const { quote } = await ctx.services.purchases.quote(scope, productId, locality, prefill.coupon, prefill.vatId);
+  const { quote, today } = await ctx.services.purchases.quote(
+    scope,
+    productId,
+    locality,
+    prefill.coupon,
+    prefill.vatId,
+  );
   const lockedEmail = offer.customized?.userMail ?? undefined;
   const embedding = embeddingOf(request);
   const cardEntry = ctx.services.payments.cardEntry(ctx.environment);
-  const needsCard = offer.product.type !== 'ONETIME' || quote.totalMinor > 0;
+  const needsCard = today.card !== 'none';
   const token = randomBytes(18).toString('base64url');
-  const scripts = formScripts({ cardEntry, embedding, needsCard, offer, quote, productId });
+  const scripts = formScripts({ cardEntry, embedding, needsCard, offer, quote, today, productId });
   return sendPage(reply, {
     status,
     title: offer.product.name,
@@ -102,9 +108,10 @@ function formScripts(page: {
   needsCard: boolean;
   offer: Offer;
   quote: PriceQuote;
+  today: DueToday;
   productId: string;
 }) {
-  const { cardEntry, embedding, needsCard, offer, quote } = page;
+  const { cardEntry, embedding, needsCard, offer, quote, today } = page;
   const data: Record<string, unknown> = {};
   let script = '';
   if (embedding.embedded && embedding.origin) {
@@ -113,7 +120,7 @@ function formScripts(page: {
   }
   if (cardEntry.kind === 'browser') {
     script += pageScript('checkout-form');
-    const mode = elementMode(needsCard, quote.totalMinor, offer);
+    const mode = today.card;
     if (mode !== 'none') {
       data['opentill-processor'] = {
         publicKey: cardEntry.publicKey,

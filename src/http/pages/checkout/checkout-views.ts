@@ -1,4 +1,5 @@
 import type { Offer } from '../../../domain/catalog/index.ts';
+import { dueToday } from '../../../domain/checkout/index.ts';
 import type { CardEntry } from '../../../domain/payments/index.ts';
 import type { Environment, Transaction } from '../../../domain/model.ts';
 import { formatForBuyer } from '../../../domain/money/index.ts';
@@ -108,13 +109,10 @@ export interface FormView {
   fieldErrors?: FieldErrors | undefined;
 }
 
-/** What is charged today: nothing in a trial or a switch of subscription. */
-export const nothingDueNow = (offer: Offer) =>
-  !!offer.customized?.transactionIdToMigrate || (offer.product.type === 'SUBSCRIPTION' && offer.product.trialDays > 0);
-
+/** The Pay button says what happens today (the domain's dueToday: nothing is charged in a trial or a switch). */
 export function payLabel(offer: Offer, quote: PriceQuote, locale: string): string {
   if (offer.customized?.transactionIdToMigrate) return 'Switch subscription';
-  if (offer.product.type === 'SUBSCRIPTION' && offer.product.trialDays > 0) return 'Start free trial';
+  if (dueToday(offer, quote.totalMinor).trial) return 'Start free trial';
   return quote.totalMinor === 0 ? 'Save card' : `Pay ${formatForBuyer(quote.totalMinor, quote.currency, locale)}`;
 }
 
@@ -123,6 +121,7 @@ export function priceLines(offer: Offer, quote: PriceQuote, now: Date, locale: s
   const money = (minor: number) => formatForBuyer(minor, quote.currency, locale);
   const { product } = offer;
   const every = product.type === 'SUBSCRIPTION' ? EVERY[product.chargeFrequency] : undefined;
+  const today = dueToday(offer, quote.totalMinor);
   return html`<table aria-label="Price">
     ${
       quote.discountMinor > 0
@@ -133,10 +132,10 @@ export function priceLines(offer: Offer, quote: PriceQuote, now: Date, locale: s
     }
     <tr><td>${quote.taxName ? `${quote.taxName} (${percent(quote.taxRate)})` : 'Tax'}${quote.taxEstimated ? html` <span class="muted" data-testid="tax-estimated">estimated</span>` : ''}</td><td data-testid="tax">${money(quote.taxMinor)}</td></tr>
     <tr class="total"><td>Total${every ? ` every ${every}` : ''}</td><td data-testid="total">${money(quote.totalMinor)}</td></tr>
-    ${nothingDueNow(offer) ? html`<tr class="total"><td>Due today</td><td data-testid="due-today">${money(0)}</td></tr>` : ''}
+    ${today.paidLater ? html`<tr class="total"><td>Due today</td><td data-testid="due-today">${money(0)}</td></tr>` : ''}
   </table>
   ${
-    product.type === 'SUBSCRIPTION' && product.trialDays > 0 && !offer.customized?.transactionIdToMigrate
+    today.trial
       ? html`<p>Free for ${product.trialDays} days. <span data-testid="then">Then ${money(quote.totalMinor)} every ${every ?? 'period'} from ${longDate(new Date(now.getTime() + product.trialDays * 86_400_000))}.</span> Cancel before then and nothing is charged.</p>`
       : ''
   }
