@@ -15,17 +15,22 @@ export { WIDGET_FILES, WIDGET_GZIP_BUDGET, type WidgetBundle, type WidgetBundles
 
 const ENTRY = fileURLToPath(new URL('./widget.ts', import.meta.url));
 
+/** How every script opentill sends to a browser is bundled: the widget and the pages' scripts alike. */
+export const BROWSER_BUNDLE = {
+  write: false,
+  bundle: true,
+  minify: true,
+  format: 'iife',
+  target: 'es2018',
+  platform: 'browser',
+  legalComments: 'none',
+  logLevel: 'silent',
+} as const satisfies BuildOptions;
+
 export function widgetBuildOptions(environment: Environment) {
   return {
+    ...BROWSER_BUNDLE,
     entryPoints: [ENTRY],
-    write: false,
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    target: 'es2018',
-    platform: 'browser',
-    legalComments: 'none',
-    logLevel: 'silent',
     define: { __OPENTILL_SANDBOX__: environment === 'sandbox' ? 'true' : 'false' },
   } satisfies BuildOptions;
 }

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
 import { bundleFile, PAGE_SCRIPTS, type PageScriptName, type PageScripts } from './page-script-files.ts';
+import { BROWSER_BUNDLE } from '../../widget/build.ts';
 
 /**
  * Bundles the pages' browser scripts (src/http/pages/browser/<name>.ts) with esbuild, as the client
@@ -12,15 +13,8 @@ import { bundleFile, PAGE_SCRIPTS, type PageScriptName, type PageScripts } from 
  */
 export function pageScriptBuildOptions(name: PageScriptName) {
   return {
+    ...BROWSER_BUNDLE,
     entryPoints: [fileURLToPath(new URL(`./browser/${name}.ts`, import.meta.url))],
-    write: false,
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    target: 'es2018',
-    platform: 'browser',
-    legalComments: 'none',
-    logLevel: 'silent',
   } satisfies BuildOptions;
 }
 
