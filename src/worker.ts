@@ -1,4 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
+import { emptyBillingReport } from './domain/billing/index.ts';
 import type { EmailReport } from './domain/notifications/index.ts';
 import type { ProcessorEventReport } from './domain/processor/index.ts';
 import type { WorkerReport } from './domain/reports/index.ts';
@@ -28,13 +29,7 @@ export async function runWorkerOnce(services: WorkerServices): Promise<WorkerRep
 
 /** What a run of the e-mail loop reports: its e-mails, beside billing's steps, none of which it took. */
 const emailsOnly = (emails: EmailReport): WorkerReport => ({
-  renewed: 0,
-  declined: 0,
-  ended: 0,
-  failed: 0,
-  unknown: 0,
-  expiredOffers: 0,
-  errors: [],
+  ...emptyBillingReport(),
   events: NO_EVENTS,
   attempts: { settled: 0, voided: 0, open: 0, unresolved: 0, expiredSessions: 0 },
   emails,

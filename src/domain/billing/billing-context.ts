@@ -45,6 +45,17 @@ export interface BillingReport {
   errors: string[];
 }
 
+/** A run that did nothing yet: what a billing run starts from, and what a run of another loop reports of billing. */
+export const emptyBillingReport = (): BillingReport => ({
+  renewed: 0,
+  declined: 0,
+  ended: 0,
+  failed: 0,
+  unknown: 0,
+  expiredOffers: 0,
+  errors: [],
+});
+
 /** The engine's dependencies with its options settled: what each of its use cases takes first. */
 export interface BillingContext {
   deps: BillingDeps;

@@ -6,6 +6,7 @@ import type { ChargeAttempt } from '../ports.ts';
 
 export type { AuthenticatedRenewal } from './authenticated-renewal.ts';
 export type { BillingDeps, BillingOptions, BillingReport } from './billing-context.ts';
+export { emptyBillingReport } from './billing-context.ts';
 export { renewalNet } from './renewal-plan.ts';
 export type { RunDueOptions } from './run-due.ts';
 

@@ -1,4 +1,4 @@
-import type { BillingContext, BillingReport } from './billing-context.ts';
+import { emptyBillingReport, type BillingContext, type BillingReport } from './billing-context.ts';
 import { ask } from './renewal-charge.ts';
 import { claimAndPlan, type ClaimQuery } from './renewal-claim.ts';
 import { write, type Charged } from './renewal-write.ts';
@@ -40,16 +40,6 @@ interface TurnEnd {
   finished: boolean;
   stop: boolean;
 }
-
-const emptyReport = (): BillingReport => ({
-  renewed: 0,
-  declined: 0,
-  ended: 0,
-  failed: 0,
-  unknown: 0,
-  expiredOffers: 0,
-  errors: [],
-});
 
 function clocksOf(clock: VendorClock, sandboxVendorId: string | undefined): Clock[] {
   return sandboxVendorId
@@ -126,7 +116,7 @@ async function clockTurn(run: Run, c: Clock): Promise<TurnEnd> {
  * turn so ended, and the next run goes on where this one stopped.
  */
 export async function runDue(ctx: BillingContext, only: RunDueOptions = {}): Promise<BillingReport> {
-  const run: Run = { ctx, only, report: emptyReport(), batches: 0, unwritten: undefined };
+  const run: Run = { ctx, only, report: emptyBillingReport(), batches: 0, unwritten: undefined };
   for (const c of clocksOf(ctx.deps.clock, only.sandboxVendorId)) {
     const { dueBy, finished, stop } = await clockTurn(run, c);
     if (stop) return run.report;
