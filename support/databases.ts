@@ -1,7 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createConnection } from 'node:net';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -49,13 +59,54 @@ export async function storeKinds(): Promise<StoreKind[]> {
   return (await postgresAvailable) ? ['sqlite', 'postgres'] : ['sqlite'];
 }
 
+/**
+ * Migrations are run once per run, not once per test: the first fresh database of each kind migrates a
+ * template named after the migrations' contents, and every fresh database after it is a copy (a file
+ * copy on SQLite, CREATE DATABASE ... TEMPLATE on PostgreSQL), byte for byte what migrating gives.
+ * Editing a migration names a new template. The store tests of migrations themselves open their own.
+ */
+const MIGRATIONS = fileURLToPath(new URL('../src/store/migrations/', import.meta.url));
+const migrationsHash = createHash('sha256')
+  .update(
+    readdirSync(MIGRATIONS)
+      .sort()
+      .map((name) => `${name}\0${readFileSync(join(MIGRATIONS, name), 'utf8')}`)
+      .join('\0'),
+  )
+  .digest('hex')
+  .slice(0, 16);
+
+/**
+ * SQLite files live in memory (/dev/shm) where the machine has it: the tests' commits then cost no disk
+ * flush. What a file in memory keeps through a killed process (every test's crash) is the same.
+ */
+const SQLITE_DIR = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+
+let sqliteTemplate: string | undefined;
+
+/** The migrated SQLite template of this run, written once (by whichever process comes first, renamed into place whole). */
+async function sqliteTemplateFile(): Promise<string> {
+  const file = join(SQLITE_DIR, `opentill-test-template-${migrationsHash}.db`);
+  if (sqliteTemplate ?? existsSync(file)) return (sqliteTemplate = file);
+  const dir = mkdtempSync(join(SQLITE_DIR, 'opentill-template-'));
+  const database = openSqlite(join(dir, 'template.db'));
+  await database.migrate();
+  await database.close();
+  renameSync(join(dir, 'template.db'), file);
+  rmSync(dir, { recursive: true, force: true });
+  return (sqliteTemplate = file);
+}
+
 /** A fresh, migrated database of its own; `drop` removes it. `url` is set for PostgreSQL (its connection URL). */
 export async function freshDatabase(
   kind: StoreKind,
 ): Promise<{ database: Database; url?: string; file?: string; drop(): Promise<void> }> {
   if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'opentill-test-'));
+    const template = await sqliteTemplateFile();
+    const dir = mkdtempSync(join(SQLITE_DIR, 'opentill-test-'));
     const file = join(dir, 'test.db');
+    copyFileSync(template, file);
+    chmodSync(file, 0o600);
     const database = openSqlite(file);
     await database.migrate();
     return {
@@ -70,33 +121,82 @@ export async function freshDatabase(
   const name = `opentill_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  try {
+    await admin.query(`create database ${name} template ${await postgresTemplate(admin)}`);
+    // A test database need not wait for the disk at each commit: only the server's own crash could
+    // lose what it acknowledged, and no test crashes PostgreSQL.
+    await admin.query(`alter database ${name} set synchronous_commit = off`);
+  } finally {
+    await admin.end();
+  }
+  const url = databaseUrl(name);
+  const database = openPostgres(url, 25);
+  await database.migrate();
+  return { database, url, drop: () => dropPostgres(database, name) };
+}
+
+const databaseUrl = (name: string) => {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
-  const database = openPostgres(url.toString(), 25);
-  await database.migrate();
-  return {
-    database,
-    url: url.toString(),
-    async drop() {
-      await database.close().catch(() => undefined);
-      const cleanup = new pg.Client({ connectionString: ADMIN_URL });
-      await cleanup.connect();
-      // pool.end() resolves before its idle connections have said goodbye; a forced drop then kills
-      // them and their 'error' event, which has no listener, becomes an uncaught exception. Wait for them.
-      for (let i = 0; i < 100; i++) {
-        const { rows } = await cleanup.query<{ n: number }>(
-          'select count(*)::int as n from pg_stat_activity where datname = $1',
-          [name],
-        );
-        if (rows[0]?.n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    },
-  };
+  return url.toString();
+};
+
+let postgresTemplateName: string | undefined;
+
+/**
+ * The migrated PostgreSQL template of this run. Made under an advisory lock by the first process to
+ * need it, migrated under another name and renamed when done (a copy refuses a template anyone is
+ * connected to, and must never find a half-migrated one). Templates of other migrations are dropped.
+ */
+async function postgresTemplate(admin: pg.Client): Promise<string> {
+  const name = `opentill_test_template_${migrationsHash}`;
+  if (postgresTemplateName) return postgresTemplateName;
+  const exists = async () => (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+  if (await exists()) return (postgresTemplateName = name);
+  await admin.query('select pg_advisory_lock(7361844)');
+  try {
+    if (!(await exists())) {
+      const building = `${name}_building`;
+      await admin.query(`drop database if exists ${building} with (force)`);
+      await admin.query(`create database ${building}`);
+      const database = openPostgres(databaseUrl(building), 2);
+      await database.migrate();
+      await database.close();
+      await waitForDisconnects(admin, building);
+      await admin.query(`alter database ${building} rename to ${name}`);
+      const { rows } = await admin.query<{ datname: string }>(
+        "select datname from pg_database where datname like 'opentill\\_test\\_template\\_%' and datname <> $1",
+        [name],
+      );
+      for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
+    }
+  } finally {
+    await admin.query('select pg_advisory_unlock(7361844)');
+  }
+  return (postgresTemplateName = name);
+}
+
+/** pool.end() resolves before its idle connections have said goodbye: waits until none is left. */
+async function waitForDisconnects(admin: pg.Client, name: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const { rows } = await admin.query<{ n: number }>(
+      'select count(*)::int as n from pg_stat_activity where datname = $1',
+      [name],
+    );
+    if (rows[0]?.n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function dropPostgres(database: Database, name: string): Promise<void> {
+  await database.close().catch(() => undefined);
+  const cleanup = new pg.Client({ connectionString: ADMIN_URL });
+  await cleanup.connect();
+  // A forced drop would kill connections still saying goodbye, and their 'error' event, which has no
+  // listener, would become an uncaught exception. Wait for them.
+  await waitForDisconnects(cleanup, name);
+  await cleanup.query(`drop database if exists ${name} with (force)`);
+  await cleanup.end();
 }
 
 /**
