@@ -1,19 +1,19 @@
 // `npm test` after the type check and lint: every test file, in three rounds. First the files that only
-// need their own databases and ports, several at once (each file is a process of its own with fresh
-// SQLite files, a PostgreSQL database of its own and its own Redis key prefix, support/databases.ts),
-// the longest first so the round does not end waiting on one of them. Then the files that kill
-// processes or stop services, two at a time: they wait on children and timers more than they compute,
-// and assert no time. Last, one at a time, the files that measure time: a p99, a catch-up bound, the
-// benches' smoke runs. Prints the wall time of each round.
+// need their own databases and ports (fresh SQLite files, a PostgreSQL database of their own and their
+// own Redis key prefix, support/databases.ts), shared among a few processes that each run their files
+// one after another. Then the files that kill processes or stop services, a process each, two at a
+// time: they wait on children and timers more than they compute, and assert no time. Last, one at a
+// time, the files that measure time: a p99, a catch-up bound, the benches' smoke runs. Prints the wall
+// time of each round.
 //
 //   node scripts/test.mjs [--quick] [file or folder ...]
 //
 // --quick: unit and API tests on SQLite only (the edit loop, `npm run test:quick`).
-// TEST_CONCURRENCY sets how many files run at once in the first round (default: cores + 1, since most
-// files spend their time waiting on a database, a browser or a child process).
+// TEST_CONCURRENCY sets how many processes share the first round (default: cores + 1, since most
+// files spend much of their time waiting on a database, a browser or a child process).
 import { spawn } from 'node:child_process';
 import { availableParallelism, tmpdir } from 'node:os';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** Files that measure time: each runs with the machine to itself. */
@@ -26,22 +26,12 @@ const ALONE = [
 ];
 /** Files that kill processes, stop services or run the compiled build: two at a time, after the rest. */
 const APART = ['test/outages/', 'test/process/', 'test/faults/money-kill.test.ts', 'test/billing/crash.test.ts'];
-/** The longest files of the first round (about 15 s or more each), started first. */
-const LONGEST = [
-  'test/billing/lifecycle.test.ts',
-  'test/cli/cli.test.ts',
-  'test/cli/panel-sign-up-cli.test.ts',
-  'test/cli/backup.test.ts',
-  'test/faults/money-faults.test.ts',
-  'test/api/route-fuzz.test.ts',
-  'test/faults/stripe-money-faults.test.ts',
-  'test/browser/a11y-pages.test.ts',
-  'test/browser/panel.test.ts',
-  'test/billing/worker-drain.test.ts',
-  'test/api/seller-details.test.ts',
-  'test/stripe/reversals-property.test.ts',
-  'test/billing/race.test.ts',
-];
+/**
+ * About how long each file takes (seconds, from a run of the whole suite), to share the first round's
+ * files fairly between its processes; a file not listed counts as a middling one.
+ */
+const WEIGHTS = JSON.parse(readFileSync(new URL('./test-weights.json', import.meta.url), 'utf8'));
+const weight = (f) => WEIGHTS[f] ?? 5;
 const QUICK = ['test/unit/', 'test/api/'];
 
 const args = process.argv.slice(2);
@@ -61,12 +51,9 @@ const files = (roots.length > 0 ? roots : defaults)
   .map((f) => relative('.', f))
   .sort();
 const within = (list) => (f) => list.some((prefix) => f === prefix || f.startsWith(prefix));
-const rank = (f) => (LONGEST.includes(f) ? LONGEST.indexOf(f) : LONGEST.length);
 const alone = files.filter(within(ALONE));
 const apart = files.filter((f) => within(APART)(f) && !within(ALONE)(f));
-const together = files
-  .filter((f) => !within(ALONE)(f) && !within(APART)(f))
-  .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+const together = files.filter((f) => !within(ALONE)(f) && !within(APART)(f));
 const concurrency = Number(process.env.TEST_CONCURRENCY ?? availableParallelism() + 1);
 // Node runs the TypeScript itself (type stripping; tsconfig's erasableSyntaxOnly keeps the sources so)
 // and keeps the code it compiled on disk: each file's process loads the app in about half the time.
@@ -76,33 +63,73 @@ const env = {
   ...(quick ? { OPENTILL_TEST_STORES: 'sqlite' } : {}),
 };
 
-function round(list, concurrent) {
-  if (list.length === 0) return Promise.resolve(0);
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const logs = mkdtempSync(join(tmpdir(), 'opentill-test-logs-'));
+
+/** One `node --test` process over `list`: dots on the terminal, the spec reporter's account in `log`. */
+function nodeTest(list, flags, log) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrent}`, ...list], {
-      stdio: 'inherit',
-      env,
-    });
+    const reporters = ['--test-reporter=dot', '--test-reporter-destination=stdout'];
+    if (log) reporters.push('--test-reporter=spec', `--test-reporter-destination=${log}`);
+    const child = spawn(process.execPath, ['--test', ...flags, ...reporters, ...list], { stdio: 'inherit', env });
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
 
-const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+/** Prints what a failed share's spec account says under "failing tests". */
+function printFailures(log) {
+  const text = readFileSync(log, 'utf8');
+  const at = text.lastIndexOf('failing tests:');
+  process.stdout.write(`\n${at >= 0 ? text.slice(at) : text}\n`);
+}
+
+/**
+ * The first round: the files shared among `shares` processes, heaviest first onto the lightest share,
+ * each process running its files one after another in itself (--test-isolation=none). A process per
+ * file spent more on starting Node and loading the app than most files spend testing; the files keep
+ * their own databases, ports and Redis prefixes, and set no global state.
+ */
+async function shared(list, shares) {
+  const loads = Array.from({ length: Math.min(shares, list.length) }, () => ({ files: [], load: 0 }));
+  for (const f of [...list].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b))) {
+    const lightest = loads.reduce((a, b) => (b.load < a.load ? b : a));
+    lightest.files.push(f);
+    lightest.load += weight(f);
+  }
+  const codes = await Promise.all(
+    loads.map(async ({ files: share }, i) => {
+      const log = join(logs, `share-${i}.log`);
+      const begun = performance.now();
+      const code = await nodeTest(share, ['--test-isolation=none'], log);
+      process.stdout.write(`\n[share ${i + 1}: ${share.length} files in ${seconds(performance.now() - begun)}]\n`);
+      if (code !== 0) printFailures(log);
+      return code;
+    }),
+  );
+  return codes.find((code) => code !== 0) ?? 0;
+}
+
+/** A later round: a process per file, `concurrent` at a time. */
+function isolated(list, concurrent) {
+  return nodeTest(list, [`--test-concurrency=${concurrent}`]);
+}
+
 const rounds = [
-  [together, concurrency, `${together.length} files ${concurrency} at a time`],
-  [apart, 2, `${apart.length} files 2 at a time`],
-  [alone, 1, `${alone.length} files alone`],
+  [together, () => shared(together, concurrency), `${together.length} files in ${concurrency} processes`],
+  [apart, () => isolated(apart, 2), `${apart.length} files 2 at a time`],
+  [alone, () => isolated(alone, 1), `${alone.length} files alone`],
 ];
 const started = performance.now();
 const said = [];
 let failed = false;
-for (const [list, concurrent, what] of rounds) {
+for (const [list, run, what] of rounds) {
   if (list.length === 0) continue;
   const begun = performance.now();
-  if ((await round(list, concurrent)) !== 0) failed = true;
+  if ((await run()) !== 0) failed = true;
   said.push(`${what} in ${seconds(performance.now() - begun)}`);
 }
 console.log(
   `\nnpm test: ${said.join(', then ')}; ${seconds(performance.now() - started)} of tests${failed ? ' (FAILED)' : ''}.`,
 );
+rmSync(logs, { recursive: true, force: true });
 process.exitCode = failed ? 1 : 0;
