@@ -16,6 +16,7 @@ import type { Services } from '../services.ts';
 import { ERROR_STATUS, type WireErrorCode } from './error-status.ts';
 import { frameworkErrors, registerErrorHandling } from './errors-plugin.ts';
 import { publicPlugin } from './public-plugin.ts';
+import { schemaCompilers } from './schema-compilers.ts';
 import { sharedCounts } from './shared-counts.ts';
 import { RequestLog } from './request-log.ts';
 import { addressLimited, limitEachAddress } from './rate-limits.ts';
@@ -163,6 +164,7 @@ function serverOptions(config: Services['config'], options: AppOptions) {
       trustProxy: config.trustProxy,
       bodyLimit: 1024 * 1024,
       return503OnClosing: true,
+      schemaController: { compilersFactory: schemaCompilers },
       ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
       clientErrorHandler,
