@@ -39,6 +39,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** The reference servers run TypeScript as the bench does: tsx under `npm run bench`, Node's own type stripping in the smoke test. */
+const TYPESCRIPT = process.execArgv;
+
 /** Starts `node <args>` and waits until its stdout says "listening <port>" or matches `ready`. */
 async function startChild(
   name: string,
@@ -123,7 +126,7 @@ export async function startOpentill(
 export function startLean(store: StoreLocation, lookupsOnly?: string): Promise<Server> {
   return startChild(
     lookupsOnly ? 'lean lookups' : 'lean server',
-    ['--import', 'tsx', join(root, 'bench/lean-server.ts')],
+    [...TYPESCRIPT, join(root, 'bench/lean-server.ts')],
     {
       ...process.env,
       LEAN_SQLITE_FILE: 'sqliteFile' in store ? store.sqliteFile : '',
@@ -139,7 +142,7 @@ export function startLean(store: StoreLocation, lookupsOnly?: string): Promise<S
 export function startBare(answersFile: string): Promise<Server> {
   return startChild(
     'bare node:http',
-    ['--import', 'tsx', join(root, 'bench/bare-server.ts')],
+    [...TYPESCRIPT, join(root, 'bench/bare-server.ts')],
     { ...process.env, BENCH_ANSWERS: answersFile },
     /listening (\d+)/,
   );

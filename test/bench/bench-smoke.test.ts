@@ -15,7 +15,7 @@ const stores = await storeKinds();
 
 async function bench(file: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('BENCH_')));
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', file], {
+  const { stdout } = await run(process.execPath, [file], {
     env: { ...inherited, BENCH_SMOKE: '1', BENCH_STORES: stores.join(','), ...env },
     timeout: 120_000,
     maxBuffer: 4 * 1024 * 1024,

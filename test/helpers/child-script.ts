@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 
 /**
- * A test's TypeScript child process (through tsx) given one JSON argument, for the SIGKILL tests:
+ * A test's TypeScript child process (Node strips the types, as for the tests) given one JSON argument, for the SIGKILL tests:
  * its output collected, its exit awaited, and how many lines it printed that start with a word
  * (`done`, `sent`), which is how a child reports progress.
  */
 export function runScript(path: string, job: unknown) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path, JSON.stringify(job)], {
+  const child = spawn(process.execPath, [path, JSON.stringify(job)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
