@@ -1,0 +1,36 @@
+// `npm test`'s checks before the tests: the type check, ESLint and Prettier's check, all three at once
+// (each alone leaves a core idle much of its time). Each one's output is printed whole when it ends;
+// the checks fail if any does. `npm run typecheck` and `npm run lint` run them one by one.
+import { spawn } from 'node:child_process';
+
+const CHECKS = [
+  ['type check', 'tsc', ['--noEmit', '-p', '.']],
+  ['ESLint', 'eslint', ['.']],
+  ['Prettier', 'prettier', ['--check', '.']],
+];
+
+const started = performance.now();
+const results = await Promise.all(
+  CHECKS.map(
+    ([name, bin, args]) =>
+      new Promise((resolve) => {
+        const child = spawn(`node_modules/.bin/${bin}`, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+        let output = '';
+        child.stdout.on('data', (chunk) => (output += chunk));
+        child.stderr.on('data', (chunk) => (output += chunk));
+        child.on('error', (error) => {
+          process.stdout.write(`${name}: FAILED\n${error.message}\n`);
+          resolve({ name, code: 1 });
+        });
+        child.on('close', (code) => {
+          process.stdout.write(`${name}: ${code === 0 ? 'ok' : 'FAILED'}\n${code === 0 ? '' : output}`);
+          resolve({ name, code });
+        });
+      }),
+  ),
+);
+const failed = results.filter(({ code }) => code !== 0).map(({ name }) => name);
+console.log(
+  `checks: ${failed.length ? `${failed.join(', ')} FAILED` : 'all passed'} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
+process.exitCode = failed.length ? 1 : 0;
