@@ -13,7 +13,7 @@
 // files spend much of their time waiting on a database, a browser or a child process).
 import { spawn } from 'node:child_process';
 import { availableParallelism, tmpdir } from 'node:os';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** Files that measure time: each runs with the machine to itself. */
@@ -76,9 +76,18 @@ function nodeTest(list, flags, log) {
   });
 }
 
+/** The tests run, passed, failed and skipped, over every process, from their spec accounts' last lines. */
+const counted = { tests: 0, pass: 0, fail: 0, skipped: 0 };
+const account = (log) => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+function tally(log) {
+  const text = account(log);
+  for (const name of Object.keys(counted))
+    counted[name] += Number(text.match(new RegExp(`^ℹ ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
+}
+
 /** Prints what a failed share's spec account says under "failing tests". */
 function printFailures(log) {
-  const text = readFileSync(log, 'utf8');
+  const text = account(log);
   const at = text.lastIndexOf('failing tests:');
   process.stdout.write(`\n${at >= 0 ? text.slice(at) : text}\n`);
 }
@@ -102,6 +111,7 @@ async function shared(list, shares) {
       const begun = performance.now();
       const code = await nodeTest(share, ['--test-isolation=none'], log);
       process.stdout.write(`\n[share ${i + 1}: ${share.length} files in ${seconds(performance.now() - begun)}]\n`);
+      tally(log);
       if (code !== 0) printFailures(log);
       return code;
     }),
@@ -110,8 +120,11 @@ async function shared(list, shares) {
 }
 
 /** A later round: a process per file, `concurrent` at a time. */
-function isolated(list, concurrent) {
-  return nodeTest(list, [`--test-concurrency=${concurrent}`]);
+async function isolated(list, concurrent) {
+  const log = join(logs, `isolated-${concurrent}.log`);
+  const code = await nodeTest(list, [`--test-concurrency=${concurrent}`], log);
+  tally(log);
+  return code;
 }
 
 const rounds = [
@@ -129,7 +142,8 @@ for (const [list, run, what] of rounds) {
   said.push(`${what} in ${seconds(performance.now() - begun)}`);
 }
 console.log(
-  `\nnpm test: ${said.join(', then ')}; ${seconds(performance.now() - started)} of tests${failed ? ' (FAILED)' : ''}.`,
+  `\nnpm test: ${said.join(', then ')}; ${seconds(performance.now() - started)} of tests${failed ? ' (FAILED)' : ''}.` +
+    ` ${counted.tests} tests: ${counted.pass} passed, ${counted.fail} failed, ${counted.skipped} skipped.`,
 );
 rmSync(logs, { recursive: true, force: true });
 process.exitCode = failed ? 1 : 0;
