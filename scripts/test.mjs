@@ -9,11 +9,13 @@
 //   node scripts/test.mjs [--quick] [file or folder ...]
 //
 // --quick: unit and API tests on SQLite only (the edit loop, `npm run test:quick`).
+// --weigh: after a run without failures, writes each file's time to scripts/test-weights.json, which
+// shares the first round's files fairly (run it on the whole suite when files have come or changed).
 // TEST_CONCURRENCY sets how many processes share the first round (default: cores + 1, since most
 // files spend much of their time waiting on a database, a browser or a child process).
 import { spawn } from 'node:child_process';
 import { availableParallelism, tmpdir } from 'node:os';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** Files that measure time: each runs with the machine to itself. */
@@ -36,6 +38,7 @@ const QUICK = ['test/unit/', 'test/api/'];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+const weigh = args.includes('--weigh');
 const roots = args.filter((a) => !a.startsWith('--'));
 
 function testFiles(path) {
@@ -71,6 +74,8 @@ function nodeTest(list, flags, log) {
   return new Promise((resolve) => {
     const reporters = ['--test-reporter=dot', '--test-reporter-destination=stdout'];
     if (log) reporters.push('--test-reporter=spec', `--test-reporter-destination=${log}`);
+    if (log && weigh)
+      reporters.push('--test-reporter=./scripts/test-weigher.mjs', `--test-reporter-destination=${log}.weights`);
     const child = spawn(process.execPath, ['--test', ...flags, ...reporters, ...list], { stdio: 'inherit', env });
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
@@ -127,6 +132,24 @@ async function isolated(list, concurrent) {
   return code;
 }
 
+/** --weigh: this run's times into test-weights.json (each file's seconds rounded up, the heaviest first). */
+function writeWeights() {
+  const measured = readdirSync(logs)
+    .filter((name) => name.endsWith('.weights'))
+    .flatMap((name) => account(join(logs, name)).trim().split('\n'))
+    .filter(Boolean)
+    .map((line) => line.split('\t'))
+    .map(([s, file]) => [file, Math.ceil(Number(s))]);
+  const weights = Object.entries({ ...WEIGHTS, ...Object.fromEntries(measured) }).sort(
+    (a, b) => b[1] - a[1] || a[0].localeCompare(b[0]),
+  );
+  writeFileSync(
+    new URL('./test-weights.json', import.meta.url),
+    `${JSON.stringify(Object.fromEntries(weights), null, 2)}\n`,
+  );
+  console.log(`scripts/test-weights.json: ${measured.length} files weighed.`);
+}
+
 const rounds = [
   [together, () => shared(together, concurrency), `${together.length} files in ${concurrency} processes`],
   [apart, () => isolated(apart, 2), `${apart.length} files 2 at a time`],
@@ -145,5 +168,6 @@ console.log(
   `\nnpm test: ${said.join(', then ')}; ${seconds(performance.now() - started)} of tests${failed ? ' (FAILED)' : ''}.` +
     ` ${counted.tests} tests: ${counted.pass} passed, ${counted.fail} failed, ${counted.skipped} skipped.`,
 );
+if (weigh && !failed) writeWeights();
 rmSync(logs, { recursive: true, force: true });
 process.exitCode = failed ? 1 : 0;
