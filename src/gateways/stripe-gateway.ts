@@ -1,4 +1,5 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { stripeSdk } from './stripe-sdk.ts';
 import type { StripeKeys } from '../config.ts';
 import type {
   ChargeRequest,
@@ -94,7 +95,7 @@ async function startSession({ stripe }: StripeCalls, request: SessionRequest): P
     );
     return { status: 'OPEN', reference: setup.id, clientSecret: setup.client_secret!, mode: 'setup' };
   } catch (err) {
-    if (err instanceof Stripe.errors.StripeCardError) return declineOf(err.code, err.decline_code);
+    if (err instanceof stripeSdk().errors.StripeCardError) return declineOf(err.code, err.decline_code);
     return {
       status: 'DECLINED',
       code: 'provider_unavailable',
@@ -138,10 +139,10 @@ async function charge(calls: StripeCalls, request: ChargeRequest): Promise<Charg
     const outcome = intentOutcome(intent);
     return outcome.status === 'NOT_FOUND' ? { status: 'UNKNOWN' } : outcome;
   } catch (err) {
-    if (err instanceof Stripe.errors.StripeCardError)
+    if (err instanceof stripeSdk().errors.StripeCardError)
       return declineOf(err.code, err.decline_code, err.payment_intent?.id);
     // A card Stripe no longer has (detached, deleted): it will never work again.
-    if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'resource_missing') {
+    if (err instanceof stripeSdk().errors.StripeInvalidRequestError && err.code === 'resource_missing') {
       return {
         status: 'DECLINED',
         code: 'card_declined',
@@ -171,7 +172,7 @@ async function refund(stripe: Stripe, request: RefundRequest): Promise<RefundRes
       ? { status: 'FAILED', message: 'Stripe could not make the refund.' }
       : { status: 'SUCCEEDED', reference: refund.id };
   } catch (err) {
-    if (err instanceof Stripe.errors.StripeInvalidRequestError) return { status: 'FAILED', message: err.message };
+    if (err instanceof stripeSdk().errors.StripeInvalidRequestError) return { status: 'FAILED', message: err.message };
     return { status: 'UNKNOWN' };
   }
 }
@@ -228,7 +229,7 @@ function verifyEvent(stripe: Stripe, keys: StripeKeys, rawBody: Buffer, signatur
 
 export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
   const api = new URL(options.apiUrl ?? 'https://api.stripe.com');
-  const stripe = new Stripe(options.keys.secretKey, {
+  const stripe = new (stripeSdk())(options.keys.secretKey, {
     host: api.hostname,
     port: api.port || (api.protocol === 'https:' ? 443 : 80),
     protocol: api.protocol === 'http:' ? 'http' : 'https',

@@ -1,4 +1,5 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { stripeSdk } from './stripe-sdk.ts';
 import {
   declineMessage,
   type ChargeResult,
@@ -86,7 +87,7 @@ export async function cancelIntent(calls: StripeCalls, id: string): Promise<Char
     await calls.stripe.paymentIntents.cancel(id);
     return { status: 'NOT_FOUND' };
   } catch (err) {
-    if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw err;
+    if (!(err instanceof stripeSdk().errors.StripeInvalidRequestError)) throw err;
     const intent = await retrieveIntent(calls, id);
     if (intent.status === 'canceled') return { status: 'NOT_FOUND' };
     const outcome = intentOutcome(intent);

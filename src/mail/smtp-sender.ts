@@ -1,5 +1,10 @@
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type Nodemailer from 'nodemailer';
 import type { EmailSender, OutgoingEmail, SendResult } from '../domain/notifications/index.ts';
+
+/** nodemailer, loaded when the first transport is made: without SMTP_URL nothing needs its 39 modules. */
+const require = createRequire(import.meta.url);
+const nodemailer = () => require('nodemailer') as typeof Nodemailer;
 
 /** What nodemailer's errors carry: the SMTP reply code when the server answered, a code of its own otherwise. */
 interface SmtpError extends Error {
@@ -16,7 +21,7 @@ interface SmtpError extends Error {
  */
 export function smtpSender(url: string): EmailSender {
   const connect = () =>
-    nodemailer.createTransport({
+    nodemailer().createTransport({
       url,
       pool: true,
       maxConnections: 2,
@@ -76,7 +81,7 @@ export function smtpHost(url: string): string {
 
 /** Connects and logs in as a send would, sending nothing: undefined when the server took it, else why not. */
 export async function smtpProbe(url: string): Promise<string | undefined> {
-  const transport = nodemailer.createTransport({
+  const transport = nodemailer().createTransport({
     url,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
