@@ -83,16 +83,13 @@ function nodeTest(list, flags, log) {
 
 /** The tests run, passed, failed and skipped, over every process, from their spec accounts' last lines. */
 const counted = { tests: 0, pass: 0, fail: 0, skipped: 0 };
-const account = (log) => (existsSync(log) ? readFileSync(log, 'utf8') : '');
-function tally(log) {
-  const text = account(log);
+const readLog = (log) => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+/** Counts what one process's spec account says it ran and, if it failed, prints its "failing tests" part. */
+function account(log, code) {
+  const text = readLog(log);
   for (const name of Object.keys(counted))
     counted[name] += Number(text.match(new RegExp(`^ℹ ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
-}
-
-/** Prints what a failed share's spec account says under "failing tests". */
-function printFailures(log) {
-  const text = account(log);
+  if (code === 0) return;
   const at = text.lastIndexOf('failing tests:');
   process.stdout.write(`\n${at >= 0 ? text.slice(at) : text}\n`);
 }
@@ -116,8 +113,7 @@ async function shared(list, shares) {
       const begun = performance.now();
       const code = await nodeTest(share, ['--test-isolation=none'], log);
       process.stdout.write(`\n[share ${i + 1}: ${share.length} files in ${seconds(performance.now() - begun)}]\n`);
-      tally(log);
-      if (code !== 0) printFailures(log);
+      account(log, code);
       return code;
     }),
   );
@@ -128,7 +124,7 @@ async function shared(list, shares) {
 async function isolated(list, concurrent) {
   const log = join(logs, `isolated-${concurrent}.log`);
   const code = await nodeTest(list, [`--test-concurrency=${concurrent}`], log);
-  tally(log);
+  account(log, code);
   return code;
 }
 
@@ -136,7 +132,7 @@ async function isolated(list, concurrent) {
 function writeWeights() {
   const measured = readdirSync(logs)
     .filter((name) => name.endsWith('.weights'))
-    .flatMap((name) => account(join(logs, name)).trim().split('\n'))
+    .flatMap((name) => readLog(join(logs, name)).trim().split('\n'))
     .filter(Boolean)
     .map((line) => line.split('\t'))
     .map(([s, file]) => [file, Math.ceil(Number(s))]);
