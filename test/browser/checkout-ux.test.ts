@@ -132,6 +132,8 @@ describe('checkout UX in Chromium', () => {
       await page.locator('#cardNumber').fill('4242 4242 4242 4241');
       await page.locator('#cardExpiry').fill('13/34');
       await page.locator('#pay').click();
+      // The form's script marks the fields in its submit handler: on a busy machine, after the click returns.
+      await page.locator('#email[aria-invalid="true"]').waitFor();
       for (const id of ['email', 'zipCode', 'cardNumber', 'cardExpiry', 'cardCvc']) {
         assert.equal(await page.locator(`#${id}`).getAttribute('aria-invalid'), 'true', id);
         const describedBy = (await page.locator(`#${id}`).getAttribute('aria-describedby'))!;
