@@ -306,6 +306,9 @@ function tableFileOf(named: string | undefined, imported: string): string | unde
   return existsSync(imported) ? imported : undefined;
 }
 
+/** The process's environment, for what passes it on whole (the CLI's run of a command); read here only. */
+export const processEnvironment = (): NodeJS.ProcessEnv => process.env;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 3000, 'PORT');
   const dataDir = resolve(env.OPENTILL_DATA_DIR ?? 'data');

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer as netServer, type AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -15,11 +15,19 @@ export const freePort = () =>
     });
   });
 
+/**
+ * Debian's headless shell of Chromium (package chromium-headless-shell), else its full browser (package
+ * chromium). The shell is the build Playwright itself runs headless: the same Blink, without the desktop
+ * browser around it, and it took 40% less CPU over the page tests (94 core-s against 57 for one file).
+ */
+const EXECUTABLE = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path));
+
 /** Debian's Chromium, headless, kept from reaching the network; the artifacts folder made ready. */
 export function launchChromium(): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
+  if (!EXECUTABLE) throw new Error('Chromium is missing: apt-get install chromium-headless-shell (or chromium)');
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: EXECUTABLE,
     args: [
       '--no-sandbox',
       '--disable-gpu',

@@ -1,12 +1,12 @@
 import { loadConfig, type Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Services } from '../services.ts';
-import { fail } from './output.ts';
+import { fail, io } from './output.ts';
 
 /** The configuration, or an exit with its reason: a bad setting is the operator's to fix, not a stack trace. */
 export function configOrFail(json = false): Config {
   try {
-    return loadConfig();
+    return loadConfig(io().env);
   } catch (err) {
     fail((err as Error).message, json);
   }

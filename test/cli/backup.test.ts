@@ -56,9 +56,16 @@ describe('opentill backup and restore', () => {
     // The server keeps writing while the backup runs.
     let writes = 0;
     let writing = true;
+    let firstWrites!: () => void;
+    const written = new Promise<void>((resolve) => (firstWrites = resolve));
     const writer = (async () => {
-      while (writing) assert.equal((await api(`/transaction/${tx!.id}`, { payload: `write ${++writes}` })).status, 200);
+      while (writing) {
+        assert.equal((await api(`/transaction/${tx!.id}`, { payload: `write ${++writes}` })).status, 200);
+        if (writes === 3) firstWrites();
+      }
     })();
+    // The backup starts once writes are landing, and they go on while it runs.
+    await written;
     const file = join(root, 'opentill.backup');
     const backup = await run('backup', file, '--json');
     writing = false;

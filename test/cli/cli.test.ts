@@ -3,12 +3,13 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { cli as runCli, failedWith, parseJson, succeeded, type CliResult } from '../helpers/cli.ts';
+import { cli as runCli, cliProcess, failedWith, parseJson, succeeded, type CliResult } from '../helpers/cli.ts';
 import { freshDatabase, storeKinds } from '../../support/databases.ts';
 
 /**
- * The `opentill` command as a user runs it: `node bin/opentill.js ...` in a child process, each test
- * with a data directory (and so an SQLite store) of its own.
+ * The `opentill` command, each test with a data directory (and so an SQLite store) of its own: run
+ * through the binary's entry in this process, and where the exit itself is the point (a failure's
+ * code and its one line on stderr) as a user runs it, `node bin/opentill.js ...` in a child process.
  */
 const SECRET = 'cli-test-secret-0123456789-0123456789-ab'; // 40 characters
 const cli = (args: string[], env: Record<string, string>) => runCli(args, { OPENTILL_SECRET: SECRET, ...env });
@@ -29,7 +30,7 @@ async function createVendor(run: (...args: string[]) => Promise<CliResult>, extr
   return parseJson(result) as { vendor: { id: string }; credentials: { production: string; sandbox: string } };
 }
 
-// Each test has its own data directory (or database): they run side by side, as most of their time is Node starting.
+// Each test has its own data directory (or database): they run side by side, as much of their time is waiting on a store.
 describe('opentill CLI', { concurrency: 3 }, () => {
   test('vendor create --json prints the vendor id and both credentials', async () => {
     const d = sandboxDir();
@@ -65,6 +66,11 @@ describe('opentill CLI', { concurrency: 3 }, () => {
   test('vendor create with a bad e-mail exits non-zero with a reason on stderr', async () => {
     const d = sandboxDir();
     try {
+      const env = { OPENTILL_SECRET: SECRET, OPENTILL_DATA_DIR: d.dir };
+      failedWith(
+        await cliProcess(['vendor', 'create', '--name', 'X', '--email', 'not-an-email'], env),
+        /^opentill: .*e-mail/m,
+      );
       failedWith(await d.run('vendor', 'create', '--name', 'X', '--email', 'not-an-email'), /^opentill: .*e-mail/m);
       const json = await d.run('vendor', 'create', '--name', 'X', '--email', 'not-an-email', '--json');
       failedWith(json, /e-mail/);
@@ -543,11 +549,13 @@ describe('opentill CLI', { concurrency: 3 }, () => {
   test('an unreachable database is one line of reason, not a stack trace', async () => {
     const d = sandboxDir();
     try {
-      const result = await cli(['migrate'], {
+      const env = {
+        OPENTILL_SECRET: SECRET,
         OPENTILL_DATA_DIR: d.dir,
         DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
-      });
-      failedWith(result, /^opentill: .*ECONNREFUSED/m);
+      };
+      failedWith(await cliProcess(['migrate'], env), /^opentill: .*ECONNREFUSED/m);
+      failedWith(await cli(['migrate'], env), /^opentill: .*ECONNREFUSED/m);
     } finally {
       d.remove();
     }

@@ -13,8 +13,8 @@ import {
 } from '../helpers/cli.ts';
 
 /**
- * `opentill rates import` and `opentill rates show` as an operator runs them: `node bin/opentill.js`
- * in a child process, each test with a data directory of its own.
+ * `opentill rates import` and `opentill rates show` as an operator runs them (through the binary's entry,
+ * test/helpers/cli.ts), each test with a data directory of its own.
  */
 const SECRET = 'rates-test-secret-0123456789-0123456789'; // 40 characters
 const BUNDLED = join(ROOT, 'src', 'files', 'exchange-rates.xml');
@@ -70,7 +70,7 @@ const CSV = [
   '',
 ].join('\r\n');
 
-// Each test has its own data directory: they run side by side, as most of their time is Node starting.
+// Each test has its own data directory: they run side by side, as much of their time is waiting on files and the store.
 describe('opentill rates', { concurrency: 3 }, () => {
   test('rates show prints the bundled table until one is imported', async () => {
     const d = sandboxDir();

@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createServices } from '../../src/services.ts';
 import { cli as runCli, failedWith, parseJson, succeeded } from '../helpers/cli.ts';
 
-/** `opentill tax import` as an operator runs it: a child process, a data directory of its own per test. */
+/** `opentill tax import` as an operator runs it (through the binary's entry), a data directory of its own per test. */
 const SECRET = 'tax-test-secret-0123456789-0123456789-01';
 const HEADER =
   'State,ZipCode,TaxRegionName,StateRate,EstimatedCombinedRate,EstimatedCountyRate,EstimatedCityRate,EstimatedSpecialRate,RiskLevel';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../../config.ts';
 import type { Environment } from '../../domain/model.ts';
-import { print, run } from '../output.ts';
+import { io, print, run } from '../output.ts';
 
 /** One finding: `ok`, `note` (works, but worth knowing), or `fix` (opentill will not run right until it is fixed). */
 interface Check {
@@ -30,7 +30,7 @@ export function registerDoctorCommand(program: Command) {
             failed ? 'Fix the lines marked FIX, then run `opentill doctor` again.' : 'Nothing to fix.',
           ].join('\n'),
         );
-        if (failed) process.exitCode = 1;
+        if (failed) io().exitCode = 1;
       }),
     );
 }
@@ -39,7 +39,7 @@ async function diagnose(): Promise<Check[]> {
   const checks: Check[] = [];
   let config: Config;
   try {
-    config = loadConfig();
+    config = loadConfig(io().env);
   } catch (err) {
     // Every later check needs the configuration: a bad setting is the one thing to report.
     return [{ name: 'configuration', status: 'fix', detail: (err as Error).message }];

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { loadConfig } from '../../config.ts';
-import { fail, print, run } from '../output.ts';
+import { fail, io, print, run } from '../output.ts';
 import { withServices } from '../with-services.ts';
 
 /** `opentill serve` and `opentill migrate`: run the service, or only bring its schema up to date. */
@@ -18,7 +18,7 @@ export function registerServerCommands(program: Command) {
       try {
         // Loaded only here: the HTTP stack is most of a cold start, and no other command needs it.
         const { serve } = await import('../../server-cluster.ts');
-        await serve(loadConfig(), opts.processes);
+        await serve(loadConfig(io().env), opts.processes);
       } catch (err) {
         fail((err as Error).message);
       }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { fail, print, run } from '../output.ts';
+import { fail, io, print, run } from '../output.ts';
 import { configOrFail } from '../with-services.ts';
 
 /** `opentill stripe setup`: checks the Stripe keys and registers opentill's webhook endpoint (docs: README, "Taking real payments"). */
@@ -26,7 +26,7 @@ export function registerStripeCommands(program: Command) {
           );
         const webhookUrl = `${opts.sandbox ? config.sandboxUrl : config.baseUrl}/webhooks/stripe`;
         if (!opts.sandbox && !webhookUrl.startsWith('https://'))
-          process.stderr.write(
+          io().err(
             `opentill: note: ${webhookUrl} is not https; Stripe delivers live events only to https endpoints (set BASE_URL).\n`,
           );
         const { setupStripe } = await import('../../gateways/stripe-setup.ts');

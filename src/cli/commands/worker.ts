@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Services } from '../../services.ts';
-import { print, run } from '../output.ts';
+import { io, print, run } from '../output.ts';
 import { configOrFail, withServices } from '../with-services.ts';
 
 /** `opentill worker`: the billing worker on its own (docs/decisions.md, "15. Billing"). */
@@ -49,7 +49,7 @@ async function runUntilStopped(json: boolean) {
       import('../../repeated-failures.ts'),
     ]);
   const services: Services = createServices(config);
-  const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  const log = (line: string) => io().out(`${new Date().toISOString()} ${line}\n`);
   let stopping = false;
   const stopped = new Promise<void>((resolveStop) => {
     const stop = () => {
