@@ -2,9 +2,9 @@
 // need their own databases and ports (fresh SQLite files, a PostgreSQL database of their own and their
 // own Redis key prefix, support/databases.ts), shared among a few processes that each run their files
 // one after another. Then the files that kill processes or stop services, a process each, two at a
-// time: they wait on children and timers more than they compute, and assert no time. Last, one at a
-// time, the files that measure time: a p99, a catch-up bound, the benches' smoke runs. Prints the wall
-// time of each round.
+// time: they start servers and workers of their own, and assert no time. Last, one at a time, the files
+// that measure time: a p99, a catch-up bound, a ratio of two runs, the benches' smoke runs. Prints the
+// wall time of each round.
 //
 //   node scripts/test.mjs [--quick] [file or folder ...]
 //
