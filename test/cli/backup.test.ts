@@ -64,8 +64,8 @@ describe('opentill backup and restore', () => {
         if (writes === 3) firstWrites();
       }
     })();
-    // The backup starts once writes are landing, and they go on while it runs.
-    await written;
+    // The backup starts once writes are landing, and they go on while it runs (a failed write ends the wait).
+    await Promise.race([written, writer]);
     const file = join(root, 'opentill.backup');
     const backup = await run('backup', file, '--json');
     writing = false;
