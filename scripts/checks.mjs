@@ -1,10 +1,13 @@
 // `npm test`'s checks before the tests: the type check, ESLint and Prettier's check, all three at once
 // (each alone leaves a core idle much of its time). Each one's output is printed whole when it ends;
 // the checks fail if any does. `npm run typecheck` and `npm run lint` run them one by one.
+// The type check is TypeScript 7's native compiler (the package alias typescript-7): the same checks in
+// a quarter of the time. TypeScript 5.9 stays beside it for typescript-eslint (which has no TS 7 API
+// yet) and for the build; both install a `tsc` binary, so each is called by its path.
 import { spawn } from 'node:child_process';
 
 const CHECKS = [
-  ['type check', 'tsc', ['--noEmit', '-p', '.']],
+  ['type check', 'node_modules/typescript-7/bin/tsc', ['--noEmit', '-p', '.']],
   ['ESLint', 'eslint', ['.']],
   ['Prettier', 'prettier', ['--check', '.']],
 ];
@@ -14,7 +17,9 @@ const results = await Promise.all(
   CHECKS.map(
     ([name, bin, args]) =>
       new Promise((resolve) => {
-        const child = spawn(`node_modules/.bin/${bin}`, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(bin.includes('/') ? bin : `node_modules/.bin/${bin}`, args, {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let output = '';
         child.stdout.on('data', (chunk) => (output += chunk));
         child.stderr.on('data', (chunk) => (output += chunk));
