@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { storeKinds, useTestApp, type TestVendor } from '../helpers/test-app.ts';
 
@@ -52,8 +53,11 @@ for (const kind of await storeKinds()) {
 
     test('the by-email list matches the purchase or the assigned e-mail, each transaction once, newest first', async () => {
       const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 10 }] });
+      // A millisecond apart at least: two transactions made in the same one have no newer of the two.
       const own = await v.buy(product.id, { email: 'list@example.com' });
+      await sleep(2);
       const given = await v.buy(product.id, { email: 'other@example.com' });
+      await sleep(2);
       const both = await v.buy(product.id, { email: 'list@example.com' });
       assert.equal(
         (await v.api(`/v1/transaction/${given}`, { method: 'POST', body: { assignEmail: 'LIST@example.com' } })).status,
