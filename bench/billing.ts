@@ -29,6 +29,7 @@ import { reserveInvoiceNumbers } from '../src/store/ledger-store.ts';
 import type { Database } from '../src/store/database.ts';
 import { seedDueSubscriptions, SEEDED_PRICE_MINOR } from '../support/due-subscriptions.ts';
 import { freshDatabase } from '../support/databases.ts';
+import { NO_PLATFORM_FEE } from '../src/domain/money/index.ts';
 import { logMachine, setting, storesToMeasure } from './settings.ts';
 
 const RENEWALS = setting('BENCH_RENEWALS', 100_000, 1_000);
@@ -144,6 +145,7 @@ for (const kind of STORES) {
       clock: vendorClock(systemClock),
       gateways: { production: gateway, sandbox: gateway },
       rates: loadExchangeRates(),
+      platformFee: NO_PLATFORM_FEE,
     });
 
     const perRound = Math.ceil(RENEWALS / ROUNDS / BATCH) * BATCH;

@@ -41,6 +41,8 @@ export interface Config {
   readonly importedSalesTaxFile: string;
   /** SELLER_COUNTRY: the seller's country for EU reverse charge when the vendor has none set; undefined: no reverse charge. */
   readonly sellerCountry: string | undefined;
+  /** PLATFORM_FEE as written (`5%+0.50USD`, `0` by default): the platform's fee on each payment, checked when the services start. */
+  readonly platformFee: string;
   /** Which peers may name the client's address in X-Forwarded-For: none, or Fastify's comma-separated list of addresses and CIDR ranges. */
   readonly trustProxy: false | string;
   readonly logLevel: string;
@@ -343,6 +345,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     salesTaxFile: tableFileOf(env.SALES_TAX_FILE, importedSalesTaxFile),
     importedSalesTaxFile,
     sellerCountry,
+    platformFee: env.PLATFORM_FEE?.trim() || '0',
     trustProxy,
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimit: Object.freeze({

@@ -15,7 +15,7 @@ import {
 import { credentialService } from './domain/accounts/index.ts';
 import { customerPortalService } from './domain/portal/index.ts';
 import { dashboardService, type DashboardService } from './domain/reports/index.ts';
-import type { ExchangeRates } from './domain/money/index.ts';
+import { checkedPlatformFee, type ExchangeRates } from './domain/money/index.ts';
 import { loadExchangeRates } from './files/exchange-rates-file.ts';
 import { loadUsSalesTax } from './files/us-sales-tax-file.ts';
 import { formatVatIdChecker } from './domain/tax/index.ts';
@@ -195,7 +195,8 @@ function customerEmails(
 /** The services that sell, charge, bill and refund, and those they share (the catalog, the e-mails, the charge protocol). */
 function moneyServices(config: Config, overrides: ServiceOverrides, base: Foundations) {
   const { store, clock, rates, gateways, urls } = base;
-  const catalog = catalogService({ store, clock, hostedUrl: urls.base });
+  const platformFee = operatorPlatformFee(config.platformFee, rates);
+  const catalog = catalogService({ store, clock, hostedUrl: urls.base, rates, platformFee });
   const panelInvites = panelInviteService({ store, clock, secret: config.secret });
   const links = hostedLinks(config.secret);
   const emails = customerEmails(config, overrides, base, links);
@@ -217,6 +218,7 @@ function moneyServices(config: Config, overrides: ServiceOverrides, base: Founda
     coupons,
     gateways,
     rates,
+    platformFee,
     protocol,
     vatIds: formatVatIdChecker,
     usSalesTax,
@@ -225,9 +227,9 @@ function moneyServices(config: Config, overrides: ServiceOverrides, base: Founda
   });
   const reversals = reversalService({ emails });
   const refunds = refundService({ store, clock, protocol, reversals });
-  const vaulted = vaultedChargeService({ store, clock, gateways, rates, protocol, usSalesTax });
+  const vaulted = vaultedChargeService({ store, clock, gateways, rates, platformFee, protocol, usSalesTax });
   const billing = billingService(
-    { store, clock, gateways, rates, usSalesTax, emails },
+    { store, clock, gateways, rates, platformFee, usSalesTax, emails },
     {
       leaseMs: config.billing.leaseSeconds * 1000,
       batchSize: config.billing.batchSize,
@@ -267,6 +269,15 @@ function moneyServices(config: Config, overrides: ServiceOverrides, base: Founda
 }
 
 /** How each environment's hosted pages take a card, and which processor takes its payments (for /healthz). */
+/** PLATFORM_FEE, checked against the rate table: a fee opentill cannot take stops the start, saying why. */
+function operatorPlatformFee(text: string, rates: ExchangeRates) {
+  try {
+    return checkedPlatformFee(text, rates);
+  } catch (err) {
+    throw new Error(`PLATFORM_FEE: ${(err as Error).message}`, { cause: err });
+  }
+}
+
 function paymentsOf(config: Config, gateways: Record<Environment, PaymentGateway>): Services['payments'] {
   return {
     cardEntry: (environment) => gateways[environment].cardEntry,

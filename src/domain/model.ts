@@ -93,6 +93,8 @@ export interface Vendor {
   logo: string | null;
   /** How the customer e-mails go out, when the operator configured SMTP. */
   emails: VendorEmailSettings;
+  /** The platform's fee on this vendor's payments as the operator wrote it (`3%+0.30USD`); null: PLATFORM_FEE. */
+  platformFee: string | null;
 }
 
 /** The e-mails opentill sends customers (when SMTP is configured), by the event that causes each. */

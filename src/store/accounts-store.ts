@@ -26,6 +26,7 @@ const toVendor = (row: Selectable<VendorsTable>): Vendor => ({
     replyTo: row.email_reply_to ?? null,
     off: (row.emails_off ?? '').split(' ').filter(Boolean) as CustomerEmailKind[],
   },
+  platformFee: row.platform_fee ?? null,
 });
 
 /** The seller-detail columns of the settings given (undefined: unchanged; null: cleared). */
@@ -36,6 +37,7 @@ const sellerColumns = (s: Partial<Vendor>) => ({
   ...(s.taxId !== undefined ? { tax_id: s.taxId } : {}),
   ...(s.supportEmail !== undefined ? { support_email: s.supportEmail } : {}),
   ...(s.logo !== undefined ? { logo: s.logo } : {}),
+  ...(s.platformFee !== undefined ? { platform_fee: s.platformFee } : {}),
   ...(s.emails !== undefined
     ? { email_sender_name: s.emails.senderName, email_reply_to: s.emails.replyTo, emails_off: s.emails.off.join(' ') }
     : {}),

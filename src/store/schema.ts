@@ -26,6 +26,8 @@ export interface VendorsTable {
   emails_off: Generated<string>;
   /** 1: the vendor reaches production; 0: the sandbox only, until the operator enables production. */
   production_enabled: Generated<number>;
+  /** The vendor's own platform fee (`3%+0.30USD`); null: the operator's default. */
+  platform_fee: string | null;
 }
 
 export interface ApiCredentialsTable {

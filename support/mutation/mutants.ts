@@ -67,6 +67,8 @@ const NOTICES = 'test/emails/scheduled-notices.test.ts';
 const OUTBOX_LEASE = 'test/emails/outbox-lease.test.ts';
 const ATTEMPT_LEASE = 'test/billing/attempt-lease.test.ts';
 const DUNNING_EMAILS = 'test/emails/dunning-emails.test.ts';
+const FEE = 'test/api/platform-fee.test.ts';
+const U_FEE = 'test/unit/platform-fee.test.ts';
 
 const D = 'src/domain/';
 const G = 'src/gateways/';
@@ -243,8 +245,8 @@ export const mutants: Mutant[] = [
   {
     id: 'ledger-income-ignores-fee',
     file: `${D}payments/ledger.ts`,
-    find: 'incomeMinor: quote.netMinor - paid.feeMinor,',
-    replace: 'incomeMinor: quote.netMinor,',
+    find: 'incomeMinor: quote.netMinor - paid.feeMinor - serviceFeeMinor,',
+    replace: 'incomeMinor: quote.netMinor - serviceFeeMinor,',
     tests: [MONEY, READ, REFUNDS, M_LEDGER],
   },
   {
@@ -978,5 +980,58 @@ export const mutants: Mutant[] = [
     find: 'emails?.push(failure(null));',
     replace: 'emails?.push(failure(t.nextCharge));',
     tests: [DUNNING_EMAILS],
+  },
+  // The platform's fee (issue 34): taken at booking, out of the vendor's income, in the payment's currency.
+  {
+    id: 'platform-fee-not-out-of-income',
+    file: `${D}payments/ledger.ts`,
+    find: 'incomeMinor: quote.netMinor - paid.feeMinor - serviceFeeMinor,',
+    replace: 'incomeMinor: quote.netMinor - paid.feeMinor,',
+    tests: [FEE, M_LEDGER],
+  },
+  {
+    id: 'platform-fee-on-the-gross',
+    file: `${D}payments/ledger.ts`,
+    find: '{ currency: quote.currency, netMinor: quote.netMinor, processorFeeMinor: paid.feeMinor },',
+    replace:
+      '{ currency: quote.currency, netMinor: quote.netMinor + quote.taxMinor, processorFeeMinor: paid.feeMinor },',
+    tests: [FEE],
+  },
+  {
+    id: 'platform-fee-rate-the-wrong-way',
+    file: `${D}money/platform-fee.ts`,
+    find: 'let numerator = BigInt(fixed.minor) * to.units * 10n ** BigInt(from.scale);\n  let denominator = from.units * 10n ** BigInt(to.scale);',
+    replace:
+      'let numerator = BigInt(fixed.minor) * from.units * 10n ** BigInt(to.scale);\n  let denominator = to.units * 10n ** BigInt(from.scale);',
+    tests: [U_FEE, FEE],
+  },
+  {
+    id: 'platform-fee-rounded-apart',
+    file: `${D}money/platform-fee.ts`,
+    find: 'numerator = numerator * fixed.denominator + fixed.numerator * denominator;\n    denominator *= fixed.denominator;',
+    replace:
+      'numerator = (numerator / denominator) * fixed.denominator + fixed.numerator;\n    denominator = fixed.denominator;',
+    tests: [U_FEE],
+  },
+  {
+    id: 'platform-fee-uncapped',
+    file: `${D}money/platform-fee.ts`,
+    find: 'return Math.min(minor, keeps);',
+    replace: 'return minor;',
+    tests: [U_FEE],
+  },
+  {
+    id: 'platform-fee-ignores-the-vendors-own',
+    file: `${D}payments/platform-fees.ts`,
+    find: 'return own ? { platformFee: parsePlatformFee(own), rates: terms.rates } : terms;',
+    replace: 'return terms;',
+    tests: [FEE],
+  },
+  {
+    id: 'renewal-fee-read-for-the-wrong-vendor',
+    file: `${D}billing/renewal-plan.ts`,
+    find: 'const fee = await feeOf(ctx, repos, t.vendorId, prices);',
+    replace: "const fee = await feeOf(ctx, repos, '', prices);",
+    tests: [FEE],
   },
 ];

@@ -26,6 +26,7 @@ const vendor: Vendor = {
   supportEmail: 'support@acme.test',
   logo: null,
   emails: { senderName: null, replyTo: null, off: [] },
+  platformFee: null,
 };
 
 describe('customer e-mails as a mail client renders them', () => {

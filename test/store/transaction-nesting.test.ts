@@ -21,6 +21,7 @@ const vendor = (id: string): Vendor => ({
   supportEmail: null,
   logo: null,
   emails: { senderName: null, replyTo: null, off: [] },
+  platformFee: null,
 });
 
 for (const kind of await storeKinds()) {

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { latestUnreversedPayment, paymentEntry, reversalEntry } from '../../src/domain/payments/ledger.ts';
+import { NO_PLATFORM_FEE } from '../../src/domain/money/index.ts';
+import { loadExchangeRates } from '../../src/files/exchange-rates-file.ts';
+
+const fee = { platformFee: NO_PLATFORM_FEE, rates: loadExchangeRates() };
 
 const at = new Date('2030-05-01T10:00:00.000Z');
 const transaction = { id: 'TC-TR_1', vendorId: 'TC-VE_1', environment: 'production' as const, country: 'DE' };
@@ -12,6 +16,7 @@ const payment = (type: 'ONETIME_PAYMENT' | 'SUBSCRIPTION_PAYMENT' | 'VAULTED_PAY
     quote: { currency: 'EUR', netMinor, taxMinor: Math.round(netMinor * 0.19), taxRate: '0.19' },
     paid: { reference: 'ch_1', feeMinor: 30 },
     provider: 'SANDBOX',
+    fee,
     at: new Date(at.getTime() + seconds * 1000),
   });
 

@@ -6,14 +6,16 @@ import { yesOrNo } from '../option-parsers.ts';
 import { fail, print, run } from '../output.ts';
 import { table } from '../table.ts';
 import { withServices } from '../with-services.ts';
+import { registerFeeCommand } from './vendor-fee.ts';
 
-/** `opentill vendor create|list|invite|enable-production|settings`. */
+/** `opentill vendor create|list|invite|enable-production|settings|fee`. */
 export function registerVendorCommands(program: Command) {
   const vendor = program.command('vendor').description('manage vendors');
   registerAccessCommands(vendor);
   registerCreate(vendor);
   registerList(vendor);
   registerSettings(vendor);
+  registerFeeCommand(vendor);
 }
 
 /** `opentill vendor create`: a vendor with its production and sandbox credentials. */

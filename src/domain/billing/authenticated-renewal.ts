@@ -1,7 +1,7 @@
 import { periodStart } from './billing-period.ts';
 import type { BillingContext } from './billing-context.ts';
 import { renewedEmail, stateAsIs } from './renewal-records.ts';
-import { askGateway, paymentEntry, pendingAttempt } from '../payments/index.ts';
+import { askGateway, paymentEntry, pendingAttempt, vendorFeeTerms } from '../payments/index.ts';
 import type { PaymentGateway, RenewalPlan } from '../payments/index.ts';
 import type { BillingWrite, ChargeAttempt, Repositories } from '../ports.ts';
 
@@ -95,6 +95,7 @@ async function bookFound(
     quote: plan.quote,
     paid: { reference, feeMinor },
     provider: gateway.provider,
+    fee: await vendorFeeTerms(repos, transaction.vendorId, deps),
     at,
     periodStart: plan.periodStart,
   });

@@ -1,6 +1,6 @@
 import type { VendorClock } from '../clock.ts';
 import type { EmailRecorder } from '../notifications/index.ts';
-import type { ExchangeRates } from '../money/index.ts';
+import type { ExchangeRates, PlatformFee } from '../money/index.ts';
 import type { UsSalesTaxTable } from '../tax/index.ts';
 import type { PaymentGateway } from '../payments/index.ts';
 import type { Environment, Scope, Transaction } from '../model.ts';
@@ -12,6 +12,8 @@ export interface BillingDeps {
   clock: VendorClock;
   gateways: Record<Environment, PaymentGateway>;
   rates: ExchangeRates;
+  /** The platform's fee on a vendor's payments unless the operator set the vendor one of its own (PLATFORM_FEE). */
+  platformFee: PlatformFee;
   /** The ZIP-level US sales tax table, when one was imported: renewals are taxed like their first payment. */
   usSalesTax?: UsSalesTaxTable | undefined;
   /** Queues the customers' e-mails (renewed, payment failed, action required) in each batch's write. */

@@ -1,7 +1,7 @@
 import { periodStart } from './billing-period.ts';
 import type { BillingContext } from './billing-context.ts';
 import { renewedEmail, stateAsIs } from './renewal-records.ts';
-import { paymentEntry, type Booking } from '../payments/index.ts';
+import { paymentEntry, vendorFeeTerms, type Booking } from '../payments/index.ts';
 import type { AttemptOf, BillingWrite } from '../ports.ts';
 
 /**
@@ -34,6 +34,7 @@ function orphanBooking({ deps }: BillingContext): Booking<'RENEWAL'> {
         quote: plan.quote,
         paid,
         provider: deps.gateways[attempt.scope.environment].provider,
+        fee: await vendorFeeTerms(repos, transaction.vendorId, deps),
         at,
         periodStart: plan.periodStart,
       });

@@ -1,5 +1,5 @@
 import { scopeOf, type BillingContext, type BillingReport } from './billing-context.ts';
-import { planStep, type ChargePlan, type Plan, type PriceCache } from './renewal-plan.ts';
+import { newPriceCache, planStep, type ChargePlan, type Plan } from './renewal-plan.ts';
 import { write } from './renewal-write.ts';
 import { pendingAttempt, type RenewalPlan } from '../payments/index.ts';
 import type { ChargeAttempt, ClaimCursor, Repositories } from '../ports.ts';
@@ -68,7 +68,7 @@ export async function claimAndPlan(
 ): Promise<Claimed | undefined> {
   const batch = await repos.billing.claimDue(query);
   if (batch.length === 0) return undefined;
-  const prices: PriceCache = new Map();
+  const prices = newPriceCache();
   const plans: Plan[] = [];
   for (const due of batch) plans.push(await planStep(ctx, repos, due, prices));
   await findHeldPayments(repos, plans);

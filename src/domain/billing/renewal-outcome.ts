@@ -126,6 +126,7 @@ function resolvePaid(
       quote: p.quote,
       paid: outcome,
       provider: ctx.deps.gateways[t.environment].provider,
+      fee: p.fee,
       at: p.at,
       periodStart: p.periodStart,
     });

@@ -1,6 +1,7 @@
 import { periodStart } from './billing-period.ts';
 import { scopeOf, type BillingContext } from './billing-context.ts';
 import type { ExchangeRates } from '../money/index.ts';
+import { vendorFeeTerms, type FeeTerms } from '../payments/index.ts';
 import type { DueSubscription, DueTransaction, Repositories } from '../ports.ts';
 import { listPrice, quotePrice, type PriceQuote } from '../tax/index.ts';
 
@@ -14,6 +15,8 @@ export type Plan =
       due: DueSubscription;
       at: Date;
       quote: PriceQuote;
+      /** The platform's fee in force for the vendor as its batch was planned. */
+      fee: FeeTerms;
       period: number;
       periodStart: string;
       key: string;
@@ -23,8 +26,19 @@ export type Plan =
 
 export type ChargePlan = Extract<Plan, { kind: 'charge' }>;
 
-/** An offer's prices by its id, read once per batch. */
-export type PriceCache = Map<string, Record<string, number> | undefined>;
+/** What a batch reads once: an offer's prices by its id, and a vendor's fee terms by its id. */
+export interface PriceCache {
+  prices: Map<string, Record<string, number> | undefined>;
+  fees: Map<string, FeeTerms>;
+}
+
+export const newPriceCache = (): PriceCache => ({ prices: new Map(), fees: new Map() });
+
+async function feeOf(ctx: BillingContext, repos: Repositories, vendorId: string, cache: PriceCache) {
+  let terms = cache.fees.get(vendorId);
+  if (!terms) cache.fees.set(vendorId, (terms = await vendorFeeTerms(repos, vendorId, ctx.deps)));
+  return terms;
+}
 
 /** Renewals may be charged in the purchase's currency converted from USD once the vendor removed that currency's price. */
 const RENEWALS_CONVERT = true;
@@ -50,7 +64,7 @@ function stepTime(ctx: BillingContext, t: DueTransaction): Date {
   return new Date(Math.min(vendorNow.getTime(), Math.max(Date.parse(t.nextCharge), real.getTime())));
 }
 
-async function pricesOf(repos: Repositories, t: DueTransaction, cache: PriceCache) {
+async function pricesOf(repos: Repositories, t: DueTransaction, { prices: cache }: PriceCache) {
   const id = t.customizedProductId ?? t.productId;
   if (!cache.has(id)) {
     const scope = scopeOf(t);
@@ -90,6 +104,7 @@ export async function planStep(
       allowConversion: RENEWALS_CONVERT,
       rates: ctx.deps.rates,
     });
+    const fee = await feeOf(ctx, repos, t.vendorId, prices);
     const { period, failedAttempts, anchor } = t.billing;
     const start = periodStart(new Date(anchor), t.chargeFrequency, period).toISOString();
     return {
@@ -97,6 +112,7 @@ export async function planStep(
       due,
       at,
       quote,
+      fee,
       period,
       periodStart: start,
       key: `renewal:${t.id}:${period}:${failedAttempts}`,

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.ts';
+import type { ExchangeRates, PlatformFee } from '../money/index.ts';
 import type { Scope } from '../model.ts';
 import type { Repositories, Store } from '../ports.ts';
 
@@ -9,4 +10,8 @@ export interface CatalogDeps {
   clock: Clock;
   /** `{hosted_url}` of an environment: where payment links point. */
   hostedUrl: (environment: Scope['environment']) => string;
+  /** The rate table a vendor's own platform fee is checked against (its fixed part must convert). */
+  rates: ExchangeRates;
+  /** The platform's fee for a vendor without one of its own (PLATFORM_FEE). */
+  platformFee: PlatformFee;
 }

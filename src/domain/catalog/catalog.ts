@@ -8,8 +8,10 @@ import {
   createVendor,
   enableProduction,
   newVendor,
+  platformFeeOf,
   requireEnvironment,
   requireVendor,
+  setPlatformFee,
   type NewVendor,
 } from './vendors.ts';
 
@@ -30,6 +32,8 @@ export function catalogService(deps: CatalogDeps) {
     requireVendor: (id: string) => requireVendor(deps, id),
     requireEnvironment: (scope: Scope) => requireEnvironment(deps, scope),
     enableProduction: (vendorId: string) => enableProduction(deps, vendorId),
+    setPlatformFee: (vendorId: string, fee: string | null) => setPlatformFee(deps, vendorId, fee),
+    platformFeeOf: (vendor: Pick<Vendor, 'platformFee'>) => platformFeeOf(deps, vendor),
     listVendors: (): Promise<Vendor[]> => deps.store.vendors.list(),
     ownerOf: (productId: string, environment: Environment) => ownerOf(deps, productId, environment),
     updateVendorSettings: (vendorId: string, settings: VendorSettingsInput) =>

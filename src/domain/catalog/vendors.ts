@@ -1,4 +1,5 @@
 import { invalidInput, notFound } from '../errors.ts';
+import { checkedPlatformFee, formatPlatformFee } from '../money/index.ts';
 import { newId } from '../ids.ts';
 import type { Scope, Vendor } from '../model.ts';
 import { productionNotEnabled, reaches } from '../production-access.ts';
@@ -34,6 +35,7 @@ export function newVendor(deps: Pick<CatalogDeps, 'clock'>, input: NewVendor): V
     supportEmail: null,
     logo: null,
     emails: { senderName: null, replyTo: null, off: [] },
+    platformFee: null,
   };
 }
 
@@ -68,4 +70,26 @@ export async function enableProduction(
   if (vendor.productionEnabled) return { vendor, changed: false };
   await deps.store.vendors.updateSettings(vendorId, { productionEnabled: true });
   return { vendor: { ...vendor, productionEnabled: true }, changed: true };
+}
+
+/**
+ * The operator sets a vendor's own platform fee (`opentill vendor fee`), or with null returns it to the
+ * default. It applies to payments booked from now on; no entry booked before changes.
+ */
+export async function setPlatformFee(
+  deps: CatalogDeps,
+  vendorId: string,
+  fee: string | null,
+): Promise<{ vendor: Vendor; fee: string; own: boolean }> {
+  const vendor = await requireVendor(deps, vendorId);
+  const platformFee = fee === null ? null : formatPlatformFee(checkedPlatformFee(fee, deps.rates));
+  await deps.store.vendors.updateSettings(vendorId, { platformFee });
+  return { vendor: { ...vendor, platformFee }, ...platformFeeOf(deps, { platformFee }) };
+}
+
+/** The fee in force for a vendor, as the operator writes fees, and whether it is the vendor's own. */
+export function platformFeeOf(deps: Pick<CatalogDeps, 'platformFee'>, vendor: Pick<Vendor, 'platformFee'>) {
+  return vendor.platformFee
+    ? { fee: vendor.platformFee, own: true }
+    : { fee: formatPlatformFee(deps.platformFee), own: false };
 }

@@ -1,5 +1,5 @@
 import type { Transaction } from '../model.ts';
-import { paymentEntry, type Booking, type PurchasePlan } from '../payments/index.ts';
+import { paymentEntry, vendorFeeTerms, type Booking, type PurchasePlan } from '../payments/index.ts';
 import type { AttemptOf, Repositories } from '../ports.ts';
 import type { PurchaseDeps } from './purchase-request.ts';
 import { endReplaced } from './subscription-migration.ts';
@@ -45,7 +45,7 @@ async function bookPurchase(
   else transaction.paymentMethodId = null;
   if (plan.migration) await endReplaced(repos, scope, plan.migration, transaction.createdAt);
   await repos.transactions.insert(transaction);
-  const entryId = plan.charged ? await bookPayment(repos, plan, transaction, paid) : undefined;
+  const entryId = plan.charged ? await bookPayment(deps, repos, plan, transaction, paid) : undefined;
   if (plan.licence) {
     await repos.licences.insert({
       id: plan.licenceId,
@@ -71,6 +71,7 @@ async function bookPurchase(
 
 /** The purchase's payment in the ledger; its id, for the receipt. */
 async function bookPayment(
+  deps: PurchaseDeps,
   repos: Repositories,
   plan: PurchasePlan,
   transaction: Transaction,
@@ -82,6 +83,7 @@ async function bookPayment(
     quote: plan.quote,
     paid,
     provider: plan.provider,
+    fee: await vendorFeeTerms(repos, transaction.vendorId, deps),
     at: new Date(transaction.createdAt),
     periodStart: transaction.type === 'SUBSCRIPTION' ? transaction.createdAt : null,
   });

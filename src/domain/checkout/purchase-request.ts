@@ -1,6 +1,6 @@
 import type { CatalogService, CouponService } from '../catalog/index.ts';
 import type { Clock } from '../clock.ts';
-import type { ExchangeRates } from '../money/index.ts';
+import type { ExchangeRates, PlatformFee } from '../money/index.ts';
 import type { Booking, CardInput, ChargeProtocol, PaymentGateway } from '../payments/index.ts';
 import type { EmailRecorder } from '../notifications/index.ts';
 import type { Environment, Transaction } from '../model.ts';
@@ -19,6 +19,8 @@ export interface PurchaseDeps {
   coupons: Pick<CouponService, 'redeemable'>;
   gateways: Record<Environment, PaymentGateway>;
   rates: ExchangeRates;
+  /** The platform's fee unless the vendor has one of its own (PLATFORM_FEE). */
+  platformFee: PlatformFee;
   protocol: ChargeProtocol;
   /** Checks a business buyer's VAT ID (a port: format-only now, VIES online one day). */
   vatIds: VatIdChecker;

@@ -2,16 +2,19 @@ import type { Booking } from './attempt-outcomes.ts';
 import type { Clock } from '../clock.ts';
 import type { PaymentGateway } from './gateway.ts';
 import { paymentEntry } from './ledger.ts';
+import { vendorFeeTerms, type FeeTerms } from './platform-fees.ts';
 import type { Environment } from '../model.ts';
 
 /**
  * How a settled vaulted charge is written: its payment entry and the method's last charge, or, for a
  * permanent decline, the method made inactive. By the charge protocol when the gateway answers, and by the reconciler.
  */
-export function vaultedChargeBooking(deps: {
-  clock: Clock;
-  gateways: Record<Environment, PaymentGateway>;
-}): Booking<'VAULTED'> {
+export function vaultedChargeBooking(
+  deps: FeeTerms & {
+    clock: Clock;
+    gateways: Record<Environment, PaymentGateway>;
+  },
+): Booking<'VAULTED'> {
   return {
     async succeeded(repos, attempt, paid) {
       const { plan } = attempt;
@@ -27,6 +30,7 @@ export function vaultedChargeBooking(deps: {
           quote: plan.quote,
           paid,
           provider: deps.gateways[attempt.scope.environment].provider,
+          fee: await vendorFeeTerms(repos, transaction.vendorId, deps),
           at,
           description: plan.description,
         }),

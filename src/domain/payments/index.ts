@@ -8,3 +8,4 @@ export * from './reversals.ts';
 export * from './sandbox-cards.ts';
 export * from './seen-ledger.ts';
 export * from './vaulted-charges.ts';
+export * from './platform-fees.ts';

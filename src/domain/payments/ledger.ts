@@ -1,10 +1,14 @@
 import { isoString } from '../clock.ts';
 import { newId } from '../ids.ts';
 import type { EntryType, Environment, LedgerEntry, Transaction } from '../model.ts';
+import { platformFeeMinor, type ExchangeRates, type PlatformFee } from '../money/index.ts';
 
 export type NewEntry = LedgerEntry & { vendorId: string; environment: Environment; description: string | null };
 
-/** A payment entry: what the customer paid, the tax in it, and what the vendor keeps. */
+/**
+ * A payment entry: what the customer paid, the tax in it, and what the vendor keeps (its income): the
+ * net less the processor's fee and the platform's (serviceFee), each fixed here, once, for good.
+ */
 export function paymentEntry(args: {
   type: Extract<EntryType, 'SUBSCRIPTION_PAYMENT' | 'VAULTED_PAYMENT' | 'ONETIME_PAYMENT'>;
   transaction: Pick<Transaction, 'id' | 'vendorId' | 'environment' | 'country'>;
@@ -13,11 +17,18 @@ export function paymentEntry(args: {
   /** The processor's answer: its reference for the money and the fee it kept. */
   paid: { reference: string; feeMinor: number };
   provider: string;
+  /** The platform's fee in force for the vendor, and the rate table its fixed part is converted with. */
+  fee: { platformFee: PlatformFee; rates: ExchangeRates };
   at: Date;
   periodStart?: string | null;
   description?: string | null;
 }): NewEntry {
   const { quote, paid } = args;
+  const serviceFeeMinor = platformFeeMinor(
+    args.fee.platformFee,
+    { currency: quote.currency, netMinor: quote.netMinor, processorFeeMinor: paid.feeMinor },
+    args.fee.rates,
+  );
   return {
     id: newId('entry', args.at.getTime()),
     transactionId: args.transaction.id,
@@ -30,10 +41,10 @@ export function paymentEntry(args: {
     taxMinor: quote.taxMinor,
     netMinor: quote.netMinor,
     taxRate: quote.taxRate,
-    incomeMinor: quote.netMinor - paid.feeMinor,
+    incomeMinor: quote.netMinor - paid.feeMinor - serviceFeeMinor,
     incomeCurrency: quote.currency,
     affiliateIncomeMinor: 0,
-    serviceFeeMinor: 0,
+    serviceFeeMinor,
     transactionFeeMinor: paid.feeMinor,
     reversesEntryId: null,
     periodStart: args.periodStart ?? null,

@@ -11,7 +11,7 @@ import type { Clock } from '../clock.ts';
 import type { PaymentGateway } from './gateway.ts';
 import { randomToken } from '../ids.ts';
 import type { Environment, Scope } from '../model.ts';
-import { parsePriceList, type ExchangeRates } from '../money/index.ts';
+import { parsePriceList, type ExchangeRates, type PlatformFee } from '../money/index.ts';
 import { planVaultedCharge } from './planning-a-vaulted-charge.ts';
 import type { Store } from '../ports.ts';
 import type { UsSalesTaxTable } from '../tax/index.ts';
@@ -29,6 +29,8 @@ export interface VaultedChargeDeps {
   clock: Clock;
   gateways: Record<Environment, PaymentGateway>;
   rates: ExchangeRates;
+  /** The platform's fee unless the vendor has one of its own (PLATFORM_FEE). */
+  platformFee: PlatformFee;
   protocol: ChargeProtocol;
   /** The ZIP-level US sales tax table, when one was imported. */
   usSalesTax?: UsSalesTaxTable | undefined;

@@ -19,6 +19,7 @@ import * as panelFlashes from './0017-panel-flashes.ts';
 import * as customerEmails from './0018-customer-emails.ts';
 import * as partialReversals from './0019-partial-reversals.ts';
 import * as productionEnabled from './0020-production-enabled.ts';
+import * as platformFee from './0021-platform-fee.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0018-customer-emails': customerEmails,
   '0019-partial-reversals': partialReversals,
   '0020-production-enabled': productionEnabled,
+  '0021-platform-fee': platformFee,
 };
 
 /** Every migration this version knows, by name. */
