@@ -41,6 +41,8 @@ export interface Config {
   readonly importedSalesTaxFile: string;
   /** SELLER_COUNTRY: the seller's country for EU reverse charge when the vendor has none set; undefined: no reverse charge. */
   readonly sellerCountry: string | undefined;
+  /** PAYOUT_HOLD_DAYS (14): how many days a payment is held back from payout statements, for refunds and disputes. */
+  readonly payoutHoldDays: number;
   /** PLATFORM_FEE as written (`5%+0.50USD`, `0` by default): the platform's fee on each payment, checked when the services start. */
   readonly platformFee: string;
   /** Which peers may name the client's address in X-Forwarded-For: none, or Fastify's comma-separated list of addresses and CIDR ranges. */
@@ -346,6 +348,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importedSalesTaxFile,
     sellerCountry,
     platformFee: env.PLATFORM_FEE?.trim() || '0',
+    payoutHoldDays: env.PAYOUT_HOLD_DAYS === '0' ? 0 : int(env.PAYOUT_HOLD_DAYS, 14, 'PAYOUT_HOLD_DAYS'),
     trustProxy,
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimit: Object.freeze({

@@ -34,6 +34,7 @@ import { refundService } from './domain/payments/index.ts';
 import { reversalService } from './domain/payments/index.ts';
 import { sandboxClockService } from './domain/billing/index.ts';
 import { transactionService } from './domain/checkout/index.ts';
+import { payoutService, type PayoutService } from './domain/books/index.ts';
 import { vaultedChargeService } from './domain/payments/index.ts';
 import { sandboxGateway } from './gateways/sandbox-gateway.ts';
 import { unconfiguredGateway } from './gateways/unconfigured-gateway.ts';
@@ -91,6 +92,8 @@ export interface Services {
   };
   /** Customer e-mails: queued by the changes that cause them, sent by the worker; off without SMTP. */
   readonly emails: CustomerEmailService;
+  /** Vendors' balances and payout statements (what an operator selling for vendors owes each). */
+  readonly payouts: PayoutService;
   /** The payment processor's events: received by the webhook routes, acted on by the billing worker. */
   readonly processorEvents: ProcessorEventService;
   /** What an operator runs and watches: schema migrations, readiness, the work waiting (/readyz, /metrics). */
@@ -364,6 +367,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     payments: paymentsOf(config, gateways),
     processorEvents: money.processorEvents,
     emails,
+    payouts: payoutService({ store, clock, holdDays: config.payoutHoldDays }),
     maintenance: maintenanceOf(base),
     hostedUrl(purpose, scope, subject) {
       const token = links.issue(purpose, scope, subject, clock.now());

@@ -4,6 +4,7 @@ import { registerBackupCommands } from './commands/backup.ts';
 import { registerCouponCommands } from './commands/coupon.ts';
 import { registerCredentialCommands } from './commands/credential.ts';
 import { registerDoctorCommand } from './commands/doctor.ts';
+import { registerPayoutCommands } from './commands/payouts.ts';
 import { registerProductCommands } from './commands/product.ts';
 import { registerRatesCommands } from './commands/rates.ts';
 import { registerSandboxCommands } from './commands/sandbox.ts';
@@ -28,6 +29,7 @@ function program(io: CliIo): Command {
   registerCredentialCommands(opentill);
   registerProductCommands(opentill);
   registerCouponCommands(opentill);
+  registerPayoutCommands(opentill);
   registerSandboxCommands(opentill);
   registerWorkerCommand(opentill);
   registerAttemptCommands(opentill);

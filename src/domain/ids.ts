@@ -16,6 +16,7 @@ export const ID_PREFIX = {
   coupon: 'TC-CO_',
   panelUser: 'TC-US_',
   email: 'TC-EM_',
+  payout: 'TC-PO_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

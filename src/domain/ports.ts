@@ -18,6 +18,7 @@ import type { ChargeAttemptRepository, IdempotencyRepository } from './ports/att
 import type { BillingRepository, SandboxClockRepository } from './ports/billing.ts';
 import type { CustomerEmailRepository, OperationsRepository, ProcessorEventRepository } from './ports/events.ts';
 import type { DashboardRepository } from './ports/dashboard.ts';
+import type { PayoutRepository } from './ports/books.ts';
 
 export type * from './ports/accounts.ts';
 export type * from './ports/catalog.ts';
@@ -26,6 +27,7 @@ export type * from './ports/attempts.ts';
 export type * from './ports/billing.ts';
 export type * from './ports/events.ts';
 export type * from './ports/dashboard.ts';
+export type * from './ports/books.ts';
 
 /**
  * What the domain needs from storage, in the domain's words. src/store implements it for SQLite and
@@ -58,6 +60,8 @@ export interface Repositories {
   customerEmails: CustomerEmailRepository;
   operations: OperationsRepository;
   idempotency: IdempotencyRepository;
+  /** Vendors' payout statements (src/domain/books). */
+  payouts: PayoutRepository;
 }
 
 export interface Store extends Repositories {

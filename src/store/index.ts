@@ -15,6 +15,7 @@ import { entriesStore, licencesStore } from './ledger-store.ts';
 import { operationsStore } from './operations-store.ts';
 import { processorEventsStore } from './processor-events-store.ts';
 import { transactionsStore } from './transactions-store.ts';
+import { payoutsStore } from './payouts-store.ts';
 
 interface Connection {
   db: Executor;
@@ -48,6 +49,7 @@ const MAKE: { [K in keyof Repositories]: (c: Connection) => Repositories[K] } = 
   dashboard: ({ db }) => dashboardStore(db),
   operations: ({ db }) => operationsStore(db),
   customerEmails: ({ db, dialect }) => customerEmailsStore(db, dialect),
+  payouts: ({ db }) => payoutsStore(db),
 };
 
 const CONNECTION = Symbol('connection');

@@ -1,3 +1,4 @@
+import type { PayoutStatementEntriesTable, PayoutStatementsTable } from './schema-payouts.ts';
 import type { Generated } from 'kysely';
 
 /**
@@ -376,4 +377,6 @@ export interface Schema {
   admin_sessions: AdminSessionsTable;
   processor_events: ProcessorEventsTable;
   customer_emails: CustomerEmailsTable;
+  payout_statements: PayoutStatementsTable;
+  payout_statement_entries: PayoutStatementEntriesTable;
 }

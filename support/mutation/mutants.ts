@@ -69,6 +69,7 @@ const ATTEMPT_LEASE = 'test/billing/attempt-lease.test.ts';
 const DUNNING_EMAILS = 'test/emails/dunning-emails.test.ts';
 const FEE = 'test/api/platform-fee.test.ts';
 const U_FEE = 'test/unit/platform-fee.test.ts';
+const PAYOUTS = 'test/api/payouts.test.ts';
 
 const D = 'src/domain/';
 const G = 'src/gateways/';
@@ -1033,5 +1034,34 @@ export const mutants: Mutant[] = [
     find: 'const fee = await feeOf(ctx, repos, t.vendorId, prices);',
     replace: "const fee = await feeOf(ctx, repos, '', prices);",
     tests: [FEE],
+  },
+  // Payout statements (issue 34): each entry once, payments after the hold, refunds at once, a negative total carried.
+  {
+    id: 'payout-hold-ignored',
+    file: `${S}payouts-store.ts`,
+    find: "eb('created_at', '<', f.heldFrom)",
+    replace: "eb('created_at', '<', f.until)",
+    tests: [PAYOUTS],
+  },
+  {
+    id: 'payout-refunds-held',
+    file: `${S}payouts-store.ts`,
+    find: "eb('income_minor', '<', 0)",
+    replace: "eb('income_minor', '<', -1e15)",
+    tests: [PAYOUTS],
+  },
+  {
+    id: 'payout-covers-again',
+    file: `${S}payouts-store.ts`,
+    find: '        .where(uncovered),',
+    replace: '',
+    tests: [PAYOUTS],
+  },
+  {
+    id: 'payout-carry-lost',
+    file: `${D}books/payout-statement.ts`,
+    find: 'const owed = sums.incomeMinor + carriedInMinor;',
+    replace: 'const owed = sums.incomeMinor;',
+    tests: [PAYOUTS],
   },
 ];

@@ -15,12 +15,11 @@ for (const kind of await storeKinds()) {
       try {
         const db = t.services.database.kysely;
         const migrator = new Migrator({ db, provider: migrationProvider });
-        const down = await migrator.migrateDown();
+        // Back to the version before 0020 (the migrations after it go down first).
+        const down = await migrator.migrateTo('0019-partial-reversals');
         assert.equal(down.error, undefined);
-        assert.deepEqual(
-          down.results?.map((r) => r.migrationName),
-          ['0020-production-enabled'],
-        );
+        assert.equal(down.results?.at(-1)?.migrationName, '0020-production-enabled');
+        assert.ok(down.results?.every((r) => r.direction === 'Down' && r.migrationName >= '0020'));
         // A vendor as the version before this one stored it: no such column.
         await db
           .insertInto('vendors')
@@ -53,7 +52,7 @@ for (const kind of await storeKinds()) {
         );
         const before = await db.selectFrom('vendors').selectAll().orderBy('id').execute();
 
-        assert.equal((await migrator.migrateDown()).error, undefined);
+        assert.equal((await migrator.migrateTo('0019-partial-reversals')).error, undefined);
         assert.equal((await migrator.migrateToLatest()).error, undefined);
         const after = await db.selectFrom('vendors').selectAll().orderBy('id').execute();
         assert.deepEqual(

@@ -20,6 +20,7 @@ import * as customerEmails from './0018-customer-emails.ts';
 import * as partialReversals from './0019-partial-reversals.ts';
 import * as productionEnabled from './0020-production-enabled.ts';
 import * as platformFee from './0021-platform-fee.ts';
+import * as payoutStatements from './0022-payout-statements.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0019-partial-reversals': partialReversals,
   '0020-production-enabled': productionEnabled,
   '0021-platform-fee': platformFee,
+  '0022-payout-statements': payoutStatements,
 };
 
 /** Every migration this version knows, by name. */

@@ -1,0 +1,120 @@
+import type { Clock } from '../clock.ts';
+import { invalidInput, invalidState, notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { Environment } from '../model.ts';
+import type { Repositories, Store, StatementLine } from '../ports.ts';
+import type { PayoutStatement, VendorBalance } from './payout-model.ts';
+import { heldFrom, settle, statementWindow } from './payout-statement.ts';
+
+export interface PayoutDeps {
+  store: Store;
+  clock: Clock;
+  /** PAYOUT_HOLD_DAYS: how long a payment is held back from statements, for refunds and disputes. */
+  holdDays: number;
+}
+
+/** Vendors' balances and payout statements (docs/decisions.md §22): what the platform owes each vendor. */
+export function payoutService(deps: PayoutDeps) {
+  return {
+    /** A statement per currency the vendor has entries to cover in, up to the end of the day `until`. */
+    create: (vendorId: string, environment: Environment, until: string) =>
+      createStatements(deps, vendorId, environment, until),
+    balances: (vendorId: string, environment: Environment): Promise<VendorBalance[]> =>
+      deps.store.payouts.balances(vendorId, environment, heldFrom(deps.clock.now(), deps.holdDays)),
+    list: (vendorId: string, environment: Environment) => deps.store.payouts.list(vendorId, environment),
+    show: (id: string) => requireStatement(deps.store, id),
+    lines: async (id: string): Promise<{ statement: PayoutStatement; lines: StatementLine[] }> => {
+      const statement = await requireStatement(deps.store, id);
+      return { statement, lines: await deps.store.payouts.entries(id) };
+    },
+    markPaid: (id: string, reference: string) => markPaid(deps, id, reference),
+  };
+}
+
+export type PayoutService = ReturnType<typeof payoutService>;
+
+async function requireStatement(store: Pick<Repositories, 'payouts'>, id: string): Promise<PayoutStatement> {
+  const statement = await store.payouts.find(id);
+  if (!statement) throw notFound(`Payout statement ${id}`);
+  return statement;
+}
+
+async function createStatements(
+  deps: PayoutDeps,
+  vendorId: string,
+  environment: Environment,
+  until: string,
+): Promise<PayoutStatement[]> {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(until) || Number.isNaN(Date.parse(until)))
+    throw invalidInput(`"${until}" is not a date: give the last day to cover as YYYY-MM-DD.`);
+  const now = deps.clock.now();
+  const window = statementWindow(now, until, deps.holdDays);
+  return deps.store.transaction(async (repos) => {
+    if (!(await repos.vendors.find(vendorId))) throw notFound(`Vendor ${vendorId}`);
+    const currencies = (await repos.payouts.balances(vendorId, environment, window.heldFrom)).map((b) => b.currency);
+    let number = await repos.payouts.lastNumber(vendorId, environment);
+    const made: PayoutStatement[] = [];
+    for (const currency of currencies) {
+      const last = await repos.payouts.last(vendorId, environment, currency);
+      const carriedInMinor = last?.carriedOutMinor ?? 0;
+      const draft: PayoutStatement = {
+        id: newId('payout', now.getTime()),
+        vendorId,
+        environment,
+        currency,
+        number: number + 1,
+        seq: (last?.seq ?? 0) + 1,
+        ...window,
+        createdAt: now.toISOString(),
+        carriedInMinor,
+        paid: null,
+        ...settle(EMPTY, carriedInMinor),
+      };
+      if (!(await repos.payouts.insert(draft)))
+        throw invalidState(
+          `Another payout statement for vendor ${vendorId} was made at the same moment; nothing was made. Run the command again.`,
+        );
+      const sums = await repos.payouts.cover(draft.id, { vendorId, environment, currency, ...window });
+      if (sums.count === 0) {
+        await repos.payouts.discard(draft.id);
+        continue;
+      }
+      const statement = { ...draft, ...settle(sums, carriedInMinor) };
+      await repos.payouts.complete(statement);
+      made.push(statement);
+      number++;
+    }
+    return made;
+  });
+}
+
+const EMPTY = {
+  count: 0,
+  grossMinor: 0,
+  taxMinor: 0,
+  refundsMinor: 0,
+  chargebacksMinor: 0,
+  processorFeesMinor: 0,
+  platformFeesMinor: 0,
+  incomeMinor: 0,
+};
+
+async function markPaid(
+  deps: PayoutDeps,
+  id: string,
+  reference: string,
+): Promise<{ statement: PayoutStatement; changed: boolean }> {
+  const ref = reference.trim();
+  if (!ref || ref.length > 200)
+    throw invalidInput('Give the payment’s reference (a bank transfer id, say), up to 200 characters.');
+  const statement = await requireStatement(deps.store, id);
+  if (statement.paid) {
+    if (statement.paid.reference === ref) return { statement, changed: false };
+    throw invalidState(
+      `Payout statement ${id} was marked paid already, on ${statement.paid.at} with reference ${statement.paid.reference}.`,
+    );
+  }
+  const at = deps.clock.now().toISOString();
+  if (!(await deps.store.payouts.markPaid(id, at, ref))) return markPaid(deps, id, reference);
+  return { statement: { ...statement, paid: { at, reference: ref } }, changed: true };
+}

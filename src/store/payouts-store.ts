@@ -1,0 +1,269 @@
+import { sql, type Selectable, type SqlBool } from 'kysely';
+import type { CoverFilter, PayoutStatement, VendorBalance } from '../domain/books/index.ts';
+import type { Environment } from '../domain/model.ts';
+import type { CoveredSums, PayoutRepository } from '../domain/ports.ts';
+import { isUniqueViolation, type Executor } from './database.ts';
+import type { PayoutStatementsTable } from './schema-payouts.ts';
+
+const PAYMENTS = ['SUBSCRIPTION_PAYMENT', 'VAULTED_PAYMENT', 'ONETIME_PAYMENT'];
+const REFUNDS = ['SUBSCRIPTION_REFUND', 'ONETIME_PAYMENT_REFUND'];
+
+function toStatement(row: Selectable<PayoutStatementsTable>): PayoutStatement {
+  const n = (value: unknown) => Number(value);
+  return {
+    id: row.id,
+    vendorId: row.vendor_id,
+    environment: row.environment as Environment,
+    currency: row.currency,
+    number: n(row.number),
+    seq: n(row.seq),
+    until: row.until,
+    heldFrom: row.held_from,
+    createdAt: row.created_at,
+    entryCount: n(row.entry_count),
+    totals: {
+      grossMinor: n(row.gross_minor),
+      taxMinor: n(row.tax_minor),
+      refundsMinor: n(row.refunds_minor),
+      chargebacksMinor: n(row.chargebacks_minor),
+      processorFeesMinor: n(row.processor_fees_minor),
+      platformFeesMinor: n(row.platform_fees_minor),
+      incomeMinor: n(row.income_minor),
+      roundingMinor: n(row.rounding_minor),
+    },
+    carriedInMinor: n(row.carried_in_minor),
+    payableMinor: n(row.payable_minor),
+    carriedOutMinor: n(row.carried_out_minor),
+    paid: row.paid_at ? { at: row.paid_at, reference: row.paid_reference ?? '' } : null,
+  };
+}
+
+const sums = (s: PayoutStatement) => ({
+  entry_count: s.entryCount,
+  gross_minor: s.totals.grossMinor,
+  tax_minor: s.totals.taxMinor,
+  refunds_minor: s.totals.refundsMinor,
+  chargebacks_minor: s.totals.chargebacksMinor,
+  processor_fees_minor: s.totals.processorFeesMinor,
+  platform_fees_minor: s.totals.platformFeesMinor,
+  rounding_minor: s.totals.roundingMinor,
+  income_minor: s.totals.incomeMinor,
+  carried_in_minor: s.carriedInMinor,
+  payable_minor: s.payableMinor,
+  carried_out_minor: s.carriedOutMinor,
+});
+
+const uncovered = sql<SqlBool>`not exists (select 1 from payout_statement_entries p where p.entry_id = ledger_entries.id)`;
+
+/** Payout statements and balances over the ledger (src/domain/books). */
+export function payoutsStore(db: Executor): PayoutRepository {
+  return { ...statementWrites(db), ...statementReads(db) };
+}
+
+const selectStatements = (db: Executor, vendorId: string, environment: Environment) =>
+  db
+    .selectFrom('payout_statements')
+    .selectAll()
+    .where('vendor_id', '=', vendorId)
+    .where('environment', '=', environment);
+
+/** Making a statement (in the database transaction that makes it), and recording its payment. */
+function statementWrites(db: Executor) {
+  return {
+    async last(vendorId: string, environment: Environment, currency: string) {
+      const row = await selectStatements(db, vendorId, environment)
+        .where('currency', '=', currency)
+        .orderBy('seq', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row && toStatement(row);
+    },
+    async lastNumber(vendorId: string, environment: Environment) {
+      const row = await db
+        .selectFrom('payout_statements')
+        .select(sql<number>`coalesce(max(number), 0)`.as('n'))
+        .where('vendor_id', '=', vendorId)
+        .where('environment', '=', environment)
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+    async insert(s: PayoutStatement) {
+      const values = {
+        ...{ id: s.id, vendor_id: s.vendorId, environment: s.environment, currency: s.currency },
+        ...{ number: s.number, seq: s.seq, until: s.until, held_from: s.heldFrom, created_at: s.createdAt },
+        ...sums(s),
+        ...{ paid_at: null, paid_reference: null },
+      };
+      try {
+        await db.insertInto('payout_statements').values(values).execute();
+        return true;
+      } catch (err) {
+        if (isUniqueViolation(err)) return false;
+        throw err;
+      }
+    },
+    cover: (statementId: string, filter: CoverFilter) => cover(db, statementId, filter),
+    async complete(s: PayoutStatement) {
+      await db.updateTable('payout_statements').set(sums(s)).where('id', '=', s.id).execute();
+    },
+    async discard(statementId: string) {
+      await db.deleteFrom('payout_statements').where('id', '=', statementId).execute();
+    },
+    async markPaid(statementId: string, at: string, reference: string) {
+      const result = await db
+        .updateTable('payout_statements')
+        .set({ paid_at: at, paid_reference: reference })
+        .where('id', '=', statementId)
+        .where('paid_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+  };
+}
+
+/** Reading statements, their entries and the balances. */
+function statementReads(db: Executor) {
+  return {
+    async find(id: string) {
+      const row = await db.selectFrom('payout_statements').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toStatement(row);
+    },
+    async list(vendorId: string, environment: Environment) {
+      return (await selectStatements(db, vendorId, environment).orderBy('number', 'desc').execute()).map(toStatement);
+    },
+    entries: (statementId: string) => statementEntries(db, statementId),
+    balances: (vendorId: string, environment: Environment, heldFrom: string) =>
+      balances(db, vendorId, environment, heldFrom),
+  };
+}
+
+async function statementEntries(db: Executor, statementId: string) {
+  const rows = await db
+    .selectFrom('payout_statement_entries as p')
+    .innerJoin('ledger_entries as e', 'e.id', 'p.entry_id')
+    .select(['e.id', 'e.transaction_id', 'e.type', 'e.created_at', 'e.amount_total_minor', 'e.tax_minor'])
+    .select(['e.transaction_fee_minor', 'e.service_fee_minor', 'e.income_minor'])
+    .where('p.statement_id', '=', statementId)
+    .orderBy('e.created_at')
+    .orderBy('e.id')
+    .execute();
+  return rows.map((r) => ({
+    entryId: r.id,
+    transactionId: r.transaction_id,
+    type: r.type,
+    createdAt: r.created_at,
+    amountTotalMinor: Number(r.amount_total_minor),
+    taxMinor: Number(r.tax_minor),
+    transactionFeeMinor: Number(r.transaction_fee_minor),
+    serviceFeeMinor: Number(r.service_fee_minor),
+    incomeMinor: Number(r.income_minor),
+  }));
+}
+
+/** Covers what the filter selects and is not covered yet, then adds up exactly the entries it covered. */
+async function cover(db: Executor, statementId: string, f: CoverFilter): Promise<CoveredSums> {
+  await db
+    .insertInto('payout_statement_entries')
+    .columns(['entry_id', 'statement_id'])
+    .expression(
+      db
+        .selectFrom('ledger_entries')
+        .select(['id', sql<string>`${statementId}`.as('statement_id')])
+        .where('vendor_id', '=', f.vendorId)
+        .where('environment', '=', f.environment)
+        .where('income_currency', '=', f.currency)
+        .where('created_at', '<', f.until)
+        .where((eb) => eb.or([eb('created_at', '<', f.heldFrom), eb('income_minor', '<', 0)]))
+        .where(uncovered),
+    )
+    .execute();
+  const row = await db
+    .selectFrom('payout_statement_entries as p')
+    .innerJoin('ledger_entries as e', 'e.id', 'p.entry_id')
+    .select([
+      sql<number>`count(*)`.as('count'),
+      sql<number>`coalesce(sum(case when e.type in (${sql.join(PAYMENTS)}) then e.amount_total_minor else 0 end), 0)`.as(
+        'gross',
+      ),
+      sql<number>`coalesce(sum(case when e.type in (${sql.join(REFUNDS)}) then e.amount_total_minor else 0 end), 0)`.as(
+        'refunds',
+      ),
+      sql<number>`coalesce(sum(case when e.type = 'CHARGEBACK' then e.amount_total_minor else 0 end), 0)`.as(
+        'chargebacks',
+      ),
+      sql<number>`coalesce(sum(e.tax_minor), 0)`.as('tax'),
+      sql<number>`coalesce(sum(e.transaction_fee_minor), 0)`.as('processor'),
+      sql<number>`coalesce(sum(e.service_fee_minor), 0)`.as('platform'),
+      sql<number>`coalesce(sum(e.income_minor), 0)`.as('income'),
+    ])
+    .where('p.statement_id', '=', statementId)
+    .executeTakeFirstOrThrow();
+  return {
+    count: Number(row.count),
+    grossMinor: Number(row.gross),
+    refundsMinor: Number(row.refunds),
+    chargebacksMinor: Number(row.chargebacks),
+    taxMinor: Number(row.tax),
+    processorFeesMinor: Number(row.processor),
+    platformFeesMinor: Number(row.platform),
+    incomeMinor: Number(row.income),
+  };
+}
+
+async function balances(
+  db: Executor,
+  vendorId: string,
+  environment: Environment,
+  heldFrom: string,
+): Promise<VendorBalance[]> {
+  const open = await db
+    .selectFrom('ledger_entries')
+    .select([
+      'income_currency as currency',
+      sql<number>`sum(income_minor)`.as('open'),
+      sql<number>`coalesce(sum(case when income_minor > 0 and created_at >= ${heldFrom} then income_minor else 0 end), 0)`.as(
+        'held',
+      ),
+    ])
+    .where('vendor_id', '=', vendorId)
+    .where('environment', '=', environment)
+    .where(uncovered)
+    .groupBy('income_currency')
+    .execute();
+  const carried = await db
+    .selectFrom('payout_statements as s')
+    .select(['s.currency', 's.carried_out_minor'])
+    .where('s.vendor_id', '=', vendorId)
+    .where('s.environment', '=', environment)
+    .where('s.carried_out_minor', '<', 0)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('payout_statements as later')
+            .select('later.id')
+            .whereRef('later.vendor_id', '=', 's.vendor_id')
+            .whereRef('later.environment', '=', 's.environment')
+            .whereRef('later.currency', '=', 's.currency')
+            .whereRef('later.seq', '>', 's.seq'),
+        ),
+      ),
+    )
+    .execute();
+  const byCurrency = new Map<string, VendorBalance>();
+  const of = (currency: string) => {
+    let b = byCurrency.get(currency);
+    if (!b) byCurrency.set(currency, (b = { currency, balanceMinor: 0, heldMinor: 0, carriedMinor: 0 }));
+    return b;
+  };
+  for (const row of open) {
+    const b = of(row.currency);
+    b.balanceMinor += Number(row.open);
+    b.heldMinor += Number(row.held);
+  }
+  for (const row of carried) {
+    const b = of(row.currency);
+    b.carriedMinor = Number(row.carried_out_minor);
+    b.balanceMinor += b.carriedMinor;
+  }
+  return [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency));
+}
