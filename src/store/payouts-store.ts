@@ -53,6 +53,7 @@ const sums = (s: PayoutStatement) => ({
   carried_out_minor: s.carriedOutMinor,
 });
 
+/** An entry no statement covers (for the balances, which read and write nothing else). */
 const uncovered = sql<SqlBool>`not exists (select 1 from payout_statement_entries p where p.entry_id = ledger_entries.id)`;
 
 /** Payout statements and balances over the ledger (src/domain/books). */
@@ -160,23 +161,41 @@ async function statementEntries(db: Executor, statementId: string) {
   }));
 }
 
-/** Covers what the filter selects and is not covered yet, then adds up exactly the entries it covered. */
+/**
+ * Covers what the filter selects and no statement of the vendor covers yet, then adds up exactly the
+ * entries it covered. The entries still to cover are found with EXCEPT, which reads both sides whole
+ * before the first row is written: an anti-join on the table being written to let PostgreSQL scan it
+ * again for every entry (a million entries took minutes).
+ */
 async function cover(db: Executor, statementId: string, f: CoverFilter): Promise<CoveredSums> {
+  const wanted = db
+    .selectFrom('ledger_entries')
+    .select('id')
+    .where('vendor_id', '=', f.vendorId)
+    .where('environment', '=', f.environment)
+    .where('income_currency', '=', f.currency)
+    .where('created_at', '<', f.until)
+    .where((eb) => eb.or([eb('created_at', '<', f.heldFrom), eb('income_minor', '<', 0)]));
+  const covered = db
+    .selectFrom('payout_statement_entries as p')
+    .innerJoin('payout_statements as s', 's.id', 'p.statement_id')
+    .select('p.entry_id as id')
+    .where('s.vendor_id', '=', f.vendorId)
+    .where('s.environment', '=', f.environment)
+    .where('s.currency', '=', f.currency);
   await db
     .insertInto('payout_statement_entries')
     .columns(['entry_id', 'statement_id'])
     .expression(
       db
-        .selectFrom('ledger_entries')
-        .select(['id', sql<string>`${statementId}`.as('statement_id')])
-        .where('vendor_id', '=', f.vendorId)
-        .where('environment', '=', f.environment)
-        .where('income_currency', '=', f.currency)
-        .where('created_at', '<', f.until)
-        .where((eb) => eb.or([eb('created_at', '<', f.heldFrom), eb('income_minor', '<', 0)]))
-        .where(uncovered),
+        .selectFrom(wanted.except(covered).as('todo'))
+        .select(['todo.id', sql<string>`${statementId}`.as('statement_id')]),
     )
     .execute();
+  return sumsOf(db, statementId);
+}
+
+async function sumsOf(db: Executor, statementId: string): Promise<CoveredSums> {
   const row = await db
     .selectFrom('payout_statement_entries as p')
     .innerJoin('ledger_entries as e', 'e.id', 'p.entry_id')

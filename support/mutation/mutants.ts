@@ -1053,8 +1053,8 @@ export const mutants: Mutant[] = [
   {
     id: 'payout-covers-again',
     file: `${S}payouts-store.ts`,
-    find: '        .where(uncovered),',
-    replace: '',
+    find: 'wanted.except(covered)',
+    replace: 'wanted',
     tests: [PAYOUTS],
   },
   {

@@ -116,6 +116,18 @@ describe('benches in their smoke mode complete and print their figures', { concu
     assert.match(stdout, new RegExp(String.raw`p99 ratio ${NUMBER}`));
   });
 
+  test('bench:books: a payout statement over the whole ledger on each store, against a plain sum, with the ratio', async () => {
+    const stdout = await bench('bench/books.ts');
+    for (const store of stores)
+      assert.match(
+        stdout,
+        new RegExp(
+          String.raw`^${store} statement of ${NUMBER} entries\s+${NUMBER} s \(target <= 5 s: (met|MISSED)\)\s+reference sum ${NUMBER} s\s+statement / reference ${NUMBER}$`,
+          'm',
+        ),
+      );
+  });
+
   test('bench:widget: DOMContentLoaded with and without the script, when the price shows, and the ratio', async () => {
     const stdout = await bench('bench/widget-price.ts');
     assert.match(

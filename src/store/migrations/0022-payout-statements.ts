@@ -4,6 +4,8 @@ import type { Kysely } from 'kysely';
 // time, numbered per vendor and environment, chained per currency (`seq`, unique: two statements made
 // at once cannot both follow the same one). Each ledger entry is covered by one statement at most: the
 // entry's id is the primary key of payout_statement_entries, so two processes cannot both pay it out.
+// (No foreign key to the statement: its header is written in the same database transaction, and a
+// check per entry was half the time of a statement of a million entries on PostgreSQL.)
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('payout_statements')
@@ -36,7 +38,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('payout_statement_entries')
     .addColumn('entry_id', 'text', (c) => c.primaryKey())
-    .addColumn('statement_id', 'text', (c) => c.notNull().references('payout_statements.id'))
+    .addColumn('statement_id', 'text', (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('payout_statement_entries_by_statement')
