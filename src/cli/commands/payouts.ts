@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import type { PayoutStatement } from '../../domain/books/index.ts';
+import { statementCsv, type PayoutStatement } from '../../domain/books/index.ts';
 import type { Environment } from '../../domain/model.ts';
 import { formatMinor } from '../../domain/money/index.ts';
-import type { StatementLine } from '../../domain/ports.ts';
 import { environment } from '../option-parsers.ts';
 import { io, print, run } from '../output.ts';
 import { table } from '../table.ts';
@@ -162,59 +161,4 @@ function summary(s: PayoutStatement): string {
     ...(s.carriedOutMinor !== 0 ? [line('Carried to the next', s.carriedOutMinor)] : []),
     `  Paid: ${s.paid ? `${s.paid.at}, reference ${s.paid.reference}` : 'not yet'}`,
   ].join('\n');
-}
-
-const csvCell = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-
-/** The statement as CSV: its totals as `total,<name>,<amount>` rows, then one row per entry. */
-export function statementCsv(s: PayoutStatement, lines: StatementLine[]): string {
-  const c = s.currency;
-  const m = (minor: number) => formatMinor(minor, c);
-  const totals: [string, number][] = [
-    ['gross', s.totals.grossMinor],
-    ['refunds', s.totals.refundsMinor],
-    ['chargebacks', s.totals.chargebacksMinor],
-    ['tax', s.totals.taxMinor],
-    ['processor_fees', s.totals.processorFeesMinor],
-    ['platform_fees', s.totals.platformFeesMinor],
-    ['rounding', s.totals.roundingMinor],
-    ['income', s.totals.incomeMinor],
-    ['carried_in', s.carriedInMinor],
-    ['payable', s.payableMinor],
-    ['carried_out', s.carriedOutMinor],
-  ];
-  const rows = [
-    [
-      'record',
-      'statement',
-      'number',
-      'currency',
-      'name_or_entry',
-      'transaction',
-      'type',
-      'created',
-      'amount_total',
-      'tax',
-      'processor_fee',
-      'platform_fee',
-      'income',
-    ],
-    ...totals.map(([name, minor]) => ['total', s.id, String(s.number), c, name, '', '', '', m(minor), '', '', '', '']),
-    ...lines.map((l) => [
-      'entry',
-      s.id,
-      String(s.number),
-      c,
-      l.entryId,
-      l.transactionId,
-      l.type,
-      l.createdAt,
-      m(l.amountTotalMinor),
-      m(l.taxMinor),
-      m(l.transactionFeeMinor),
-      m(l.serviceFeeMinor),
-      m(l.incomeMinor),
-    ]),
-  ];
-  return `${rows.map((r) => r.map(csvCell).join(',')).join('\n')}\n`;
 }

@@ -7,6 +7,7 @@ import { registerEmailPages } from './email-routes.ts';
 import { registerLogoUpload } from './logo-upload.ts';
 import { registerOverviewPage } from './overview-routes.ts';
 import { registerPanelAuth, registerSignOut } from './panel-auth-routes.ts';
+import { registerPayoutPages } from './payout-routes.ts';
 import { panelRouting } from './panel-context.ts';
 import { cookieOf, SESSION_COOKIE } from './panel-cookies.ts';
 import { registerSettingsPages } from './settings-routes.ts';
@@ -28,6 +29,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   const routing = panelRouting(app, services);
   registerOverviewPage(routing);
   registerCustomerPages(routing);
+  registerPayoutPages(routing);
   registerDeveloperPages(routing);
   registerSettingsPages(routing);
   registerLogoUpload(app, {

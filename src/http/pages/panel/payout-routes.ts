@@ -1,0 +1,73 @@
+import type { PayoutStatement } from '../../../domain/books/index.ts';
+import { statementCsv } from '../../../domain/books/index.ts';
+import { AppError } from '../../../domain/errors.ts';
+import type { Environment } from '../../../domain/model.ts';
+import type { PanelSession } from '../../../domain/accounts/index.ts';
+import { scopeOf, vendorLocale, type PanelRouting } from './panel-routing.ts';
+import { payoutsContent, statementContent } from './payouts.ts';
+
+/**
+ * The panel's Payouts page (under Overview): the vendor's balance per currency and its statements, one
+ * statement's lines and its CSV. Another vendor's statement, or one of the other environment, is not found.
+ */
+export function registerPayoutPages({ services, view, page, notFound }: PanelRouting) {
+  const own = async (session: PanelSession, environment: Environment, id: string) => {
+    // Not found is an answer; anything else (the database away) goes on to the error page it deserves.
+    const statement = await services.payouts.show(id).catch((err: unknown) => {
+      if (err instanceof AppError && err.code === 'NOT_FOUND') return undefined;
+      throw err;
+    });
+    const scope = scopeOf(session, environment);
+    return statement?.vendorId === scope.vendorId && statement.environment === environment ? statement : undefined;
+  };
+
+  view('/panel/payouts', async (session, environment, request, reply) => {
+    const { vendorId } = scopeOf(session, environment);
+    const [balances, statements] = await Promise.all([
+      services.payouts.balances(vendorId, environment),
+      services.payouts.list(vendorId, environment),
+    ]);
+    const holdDays = services.config.payoutHoldDays;
+    const locale = vendorLocale(request);
+    return page(
+      reply,
+      session,
+      environment,
+      'overview',
+      'Payouts',
+      payoutsContent({ environment, balances, statements, holdDays, locale }),
+      {
+        switchPath: '/panel/payouts',
+      },
+    );
+  });
+
+  view<{ id: string }>('/panel/payouts/:id', async (session, environment, request, reply) => {
+    const statement = await own(session, environment, request.params.id);
+    if (!statement) return notFound(reply, session, environment, 'overview', 'such statement');
+    const title = `Statement ${statement.number}, ${statement.currency}`;
+    return page(
+      reply,
+      session,
+      environment,
+      'overview',
+      title,
+      statementContent(statement, environment, vendorLocale(request)),
+      {
+        switchPath: '/panel/payouts',
+      },
+    );
+  });
+
+  view<{ id: string }>('/panel/payouts/:id/csv', async (session, environment, request, reply) => {
+    const statement: PayoutStatement | undefined = await own(session, environment, request.params.id);
+    if (!statement) return notFound(reply, session, environment, 'overview', 'such statement');
+    const { lines } = await services.payouts.lines(statement.id);
+    return reply
+      .header('content-disposition', `attachment; filename="statement-${statement.number}-${statement.currency}.csv"`)
+      .header('cache-control', 'no-store')
+      .header('x-content-type-options', 'nosniff')
+      .type('text/csv; charset=utf-8')
+      .send(statementCsv(statement, lines));
+  });
+}
