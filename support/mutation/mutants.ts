@@ -1064,4 +1064,11 @@ export const mutants: Mutant[] = [
     replace: 'const owed = sums.incomeMinor;',
     tests: [PAYOUTS],
   },
+  {
+    id: 'payout-real-clock',
+    file: `${D}books/payouts.ts`,
+    find: 'const now = deps.clock.now({ vendorId, environment });',
+    replace: 'const now = deps.clock.now();',
+    tests: [PAYOUTS],
+  },
 ];

@@ -141,9 +141,29 @@ for (const kind of await storeKinds()) {
       assert.equal(listed[0]!.totals.incomeMinor, (await income(vendor)).get('USD'));
     });
 
+    test("a sandbox whose clock the vendor moved ahead is covered in the vendor's time", async () => {
+      const vendor = await t.newVendor('Ahead Ltd');
+      clock.set(new Date(START));
+      t.services.clock.setOffset(vendor.vendor.id, 40 * DAY);
+      try {
+        await paid(vendor, 30); // booked 40 days ahead of real time
+        t.services.clock.setOffset(vendor.vendor.id, 60 * DAY);
+        // 20 days old in the vendor's time, past the hold; in real time it is not even booked yet.
+        const [statement] = await payouts().create(vendor.vendor.id, 'sandbox', date(START + 60 * DAY));
+        assert.equal(statement?.entryCount, 1);
+      } finally {
+        t.services.clock.setOffset(vendor.vendor.id, 0);
+      }
+    });
+
     test('bad input changes nothing: a date that is no date, an unknown vendor', async () => {
       await assert.rejects(payouts().create(v.vendor.id, 'sandbox', '2030-02-30x'), { code: 'INVALID_INPUT' });
       await assert.rejects(payouts().create(v.vendor.id, 'sandbox', 'yesterday'), { code: 'INVALID_INPUT' });
+      await assert.rejects(
+        payouts().create(v.vendor.id, 'sandbox', '2030-02-30'),
+        { code: 'INVALID_INPUT' },
+        'no such day',
+      );
       await assert.rejects(payouts().create('TC-VE_NOBODY', 'sandbox', '2030-01-01'), { code: 'NOT_FOUND' });
       assert.deepEqual(await payouts().list(v.vendor.id, 'sandbox'), []);
     });

@@ -20,7 +20,11 @@ export function payoutService(deps: PayoutDeps) {
     create: (vendorId: string, environment: Environment, until: string) =>
       createStatements(deps, vendorId, environment, until),
     balances: (vendorId: string, environment: Environment): Promise<VendorBalance[]> =>
-      deps.store.payouts.balances(vendorId, environment, heldFrom(deps.clock.now(), deps.holdDays)),
+      deps.store.payouts.balances(
+        vendorId,
+        environment,
+        heldFrom(deps.clock.now({ vendorId, environment }), deps.holdDays),
+      ),
     list: (vendorId: string, environment: Environment) => deps.store.payouts.list(vendorId, environment),
     show: (id: string) => requireStatement(deps.store, id),
     lines: async (id: string): Promise<{ statement: PayoutStatement; lines: StatementLine[] }> => {
@@ -45,9 +49,12 @@ async function createStatements(
   environment: Environment,
   until: string,
 ): Promise<PayoutStatement[]> {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(until) || Number.isNaN(Date.parse(until)))
+  // A day that exists: 2030-02-30 would otherwise pass as 2 March.
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(until) ? new Date(`${until}T00:00:00.000Z`) : undefined;
+  if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== until)
     throw invalidInput(`"${until}" is not a date: give the last day to cover as YYYY-MM-DD.`);
-  const now = deps.clock.now();
+  // The vendor's time: a sandbox whose clock the vendor moved ahead books its entries in that time.
+  const now = deps.clock.now({ vendorId, environment });
   const window = statementWindow(now, until, deps.holdDays);
   return deps.store.transaction(async (repos) => {
     if (!(await repos.vendors.find(vendorId))) throw notFound(`Vendor ${vendorId}`);
@@ -114,7 +121,7 @@ async function markPaid(
       `Payout statement ${id} was marked paid already, on ${statement.paid.at} with reference ${statement.paid.reference}.`,
     );
   }
-  const at = deps.clock.now().toISOString();
+  const at = deps.clock.now().toISOString(); // real time: when the operator recorded the payment
   if (!(await deps.store.payouts.markPaid(id, at, ref))) return markPaid(deps, id, reference);
   return { statement: { ...statement, paid: { at, reference: ref } }, changed: true };
 }
