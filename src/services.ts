@@ -34,7 +34,7 @@ import { refundService } from './domain/payments/index.ts';
 import { reversalService } from './domain/payments/index.ts';
 import { sandboxClockService } from './domain/billing/index.ts';
 import { transactionService } from './domain/checkout/index.ts';
-import { payoutService, type PayoutService } from './domain/books/index.ts';
+import { payoutService, taxReturnService, type PayoutService, type TaxReturnService } from './domain/books/index.ts';
 import { vaultedChargeService } from './domain/payments/index.ts';
 import { sandboxGateway } from './gateways/sandbox-gateway.ts';
 import { unconfiguredGateway } from './gateways/unconfigured-gateway.ts';
@@ -94,6 +94,8 @@ export interface Services {
   readonly emails: CustomerEmailService;
   /** Vendors' balances and payout statements (what an operator selling for vendors owes each). */
   readonly payouts: PayoutService;
+  /** The tax returns of a period: EU OSS, UK, US, Canada, Australia. */
+  readonly taxReturns: TaxReturnService;
   /** The payment processor's events: received by the webhook routes, acted on by the billing worker. */
   readonly processorEvents: ProcessorEventService;
   /** What an operator runs and watches: schema migrations, readiness, the work waiting (/readyz, /metrics). */
@@ -368,6 +370,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     processorEvents: money.processorEvents,
     emails,
     payouts: payoutService({ store, clock, holdDays: config.payoutHoldDays }),
+    taxReturns: taxReturnService({ store, sellerCountry: config.sellerCountry }),
     maintenance: maintenanceOf(base),
     hostedUrl(purpose, scope, subject) {
       const token = links.issue(purpose, scope, subject, clock.now());

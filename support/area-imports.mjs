@@ -17,7 +17,7 @@ export const AREAS = {
   processor: ['payments'],
   portal: ['payments', 'billing', 'checkout'],
   reports: ['money', 'notifications', 'payments', 'billing', 'processor'],
-  books: ['money', 'payments'],
+  books: ['money', 'tax', 'payments'],
 };
 
 /** Entry files besides index.ts: the widget bundles buyer-money.ts alone, without the rest of money/. */

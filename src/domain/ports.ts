@@ -18,7 +18,7 @@ import type { ChargeAttemptRepository, IdempotencyRepository } from './ports/att
 import type { BillingRepository, SandboxClockRepository } from './ports/billing.ts';
 import type { CustomerEmailRepository, OperationsRepository, ProcessorEventRepository } from './ports/events.ts';
 import type { DashboardRepository } from './ports/dashboard.ts';
-import type { PayoutRepository } from './ports/books.ts';
+import type { PayoutRepository, TaxRepository } from './ports/books.ts';
 
 export type * from './ports/accounts.ts';
 export type * from './ports/catalog.ts';
@@ -62,6 +62,8 @@ export interface Repositories {
   idempotency: IdempotencyRepository;
   /** Vendors' payout statements (src/domain/books). */
   payouts: PayoutRepository;
+  /** The ledger's sales summed for the tax returns (src/domain/books). */
+  taxes: TaxRepository;
 }
 
 export interface Store extends Repositories {

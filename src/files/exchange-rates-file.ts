@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { invalidInput } from '../domain/errors.ts';
-import { formatExchangeRatesXml, parseExchangeRates, type ExchangeRates } from '../domain/money/index.ts';
+import {
+  formatExchangeRatesXml,
+  parseExchangeRateDays,
+  parseExchangeRates,
+  type ExchangeRates,
+} from '../domain/money/index.ts';
 import { writeFileAtomically } from './atomic-write.ts';
 
 /**
@@ -35,4 +40,20 @@ export function loadExchangeRates(
  */
 export function writeExchangeRatesFile(file: string, rates: ExchangeRates): void {
   writeFileAtomically(file, formatExchangeRatesXml(rates), 0o644);
+}
+
+/** Every day of an ECB file (the history, eurofxref-hist.xml, or one day's); errors name the file. */
+export function loadExchangeRateDays(file: string): ExchangeRates[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw invalidInput(`Cannot read the rate table ${file}: ${(err as Error).message}`);
+  }
+  try {
+    return parseExchangeRateDays(text);
+  } catch (err) {
+    if (err instanceof Error) err.message = `${file}: ${err.message}`;
+    throw err;
+  }
 }

@@ -16,6 +16,7 @@ import { operationsStore } from './operations-store.ts';
 import { processorEventsStore } from './processor-events-store.ts';
 import { transactionsStore } from './transactions-store.ts';
 import { payoutsStore } from './payouts-store.ts';
+import { taxesStore } from './taxes-store.ts';
 
 interface Connection {
   db: Executor;
@@ -50,6 +51,7 @@ const MAKE: { [K in keyof Repositories]: (c: Connection) => Repositories[K] } = 
   operations: ({ db }) => operationsStore(db),
   customerEmails: ({ db, dialect }) => customerEmailsStore(db, dialect),
   payouts: ({ db }) => payoutsStore(db),
+  taxes: ({ db }) => taxesStore(db),
 };
 
 const CONNECTION = Symbol('connection');

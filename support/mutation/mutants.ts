@@ -70,6 +70,8 @@ const DUNNING_EMAILS = 'test/emails/dunning-emails.test.ts';
 const FEE = 'test/api/platform-fee.test.ts';
 const U_FEE = 'test/unit/platform-fee.test.ts';
 const PAYOUTS = 'test/api/payouts.test.ts';
+const TAX_REPORT = 'test/api/tax-report.test.ts';
+const U_TAX_PERIODS = 'test/unit/tax-periods-and-rates.test.ts';
 
 const D = 'src/domain/';
 const G = 'src/gateways/';
@@ -1070,5 +1072,42 @@ export const mutants: Mutant[] = [
     find: 'const now = deps.clock.now({ vendorId, environment });',
     replace: 'const now = deps.clock.now();',
     tests: [PAYOUTS],
+  },
+  // Tax returns (issue 34): where a sale is filed, at which day's rate, which way the rate goes.
+  {
+    id: 'tax-domestic-in-oss',
+    file: `${D}books/tax-report.ts`,
+    find: 'if (g.country === g.sellerCountry)',
+    replace: 'if (g.country === g.sellerCountry && false)',
+    tests: [TAX_REPORT],
+  },
+  {
+    id: 'tax-reverse-charge-in-oss',
+    file: `${D}books/tax-report.ts`,
+    find: "if (g.reverseCharge) return { scheme: 'oss', section: 'reverse-charge', jurisdiction: g.country };",
+    replace: '',
+    tests: [TAX_REPORT],
+  },
+  {
+    id: 'tax-rates-of-a-later-day',
+    file: `${D}money/rate-history.ts`,
+    find: '.filter((t) => t.date <= day && t.date >= weekBefore)',
+    replace: '.filter((t) => t.date >= weekBefore)',
+    tests: [U_TAX_PERIODS, TAX_REPORT],
+  },
+  {
+    id: 'tax-euros-the-wrong-way',
+    file: `${D}money/rate-history.ts`,
+    find: 'const numerator = BigInt(minor) * 10n ** BigInt(rate.scale) * 100n;\n  const denominator = rate.units * 10n ** BigInt(currencyExponent(currency));',
+    replace:
+      'const numerator = BigInt(minor) * rate.units * 100n;\n  const denominator = 10n ** BigInt(rate.scale) * 10n ** BigInt(currencyExponent(currency));',
+    tests: [U_TAX_PERIODS],
+  },
+  {
+    id: 'tax-period-without-its-end',
+    file: `${S}taxes-store.ts`,
+    find: ".where('e.created_at', '<', f.to);",
+    replace: ';',
+    tests: [TAX_REPORT],
   },
 ];

@@ -6,12 +6,16 @@ import type { UsSalesTaxTable, ZipTaxRow } from '../../domain/tax/index.ts';
 import { loadUsSalesTax, writeUsSalesTaxFile } from '../../files/us-sales-tax-file.ts';
 import { print, run } from '../output.ts';
 import { configOrFail } from '../with-services.ts';
+import { registerTaxReportCommand } from './tax-report.ts';
 
-/** `opentill tax import`: the ZIP-level US sales tax table; files only, no database. */
+/** `opentill tax import`: the ZIP-level US sales tax table (files only, no database); `tax report`: the returns. */
 export function registerTaxCommands(program: Command) {
   const tax = program
     .command('tax')
-    .description('the ZIP-level US sales tax table (combined state, county, city and special rates)');
+    .description(
+      'the tax returns of a period, and the ZIP-level US sales tax table (combined state, county, city and special rates)',
+    );
+  registerTaxReportCommand(tax);
 
   tax
     .command('import <files...>')

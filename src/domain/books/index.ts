@@ -2,3 +2,5 @@ export * from './payout-model.ts';
 export * from './payout-statement.ts';
 export * from './payouts.ts';
 export * from './statement-csv.ts';
+export * from './tax-report.ts';
+export * from './tax-returns.ts';

@@ -1,5 +1,6 @@
 import type { Environment } from '../model.ts';
 import type { CoverFilter, PayoutStatement, StatementTotals, VendorBalance } from '../books/payout-model.ts';
+import type { TaxGroup } from '../books/tax-report.ts';
 
 // Payout statements and the vendor balances they are made from (src/domain/books).
 
@@ -41,4 +42,19 @@ export interface StatementLine {
   transactionFeeMinor: number;
   serviceFeeMinor: number;
   incomeMinor: number;
+}
+
+/** The ledger's sales of a period as the tax returns add them up (src/domain/books/tax-report.ts). */
+export interface TaxRepository {
+  /**
+   * Entries booked in [from, to) in the environment (one vendor's, or every vendor's for an operator
+   * selling for them), summed per buyer country, region, tax rate, currency, reverse charge (with the
+   * buyer's VAT ID) and the vendor's own country (null when it has set none).
+   */
+  groups(filter: {
+    vendorId?: string | undefined;
+    environment: Environment;
+    from: string;
+    to: string;
+  }): Promise<TaxGroup[]>;
 }

@@ -1,0 +1,41 @@
+import type { Environment } from '../model.ts';
+import { ratesOfDay, type ExchangeRates } from '../money/index.ts';
+import { isEuCountry } from '../tax/index.ts';
+import type { Store } from '../ports.ts';
+import { parseTaxPeriod, taxReport, type TaxPeriod, type TaxReportRow, type TaxScheme } from './tax-report.ts';
+
+export interface TaxReturnDeps {
+  store: Pick<Store, 'taxes'>;
+  /** SELLER_COUNTRY: the seller's country for a vendor that has set none. */
+  sellerCountry?: string | undefined;
+}
+
+/** The tax returns of a period (docs/decisions.md §23), for one vendor selling for itself or for the operator selling for all. */
+export function taxReturnService(deps: TaxReturnDeps) {
+  return {
+    async report(request: {
+      period: string;
+      scheme: TaxScheme | 'all';
+      environment: Environment;
+      vendorId?: string | undefined;
+      /** ECB tables (a history, or the day's file): the EU's rows are converted at the period's last day. */
+      rates: readonly ExchangeRates[];
+    }): Promise<{ period: TaxPeriod; rows: TaxReportRow[] }> {
+      const period = parseTaxPeriod(request.period);
+      const groups = (
+        await deps.store.taxes.groups({
+          vendorId: request.vendorId,
+          environment: request.environment,
+          from: period.from,
+          to: period.to,
+        })
+      ).map((g) => ({ ...g, sellerCountry: g.sellerCountry ?? deps.sellerCountry ?? null }));
+      const needsEuros =
+        (request.scheme === 'oss' || request.scheme === 'all') && groups.some((g) => isEuCountry(g.country));
+      const eurRates = needsEuros ? ratesOfDay(request.rates, period.lastDay) : undefined;
+      return { period, rows: taxReport(groups, request.scheme, eurRates) };
+    },
+  };
+}
+
+export type TaxReturnService = ReturnType<typeof taxReturnService>;
