@@ -116,8 +116,16 @@ describe('benches in their smoke mode complete and print their figures', { concu
     assert.match(stdout, new RegExp(String.raw`p99 ratio ${NUMBER}`));
   });
 
-  test('bench:books: a payout statement over the whole ledger on each store, against a plain sum, with the ratio', async () => {
+  test('bench:books: a payout statement over the whole ledger on each store, against a plain sum, with the ratio, and an OSS return', async () => {
     const stdout = await bench('bench/books.ts');
+    for (const store of stores)
+      assert.match(
+        stdout,
+        new RegExp(
+          String.raw`^${store} OSS report of \d{4}-Q[1-4] \(${NUMBER} of the ledger's ${NUMBER} entries, ${NUMBER} rows\)\s+${NUMBER} s \(target <= 5 s: (met|MISSED)\)$`,
+          'm',
+        ),
+      );
     for (const store of stores)
       assert.match(
         stdout,
