@@ -1,29 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import PDFDocument from 'pdfkit';
 import type { InvoiceDocument } from '../domain/reports/index.ts';
 import { countryLocale } from '../domain/money/index.ts';
 import { formatForBuyer, ratePercent } from '../domain/money/index.ts';
 import { countryName } from './country-names.ts';
+import { BOLD, openPdf, REGULAR } from './pdf.ts';
 
 /** The note an EU reverse-charge invoice must carry (Article 226(11a) of the VAT Directive). */
 export const REVERSE_CHARGE_NOTE =
   'Reverse charge: VAT to be accounted for by the recipient, Article 196 Council Directive 2006/112/EC';
-
-// DejaVu Sans (npm dejavu-fonts-ttf) for all text: it covers Latin, Greek, Cyrillic, Hebrew and basic
-// Arabic, which the built-in Helvetica (Latin-1 only) does not. Read from node_modules once, never
-// downloaded; pdfkit embeds only the glyphs a document uses.
-const require = createRequire(import.meta.url);
-let fonts: { regular: Buffer; bold: Buffer } | undefined;
-function loadFonts() {
-  fonts ??= {
-    regular: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
-    bold: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
-  };
-  return fonts;
-}
-const REGULAR = 'DejaVuSans';
-const BOLD = 'DejaVuSans-Bold';
 
 const day = (iso: string) => iso.slice(0, 10);
 
@@ -38,23 +21,8 @@ interface Page {
 type Money = (minor: number) => string;
 
 /** The document with its fonts registered, and its bytes once it ends. */
-function openPdf(doc: InvoiceDocument, title: string) {
-  const pdf = new PDFDocument({
-    size: 'A4',
-    margin: 56,
-    info: { Title: `${title} ${doc.number}`, Author: doc.seller.name, Creator: 'opentill' },
-  });
-  const { regular, bold } = loadFonts();
-  pdf.registerFont(REGULAR, regular);
-  pdf.registerFont(BOLD, bold);
-  const chunks: Buffer[] = [];
-  pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
-    pdf.on('error', reject);
-  });
-  return { pdf, done };
-}
+const openInvoicePdf = (doc: InvoiceDocument, title: string) =>
+  openPdf({ Title: `${title} ${doc.number}`, Author: doc.seller.name });
 
 /**
  * Amounts in the buyer's country's locale, as the checkout showed them; without the bidi marks of
@@ -207,7 +175,7 @@ function footer({ pdf, left }: Page, doc: InvoiceDocument) {
  */
 export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   const title = doc.kind === 'INVOICE' ? 'Invoice' : 'Credit note';
-  const { pdf, done } = openPdf(doc, title);
+  const { pdf, done } = openInvoicePdf(doc, title);
   const money = moneyOf(doc);
   const left = 56;
   const page = { pdf, left, width: pdf.page.width - 2 * left };

@@ -84,6 +84,18 @@ describe('the panel: balance and payout statements in Chromium', () => {
         /^entry,TC-PO_\S+,1,USD,TC-EN_\S+,TC-TR_\S+,ONETIME_PAYMENT,\S+,49\.00,0\.00,0\.00,2\.95,46\.05$/m,
       );
 
+      const pdf = await page.evaluate(
+        async (href) => {
+          const res = await fetch(href);
+          return {
+            type: res.headers.get('content-type'),
+            head: new TextDecoder().decode((await res.arrayBuffer()).slice(0, 5)),
+          };
+        },
+        (await page.locator('[data-testid="pdf"]').getAttribute('href'))!,
+      );
+      assert.deepEqual(pdf, { type: 'application/pdf', head: '%PDF-' });
+      assert.equal((await page.goto(`${t.url}/panel/payouts/${othersStatement}/pdf?env=sandbox`))?.status(), 404);
       const foreign = await page.goto(`${t.url}/panel/payouts/${othersStatement}?env=sandbox`);
       assert.equal(foreign?.status(), 404, "another vendor's statement");
       assert.equal((await page.goto(`${t.url}/panel/payouts/${othersStatement}/csv?env=sandbox`))?.status(), 404);

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { cli, failedWith, parseJson, succeeded } from '../helpers/cli.ts';
+import { pdfText } from '../helpers/pdf-text.ts';
 
 /** `opentill payouts` (docs/decisions.md §22) as an operator runs it: balance, create, list, show (text, CSV), paid. */
 const SECRET = 'cli-payouts-secret-0123456789-0123456789';
@@ -75,6 +76,20 @@ describe('opentill payouts', () => {
       assert.deepEqual(rows.find((r) => r[4] === 'payable')?.[8], '37.50');
       const entry = rows.find((r) => r[0] === 'entry')!;
       assert.deepEqual([entry[6], entry[8], entry[11], entry[12]], ['ONETIME_PAYMENT', '40.00', '2.50', '37.50']);
+
+      const pdfFile = join(dir, 'statement.pdf');
+      succeeded(await run('payouts', 'show', '--statement', statement.id, '--pdf', pdfFile));
+      const text = await pdfText(readFileSync(pdfFile));
+      for (const expected of [
+        'Payout statement 1',
+        'To Books Co',
+        'Platform fees',
+        '-$2.50',
+        'To pay',
+        '$37.50',
+        'Entries (1)',
+      ])
+        assert.ok(text.includes(expected), `the PDF says ${expected}: ${text}`);
 
       const paid = await run('payouts', 'paid', '--statement', statement.id, '--reference', 'SEPA-1');
       succeeded(paid);

@@ -1,5 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { renderStatementPdf } from '../../documents/statement-pdf.ts';
 import { statementCsv, type PayoutStatement } from '../../domain/books/index.ts';
+import type { StatementLine } from '../../domain/ports.ts';
+import type { Services } from '../../services.ts';
 import type { Environment } from '../../domain/model.ts';
 import { formatMinor } from '../../domain/money/index.ts';
 import { environment } from '../option-parsers.ts';
@@ -111,11 +116,13 @@ function registerShowAndPaid(payouts: Command) {
     .description('a statement: its totals and every entry it covers (--csv: as CSV, for a spreadsheet or the books)')
     .requiredOption('--statement <id>', 'statement id (TC-PO_...)')
     .option('--csv', 'print CSV')
+    .option('--pdf <file>', 'write the statement as a PDF to this file')
     .option('--json', 'print JSON')
-    .action((opts: { statement: string; csv?: boolean; json?: boolean }) =>
+    .action((opts: { statement: string; csv?: boolean; pdf?: string; json?: boolean }) =>
       run(!!opts.json, () =>
         withServices(async (services) => {
           const { statement, lines } = await services.payouts.lines(opts.statement);
+          if (opts.pdf !== undefined) return writePdf(services, statement, lines, opts.pdf, !!opts.json);
           if (opts.csv) return void io().out(statementCsv(statement, lines));
           print(!!opts.json, { ...statement, entries: lines }, () => summary(statement));
         }),
@@ -161,4 +168,23 @@ function summary(s: PayoutStatement): string {
     ...(s.carriedOutMinor !== 0 ? [line('Carried to the next', s.carriedOutMinor)] : []),
     `  Paid: ${s.paid ? `${s.paid.at}, reference ${s.paid.reference}` : 'not yet'}`,
   ].join('\n');
+}
+
+/** `show --pdf FILE`: the statement's PDF written to the file, as the panel offers it. */
+async function writePdf(
+  services: Services,
+  statement: PayoutStatement,
+  lines: StatementLine[],
+  file: string,
+  json: boolean,
+) {
+  const vendor = (await services.catalog.findVendor(statement.vendorId))?.name ?? statement.vendorId;
+  const platform = new URL(services.urls.base('production')).host;
+  const pdf = await renderStatementPdf(statement, lines, { vendor, platform });
+  writeFileSync(resolve(file), pdf);
+  print(
+    json,
+    { file: resolve(file), bytes: pdf.length },
+    () => `Statement ${statement.number} written to ${resolve(file)}.`,
+  );
 }

@@ -3,6 +3,7 @@ import { statementCsv } from '../../../domain/books/index.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { Environment } from '../../../domain/model.ts';
 import type { PanelSession } from '../../../domain/accounts/index.ts';
+import { renderStatementPdf } from '../../../documents/statement-pdf.ts';
 import { scopeOf, vendorLocale, type PanelRouting } from './panel-routing.ts';
 import { payoutsContent, statementContent } from './payouts.ts';
 
@@ -69,5 +70,20 @@ export function registerPayoutPages({ services, view, page, notFound }: PanelRou
       .header('x-content-type-options', 'nosniff')
       .type('text/csv; charset=utf-8')
       .send(statementCsv(statement, lines));
+  });
+
+  view<{ id: string }>('/panel/payouts/:id/pdf', async (session, environment, request, reply) => {
+    const statement = await own(session, environment, request.params.id);
+    if (!statement) return notFound(reply, session, environment, 'overview', 'such statement');
+    const { lines } = await services.payouts.lines(statement.id);
+    const platform = new URL(services.urls.base('production')).host;
+    const vendor = (await services.catalog.findVendor(statement.vendorId))?.name ?? statement.vendorId;
+    const pdf = await renderStatementPdf(statement, lines, { vendor, platform });
+    return reply
+      .header('content-disposition', `attachment; filename="statement-${statement.number}-${statement.currency}.pdf"`)
+      .header('cache-control', 'no-store')
+      .header('x-content-type-options', 'nosniff')
+      .type('application/pdf')
+      .send(pdf);
   });
 }

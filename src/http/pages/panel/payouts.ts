@@ -65,5 +65,5 @@ export function statementContent(s: PayoutStatement, environment: Environment, l
     ${row('To pay', s.payableMinor, 'payable')}
     ${s.carriedOutMinor ? row('Carried to the next statement', s.carriedOutMinor, 'carried-out') : ''}
   </tbody></table></div>
-  <p><a href="${panelHref(`/panel/payouts/${s.id}/csv`, environment)}" data-testid="csv">Download as CSV</a> (every entry it covers)</p>`;
+  <p><a href="${panelHref(`/panel/payouts/${s.id}/pdf`, environment)}" data-testid="pdf">Download as PDF</a> · <a href="${panelHref(`/panel/payouts/${s.id}/csv`, environment)}" data-testid="csv">as CSV</a> (every entry it covers)</p>`;
 }
