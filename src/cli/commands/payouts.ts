@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { renderStatementPdf } from '../../documents/statement-pdf.ts';
 import { statementCsv, type PayoutStatement } from '../../domain/books/index.ts';
 import type { StatementLine } from '../../domain/ports.ts';
 import type { Services } from '../../services.ts';
@@ -180,6 +179,8 @@ async function writePdf(
 ) {
   const vendor = (await services.catalog.findVendor(statement.vendorId))?.name ?? statement.vendorId;
   const platform = new URL(services.urls.base('production')).host;
+  // Loaded here, not at start: pdfkit and its fonts are what every other command can do without.
+  const { renderStatementPdf } = await import('../../documents/statement-pdf.ts');
   const pdf = await renderStatementPdf(statement, lines, { vendor, platform });
   writeFileSync(resolve(file), pdf);
   print(
