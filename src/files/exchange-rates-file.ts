@@ -20,6 +20,15 @@ export function loadExchangeRates(
   file: string = BUNDLED_RATES_FILE,
   options: { undatedAs?: string } = {},
 ): ExchangeRates {
+  return readRates(file, (text) => parseExchangeRates(text, options));
+}
+
+/** Every day of an ECB file (the history, eurofxref-hist.xml, or one day's); errors name the file. */
+export function loadExchangeRateDays(file: string): ExchangeRates[] {
+  return readRates(file, parseExchangeRateDays);
+}
+
+function readRates<T>(file: string, parse: (text: string) => T): T {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -27,7 +36,7 @@ export function loadExchangeRates(
     throw invalidInput(`Cannot read the rate table ${file}: ${(err as Error).message}`);
   }
   try {
-    return parseExchangeRates(text, options);
+    return parse(text);
   } catch (err) {
     if (err instanceof Error) err.message = `${file}: ${err.message}`;
     throw err;
@@ -40,20 +49,4 @@ export function loadExchangeRates(
  */
 export function writeExchangeRatesFile(file: string, rates: ExchangeRates): void {
   writeFileAtomically(file, formatExchangeRatesXml(rates), 0o644);
-}
-
-/** Every day of an ECB file (the history, eurofxref-hist.xml, or one day's); errors name the file. */
-export function loadExchangeRateDays(file: string): ExchangeRates[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw invalidInput(`Cannot read the rate table ${file}: ${(err as Error).message}`);
-  }
-  try {
-    return parseExchangeRateDays(text);
-  } catch (err) {
-    if (err instanceof Error) err.message = `${file}: ${err.message}`;
-    throw err;
-  }
 }
