@@ -273,7 +273,6 @@ function moneyServices(config: Config, overrides: ServiceOverrides, base: Founda
   };
 }
 
-/** How each environment's hosted pages take a card, and which processor takes its payments (for /healthz). */
 /** PLATFORM_FEE, checked against the rate table: a fee opentill cannot take stops the start, saying why. */
 function operatorPlatformFee(text: string, rates: ExchangeRates) {
   try {
@@ -283,6 +282,7 @@ function operatorPlatformFee(text: string, rates: ExchangeRates) {
   }
 }
 
+/** How each environment's hosted pages take a card, and which processor takes its payments (for /healthz). */
 function paymentsOf(config: Config, gateways: Record<Environment, PaymentGateway>): Services['payments'] {
   return {
     cardEntry: (environment) => gateways[environment].cardEntry,

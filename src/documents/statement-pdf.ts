@@ -1,19 +1,11 @@
 import type { PayoutStatement } from '../domain/books/index.ts';
 import { formatForBuyer } from '../domain/money/index.ts';
 import type { StatementLine } from '../domain/ports.ts';
+import { entryLabel } from '../markup/entry-words.ts';
 import { BOLD, openPdf, REGULAR } from './pdf.ts';
 
 /** Entries listed on the PDF; a statement of more says so and leaves the rest to its CSV. */
 export const PDF_ENTRY_LIMIT = 500;
-
-const ENTRY_TYPES: Record<string, string> = {
-  ONETIME_PAYMENT: 'Payment',
-  SUBSCRIPTION_PAYMENT: 'Renewal',
-  VAULTED_PAYMENT: 'Stored-card charge',
-  ONETIME_PAYMENT_REFUND: 'Refund',
-  SUBSCRIPTION_REFUND: 'Refund',
-  CHARGEBACK: 'Chargeback',
-};
 
 /**
  * A payout statement as a PDF (docs/decisions.md §22): who is paid, for which entries, the lines that
@@ -56,7 +48,7 @@ export function renderStatementPdf(
   if (s.carriedOutMinor !== 0) row('Carried to the next statement', money(s.carriedOutMinor));
   pdf.moveDown().font(BOLD).text(`Entries (${s.entryCount})`, left).font(REGULAR).fontSize(8);
   for (const l of lines.slice(0, PDF_ENTRY_LIMIT))
-    row(`${l.createdAt.slice(0, 10)}  ${ENTRY_TYPES[l.type] ?? l.type}  ${l.transactionId}`, money(l.incomeMinor));
+    row(`${l.createdAt.slice(0, 10)}  ${entryLabel(l)}  ${l.transactionId}`, money(l.incomeMinor));
   if (lines.length > PDF_ENTRY_LIMIT)
     pdf.moveDown().text(`and ${lines.length - PDF_ENTRY_LIMIT} more: the statement's CSV lists every entry.`, left);
   pdf.end();

@@ -70,3 +70,10 @@ export function requireCardExpiry(card: { expMonth: number; expYear: number }): 
   )
     throw invalidInput('The card expiry year is not valid.');
 }
+
+/** A day that exists, written YYYY-MM-DD (2030-02-30 is not one, though Date would roll it into March). */
+export function isIsoDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const parsed = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === text;
+}

@@ -1,6 +1,6 @@
 import { sql, type Selectable, type SqlBool } from 'kysely';
 import type { CoverFilter, PayoutStatement, VendorBalance } from '../domain/books/index.ts';
-import type { Environment } from '../domain/model.ts';
+import type { EntryType, Environment } from '../domain/model.ts';
 import type { CoveredSums, PayoutRepository } from '../domain/ports.ts';
 import { isUniqueViolation, type Executor } from './database.ts';
 import type { PayoutStatementsTable } from './schema-payouts.ts';
@@ -79,6 +79,17 @@ function statementWrites(db: Executor) {
         .executeTakeFirst();
       return row && toStatement(row);
     },
+    async currencies(vendorId: string, environment: Environment) {
+      const rows = await db
+        .selectFrom('ledger_entries')
+        .select('income_currency')
+        .distinct()
+        .where('vendor_id', '=', vendorId)
+        .where('environment', '=', environment)
+        .orderBy('income_currency')
+        .execute();
+      return rows.map((r) => r.income_currency);
+    },
     async lastNumber(vendorId: string, environment: Environment) {
       const row = await db
         .selectFrom('payout_statements')
@@ -151,7 +162,7 @@ async function statementEntries(db: Executor, statementId: string) {
   return rows.map((r) => ({
     entryId: r.id,
     transactionId: r.transaction_id,
-    type: r.type,
+    type: r.type as EntryType,
     createdAt: r.created_at,
     amountTotalMinor: Number(r.amount_total_minor),
     taxMinor: Number(r.tax_minor),

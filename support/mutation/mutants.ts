@@ -335,10 +335,10 @@ export const mutants: Mutant[] = [
   },
   {
     id: 'pricing-exponent-shift-reversed',
-    file: `${D}tax/pricing.ts`,
-    find: "const shift = currencyExponent(currency) - currencyExponent('USD');",
-    replace: "const shift = currencyExponent('USD') - currencyExponent(currency);",
-    tests: [U_PRICING, MONEY],
+    file: `${D}money/exchange-rates.ts`,
+    find: 'const shift = currencyExponent(to) - currencyExponent(from);',
+    replace: 'const shift = currencyExponent(from) - currencyExponent(to);',
+    tests: [U_PRICING, MONEY, U_TAX_PERIODS],
   },
   {
     id: 'coupon-below-zero',
@@ -1001,12 +1001,12 @@ export const mutants: Mutant[] = [
     tests: [FEE],
   },
   {
-    id: 'platform-fee-rate-the-wrong-way',
-    file: `${D}money/platform-fee.ts`,
-    find: 'let numerator = BigInt(fixed.minor) * to.units * 10n ** BigInt(from.scale);\n  let denominator = from.units * 10n ** BigInt(to.scale);',
+    id: 'cross-rate-the-wrong-way',
+    file: `${D}money/exchange-rates.ts`,
+    find: 'let numerator = target.units * 10n ** BigInt(source.scale);\n  let denominator = source.units * 10n ** BigInt(target.scale);',
     replace:
-      'let numerator = BigInt(fixed.minor) * from.units * 10n ** BigInt(to.scale);\n  let denominator = to.units * 10n ** BigInt(from.scale);',
-    tests: [U_FEE, FEE],
+      'let numerator = source.units * 10n ** BigInt(target.scale);\n  let denominator = target.units * 10n ** BigInt(source.scale);',
+    tests: [U_FEE, FEE, U_PRICING],
   },
   {
     id: 'platform-fee-rounded-apart',
@@ -1098,9 +1098,8 @@ export const mutants: Mutant[] = [
   {
     id: 'tax-euros-the-wrong-way',
     file: `${D}money/rate-history.ts`,
-    find: 'const numerator = BigInt(minor) * 10n ** BigInt(rate.scale) * 100n;\n  const denominator = rate.units * 10n ** BigInt(currencyExponent(currency));',
-    replace:
-      'const numerator = BigInt(minor) * rate.units * 100n;\n  const denominator = 10n ** BigInt(rate.scale) * 10n ** BigInt(currencyExponent(currency));',
+    find: "const rate = minorRate(currency, 'EUR', rates);",
+    replace: "const rate = minorRate('EUR', currency, rates);",
     tests: [U_TAX_PERIODS],
   },
   {

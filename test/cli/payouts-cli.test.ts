@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { cli, failedWith, parseJson, succeeded } from '../helpers/cli.ts';
+import { cliWith, failedWith, succeeded } from '../helpers/cli.ts';
 import { pdfText } from '../helpers/pdf-text.ts';
 
 /** `opentill payouts` (docs/decisions.md §22) as an operator runs it: balance, create, list, show (text, CSV), paid. */
@@ -13,12 +13,7 @@ describe('opentill payouts', () => {
   test('a sandbox sale on a statement: its totals, its CSV, its payment recorded once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opentill-payouts-'));
     const env = { OPENTILL_SECRET: SECRET, OPENTILL_DATA_DIR: dir, PLATFORM_FEE: '5%+0.50USD', PAYOUT_HOLD_DAYS: '0' };
-    const run = (...args: string[]) => cli(args, env);
-    const json = async (...args: string[]) => {
-      const result = await run(...args, '--json');
-      succeeded(result);
-      return parseJson(result);
-    };
+    const { run, json } = cliWith(env);
     try {
       const vendor = (await json('vendor', 'create', '--name', 'Books Co', '--email', 'owner@books.test')).vendor.id;
       const product = (

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { cli, failedWith, parseJson, succeeded } from '../helpers/cli.ts';
+import { cliWith, failedWith, succeeded } from '../helpers/cli.ts';
 
 /** `opentill tax report` (docs/decisions.md §23) as a seller runs it: the quarter's returns as CSV, with the ECB history given. */
 const SECRET = 'cli-tax-report-secret-0123456789-012345';
@@ -12,12 +12,7 @@ describe('opentill tax report', () => {
   test("a quarter's returns as CSV: OSS in euros at the ECB rate of its last day, the US per state", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opentill-tax-report-'));
     const env = { OPENTILL_SECRET: SECRET, OPENTILL_DATA_DIR: dir, SELLER_COUNTRY: 'FR' };
-    const run = (...args: string[]) => cli(args, env);
-    const json = async (...args: string[]) => {
-      const result = await run(...args, '--json');
-      succeeded(result);
-      return parseJson(result);
-    };
+    const { run, json } = cliWith(env);
     try {
       const vendor = (await json('vendor', 'create', '--name', 'Tax Co', '--email', 'owner@tax.test')).vendor.id;
       const product = (

@@ -101,3 +101,14 @@ export function failedWith(result: CliResult, message: RegExp) {
   assert.match(result.stderr, message);
   assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
 }
+
+/** The CLI with one environment: `run` as a user types it, `json` with --json, its success checked and its JSON parsed. */
+export function cliWith(env: Record<string, string>) {
+  const run = (...args: string[]) => cli(args, env);
+  const json = async (...args: string[]): Promise<any> => {
+    const result = await run(...args, '--json');
+    succeeded(result);
+    return parseJson(result);
+  };
+  return { run, json };
+}

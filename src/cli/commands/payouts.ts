@@ -120,8 +120,9 @@ function registerShowAndPaid(payouts: Command) {
     .action((opts: { statement: string; csv?: boolean; pdf?: string; json?: boolean }) =>
       run(!!opts.json, () =>
         withServices(async (services) => {
-          const { statement, lines } = await services.payouts.lines(opts.statement);
-          if (opts.pdf !== undefined) return writePdf(services, statement, lines, opts.pdf, !!opts.json);
+          const { statement, lines, vendorName } = await services.payouts.lines(opts.statement);
+          if (opts.pdf !== undefined)
+            return writePdf(services, { statement, lines, vendorName }, opts.pdf, !!opts.json);
           if (opts.csv) return void io().out(statementCsv(statement, lines));
           print(!!opts.json, { ...statement, entries: lines }, () => summary(statement));
         }),
@@ -172,16 +173,14 @@ function summary(s: PayoutStatement): string {
 /** `show --pdf FILE`: the statement's PDF written to the file, as the panel offers it. */
 async function writePdf(
   services: Services,
-  statement: PayoutStatement,
-  lines: StatementLine[],
+  { statement, lines, vendorName }: { statement: PayoutStatement; lines: StatementLine[]; vendorName: string },
   file: string,
   json: boolean,
 ) {
-  const vendor = (await services.catalog.findVendor(statement.vendorId))?.name ?? statement.vendorId;
   const platform = new URL(services.urls.base('production')).host;
   // Loaded here, not at start: pdfkit and its fonts are what every other command can do without.
   const { renderStatementPdf } = await import('../../documents/statement-pdf.ts');
-  const pdf = await renderStatementPdf(statement, lines, { vendor, platform });
+  const pdf = await renderStatementPdf(statement, lines, { vendor: vendorName, platform });
   writeFileSync(resolve(file), pdf);
   print(
     json,

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import { invalidInput, invalidState, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { isIsoDate } from '../validation.ts';
 import type { Environment } from '../model.ts';
 import type { Repositories, Store, StatementLine } from '../ports.ts';
 import type { PayoutStatement, VendorBalance } from './payout-model.ts';
@@ -26,10 +27,14 @@ export function payoutService(deps: PayoutDeps) {
         heldFrom(deps.clock.now({ vendorId, environment }), deps.holdDays),
       ),
     list: (vendorId: string, environment: Environment) => deps.store.payouts.list(vendorId, environment),
+    /** The statement, or undefined when there is none of that id. */
+    find: (id: string): Promise<PayoutStatement | undefined> => deps.store.payouts.find(id),
     show: (id: string) => requireStatement(deps.store, id),
-    lines: async (id: string): Promise<{ statement: PayoutStatement; lines: StatementLine[] }> => {
+    /** The statement, its entries and the vendor's name: what its CSV and PDF are made of. */
+    lines: async (id: string): Promise<{ statement: PayoutStatement; lines: StatementLine[]; vendorName: string }> => {
       const statement = await requireStatement(deps.store, id);
-      return { statement, lines: await deps.store.payouts.entries(id) };
+      const vendor = await deps.store.vendors.find(statement.vendorId);
+      return { statement, lines: await deps.store.payouts.entries(id), vendorName: vendor?.name ?? statement.vendorId };
     },
     markPaid: (id: string, reference: string) => markPaid(deps, id, reference),
   };
@@ -49,16 +54,14 @@ async function createStatements(
   environment: Environment,
   until: string,
 ): Promise<PayoutStatement[]> {
-  // A day that exists: 2030-02-30 would otherwise pass as 2 March.
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(until) ? new Date(`${until}T00:00:00.000Z`) : undefined;
-  if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== until)
-    throw invalidInput(`"${until}" is not a date: give the last day to cover as YYYY-MM-DD.`);
+  if (!isIsoDate(until)) throw invalidInput(`"${until}" is not a date: give the last day to cover as YYYY-MM-DD.`);
   // The vendor's time: a sandbox whose clock the vendor moved ahead books its entries in that time.
   const now = deps.clock.now({ vendorId, environment });
   const window = statementWindow(now, until, deps.holdDays);
   return deps.store.transaction(async (repos) => {
     if (!(await repos.vendors.find(vendorId))) throw notFound(`Vendor ${vendorId}`);
-    const currencies = (await repos.payouts.balances(vendorId, environment, window.heldFrom)).map((b) => b.currency);
+    // Read from the index alone; a currency with nothing left to cover makes no statement (discarded below).
+    const currencies = await repos.payouts.currencies(vendorId, environment);
     let number = await repos.payouts.lastNumber(vendorId, environment);
     const made: PayoutStatement[] = [];
     for (const currency of currencies) {

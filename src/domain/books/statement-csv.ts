@@ -1,8 +1,7 @@
+import { csvCell } from '../csv.ts';
 import { formatMinor } from '../money/index.ts';
 import type { StatementLine } from '../ports.ts';
 import type { PayoutStatement } from './payout-model.ts';
-
-const csvCell = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 /** The statement as CSV: its totals as `total,<name>,<amount>` rows, then one row per entry. */
 export function statementCsv(s: PayoutStatement, lines: StatementLine[]): string {

@@ -1,3 +1,4 @@
+import { csvCell } from '../csv.ts';
 import { invalidInput } from '../errors.ts';
 import { formatMinor, toEuroMinor, type ExchangeRates } from '../money/index.ts';
 import { isEuCountry } from '../tax/index.ts';
@@ -149,7 +150,6 @@ export function taxReportCsv(period: TaxPeriod, rows: readonly TaxReportRow[]): 
     'tax_eur',
     'eur_rates_of',
   ];
-  const cell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
   const lines = rows.map((r) =>
     [
       period.label,
@@ -165,7 +165,7 @@ export function taxReportCsv(period: TaxPeriod, rows: readonly TaxReportRow[]): 
       r.eur ? formatMinor(r.eur.netMinor, 'EUR') : '',
       r.eur ? formatMinor(r.eur.taxMinor, 'EUR') : '',
       r.eur?.ratesDate ?? '',
-    ].map(cell),
+    ].map(csvCell),
   );
   return `${[header, ...lines].map((l) => l.join(',')).join('\n')}\n`;
 }

@@ -1,5 +1,6 @@
 import { invalidInput } from '../errors.ts';
-import { formatDecimal, isCurrency, type Decimal } from './money.ts';
+import { isIsoDate } from '../validation.ts';
+import { currencyExponent, formatDecimal, isCurrency, type Decimal } from './money.ts';
 
 /**
  * Rates against EUR as the ECB publishes them. Conversion from USD to X is rate(X) / rate(USD),
@@ -126,12 +127,6 @@ function parseRate(text: string, currency: string, where: string): Decimal {
   return { units, scale: fraction.length };
 }
 
-function isIsoDate(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const parsed = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === text;
-}
-
 /** The table in ECB eurofxref XML, the format the service loads; EUR is implied, as the ECB does. */
 export function formatExchangeRatesXml(rates: ExchangeRates): string {
   const lines = [...rates.perEuro]
@@ -150,4 +145,27 @@ export function formatExchangeRatesXml(rates: ExchangeRates): string {
     '</gesmes:Envelope>',
     '',
   ].join('\n');
+}
+
+/**
+ * What one minor unit of `from` is worth in minor units of `to` at the table, as an exact fraction
+ * (through the euro, minding both currencies' exponents); undefined when the table lacks either. The one
+ * cross rate: prices converted from USD, a fixed fee in another currency, tax returns in euros.
+ */
+export function minorRate(
+  from: string,
+  to: string,
+  rates: ExchangeRates,
+): { numerator: bigint; denominator: bigint } | undefined {
+  if (from === to) return { numerator: 1n, denominator: 1n };
+  const source = rates.perEuro.get(from);
+  const target = rates.perEuro.get(to);
+  if (!source || !target) return undefined;
+  // 1 minor unit of `from` = 10^-e(from) / source euros = 10^(e(to) - e(from)) * target / source minor units of `to`.
+  let numerator = target.units * 10n ** BigInt(source.scale);
+  let denominator = source.units * 10n ** BigInt(target.scale);
+  const shift = currencyExponent(to) - currencyExponent(from);
+  if (shift >= 0) numerator *= 10n ** BigInt(shift);
+  else denominator *= 10n ** BigInt(-shift);
+  return { numerator, denominator };
 }

@@ -1,7 +1,6 @@
 import { invalidInput } from '../errors.ts';
-import type { ExchangeRates } from './exchange-rates.ts';
+import { minorRate, type ExchangeRates } from './exchange-rates.ts';
 import {
-  currencyExponent,
   divideRoundHalfUp,
   formatDecimal,
   formatMinor,
@@ -107,17 +106,8 @@ function fixedIn(
   currency: string,
   rates: ExchangeRates,
 ): { numerator: bigint; denominator: bigint } | undefined {
-  if (fixed.currency === currency) return { numerator: BigInt(fixed.minor), denominator: 1n };
-  const from = rates.perEuro.get(fixed.currency);
-  const to = rates.perEuro.get(currency);
-  if (!from || !to) return undefined;
-  // minor/10^eFrom units of `from` = that / from-per-euro euros = that * to-per-euro units of `to`.
-  let numerator = BigInt(fixed.minor) * to.units * 10n ** BigInt(from.scale);
-  let denominator = from.units * 10n ** BigInt(to.scale);
-  const shift = currencyExponent(currency) - currencyExponent(fixed.currency);
-  if (shift >= 0) numerator *= 10n ** BigInt(shift);
-  else denominator *= 10n ** BigInt(-shift);
-  return { numerator, denominator };
+  const rate = minorRate(fixed.currency, currency, rates);
+  return rate && { numerator: BigInt(fixed.minor) * rate.numerator, denominator: rate.denominator };
 }
 
 /**

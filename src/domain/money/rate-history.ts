@@ -1,6 +1,6 @@
 import { invalidInput } from '../errors.ts';
-import { parseExchangeRates, type ExchangeRates } from './exchange-rates.ts';
-import { currencyExponent, divideRoundHalfUp } from './money.ts';
+import { minorRate, parseExchangeRates, type ExchangeRates } from './exchange-rates.ts';
+import { divideRoundHalfUp } from './money.ts';
 
 /**
  * Every day of an ECB file: the history (eurofxref-hist.xml, newest day first) or a daily file (one
@@ -34,11 +34,7 @@ export function ratesOfDay(tables: readonly ExchangeRates[], day: string): Excha
 
 /** `minor` units of `currency` in euro cents at the table, rounded half-up once. */
 export function toEuroMinor(minor: number, currency: string, rates: ExchangeRates): number {
-  if (currency === 'EUR') return minor;
-  const rate = rates.perEuro.get(currency);
+  const rate = minorRate(currency, 'EUR', rates);
   if (!rate) throw invalidInput(`The ECB table of ${rates.date} has no rate for ${currency}.`);
-  // minor / 10^e units of currency = that / rate euros = that * 100 / rate cents.
-  const numerator = BigInt(minor) * 10n ** BigInt(rate.scale) * 100n;
-  const denominator = rate.units * 10n ** BigInt(currencyExponent(currency));
-  return Number(divideRoundHalfUp(numerator, denominator));
+  return Number(divideRoundHalfUp(BigInt(minor) * rate.numerator, rate.denominator));
 }

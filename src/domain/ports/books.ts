@@ -1,4 +1,4 @@
-import type { Environment } from '../model.ts';
+import type { EntryType, Environment } from '../model.ts';
 import type { CoverFilter, PayoutStatement, StatementTotals, VendorBalance } from '../books/payout-model.ts';
 import type { TaxGroup } from '../books/tax-report.ts';
 
@@ -10,6 +10,8 @@ export type CoveredSums = Omit<StatementTotals, 'roundingMinor'> & { count: numb
 export interface PayoutRepository {
   /** The vendor's latest statement in the currency, if any (the chain's last). */
   last(vendorId: string, environment: Environment, currency: string): Promise<PayoutStatement | undefined>;
+  /** The currencies of the vendor's entries (its income's), whether covered or not: where a statement may have something to cover. */
+  currencies(vendorId: string, environment: Environment): Promise<string[]>;
   /** The highest statement number of the vendor and environment, 0 before the first. */
   lastNumber(vendorId: string, environment: Environment): Promise<number>;
   /** Stores a statement; false when its number or place in the chain is taken (another was made at once). */
@@ -35,7 +37,7 @@ export interface PayoutRepository {
 export interface StatementLine {
   entryId: string;
   transactionId: string;
-  type: string;
+  type: EntryType;
   createdAt: string;
   amountTotalMinor: number;
   taxMinor: number;

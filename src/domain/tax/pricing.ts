@@ -1,13 +1,6 @@
 import { invalidInput } from '../errors.ts';
 import type { ExchangeRates } from '../money/index.ts';
-import {
-  currencyExponent,
-  divideRoundHalfUp,
-  formatDecimal,
-  formatMinor,
-  multiplyByRate,
-  safeMinor,
-} from '../money/index.ts';
+import { divideRoundHalfUp, minorRate, formatDecimal, formatMinor, multiplyByRate, safeMinor } from '../money/index.ts';
 import { REVERSE_CHARGE, taxRateFor, type UsSalesTaxTable } from './tax-rates.ts';
 
 /**
@@ -94,18 +87,10 @@ function chooseCurrency(request: Pick<QuoteRequest, 'prices' | 'currency' | 'all
 
 /** USD minor units to `currency` minor units through the EUR-based table, rounded half-up once. */
 export function convertFromUsd(usdMinor: number, currency: string, rates: ExchangeRates): number {
-  if (currency === 'USD') return usdMinor;
-  const usd = rates.perEuro.get('USD');
-  const target = rates.perEuro.get(currency);
-  if (!usd || !target) throw invalidInput(`No exchange rate for ${currency}; give a ${currency} price or pay in USD.`);
-  // usdMinor / 10^eUSD USD * (target/usd) = amount in currency; times 10^eTarget minor units.
-  let numerator = BigInt(usdMinor) * target.units * 10n ** BigInt(usd.scale);
-  let denominator = usd.units * 10n ** BigInt(target.scale);
-  const shift = currencyExponent(currency) - currencyExponent('USD');
-  if (shift >= 0) numerator *= 10n ** BigInt(shift);
-  else denominator *= 10n ** BigInt(-shift);
+  const rate = minorRate('USD', currency, rates);
+  if (!rate) throw invalidInput(`No exchange rate for ${currency}; give a ${currency} price or pay in USD.`);
   return safeMinor(
-    divideRoundHalfUp(numerator, denominator),
+    divideRoundHalfUp(BigInt(usdMinor) * rate.numerator, rate.denominator),
     () => `${formatMinor(usdMinor, 'USD')} USD in ${currency}`,
   );
 }

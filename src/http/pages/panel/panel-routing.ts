@@ -80,3 +80,13 @@ export const scopeOf = (session: PanelSession, environment: Environment): Scope 
   vendorId: session.user.vendorId,
   environment,
 });
+
+/** A file to download (a CSV, a PDF): never cached, never sniffed as something else. */
+export function sendDownload(reply: FastifyReply, filename: string, type: string, body: string | Buffer) {
+  return reply
+    .header('content-disposition', `attachment; filename="${filename}"`)
+    .header('cache-control', 'no-store')
+    .header('x-content-type-options', 'nosniff')
+    .type(type)
+    .send(body);
+}

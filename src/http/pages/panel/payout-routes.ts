@@ -1,10 +1,8 @@
-import type { PayoutStatement } from '../../../domain/books/index.ts';
 import { statementCsv } from '../../../domain/books/index.ts';
-import { AppError } from '../../../domain/errors.ts';
 import type { Environment } from '../../../domain/model.ts';
 import type { PanelSession } from '../../../domain/accounts/index.ts';
 import { renderStatementPdf } from '../../../documents/statement-pdf.ts';
-import { scopeOf, vendorLocale, type PanelRouting } from './panel-routing.ts';
+import { scopeOf, sendDownload, vendorLocale, type PanelRouting } from './panel-routing.ts';
 import { payoutsContent, statementContent } from './payouts.ts';
 
 /**
@@ -13,11 +11,7 @@ import { payoutsContent, statementContent } from './payouts.ts';
  */
 export function registerPayoutPages({ services, view, page, notFound }: PanelRouting) {
   const own = async (session: PanelSession, environment: Environment, id: string) => {
-    // Not found is an answer; anything else (the database away) goes on to the error page it deserves.
-    const statement = await services.payouts.show(id).catch((err: unknown) => {
-      if (err instanceof AppError && err.code === 'NOT_FOUND') return undefined;
-      throw err;
-    });
+    const statement = await services.payouts.find(id);
     const scope = scopeOf(session, environment);
     return statement?.vendorId === scope.vendorId && statement.environment === environment ? statement : undefined;
   };
@@ -61,29 +55,24 @@ export function registerPayoutPages({ services, view, page, notFound }: PanelRou
   });
 
   view<{ id: string }>('/panel/payouts/:id/csv', async (session, environment, request, reply) => {
-    const statement: PayoutStatement | undefined = await own(session, environment, request.params.id);
+    const statement = await own(session, environment, request.params.id);
     if (!statement) return notFound(reply, session, environment, 'overview', 'such statement');
     const { lines } = await services.payouts.lines(statement.id);
-    return reply
-      .header('content-disposition', `attachment; filename="statement-${statement.number}-${statement.currency}.csv"`)
-      .header('cache-control', 'no-store')
-      .header('x-content-type-options', 'nosniff')
-      .type('text/csv; charset=utf-8')
-      .send(statementCsv(statement, lines));
+    const csv = statementCsv(statement, lines);
+    return sendDownload(
+      reply,
+      `statement-${statement.number}-${statement.currency}.csv`,
+      'text/csv; charset=utf-8',
+      csv,
+    );
   });
 
   view<{ id: string }>('/panel/payouts/:id/pdf', async (session, environment, request, reply) => {
     const statement = await own(session, environment, request.params.id);
     if (!statement) return notFound(reply, session, environment, 'overview', 'such statement');
-    const { lines } = await services.payouts.lines(statement.id);
+    const { lines, vendorName } = await services.payouts.lines(statement.id);
     const platform = new URL(services.urls.base('production')).host;
-    const vendor = (await services.catalog.findVendor(statement.vendorId))?.name ?? statement.vendorId;
-    const pdf = await renderStatementPdf(statement, lines, { vendor, platform });
-    return reply
-      .header('content-disposition', `attachment; filename="statement-${statement.number}-${statement.currency}.pdf"`)
-      .header('cache-control', 'no-store')
-      .header('x-content-type-options', 'nosniff')
-      .type('application/pdf')
-      .send(pdf);
+    const pdf = await renderStatementPdf(statement, lines, { vendor: vendorName, platform });
+    return sendDownload(reply, `statement-${statement.number}-${statement.currency}.pdf`, 'application/pdf', pdf);
   });
 }

@@ -5,7 +5,7 @@ import type { PanelSession } from '../../../domain/accounts/index.ts';
 import type { Services } from '../../../services.ts';
 import { typedAmount, type FormBody } from '../form-body.ts';
 import { panelHref } from './panel-layout.ts';
-import { scopeOf, vendorLocale, type PageExtra, type PanelRouting } from './panel-routing.ts';
+import { scopeOf, sendDownload, vendorLocale, type PageExtra, type PanelRouting } from './panel-routing.ts';
 import {
   confirmContent,
   PAGE_SIZE,
@@ -93,12 +93,12 @@ function registerTransactionList({ services, view, page, noticeOf }: PanelRoutin
       listFilter(queryOf(request)),
       { limit: 100_000, offset: 0 },
     );
-    return reply
-      .header('content-disposition', `attachment; filename="transactions-${environment}.csv"`)
-      .header('cache-control', 'no-store')
-      .header('x-content-type-options', 'nosniff')
-      .type('text/csv; charset=utf-8')
-      .send(transactionsCsv(transactions));
+    return sendDownload(
+      reply,
+      `transactions-${environment}.csv`,
+      'text/csv; charset=utf-8',
+      transactionsCsv(transactions),
+    );
   });
 }
 

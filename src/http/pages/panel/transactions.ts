@@ -4,6 +4,7 @@ import { MAX_REASON_LENGTH, refundableNow } from '../../../domain/payments/index
 import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import { csrfField, panelHref } from './panel-layout.ts';
+import { csvCell } from '../../../domain/csv.ts';
 import { entryLabel, frequencyWord, STATUS_FILTERS, statusWord, TYPE_WORDS, typeWord } from './words.ts';
 
 export { refundedNotice } from './words.ts';
@@ -179,11 +180,6 @@ export function confirmContent(view: {
 
 /** The filtered list as CSV (RFC 4180), with a guard against spreadsheet formulas. */
 export function transactionsCsv(transactions: Transaction[]): string {
-  const cell = (value: unknown) => {
-    let text = String(value ?? '');
-    if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
   const header = [
     'id',
     'created_at',
@@ -215,7 +211,7 @@ export function transactionsCsv(transactions: Transaction[]): string {
       formatMinor(t.netMinor + t.taxMinor, t.currency),
       t.country,
     ]
-      .map(cell)
+      .map(csvCell)
       .join(','),
   );
   return `${[header.join(','), ...rows].join('\r\n')}\r\n`;

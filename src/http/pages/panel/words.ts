@@ -1,6 +1,5 @@
 import type {
   ChargeFrequency,
-  EntryType,
   LedgerEntry,
   Transaction,
   TransactionStatus,
@@ -8,6 +7,8 @@ import type {
 } from '../../../domain/model.ts';
 import { formatForBuyer } from '../../../domain/money/index.ts';
 import { refundableNow } from '../../../domain/payments/index.ts';
+
+export { entryLabel, entryWord, ENTRY_WORDS } from '../../../markup/entry-words.ts';
 
 /** Plain words for every enum the panel shows: vendors read "Monthly", not MONTHLY. */
 export const TYPE_WORDS: Record<TransactionType, string> = {
@@ -50,27 +51,9 @@ export const STATUS_FILTERS: Record<string, { label: string; statuses: Transacti
   pending: { label: 'Pending', statuses: ['TRANSACTION_STATUS_PENDING'] },
 };
 
-export const ENTRY_WORDS: Record<EntryType, string> = {
-  ONETIME_PAYMENT: 'Payment',
-  SUBSCRIPTION_PAYMENT: 'Subscription payment',
-  VAULTED_PAYMENT: 'Saved-card charge',
-  ONETIME_PAYMENT_REFUND: 'Refund',
-  SUBSCRIPTION_REFUND: 'Refund',
-  CHARGEBACK: 'Chargeback',
-};
-
 export const statusWord = (status: string) => STATUS_WORDS[status as TransactionStatus] ?? status;
 export const typeWord = (type: string) => TYPE_WORDS[type as TransactionType] ?? type;
 export const frequencyWord = (frequency: string) => FREQUENCY_WORDS[frequency as ChargeFrequency] ?? frequency;
-export const entryWord = (type: string) => ENTRY_WORDS[type as EntryType] ?? type;
-
-/** An entry as the ledger tables name it: the undoing of a reversal (a dispute won, a refund that failed) says so. */
-export function entryLabel(entry: Pick<LedgerEntry, 'type' | 'amountTotalMinor'>): string {
-  if (entry.type === 'CHARGEBACK' && entry.amountTotalMinor > 0) return 'Dispute won: money back';
-  if ((entry.type === 'ONETIME_PAYMENT_REFUND' || entry.type === 'SUBSCRIPTION_REFUND') && entry.amountTotalMinor > 0)
-    return 'Refund failed: money back';
-  return entryWord(entry.type);
-}
 
 /** What the notice after a refund says: what is left to refund now, from the ledger as it is. */
 export function refundedNotice(transaction: Transaction, entries: readonly LedgerEntry[], locale: string): string {
