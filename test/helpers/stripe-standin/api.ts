@@ -1,3 +1,5 @@
+import { balanceAndPayoutLists } from './balance-api.ts';
+import { EXPAND, LIST, PAGINATION, inRange, listExpands, paginate } from './lists.ts';
 import { invalidRequest, missingParam, unmodelledParam } from './errors.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { S, type EndpointSchema, type Schema } from './params.ts';
@@ -28,10 +30,6 @@ export interface Route {
   check?: (ctx: Ctx) => void;
   handle: (ctx: Ctx) => Obj;
 }
-
-const PAGINATION = ['ending_before', 'limit', 'starting_after'];
-const EXPAND = { expand: S.expand };
-const LIST = { limit: S.limit, starting_after: S.id, ending_before: S.id, expand: S.expand };
 
 const BILLING_DETAILS: Schema = {
   t: 'object',
@@ -129,53 +127,6 @@ function mergeMetadata(current: Obj, update: Obj | null | undefined): Obj {
 const createMetadata = (m: Obj | null | undefined) =>
   Object.fromEntries(Object.entries(m ?? {}).filter(([, v]) => v !== ''));
 
-function paginate(items: Obj[], p: Record<string, any>, url: string): Obj {
-  if (p.starting_after && p.ending_before)
-    throw invalidRequest('You may only specify one of these parameters: starting_after, ending_before.');
-  const limit = p.limit ?? 10;
-  if (limit > 100)
-    throw invalidRequest('This value must be less than or equal to 100.', {
-      code: 'parameter_invalid_integer',
-      param: 'limit',
-    });
-  let start = 0;
-  let end = items.length;
-  if (p.starting_after) {
-    const i = items.findIndex((o) => o.id === p.starting_after);
-    if (i === -1)
-      throw invalidRequest(`No such object: '${p.starting_after}'`, {
-        code: 'resource_missing',
-        param: 'starting_after',
-      });
-    start = i + 1;
-  }
-  if (p.ending_before) {
-    const i = items.findIndex((o) => o.id === p.ending_before);
-    if (i === -1)
-      throw invalidRequest(`No such object: '${p.ending_before}'`, {
-        code: 'resource_missing',
-        param: 'ending_before',
-      });
-    end = i;
-    start = Math.max(0, end - limit);
-  }
-  const page = items.slice(start, Math.min(end, start + limit));
-  const hasMore = p.ending_before ? start > 0 : start + limit < end;
-  return { object: 'list', data: page, has_more: hasMore, url };
-}
-
-function inRange(value: number, range: unknown): boolean {
-  if (range === undefined) return true;
-  if (typeof range === 'number') return value === range;
-  const r = range as Record<string, number>;
-  return (
-    (r.gt === undefined || value > r.gt) &&
-    (r.gte === undefined || value >= r.gte) &&
-    (r.lt === undefined || value < r.lt) &&
-    (r.lte === undefined || value <= r.lte)
-  );
-}
-
 /** Stripe's search query language, the part opentill needs: `field:'value'` and `metadata['key']:'value'` clauses joined by AND. */
 function searchFilter(query: string): (pi: Obj) => boolean {
   if (/\sOR\s/.test(query))
@@ -233,7 +184,6 @@ const PI_EXPANDS = [
   'customer',
   'latest_charge.customer',
 ];
-const listExpands = (expands: string[]) => expands.map((e) => `data.${e}`);
 
 export function buildRoutes(store: Store, payments: Payments, options: { rawCardDataWithSecretKey: boolean }): Route[] {
   const routes: Omit<Route, 'pattern'>[] = [];
@@ -852,6 +802,7 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
     schema: { documented: ['expand'], props: EXPAND },
     handle: (ctx) => expanded(ctx, store.get('balance_transactions', ctx.path.id!), ['source']),
   });
+  balanceAndPayoutLists(store, route);
   /** `GET /v1/{collection}`: Stripe's list of refunds or disputes, by charge, payment intent and creation time. */
   function listByPayment(collection: 'refunds' | 'disputes', expands: string[]) {
     route({

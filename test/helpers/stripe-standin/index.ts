@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { buildRoutes } from './api.ts';
 import { Payments } from './payments.ts';
+import { Payouts } from './payouts.ts';
 import { StandInServer, type Fault, type RecordedRequest } from './server.ts';
 import { NO_REQUEST, Store, randomToken } from './store.ts';
 import { Webhooks, type Delivery } from './webhooks.ts';
@@ -43,6 +44,11 @@ export interface StripeStandIn {
   failRefund(refundId: string): Promise<Stripe.Refund>;
   openDispute(paymentIntentId: string): Promise<Stripe.Dispute>;
   closeDispute(disputeId: string, outcome: 'won' | 'lost'): Promise<Stripe.Dispute>;
+  /**
+   * Stripe's payout schedule runs: the available balance of each currency (every balance transaction not
+   * paid out yet) is paid out to the bank, with its `payout` balance transaction. Returns the payouts made.
+   */
+  payOut(): Promise<Stripe.Payout[]>;
   faults: { add(f: Fault): void; clear(): void };
   /** An SDK client for this stand-in, with the secret key (or the publishable one, as Stripe.js would use it). */
   client(key?: 'secret' | 'publishable'): Stripe;
@@ -58,6 +64,7 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
   const store = new Store(options.now ?? Date.now);
   const payments = new Payments(store, () => url);
   payments.balance = options.balance;
+  const payouts = new Payouts(store, payments);
   const signer = new Stripe(secretKey);
   const webhooks = new Webhooks(
     store,
@@ -125,6 +132,7 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       }),
     closeDispute: (disputeId, outcome) =>
       dashboard(() => payments.closeDispute(store.get('disputes', disputeId), outcome) as Stripe.Dispute),
+    payOut: () => dashboard(() => payouts.payOut() as Stripe.Payout[]),
     faults: standIn.faultControl,
     client: (key = 'secret') =>
       new Stripe(key === 'secret' ? secretKey : publishableKey, {

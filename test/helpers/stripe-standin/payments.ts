@@ -545,7 +545,8 @@ export class Payments {
     };
   }
 
-  private newBalanceTransaction(t: {
+  /** A balance transaction as Stripe makes one: `net` is the amount less the fee, in the balance's currency. */
+  newBalanceTransaction(t: {
     amount: number;
     currency: string;
     exchange_rate?: number | null;

@@ -32,6 +32,7 @@ type Collection =
   | 'balance_transactions'
   | 'refunds'
   | 'disputes'
+  | 'payouts'
   | 'events'
   | 'webhook_endpoints';
 
@@ -44,6 +45,7 @@ const OBJECT_NAMES: Record<Collection, string> = {
   balance_transactions: 'balance_transaction',
   refunds: 'refund',
   disputes: 'dispute',
+  payouts: 'payout',
   events: 'event',
   webhook_endpoints: 'webhook_endpoint',
 };
@@ -57,6 +59,7 @@ const PREFIXES: Record<string, Collection> = {
   txn: 'balance_transactions',
   re: 'refunds',
   dp: 'disputes',
+  po: 'payouts',
   evt: 'events',
   we: 'webhook_endpoints',
 };
@@ -81,6 +84,8 @@ export class Store {
   readonly spent = new Set<string>();
   /** Pending 3-D Secure challenges by their unguessable token. */
   readonly challenges = new Map<string, Challenge>();
+  /** The payout each balance transaction was paid out in (Stripe's `payout` list filter; not a field of the object). */
+  readonly paidOutIn = new Map<string, string>();
   readonly account: Obj;
   onEvent: (event: Obj) => void = () => {};
 
