@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { sellerOfRecordOf } from './config-seller.ts';
+import type { SellerOfRecord } from './domain/model.ts';
 
 /**
  * Everything configurable, read once from the environment at start-up into a frozen object.
@@ -32,6 +34,8 @@ export interface Config {
   readonly ratesFile: string | undefined;
   /** Where `opentill rates import` writes the table: `<dataDir>/exchange-rates.xml`. */
   readonly importedRatesFile: string;
+  /** Every ECB day `opentill rates import` was given, for tax returns: `<dataDir>/exchange-rates-history.xml`. */
+  readonly ratesHistoryFile: string;
   /**
    * The ZIP-level US sales tax table to load: SALES_TAX_FILE, else the one `opentill tax import` wrote
    * (`importedSalesTaxFile`) when it exists, else undefined (state rates, shown as estimated).
@@ -41,6 +45,8 @@ export interface Config {
   readonly importedSalesTaxFile: string;
   /** SELLER_COUNTRY: the seller's country for EU reverse charge when the vendor has none set; undefined: no reverse charge. */
   readonly sellerCountry: string | undefined;
+  /** SELLER_OF_RECORD (src/config-seller.ts, docs/decisions.md §24): each vendor sells for itself, or the operator for all. */
+  readonly sellerOfRecord: SellerOfRecord;
   /** PAYOUT_HOLD_DAYS (14): how many days a payment is held back from payout statements, for refunds and disputes. */
   readonly payoutHoldDays: number;
   /** PLATFORM_FEE as written (`5%+0.50USD`, `0` by default): the platform's fee on each payment, checked when the services start. */
@@ -319,9 +325,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const baseUrl = (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   const importedRatesFile = resolve(dataDir, 'exchange-rates.xml');
   const importedSalesTaxFile = resolve(dataDir, 'us-sales-tax.csv');
-  const sellerCountry = env.SELLER_COUNTRY?.trim().toUpperCase() || undefined;
-  if (sellerCountry && !/^[A-Z]{2}$/.test(sellerCountry))
-    throw new Error(`SELLER_COUNTRY must be a two-letter ISO 3166-1 code such as FR, not "${env.SELLER_COUNTRY}".`);
   const sqliteFile = sqliteFileOf(env.SQLITE_FILE, dataDir);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   // What an earlier version or an operator's umask left readable by others is made private at every start.
@@ -344,9 +347,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clusterWorker: env[CLUSTER_WORKER_VARIABLE] === '1',
     ratesFile: tableFileOf(env.RATES_FILE, importedRatesFile),
     importedRatesFile,
+    ratesHistoryFile: resolve(dataDir, 'exchange-rates-history.xml'),
     salesTaxFile: tableFileOf(env.SALES_TAX_FILE, importedSalesTaxFile),
     importedSalesTaxFile,
-    sellerCountry,
+    ...sellerOfRecordOf(env),
     platformFee: env.PLATFORM_FEE?.trim() || '0',
     payoutHoldDays: env.PAYOUT_HOLD_DAYS === '0' ? 0 : int(env.PAYOUT_HOLD_DAYS, 14, 'PAYOUT_HOLD_DAYS'),
     trustProxy,

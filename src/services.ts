@@ -16,7 +16,7 @@ import { credentialService } from './domain/accounts/index.ts';
 import { customerPortalService } from './domain/portal/index.ts';
 import { dashboardService, type DashboardService } from './domain/reports/index.ts';
 import { checkedPlatformFee, type ExchangeRates } from './domain/money/index.ts';
-import { loadExchangeRates } from './files/exchange-rates-file.ts';
+import { loadExchangeRates, loadRateHistory } from './files/exchange-rates-file.ts';
 import { loadUsSalesTax } from './files/us-sales-tax-file.ts';
 import { formatVatIdChecker } from './domain/tax/index.ts';
 import type { CardEntry, PaymentGateway } from './domain/payments/index.ts';
@@ -24,7 +24,7 @@ import { adminSessionService, hostedLinks, type AdminSessionService } from './do
 import { idempotencyService, type IdempotencyService } from './domain/idempotency.ts';
 import { invoiceService } from './domain/reports/index.ts';
 import { licenceService } from './domain/catalog/index.ts';
-import { panelAccountService } from './domain/accounts/index.ts';
+import { operatorAccountService, panelAccountService, type OperatorAccountService } from './domain/accounts/index.ts';
 import { panelFlashService, type PanelFlashService } from './domain/accounts/index.ts';
 import { processorEventService, type ProcessorEventService } from './domain/processor/index.ts';
 import type { Environment, Scope } from './domain/model.ts';
@@ -56,6 +56,11 @@ export interface Services {
   /** Real time, and each vendor's sandbox time (which the vendor may move forward). */
   readonly clock: VendorClock;
   readonly rates: ExchangeRates;
+  /**
+   * The ECB days tax returns convert at (docs/decisions.md §23): every day `opentill rates import` kept,
+   * and the table in use. Read when a return is asked for, so an import needs no restart for them.
+   */
+  rateHistory(): ExchangeRates[];
   /** `{base_url}` of an environment: its API and hosted pages. */
   readonly urls: { base(environment: Environment): string };
   readonly credentials: ReturnType<typeof credentialService>;
@@ -69,6 +74,8 @@ export interface Services {
   readonly invoices: ReturnType<typeof invoiceService>;
   readonly portal: ReturnType<typeof customerPortalService>;
   readonly panel: ReturnType<typeof panelAccountService>;
+  /** The operator's console logins (docs/decisions.md §26). */
+  readonly operators: OperatorAccountService;
   /** One-time messages of a panel session across the redirect after a POST (a new credential's secret). */
   readonly panelFlashes: PanelFlashService;
   /** One-time links that give a vendor made with the CLI (or the demo vendor) a panel login, or let someone sign up. */
@@ -201,7 +208,18 @@ function customerEmails(
 function moneyServices(config: Config, overrides: ServiceOverrides, base: Foundations) {
   const { store, clock, rates, gateways, urls } = base;
   const platformFee = operatorPlatformFee(config.platformFee, rates);
-  const catalog = catalogService({ store, clock, hostedUrl: urls.base, rates, platformFee });
+  const { sellerOfRecord } = config;
+  // Resuming a vendor whose renewals were stopped moves them on through billing (made below).
+  const skipStoppedRenewals = (vendorId: string) => billing.skipStoppedRenewals(vendorId);
+  const catalog = catalogService({
+    store,
+    clock,
+    hostedUrl: urls.base,
+    rates,
+    platformFee,
+    sellerOfRecord,
+    skipStoppedRenewals,
+  });
   const panelInvites = panelInviteService({ store, clock, secret: config.secret });
   const links = hostedLinks(config.secret);
   const emails = customerEmails(config, overrides, base, links);
@@ -227,12 +245,21 @@ function moneyServices(config: Config, overrides: ServiceOverrides, base: Founda
     protocol,
     vatIds: formatVatIdChecker,
     usSalesTax,
-    sellerCountry: config.sellerCountry,
+    sellerOfRecord,
     emails,
   });
   const reversals = reversalService({ emails });
   const refunds = refundService({ store, clock, protocol, reversals });
-  const vaulted = vaultedChargeService({ store, clock, gateways, rates, platformFee, protocol, usSalesTax });
+  const vaulted = vaultedChargeService({
+    store,
+    clock,
+    gateways,
+    rates,
+    platformFee,
+    protocol,
+    usSalesTax,
+    sellerOfRecord,
+  });
   const billing = billingService(
     { store, clock, gateways, rates, platformFee, usSalesTax, emails },
     {
@@ -348,7 +375,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       sessionLifetimeMs: SESSION_LIFETIME_MS + 60_000,
     }),
     licences: licenceService({ store }),
-    invoices: invoiceService({ store }),
+    invoices: invoiceService({ store, sellerOfRecord: config.sellerOfRecord }),
     portal: customerPortalService({ store, clock, gateways, transactions, billing, secret: config.secret }),
     panel: panelAccountService({
       store,
@@ -358,6 +385,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       invitations: panelInvites,
     }),
     panelFlashes: panelFlashService({ store, clock }),
+    operators: operatorAccountService({ store, clock }),
     panelInvites,
     dashboard: dashboardService({ store, clock, rates }),
     links,
@@ -370,8 +398,9 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     processorEvents: money.processorEvents,
     emails,
     payouts: payoutService({ store, clock, holdDays: config.payoutHoldDays }),
-    taxReturns: taxReturnService({ store, sellerCountry: config.sellerCountry }),
+    taxReturns: taxReturnService({ store, sellerOfRecord: config.sellerOfRecord }),
     maintenance: maintenanceOf(base),
+    rateHistory: () => [...loadRateHistory(config.ratesHistoryFile), rates],
     hostedUrl(purpose, scope, subject) {
       const token = links.issue(purpose, scope, subject, clock.now());
       return `${urls.base(scope.environment)}/${purpose}/${token}`;

@@ -4,6 +4,7 @@ import { registerBackupCommands } from './commands/backup.ts';
 import { registerCouponCommands } from './commands/coupon.ts';
 import { registerCredentialCommands } from './commands/credential.ts';
 import { registerDoctorCommand } from './commands/doctor.ts';
+import { registerOperatorCommands } from './commands/operator.ts';
 import { registerPayoutCommands } from './commands/payouts.ts';
 import { registerProductCommands } from './commands/product.ts';
 import { registerRatesCommands } from './commands/rates.ts';
@@ -30,6 +31,7 @@ function program(io: CliIo): Command {
   registerProductCommands(opentill);
   registerCouponCommands(opentill);
   registerPayoutCommands(opentill);
+  registerOperatorCommands(opentill);
   registerSandboxCommands(opentill);
   registerWorkerCommand(opentill);
   registerAttemptCommands(opentill);

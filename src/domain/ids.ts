@@ -17,6 +17,7 @@ export const ID_PREFIX = {
   panelUser: 'TC-US_',
   email: 'TC-EM_',
   payout: 'TC-PO_',
+  operator: 'TC-OP_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

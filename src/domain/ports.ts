@@ -1,6 +1,7 @@
 import type {
   AdminSessionRepository,
   CredentialRepository,
+  OperatorRepository,
   PanelFlashRepository,
   PanelRepository,
   VendorRepository,
@@ -64,6 +65,8 @@ export interface Repositories {
   payouts: PayoutRepository;
   /** The ledger's sales summed for the tax returns (src/domain/books). */
   taxes: TaxRepository;
+  /** The operator's console logins and sessions (src/domain/accounts/operator-accounts.ts). */
+  operators: OperatorRepository;
 }
 
 export interface Store extends Repositories {

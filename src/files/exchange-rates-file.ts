@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { invalidInput } from '../domain/errors.ts';
 import {
+  formatExchangeRateDaysXml,
   formatExchangeRatesXml,
+  mergeRateDays,
   parseExchangeRateDays,
   parseExchangeRates,
   type ExchangeRates,
@@ -49,4 +51,19 @@ function readRates<T>(file: string, parse: (text: string) => T): T {
  */
 export function writeExchangeRatesFile(file: string, rates: ExchangeRates): void {
   writeFileAtomically(file, formatExchangeRatesXml(rates), 0o644);
+}
+
+/**
+ * The ECB days kept for tax returns (docs/decisions.md §23), which convert at the rate of a period's
+ * last day: every day `opentill rates import` was given, merged into one file. None kept: no days.
+ */
+export function loadRateHistory(file: string): ExchangeRates[] {
+  return existsSync(file) ? loadExchangeRateDays(file) : [];
+}
+
+/** Adds the days to the kept history (a day imported again is replaced), written atomically. Answers how many days it keeps. */
+export function addToRateHistory(file: string, days: readonly ExchangeRates[]): number {
+  const merged = mergeRateDays(loadRateHistory(file), days);
+  writeFileAtomically(file, formatExchangeRateDaysXml(merged), 0o644);
+  return merged.length;
 }

@@ -13,6 +13,7 @@ import { panelFlashesStore, panelStore } from './panel-store.ts';
 import { adminSessionsStore } from './admin-sessions-store.ts';
 import { entriesStore, licencesStore } from './ledger-store.ts';
 import { operationsStore } from './operations-store.ts';
+import { operatorsStore } from './operators-store.ts';
 import { processorEventsStore } from './processor-events-store.ts';
 import { transactionsStore } from './transactions-store.ts';
 import { payoutsStore } from './payouts-store.ts';
@@ -52,6 +53,7 @@ const MAKE: { [K in keyof Repositories]: (c: Connection) => Repositories[K] } = 
   customerEmails: ({ db, dialect }) => customerEmailsStore(db, dialect),
   payouts: ({ db }) => payoutsStore(db),
   taxes: ({ db }) => taxesStore(db),
+  operators: ({ db }) => operatorsStore(db),
 };
 
 const CONNECTION = Symbol('connection');

@@ -1,3 +1,4 @@
+import type { OperatorSessionsTable, OperatorUsersTable } from './schema-operators.ts';
 import type { PayoutStatementEntriesTable, PayoutStatementsTable } from './schema-payouts.ts';
 import type { Generated } from 'kysely';
 
@@ -29,6 +30,11 @@ export interface VendorsTable {
   production_enabled: Generated<number>;
   /** The vendor's own platform fee (`3%+0.30USD`); null: the operator's default. */
   platform_fee: string | null;
+  /** When the operator suspended the vendor; null: not suspended. */
+  suspended_at: string | null;
+  suspension_reason: string | null;
+  /** 1: the operator stopped the suspended vendor's renewals too. */
+  renewals_stopped: Generated<number>;
 }
 
 export interface ApiCredentialsTable {
@@ -379,4 +385,6 @@ export interface Schema {
   customer_emails: CustomerEmailsTable;
   payout_statements: PayoutStatementsTable;
   payout_statement_entries: PayoutStatementEntriesTable;
+  operator_users: OperatorUsersTable;
+  operator_sessions: OperatorSessionsTable;
 }

@@ -1,6 +1,12 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { BUNDLED_RATES_FILE, loadExchangeRates, writeExchangeRatesFile } from '../../files/exchange-rates-file.ts';
+import {
+  addToRateHistory,
+  BUNDLED_RATES_FILE,
+  loadExchangeRateDays,
+  loadExchangeRates,
+  writeExchangeRatesFile,
+} from '../../files/exchange-rates-file.ts';
 import { formatDecimal } from '../../domain/money/index.ts';
 import { print, run } from '../output.ts';
 import { configOrFail } from '../with-services.ts';
@@ -20,7 +26,7 @@ export function registerRatesCommands(program: Command) {
   rates
     .command('import <file>')
     .description(
-      'validate an ECB eurofxref XML or a currency,rate CSV and make it the table in use from the next server start',
+      'validate an ECB eurofxref XML (a day, or the history eurofxref-hist.xml) or a currency,rate CSV and make its newest day the table in use from the next server start; every day is kept for tax returns',
     )
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { json?: boolean }) =>
@@ -28,7 +34,10 @@ export function registerRatesCommands(program: Command) {
         const config = configOrFail(!!opts.json);
         // Validated in full before anything is written: a bad file leaves the current table as it was.
         const table = loadExchangeRates(resolve(file));
+        const days = loadExchangeRateDays(resolve(file));
         writeExchangeRatesFile(config.importedRatesFile, table);
+        // Every day of it is kept too: tax returns convert at the rate of a period's last day (§23).
+        const historyDays = addToRateHistory(config.ratesHistoryFile, days);
         const overriddenBy =
           config.ratesFile && config.ratesFile !== config.importedRatesFile ? config.ratesFile : null;
         print(
@@ -39,11 +48,13 @@ export function registerRatesCommands(program: Command) {
             currencies: table.perEuro.size,
             restartRequired: true,
             overriddenBy,
+            history: { file: config.ratesHistoryFile, days: historyDays },
           },
           () =>
             [
               `Imported ${table.perEuro.size} currencies (units per 1 EUR) dated ${table.date} into ${config.importedRatesFile}.`,
               'A running server keeps its current table: restart it to use these rates.',
+              `Kept ${days.length} day${days.length === 1 ? '' : 's'} for tax returns in ${config.ratesHistoryFile} (${historyDays} in all).`,
               ...(overriddenBy
                 ? [`Note: RATES_FILE (${overriddenBy}) takes precedence; unset it for the server to use these rates.`]
                 : []),

@@ -38,14 +38,14 @@ export function registerTaxReportCommand(tax: Command) {
     .option('--env <environment>', 'production (real sales) or sandbox', environment, 'production' as Environment)
     .option(
       '--rates <file>',
-      "the ECB rates (eurofxref-hist.xml) with the period's last day; default: the table in use",
+      "the ECB rates (eurofxref-hist.xml) with the period's last day; default: the days opentill rates import kept, and the table in use",
     )
     .option('--json', 'print JSON')
     .action((opts: TaxReportOptions) =>
       run(!!opts.json, () =>
         withServices(async (services) => {
           if (opts.vendor !== undefined) await requireVendor(services, opts.vendor, !!opts.json);
-          const rates = opts.rates ? loadExchangeRateDays(resolve(opts.rates)) : [services.rates];
+          const rates = opts.rates ? loadExchangeRateDays(resolve(opts.rates)) : services.rateHistory();
           const { period, rows } = await services.taxReturns.report({
             period: opts.period,
             scheme: opts.scheme,

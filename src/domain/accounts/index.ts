@@ -2,3 +2,4 @@ export * from './credentials.ts';
 export * from './panel-accounts.ts';
 export * from './panel-flashes.ts';
 export * from './panel-invites.ts';
+export * from './operator-accounts.ts';

@@ -129,18 +129,25 @@ function parseRate(text: string, currency: string, where: string): Decimal {
 
 /** The table in ECB eurofxref XML, the format the service loads; EUR is implied, as the ECB does. */
 export function formatExchangeRatesXml(rates: ExchangeRates): string {
-  const lines = [...rates.perEuro]
-    .filter(([currency]) => currency !== 'EUR')
-    .map(([currency, rate]) => `      <Cube currency="${currency}" rate="${formatDecimal(rate)}"/>`);
+  return formatExchangeRateDaysXml([rates]);
+}
+
+/** Days of tables in the ECB's eurofxref format, newest first as the ECB's history file has them. */
+export function formatExchangeRateDaysXml(days: readonly ExchangeRates[]): string {
+  const day = (rates: ExchangeRates) => [
+    `    <Cube time="${rates.date}">`,
+    ...[...rates.perEuro]
+      .filter(([currency]) => currency !== 'EUR')
+      .map(([currency, rate]) => `      <Cube currency="${currency}" rate="${formatDecimal(rate)}"/>`),
+    '    </Cube>',
+  ];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<!-- Written by `opentill rates import`, in the ECB eurofxref format (1 EUR = rate). -->',
     '<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">',
     '  <gesmes:subject>Reference rates</gesmes:subject>',
     '  <Cube>',
-    `    <Cube time="${rates.date}">`,
-    ...lines,
-    '    </Cube>',
+    ...[...days].sort((a, b) => b.date.localeCompare(a.date)).flatMap(day),
     '  </Cube>',
     '</gesmes:Envelope>',
     '',

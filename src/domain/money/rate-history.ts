@@ -38,3 +38,10 @@ export function toEuroMinor(minor: number, currency: string, rates: ExchangeRate
   if (!rate) throw invalidInput(`The ECB table of ${rates.date} has no rate for ${currency}.`);
   return Number(divideRoundHalfUp(BigInt(minor) * rate.numerator, rate.denominator));
 }
+
+/** The days of both, one table per date, the newer import's where both have a date. */
+export function mergeRateDays(kept: readonly ExchangeRates[], imported: readonly ExchangeRates[]): ExchangeRates[] {
+  const byDate = new Map(kept.map((t) => [t.date, t]));
+  for (const t of imported) byDate.set(t.date, t);
+  return [...byDate.values()].sort((a, b) => b.date.localeCompare(a.date));
+}

@@ -95,3 +95,28 @@ export interface AdminSessionRepository {
   /** Forgets the vendor's sessions that expired by `before`. */
   deleteExpired(scope: Scope, before: string): Promise<void>;
 }
+
+/** A login to the operator's console: the one who runs this server, never a vendor's user. */
+export interface OperatorUser {
+  id: string;
+  email: string;
+  passwordHash: string;
+  createdAt: string;
+}
+
+export interface OperatorRepository {
+  /** False when the e-mail has a login already (the unique e-mail refused it). */
+  insertUser(user: OperatorUser): Promise<boolean>;
+  findUserByEmail(email: string): Promise<OperatorUser | undefined>;
+  listUsers(): Promise<OperatorUser[]>;
+  /** Sets the password and ends every session of that login; false when there is none. */
+  resetPassword(userId: string, passwordHash: string): Promise<boolean>;
+  insertSession(session: StoredPanelSession): Promise<void>;
+  /** The live session with this hash and its user, or undefined. */
+  findSession(
+    idHash: string,
+    now: string,
+  ): Promise<(Pick<StoredPanelSession, 'csrfToken' | 'expiresAt'> & { user: OperatorUser }) | undefined>;
+  /** Ends this session, and forgets every session expired by `now`. */
+  deleteSession(idHash: string, now: string): Promise<void>;
+}

@@ -10,6 +10,7 @@ import { registerCheckout } from './checkout/checkout-routes.ts';
 import { FORM_BODY_LIMIT, FORM_CONTENT_TYPE, registerFormBody } from './form-body.ts';
 import { sendProblem } from './layout.ts';
 import { registerManagePage } from './manage/manage-routes.ts';
+import { registerOperatorConsole } from './operator/operator-routes.ts';
 import { loadPageScripts } from './page-scripts.ts';
 import { registerPanelInvite } from './panel/panel-invite-routes.ts';
 import { registerPanel } from './panel/panel-routes.ts';
@@ -29,6 +30,7 @@ export async function pagesPlugin(app: HttpApp, { services }: { services: Servic
   app.setErrorHandler(sendPageError);
   registerPanel(app, { services });
   registerPanelInvite(app, { services });
+  registerOperatorConsole(app, { services });
   for (const [environment, prefix] of ENVIRONMENT_PREFIXES) {
     await app.register(hostedPages, { prefix, services, environment });
   }

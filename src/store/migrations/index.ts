@@ -21,6 +21,8 @@ import * as partialReversals from './0019-partial-reversals.ts';
 import * as productionEnabled from './0020-production-enabled.ts';
 import * as platformFee from './0021-platform-fee.ts';
 import * as payoutStatements from './0022-payout-statements.ts';
+import * as vendorSuspension from './0023-vendor-suspension.ts';
+import * as operatorAccounts from './0024-operator-accounts.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +48,8 @@ const migrations: Record<string, Migration> = {
   '0020-production-enabled': productionEnabled,
   '0021-platform-fee': platformFee,
   '0022-payout-statements': payoutStatements,
+  '0023-vendor-suspension': vendorSuspension,
+  '0024-operator-accounts': operatorAccounts,
 };
 
 /** Every migration this version knows, by name. */

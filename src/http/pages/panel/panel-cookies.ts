@@ -10,12 +10,15 @@ export const cookieOf = (request: FastifyRequest, name: string) =>
 
 export const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-/** Sets a panel cookie: HttpOnly, SameSite=Lax, path /panel, Secure when the panel is served over https. */
-export function cookieSetter(baseUrl: string) {
+/**
+ * Sets a cookie of the panel (path /panel) or of the operator's console (path /operator): HttpOnly,
+ * SameSite=Lax, Secure when served over https. Each keeps to its own path, so neither is sent to the other.
+ */
+export function cookieSetter(baseUrl: string, path: '/panel' | '/operator' = '/panel') {
   const secure = baseUrl.startsWith('https:') ? '; Secure' : '';
   return (reply: FastifyReply, name: string, value: string, maxAgeSeconds: number) =>
     reply.header(
       'set-cookie',
-      `${name}=${value}; Path=/panel; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`,
+      `${name}=${value}; Path=${path}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`,
     );
 }

@@ -1,8 +1,8 @@
-import { statementCsv } from '../../../domain/books/index.ts';
 import type { Environment } from '../../../domain/model.ts';
 import type { PanelSession } from '../../../domain/accounts/index.ts';
-import { renderStatementPdf } from '../../../documents/statement-pdf.ts';
-import { scopeOf, sendDownload, vendorLocale, type PanelRouting } from './panel-routing.ts';
+import { sendStatement } from '../statement-downloads.ts';
+import { panelHref } from './panel-layout.ts';
+import { scopeOf, vendorLocale, type PanelRouting } from './panel-routing.ts';
 import { payoutsContent, statementContent } from './payouts.ts';
 
 /**
@@ -47,32 +47,24 @@ export function registerPayoutPages({ services, view, page, notFound }: PanelRou
       environment,
       'overview',
       title,
-      statementContent(statement, environment, vendorLocale(request)),
+      statementContent(
+        statement,
+        {
+          pdf: panelHref(`/panel/payouts/${statement.id}/pdf`, environment),
+          csv: panelHref(`/panel/payouts/${statement.id}/csv`, environment),
+        },
+        vendorLocale(request),
+      ),
       {
         switchPath: '/panel/payouts',
       },
     );
   });
 
-  view<{ id: string }>('/panel/payouts/:id/csv', async (session, environment, request, reply) => {
-    const statement = await own(session, environment, request.params.id);
-    if (!statement) return notFound(reply, session, environment, 'overview', 'such statement');
-    const { lines } = await services.payouts.lines(statement.id);
-    const csv = statementCsv(statement, lines);
-    return sendDownload(
-      reply,
-      `statement-${statement.number}-${statement.currency}.csv`,
-      'text/csv; charset=utf-8',
-      csv,
-    );
-  });
-
-  view<{ id: string }>('/panel/payouts/:id/pdf', async (session, environment, request, reply) => {
-    const statement = await own(session, environment, request.params.id);
-    if (!statement) return notFound(reply, session, environment, 'overview', 'such statement');
-    const { lines, vendorName } = await services.payouts.lines(statement.id);
-    const platform = new URL(services.urls.base('production')).host;
-    const pdf = await renderStatementPdf(statement, lines, { vendor: vendorName, platform });
-    return sendDownload(reply, `statement-${statement.number}-${statement.currency}.pdf`, 'application/pdf', pdf);
-  });
+  for (const kind of ['csv', 'pdf'] as const)
+    view<{ id: string }>(`/panel/payouts/:id/${kind}`, async (session, environment, request, reply) => {
+      const statement = await own(session, environment, request.params.id);
+      if (!statement) return notFound(reply, session, environment, 'overview', 'such statement');
+      return sendStatement(services, reply, statement, kind);
+    });
 }

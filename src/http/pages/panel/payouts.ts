@@ -43,8 +43,8 @@ export function payoutsContent(view: {
   }`;
 }
 
-/** One statement: its lines, what it pays, and its CSV. */
-export function statementContent(s: PayoutStatement, environment: Environment, locale: string): Html {
+/** One statement: its lines, what it pays, and links to its PDF and CSV (the panel's or the console's). */
+export function statementContent(s: PayoutStatement, links: { pdf: string; csv: string }, locale: string): Html {
   const money = (minor: number) => formatForBuyer(minor, s.currency, locale);
   const row = (label: string, minor: number, testid: string) =>
     html`<tr><th scope="row">${label}</th><td class="num" data-testid="${testid}">${money(minor)}</td></tr>`;
@@ -65,5 +65,5 @@ export function statementContent(s: PayoutStatement, environment: Environment, l
     ${row('To pay', s.payableMinor, 'payable')}
     ${s.carriedOutMinor ? row('Carried to the next statement', s.carriedOutMinor, 'carried-out') : ''}
   </tbody></table></div>
-  <p><a href="${panelHref(`/panel/payouts/${s.id}/pdf`, environment)}" data-testid="pdf">Download as PDF</a> · <a href="${panelHref(`/panel/payouts/${s.id}/csv`, environment)}" data-testid="csv">as CSV</a> (every entry it covers)</p>`;
+  <p><a href="${links.pdf}" data-testid="pdf">Download as PDF</a> · <a href="${links.csv}" data-testid="csv">as CSV</a> (every entry it covers)</p>`;
 }
