@@ -60,7 +60,7 @@ export function statementsContent(view: {
   return html`<h2>Statements</h2><div class="scroll"><table class="grid" aria-label="Payout statements"><thead><tr><th>Vendor</th><th>Statement</th><th class="hide-phone">Entries before</th><th class="num">To pay</th><th>Paid</th></tr></thead><tbody>
   ${view.statements.map(
     ({ vendor, statement: s }) =>
-      html`<tr data-testid="statement"><td>${vendorLink(vendor, view.environment)}</td><td><a href="${operatorHref(`/operator/payouts/${s.id}`, view.environment)}">${String(s.number)}, ${s.currency}</a></td><td class="hide-phone">${s.until.slice(0, 10)}</td><td class="num">${money(s.payableMinor, s.currency)}</td><td>${s.paid ? `${s.paid.at.slice(0, 10)}, ${s.paid.reference}` : html`<span class="st warn">Not yet</span>`}</td></tr>`,
+      html`<tr data-testid="statement"><td>${vendorLink(vendor, view.environment)}</td><td><a href="${operatorHref(`/operator/payouts/${s.id}`, view.environment)}">No. ${String(s.number)}, ${s.currency}</a></td><td class="hide-phone">${s.until.slice(0, 10)}</td><td class="num">${money(s.payableMinor, s.currency)}</td><td>${s.paid ? `${s.paid.at.slice(0, 10)}, ${s.paid.reference}` : html`<span class="st warn">Not yet</span>`}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
