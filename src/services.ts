@@ -208,18 +208,11 @@ function customerEmails(
 function moneyServices(config: Config, overrides: ServiceOverrides, base: Foundations) {
   const { store, clock, rates, gateways, urls } = base;
   const platformFee = operatorPlatformFee(config.platformFee, rates);
-  const { sellerOfRecord } = config;
+  // What the catalog and the services that charge share; who sells decides the seller's identity and country.
+  const shared = { store, clock, gateways, rates, platformFee, sellerOfRecord: config.sellerOfRecord };
   // Resuming a vendor whose renewals were stopped moves them on through billing (made below).
   const skipStoppedRenewals = (vendorId: string) => billing.skipStoppedRenewals(vendorId);
-  const catalog = catalogService({
-    store,
-    clock,
-    hostedUrl: urls.base,
-    rates,
-    platformFee,
-    sellerOfRecord,
-    skipStoppedRenewals,
-  });
+  const catalog = catalogService({ ...shared, hostedUrl: urls.base, skipStoppedRenewals });
   const panelInvites = panelInviteService({ store, clock, secret: config.secret });
   const links = hostedLinks(config.secret);
   const emails = customerEmails(config, overrides, base, links);
@@ -235,31 +228,17 @@ function moneyServices(config: Config, overrides: ServiceOverrides, base: Founda
   // The ZIP-level US sales tax table, read once at start like the rate table (a bad file stops the start, naming its line).
   const usSalesTax = config.salesTaxFile ? loadUsSalesTax(config.salesTaxFile) : undefined;
   const purchases = purchaseService({
-    store,
-    clock,
+    ...shared,
     catalog,
     coupons,
-    gateways,
-    rates,
-    platformFee,
     protocol,
     vatIds: formatVatIdChecker,
     usSalesTax,
-    sellerOfRecord,
     emails,
   });
   const reversals = reversalService({ emails });
   const refunds = refundService({ store, clock, protocol, reversals });
-  const vaulted = vaultedChargeService({
-    store,
-    clock,
-    gateways,
-    rates,
-    platformFee,
-    protocol,
-    usSalesTax,
-    sellerOfRecord,
-  });
+  const vaulted = vaultedChargeService({ ...shared, protocol, usSalesTax });
   const billing = billingService(
     { store, clock, gateways, rates, platformFee, usSalesTax, emails },
     {

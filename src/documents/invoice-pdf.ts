@@ -77,7 +77,8 @@ function parties({ pdf, left, width }: Page, doc: InvoiceDocument) {
   for (const line of doc.seller.address) pdf.text(line, { width: column });
   if (doc.seller.country) pdf.text(countryName(doc.seller.country), { width: column });
   if (doc.seller.taxId) pdf.text(`VAT ID: ${doc.seller.taxId}`, { width: column });
-  pdf.text(doc.seller.email, { width: column });
+  if (doc.seller.email) pdf.text(doc.seller.email, { width: column });
+  if (doc.seller.onBehalfOf) pdf.text(`On behalf of ${doc.seller.onBehalfOf}`, { width: column });
   const sellerBottom = pdf.y;
 
   const buyerX = left + column + 20;

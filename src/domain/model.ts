@@ -95,7 +95,33 @@ export interface Vendor {
   emails: VendorEmailSettings;
   /** The platform's fee on this vendor's payments as the operator wrote it (`3%+0.30USD`); null: PLATFORM_FEE. */
   platformFee: string | null;
+  /** Set while the operator has suspended the vendor (`opentill vendor suspend`): its checkout takes no new purchase. */
+  suspension: VendorSuspension | null;
 }
+
+/** A vendor's suspension by the operator (docs/decisions.md §24). */
+export interface VendorSuspension {
+  since: string;
+  reason: string | null;
+  /** The operator also stopped the vendor's renewals: none is charged (nor cancelled) until it resumes the vendor. */
+  renewalsStopped: boolean;
+}
+
+/** The seller's legal identity as invoices show it; a production checkout needs all four (docs/decisions.md §24). */
+export interface SellerIdentity {
+  name: string | null;
+  address: string[] | null;
+  country: string | null;
+  taxId: string | null;
+}
+
+/**
+ * Who sells (SELLER_OF_RECORD): each vendor for itself, with its own seller details (SELLER_COUNTRY the
+ * country of a vendor that set none, for reverse charge in the sandbox); or the operator for every
+ * vendor, as merchant of record, with its identity from SELLER_NAME, SELLER_ADDRESS, SELLER_COUNTRY and SELLER_TAX_ID.
+ */
+export type SellerOfRecord =
+  { mode: 'vendor'; fallbackCountry: string | null } | { mode: 'operator'; identity: SellerIdentity };
 
 /** The e-mails opentill sends customers (when SMTP is configured), by the event that causes each. */
 export type CustomerEmailKind =

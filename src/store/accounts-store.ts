@@ -27,6 +27,13 @@ const toVendor = (row: Selectable<VendorsTable>): Vendor => ({
     off: (row.emails_off ?? '').split(' ').filter(Boolean) as CustomerEmailKind[],
   },
   platformFee: row.platform_fee ?? null,
+  suspension: row.suspended_at
+    ? {
+        since: row.suspended_at,
+        reason: row.suspension_reason ?? null,
+        renewalsStopped: Number(row.renewals_stopped) === 1,
+      }
+    : null,
 });
 
 /** The seller-detail columns of the settings given (undefined: unchanged; null: cleared). */
@@ -38,6 +45,13 @@ const sellerColumns = (s: Partial<Vendor>) => ({
   ...(s.supportEmail !== undefined ? { support_email: s.supportEmail } : {}),
   ...(s.logo !== undefined ? { logo: s.logo } : {}),
   ...(s.platformFee !== undefined ? { platform_fee: s.platformFee } : {}),
+  ...(s.suspension !== undefined
+    ? {
+        suspended_at: s.suspension?.since ?? null,
+        suspension_reason: s.suspension?.reason ?? null,
+        renewals_stopped: s.suspension?.renewalsStopped ? 1 : 0,
+      }
+    : {}),
   ...(s.emails !== undefined
     ? { email_sender_name: s.emails.senderName, email_reply_to: s.emails.replyTo, emails_off: s.emails.off.join(' ') }
     : {}),

@@ -62,6 +62,14 @@ function claimStatement(dialect: DialectName, columns: (keyof ClaimQuery & strin
       // (PostgreSQL) that a scan from the start would walk through at every claim until vacuumed.
       .where((eb) => eb(eb.refTuple('next_charge', 'id'), '>', eb.tuple(q.afterNextCharge, q.afterId)))
       .where((eb) => eb.or([eb('billing_lease_until', 'is', null), eb('billing_lease_until', '<', q.now)]))
+      // Renewals the operator stopped (docs/decisions.md §24): neither charged nor ended by dunning; a
+      // cancelled period still ends. The few stopped vendors are read once per claim, not per row.
+      .where((eb) =>
+        eb.or([
+          eb('status', '=', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'),
+          eb('vendor_id', 'not in', eb.selectFrom('vendors').select('vendors.id').where('renewals_stopped', '=', 1)),
+        ]),
+      )
       .where(({ not, exists, selectFrom }) => {
         const open = selectFrom('charge_attempts')
           .select('charge_attempts.id')

@@ -1,4 +1,5 @@
 import { sql, type Insertable, type RawBuilder, type Selectable } from 'kysely';
+import { LIVE_SUBSCRIPTION_STATUSES } from '../domain/model.ts';
 import type { AttemptOf, BillingState, BillingWrite, Repositories } from '../domain/ports.ts';
 import { ATTEMPT_COLUMNS, toAttempt, toAttemptRow } from './attempts-store.ts';
 import type { DialectName, Executor } from './database.ts';
@@ -249,6 +250,30 @@ export function billingStore(db: Executor, dialect: DialectName): Repositories['
     claimDue: (q) => claimDue(db, dialect, q),
 
     lockMany: (ids) => lockMany(db, dialect, ids),
+
+    async overdueOf(scope, dueBy) {
+      const rows = await db
+        .selectFrom('transactions')
+        .select('id')
+        .$call(whereScope(scope))
+        .where('status', 'in', LIVE_SUBSCRIPTION_STATUSES)
+        .where('next_charge', 'is not', null)
+        .where('next_charge', '<=', dueBy)
+        .where((eb) => eb.or([eb('billing_lease_until', 'is', null), eb('billing_lease_until', '<', dueBy)]))
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('charge_attempts')
+                .select('charge_attempts.id')
+                .whereRef('charge_attempts.transaction_id', '=', 'transactions.id')
+                .where('charge_attempts.kind', '=', 'RENEWAL')
+                .where('charge_attempts.status', 'in', ['PENDING', 'UNKNOWN']),
+            ),
+          ),
+        )
+        .execute();
+      return rows.map((row) => row.id);
+    },
 
     async recordAttempts(attempts) {
       const byKey = new Map<string, (typeof attempts)[number]>();

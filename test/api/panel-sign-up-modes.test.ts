@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
 import { newId } from '../../src/domain/ids.ts';
-import { startTestApp, storeKinds, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, storeKinds, TEST_SELLER, type TestApp } from '../helpers/test-app.ts';
 
 /**
  * Who may make a vendor account in the panel (PANEL_SIGNUP, docs/decisions.md §19). By default
@@ -327,6 +327,9 @@ for (const kind of await storeKinds()) {
 
         await t.services.catalog.enableProduction(vendorId);
         clock.advance(2000); // past the credential cache's second
+        // Its checkout opens once its seller identity is complete too (docs/decisions.md §24).
+        assert.equal((await reached()).checkout, 403);
+        await t.services.catalog.updateVendorSettings(vendorId, TEST_SELLER('Signed Up Ltd'));
         const after = await reached();
         assert.deepEqual([after.api.status, after.checkout, after.price, after.admin], [200, 200, 200, 303]);
         assert.equal((await b.get('/panel/products?env=production')).status, 200);

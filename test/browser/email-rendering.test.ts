@@ -27,6 +27,7 @@ const vendor: Vendor = {
   logo: null,
   emails: { senderName: null, replyTo: null, off: [] },
   platformFee: null,
+  suspension: null,
 };
 
 describe('customer e-mails as a mail client renders them', () => {

@@ -61,6 +61,14 @@ export interface ApiResponse {
 
 export const TEST_CARD = { number: '4242424242424242', expMonth: 12, expYear: 2035 };
 
+/** The seller details every test vendor has: all a production checkout needs. */
+export const TEST_SELLER = (name: string, country = 'US') => ({
+  sellerName: name,
+  address: ['1 Test Street', 'Testville'],
+  country,
+  taxId: 'TEST-0001',
+});
+
 export async function startTestApp(
   kind: StoreKind,
   options: {
@@ -136,7 +144,10 @@ export async function startTestApp(
     app,
     config,
     async newVendor(name = 'Test Vendor') {
-      const vendor = await services.catalog.createVendor({ name, email: 'owner@vendor.test' });
+      // A complete seller identity (docs/decisions.md §24): production checkout is closed without one.
+      // Its country is SELLER_COUNTRY's when a test sets one, so reverse charge is decided as before.
+      const created = await services.catalog.createVendor({ name, email: 'owner@vendor.test' });
+      const vendor = await services.catalog.updateVendorSettings(created.id, TEST_SELLER(name, config.sellerCountry));
       const credentials = {
         production: await services.credentials.issue({ vendorId: vendor.id, environment: 'production' }),
         sandbox: await services.credentials.issue({ vendorId: vendor.id, environment: 'sandbox' }),

@@ -22,6 +22,7 @@ const vendor = (id: string): Vendor => ({
   logo: null,
   emails: { senderName: null, replyTo: null, off: [] },
   platformFee: null,
+  suspension: null,
 });
 
 for (const kind of await storeKinds()) {

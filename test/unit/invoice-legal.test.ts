@@ -16,6 +16,7 @@ const document = (over: Partial<InvoiceDocument> = {}): InvoiceDocument => ({
   seller: {
     name: 'Acme Software GmbH',
     email: 'billing@acme.test',
+    onBehalfOf: null,
     address: ['Hauptstraße 1', '10115 Berlin'],
     country: 'DE',
     taxId: 'DE123456789',
@@ -95,6 +96,7 @@ test('without the flag there is no reverse-charge note; without seller details t
     seller: {
       name: 'Acme',
       email: 'a@acme.test',
+      onBehalfOf: null,
       address: [],
       country: null,
       taxId: null,

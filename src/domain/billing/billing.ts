@@ -2,6 +2,7 @@ import { bookAuthenticated } from './authenticated-renewal.ts';
 import { billingContext, type BillingDeps, type BillingOptions } from './billing-context.ts';
 import { orphanRenewals } from './orphan-renewals.ts';
 import { runDue, type RunDueOptions } from './run-due.ts';
+import { skipStoppedRenewals } from './stopped-renewals.ts';
 import type { ChargeAttempt } from '../ports.ts';
 
 export type { AuthenticatedRenewal } from './authenticated-renewal.ts';
@@ -37,6 +38,9 @@ export function billingService(deps: BillingDeps, options: BillingOptions = {}) 
 
     /** Does what is due now, real time first, then each sandbox whose clock was moved (run-due.ts). */
     runDue: (only?: RunDueOptions) => runDue(ctx, only),
+
+    /** A vendor's stopped renewals going on again: those that fell due meanwhile move on to the period of now (stopped-renewals.ts). */
+    skipStoppedRenewals: (vendorId: string) => skipStoppedRenewals(ctx, vendorId),
   };
 }
 

@@ -1,4 +1,5 @@
-import type { Environment } from '../model.ts';
+import type { Environment, SellerOfRecord } from '../model.ts';
+import { sellerCountryOf } from '../production-access.ts';
 import { ratesOfDay, type ExchangeRates } from '../money/index.ts';
 import { isEuCountry } from '../tax/index.ts';
 import type { Store } from '../ports.ts';
@@ -6,8 +7,8 @@ import { parseTaxPeriod, taxReport, type TaxPeriod, type TaxReportRow, type TaxS
 
 export interface TaxReturnDeps {
   store: Pick<Store, 'taxes'>;
-  /** SELLER_COUNTRY: the seller's country for a vendor that has set none. */
-  sellerCountry?: string | undefined;
+  /** Who sells: the vendor (its country, else SELLER_COUNTRY) or the operator (its country for every sale). */
+  sellerOfRecord: SellerOfRecord;
 }
 
 /** The tax returns of a period (docs/decisions.md §23), for one vendor selling for itself or for the operator selling for all. */
@@ -29,7 +30,7 @@ export function taxReturnService(deps: TaxReturnDeps) {
           from: period.from,
           to: period.to,
         })
-      ).map((g) => ({ ...g, sellerCountry: g.sellerCountry ?? deps.sellerCountry ?? null }));
+      ).map((g) => ({ ...g, sellerCountry: sellerCountryOf({ country: g.sellerCountry }, deps.sellerOfRecord) }));
       const needsEuros =
         (request.scheme === 'oss' || request.scheme === 'all') && groups.some((g) => isEuCountry(g.country));
       const eurRates = needsEuros ? ratesOfDay(request.rates, period.lastDay) : undefined;

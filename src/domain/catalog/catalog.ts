@@ -2,8 +2,10 @@ import type { Environment, Scope, Vendor } from '../model.ts';
 import type { CatalogDeps } from './catalog-deps.ts';
 import { customizeProduct, type CustomizeRequest } from './customized-products.ts';
 import { ownerOf, resolveOffer } from './offers.ts';
+import { requireOpenForSale, vendorStatus, vendorStatuses } from './open-for-sale.ts';
 import { createProduct, updateProduct, type NewProduct } from './products.ts';
 import { updateVendorSettings, type VendorSettingsInput } from './vendor-settings.ts';
+import { resumeVendor, suspendVendor, type SuspendRequest } from './vendor-suspension.ts';
 import {
   createVendor,
   enableProduction,
@@ -20,6 +22,8 @@ export type { CustomizeRequest } from './customized-products.ts';
 export { paymentLink } from './customized-products.ts';
 export type { Offer } from './offers.ts';
 export type { NewProduct } from './products.ts';
+export type { VendorStatus } from './open-for-sale.ts';
+export { SUSPENSION_REASON_MAX, type SuspendRequest } from './vendor-suspension.ts';
 export type { VendorSettingsInput } from './vendor-settings.ts';
 export type { NewVendor } from './vendors.ts';
 
@@ -35,6 +39,13 @@ export function catalogService(deps: CatalogDeps) {
     setPlatformFee: (vendorId: string, fee: string | null) => setPlatformFee(deps, vendorId, fee),
     platformFeeOf: (vendor: Pick<Vendor, 'platformFee'>) => platformFeeOf(deps, vendor),
     listVendors: (): Promise<Vendor[]> => deps.store.vendors.list(),
+    /** Every vendor with its production access, suspension, seller identity and fee (the operator's list). */
+    vendorStatuses: () => vendorStatuses(deps),
+    vendorStatus: (vendor: Vendor) => vendorStatus(deps, vendor),
+    suspendVendor: (vendorId: string, request?: SuspendRequest) => suspendVendor(deps, vendorId, request),
+    resumeVendor: (vendorId: string) => resumeVendor(deps, vendorId),
+    /** The scope's vendor if its checkout may start a new purchase now; else why not (docs/decisions.md §24). */
+    requireOpenForSale: (scope: Scope) => requireOpenForSale(deps, scope),
     ownerOf: (productId: string, environment: Environment) => ownerOf(deps, productId, environment),
     updateVendorSettings: (vendorId: string, settings: VendorSettingsInput) =>
       updateVendorSettings(deps, vendorId, settings),

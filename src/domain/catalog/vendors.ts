@@ -36,6 +36,7 @@ export function newVendor(deps: Pick<CatalogDeps, 'clock'>, input: NewVendor): V
     logo: null,
     emails: { senderName: null, replyTo: null, off: [] },
     platformFee: null,
+    suspension: null,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Offer } from '../catalog/index.ts';
 import { discountedNet } from '../catalog/index.ts';
-import type { Coupon, Scope } from '../model.ts';
+import type { Coupon, Scope, Vendor } from '../model.ts';
+import { sellerCountryOf } from '../production-access.ts';
 import type { ExchangeRates } from '../money/index.ts';
 import { localCurrencyOf, quotePrice, type PriceQuote, type UsSalesTaxTable } from '../tax/index.ts';
 import { requireCountry } from '../validation.ts';
@@ -16,7 +17,7 @@ interface PricingContext {
   reverseCharge?: boolean | undefined;
 }
 
-export type Seller = Awaited<ReturnType<typeof sellerOf>>;
+export type Seller = ReturnType<typeof sellerFrom>;
 
 /** The one price of an offer for a customer: what the widget shows, the checkout shows and charges. */
 export function priceOffer(
@@ -51,15 +52,16 @@ export function pricingFor(deps: PurchaseDeps, seller: Seller, business: Busines
   };
 }
 
-/** The vendor's settings that pricing depends on: conversion, and its country (for reverse charge). */
-export async function sellerOf(deps: PurchaseDeps, scope: Scope) {
-  const vendor = await deps.store.vendors.find(scope.vendorId);
-  // The vendor's own country from its seller details; else the operator's SELLER_COUNTRY.
+/** The vendor's settings that pricing depends on: conversion, and the seller's country (for reverse charge). */
+export function sellerFrom(deps: Pick<PurchaseDeps, 'sellerOfRecord'>, vendor: Vendor | undefined) {
   return {
     allowConversion: vendor?.allowConversion ?? true,
-    country: (vendor?.country || deps.sellerCountry || '').toUpperCase() || null,
+    country: sellerCountryOf(vendor, deps.sellerOfRecord)?.toUpperCase() || null,
   };
 }
+
+export const sellerOf = async (deps: PurchaseDeps, scope: Scope) =>
+  sellerFrom(deps, await deps.store.vendors.find(scope.vendorId));
 
 /**
  * The offer behind a product or customized-product id, priced for a customer at `locality` (and,

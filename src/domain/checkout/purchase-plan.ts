@@ -9,7 +9,7 @@ import type { PriceQuote } from '../tax/index.ts';
 import { requireCountry, requireEmail, requirePayload } from '../validation.ts';
 import { businessTax, requireBusinessDetails, type BusinessTax } from './business-buyers.ts';
 import { newLicenceKey } from './licence-keys.ts';
-import { priceOffer, pricingFor, sellerOf } from './offer-quotes.ts';
+import { priceOffer, pricingFor, sellerFrom } from './offer-quotes.ts';
 import { firstBilling, openingState, type Opening } from './opening-state.ts';
 import type { PurchaseDeps, PurchaseRequest } from './purchase-request.ts';
 import { dueToday } from './due-today.ts';
@@ -45,6 +45,8 @@ export async function prepare(
   scope: Scope,
   request: Omit<PurchaseRequest, 'card'>,
 ): Promise<Prepared> {
+  // Every new purchase asks (docs/decisions.md §24): a suspended vendor's, or one in production without the seller's identity, is refused.
+  const vendor = await deps.catalog.requireOpenForSale(scope);
   const offer = await deps.catalog.resolveOffer(scope, request.productId);
   const { product, customized } = offer;
   const email = requireEmail(request.email);
@@ -54,7 +56,7 @@ export async function prepare(
   const country = requireCountry(request.country);
   const payload = requirePayload(customized?.payload ?? request.payload ?? null);
   const coupon = request.coupon ? await deps.coupons.redeemable(scope, product.id, request.coupon) : undefined;
-  const seller = await sellerOf(deps, scope);
+  const seller = sellerFrom(deps, vendor);
   const business = await businessTax(deps, request.vatId, country, seller.country);
   const { businessName, buyerAddress } = requireBusinessDetails(business, country, request);
   const quote = priceOffer(

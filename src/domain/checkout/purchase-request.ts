@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { ExchangeRates, PlatformFee } from '../money/index.ts';
 import type { Booking, CardInput, ChargeProtocol, PaymentGateway } from '../payments/index.ts';
 import type { EmailRecorder } from '../notifications/index.ts';
-import type { Environment, Transaction } from '../model.ts';
+import type { Environment, SellerOfRecord, Transaction } from '../model.ts';
 import type { Store } from '../ports.ts';
 import type { PriceQuote, UsSalesTaxTable, VatIdChecker } from '../tax/index.ts';
 
@@ -15,7 +15,7 @@ import type { PriceQuote, UsSalesTaxTable, VatIdChecker } from '../tax/index.ts'
 export interface PurchaseDeps {
   store: Store;
   clock: Clock;
-  catalog: Pick<CatalogService, 'resolveOffer'>;
+  catalog: Pick<CatalogService, 'resolveOffer' | 'requireOpenForSale'>;
   coupons: Pick<CouponService, 'redeemable'>;
   gateways: Record<Environment, PaymentGateway>;
   rates: ExchangeRates;
@@ -26,8 +26,8 @@ export interface PurchaseDeps {
   vatIds: VatIdChecker;
   /** The ZIP-level US sales tax table imported with `opentill tax import`, if any. */
   usSalesTax?: UsSalesTaxTable | undefined;
-  /** The seller's country when the vendor has none in its settings (SELLER_COUNTRY); unset: no reverse charge. */
-  sellerCountry?: string | undefined;
+  /** Who sells (SELLER_OF_RECORD): whose country decides reverse charge. */
+  sellerOfRecord: SellerOfRecord;
   /** Queues the receipt in the booking's database transaction. */
   emails?: EmailRecorder | undefined;
 }

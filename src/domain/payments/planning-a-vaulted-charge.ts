@@ -1,7 +1,8 @@
 import { latestUnderKey, pendingAttempt, wasVoided } from './charge-attempts.ts';
 import { AppError, invalidInput, invalidState, notFound } from '../errors.ts';
 import type { ExchangeRates } from '../money/index.ts';
-import type { Scope } from '../model.ts';
+import type { Scope, SellerOfRecord } from '../model.ts';
+import { saleRefusal } from '../production-access.ts';
 import type { VaultedPlan } from './attempt-plans.ts';
 import type { AttemptOf, ChargeAttempt, Store } from '../ports.ts';
 import { quotePrice, type PriceQuote, type UsSalesTaxTable } from '../tax/index.ts';
@@ -32,7 +33,12 @@ export interface VaultedChargeAsked {
  * a charge of nothing, and a key used before for another amount.
  */
 export async function planVaultedCharge(
-  deps: { store: Store; rates: ExchangeRates; usSalesTax?: UsSalesTaxTable | undefined },
+  deps: {
+    store: Store;
+    rates: ExchangeRates;
+    usSalesTax?: UsSalesTaxTable | undefined;
+    sellerOfRecord: SellerOfRecord;
+  },
   asked: VaultedChargeAsked,
 ) {
   const { scope, id, prices, firstKey, now } = asked;
@@ -56,6 +62,10 @@ export async function planVaultedCharge(
     const latest = await latestUnderKey((key) => repos.chargeAttempts.findByKey(key), firstKey, wasVoided);
     if (latest.attempt) return { existing: latest.attempt, quote } as const;
     if (latest.passed && !sameCharge(latest.passed, quote)) throw otherAmount();
+    // A new charge is a new sale: refused for a suspended vendor, and in production without the seller's identity (docs/decisions.md §24).
+    const vendor = await repos.vendors.find(scope.vendorId);
+    const refusal = vendor && saleRefusal(vendor, scope.environment, deps.sellerOfRecord);
+    if (refusal) throw refusal;
     if (transaction.status !== 'VAULTED_STATUS_ACTIVE')
       throw invalidState(`The vaulted payment method ${id} is ${transaction.status} and cannot be charged.`);
     if (quote.totalMinor <= 0) throw invalidInput('A charge must be of more than zero; nothing was charged.');

@@ -10,7 +10,7 @@ import type { ChargeProtocol } from './charge-protocol.ts';
 import type { Clock } from '../clock.ts';
 import type { PaymentGateway } from './gateway.ts';
 import { randomToken } from '../ids.ts';
-import type { Environment, Scope } from '../model.ts';
+import type { Environment, Scope, SellerOfRecord } from '../model.ts';
 import { parsePriceList, type ExchangeRates, type PlatformFee } from '../money/index.ts';
 import { planVaultedCharge } from './planning-a-vaulted-charge.ts';
 import type { Store } from '../ports.ts';
@@ -34,6 +34,8 @@ export interface VaultedChargeDeps {
   protocol: ChargeProtocol;
   /** The ZIP-level US sales tax table, when one was imported. */
   usSalesTax?: UsSalesTaxTable | undefined;
+  /** Who sells: a charge in production needs the seller's whole identity. */
+  sellerOfRecord: SellerOfRecord;
 }
 
 export function vaultedChargeService(deps: VaultedChargeDeps) {

@@ -1,4 +1,4 @@
-import type { ChangeFlag, Environment, LedgerEntry, Transaction } from '../model.ts';
+import type { ChangeFlag, Environment, LedgerEntry, Scope, Transaction } from '../model.ts';
 import type { AttemptOf, ChargeAttemptStatus } from './attempts.ts';
 
 // What the renewal engine claims and writes (src/domain/billing/billing.ts), and the sandbox clocks.
@@ -69,6 +69,8 @@ export interface BillingRepository {
    * Up to `limit` subscriptions due by `dueBy` (in one vendor's sandbox when `sandboxVendorId` is
    * set), oldest due first, leaving out rows held for a retry until `now` and rows with a renewal
    * attempt still PENDING that was recorded after `attemptsSince` (in flight at another worker).
+   * Subscriptions of a vendor whose renewals the operator stopped are left out, except those ending
+   * at the end of a cancelled period (docs/decisions.md §24).
    * PostgreSQL skips and locks rows until the surrounding database transaction ends. With `after`,
    * only rows past it in that order (by next charge, then id): where the claim before this one ended.
    */
@@ -80,6 +82,12 @@ export interface BillingRepository {
     limit: number;
     after?: ClaimCursor | undefined;
   }): Promise<DueSubscription[]>;
+  /**
+   * The vendor's live subscriptions (active or in trial) in the scope with a renewal due by `dueBy`,
+   * not held for a retry and with no renewal attempt open: those whose renewals the operator stopped
+   * and now lets go on (docs/decisions.md §24).
+   */
+  overdueOf(scope: Scope, dueBy: string): Promise<string[]>;
   /** The rows as they are now, locked until the surrounding database transaction ends. */
   lockMany(ids: readonly string[]): Promise<Map<string, BillingState>>;
   /** Inserts the attempts whose keys are new; returns the attempt of every key, earlier ones as they were. */

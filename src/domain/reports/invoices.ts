@@ -1,7 +1,14 @@
 import { notFound } from '../errors.ts';
 import { isPayment } from '../payments/index.ts';
 import { periodStart } from '../billing/index.ts';
-import { RECURRING_FREQUENCIES, type Environment, type Transaction } from '../model.ts';
+import {
+  RECURRING_FREQUENCIES,
+  type Environment,
+  type SellerOfRecord,
+  type Transaction,
+  type Vendor,
+} from '../model.ts';
+import { sellerOf } from '../production-access.ts';
 import type { Store } from '../ports.ts';
 
 /**
@@ -13,10 +20,16 @@ export interface InvoiceDocument {
   number: string;
   issuedAt: string;
   environment: Environment;
-  /** From the vendor's settings; the vendor's name and e-mail stand in when unset. */
+  /**
+   * The vendor's settings (its name stands in for an unset seller name); with SELLER_OF_RECORD=operator
+   * the operator's identity, on behalf of the vendor (docs/decisions.md §24).
+   */
   seller: {
     name: string;
-    email: string;
+    /** The vendor's account e-mail; null when the operator sells. */
+    email: string | null;
+    /** The vendor the operator sells for; null when the vendor sells itself. */
+    onBehalfOf: string | null;
     address: string[];
     country: string | null;
     taxId: string | null;
@@ -78,7 +91,23 @@ export function periodEnd(transaction: Pick<Transaction, 'chargeFrequency' | 'bi
   return null;
 }
 
-export function invoiceService(deps: { store: Store }) {
+/** Who an invoice names as the seller: the vendor, or the operator on its behalf; questions go to the vendor either way. */
+function sellerOnDocument(vendor: Vendor, sellerOfRecord: SellerOfRecord): InvoiceDocument['seller'] {
+  const { identity } = sellerOf(vendor, sellerOfRecord);
+  const byOperator = sellerOfRecord.mode === 'operator';
+  return {
+    name: identity.name || vendor.name,
+    email: byOperator ? null : vendor.email,
+    onBehalfOf: byOperator ? vendor.sellerName || vendor.name : null,
+    address: identity.address ?? [],
+    country: identity.country ?? null,
+    taxId: identity.taxId ?? null,
+    supportEmail: vendor.supportEmail ?? null,
+    logo: vendor.logo ?? null,
+  };
+}
+
+export function invoiceService(deps: { store: Store; sellerOfRecord: SellerOfRecord }) {
   return {
     /** The document behind `{base_url}/invoice/{hashId}`; the unguessable hash id is the key. */
     async find(environment: Environment, hashId: string): Promise<InvoiceDocument> {
@@ -113,15 +142,7 @@ export function invoiceService(deps: { store: Store }) {
         number: formatInvoiceNumber(entry.invoiceNumber, environment),
         issuedAt: entry.createdAt,
         environment,
-        seller: {
-          name: vendor.sellerName || vendor.name,
-          email: vendor.email,
-          address: vendor.address ?? [],
-          country: vendor.country ?? null,
-          taxId: vendor.taxId ?? null,
-          supportEmail: vendor.supportEmail ?? null,
-          logo: vendor.logo ?? null,
-        },
+        seller: sellerOnDocument(vendor, deps.sellerOfRecord),
         buyer: {
           name: name || null,
           businessName: business.businessName ?? null,

@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { Offer } from '../../../domain/catalog/index.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { Environment, Scope } from '../../../domain/model.ts';
+import { SaleRefused } from '../../../domain/production-access.ts';
 import type { Services } from '../../../services.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 import { sendProblem } from '../layout.ts';
@@ -18,18 +19,30 @@ export interface CheckoutContext {
   limits: CheckoutLimits;
   /** The product (or customized link) the checkout sells, with the vendor's scope it is priced and charged in. */
   offerOf(productId: string): Promise<{ scope: Scope; offer: Offer }>;
+  /**
+   * The offer, if its vendor's checkout may start a new purchase now (docs/decisions.md §24): what the
+   * form's page asks, so a buyer is told before typing anything. Its purchases ask again in the domain;
+   * a receipt or a payment under way is shown whatever the vendor's state now.
+   */
+  saleOf(productId: string): Promise<{ scope: Scope; offer: Offer }>;
   /** The seller's name as its invoices carry it (Settings), else the vendor's account name. */
   vendorName(scope: Scope): Promise<string>;
 }
 
 export function checkoutContext(app: HttpApp, { services, environment }: EnvironmentContext): CheckoutContext {
+  const offerOf = async (productId: string) => {
+    const scope = await services.catalog.ownerOf(productId, environment);
+    return { scope, offer: await services.catalog.resolveOffer(scope, productId) };
+  };
   return {
     services,
     environment,
     limits: checkoutLimits(app, services.config, environment),
-    async offerOf(productId) {
-      const scope = await services.catalog.ownerOf(productId, environment);
-      return { scope, offer: await services.catalog.resolveOffer(scope, productId) };
+    offerOf,
+    async saleOf(productId) {
+      const found = await offerOf(productId);
+      await services.catalog.requireOpenForSale(found.scope);
+      return found;
     },
     async vendorName(scope) {
       const vendor = await services.catalog.findVendor(scope.vendorId);
@@ -42,8 +55,9 @@ export function checkoutContext(app: HttpApp, { services, environment }: Environ
 export const problemPage = (reply: FastifyReply, status: number, title: string, text: string) =>
   sendProblem(reply, status, title, text, frameAncestorsOf(embeddingOf(reply.request)));
 
-/** Page-level failures that are not the form's fault: unknown product, expired link. */
+/** Page-level failures that are not the form's fault: unknown product, expired link, a seller not selling now. */
 export function offerFailure(reply: FastifyReply, err: unknown) {
+  if (err instanceof SaleRefused) return problemPage(reply, 403, err.title, err.message);
   if (err instanceof AppError && err.code === 'LINK_EXPIRED')
     return problemPage(reply, 410, 'This link has expired', err.message);
   if (err instanceof AppError && err.code === 'NOT_FOUND')

@@ -156,7 +156,7 @@ export function registerCheckoutPage(app: HttpApp, ctx: CheckoutContext) {
   );
 
   app.get<{ Params: Params }>('/payment/product/:productId', { schema: { hide: true } }, async (request, reply) => {
-    const found = await ctx.offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
+    const found = await ctx.saleOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
     if ('failure' in found) return offerFailure(reply, found.failure);
     const { scope, offer } = found;
     const prefill = readPrefill(request.query as Record<string, unknown>);

@@ -3,6 +3,7 @@ import type { Offer } from '../../../domain/catalog/index.ts';
 import { BusinessDetailsError, type CheckoutOutcome } from '../../../domain/checkout/index.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { Scope } from '../../../domain/model.ts';
+import { SaleRefused } from '../../../domain/production-access.ts';
 import { ERROR_STATUS } from '../../error-status.ts';
 import type { HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';
@@ -126,7 +127,8 @@ function purchaseFailure(
   err: unknown,
 ) {
   if (!(err instanceof AppError)) throw err;
-  if (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND') return offerFailure(reply, err);
+  if (err.code === 'LINK_EXPIRED' || err.code === 'NOT_FOUND' || err instanceof SaleRefused)
+    return offerFailure(reply, err);
   const show = (status: number, messages: FormMessages) =>
     showForm(ctx, request, reply, scope, offer, prefill, status, messages);
   // Another country, ZIP code or coupon than the price shown was for (a page without its script): show the new price, charge nothing.

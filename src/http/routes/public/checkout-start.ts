@@ -40,6 +40,8 @@ export function checkoutStartRoute(app: HttpApp, { services, environment }: Envi
       if (body.email) requireEmail(body.email);
       if (body.payload !== undefined) requirePayload(body.payload);
       const owner = await services.catalog.ownerOf(body.productId, environment);
+      // A seller not selling now (suspended; production without its identity) is refused here, before any form (docs/decisions.md §24).
+      await services.catalog.requireOpenForSale(owner);
       // Prices now, so an unknown, expired or unpriceable product fails here and not on the page.
       const { offer } = await services.purchases.quote(
         owner,
