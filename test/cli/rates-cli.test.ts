@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { formatDecimal, parseExchangeRateDays } from '../../src/domain/money/index.ts';
 import {
   cli as runCli,
   failedWith as failedWithReason,
@@ -271,6 +272,46 @@ describe('opentill rates', { concurrency: 3 }, () => {
       succeeded(imported);
       // 10.00 USD x 150 JPY/EUR / 1.25 USD/EUR = 1200 JPY exactly.
       assert.equal(parseJson(imported).transaction.netMinor, 1200);
+    } finally {
+      d.remove();
+    }
+  });
+
+  test('every day imported is kept for tax returns: the ECB history, then a day again (replaced) and a new one', async () => {
+    const d = sandboxDir();
+    const days = (rows: [string, string][]) =>
+      `<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><Cube>${rows
+        .map(([day, usd]) => `<Cube time='${day}'><Cube currency='USD' rate='${usd}'/></Cube>`)
+        .join('')}</Cube></gesmes:Envelope>`;
+    const kept = () =>
+      parseExchangeRateDays(readFileSync(join(d.dir, 'exchange-rates-history.xml'), 'utf8')).map(
+        (t) => `${t.date} ${formatDecimal(t.perEuro.get('USD')!)}`,
+      );
+    try {
+      const history = days([
+        ['2026-09-30', '1.1'],
+        ['2026-09-29', '1.2'],
+        ['2026-09-28', '1.3'],
+      ]);
+      const first = await d.run('rates', 'import', d.file('eurofxref-hist.xml', history), '--json');
+      succeeded(first);
+      assert.deepEqual([parseJson(first).date, parseJson(first).history.days], ['2026-09-30', 3]);
+      const again = await d.run(
+        'rates',
+        'import',
+        d.file(
+          'day.xml',
+          days([
+            ['2026-10-01', '1.4'],
+            ['2026-09-29', '1.25'],
+          ]),
+        ),
+      );
+      succeeded(again);
+      assert.match(again.stdout, /Kept 2 days for tax returns in .*exchange-rates-history\.xml \(4 in all\)/);
+      assert.deepEqual(kept(), ['2026-10-01 1.4', '2026-09-30 1.1', '2026-09-29 1.25', '2026-09-28 1.3']);
+      failedWith(await d.run('rates', 'import', d.file('bad.xml', '<Cube>')), /rate/i);
+      assert.equal(kept().length, 4, 'a refused file keeps nothing');
     } finally {
       d.remove();
     }
