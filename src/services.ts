@@ -35,6 +35,7 @@ import { reversalService } from './domain/payments/index.ts';
 import { sandboxClockService } from './domain/billing/index.ts';
 import { transactionService } from './domain/checkout/index.ts';
 import { payoutService, taxReturnService, type PayoutService, type TaxReturnService } from './domain/books/index.ts';
+import { reconciliationService, type ReconciliationService } from './domain/books/index.ts';
 import { vaultedChargeService } from './domain/payments/index.ts';
 import { sandboxGateway } from './gateways/sandbox-gateway.ts';
 import { unconfiguredGateway } from './gateways/unconfigured-gateway.ts';
@@ -103,6 +104,8 @@ export interface Services {
   readonly payouts: PayoutService;
   /** The tax returns of a period: EU OSS, UK, US, Canada, Australia. */
   readonly taxReturns: TaxReturnService;
+  /** The ledger against the processor's balance movements and payouts of a period (docs/decisions.md §25). */
+  readonly reconciliation: ReconciliationService;
   /** The payment processor's events: received by the webhook routes, acted on by the billing worker. */
   readonly processorEvents: ProcessorEventService;
   /** What an operator runs and watches: schema migrations, readiness, the work waiting (/readyz, /metrics). */
@@ -378,6 +381,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     emails,
     payouts: payoutService({ store, clock, holdDays: config.payoutHoldDays }),
     taxReturns: taxReturnService({ store, sellerOfRecord: config.sellerOfRecord }),
+    reconciliation: reconciliationService({ store, gateways }),
     maintenance: maintenanceOf(base),
     rateHistory: () => [...loadRateHistory(config.ratesHistoryFile), rates],
     hostedUrl(purpose, scope, subject) {

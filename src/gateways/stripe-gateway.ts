@@ -11,6 +11,7 @@ import type {
   SessionRequest,
   SessionStart,
 } from '../domain/payments/index.ts';
+import { stripeBooks } from './stripe-books.ts';
 import { translate } from './stripe-events.ts';
 import { idOf, METADATA_ATTEMPT, METADATA_SESSION } from './stripe-ids.ts';
 import {
@@ -40,6 +41,8 @@ export interface StripeGatewayOptions {
   /** The SDK gives up on a call after this; the charge protocol then treats it as unknown. */
   timeoutMs: number;
   now?: () => Date;
+  /** Items a list request asks for when the books are read (Stripe's most, 100, unless a test pages in smaller steps). */
+  listPageSize?: number | undefined;
 }
 
 /** An attempt asked again this long after it was recorded is looked up before it is charged (Stripe keeps idempotency keys for 24 hours). */
@@ -272,5 +275,6 @@ export function stripeGateway(options: StripeGatewayOptions): PaymentGateway {
       reference.startsWith('pi_') ? cancelIntent(calls, reference) : Promise.resolve({ status: 'NOT_FOUND' as const }),
     verifyEvent: (rawBody, signature) => verifyEvent(stripe, options.keys, rawBody, signature),
     translateEvent: (event) => translate(stripe, event),
+    books: stripeBooks(stripe, options.listPageSize),
   };
 }

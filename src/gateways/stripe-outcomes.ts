@@ -67,13 +67,25 @@ function cardOf(
   };
 }
 
+/**
+ * A balance transaction's fee in the payment's currency: the balance may be kept in another (the
+ * account's), and then the fee is converted back with the transaction's own `exchange_rate`. What the
+ * ledger books as a payment's fee, and what reconciliation compares it with.
+ */
+export function feeInPaymentCurrency(
+  balance: Pick<Stripe.BalanceTransaction, 'currency' | 'exchange_rate' | 'fee'>,
+  paymentCurrency: string,
+): number {
+  if (balance.currency === paymentCurrency.toLowerCase() || !balance.exchange_rate) return balance.fee;
+  return Math.round(balance.fee / balance.exchange_rate);
+}
+
 /** Stripe's fee of a payment, in the payment's currency (the balance transaction is in the account's). */
 function feeOf(intent: Stripe.PaymentIntent): number {
   const charge = intent.latest_charge;
   const balance = charge && typeof charge !== 'string' ? charge.balance_transaction : null;
   if (!balance || typeof balance === 'string') return 0;
-  if (balance.currency === intent.currency || !balance.exchange_rate) return balance.fee;
-  return Math.round(balance.fee / balance.exchange_rate);
+  return feeInPaymentCurrency(balance, intent.currency);
 }
 
 const expired = ({ now }: StripeCalls, created: number) => now().getTime() - created * 1000 > SESSION_LIFETIME_MS;

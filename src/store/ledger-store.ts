@@ -4,6 +4,7 @@ import type { Repositories } from '../domain/ports.ts';
 import type { DialectName, Executor, ReadRows } from './database.ts';
 import { whereScope } from './scope.ts';
 import { precompiled, precompiledRow } from './precompiled.ts';
+import { referenceReads } from './ledger-references.ts';
 import { byCreatedThenId } from './row-order.ts';
 import type { LedgerEntriesTable } from './schema.ts';
 
@@ -235,7 +236,7 @@ function entryReads(
  */
 export function entriesStore(db: Executor, dialect: DialectName, runners: Runners = {}): EntryRepository {
   const statements = entryStatements(db, dialect, runners);
-  return { ...entryWrites(db, dialect, statements), ...entryReads(db, statements) };
+  return { ...entryWrites(db, dialect, statements), ...entryReads(db, statements), ...referenceReads(db) };
 }
 
 /**

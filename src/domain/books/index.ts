@@ -4,3 +4,5 @@ export * from './payouts.ts';
 export * from './statement-csv.ts';
 export * from './tax-report.ts';
 export * from './tax-returns.ts';
+export * from './reconciliation.ts';
+export * from './reconciliation-model.ts';

@@ -1,3 +1,5 @@
+import type { ProcessorBooks } from './processor-activity.ts';
+
 /**
  * The payment network, seen from the domain (the shape of Medusa's payment provider): a payment the
  * customer completes in the browser, a card saved for later, an off-session charge under a key, a
@@ -196,6 +198,8 @@ export interface PaymentGateway {
   verifyEvent?(rawBody: Buffer, signature: string | undefined): EventCheck;
   /** Puts a stored event in opentill's terms (asking the processor what it needs to). */
   translateEvent?(event: InboundEvent): Promise<ProcessorEvent>;
+  /** The processor's records of its balance, for reconciliation with the ledger; processors that keep no balance (virtual cards, none) lack it. */
+  readonly books?: ProcessorBooks;
 }
 
 /** Luhn checksum over the digits of a card number. */

@@ -9,3 +9,4 @@ export * from './sandbox-cards.ts';
 export * from './seen-ledger.ts';
 export * from './vaulted-charges.ts';
 export * from './platform-fees.ts';
+export * from './processor-activity.ts';

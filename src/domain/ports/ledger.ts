@@ -42,6 +42,30 @@ export interface EntryRepository {
   findByHash(environment: Environment, hashId: string): Promise<(LedgerEntry & { vendorId: string }) | undefined>;
   /** The transaction's entry that keeps this processor id (a payment's, a refund's, a dispute's), if any. */
   findByExternalId(transactionId: string, externalId: string): Promise<LedgerEntry | undefined>;
+  /** The environment's entries of the processor `provider` booked in [from, to) that keep its id, oldest first (for reconciliation). */
+  referencedIn(filter: ReferenceFilter & { from: string; to: string }): Promise<ReferencedEntry[]>;
+  /** The environment's entries of the processor `provider` that keep one of these ids, whenever they were booked. */
+  withReferences(filter: ReferenceFilter, references: readonly string[]): Promise<ReferencedEntry[]>;
+}
+
+export interface ReferenceFilter {
+  environment: Environment;
+  /** The gateway's provider, as entries keep it (`STRIPE`). */
+  provider: string;
+}
+
+/** An entry as reconciliation with the processor reads it: the processor's id it keeps, its amount and fee. */
+export interface ReferencedEntry {
+  entryId: string;
+  transactionId: string;
+  vendorId: string;
+  type: LedgerEntry['type'];
+  createdAt: string;
+  reference: string;
+  currency: string;
+  amountMinor: number;
+  /** The processor's fee as booked (a payment's as the processor charged it; a reversal's, its share given back). */
+  feeMinor: number;
 }
 
 export interface FeedRepository {
