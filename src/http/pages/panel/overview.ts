@@ -58,7 +58,8 @@ export function overviewContent(o: Overview, environment: Environment, locale: s
     .join(', ');
   return html`<p class="inline muted">Revenue per ${o.unit === 'day' ? 'day' : 'month'}, ${period}, net of tax.
     <a href="${panelHref('/panel', environment, { by: o.unit === 'day' ? 'month' : 'day' })}" data-testid="unit-switch">Show per ${o.unit === 'day' ? 'month' : 'day'}</a>
-    <a href="${panelHref('/panel/payouts', environment)}" data-testid="payouts-link">Balance and payouts</a></p>
+    <a href="${panelHref('/panel/payouts', environment)}" data-testid="payouts-link">Balance and payouts</a>
+    <a href="${panelHref('/panel/taxes', environment)}" data-testid="taxes-link">Tax returns</a></p>
   <div class="cards">
     ${card(`Revenue, ${period} (USD)`, money(o.usd.paidTotal - o.usd.refundedTotal), `${o.payments} payments`, 'revenue-usd')}
     ${card('MRR (USD)', money(o.mrr.usd), mrrOthers ? `from ${mrrOthers}` : 'active subscriptions', 'mrr-usd')}

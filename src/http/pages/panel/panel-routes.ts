@@ -11,6 +11,7 @@ import { registerPayoutPages } from './payout-routes.ts';
 import { panelRouting } from './panel-context.ts';
 import { cookieOf, SESSION_COOKIE } from './panel-cookies.ts';
 import { registerSettingsPages } from './settings-routes.ts';
+import { registerTaxPages } from './tax-routes.ts';
 import { registerTransactionPages } from './transaction-routes.ts';
 
 /**
@@ -30,6 +31,7 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   registerOverviewPage(routing);
   registerCustomerPages(routing);
   registerPayoutPages(routing);
+  registerTaxPages(routing);
   registerDeveloperPages(routing);
   registerSettingsPages(routing);
   registerLogoUpload(app, {

@@ -1,7 +1,7 @@
-import { TAX_SCHEMES, type TaxPeriod, type TaxReportRow } from '../../../domain/books/index.ts';
-import type { Environment, Vendor } from '../../../domain/model.ts';
-import { formatMinor } from '../../../domain/money/index.ts';
-import { html, type Html } from '../layout.ts';
+import { TAX_SCHEMES, type TaxPeriod, type TaxReportRow } from '../../domain/books/index.ts';
+import type { Environment, Vendor } from '../../domain/model.ts';
+import { formatMinor } from '../../domain/money/index.ts';
+import { html, type Html } from './layout.ts';
 
 /** The words of each return and section, as the CSV's columns name them (docs/decisions.md §23). */
 const SCHEME_NAMES: Record<string, string> = {
@@ -26,18 +26,28 @@ export interface ReportQuery {
   vendor: string;
 }
 
-/** The form that asks for a period's returns: GET, so a report is a link the operator can keep. */
-export function reportForm(query: ReportQuery, view: { environment: Environment; vendors: Vendor[] }): Html {
-  return html`<form method="get" action="/operator/reports" class="filters"><input type="hidden" name="env" value="${view.environment}">
+/**
+ * The form that asks for a period's returns: GET, so a report is a link to keep. The operator's console
+ * (`vendors`) chooses whose sales; a vendor's panel has only its own.
+ */
+export function reportForm(
+  query: ReportQuery,
+  view: { action: string; environment: Environment; vendors?: Vendor[] | undefined },
+): Html {
+  return html`<form method="get" action="${view.action}" class="filters"><input type="hidden" name="env" value="${view.environment}">
   <div><label for="period">Period</label><input id="period" name="period" value="${query.period}" placeholder="2026-Q3" required aria-describedby="period-help"></div>
   <div><label for="scheme">Return</label><select id="scheme" name="scheme">${['all', ...TAX_SCHEMES].map(
     (s) => html`<option value="${s}"${s === query.scheme ? html` selected` : ''}>${SCHEME_NAMES[s]!}</option>`,
   )}</select></div>
-  <div><label for="vendor">Sales of</label><select id="vendor" name="vendor"><option value="">Every vendor</option>${view.vendors.map(
-    (v) => html`<option value="${v.id}"${v.id === query.vendor ? html` selected` : ''}>${v.name}</option>`,
-  )}</select></div>
+  ${
+    view.vendors
+      ? html`<div><label for="vendor">Sales of</label><select id="vendor" name="vendor"><option value="">Every vendor</option>${view.vendors.map(
+          (v) => html`<option value="${v.id}"${v.id === query.vendor ? html` selected` : ''}>${v.name}</option>`,
+        )}</select></div>`
+      : ''
+  }
   <div><button type="submit">Show</button></div></form>
-  <p class="muted" id="period-help">A quarter (2026-Q3), a month (2026-07) or a year (2026), in UTC. Without a vendor: every vendor's sales, as the operator selling for them files them.</p>`;
+  <p class="muted" id="period-help">A quarter (2026-Q3), a month (2026-07) or a year (2026), in UTC.${view.vendors ? " Without a vendor: every vendor's sales, as the operator selling for them files them." : ''}</p>`;
 }
 
 /** The returns of a period as a table, with the CSV to file from. */
