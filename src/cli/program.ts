@@ -8,6 +8,7 @@ import { registerOperatorCommands } from './commands/operator.ts';
 import { registerPayoutCommands } from './commands/payouts.ts';
 import { registerProductCommands } from './commands/product.ts';
 import { registerRatesCommands } from './commands/rates.ts';
+import { registerReconcileCommands } from './commands/reconcile.ts';
 import { registerSandboxCommands } from './commands/sandbox.ts';
 import { registerServerCommands } from './commands/server.ts';
 import { registerStripeCommands } from './commands/stripe.ts';
@@ -37,6 +38,7 @@ function program(io: CliIo): Command {
   registerAttemptCommands(opentill);
   registerRatesCommands(opentill);
   registerTaxCommands(opentill);
+  registerReconcileCommands(opentill);
   registerStripeCommands(opentill);
   registerBackupCommands(opentill);
   registerDoctorCommand(opentill);

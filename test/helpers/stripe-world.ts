@@ -4,6 +4,7 @@ import type { BillingOptions } from '../../src/domain/billing/billing.ts';
 import { stripeGateway } from '../../src/gateways/stripe-gateway.ts';
 import { setupStripe } from '../../src/gateways/stripe-setup.ts';
 import type { ServiceOverrides } from '../../src/services.ts';
+import type { Database } from '../../src/store/database.ts';
 import type { StoreKind } from '../../support/databases.ts';
 import { startStripeStandIn, type StripeStandIn } from './stripe-standin/index.ts';
 import { startTestApp, type TestApp, type TestVendor } from './test-app.ts';
@@ -68,6 +69,10 @@ export async function startStripeWorld(
     env?: Record<string, string>;
     /** The stand-in's own options (an account settling in another currency). */
     standin?: { balance?: { currency: string; exchangeRate: number } };
+    /** Items a list request of the gateway's books asks for (Stripe's 100 unless a test pages in smaller steps). */
+    listPageSize?: number;
+    /** A database of the test's own (for a CLI run on it too), left to the test to drop. */
+    database?: Database;
   } = {},
 ): Promise<StripeWorld> {
   // Stripe's time is the test's too: objects' ages, and the 24 hours it keeps idempotency keys.
@@ -87,6 +92,7 @@ export async function startStripeWorld(
     jsUrl: standin.jsUrl,
     timeoutMs: options.gatewayTimeoutMs ?? 5000,
     now: options.now,
+    listPageSize: options.listPageSize,
   });
   const app = await startTestApp(kind, {
     clock: options.clock,
@@ -94,6 +100,7 @@ export async function startStripeWorld(
     payments: options.payments,
     gateways: { production: gateway },
     env: options.env,
+    database: options.database,
   });
   const setup = await setupStripe({ keys, apiUrl: standin.url, webhookUrl: `${app.url}/webhooks/stripe` });
   keys.webhookSecret = setup.signingSecret!;
