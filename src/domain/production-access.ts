@@ -37,16 +37,22 @@ export interface SellerOf {
  * Settings (its account name does not stand in for a legal name), or the operator for every vendor.
  */
 export function sellerOf(vendor: SellerDetails, sellerOfRecord: SellerOfRecord): SellerOf {
-  const identity =
-    sellerOfRecord.mode === 'operator'
-      ? sellerOfRecord.identity
-      : { name: vendor.sellerName, address: vendor.address, country: vendor.country, taxId: vendor.taxId };
+  if (sellerOfRecord.mode === 'operator') return withMissing('operator', sellerOfRecord.identity);
+  const { sellerName: name, address, country, taxId } = vendor;
+  return withMissing('vendor', { name, address, country, taxId });
+}
+
+/** The operator's identity and what it lacks, when it sells for every vendor; undefined when each vendor sells itself. */
+export const operatorSeller = (sellerOfRecord: SellerOfRecord): SellerOf | undefined =>
+  sellerOfRecord.mode === 'operator' ? withMissing('operator', sellerOfRecord.identity) : undefined;
+
+function withMissing(seller: SellerOf['seller'], identity: SellerIdentity): SellerOf {
   const missing: IdentityField[] = [];
   if (!identity.name?.trim()) missing.push('legal name');
   if (!identity.address?.some((line) => line.trim())) missing.push('address');
   if (!identity.country) missing.push('country');
   if (!identity.taxId?.trim()) missing.push('tax ID');
-  return { seller: sellerOfRecord.mode, identity, missing };
+  return { seller, identity, missing };
 }
 
 /** The seller's country for tax (reverse charge, the returns): the identity's, else SELLER_COUNTRY for a vendor that set none. */

@@ -140,6 +140,10 @@ function outboxReads(db: Executor): Pick<OutboxRepository, 'list' | 'noticesDue'
         .where('next_charge', 'is not', null)
         .where('next_charge', '>', q.now)
         .where('next_charge', '<=', q.yearlyUntil)
+        // No notice of a charge the operator stopped (docs/decisions.md §24); sent once they go on, if still ahead.
+        .where((eb) =>
+          eb('vendor_id', 'not in', eb.selectFrom('vendors').select('vendors.id').where('renewals_stopped', '=', 1)),
+        )
         .where((eb) =>
           eb.or([
             eb.and([

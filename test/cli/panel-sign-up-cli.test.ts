@@ -147,8 +147,11 @@ describe('opentill and PANEL_SIGNUP', () => {
     }[];
     assert.equal(vendor!.productionEnabled, false);
     const table = await opentill.run('vendor', 'list');
-    assert.match(table.stdout, /^ID +NAME +E-MAIL +CREATED +PRODUCTION$/m);
-    assert.match(table.stdout, new RegExp(`^${vendor!.id} +Open Co +open@example\\.test +\\S+ +sandbox only$`, 'm'));
+    assert.match(table.stdout, /^ID +NAME +E-MAIL +CREATED +PRODUCTION +STATE +SELLER IDENTITY$/m);
+    assert.match(
+      table.stdout,
+      new RegExp(`^${vendor!.id} +Open Co +open@example\\.test +\\S+ +sandbox only +active `, 'm'),
+    );
     failedWith(
       await opentill.run('credential', 'create', '--vendor', vendor!.id, '--environment', 'production'),
       new RegExp(
@@ -167,7 +170,7 @@ describe('opentill and PANEL_SIGNUP', () => {
       await opentill.run('vendor', 'enable-production', '--vendor', 'TC-VE_nobody'),
       /Vendor TC-VE_nobody was not found/,
     );
-    assert.match((await opentill.run('vendor', 'list')).stdout, new RegExp(`^${vendor!.id} .* yes$`, 'm'));
+    assert.match((await opentill.run('vendor', 'list')).stdout, new RegExp(`^${vendor!.id} .* yes +active `, 'm'));
 
     const issued = await opentill.run(
       'credential',

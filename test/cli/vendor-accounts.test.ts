@@ -30,11 +30,14 @@ describe('opentill vendor list and product list', () => {
       assert.ok(!Number.isNaN(Date.parse(vendors[0]!.createdAt)));
       const text = await run('vendor', 'list');
       succeeded(text);
-      assert.match(text.stdout, /^ID +NAME +E-MAIL +CREATED +PRODUCTION$/m);
+      assert.match(text.stdout, /^ID +NAME +E-MAIL +CREATED +PRODUCTION +STATE +SELLER IDENTITY$/m);
       assert.match(
         text.stdout,
-        new RegExp(`^${id} +Acme Tools +owner@acme\\.test +\\d{4}-\\S+ +yes$`, 'm'),
-        'a vendor of the CLI may use production',
+        new RegExp(
+          `^${id} +Acme Tools +owner@acme\\.test +\\d{4}-\\S+ +yes +active +legal name, address, country, tax ID missing$`,
+          'm',
+        ),
+        'a vendor of the CLI may use production, once its seller identity is complete',
       );
 
       succeeded(

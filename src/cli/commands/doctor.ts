@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../../config.ts';
 import type { Environment } from '../../domain/model.ts';
+import { operatorSeller, type IdentityField } from '../../domain/production-access.ts';
 import { io, print, run } from '../output.ts';
 
 /** One finding: `ok`, `note` (works, but worth knowing), or `fix` (opentill will not run right until it is fixed). */
@@ -91,6 +92,7 @@ async function diagnose(): Promise<Check[]> {
       );
       for (const environment of ['production', 'sandbox'] as const)
         checks.push(payments(services, environment, config));
+      if (!pending.length) checks.push(...(await sellerIdentities(services)));
       checks.push(await emails(config));
     } catch (err) {
       // What the driver said (an outage reaches here with it as the cause), not the message meant for API clients.
@@ -142,3 +144,65 @@ function payments(services: Awaited<ReturnType<typeof open>>, environment: Envir
     };
   return { name, status: 'ok', detail };
 }
+
+/** Vendors listed one by one, at most this many; `opentill vendor list` shows every one. */
+const LISTED = 20;
+
+/**
+ * Whose seller identity keeps production checkout closed (docs/decisions.md §24): the operator's when
+ * it sells for every vendor (a fix: nobody can sell), else each vendor's that reaches production.
+ */
+async function sellerIdentities(services: Awaited<ReturnType<typeof open>>): Promise<Check[]> {
+  const name = 'seller identity';
+  const operator = operatorSeller(services.config.sellerOfRecord);
+  if (operator) {
+    const { missing } = operator;
+    if (missing.length === 0)
+      return [{ name, status: 'ok', detail: 'the operator sells for every vendor, as SELLER_NAME' }];
+    const variables = missing.map((field) => OPERATOR_VARIABLES[field]).join(', ');
+    return [
+      {
+        name,
+        status: 'fix',
+        detail: `the operator sells for every vendor (SELLER_OF_RECORD=operator) but its ${missing.join(', ')} is not set, so no production checkout opens: set ${variables}`,
+      },
+    ];
+  }
+  const statuses = await services.catalog.vendorStatuses();
+  const incomplete = statuses.filter((s) => s.productionEnabled && s.seller.missing.length > 0);
+  if (incomplete.length === 0)
+    return statuses.length
+      ? [
+          {
+            name,
+            status: 'ok',
+            detail: 'every vendor that reaches production has its legal name, address, country and tax ID',
+          },
+        ]
+      : [];
+  const checks: Check[] = incomplete.slice(0, LISTED).map(({ vendor, seller }) => ({
+    name: `${name} of ${vendor.name} (${vendor.id})`,
+    status: 'note',
+    detail: `its production checkout stays closed until its ${seller.missing.join(', ')} ${seller.missing.length > 1 ? 'are' : 'is'} set: the panel's Settings, or opentill vendor settings --vendor ${vendor.id} ${seller.missing.map((field) => VENDOR_FLAGS[field]).join(' ')}`,
+  }));
+  if (incomplete.length > LISTED)
+    checks.push({
+      name,
+      status: 'note',
+      detail: `${incomplete.length - LISTED} more vendors lack a part of it: opentill vendor list`,
+    });
+  return checks;
+}
+
+const OPERATOR_VARIABLES: Record<IdentityField, string> = {
+  'legal name': 'SELLER_NAME',
+  address: 'SELLER_ADDRESS',
+  country: 'SELLER_COUNTRY',
+  'tax ID': 'SELLER_TAX_ID',
+};
+const VENDOR_FLAGS: Record<IdentityField, string> = {
+  'legal name': '--seller-name ...',
+  address: '--address "street|city"',
+  country: '--country XX',
+  'tax ID': '--tax-id ...',
+};

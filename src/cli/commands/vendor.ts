@@ -7,8 +7,9 @@ import { fail, print, run } from '../output.ts';
 import { table } from '../table.ts';
 import { withServices } from '../with-services.ts';
 import { registerFeeCommand } from './vendor-fee.ts';
+import { registerSuspensionCommands, suspensionText } from './vendor-suspension.ts';
 
-/** `opentill vendor create|list|invite|enable-production|settings|fee`. */
+/** `opentill vendor create|list|invite|enable-production|settings|fee|suspend|resume`. */
 export function registerVendorCommands(program: Command) {
   const vendor = program.command('vendor').description('manage vendors');
   registerAccessCommands(vendor);
@@ -16,6 +17,7 @@ export function registerVendorCommands(program: Command) {
   registerList(vendor);
   registerSettings(vendor);
   registerFeeCommand(vendor);
+  registerSuspensionCommands(vendor);
 }
 
 /** `opentill vendor create`: a vendor with its production and sandbox credentials. */
@@ -50,43 +52,54 @@ function registerCreate(vendor: Command) {
     );
 }
 
-/** `opentill vendor list`: every vendor, and whether it may use production. */
+/** `opentill vendor list`: every vendor, whether it may use production, its state, and what its seller identity lacks. */
 function registerList(vendor: Command) {
   vendor
     .command('list')
     .description(
-      'list the vendors: id, name, e-mail, when each was created, and whether it may use production (sandbox only: an open sign-up not yet enabled)',
+      'list the vendors: id, name, e-mail, when each was created, whether it may use production (sandbox only: an open sign-up not yet enabled), ' +
+        'whether it is suspended, and what of the seller identity its production checkout needs is missing',
     )
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) =>
       run(!!opts.json, () =>
         withServices(async (services) => {
-          const vendors = (await services.catalog.listVendors()).map(
-            ({ id, name, email, createdAt, productionEnabled }) => ({
-              id,
-              name,
-              email,
-              createdAt,
-              productionEnabled,
-            }),
-          );
+          const vendors = (await services.catalog.vendorStatuses()).map(({ vendor: v, seller, fee }) => ({
+            id: v.id,
+            name: v.name,
+            email: v.email,
+            createdAt: v.createdAt,
+            productionEnabled: v.productionEnabled,
+            suspension: v.suspension,
+            seller: seller.seller,
+            identityMissing: seller.missing,
+            platformFee: fee.fee,
+          }));
           print(!!opts.json, vendors, () =>
             vendors.length === 0
               ? 'No vendors yet: opentill vendor create --name ... --email ...'
               : table(
-                  ['ID', 'NAME', 'E-MAIL', 'CREATED', 'PRODUCTION'],
+                  ['ID', 'NAME', 'E-MAIL', 'CREATED', 'PRODUCTION', 'STATE', 'SELLER IDENTITY'],
                   vendors.map((v) => [
                     v.id,
                     v.name,
                     v.email,
                     v.createdAt,
                     v.productionEnabled ? 'yes' : 'sandbox only',
+                    suspensionText(v),
+                    identityText(v.seller, v.identityMissing),
                   ]),
                 ),
           );
         }),
       ),
     );
+}
+
+/** What a vendor's production checkout still needs, as `vendor list` and `doctor` say it. */
+export function identityText(seller: 'vendor' | 'operator', missing: readonly string[]): string {
+  if (missing.length === 0) return seller === 'operator' ? "complete (the operator's)" : 'complete';
+  return `${seller === 'operator' ? "the operator's " : ''}${missing.join(', ')} missing`;
 }
 
 /** `opentill vendor settings`: a vendor's conversion, framing and invoice details. */

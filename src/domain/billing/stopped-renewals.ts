@@ -20,6 +20,7 @@ export async function skipStoppedRenewals(ctx: BillingContext, vendorId: string)
     const now = ctx.deps.clock.now(scope);
     moved += await ctx.deps.store.transaction(async (repos) => {
       const ids = await repos.billing.overdueOf(scope, now.toISOString());
+      if (ids.length === 0) return 0;
       const states = await repos.billing.lockMany(ids);
       const writes = [...states].flatMap(([id, state]) => movedOn(id, state, now) ?? []);
       if (writes.length > 0) await repos.billing.apply(writes);

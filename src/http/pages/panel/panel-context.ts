@@ -18,6 +18,7 @@ import {
   type PanelRouting,
   type ViewRun,
 } from './panel-routing.ts';
+import { checkoutWarnings } from './panel-notices.ts';
 import { authPage, productionClosedContent } from './panel-views.ts';
 
 /** What the guards of a signed-in route need: the services, and the frame to answer in. */
@@ -79,6 +80,7 @@ async function sendPanelPage(
         csrf: session.csrfToken,
         notice: options.notice,
         error: options.error,
+        warnings: checkoutWarnings(services.catalog.vendorStatus(vendor), environment),
       },
       section,
       title,

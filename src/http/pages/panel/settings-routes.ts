@@ -23,7 +23,13 @@ export function registerSettingsPages({ services, view, action, page, to, notice
       environment,
       'settings',
       'Settings',
-      settingsContent({ environment, csrf: session.csrfToken, vendor, form: extra.form }),
+      settingsContent({
+        environment,
+        csrf: session.csrfToken,
+        vendor,
+        form: extra.form,
+        operatorSells: services.config.sellerOfRecord.mode === 'operator',
+      }),
       extra,
     );
   };

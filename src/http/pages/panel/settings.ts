@@ -14,6 +14,8 @@ export function settingsContent(view: {
   csrf: string;
   vendor: Vendor;
   form?: FormBody | undefined;
+  /** SELLER_OF_RECORD=operator: the operator's identity is on the invoices, not these details. */
+  operatorSells?: boolean;
 }): Html {
   const env = view.environment;
   const v = view.vendor;
@@ -23,7 +25,11 @@ export function settingsContent(view: {
     <label class="check"><input type="checkbox" name="allowConversion" value="yes"${conversion ? html` checked` : ''}> Customers may pay in their own currency, converted from USD</label>
     <label for="origins">Sites that may frame the admin tool (origins, comma-separated)</label><input id="origins" name="adminFrameOrigins" value="${typed('adminFrameOrigins', v.adminFrameOrigins.join(', '))}" placeholder="https://admin.example.com">
     <h2>On your invoices</h2>
-    <p class="muted">Invoices and credit notes show these as the seller. Without a seller name they show ${v.name}.</p>
+    ${
+      view.operatorSells
+        ? html`<p class="muted">The operator of this server sells for you: invoices name it as the seller, on behalf of your seller name (else ${v.name}), with your support e-mail and logo.</p>`
+        : html`<p class="muted">Invoices and credit notes show these as the seller. Your production checkout opens once the legal name, address, country and tax ID are all set.</p>`
+    }
     <label for="sellerName">Seller name (your company's legal name)</label><input id="sellerName" name="sellerName" maxlength="200" value="${typed('sellerName', v.sellerName ?? '')}" placeholder="${v.name}">
     <label for="address">Address (one line each)</label><textarea id="address" name="address" rows="4">${typed('address', (v.address ?? []).join('\n'))}</textarea>
     <label for="country">Country (two-letter code, e.g. DE)</label><input id="country" name="country" maxlength="2" value="${typed('country', v.country ?? '')}" autocomplete="country">
