@@ -81,9 +81,16 @@ for (const kind of await storeKinds()) {
       const again = await signedIn('ops3@opentill.test');
       await t.services.operators.resetPassword('ops3@opentill.test');
       assert.equal((await again.b.get('/operator')).location, '/operator/signin');
+
+      // A session ends after 8 hours of the server's clock, whatever the cookie's own age says.
+      const late = await signedIn('ops3b@opentill.test');
+      clock.advance(8 * 3600_000 - 1000);
+      assert.equal((await late.b.get('/operator')).status, 200);
+      clock.advance(2000);
+      assert.equal((await late.b.get('/operator')).location, '/operator/signin');
     });
 
-    test('vendors: production enabled and a fee set from the console; a bad fee or an unknown vendor is said and changes nothing', async () => {
+    test('vendors: production enabled, a fee set, suspended and resumed from the console; bad input or an unknown vendor is said and changes nothing', async () => {
       const { b } = await signedIn('ops4@opentill.test');
       const closed = await t.services.catalog.createVendor({
         name: 'Newcomer',
@@ -112,16 +119,36 @@ for (const kind of await storeKinds()) {
       assert.equal((await b.post(`/operator/vendors/${closed.id}/fee`, { fee: '' })).status, 303);
       assert.equal((await t.services.catalog.requireVendor(closed.id)).platformFee, null, 'empty: PLATFORM_FEE again');
 
+      // Suspended with renewals stopped, from the console: the vendor's checkout takes nothing new.
+      await b.get(`/operator/vendors/${closed.id}`);
+      const tooLong = await b.post(`/operator/vendors/${closed.id}/suspend`, { reason: 'x'.repeat(501) });
+      assert.equal(tooLong.status, 400);
+      assert.equal((await t.services.catalog.requireVendor(closed.id)).suspension, null);
+      const suspended = await b.post(`/operator/vendors/${closed.id}/suspend`, {
+        reason: 'Chargebacks under review',
+        stopRenewals: 'yes',
+      });
+      assert.equal(suspended.location, `/operator/vendors/${closed.id}?env=production&done=suspended`);
+      const suspension = (await t.services.catalog.requireVendor(closed.id)).suspension;
+      assert.deepEqual([suspension?.reason, suspension?.renewalsStopped], ['Chargebacks under review', true]);
+      await assert.rejects(t.services.catalog.requireOpenForSale({ vendorId: closed.id, environment: 'sandbox' }));
+      const shown = await b.get(`/operator/vendors/${closed.id}`);
+      assert.match(shown.html, /Suspended, renewals stopped[^]*Chargebacks under review/);
+      assert.equal((await b.post(`/operator/vendors/${closed.id}/resume`, {})).status, 303);
+      assert.equal((await t.services.catalog.requireVendor(closed.id)).suspension, null);
+      await t.services.catalog.requireOpenForSale({ vendorId: closed.id, environment: 'sandbox' });
+
       assert.equal((await b.get('/operator/vendors/TC-VE_NOBODY')).status, 404);
       assert.equal((await b.post('/operator/vendors/TC-VE_NOBODY/production', {})).status, 404);
     });
 
     test('payouts: balances, statements made and marked paid once, their CSV and PDF; the other environment’s is not found', async () => {
-      const { b } = await signedIn('ops5@opentill.test');
       clock.set(new Date(START));
       const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 100 }] });
       await v.buy(product.id, { email: 'buyer@example.com', country: 'US', region: 'OR', currency: 'USD' });
       clock.set(new Date(START + 20 * DAY));
+      // Signed in now: a session lasts 8 hours of this clock.
+      const { b } = await signedIn('ops5@opentill.test');
 
       const balances = await b.get('/operator/balances?env=sandbox');
       assert.match(balances.html, new RegExp(`data-testid="balance-${v.vendor.id}-USD"[^]*?\\$90\\.00`));

@@ -65,7 +65,7 @@ export function operatorPage(frame: OperatorFrame, section: OperatorSection, tit
 }
 
 /** The console's bar, on top of the panel's layout. */
-export const OPERATOR_STYLE = `.panel.operator.production .bar{background:#eef2ff}`;
+export const OPERATOR_STYLE = `.panel.operator.production .bar{background:#eef2ff}button.danger{background:var(--bad);border-color:var(--bad)}`;
 
 /** The sign-in page of the console. */
 export function operatorSignInPage(view: {
