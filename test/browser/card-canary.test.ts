@@ -131,6 +131,11 @@ describe('card-number canary', () => {
       vendor: { id: string };
       credentials: { production: string };
     };
+    // Production checkout opens once the seller's identity is complete (docs/decisions.md §24).
+    const identity = ['--seller-name', 'Canary Software Ltd', '--address', '1 Test Street|Testville'];
+    succeeded(
+      await cli(['vendor', 'settings', '--vendor', created.id, ...identity, '--country', 'US', '--tax-id', 'T-1'], env),
+    );
     const product = await cli(
       [
         'product',
