@@ -28,7 +28,12 @@ describe('the operator console in Chromium', () => {
     });
     acme = await t.newVendor('Acme Software');
     other = await t.newVendor('Nordlicht Apps GmbH');
-    await t.services.catalog.createVendor({ name: 'Newcomer', email: 'new@comer.test', productionEnabled: false });
+    const newcomer = await t.services.catalog.createVendor({
+      name: 'Newcomer',
+      email: 'new@comer.test',
+      productionEnabled: false,
+    });
+    await t.services.catalog.suspendVendor(newcomer.id, { reason: 'Unusual refunds', stopRenewals: true });
     for (const [vendor, usd, country, region] of [
       [acme, 49, 'US', 'OR'],
       [acme, 19, 'GB', undefined],
@@ -69,6 +74,7 @@ describe('the operator console in Chromium', () => {
       await page.click('button[type="submit"]');
       await look(page, 'vendors', size, 'Vendors');
       assert.equal(await page.locator('tbody tr').count(), 3);
+      assert.match((await page.locator('tbody tr').last().textContent())!, /Suspended, renewals stopped/);
 
       await page.click(`a[href^="/operator/vendors/${acme.vendor.id}"]`);
       await page.fill('#fee', '4%');
