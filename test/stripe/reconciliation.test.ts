@@ -286,6 +286,11 @@ for (const kind of await storeKinds()) {
         await cli.run('reconcile', 'stripe', '--from', '2031-03-01', '--to', '2031-03-01', '--env', 'sandbox'),
         /Stripe is not configured for sandbox: set STRIPE_SANDBOX_SECRET_KEY/,
       );
+      w.standin.faults.add({ method: 'GET', path: /^\/v1\/balance_transactions$/, mode: 'error-500', times: 1 });
+      failedWith(
+        await cli.run('reconcile', 'stripe', '--from', '2031-03-01', '--to', '2031-03-01'),
+        /The processor's records \(STRIPE\) could not be read: /,
+      );
       await assert.rejects(
         w.app.services.reconciliation.reconcile({
           provider: 'STRIPE',

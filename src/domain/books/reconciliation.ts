@@ -53,9 +53,13 @@ async function fromProcessor<T>(provider: string, read: () => Promise<T>): Promi
   try {
     return await read();
   } catch (err) {
-    throw new AppError('SERVICE_UNAVAILABLE', `${provider}'s records could not be read: ${(err as Error).message}`, {
-      cause: err,
-    });
+    throw new AppError(
+      'SERVICE_UNAVAILABLE',
+      `The processor's records (${provider}) could not be read: ${(err as Error).message}`,
+      {
+        cause: err,
+      },
+    );
   }
 }
 
