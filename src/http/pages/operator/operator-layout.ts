@@ -8,6 +8,7 @@ export const OPERATOR_SECTIONS = [
   ['balances', 'Balances', '/operator/balances'],
   ['payouts', 'Payouts', '/operator/payouts'],
   ['reports', 'Tax returns', '/operator/reports'],
+  ['reconciliation', 'Reconciliation', '/operator/reconciliation'],
 ] as const;
 export type OperatorSection = (typeof OPERATOR_SECTIONS)[number][0];
 
