@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
+import { ARTIFACTS, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { formBrowser } from '../helpers/form-browser.ts';
 import { startStripeWorld, type StripeWorld } from '../helpers/stripe-world.ts';
 import { storeKinds } from '../helpers/test-app.ts';
@@ -58,6 +59,8 @@ for (const kind of await storeKinds()) {
       assert.match(differ.html, /data-testid="amount-differs"[^]*?25\.00 USD[^]*?24\.99 USD/);
       assert.doesNotMatch(differ.html, /missing-in-ledger|missing-at-processor/);
 
+      if (kind === 'sqlite') await lookAt(w.app.url, password, days);
+
       const backwards = await b.get('/operator/reconciliation?from=2031-04-03&to=2031-04-01');
       assert.equal(backwards.status, 400);
       assert.match(backwards.html, /ends \(2031-04-01\) before it starts/);
@@ -66,4 +69,26 @@ for (const kind of await storeKinds()) {
       assert.match(sandbox.html, /sandbox takes no payments through STRIPE/);
     });
   });
+}
+
+/** The page with a difference on it, axe-clean, shot at desktop and phone size (test-artifacts/operator-reconciliation-*.png). */
+async function lookAt(url: string, password: string, days: string) {
+  const browser = await launchChromium();
+  try {
+    for (const [size, viewport] of SCREEN_SIZES) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      await page.goto(`${url}/operator/signin`);
+      await page.fill('#email', 'ops@opentill.test');
+      await page.fill('#password', password);
+      await page.click('button[type="submit"]');
+      await page.goto(`${url}${days}`);
+      assert.equal(await page.locator('[data-testid="amount-differs"]').count(), 1);
+      assert.deepEqual(await seriousViolations(page), [], `reconciliation (${size})`);
+      await page.screenshot({ path: `${ARTIFACTS}operator-reconciliation-${size}.png`, fullPage: true });
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
 }

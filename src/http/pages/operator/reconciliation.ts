@@ -70,10 +70,10 @@ export function reconciliationContent(r: ReconciliationReport): Html {
     r.payouts.length
       ? table(
           'Payouts',
-          html`<th>Payout</th><th>Arrives</th><th class="num">Amount</th><th class="num">Against its items</th>`,
+          html`<th>Payout</th><th class="hide-phone">Arrives</th><th class="num">Amount</th><th class="num">Against its items</th>`,
           r.payouts.map(
             (p) =>
-              html`<tr data-testid="payout"><td><code>${p.id}</code><span class="why">${p.status}</span></td><td>${p.arrivalDate}</td><td class="num">${amount(p.amountMinor, p.currency)}</td><td class="num">${againstItems(p)}</td></tr>`,
+              html`<tr data-testid="payout"><td><code>${p.id}</code><span class="why">${p.status}</span></td><td class="hide-phone">${p.arrivalDate}</td><td class="num">${amount(p.amountMinor, p.currency)}</td><td class="num">${againstItems(p)}</td></tr>`,
           ),
         )
       : html`<p class="muted">No payouts in these days.</p>`
