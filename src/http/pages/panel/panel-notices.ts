@@ -10,7 +10,8 @@ import { panelHref } from './panel-layout.ts';
  * missing and where to set it (or, when the operator sells for every vendor, whom to ask).
  */
 export function checkoutWarnings(status: VendorStatus, environment: Environment): Html | undefined {
-  const identity = environment === 'production' && status.seller.missing.length > 0;
+  // A vendor not reaching production at all sees the page that says so instead.
+  const identity = environment === 'production' && status.productionEnabled && status.seller.missing.length > 0;
   if (!status.suspension && !identity) return undefined;
   return html`${status.suspension ? suspended(status.suspension) : ''}${identity ? identityMissing(status.seller) : ''}`;
 }
