@@ -78,6 +78,10 @@ for (const kind of await storeKinds()) {
         });
         assert.equal(cancel.status, 200, cancel.text);
 
+        for (const reason of ['x'.repeat(501), 'bell\u0007']) {
+          const refused = await t.services.catalog.suspendVendor(v.vendor.id, { reason }).catch((e: unknown) => e);
+          assert.ok(refused instanceof AppError && refused.code === 'INVALID_INPUT', String(refused));
+        }
         const again = await t.services.catalog.suspendVendor(v.vendor.id, { reason: 'chargebacks under review' });
         assert.equal(again.changed, false, 'the same suspension again changes nothing');
         assert.equal(again.vendor.suspension?.since, suspended.vendor.suspension?.since);

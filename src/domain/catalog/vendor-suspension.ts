@@ -15,9 +15,11 @@ export const SUSPENSION_REASON_MAX = 500;
 
 function reasonOf(reason: string | null | undefined, before: string | null): string | null {
   if (reason === undefined) return before;
+  if (reason !== null && typeof reason !== 'string') throw invalidInput('The reason must be text.');
   if (reason === null || reason.trim() === '') return null;
-  if (typeof reason !== 'string') throw invalidInput('The reason must be text.');
   const text = reason.trim().replace(/\s+/g, ' ');
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(text)) throw invalidInput('The reason cannot contain control characters.');
   if ([...text].length > SUSPENSION_REASON_MAX)
     throw invalidInput(`The reason can have at most ${SUSPENSION_REASON_MAX} characters.`);
   return text;
