@@ -51,6 +51,21 @@ describe('opentill payouts', () => {
       assert.deepEqual(await json('payouts', 'balance', '--vendor', vendor, '--env', 'sandbox'), [
         { currency: 'USD', balanceMinor: 3750, heldMinor: 0, carriedMinor: 0 },
       ]);
+      // Without --vendor, every vendor's: what the operator owes, vendor by vendor.
+      const every = await json('payouts', 'balance', '--env', 'sandbox');
+      assert.deepEqual(
+        every.find((b: { vendorId: string }) => b.vendorId === vendor),
+        {
+          vendorId: vendor,
+          vendorName: 'Books Co',
+          currency: 'USD',
+          balanceMinor: 3750,
+          heldMinor: 0,
+          carriedMinor: 0,
+        },
+      );
+      const table = await run('payouts', 'balance', '--env', 'sandbox');
+      assert.match(table.stdout, new RegExp(`^${vendor} +USD +37\\.50 +0\\.00 +0\\.00$`, 'm'));
       const [statement] = await json('payouts', 'create', '--vendor', vendor, '--env', 'sandbox', '--until', today);
       assert.deepEqual([statement.number, statement.payableMinor, statement.entryCount], [1, 3750, 1]);
 

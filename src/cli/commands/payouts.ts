@@ -35,30 +35,41 @@ export function registerPayoutCommands(program: Command) {
       .option('--env <environment>', 'production (real money) or sandbox', environment, 'production' as Environment)
       .option('--json', 'print JSON');
 
-  vendorCommand(
-    'balance',
-    "the vendor's balance per currency: income not on a statement yet, and the part still held",
-  ).action((opts: VendorOptions) =>
-    run(!!opts.json, () =>
-      withServices(async (services) => {
-        await requireVendor(services, opts.vendor, !!opts.json);
-        const balances = await services.payouts.balances(opts.vendor, opts.env);
-        print(!!opts.json, balances, () =>
-          balances.length === 0
-            ? 'Nothing owed: no entries are waiting for a statement.'
-            : table(
-                ['CURRENCY', 'BALANCE', 'HELD', 'CARRIED'],
-                balances.map((b) => [
-                  b.currency,
-                  formatMinor(b.balanceMinor, b.currency),
-                  formatMinor(b.heldMinor, b.currency),
-                  formatMinor(b.carriedMinor, b.currency),
-                ]),
-              ),
-        );
-      }),
-    ),
-  );
+  payouts
+    .command('balance')
+    .description(
+      "balances per currency: income not on a statement yet, and the part still held; every vendor's, or one's with --vendor",
+    )
+    .option('--vendor <id>', 'one vendor (TC-VE_...)')
+    .option('--env <environment>', 'production (real money) or sandbox', environment, 'production' as Environment)
+    .option('--json', 'print JSON')
+    .action((opts: Partial<VendorOptions> & { env: Environment }) =>
+      run(!!opts.json, () =>
+        withServices(async (services) => {
+          if (opts.vendor !== undefined) await requireVendor(services, opts.vendor, !!opts.json);
+          const owed = await services.payouts.everyBalance(opts.env, opts.vendor);
+          const rows = owed.map(({ vendor, balance }) => ({
+            vendorId: vendor.id,
+            vendorName: vendor.name,
+            ...balance,
+          }));
+          print(!!opts.json, opts.vendor ? rows.map(({ vendorId: _id, vendorName: _name, ...b }) => b) : rows, () =>
+            rows.length === 0
+              ? 'Nothing owed: no entries are waiting for a statement.'
+              : table(
+                  ['VENDOR', 'CURRENCY', 'BALANCE', 'HELD', 'CARRIED'],
+                  rows.map((b) => [
+                    b.vendorId,
+                    b.currency,
+                    formatMinor(b.balanceMinor, b.currency),
+                    formatMinor(b.heldMinor, b.currency),
+                    formatMinor(b.carriedMinor, b.currency),
+                  ]),
+                ),
+          );
+        }),
+      ),
+    );
 
   vendorCommand(
     'create',

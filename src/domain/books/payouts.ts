@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts';
 import { invalidInput, invalidState, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { isIsoDate } from '../validation.ts';
-import type { Environment } from '../model.ts';
+import type { Environment, Vendor } from '../model.ts';
 import type { Repositories, Store, StatementLine } from '../ports.ts';
 import type { PayoutStatement, VendorBalance } from './payout-model.ts';
 import { heldFrom, settle, statementWindow } from './payout-statement.ts';
@@ -16,16 +16,29 @@ export interface PayoutDeps {
 
 /** Vendors' balances and payout statements (docs/decisions.md §22): what the platform owes each vendor. */
 export function payoutService(deps: PayoutDeps) {
+  // In the vendor's time: a sandbox whose clock the vendor moved ahead holds from that time.
+  const balances = (vendorId: string, environment: Environment): Promise<VendorBalance[]> =>
+    deps.store.payouts.balances(
+      vendorId,
+      environment,
+      heldFrom(deps.clock.now({ vendorId, environment }), deps.holdDays),
+    );
   return {
     /** A statement per currency the vendor has entries to cover in, up to the end of the day `until`. */
     create: (vendorId: string, environment: Environment, until: string) =>
       createStatements(deps, vendorId, environment, until),
-    balances: (vendorId: string, environment: Environment): Promise<VendorBalance[]> =>
-      deps.store.payouts.balances(
-        vendorId,
-        environment,
-        heldFrom(deps.clock.now({ vendorId, environment }), deps.holdDays),
-      ),
+    balances,
+    /** Every vendor's balances (or one vendor's), what the operator owes each: the console's and `payouts balance`'s list. */
+    everyBalance: async (
+      environment: Environment,
+      vendorId?: string,
+    ): Promise<{ vendor: Vendor; balance: VendorBalance }[]> => {
+      const vendors = (await deps.store.vendors.list()).filter((v) => vendorId === undefined || v.id === vendorId);
+      const each = await Promise.all(
+        vendors.map(async (vendor) => (await balances(vendor.id, environment)).map((balance) => ({ vendor, balance }))),
+      );
+      return each.flat();
+    },
     list: (vendorId: string, environment: Environment) => deps.store.payouts.list(vendorId, environment),
     /** The statement, or undefined when there is none of that id. */
     find: (id: string): Promise<PayoutStatement | undefined> => deps.store.payouts.find(id),

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { PayoutStatement } from '../../../domain/books/index.ts';
-import type { Environment, Vendor } from '../../../domain/model.ts';
+import type { Environment } from '../../../domain/model.ts';
 import type { Services } from '../../../services.ts';
 import { html } from '../layout.ts';
 import { vendorLocale } from '../panel/panel-routing.ts';
@@ -9,12 +9,6 @@ import { sendStatement } from '../statement-downloads.ts';
 import { balancesContent, markPaidForm, newStatementsForm, statementsContent } from './books.ts';
 import { operatorHref } from './operator-layout.ts';
 import { nothingHere, type OperatorRouting } from './operator-routing.ts';
-
-/** The vendors a page is about: the one of `?vendor=`, else all of them. */
-async function vendorsOf(services: Services, vendorId: string | undefined): Promise<Vendor[]> {
-  const vendors = await services.catalog.listVendors();
-  return vendorId ? vendors.filter((v) => v.id === vendorId) : vendors;
-}
 
 /** Today in UTC, the default last day of a new statement. */
 const today = (services: Services) => services.clock.now().toISOString().slice(0, 10);
@@ -29,14 +23,7 @@ export function registerBookPages(routing: OperatorRouting) {
   const vendorParam = (query: unknown) => (query as { vendor?: string }).vendor || undefined;
 
   view('/operator/balances', async (session, environment, request, reply) => {
-    const vendors = await vendorsOf(services, vendorParam(request.query));
-    const balances = (
-      await Promise.all(
-        vendors.map(async (vendor) =>
-          (await services.payouts.balances(vendor.id, environment)).map((balance) => ({ vendor, balance })),
-        ),
-      )
-    ).flat();
+    const balances = await services.payouts.everyBalance(environment, vendorParam(request.query));
     const content = balancesContent({
       environment,
       balances,
