@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
+import { formBrowser } from '../helpers/form-browser.ts';
 import { startTestApp, storeKinds, type TestApp } from '../helpers/test-app.ts';
 
 /**
@@ -18,46 +19,7 @@ for (const kind of await storeKinds()) {
     after(() => t.close());
 
     /** A browser of sorts: keeps cookies, reads the page's form token. */
-    function browser() {
-      const jar = new Map<string, string>();
-      const remember = (res: Response) => {
-        for (const line of res.headers.getSetCookie()) {
-          const [pair] = line.split(';');
-          const [name, value] = pair!.split('=');
-          if (value) jar.set(name!, value);
-          else jar.delete(name!);
-        }
-      };
-      const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-      let lastPage = '';
-      return {
-        jar,
-        async get(path: string) {
-          const res = await fetch(`${t.url}${path}`, { headers: { cookie: cookie() }, redirect: 'manual' });
-          remember(res);
-          lastPage = await res.text();
-          return { status: res.status, html: lastPage, location: res.headers.get('location'), headers: res.headers };
-        },
-        async post(path: string, fields: Record<string, string>, withToken = true) {
-          const token = /name="csrf" value="([^"]*)"/.exec(lastPage)?.[1] ?? '';
-          const res = await fetch(`${t.url}${path}`, {
-            method: 'POST',
-            redirect: 'manual',
-            headers: { cookie: cookie(), 'content-type': 'application/x-www-form-urlencoded' },
-            body: new URLSearchParams(withToken ? { csrf: token, ...fields } : fields),
-          });
-          remember(res);
-          const html = await res.text();
-          if (res.status === 200) lastPage = html;
-          return {
-            status: res.status,
-            html,
-            location: res.headers.get('location'),
-            setCookie: res.headers.getSetCookie(),
-          };
-        },
-      };
-    }
+    const browser = () => formBrowser(t.url);
 
     async function signUp(email: string, company = 'Acme Software') {
       const b = browser();

@@ -1,6 +1,6 @@
 import type { Environment } from '../../../domain/model.ts';
 import { html, type Html } from '../layout.ts';
-import { csrfField } from '../panel/panel-layout.ts';
+import { csrfField, panelHref } from '../panel/panel-layout.ts';
 
 /** The console's pages and their order in the navigation. */
 export const OPERATOR_SECTIONS = [
@@ -23,16 +23,8 @@ export const OPERATOR_NOTICES: Record<string, string> = {
   paid: 'The statement is marked paid.',
 };
 
-/** A link to a console page in an environment, with more query parameters if any. */
-export function operatorHref(
-  path: string,
-  environment: Environment,
-  query: Record<string, string | number | undefined> = {},
-): string {
-  const params = new URLSearchParams({ env: environment });
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
-  return `${path}?${params.toString()}`;
-}
+/** A link to a console page in an environment, with more query parameters if any: the panel's, with another path. */
+export const operatorHref = panelHref;
 
 export interface OperatorFrame {
   email: string;
