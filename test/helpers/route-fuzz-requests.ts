@@ -96,7 +96,7 @@ const BELONGS: [field: RegExp, names: RegExp][] = [
   [/^(transactionId|id|q)$/, /\.tx\.\w+$/],
   [/^(email|customerEmail|assignEmail|userMail)$/, /\.email$/],
   [/^(licence|hashId)$/, /\.(licence|id\d+)$/],
-  [/^csrf$/, /^(panelCsrf|loginCsrf)$/],
+  [/^csrf$/, /^(panelCsrf|loginCsrf|operatorCsrf)$/],
   [/^formToken$/, /\.(manageForm|adminForm)$/],
   [/^version$/, /\.adminVersion$/],
 ];
@@ -273,6 +273,7 @@ const headers = (world: World, own: string, other: string) =>
         ),
         cookie: fc.oneof(
           { weight: 3, arbitrary: fc.constant('{{panelCookies}}') },
+          { weight: 3, arbitrary: fc.constant('{{panelCookies}}; {{operatorCookie}}') },
           {
             weight: 1,
             arbitrary: fc.constantFrom(

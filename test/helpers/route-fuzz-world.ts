@@ -10,6 +10,7 @@ import { TEST_CARD, type TestApp, type TestVendor } from './test-app.ts';
  * form tokens are read from the pages themselves, as a browser would.
  */
 const PANEL_LOGIN = { email: 'fuzz-owner@vendor.test', password: 'correct horse battery staple' };
+const OPERATOR_EMAIL = 'fuzz-operator@opentill.test';
 
 const formField = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)?.[1];
 const cookieOf = (setCookie: string | string[] | undefined, name: string) =>
@@ -65,6 +66,8 @@ export async function seedWorld(t: TestApp, v: TestVendor): Promise<World> {
     await openHostedPages(t, v, world, environment);
   }
   await signInToPanel(t, world, true);
+  await t.services.operators.create(OPERATOR_EMAIL);
+  await signInToConsole(t, world);
   return world;
 }
 
@@ -127,7 +130,28 @@ export async function signInToPanel(t: TestApp, world: World, signUp = false) {
   world.set('loginCsrf', loginCsrf);
 }
 
-/** Opens again what a fuzzed request may have ended (a panel sign-out, revoked admin sessions). */
+/**
+ * The operator signed in to its console (a new password each time, so none is kept in the world for a
+ * request to use): its cookie is sent beside the panel's, its form token is one more csrf.
+ */
+async function signInToConsole(t: TestApp, world: World) {
+  const { password } = await t.services.operators.resetPassword(OPERATOR_EMAIL);
+  const form = await send(t.url, { method: 'GET', path: '/operator/signin', headers: {} });
+  const csrf = cookieOf(form.headers['set-cookie'], 'ot_operator_csrf')!;
+  const posted = await send(t.url, {
+    method: 'POST',
+    path: '/operator/signin',
+    headers: { cookie: `ot_operator_csrf=${csrf}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: Buffer.from(new URLSearchParams({ csrf, email: OPERATOR_EMAIL, password }).toString()),
+  });
+  const session = cookieOf(posted.headers['set-cookie'], 'ot_operator');
+  if (posted.status !== 303 || !session) throw new Error(`console sign-in failed: ${posted.status}`);
+  const page = await send(t.url, { method: 'GET', path: '/operator', headers: { cookie: `ot_operator=${session}` } });
+  world.set('operatorCookie', `ot_operator=${session}`);
+  world.set('operatorCsrf', formField(page.text, 'csrf') ?? '');
+}
+
+/** Opens again what a fuzzed request may have ended (a panel or console sign-out, revoked admin sessions). */
 export async function keepSessionsOpen(t: TestApp, v: TestVendor, world: World) {
   const panel = await send(t.url, {
     method: 'GET',
@@ -135,6 +159,12 @@ export async function keepSessionsOpen(t: TestApp, v: TestVendor, world: World) 
     headers: { cookie: world.get('panelCookies') ?? '' },
   });
   if (panel.status !== 200) await signInToPanel(t, world);
+  const consolePage = await send(t.url, {
+    method: 'GET',
+    path: '/operator',
+    headers: { cookie: world.get('operatorCookie') ?? '' },
+  });
+  if (consolePage.status !== 200) await signInToConsole(t, world);
   for (const environment of ['production', 'sandbox'] as const) {
     const prefix = environment === 'sandbox' ? '/sandbox' : '';
     const admin = await send(t.url, {
