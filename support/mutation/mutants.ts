@@ -72,6 +72,10 @@ const U_FEE = 'test/unit/platform-fee.test.ts';
 const PAYOUTS = 'test/api/payouts.test.ts';
 const TAX_REPORT = 'test/api/tax-report.test.ts';
 const U_TAX_PERIODS = 'test/unit/tax-periods-and-rates.test.ts';
+const CONSOLE = 'test/api/operator-console.test.ts';
+const PANEL_TAXES = 'test/api/panel-taxes.test.ts';
+const RATES_CLI = 'test/cli/rates-cli.test.ts';
+const H = 'src/http/pages/';
 
 const D = 'src/domain/';
 const G = 'src/gateways/';
@@ -708,8 +712,8 @@ export const mutants: Mutant[] = [
   {
     id: 'stripe-fee-ignored',
     file: `${G}stripe-outcomes.ts`,
-    find: 'if (balance.currency === intent.currency || !balance.exchange_rate) return balance.fee;',
-    replace: 'if (balance.currency === intent.currency || !balance.exchange_rate) return 0;',
+    find: 'if (balance.currency === paymentCurrency.toLowerCase() || !balance.exchange_rate) return balance.fee;',
+    replace: 'if (balance.currency === paymentCurrency.toLowerCase() || !balance.exchange_rate) return 0;',
     tests: [STRIPE_PAYMENTS],
   },
   {
@@ -1108,5 +1112,55 @@ export const mutants: Mutant[] = [
     find: ".where('e.created_at', '<', f.to);",
     replace: ';',
     tests: [TAX_REPORT],
+  },
+  // The operator's console (issue 34): who gets in, for how long, what a form needs, which statement.
+  {
+    id: 'console-session-as-long-as-a-vendors',
+    file: `${D}accounts/operator-accounts.ts`,
+    find: 'export const OPERATOR_SESSION_MS = 8 * 3600_000;',
+    replace: 'export const OPERATOR_SESSION_MS = 12 * 3600_000;',
+    tests: [CONSOLE],
+  },
+  {
+    id: 'console-form-without-its-token',
+    file: `${H}operator/operator-routing.ts`,
+    find: "if (request.method === 'POST' && !same(",
+    replace: "if (request.method === 'NONE' && !same(",
+    tests: [CONSOLE],
+  },
+  {
+    id: 'console-new-password-keeps-sessions',
+    file: `${S}operators-store.ts`,
+    find: "await db.deleteFrom('operator_sessions').where('user_id', '=', userId).execute();",
+    replace: '',
+    tests: [CONSOLE],
+  },
+  {
+    id: 'console-statement-of-the-other-environment',
+    file: `${H}operator/books-routes.ts`,
+    find: 'return statement?.environment === environment ? statement : undefined;',
+    replace: 'return statement;',
+    tests: [CONSOLE],
+  },
+  {
+    id: 'panel-tax-csv-of-the-query-vendor',
+    file: `${H}panel/tax-routes.ts`,
+    find: "const query = { ...reportQueryOf(request.query), vendor: '' };",
+    replace: 'const query = reportQueryOf(request.query);',
+    tests: [PANEL_TAXES],
+  },
+  {
+    id: 'panel-tax-csv-of-every-vendor',
+    file: `${H}panel/tax-routes.ts`,
+    find: 'return sendTaxReturnCsv(services, reply, { query, environment, vendorId: session.user.vendorId });',
+    replace: 'return sendTaxReturnCsv(services, reply, { query, environment, vendorId: query.vendor || undefined });',
+    tests: [PANEL_TAXES],
+  },
+  {
+    id: 'rates-history-keeps-the-old-day',
+    file: `${D}money/rate-history.ts`,
+    find: 'for (const t of imported) byDate.set(t.date, t);',
+    replace: 'for (const t of imported) if (!byDate.has(t.date)) byDate.set(t.date, t);',
+    tests: [RATES_CLI],
   },
 ];
