@@ -107,9 +107,11 @@ describe('opentill rates', { concurrency: 3 }, () => {
       assert.match(imported.stdout, /restart it to use these rates/);
       assert.equal(existsSync(d.table), true);
       assert.deepEqual(
-        readdirSync(d.dir).filter((f) => f.includes('exchange-rates')),
-        ['exchange-rates.xml'],
-        'no temporary file is left behind',
+        readdirSync(d.dir)
+          .filter((f) => f.includes('exchange-rates'))
+          .sort(),
+        ['exchange-rates-history.xml', 'exchange-rates.xml'],
+        'the table and the days kept for tax returns; no temporary file is left behind',
       );
 
       const shown = parseJson(await d.run('rates', 'show', '--json'));
@@ -139,6 +141,7 @@ describe('opentill rates', { concurrency: 3 }, () => {
         currencies: 5,
         restartRequired: true,
         overriddenBy: null,
+        history: { file: join(d.dir, 'exchange-rates-history.xml'), days: 1 },
       });
 
       const shown = parseJson(await d.run('rates', 'show', '--json'));
@@ -219,8 +222,10 @@ describe('opentill rates', { concurrency: 3 }, () => {
 
       assert.equal(readFileSync(d.table, 'utf8'), before);
       assert.deepEqual(
-        readdirSync(d.dir).filter((f) => f.includes('exchange-rates')),
-        ['exchange-rates.xml'],
+        readdirSync(d.dir)
+          .filter((f) => f.includes('exchange-rates'))
+          .sort(),
+        ['exchange-rates-history.xml', 'exchange-rates.xml'],
       );
       assert.equal(parseJson(await d.run('rates', 'show', '--json')).date, '2026-12-04');
     } finally {
