@@ -1143,13 +1143,6 @@ export const mutants: Mutant[] = [
     tests: [CONSOLE],
   },
   {
-    id: 'panel-tax-csv-of-the-query-vendor',
-    file: `${H}panel/tax-routes.ts`,
-    find: "const query = { ...reportQueryOf(request.query), vendor: '' };",
-    replace: 'const query = reportQueryOf(request.query);',
-    tests: [PANEL_TAXES],
-  },
-  {
     id: 'panel-tax-csv-of-every-vendor',
     file: `${H}panel/tax-routes.ts`,
     find: 'return sendTaxReturnCsv(services, reply, { query, environment, vendorId: session.user.vendorId });',

@@ -46,8 +46,8 @@ export function registerTaxPages({ services, view, page }: PanelRouting) {
       return page(reply, session, environment, 'overview', 'Not found', html`<p>There are no tax returns here.</p>`, {
         status: 404,
       });
-    // Whose sales is the session's: a `vendor` in the query is not read.
-    const query = { ...reportQueryOf(request.query), vendor: '' };
+    // Whose sales is the session's, never the query's.
+    const query = reportQueryOf(request.query);
     return sendTaxReturnCsv(services, reply, { query, environment, vendorId: session.user.vendorId });
   });
 }
