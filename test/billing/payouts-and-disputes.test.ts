@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import { fixedClock } from '../../src/domain/clock.ts';
 import type { ProcessorEvent } from '../../src/domain/payments/gateway.ts';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
@@ -97,6 +98,85 @@ for (const kind of await storeKinds()) {
       const settled = await statement();
       assert.deepEqual([settled?.carriedInMinor, settled?.totals.incomeMinor, settled?.payableMinor], [-9000, 9000, 0]);
       assert.equal(await holds(), undefined, 'nothing owed, nothing carried: no balance to show');
+    });
+
+    test('property: whatever the order of sales, refunds, disputes lost or won and statements, the statements paid plus the balance is the vendor income', async () => {
+      const step = fc.oneof(
+        fc.record({ kind: fc.constant('sale' as const), usd: fc.integer({ min: 1, max: 300 }) }),
+        fc.record({ kind: fc.constant('refund' as const), pick: fc.nat(), quarter: fc.boolean() }),
+        fc.record({ kind: fc.constant('dispute' as const), pick: fc.nat(), won: fc.boolean() }),
+        fc.record({ kind: fc.constant('days' as const), days: fc.integer({ min: 1, max: 20 }) }),
+        fc.record({ kind: fc.constant('statement' as const) }),
+      );
+      const seen = { chargebacks: 0, won: 0, afterPayout: 0 };
+      let runs = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          // A sale, a statement after the hold, a dispute of that sale (lost or won) after the payout, then whatever comes.
+          fc
+            .tuple(fc.integer({ min: 1, max: 300 }), fc.boolean(), fc.array(step, { minLength: 2, maxLength: 10 }))
+            .map(([usd, won, rest]) => [
+              { kind: 'sale' as const, usd },
+              { kind: 'days' as const, days: 15 },
+              { kind: 'statement' as const },
+              { kind: 'dispute' as const, pick: 0, won },
+              ...rest,
+            ]),
+          async (steps) => {
+            const vendor = await t.newVendor(`Disputed ${runs++}`);
+            const sales: { id: string; disputed: boolean }[] = [];
+            let paidOut = 0;
+            let statements = 0;
+            for (const s of steps) {
+              if (s.kind === 'sale') {
+                const product = await vendor.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: s.usd }] });
+                sales.push({ id: await vendor.buy(product.id, { country: 'US', region: 'OR' }), disputed: false });
+              } else if (s.kind === 'days') later(s.days);
+              else if (s.kind === 'statement') {
+                clock.advance(1000);
+                const made = await t.services.payouts.create(vendor.vendor.id, 'sandbox', day());
+                paidOut += made.reduce((a, m) => a + m.payableMinor, 0);
+                statements += made.length;
+              } else if (sales.length > 0) {
+                const sale = sales[s.pick % sales.length]!;
+                clock.advance(1000);
+                if (s.kind === 'refund')
+                  await t.services.refunds
+                    .refund(vendor.scope('sandbox'), sale.id, s.quarter ? { request: { amount: '0.25' } } : {})
+                    .catch(() => undefined); // nothing left to refund, or disputed: refused, changes nothing
+                else if (!sale.disputed) {
+                  sale.disputed = true;
+                  const [payment] = await t.services.store.entries.listForTransaction(sale.id);
+                  const attempt = (await t.services.store.chargeAttempts.latestFor(sale.id, 'PURCHASE'))!;
+                  for (const outcome of s.won ? (['open', 'won'] as const) : (['open'] as const)) {
+                    await webhooks.deliver({
+                      kind: 'dispute',
+                      paymentReference: payment!.externalId!,
+                      attemptId: attempt.id,
+                      disputeReference: `dp_${kind}_${sale.id}`,
+                      amountMinor: payment!.amountTotalMinor,
+                      currency: 'USD',
+                      outcome,
+                    });
+                    await t.services.processorEvents.runDue();
+                    clock.advance(1000);
+                  }
+                  seen.chargebacks++;
+                  if (s.won) seen.won++;
+                  if (statements > 0) seen.afterPayout++;
+                }
+              }
+            }
+            let income = 0;
+            for (const { id } of sales)
+              for (const e of await t.services.store.entries.listForTransaction(id)) income += e.incomeMinor;
+            const balance = (await t.services.payouts.balances(vendor.vendor.id, 'sandbox'))[0]?.balanceMinor ?? 0;
+            assert.equal(paidOut + balance, income, JSON.stringify(steps));
+          },
+        ),
+        { numRuns: 8 },
+      );
+      assert.ok(seen.chargebacks > 0 && seen.won > 0 && seen.afterPayout > 0, JSON.stringify(seen));
     });
   });
 }
