@@ -105,6 +105,9 @@ export async function catchUpUnderLoad(
     const subscription = await buy(moverScope, daily.id);
 
     const reader = await services.catalog.createVendor({ name: 'Reader', email: 'reader@vendor.test' });
+    // It sells in production too, which needs the seller's identity (docs/decisions.md §24).
+    const identity = { sellerName: 'Reader Ltd', address: ['1 Test Street'], country: 'US', taxId: 'T-1' };
+    await services.catalog.updateVendorSettings(reader.id, identity);
     const targets = [];
     for (const environment of ['sandbox', 'production'] as const) {
       const scope = { vendorId: reader.id, environment };
