@@ -279,6 +279,7 @@ function moneyServices(config: Config, overrides: ServiceOverrides, base: Founda
     vaulted,
     billing,
     processorEvents,
+    taxReturns: taxReturnService({ store, sellerOfRecord: config.sellerOfRecord, usSalesTax }),
   };
 }
 
@@ -380,7 +381,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     processorEvents: money.processorEvents,
     emails,
     payouts: payoutService({ store, clock, holdDays: config.payoutHoldDays }),
-    taxReturns: taxReturnService({ store, sellerOfRecord: config.sellerOfRecord }),
+    taxReturns: money.taxReturns,
     reconciliation: reconciliationService({ store, gateways }),
     maintenance: maintenanceOf(base),
     rateHistory: () => [...loadRateHistory(config.ratesHistoryFile), rates],

@@ -19,6 +19,7 @@ export function taxesStore(db: Executor): TaxRepository {
           't.reverse_charge',
           sql<string | null>`case when t.reverse_charge = 1 then t.buyer_vat_id else null end`.as('vat_id'),
           'v.country as seller_country',
+          sql<string | null>`case when e.country = 'US' then t.postal_code else null end`.as('zip'),
           sql<number>`sum(e.net_minor)`.as('net'),
           sql<number>`sum(e.tax_minor)`.as('tax'),
           sql<number>`count(*)`.as('n'),
@@ -28,7 +29,16 @@ export function taxesStore(db: Executor): TaxRepository {
         .where('e.created_at', '<', f.to);
       if (f.vendorId !== undefined) query = query.where('e.vendor_id', '=', f.vendorId);
       const rows = await query
-        .groupBy(['e.country', 't.region', 'e.tax_rate', 'e.currency', 't.reverse_charge', 'vat_id', 'v.country'])
+        .groupBy([
+          'e.country',
+          't.region',
+          'e.tax_rate',
+          'e.currency',
+          't.reverse_charge',
+          'vat_id',
+          'v.country',
+          'zip',
+        ])
         .execute();
       return rows.map((r): TaxGroup => ({
         country: r.country,
@@ -38,6 +48,7 @@ export function taxesStore(db: Executor): TaxRepository {
         reverseCharge: Number(r.reverse_charge) === 1,
         buyerVatId: r.vat_id ?? null,
         sellerCountry: r.seller_country ?? null,
+        zip: r.zip ?? null,
         netMinor: Number(r.net),
         taxMinor: Number(r.tax),
         entries: Number(r.n),

@@ -291,5 +291,34 @@ for (const kind of await storeKinds()) {
         ],
       );
     });
+
+    test('the US return is per state, and per ZIP where the imported table has the ZIP (issue 34)', async () => {
+      const seller = await t.newVendor('Zip Returns Ltd');
+      const product = await seller.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 20 }] });
+      for (const zip of ['10001', '10001', '12901', '12207'])
+        await seller.buy(product.id, {
+          country: 'US',
+          region: 'NY',
+          zip,
+          currency: 'USD',
+          email: `${zip}@example.com`,
+        });
+      const { rows } = await t.services.taxReturns.report({
+        period: '2030',
+        scheme: 'us',
+        environment: 'sandbox',
+        vendorId: seller.vendor.id,
+        rates: [],
+      });
+      assert.deepEqual(
+        rows.map((r) => [r.jurisdiction, r.zip, r.taxRegion, r.taxRate, r.netMinor, r.taxMinor, r.entries]),
+        [
+          ['US-NY', null, null, '0.04', 2000, 80, 1],
+          ['US-NY', '10001', 'NEW YORK CITY', '0.08875', 4000, 356, 2],
+          ['US-NY', '12901', 'PLATTSBURGH, CITY', '0.0800', 2000, 160, 1],
+        ],
+        'Albany (12207) is not in the table: the state row, at the state rate',
+      );
+    });
   });
 }

@@ -49,7 +49,7 @@ for (const kind of await storeKinds()) {
         assert.equal(page.html.match(/data-testid="tax-row"/g)?.length, 1, 'not the other vendor’s sale');
         const csv = await mine.b.get(`/panel/taxes/tax.csv?env=sandbox&period=2030-Q2&vendor=${theirs.id}`);
         assert.equal(csv.status, 200);
-        assert.match(csv.html, /^2030-Q2,uk,sales,GB,0\.2,,USD,100\.00,20\.00,1,,,$/m);
+        assert.match(csv.html, /^2030-Q2,uk,sales,GB,0\.2,,USD,100\.00,20\.00,1,,,,,$/m);
         assert.doesNotMatch(csv.html, /,AU,/, 'a vendor in the query is not whose sales');
         const bad = await mine.b.get('/panel/taxes?env=sandbox&period=Q2');
         assert.equal(bad.status, 400);

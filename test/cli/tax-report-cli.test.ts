@@ -87,10 +87,12 @@ describe('opentill tax report', () => {
         'net_eur',
         'tax_eur',
         'eur_rates_of',
+        'zip',
+        'tax_region',
       ]);
       assert.deepEqual(
         rows.find((r) => r[1] === 'oss'),
-        [quarter, 'oss', 'oss', 'DE', '0.19', '', 'USD', '100.00', '19.00', '1', '80.00', '15.20', lastDay],
+        [quarter, 'oss', 'oss', 'DE', '0.19', '', 'USD', '100.00', '19.00', '1', '80.00', '15.20', lastDay, '', ''],
       );
       assert.deepEqual(rows.find((r) => r[1] === 'us')?.slice(1, 4), ['us', 'sales', 'US-NY']);
 

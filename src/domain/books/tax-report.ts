@@ -1,7 +1,7 @@
 import { csvCell } from '../csv.ts';
 import { invalidInput } from '../errors.ts';
 import { formatMinor, toEuroMinor, type ExchangeRates } from '../money/index.ts';
-import { isEuCountry } from '../tax/index.ts';
+import { isEuCountry, usZipRow, type UsSalesTaxTable } from '../tax/index.ts';
 
 /** The returns a seller files (docs/decisions.md §23): EU OSS, UK VAT, US sales tax, Canada, Australia. */
 export const TAX_SCHEMES = ['oss', 'uk', 'us', 'ca', 'au'] as const;
@@ -19,6 +19,8 @@ export interface TaxGroup {
   buyerVatId: string | null;
   /** The seller's country: the vendor's setting, else SELLER_COUNTRY (applied by the caller). */
   sellerCountry: string | null;
+  /** A US buyer's ZIP code as given at checkout; null elsewhere or when none was given. */
+  zip: string | null;
   netMinor: number;
   taxMinor: number;
   entries: number;
@@ -33,6 +35,9 @@ export interface TaxReportRow {
   jurisdiction: string;
   taxRate: string;
   buyerVatId: string | null;
+  /** US sales taxed at a ZIP's rate of the ZIP-level table: the ZIP and its tax region (the table's name); else null. */
+  zip: string | null;
+  taxRegion: string | null;
   currency: string;
   netMinor: number;
   taxMinor: number;
@@ -93,19 +98,24 @@ export function taxReport(
   groups: readonly TaxGroup[],
   scheme: TaxScheme | 'all',
   eurRates?: ExchangeRates,
+  usSalesTax?: UsSalesTaxTable,
 ): TaxReportRow[] {
   const rows = new Map<string, TaxReportRow>();
   for (const g of groups) {
     const place = placeOf(g);
     if (scheme !== 'all' && place.scheme !== scheme) continue;
     const buyerVatId = place.section === 'reverse-charge' ? g.buyerVatId : null;
-    const key = [place.scheme, place.section, place.jurisdiction, g.taxRate, g.currency, buyerVatId ?? ''].join(
-      '\u0000',
-    );
+    // Where the ZIP-level table has the buyer's ZIP, the sale is owed to that ZIP's jurisdiction too.
+    const zipRow = place.scheme === 'us' ? usZipRow({ zip: g.zip, usSalesTax }) : undefined;
+    const key = [place.scheme, place.section, place.jurisdiction, zipRow?.zip ?? '', g.taxRate, g.currency]
+      .concat(buyerVatId ?? '')
+      .join('\u0000');
     const row = rows.get(key) ?? {
       ...place,
       taxRate: g.taxRate,
       buyerVatId,
+      zip: zipRow?.zip ?? null,
+      taxRegion: zipRow?.regionName ?? null,
       currency: g.currency,
       netMinor: 0,
       taxMinor: 0,
@@ -118,7 +128,7 @@ export function taxReport(
     rows.set(key, row);
   }
   const order = (r: TaxReportRow) =>
-    [r.scheme, r.section, r.jurisdiction, r.taxRate, r.currency, r.buyerVatId ?? ''].join('\u0000');
+    [r.scheme, r.section, r.jurisdiction, r.zip ?? '', r.taxRate, r.currency, r.buyerVatId ?? ''].join('\u0000');
   const sorted = [...rows.values()].sort((a, b) => order(a).localeCompare(order(b)));
   for (const row of sorted)
     if (row.scheme === 'oss') {
@@ -149,6 +159,8 @@ export function taxReportCsv(period: TaxPeriod, rows: readonly TaxReportRow[]): 
     'net_eur',
     'tax_eur',
     'eur_rates_of',
+    'zip',
+    'tax_region',
   ];
   const lines = rows.map((r) =>
     [
@@ -165,6 +177,8 @@ export function taxReportCsv(period: TaxPeriod, rows: readonly TaxReportRow[]): 
       r.eur ? formatMinor(r.eur.netMinor, 'EUR') : '',
       r.eur ? formatMinor(r.eur.taxMinor, 'EUR') : '',
       r.eur?.ratesDate ?? '',
+      r.zip ?? '',
+      r.taxRegion ?? '',
     ].map(csvCell),
   );
   return `${[header, ...lines].map((l) => l.join(',')).join('\n')}\n`;

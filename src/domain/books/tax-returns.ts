@@ -1,7 +1,7 @@
 import type { Environment, SellerOfRecord } from '../model.ts';
 import { sellerCountryOf } from '../production-access.ts';
 import { ratesOfDay, type ExchangeRates } from '../money/index.ts';
-import { isEuCountry } from '../tax/index.ts';
+import { isEuCountry, type UsSalesTaxTable } from '../tax/index.ts';
 import type { Store } from '../ports.ts';
 import { parseTaxPeriod, taxReport, type TaxPeriod, type TaxReportRow, type TaxScheme } from './tax-report.ts';
 
@@ -9,6 +9,8 @@ export interface TaxReturnDeps {
   store: Pick<Store, 'taxes'>;
   /** Who sells: the vendor (its country, else SELLER_COUNTRY) or the operator (its country for every sale). */
   sellerOfRecord: SellerOfRecord;
+  /** The ZIP-level US table in use: US sales at a ZIP it has are reported per that ZIP too. */
+  usSalesTax?: UsSalesTaxTable | undefined;
 }
 
 /** The tax returns of a period (docs/decisions.md §23), for one vendor selling for itself or for the operator selling for all. */
@@ -34,7 +36,7 @@ export function taxReturnService(deps: TaxReturnDeps) {
       const needsEuros =
         (request.scheme === 'oss' || request.scheme === 'all') && groups.some((g) => isEuCountry(g.country));
       const eurRates = needsEuros ? ratesOfDay(request.rates, period.lastDay) : undefined;
-      return { period, rows: taxReport(groups, request.scheme, eurRates) };
+      return { period, rows: taxReport(groups, request.scheme, eurRates, deps.usSalesTax) };
     },
   };
 }

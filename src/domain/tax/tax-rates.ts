@@ -67,6 +67,12 @@ export interface TaxLookup {
   usSalesTax?: UsSalesTaxTable | undefined;
 }
 
+/** The ZIP-level table's row of a US ZIP code (five digits, or ZIP+4), if the table has it. */
+export function usZipRow(lookup: TaxLookup): ZipTaxRow | undefined {
+  const zip = /^(\d{5})(?:-?\d{4})?$/.exec(lookup.zip?.trim() ?? '')?.[1];
+  return zip ? lookup.usSalesTax?.rows.get(zip) : undefined;
+}
+
 /**
  * The tax of a country, plus the state or province's where it has one (US, CA, ...). In the US, a
  * ZIP code found in the imported ZIP-level table is taxed at that row's combined rate (state, county,
@@ -74,8 +80,7 @@ export interface TaxLookup {
  */
 export function taxRateFor(country: string, region?: string | null, lookup: TaxLookup = {}): TaxRate {
   if (country === 'US') {
-    const zip = /^(\d{5})(?:-?\d{4})?$/.exec(lookup.zip?.trim() ?? '')?.[1];
-    const row = zip ? lookup.usSalesTax?.rows.get(zip) : undefined;
+    const row = usZipRow(lookup);
     if (row) return row.combined.units === 0n ? NO_TAX : { rate: row.combined, name: label('', 'US') };
     return { ...datasetRate(country, region), estimated: true };
   }

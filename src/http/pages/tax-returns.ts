@@ -61,7 +61,7 @@ export function reportContent(view: { period: TaxPeriod; rows: TaxReportRow[]; c
       : html`<div class="scroll" tabindex="0" role="region" aria-label="Tax returns of ${period.label}"><table class="grid"><thead><tr><th>Return</th><th>Owed to</th><th class="num">Rate</th><th class="num">Taxable</th><th class="num">Tax</th><th class="num hide-phone">In euros (tax)</th></tr></thead><tbody>
   ${rows.map(
     (r) =>
-      html`<tr data-testid="tax-row"><td>${SCHEME_NAMES[r.scheme]!}<span class="why">${SECTION_NAMES[r.section]}${r.buyerVatId ? `, ${r.buyerVatId}` : ''}</span></td><td>${r.jurisdiction}</td><td class="num">${r.taxRate}</td><td class="num">${amount(r.netMinor, r.currency)}</td><td class="num">${amount(r.taxMinor, r.currency)}</td><td class="num hide-phone">${r.eur ? amount(r.eur.taxMinor, 'EUR') : ''}</td></tr>`,
+      html`<tr data-testid="tax-row"><td>${SCHEME_NAMES[r.scheme]!}<span class="why">${SECTION_NAMES[r.section]}${r.buyerVatId ? `, ${r.buyerVatId}` : ''}</span></td><td>${r.jurisdiction}${r.zip ? html`<span class="why">${r.zip}, ${r.taxRegion ?? ''}</span>` : ''}</td><td class="num">${r.taxRate}</td><td class="num">${amount(r.netMinor, r.currency)}</td><td class="num">${amount(r.taxMinor, r.currency)}</td><td class="num hide-phone">${r.eur ? amount(r.eur.taxMinor, 'EUR') : ''}</td></tr>`,
   )}</tbody></table></div>`
   }`;
 }
