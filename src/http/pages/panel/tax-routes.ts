@@ -9,7 +9,7 @@ import type { PanelRouting } from './panel-routing.ts';
  * (SELLER_OF_RECORD=vendor), its own sales of a period as the returns it files, with the CSV of `opentill
  * tax report --vendor`. Where the operator is the seller, the operator files them: the page says so.
  */
-export function registerTaxPages({ services, view, page }: PanelRouting) {
+export function registerTaxPages({ services, view, page, notFound }: PanelRouting) {
   const sellsForItself = () => services.config.sellerOfRecord.mode === 'vendor';
 
   view('/panel/taxes', async (session, environment, request, reply) => {
@@ -42,10 +42,7 @@ export function registerTaxPages({ services, view, page }: PanelRouting) {
   });
 
   view('/panel/taxes/tax.csv', async (session, environment, request, reply) => {
-    if (!sellsForItself())
-      return page(reply, session, environment, 'overview', 'Not found', html`<p>There are no tax returns here.</p>`, {
-        status: 404,
-      });
+    if (!sellsForItself()) return notFound(reply, session, environment, 'overview', 'tax return');
     // Whose sales is the session's, never the query's.
     const query = reportQueryOf(request.query);
     return sendTaxReturnCsv(services, reply, { query, environment, vendorId: session.user.vendorId });
