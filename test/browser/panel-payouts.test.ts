@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
@@ -62,6 +62,8 @@ describe('the panel: balance and payout statements in Chromium', () => {
       await page.goto(`${t.url}/panel?env=sandbox`);
       await page.click('[data-testid="payouts-link"]');
       assert.equal(await page.locator('h1').textContent(), 'Payouts');
+      await lookAtTaxReturns(page, size);
+      await page.goto(`${t.url}/panel/payouts?env=sandbox`);
       // 20.00 paid in Oregon (no sales tax), less 5% and 0.50: 18.50 owed.
       assert.match((await page.locator('[data-testid="balance-USD"]').textContent())!, /USD.*\$18\.50/);
       assert.equal(await page.locator('[data-testid="statement"]').count(), 1);
@@ -108,3 +110,14 @@ describe('the panel: balance and payout statements in Chromium', () => {
     }
   });
 });
+
+/** The panel's Tax returns of this quarter (a vendor selling for itself), axe-clean, shot (test-artifacts/panel-taxes-*.png). */
+async function lookAtTaxReturns(page: Page, size: string) {
+  const now = new Date();
+  const quarter = `${now.getUTCFullYear()}-Q${Math.floor(now.getUTCMonth() / 3) + 1}`;
+  await page.goto(page.url().replace(/\/panel\/payouts.*$/, `/panel/taxes?env=sandbox&period=${quarter}`));
+  assert.equal(await page.locator('h1').textContent(), 'Tax returns');
+  assert.equal(await page.locator('[data-testid="tax-row"]').count(), 1, 'Oregon: one US row');
+  assert.deepEqual(await seriousViolations(page), [], `tax returns (${size})`);
+  await page.screenshot({ path: `${ARTIFACTS}panel-taxes-${size}.png`, fullPage: true });
+}
