@@ -1,8 +1,8 @@
 /**
  * `npm run bench:books`: a vendor's payout statement over a ledger of BENCH_ROWS entries (issue 34:
  * 1,000,000 entries in 5 s or less), on SQLite and on PostgreSQL. The statement covers every entry
- * (PAYOUT_HOLD_DAYS=0, until today): it marks each covered and adds them up, in one database
- * transaction, as `opentill payouts create` does. Beside it, in the same run and on the same rows, the
+ * (PAYOUT_HOLD_DAYS=0, until today): it records its range and adds up the entries in it, in one
+ * database transaction, as `opentill payouts create` does. Beside it, in the same run and on the same rows, the
  * reference: one plain `sum(income_minor)` over the vendor's entries, the least any statement must read.
  * Prints the seconds of each and statement / reference. Then this quarter's EU OSS return over
  * the same ledger, every vendor's (issue 34: 5 s or less), and how many of the entries fell in it.

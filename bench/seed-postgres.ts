@@ -78,6 +78,10 @@ export async function postgresCopyOf(
     }
     for (const index of indexes) await client.query(index.definition);
     log(`  postgres: ${indexes.length} indexes built, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    // The ledger's booking numbers came with the rows: the next entry booked is numbered after them.
+    await client.query(
+      `SELECT setval(pg_get_serial_sequence('ledger_entries', 'book_seq'), (SELECT coalesce(max(book_seq), 0) + 1 FROM ledger_entries), false)`,
+    );
     await client.query('SET session_replication_role = DEFAULT');
     await client.query('VACUUM (ANALYZE)');
   } catch (err) {

@@ -51,7 +51,7 @@ const MAKE: { [K in keyof Repositories]: (c: Connection) => Repositories[K] } = 
   dashboard: ({ db }) => dashboardStore(db),
   operations: ({ db }) => operationsStore(db),
   customerEmails: ({ db, dialect }) => customerEmailsStore(db, dialect),
-  payouts: ({ db }) => payoutsStore(db),
+  payouts: ({ db, dialect }) => payoutsStore(db, dialect),
   taxes: ({ db }) => taxesStore(db),
   operators: ({ db }) => operatorsStore(db),
 };

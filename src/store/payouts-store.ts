@@ -1,12 +1,10 @@
-import { sql, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { CoverFilter, PayoutStatement, VendorBalance } from '../domain/books/index.ts';
 import type { EntryType, Environment } from '../domain/model.ts';
-import type { CoveredSums, PayoutRepository } from '../domain/ports.ts';
-import { isUniqueViolation, type Executor } from './database.ts';
+import type { PayoutRepository } from '../domain/ports.ts';
+import { isUniqueViolation, type DialectName, type Executor } from './database.ts';
+import { cover, coveredEntries, uncoveredOf } from './payout-coverage.ts';
 import type { PayoutStatementsTable } from './schema-payouts.ts';
-
-const PAYMENTS = ['SUBSCRIPTION_PAYMENT', 'VAULTED_PAYMENT', 'ONETIME_PAYMENT'];
-const REFUNDS = ['SUBSCRIPTION_REFUND', 'ONETIME_PAYMENT_REFUND'];
 
 function toStatement(row: Selectable<PayoutStatementsTable>): PayoutStatement {
   const n = (value: unknown) => Number(value);
@@ -53,12 +51,9 @@ const sums = (s: PayoutStatement) => ({
   carried_out_minor: s.carriedOutMinor,
 });
 
-/** An entry no statement covers (for the balances, which read and write nothing else). */
-const uncovered = sql<SqlBool>`not exists (select 1 from payout_statement_entries p where p.entry_id = ledger_entries.id)`;
-
 /** Payout statements and balances over the ledger (src/domain/books). */
-export function payoutsStore(db: Executor): PayoutRepository {
-  return { ...statementWrites(db), ...statementReads(db) };
+export function payoutsStore(db: Executor, dialect: DialectName): PayoutRepository {
+  return { ...statementWrites(db, dialect), ...statementReads(db) };
 }
 
 const selectStatements = (db: Executor, vendorId: string, environment: Environment) =>
@@ -69,7 +64,7 @@ const selectStatements = (db: Executor, vendorId: string, environment: Environme
     .where('environment', '=', environment);
 
 /** Making a statement (in the database transaction that makes it), and recording its payment. */
-function statementWrites(db: Executor) {
+function statementWrites(db: Executor, dialect: DialectName) {
   return {
     async last(vendorId: string, environment: Environment, currency: string) {
       const row = await selectStatements(db, vendorId, environment)
@@ -114,7 +109,7 @@ function statementWrites(db: Executor) {
         throw err;
       }
     },
-    cover: (statementId: string, filter: CoverFilter) => cover(db, statementId, filter),
+    cover: (statementId: string, filter: CoverFilter) => cover(db, dialect, statementId, filter),
     async complete(s: PayoutStatement) {
       await db.updateTable('payout_statements').set(sums(s)).where('id', '=', s.id).execute();
     },
@@ -143,13 +138,20 @@ function statementReads(db: Executor) {
     async list(vendorId: string, environment: Environment) {
       return (await selectStatements(db, vendorId, environment).orderBy('number', 'desc').execute()).map(toStatement);
     },
-    entries: (statementId: string) => statementEntries(db, statementId),
+    async entries(statementId: string) {
+      const row = await db.selectFrom('payout_statements').selectAll().where('id', '=', statementId).executeTakeFirst();
+      if (!row) return [];
+      if (row.covers_to === null) return listedEntries(db, statementId);
+      const s = toStatement(row);
+      return coveredEntries(db, { ...s, coversTo: Number(row.covers_to), heldFrom: s.heldFrom });
+    },
     balances: (vendorId: string, environment: Environment, heldFrom: string) =>
       balances(db, vendorId, environment, heldFrom),
   };
 }
 
-async function statementEntries(db: Executor, statementId: string) {
+/** The entries of a statement made before ranges, each listed (migration 0025). */
+async function listedEntries(db: Executor, statementId: string) {
   const rows = await db
     .selectFrom('payout_statement_entries as p')
     .innerJoin('ledger_entries as e', 'e.id', 'p.entry_id')
@@ -172,80 +174,13 @@ async function statementEntries(db: Executor, statementId: string) {
   }));
 }
 
-/**
- * Covers what the filter selects and no statement of the vendor covers yet, then adds up exactly the
- * entries it covered. The entries still to cover are found with EXCEPT, which reads both sides whole
- * before the first row is written: an anti-join on the table being written to let PostgreSQL scan it
- * again for every entry (a million entries took minutes).
- */
-async function cover(db: Executor, statementId: string, f: CoverFilter): Promise<CoveredSums> {
-  const wanted = db
-    .selectFrom('ledger_entries')
-    .select('id')
-    .where('vendor_id', '=', f.vendorId)
-    .where('environment', '=', f.environment)
-    .where('income_currency', '=', f.currency)
-    .where('created_at', '<', f.until)
-    .where((eb) => eb.or([eb('created_at', '<', f.heldFrom), eb('income_minor', '<', 0)]));
-  const covered = db
-    .selectFrom('payout_statement_entries as p')
-    .innerJoin('payout_statements as s', 's.id', 'p.statement_id')
-    .select('p.entry_id as id')
-    .where('s.vendor_id', '=', f.vendorId)
-    .where('s.environment', '=', f.environment)
-    .where('s.currency', '=', f.currency);
-  await db
-    .insertInto('payout_statement_entries')
-    .columns(['entry_id', 'statement_id'])
-    .expression(
-      db
-        .selectFrom(wanted.except(covered).as('todo'))
-        .select(['todo.id', sql<string>`${statementId}`.as('statement_id')]),
-    )
-    .execute();
-  return sumsOf(db, statementId);
-}
-
-async function sumsOf(db: Executor, statementId: string): Promise<CoveredSums> {
-  const row = await db
-    .selectFrom('payout_statement_entries as p')
-    .innerJoin('ledger_entries as e', 'e.id', 'p.entry_id')
-    .select([
-      sql<number>`count(*)`.as('count'),
-      sql<number>`coalesce(sum(case when e.type in (${sql.join(PAYMENTS)}) then e.amount_total_minor else 0 end), 0)`.as(
-        'gross',
-      ),
-      sql<number>`coalesce(sum(case when e.type in (${sql.join(REFUNDS)}) then e.amount_total_minor else 0 end), 0)`.as(
-        'refunds',
-      ),
-      sql<number>`coalesce(sum(case when e.type = 'CHARGEBACK' then e.amount_total_minor else 0 end), 0)`.as(
-        'chargebacks',
-      ),
-      sql<number>`coalesce(sum(e.tax_minor), 0)`.as('tax'),
-      sql<number>`coalesce(sum(e.transaction_fee_minor), 0)`.as('processor'),
-      sql<number>`coalesce(sum(e.service_fee_minor), 0)`.as('platform'),
-      sql<number>`coalesce(sum(e.income_minor), 0)`.as('income'),
-    ])
-    .where('p.statement_id', '=', statementId)
-    .executeTakeFirstOrThrow();
-  return {
-    count: Number(row.count),
-    grossMinor: Number(row.gross),
-    refundsMinor: Number(row.refunds),
-    chargebacksMinor: Number(row.chargebacks),
-    taxMinor: Number(row.tax),
-    processorFeesMinor: Number(row.processor),
-    platformFeesMinor: Number(row.platform),
-    incomeMinor: Number(row.income),
-  };
-}
-
 async function balances(
   db: Executor,
   vendorId: string,
   environment: Environment,
   heldFrom: string,
 ): Promise<VendorBalance[]> {
+  const uncovered = await uncoveredOf(db, vendorId, environment);
   const open = await db
     .selectFrom('ledger_entries')
     .select([

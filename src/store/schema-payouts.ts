@@ -25,9 +25,11 @@ export interface PayoutStatementsTable {
   carried_out_minor: number;
   paid_at: string | null;
   paid_reference: string | null;
+  /** The highest `book_seq` of the ledger when the statement was made: its range (null: made before ranges, its entries listed). */
+  covers_to: number | string | null;
 }
 
-/** Which statement covers a ledger entry: at most one (the entry id is the key). */
+/** Which statement made before migration 0025 covers a ledger entry (the entry id is the key); later ones cover by range. */
 export interface PayoutStatementEntriesTable {
   entry_id: string;
   statement_id: string;

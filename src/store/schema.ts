@@ -369,7 +369,8 @@ export interface Schema {
   customers: CustomersTable;
   payment_methods: PaymentMethodsTable;
   transactions: TransactionsTable;
-  ledger_entries: LedgerEntriesTable;
+  /** `book_seq`: the entry's place in the order entries were booked (migration 0025), set by the store. */
+  ledger_entries: LedgerEntriesTable & { book_seq: Generated<number> };
   licences: LicencesTable;
   charge_attempts: ChargeAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -70,6 +70,9 @@ const DUNNING_EMAILS = 'test/emails/dunning-emails.test.ts';
 const FEE = 'test/api/platform-fee.test.ts';
 const U_FEE = 'test/unit/platform-fee.test.ts';
 const PAYOUTS = 'test/api/payouts.test.ts';
+const PAYOUT_RANGES = 'test/billing/payout-ranges.test.ts';
+const PAYOUT_RANGES_MIGRATION = 'test/store/payout-ranges-migration.test.ts';
+const U_PAYOUT_WINDOW = 'test/unit/payout-window.test.ts';
 const TAX_REPORT = 'test/api/tax-report.test.ts';
 const U_TAX_PERIODS = 'test/unit/tax-periods-and-rates.test.ts';
 const CONSOLE = 'test/api/operator-console.test.ts';
@@ -1044,24 +1047,73 @@ export const mutants: Mutant[] = [
   // Payout statements (issue 34): each entry once, payments after the hold, refunds at once, a negative total carried.
   {
     id: 'payout-hold-ignored',
-    file: `${S}payouts-store.ts`,
-    find: "eb('created_at', '<', f.heldFrom)",
-    replace: "eb('created_at', '<', f.until)",
+    file: `${S}payout-coverage.ts`,
+    find: 'ledger_entries.created_at < ${r.heldFrom} or',
+    replace: 'ledger_entries.created_at < ${r.until} or',
     tests: [PAYOUTS],
   },
   {
+    id: 'payout-hold-off-by-one',
+    file: `${S}payout-coverage.ts`,
+    find: 'ledger_entries.created_at < ${r.heldFrom} or',
+    replace: 'ledger_entries.created_at <= ${r.heldFrom} or',
+    tests: [PAYOUT_RANGES],
+  },
+  {
     id: 'payout-refunds-held',
-    file: `${S}payouts-store.ts`,
-    find: "eb('income_minor', '<', 0)",
-    replace: "eb('income_minor', '<', -1e15)",
+    file: `${S}payout-coverage.ts`,
+    find: 'ledger_entries.income_minor < 0)',
+    replace: 'ledger_entries.income_minor < -1e15)',
     tests: [PAYOUTS],
   },
   {
     id: 'payout-covers-again',
-    file: `${S}payouts-store.ts`,
-    find: 'wanted.except(covered)',
-    replace: 'wanted',
+    file: `${S}payout-coverage.ts`,
+    find: '...(latest ? [eb.not(inside(latest))] : [])',
+    replace: '',
     tests: [PAYOUTS],
+  },
+  {
+    id: 'payout-by-date-not-booking',
+    file: `${S}payout-coverage.ts`,
+    find: '(ledger_entries.book_seq <= ${r.coversTo} and ',
+    replace: '(',
+    tests: [PAYOUT_RANGES],
+  },
+  {
+    id: 'payout-range-top-left-out',
+    file: `${S}payout-coverage.ts`,
+    find: 'ledger_entries.book_seq <= ${r.coversTo}',
+    replace: 'ledger_entries.book_seq < ${r.coversTo}',
+    tests: [PAYOUTS],
+  },
+  {
+    id: 'payout-no-ledger-lock',
+    file: `${S}payout-coverage.ts`,
+    find: "if (dialect === 'postgres') await sql`lock table ledger_entries in share mode`.execute(db);",
+    replace: '',
+    tests: [PAYOUT_RANGES],
+  },
+  {
+    id: 'payout-listed-covered-again',
+    file: `${S}payout-coverage.ts`,
+    find: 'eb.and([eb.not(listed), ...(latest',
+    replace: 'eb.and([...(latest',
+    tests: [PAYOUT_RANGES_MIGRATION],
+  },
+  {
+    id: 'payout-window-backwards',
+    file: `${D}books/payout-statement.ts`,
+    find: 'if (last && end < last.until)',
+    replace: 'if (false)',
+    tests: [PAYOUT_RANGES],
+  },
+  {
+    id: 'payout-window-not-held',
+    file: `${D}books/payout-statement.ts`,
+    find: 'heldFrom: max(window.heldFrom, last.heldFrom)',
+    replace: 'heldFrom: window.heldFrom',
+    tests: [U_PAYOUT_WINDOW],
   },
   {
     id: 'payout-carry-lost',

@@ -176,7 +176,7 @@ for (const kind of await storeKinds()) {
         fc.record({ kind: fc.constant('statement' as const), back: fc.integer({ min: 0, max: 10 }) }),
       );
       let runs = 0;
-      const seen = { statements: 0, refunds: 0, carried: 0 };
+      const seen = { statements: 0, refunds: 0, carried: 0, refused: 0 };
       await fc.assert(
         // Every run sells, waits past the hold and asks for a statement somewhere in its walk, so the
         // runs cannot all miss what the property is about; the rest of the order is the generator's.
@@ -207,8 +207,20 @@ for (const kind of await storeKinds()) {
                   .catch(() => undefined);
                 if (done?.status === 'REFUNDED') seen.refunds++;
               } else if (s.kind === 'days') clock.set(new Date((now += s.days * DAY)));
-              else if (s.kind === 'statement')
-                statements.push(...(await payouts().create(vendor.vendor.id, 'sandbox', date(now - s.back * DAY))));
+              else if (s.kind === 'statement') {
+                const day = date(now - s.back * DAY);
+                // A day before the last statement's end is refused (the window only moves forward), and only then.
+                const ends = statements.map((m) => m.until).sort();
+                const behind = ends.length > 0 && `${day}T23:59:59.999Z` < ends.at(-1)!;
+                const made = await payouts()
+                  .create(vendor.vendor.id, 'sandbox', day)
+                  .then(
+                    (m) => (assert.ok(!behind, `${day} is before ${ends.at(-1)}, and was not refused`), m),
+                    (err: { code?: string }) => (assert.ok(behind && err.code === 'INVALID_INPUT', String(err)), []),
+                  );
+                seen.refused += behind ? 1 : 0;
+                statements.push(...made);
+              }
             }
             const ledger = await income(vendor);
             const balances = new Map(

@@ -1,3 +1,4 @@
+import { invalidInput } from '../errors.ts';
 import type { CoveredSums } from '../ports.ts';
 import type { PayoutStatement, StatementTotals } from './payout-model.ts';
 
@@ -40,16 +41,29 @@ export function settle(
 
 /**
  * The moments a statement made `now` up to the day `until` (YYYY-MM-DD, inclusive, UTC) covers: entries
- * before the end of that day (or before now, if sooner), and payments only once `holdDays` old.
+ * before the end of that day (or before now, if sooner), and payments only once `holdDays` old. Along a
+ * chain the window only moves forward (what the store's coverage rests on: src/store/payout-coverage.ts):
+ * a day before the last statement's end is refused, and a clock that stepped back (or a longer hold) is
+ * held at the last statement's lines.
  */
-export function statementWindow(now: Date, until: string, holdDays: number): { until: string; heldFrom: string } {
-  const end = Date.parse(`${until}T00:00:00.000Z`) + DAY_MS;
-  return {
-    // Entries are covered before `until`: capped just after now, which takes in one booked this moment.
-    until: new Date(Math.min(end, now.getTime() + 1)).toISOString(),
-    heldFrom: heldFrom(now, holdDays),
-  };
+export function statementWindow(
+  now: Date,
+  until: string,
+  holdDays: number,
+  last?: Pick<PayoutStatement, 'until' | 'heldFrom' | 'currency'>,
+): { until: string; heldFrom: string } {
+  const end = new Date(Date.parse(`${until}T00:00:00.000Z`) + DAY_MS).toISOString();
+  if (last && end < last.until)
+    throw invalidInput(
+      `The last ${last.currency} statement covers entries up to ${last.until}; give ${last.until.slice(0, 10)} or a later day.`,
+    );
+  // Entries are covered before `until`: capped just after now, which takes in one booked this moment.
+  const window = { until: min(end, new Date(now.getTime() + 1).toISOString()), heldFrom: heldFrom(now, holdDays) };
+  return last ? { until: max(window.until, last.until), heldFrom: max(window.heldFrom, last.heldFrom) } : window;
 }
+
+const min = (a: string, b: string) => (a < b ? a : b);
+const max = (a: string, b: string) => (a > b ? a : b);
 
 /** Payments booked from this moment on are still held back: `holdDays` before now. */
 export function heldFrom(now: Date, holdDays: number): string {

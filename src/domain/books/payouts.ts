@@ -70,7 +70,6 @@ async function createStatements(
   if (!isIsoDate(until)) throw invalidInput(`"${until}" is not a date: give the last day to cover as YYYY-MM-DD.`);
   // The vendor's time: a sandbox whose clock the vendor moved ahead books its entries in that time.
   const now = deps.clock.now({ vendorId, environment });
-  const window = statementWindow(now, until, deps.holdDays);
   return deps.store.transaction(async (repos) => {
     if (!(await repos.vendors.find(vendorId))) throw notFound(`Vendor ${vendorId}`);
     // Read from the index alone; a currency with nothing left to cover makes no statement (discarded below).
@@ -79,6 +78,7 @@ async function createStatements(
     const made: PayoutStatement[] = [];
     for (const currency of currencies) {
       const last = await repos.payouts.last(vendorId, environment, currency);
+      const window = statementWindow(now, until, deps.holdDays, last);
       const carriedInMinor = last?.carriedOutMinor ?? 0;
       const draft: PayoutStatement = {
         id: newId('payout', now.getTime()),

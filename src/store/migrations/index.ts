@@ -23,6 +23,7 @@ import * as platformFee from './0021-platform-fee.ts';
 import * as payoutStatements from './0022-payout-statements.ts';
 import * as vendorSuspension from './0023-vendor-suspension.ts';
 import * as operatorAccounts from './0024-operator-accounts.ts';
+import * as payoutRanges from './0025-payout-ranges.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0022-payout-statements': payoutStatements,
   '0023-vendor-suspension': vendorSuspension,
   '0024-operator-accounts': operatorAccounts,
+  '0025-payout-ranges': payoutRanges,
 };
 
 /** Every migration this version knows, by name. */
