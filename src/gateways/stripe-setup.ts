@@ -27,34 +27,91 @@ export interface StripeSetupReport {
   signingSecret: string | null;
 }
 
-/**
- * `opentill stripe setup`: checks that the keys work (the account they belong to), and registers
- * opentill's webhook endpoint with the events it needs, or brings an existing one up to date.
- */
-export async function setupStripe(options: {
+/** Stripe could not be asked, or refused the keys: `message` is one line saying what to do. */
+export class StripeSetupError extends Error {}
+
+interface StripeAccess {
   keys: StripeKeys;
   apiUrl?: string | undefined;
-  webhookUrl: string;
-}): Promise<StripeSetupReport> {
+  /** The variable holding the secret key (`STRIPE_SECRET_KEY`, `STRIPE_SANDBOX_SECRET_KEY`), named in what to do. */
+  secretKeyName?: string;
+}
+
+function client(options: StripeAccess, extra: { maxNetworkRetries?: number; timeout?: number } = {}) {
   const api = new URL(options.apiUrl ?? 'https://api.stripe.com');
-  const stripe = new Stripe(options.keys.secretKey, {
+  return new Stripe(options.keys.secretKey, {
     host: api.hostname,
     port: api.port || (api.protocol === 'https:' ? 443 : 80),
     protocol: api.protocol === 'http:' ? 'http' : 'https',
     appInfo: { name: 'opentill' },
+    ...extra,
   });
+}
+
+/**
+ * What to do, in one line, when Stripe cannot be reached or refuses the secret key; undefined for any
+ * other failure. The SDK's own words ("An error occurred with our connection to Stripe") say neither
+ * where it tried nor what to check.
+ */
+export function stripeTrouble(err: unknown, options: StripeAccess): string | undefined {
+  const e = err as { type?: string; message?: string; detail?: { code?: string; message?: string } };
+  const api = new URL(options.apiUrl ?? 'https://api.stripe.com');
+  if (e?.type === 'StripeConnectionError') {
+    const why = (e.detail?.message || e.detail?.code || e.message || 'no answer').split('\n')[0];
+    return options.apiUrl
+      ? `Stripe cannot be reached at ${api.origin}, STRIPE_API_URL (${why}): check STRIPE_API_URL and that this machine can reach it`
+      : `Stripe cannot be reached at ${api.host} (${why}): check that this machine can open HTTPS connections to ${api.host} (its network and DNS, a firewall, an outbound proxy)`;
+  }
+  if (e?.type === 'StripeAuthenticationError')
+    return `Stripe refused ${options.secretKeyName ?? 'the secret key'} (${e.message ?? 'authentication failed'}). Copy the secret key again from the Stripe dashboard (Developers → API keys)`;
+  return undefined;
+}
+
+/**
+ * `opentill doctor`'s question: do the keys reach a Stripe account? One try, at most `timeoutMs`;
+ * the account's id, or what to do (stripeTrouble) or, for anything else, what Stripe said.
+ */
+export async function probeStripe(
+  options: StripeAccess & { timeoutMs: number },
+): Promise<{ account: string; livemode: boolean } | { problem: string }> {
+  try {
+    const account = await client(options, {
+      maxNetworkRetries: 0,
+      timeout: options.timeoutMs,
+    }).accounts.retrieveCurrent();
+    return { account: account.id, livemode: options.keys.secretKey.includes('_live_') };
+  } catch (err) {
+    return { problem: stripeTrouble(err, options) ?? `Stripe answered: ${(err as Error).message}` };
+  }
+}
+
+/**
+ * `opentill stripe setup`: checks that the keys work (the account they belong to), and registers
+ * opentill's webhook endpoint with the events it needs, or brings an existing one up to date. Stripe
+ * unreachable or refusing the key is a StripeSetupError saying what to do.
+ */
+export async function setupStripe(options: StripeAccess & { webhookUrl: string }): Promise<StripeSetupReport> {
   const live = options.keys.secretKey.includes('_live_');
   if (live !== options.keys.publishableKey.includes('_live_'))
     throw new Error('The secret and publishable keys are of different modes (one live, one test).');
+  try {
+    return await register(client(options), options.webhookUrl, live);
+  } catch (err) {
+    const trouble = stripeTrouble(err, options);
+    throw trouble ? new StripeSetupError(trouble, { cause: err }) : err;
+  }
+}
+
+async function register(stripe: Stripe, webhookUrl: string, live: boolean): Promise<StripeSetupReport> {
   const account = await stripe.accounts.retrieveCurrent();
   const endpoints = await stripe.webhookEndpoints.list({ limit: 100 });
-  const existing = endpoints.data.find((e) => e.url === options.webhookUrl);
+  const existing = endpoints.data.find((e) => e.url === webhookUrl);
   const events = [...STRIPE_EVENTS];
   let webhook: StripeSetupReport['webhook'];
   let signingSecret: string | null = null;
   if (!existing) {
     const created = await stripe.webhookEndpoints.create({
-      url: options.webhookUrl,
+      url: webhookUrl,
       enabled_events: events,
       description: 'opentill',
     });

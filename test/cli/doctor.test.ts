@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
+import { freePort } from '../helpers/server-process.ts';
 import { startSmtpInbox } from '../helpers/smtp-inbox.ts';
+import { startStripeStandIn } from '../helpers/stripe-standin/index.ts';
 import { cli, parseJson, succeeded } from '../helpers/cli.ts';
 
 /** `opentill doctor` (issue 16): each check with what to fix, exit 1 while anything needs fixing, and no migration of its own. */
@@ -59,7 +61,7 @@ describe('opentill doctor', { concurrency: 3 }, () => {
     }
   });
 
-  test('a bad setting, an unreachable PostgreSQL, a Stripe key without its webhook secret: each a FIX line saying what to do', async () => {
+  test('a bad setting, an unreachable PostgreSQL: each a FIX line saying what to do', async () => {
     const badSecret = await cli(['doctor'], { OPENTILL_SECRET: 'short', OPENTILL_DATA_DIR: dataDir() });
     assert.equal(badSecret.code, 1);
     assert.match(badSecret.stdout, /^FIX {3}configuration: OPENTILL_SECRET must have at least 32 characters\.$/m);
@@ -68,18 +70,59 @@ describe('opentill doctor', { concurrency: 3 }, () => {
     const unreachable = await doctor({ OPENTILL_DATA_DIR: dataDir(), DATABASE_URL: 'postgres://127.0.0.1:1/opentill' });
     assert.equal(unreachable.result.code, 1);
     assert.match(unreachable.check('store')!.detail, /^PostgreSQL does not answer .*check DATABASE_URL/);
+  });
 
+  test('Stripe keys: the account answers; without the webhook secret one FIX line says to run stripe setup, once', async () => {
+    const s = await startStripeStandIn({ webhookDelivery: 'manual' });
+    try {
+      const dir = dataDir();
+      succeeded(await cli(['migrate'], { OPENTILL_SECRET: SECRET, OPENTILL_DATA_DIR: dir }));
+      const keys = { STRIPE_SECRET_KEY: s.secretKey, STRIPE_PUBLISHABLE_KEY: s.publishableKey, STRIPE_API_URL: s.url };
+      const text = await cli(['doctor'], { OPENTILL_SECRET: SECRET, OPENTILL_DATA_DIR: dir, ...keys });
+      assert.equal(text.code, 1);
+      const line = text.stdout.split('\n').find((l) => l.includes('production payments'))!;
+      assert.match(
+        line,
+        /^FIX {3}production payments: Stripe account acct_\w+ \(test mode\) answers; no webhook signing secret \(STRIPE_WEBHOOK_SECRET\): run `opentill stripe setup`$/,
+      );
+      assert.equal(line.split('stripe setup').length, 2, 'the fix is said once');
+      assert.ok(!text.stdout.includes(s.secretKey), 'no key is printed');
+
+      const set = await doctor({ OPENTILL_DATA_DIR: dir, ...keys, STRIPE_WEBHOOK_SECRET: 'whsec_doctor' });
+      succeeded(set.result);
+      assert.equal(set.check('production payments')?.status, 'ok');
+      assert.match(set.check('production payments')!.detail, /^Stripe account acct_\w+ \(test mode\) answers; cards/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('Stripe cannot be reached (a closed port): one FIX line saying what to check, and what to run after, each once', async () => {
     const dir = dataDir();
     succeeded(await cli(['migrate'], { OPENTILL_SECRET: SECRET, OPENTILL_DATA_DIR: dir }));
-    const stripe = await doctor({
+    const closed = await freePort();
+    const env = {
+      OPENTILL_SECRET: SECRET,
       OPENTILL_DATA_DIR: dir,
-      STRIPE_SECRET_KEY: 'sk_test_doctor',
-      STRIPE_PUBLISHABLE_KEY: 'pk_test_doctor',
-    });
-    assert.equal(stripe.result.code, 1);
-    assert.equal(stripe.check('production payments')?.status, 'fix');
-    assert.match(stripe.check('production payments')!.detail, /no webhook signing secret: run `opentill stripe setup`/);
-    assert.ok(!stripe.result.stdout.includes('sk_test_doctor'), 'no key is printed');
+      STRIPE_API_URL: `http://127.0.0.1:${closed}`,
+      STRIPE_SANDBOX_SECRET_KEY: 'sk_test_doctor_sandbox',
+      STRIPE_SANDBOX_PUBLISHABLE_KEY: 'pk_test_doctor_sandbox',
+    };
+    const text = await cli(['doctor'], env);
+    assert.equal(text.code, 1);
+    const lines = text.stdout.split('\n').filter((l) => l.includes('sandbox payments'));
+    assert.deepEqual(lines, [
+      `FIX   sandbox payments: Stripe cannot be reached at http://127.0.0.1:${closed}, STRIPE_API_URL (connect ECONNREFUSED 127.0.0.1:${closed}): check STRIPE_API_URL and that this machine can reach it; then run \`opentill stripe setup --sandbox\`, which also prints the webhook signing secret to set as STRIPE_SANDBOX_WEBHOOK_SECRET`,
+    ]);
+    assert.doesNotMatch(text.stdout, /An error occurred with our connection/);
+
+    // With the secret set, what to check alone.
+    const withSecret = await doctor({ ...env, STRIPE_SANDBOX_WEBHOOK_SECRET: 'whsec_doctor' });
+    assert.equal(withSecret.check('sandbox payments')?.status, 'fix');
+    assert.equal(
+      withSecret.check('sandbox payments')!.detail,
+      `Stripe cannot be reached at http://127.0.0.1:${closed}, STRIPE_API_URL (connect ECONNREFUSED 127.0.0.1:${closed}): check STRIPE_API_URL and that this machine can reach it`,
+    );
   });
 
   test('customer e-mails: a note while off; with SMTP, OK when the server takes a login, FIX when it does not answer, and no password printed', async () => {

@@ -91,7 +91,7 @@ async function diagnose(): Promise<Check[]> {
           : { name: 'schema', status: 'ok', detail: 'every migration of this version has run' },
       );
       for (const environment of ['production', 'sandbox'] as const)
-        checks.push(payments(services, environment, config));
+        checks.push(await payments(services, environment, config));
       if (!pending.length) checks.push(...(await sellerIdentities(services)));
       checks.push(await emails(config));
     } catch (err) {
@@ -131,18 +131,42 @@ async function open(config: Config) {
   return createServices(config);
 }
 
-function payments(services: Awaited<ReturnType<typeof open>>, environment: Environment, config: Config): Check {
+/**
+ * Which processor takes an environment's payments. With Stripe keys, Stripe is asked which account they
+ * open (one try, 10 s): unreachable or refused is a fix saying what to do, as is a missing webhook
+ * signing secret; each said once, in one line.
+ */
+async function payments(
+  services: Awaited<ReturnType<typeof open>>,
+  environment: Environment,
+  config: Config,
+): Promise<Check> {
   const { processor, detail } = services.payments.describe(environment);
   const name = `${environment} payments`;
   if (processor === null) return { name, status: 'note', detail };
   const keys = config.stripe[environment];
-  if (keys && !keys.webhookSecret)
+  if (!keys) return { name, status: 'ok', detail };
+  const prefix = environment === 'sandbox' ? 'STRIPE_SANDBOX_' : 'STRIPE_';
+  const setup = `\`opentill stripe setup${environment === 'sandbox' ? ' --sandbox' : ''}\``;
+  const { probeStripe } = await import('../../gateways/stripe-setup.ts');
+  const probe = await probeStripe({
+    keys,
+    apiUrl: config.stripe.apiUrl,
+    secretKeyName: `${prefix}SECRET_KEY`,
+    timeoutMs: 10_000,
+  });
+  if ('problem' in probe)
     return {
       name,
       status: 'fix',
-      detail: `${detail}; no webhook signing secret: run \`opentill stripe setup${environment === 'sandbox' ? ' --sandbox' : ''}\``,
+      detail: keys.webhookSecret
+        ? probe.problem
+        : `${probe.problem}; then run ${setup}, which also prints the webhook signing secret to set as ${prefix}WEBHOOK_SECRET`,
     };
-  return { name, status: 'ok', detail };
+  const account = `Stripe account ${probe.account} (${probe.livemode ? 'live' : 'test'} mode) answers`;
+  return keys.webhookSecret
+    ? { name, status: 'ok', detail: `${account}; cards are taken by Stripe's Payment Element on the checkout page` }
+    : { name, status: 'fix', detail: `${account}; no webhook signing secret (${prefix}WEBHOOK_SECRET): run ${setup}` };
 }
 
 /** Vendors listed one by one, at most this many; `opentill vendor list` shows every one. */

@@ -29,8 +29,14 @@ export function registerStripeCommands(program: Command) {
           io().err(
             `opentill: note: ${webhookUrl} is not https; Stripe delivers live events only to https endpoints (set BASE_URL).\n`,
           );
-        const { setupStripe } = await import('../../gateways/stripe-setup.ts');
-        const report = await setupStripe({ keys, apiUrl: config.stripe.apiUrl, webhookUrl });
+        const { setupStripe, StripeSetupError } = await import('../../gateways/stripe-setup.ts');
+        const access = { keys, apiUrl: config.stripe.apiUrl, secretKeyName: `${prefix}SECRET_KEY` };
+        const report = await setupStripe({ ...access, webhookUrl }).catch((err: unknown) =>
+          // Stripe unreachable, or the key refused: one line saying what to do, and nothing registered.
+          err instanceof StripeSetupError
+            ? fail(`${err.message}; then run \`opentill stripe setup${opts.sandbox ? ' --sandbox' : ''}\` again.`, json)
+            : Promise.reject(err),
+        );
         const secretNeeded = report.signingSecret && report.signingSecret !== keys.webhookSecret;
         print(json, report, () =>
           [
