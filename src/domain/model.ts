@@ -169,6 +169,8 @@ export interface Product {
   /** Net prices in minor units by currency; USD is always present. */
   prices: Record<string, number>;
   createdAt: string;
+  /** When the vendor archived it: no new sale starts on it, what was sold goes on (docs/decisions.md §28). Null: on sale. */
+  archivedAt: string | null;
 }
 
 export interface CustomizedProduct {

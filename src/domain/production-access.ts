@@ -66,7 +66,8 @@ export function sellerCountryOf(
 
 /** A new purchase refused because of its seller; `title` heads the checkout's page. */
 export class SaleRefused extends AppError {
-  readonly reason: 'SUSPENDED' | 'IDENTITY_INCOMPLETE';
+  /** ARCHIVED: the product, not its seller (docs/decisions.md §28). */
+  readonly reason: 'SUSPENDED' | 'IDENTITY_INCOMPLETE' | 'ARCHIVED';
   readonly title: string;
   constructor(reason: SaleRefused['reason'], title: string, message: string) {
     super('FORBIDDEN', message);

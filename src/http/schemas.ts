@@ -244,15 +244,38 @@ export const PendingBody = Type.Object({
   message: Type.String({ description: 'What happens next: retry with the same Idempotency-Key to learn the outcome' }),
 });
 
+/** A response schema with the description the OpenAPI document shows for the answer. */
+export const described = <T extends TSchema>(schema: T, description: string): T => ({ ...schema, description }) as T;
+
+/** The error body under one status's description (no $id: each status is its own copy). */
+const errorAnswer = (description: string) =>
+  Type.Object(ErrorBody.properties, { description: `${description} The body says what is wrong and how to fix it.` });
+
 export const errorResponses = {
-  400: ErrorBody,
-  401: ErrorBody,
+  400: errorAnswer(
+    'Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed.',
+  ),
+  401: errorAnswer(
+    'UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production).',
+  ),
   /** A production credential of a vendor that may not use production yet (an open sign-up; docs/decisions.md §19). */
-  403: ErrorBody,
-  404: ErrorBody,
-  409: ErrorBody,
-  429: ErrorBody,
+  403: errorAnswer(
+    'FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete).',
+  ),
+  404: errorAnswer(
+    "NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed.",
+  ),
+  409: errorAnswer(
+    'IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After).',
+  ),
+  429: errorAnswer('RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds.'),
 };
+
+/** The body of a call that takes none (archive a product): absent, empty, or `{}`. */
+export const EmptyBody = Type.Object(
+  {},
+  { additionalProperties: false, description: 'Nothing: this call takes no fields.' },
+);
 
 /**
  * Route option of the API's busiest routes: the presenter's object is written by JSON.stringify, not

@@ -10,6 +10,7 @@ import { chargeVaultedRoute } from './routes/v1/charge-vaulted.ts';
 import { checkLicenceRoute } from './routes/v1/check-licence.ts';
 import { customizeProductRoute } from './routes/v1/customize-product.ts';
 import { hostedUrlRoutes } from './routes/v1/hosted-urls.ts';
+import { productRoutes } from './routes/v1/products.ts';
 import { readTransactionRoutes } from './routes/v1/read-transactions.ts';
 import { refundTransactionRoute } from './routes/v1/refund-transaction.ts';
 import { sandboxClockRoutes } from './routes/v1/sandbox-clock.ts';
@@ -24,6 +25,7 @@ const ROUTES = [
   refundTransactionRoute,
   changedTransactionRoutes,
   customizeProductRoute,
+  productRoutes,
   chargeVaultedRoute,
   checkLicenceRoute,
   sandboxClockRoutes,

@@ -20,7 +20,7 @@ async function pricesOf(db: Executor, productIds: string[]): Promise<Map<string,
 }
 
 /** A product is written with its prices; an update replaces them. */
-function productWrites(db: Executor): Pick<ProductRepository, 'insert' | 'update'> {
+function productWrites(db: Executor): Pick<ProductRepository, 'insert' | 'update' | 'setArchived'> {
   return {
     async insert(product) {
       await db
@@ -36,6 +36,7 @@ function productWrites(db: Executor): Pick<ProductRepository, 'insert' | 'update
           trial_days: product.trialDays,
           issues_licences: product.issuesLicences ? 1 : 0,
           created_at: product.createdAt,
+          archived_at: product.archivedAt,
         })
         .execute();
       await db
@@ -55,6 +56,7 @@ function productWrites(db: Executor): Pick<ProductRepository, 'insert' | 'update
         .set({
           name: fields.name,
           description: fields.description,
+          charge_frequency: fields.chargeFrequency,
           trial_days: fields.trialDays,
           issues_licences: fields.issuesLicences ? 1 : 0,
         })
@@ -75,11 +77,20 @@ function productWrites(db: Executor): Pick<ProductRepository, 'insert' | 'update
         .execute();
       return true;
     },
+    async setArchived(scope, id, at) {
+      const result = await db
+        .updateTable('products')
+        .set({ archived_at: at })
+        .where('id', '=', id)
+        .$call(whereScope(scope))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
   };
 }
 
 /** A product with its prices, a vendor's products, and which vendor owns a product id. */
-function productReads(db: Executor): Pick<ProductRepository, 'find' | 'list' | 'ownerOf'> {
+function productReads(db: Executor): Pick<ProductRepository, 'find' | 'list' | 'ownerOf' | 'hasSales'> {
   return {
     async find(scope, id) {
       const row = await db
@@ -110,6 +121,16 @@ function productReads(db: Executor): Pick<ProductRepository, 'find' | 'list' | '
         .executeTakeFirst();
       return row?.vendor_id;
     },
+    async hasSales(scope, id) {
+      const row = await db
+        .selectFrom('transactions')
+        .select('id')
+        .where('product_id', '=', id)
+        .$call(whereScope(scope))
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
   };
 }
 
@@ -131,6 +152,7 @@ function toProduct(row: ProductsTable, prices: Record<string, number>): Product 
     issuesLicences: Number(row.issues_licences) === 1,
     prices,
     createdAt: row.created_at,
+    archivedAt: row.archived_at ?? null,
   };
 }
 

@@ -58,6 +58,8 @@ export interface ProductsTable {
   trial_days: number;
   issues_licences: number;
   created_at: string;
+  /** Set when the vendor archived it (migration 0028): no new sale starts; null is on sale. */
+  archived_at: string | null;
 }
 
 export interface ProductPricesTable {

@@ -3,7 +3,14 @@ import type { CatalogDeps } from './catalog-deps.ts';
 import { customizeProduct, type CustomizeRequest } from './customized-products.ts';
 import { ownerOf, resolveOffer } from './offers.ts';
 import { requireOpenForSale, vendorStatus, vendorStatuses } from './open-for-sale.ts';
-import { createProduct, updateProduct, type NewProduct } from './products.ts';
+import {
+  createProduct,
+  readProduct,
+  setProductArchived,
+  updateProduct,
+  type NewProduct,
+  type ProductChanges,
+} from './products.ts';
 import { updateVendorSettings, type VendorSettingsInput } from './vendor-settings.ts';
 import { resumeVendor, suspendVendor, type SuspendRequest } from './vendor-suspension.ts';
 import {
@@ -21,7 +28,8 @@ export type { CatalogDeps } from './catalog-deps.ts';
 export type { CustomizeRequest } from './customized-products.ts';
 export { paymentLink } from './customized-products.ts';
 export type { Offer } from './offers.ts';
-export type { NewProduct } from './products.ts';
+export type { NewProduct, ProductChanges } from './products.ts';
+export { PRODUCT_DESCRIPTION_MAX, PRODUCT_NAME_MAX, requireOnSale } from './products.ts';
 export type { VendorStatus } from './open-for-sale.ts';
 export { SUSPENSION_REASON_MAX, type SuspendRequest } from './vendor-suspension.ts';
 export type { VendorSettingsInput } from './vendor-settings.ts';
@@ -50,9 +58,13 @@ export function catalogService(deps: CatalogDeps) {
     updateVendorSettings: (vendorId: string, settings: VendorSettingsInput) =>
       updateVendorSettings(deps, vendorId, settings),
     createProduct: (scope: Scope, input: NewProduct) => createProduct(deps, scope, input),
+    /** Every product of the scope, archived ones included, oldest first. */
     listProducts: (scope: Scope) => deps.store.products.list(scope),
-    updateProduct: (scope: Scope, id: string, input: Omit<NewProduct, 'type' | 'chargeFrequency'>) =>
-      updateProduct(deps, scope, id, input),
+    /** One product of the scope, archived or not; NOT_FOUND for another vendor's or environment's. */
+    readProduct: (scope: Scope, id: string) => readProduct(deps, scope, id),
+    updateProduct: (scope: Scope, id: string, input: ProductChanges) => updateProduct(deps, scope, id, input),
+    archiveProduct: (scope: Scope, id: string) => setProductArchived(deps, scope, id, true),
+    unarchiveProduct: (scope: Scope, id: string) => setProductArchived(deps, scope, id, false),
     customizeProduct: (scope: Scope, productId: string, input: CustomizeRequest) =>
       customizeProduct(deps, scope, productId, input),
     resolveOffer: (scope: Scope, id: string) => resolveOffer(deps, scope, id),

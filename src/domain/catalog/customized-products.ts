@@ -19,6 +19,10 @@ export interface CustomizeRequest {
 export async function customizeProduct(deps: CatalogDeps, scope: Scope, productId: string, input: CustomizeRequest) {
   const product = await deps.store.products.find(scope, productId);
   if (!product) throw notFound(`Product ${productId}`);
+  if (product.archivedAt !== null)
+    throw invalidState(
+      `Product ${productId} is archived: it is not sold, so it has no new payment links. Unarchive it first.`,
+    );
   const prices = parsePriceList(input.prices);
   const payload = requirePayload(input.payload);
   const userMail =

@@ -1,5 +1,5 @@
 import type { Offer } from '../catalog/index.ts';
-import { discountedNet } from '../catalog/index.ts';
+import { discountedNet, requireOnSale } from '../catalog/index.ts';
 import type { Coupon, Scope, Vendor } from '../model.ts';
 import { sellerCountryOf } from '../production-access.ts';
 import type { ExchangeRates } from '../money/index.ts';
@@ -76,6 +76,8 @@ export async function quoteOffer(
   vatId?: string,
 ): Promise<{ offer: Offer; quote: PriceQuote; today: DueToday; coupon: Coupon | null; business: BusinessTax | null }> {
   const offer = await deps.catalog.resolveOffer(scope, productId);
+  // A price is shown only for what is sold: an archived product's is refused (docs/decisions.md §28).
+  requireOnSale(offer.product);
   const coupon = couponCode ? await deps.coupons.redeemable(scope, offer.product.id, couponCode) : null;
   const seller = await sellerOf(deps, scope);
   const country = requireCountry(locality.country);

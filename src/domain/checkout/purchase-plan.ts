@@ -1,4 +1,4 @@
-import type { Offer } from '../catalog/index.ts';
+import { requireOnSale, type Offer } from '../catalog/index.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Scope, Transaction } from '../model.ts';
@@ -48,6 +48,8 @@ export async function prepare(
   // Every new purchase asks (docs/decisions.md §24): a suspended vendor's, or one in production without the seller's identity, is refused.
   const vendor = await deps.catalog.requireOpenForSale(scope);
   const offer = await deps.catalog.resolveOffer(scope, request.productId);
+  // An archived product, or a customized link to one, starts no new sale (docs/decisions.md §28).
+  requireOnSale(offer.product);
   const { product, customized } = offer;
   const email = requireEmail(request.email);
   if (customized?.userMail && customized.userMail.toLowerCase() !== email.toLowerCase()) {

@@ -6,12 +6,16 @@ export interface ProductRepository {
   insert(product: Product): Promise<void>;
   find(scope: Scope, id: string): Promise<Product | undefined>;
   list(scope: Scope): Promise<Product[]>;
-  /** Changes what a product shows and costs from now on; its type and frequency stay. */
+  /** Changes what a product shows and costs from now on; its type stays (its frequency only while nothing was sold). */
   update(
     scope: Scope,
     id: string,
-    fields: Pick<Product, 'name' | 'description' | 'trialDays' | 'issuesLicences' | 'prices'>,
+    fields: Pick<Product, 'name' | 'description' | 'chargeFrequency' | 'trialDays' | 'issuesLicences' | 'prices'>,
   ): Promise<boolean>;
+  /** Archives a product (`at`) or puts it on sale again (null); false when the scope has no such product. */
+  setArchived(scope: Scope, id: string, at: string | null): Promise<boolean>;
+  /** Whether any transaction was sold on the product, directly or through one of its customized products. */
+  hasSales(scope: Scope, id: string): Promise<boolean>;
   /** The vendor of a product or customized product id, for public pages that carry no credential. */
   ownerOf(id: string, environment: Environment): Promise<string | undefined>;
 }

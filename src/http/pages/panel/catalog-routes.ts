@@ -1,6 +1,5 @@
 import type { FastifyReply } from 'fastify';
 import { paymentLink } from '../../../domain/catalog/index.ts';
-import { AppError } from '../../../domain/errors.ts';
 import type { Environment } from '../../../domain/model.ts';
 import type { PanelSession } from '../../../domain/accounts/index.ts';
 import { parsePriceText } from '../../../domain/catalog/index.ts';
@@ -43,9 +42,8 @@ function registerProductPages({ services, view, action, page, to, noticeOf }: Pa
     (reply, session, environment, error, form) =>
       productsPage(reply, session, environment, { status: 400, error, form, formOf: 'new' }),
     async (_session, scope, form, reply) => {
+      // Checked in the domain, as the API's and the CLI's are (src/domain/catalog/products.ts).
       const trialDays = form.trialDays ? Number(form.trialDays) : 0;
-      if (!Number.isInteger(trialDays) || trialDays < 0)
-        throw new AppError('INVALID_INPUT', 'Trial days must be a whole number of days.');
       await services.catalog.createProduct(scope, {
         name: form.name ?? '',
         type: form.type ?? '',
