@@ -1,0 +1,187 @@
+import { changeFeed, type ChangesOptions } from './changes.ts';
+import type {
+  Cancelled,
+  ChangedTransaction,
+  ChangePage,
+  CustomizedProduct,
+  LicenceStatus,
+  MarkedProcessed,
+  RefundResult,
+  SandboxClock,
+  Transaction,
+  TransactionWithEntries,
+  UrlResult,
+  VaultedCharge,
+} from './model.ts';
+import * as shape from './normalise.ts';
+import { Transport, type CallOptions, type TransportOptions } from './transport.ts';
+import type {
+  WireCancelled,
+  WireChangedTransaction,
+  WireChargeVaultedBody,
+  WireClockReading,
+  WireCustomizeBody,
+  WireCustomizeResult,
+  WireLicenceStatus,
+  WireListedTransaction,
+  WireMarkedProcessed,
+  WireRefundBody,
+  WireRefundPending,
+  WireRefundRecord,
+  WireTransactionWithEntries,
+  WireUpdatedTransaction,
+  WireUrlResult,
+  WireVaultedCharge,
+} from './wire.ts';
+
+export type OpenTillOptions = TransportOptions;
+export type { CallOptions };
+
+const segment = encodeURIComponent;
+
+/**
+ * A client of one environment's /v1 API: `baseUrl` is {base_url} (production) or {sandbox_url}
+ * (sandbox), `credential` that environment's `API_LOGIN:API_PASSWORD`.
+ */
+export class OpenTill {
+  readonly #transport: Transport;
+
+  constructor(options: OpenTillOptions) {
+    this.#transport = new Transport(options);
+  }
+
+  async #get<T>(path: string, options?: CallOptions): Promise<T> {
+    return (await this.#transport.call({ method: 'GET', path, options })).body as T;
+  }
+
+  async #post<T>(path: string, body: unknown, options?: CallOptions) {
+    const answer = await this.#transport.call({ method: 'POST', path, body, options });
+    return { ...answer, body: answer.body as T, idempotencyKey: answer.idempotencyKey! };
+  }
+
+  /** GET /v1/transactions/{email}: a customer's transactions (purchase or assigned e-mail), newest first. */
+  async listTransactions(email: string, options?: CallOptions): Promise<Transaction[]> {
+    const list = await this.#get<WireListedTransaction[]>(`/transactions/${segment(email)}`, options);
+    return list.map(shape.transaction);
+  }
+
+  /** GET /v1/transaction/{id}: one transaction with its ledger entries. */
+  async getTransaction(transactionId: string, options?: CallOptions): Promise<TransactionWithEntries> {
+    const raw = await this.#get<WireTransactionWithEntries>(`/transaction/${segment(transactionId)}`, options);
+    return shape.transactionWithEntries(raw);
+  }
+
+  /** POST /v1/transaction/{id} with `assignEmail`: the customer's sign-up e-mail on your site. */
+  async assignEmail(transactionId: string, email: string, options?: CallOptions): Promise<Transaction> {
+    const path = `/transaction/${segment(transactionId)}`;
+    return shape.transaction((await this.#post<WireUpdatedTransaction>(path, { assignEmail: email }, options)).body);
+  }
+
+  /** POST /v1/transaction/{id} with `payload`: replaces the custom payload (fewer than 5000 characters, or null). */
+  async updatePayload(transactionId: string, payload: string | null, options?: CallOptions): Promise<Transaction> {
+    const path = `/transaction/${segment(transactionId)}`;
+    return shape.transaction((await this.#post<WireUpdatedTransaction>(path, { payload }, options)).body);
+  }
+
+  /** POST /v1/cancel-subscription/{id}: at the end of the paid period; `changed: false` if already cancelled. */
+  async cancelSubscription(transactionId: string, options?: CallOptions): Promise<Cancelled> {
+    const path = `/cancel-subscription/${segment(transactionId)}`;
+    return shape.withRaw((await this.#post<WireCancelled>(path, undefined, options)).body);
+  }
+
+  /**
+   * POST /v1/refund-transaction/{id}: without `refund`, what is left of the latest payment; with it, part
+   * of a payment (opentill's own). PENDING: call again with the result's `idempotencyKey`.
+   */
+  async refundTransaction(
+    transactionId: string,
+    refund?: WireRefundBody,
+    options?: CallOptions,
+  ): Promise<RefundResult> {
+    const path = `/refund-transaction/${segment(transactionId)}`;
+    const answer = await this.#post<WireRefundRecord[] | WireRefundPending>(path, refund, options);
+    const { idempotencyKey } = answer;
+    if (answer.status === 202 || !Array.isArray(answer.body)) {
+      const raw = answer.body as WireRefundPending;
+      return { status: 'PENDING', message: raw.message, idempotencyKey, raw };
+    }
+    return { status: 'REFUNDED', refunds: answer.body.map(shape.refundRecord), idempotencyKey, raw: answer.body };
+  }
+
+  /** POST /v1/charge-vaulted/{id}: a decline is `status: 'FAILED'`, not an error; PENDING: call again with the `idempotencyKey`. */
+  async chargeVaulted(
+    transactionId: string,
+    charge: WireChargeVaultedBody,
+    options?: CallOptions,
+  ): Promise<VaultedCharge> {
+    const path = `/charge-vaulted/${segment(transactionId)}`;
+    const { body, idempotencyKey } = await this.#post<WireVaultedCharge>(path, charge, options);
+    return { ...body, status: body.status as VaultedCharge['status'], idempotencyKey, raw: body };
+  }
+
+  /** POST /v1/customize-product/{productId}: custom prices (USD required), expiry, prefilled user or a migration. */
+  async customizeProduct(
+    productId: string,
+    product: WireCustomizeBody,
+    options?: CallOptions,
+  ): Promise<CustomizedProduct> {
+    const path = `/customize-product/${segment(productId)}`;
+    return shape.customizedProduct((await this.#post<WireCustomizeResult>(path, product, options)).body);
+  }
+
+  /** GET /v1/check-licence/{productId}/{licence}: ACTIVE, INACTIVE or NOT_FOUND. */
+  async checkLicence(productId: string, licence: string, options?: CallOptions): Promise<LicenceStatus> {
+    const path = `/check-licence/${segment(productId)}/${segment(licence)}`;
+    return shape.withRaw(await this.#get<WireLicenceStatus>(path, options));
+  }
+
+  /** GET /v1/generate-url-to-manage-transactions/{email}: the customer's management page, valid for an hour. */
+  async manageTransactionsUrl(customerEmail: string, options?: CallOptions): Promise<UrlResult> {
+    const path = `/generate-url-to-manage-transactions/${segment(customerEmail)}`;
+    return shape.withRaw(await this.#get<WireUrlResult>(path, options));
+  }
+
+  /** GET /v1/generate-url-to-admin: the admin tool for an iframe, to open within 15 minutes. */
+  async adminUrl(options?: CallOptions): Promise<UrlResult> {
+    return shape.withRaw(await this.#get<WireUrlResult>('/generate-url-to-admin', options));
+  }
+
+  /** GET /v1/changed-transactions: one page of the change feed, oldest change first. */
+  async listChanges(query: { limit?: number } = {}, options?: CallOptions): Promise<ChangePage> {
+    const search = query.limit === undefined ? '' : `?limit=${query.limit}`;
+    const answer = await this.#transport.call({ method: 'GET', path: `/changed-transactions${search}`, options });
+    const changes = (answer.body as WireChangedTransaction[]).map(shape.changedTransaction);
+    return { changes, more: answer.headers.get('x-more-changes') === 'true' };
+  }
+
+  /** POST /v1/changed-transactions/{id}: marks a changed transaction processed. */
+  async markProcessed(transactionId: string, options?: CallOptions): Promise<MarkedProcessed> {
+    const path = `/changed-transactions/${segment(transactionId)}`;
+    return shape.withRaw((await this.#post<WireMarkedProcessed>(path, undefined, options)).body);
+  }
+
+  /**
+   * Every change of the feed, each marked processed only once the loop body that received it has
+   * finished and asks for the next: a `throw` (or `break`) in the body leaves that change in the feed.
+   * Ends when the feed is empty, unless `watch` keeps polling.
+   */
+  changes(options: ChangesOptions = {}): AsyncGenerator<ChangedTransaction, void, undefined> {
+    return changeFeed(
+      {
+        list: (limit, signal) => this.listChanges({ limit }, { signal }),
+        mark: (id, signal) => this.markProcessed(id, { signal }),
+      },
+      options,
+    );
+  }
+
+  /** GET /v1/clock (sandbox only): the sandbox's time and how far its billing has caught up. */
+  async sandboxClock(options?: CallOptions): Promise<SandboxClock> {
+    return shape.withRaw(await this.#get<WireClockReading>('/clock', options));
+  }
+
+  /** POST /v1/clock/advance (sandbox only): moves the sandbox's time forward by `seconds` or `to` an instant. */
+  async advanceSandboxClock(by: { seconds: number } | { to: string }, options?: CallOptions): Promise<SandboxClock> {
+    return shape.withRaw((await this.#post<WireClockReading>('/clock/advance', by, options)).body);
+  }
+}
