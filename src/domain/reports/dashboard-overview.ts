@@ -5,6 +5,7 @@ import type { Scope } from '../model.ts';
 import type { Store } from '../ports.ts';
 import { revenueFigures, type Series } from './revenue.ts';
 import { subscriptionFigures } from './subscription-figures.ts';
+import { usdPerUnit } from './usd-conversion.ts';
 
 /**
  * The vendor panel's figures (docs/decisions.md §19): revenue per day (the last 30 days) or per
@@ -22,7 +23,10 @@ export interface Overview {
   /** Every currency converted to USD (those without a rate are left out and listed in `unconverted`). */
   usd: Series;
   unconverted: string[];
+  /** The date of the exchange-rate table every USD figure here converts at (one table for every day shown). */
   ratesDate: string;
+  /** What one unit of each other currency shown (revenue or MRR) is in USD at that table, by currency. */
+  usdRates: { currency: string; usd: string }[];
   payments: number;
   refunds: number;
   /**
@@ -75,6 +79,7 @@ export async function overview(
     usd: revenue.usd,
     unconverted: [...new Set([...revenue.unconverted, ...subscriptions.unconverted])].sort(),
     ratesDate: deps.rates.date,
+    usdRates: usdRatesOf([...revenue.byCurrency.keys(), ...Object.keys(subscriptions.mrr)], deps.rates),
     payments: revenue.payments,
     refunds: revenue.refunds,
     mrr: { byCurrency: subscriptions.mrr, usd: subscriptions.mrrUsd },
@@ -84,4 +89,15 @@ export async function overview(
     churned30,
     churnRate: base > 0 ? churned30 / base : 0,
   };
+}
+
+/** The rate of each currency but USD, in the order the page lists currencies. */
+function usdRatesOf(currencies: string[], rates: ExchangeRates): Overview['usdRates'] {
+  return [...new Set(currencies)]
+    .filter((currency) => currency !== 'USD')
+    .sort(usdFirst)
+    .flatMap((currency) => {
+      const usd = usdPerUnit(currency, rates);
+      return usd ? [{ currency, usd }] : [];
+    });
 }

@@ -17,3 +17,24 @@ export function toUsd(minor: number, currency: string, rates: ExchangeRates): nu
   const rounded = divideRoundHalfUp(negative ? -numerator : numerator, denominator);
   return Number(negative ? -rounded : rounded);
 }
+
+/**
+ * What one unit of `currency` is in USD through the same table, as the panel says it ("1 EUR = 1.1600
+ * USD"): at least 4 decimals and 5 significant digits, rounded half-up; undefined without a rate.
+ */
+export function usdPerUnit(currency: string, rates: ExchangeRates): string | undefined {
+  const usd = rates.perEuro.get('USD');
+  const source = rates.perEuro.get(currency);
+  if (!usd || !source || source.units === 0n) return undefined;
+  // (usd.units / 10^usd.scale) / (source.units / 10^source.scale), times 10^decimals.
+  const numerator = usd.units * 10n ** BigInt(source.scale);
+  const denominator = source.units * 10n ** BigInt(usd.scale);
+  let decimals = 4;
+  let scaled = divideRoundHalfUp(numerator * 10n ** BigInt(decimals), denominator);
+  while (scaled < 10_000n && decimals < 12) {
+    decimals++;
+    scaled = divideRoundHalfUp(numerator * 10n ** BigInt(decimals), denominator);
+  }
+  const digits = scaled.toString().padStart(decimals + 1, '0');
+  return `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
+}

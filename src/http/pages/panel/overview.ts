@@ -68,8 +68,9 @@ export function overviewContent(o: Overview, environment: Environment, locale: s
     ${card('Churn, 30 days', `${(o.churnRate * 100).toFixed(1)}%`, `${o.churned30} cancelled`, 'churn')}
     ${card(`Refunds, ${period} (USD)`, money(o.usd.refundedTotal), `${o.refunds} refund${o.refunds === 1 ? '' : 's'} or chargeback${o.refunds === 1 ? '' : 's'}`, 'refunds-usd')}
   </div>
+  ${usdBasis(o)}
   <h2>All currencies in USD</h2>
-  <p class="legend muted"><span><i class="key paid"></i>Paid</span><span><i class="key refunded"></i>Refunded</span>Rates of ${o.ratesDate}.${
+  <p class="legend muted"><span><i class="key paid"></i>Paid</span><span><i class="key refunded"></i>Refunded</span><span>At the rates of ${o.ratesDate}.</span>${
     o.unconverted.length ? ` Without a rate, left out: ${o.unconverted.join(', ')}.` : ''
   }</p>
   ${revenueChart(o.usd, o.buckets, `Revenue in USD per ${o.unit}`, locale)}
@@ -80,4 +81,14 @@ export function overviewContent(o: Overview, environment: Environment, locale: s
     ${revenueChart(s, o.buckets, `Revenue in ${s.currency} per ${o.unit}`, locale)}`,
   )}
   ${o.currencies.length ? '' : html`<p class="muted">No payments in this period yet.</p>`}`;
+}
+
+/**
+ * Which rate each USD figure uses (docs/decisions.md §30): this page converts every currency at one
+ * table, the server's, whatever the day of the payment; a transaction's netPriceInUSD converts nothing.
+ */
+function usdBasis(o: Overview): Html {
+  const rates = o.usdRates.map(({ currency, usd }) => `1 ${currency} = ${usd} USD`).join(', ');
+  return html`<p class="muted basis" data-testid="usd-basis">USD figures here convert other currencies at the exchange rates of ${o.ratesDate}, the same rate for every day shown${rates ? `: ${rates}` : ''}.</p>
+  <p class="muted basis" data-testid="net-usd-basis">A transaction's <code>netPriceInUSD</code> (API and feed) is not converted: it is the USD net price of what was bought, after any coupon, so a sale in another currency can differ from its USD figure here.</p>`;
 }

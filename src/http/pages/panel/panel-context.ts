@@ -80,7 +80,7 @@ async function sendPanelPage(
         csrf: session.csrfToken,
         notice: options.notice,
         error: options.error,
-        warnings: checkoutWarnings(services.catalog.vendorStatus(vendor), environment),
+        warnings: checkoutWarnings(services.catalog.vendorStatus(vendor), environment, services),
       },
       section,
       title,

@@ -102,7 +102,8 @@ main:has(.panel){max-width:none;padding:0}
 .card .big{font-size:1.35rem;font-weight:650;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}.card .muted{margin:0}
 .chart-box{margin:.4rem 0 1rem}.chart{display:block;width:100%;height:13rem}.chart-box p{margin:0;font-size:.8rem}
 .chart-dates{display:flex;justify-content:space-between;padding:.2rem 1.25% 0}.legend span{display:inline-block;margin-right:1rem}.key{display:inline-block;width:.8rem;height:.8rem;border-radius:.15rem;vertical-align:-.05rem;margin-right:.3rem}
-.alert.warn{color:#6b4100;border-color:#f0c36d;background:#fff8e6}.alert.warn p{margin:.2rem 0}
+.alert.warn{color:#6b4100;border-color:#f0c36d;background:#fff8e6}.alert.warn p{margin:.2rem 0}.alert.warn code{white-space:nowrap}
+.basis{margin:.2rem 0;font-size:.9rem;max-width:48rem}
 .key.paid{background:#2550c8}.key.refunded{background:#d92d20}
 table.grid{width:100%;border-collapse:collapse;font-size:.95rem}table.grid th{text-align:left;font-weight:600;color:var(--muted);border-bottom:1px solid var(--line);padding:.4rem .5rem}
 table.grid td{border-bottom:1px solid var(--line);padding:.45rem .5rem;text-align:left;vertical-align:top}table.grid td.num,table.grid th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
