@@ -6,7 +6,7 @@
  * Nothing here may throw into the vendor's page: DOM work runs inside `guard`, and failures show
  * as `data-ts-error` on the element (and a console warning) or as rejections of `tc`'s promises.
  */
-import { buyerLocale, formatDecimalForBuyer } from '../domain/money/buyer-money.ts';
+import { formatOneDecimalForBuyer } from '../domain/money/buyer-money.ts';
 
 declare const __OPENTILL_SANDBOX__: boolean;
 
@@ -42,7 +42,25 @@ export interface BuyOptions extends PriceOptions {
   nonEditableEmail?: boolean;
   /** Open the checkout as a full page instead of over this one. */
   redirect?: boolean;
+  /**
+   * opentill's own: after a paid checkout in the overlay, the buyer goes to this http(s) address (relative
+   * to the page) with `transaction_id` added to its query. It proves nothing: the vendor's server asks the API.
+   */
+  successUrl?: string;
 }
+
+/** opentill's own: what `tc.on` handlers (and the script tag's `data-ts-event` function) receive. */
+export interface CheckoutEvent {
+  name: EventName;
+  productId: string;
+  /** The transaction a paid checkout made, else null. */
+  transactionId: string | null;
+  /** The transaction's status when paid, `DECLINED` when failed, else null. */
+  status: string | null;
+}
+
+type EventName = 'checkout.opened' | 'checkout.closed' | 'checkout.paid' | 'checkout.failed';
+type Handler = (event: CheckoutEvent) => void;
 
 type PrefillField = 'firstName' | 'lastName' | 'email' | 'zipCode' | 'coupon' | 'payload';
 
@@ -70,11 +88,12 @@ const quotes = new Map<string, Promise<PriceAnswer>>();
 /** Per price element: the (product, zip, country) it shows or is loading, and its text before we wrote a price. */
 const shown = new WeakMap<Element, string>();
 const originalText = new WeakMap<Element, string | null>();
-const boundButtons = new WeakSet<Element>();
-const busyButtons = new WeakSet<Element>();
+/** Per button bound to checkout: whether its checkout is being started. */
+const buttons = new WeakMap<Element, boolean>();
 let styleInjected = false;
 /** Closes the open checkout, if any, and answers where focus should return. */
 let closeCheckout: (() => Element | null) | null = null;
+const handlers: [string, Handler][] = [];
 
 /** `https://pay.example/latest/widget.min.js` → `https://pay.example/public/v1`; a path prefix before /latest is kept. */
 function apiBase(src: string | null): string | null {
@@ -96,7 +115,7 @@ function guard(work: () => void) {
 }
 
 function warn(error: unknown) {
-  if (typeof console !== 'undefined') console.warn('opentill:', error);
+  console.warn('opentill:', error);
 }
 
 /** Runs `work` inside a promise, so a synchronous throw becomes a rejection. */
@@ -116,22 +135,19 @@ function countryOf(given: string | null | undefined): string {
 
 /** One request to the public API; rejects with the server's `message` when it answers an error. */
 function call<T>(path: string, init?: RequestInit): Promise<T> {
-  if (!api) return Promise.reject(new Error('opentill: cannot tell where the script was loaded from.'));
+  // Every caller runs inside `attempt`: this throw is a rejection.
+  if (!api) throw new Error("opentill: cannot find the script's own URL.");
   return fetch(api + path, init).then((response) =>
-    response.text().then((text) => {
-      let body: { message?: unknown } | null = null;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // Not JSON (a proxy's error page): the status says enough.
-      }
-      if (response.ok && body && typeof body === 'object') return body as T;
-      throw new Error(
-        body && typeof body.message === 'string' && body.message
-          ? body.message
-          : `opentill: the request failed with HTTP ${response.status}.`,
-      );
-    }),
+    // Not JSON (a proxy's error page): the status says enough.
+    response
+      .json()
+      .catch(() => null)
+      .then((body: { message?: unknown } | null) => {
+        if (response.ok && body && typeof body === 'object') return body as T;
+        throw new Error(
+          (body && (body.message as string)) || `opentill: the request failed with HTTP ${response.status}.`,
+        );
+      }),
   );
 }
 
@@ -141,34 +157,61 @@ function quote(productId: unknown, zip: string | null | undefined, country: stri
   if (zip && zip.trim()) query.set('zip', zip.trim());
   if (__OPENTILL_SANDBOX__ && country) query.set('country', country);
   const search = query.toString();
-  const path = `/price/${encodeURIComponent(requiredProductId(productId))}${search ? `?${search}` : ''}`;
-  let answer = quotes.get(path);
-  if (!answer) {
-    const request = call<PriceAnswer>(path);
-    answer = request;
-    quotes.set(path, request);
-    request.catch(() => quotes.get(path) === request && quotes.delete(path));
-  }
-  return answer;
+  const path = `/price/${encodeURIComponent(requiredProductId(productId))}${search && `?${search}`}`;
+  const asked = quotes.get(path);
+  if (asked) return asked;
+  const request = call<PriceAnswer>(path);
+  quotes.set(path, request);
+  request.catch(() => quotes.get(path) === request && quotes.delete(path));
+  return request;
+}
+
+/** `href` as an http(s) URL (relative to `base`), else an error that names it: never a `javascript:` URL. */
+function webUrl(href: unknown, name: string, base?: string): URL {
+  const url = typeof href === 'string' ? new URL(href, base) : null;
+  if (!url || !/^https?:$/.test(url.protocol)) throw new Error(`opentill: ${name} is not an http(s) URL.`);
+  return url;
+}
+
+/** `tc.on`: `handler` runs on every event of that name, for the life of the page. */
+function on(name: EventName, handler: Handler) {
+  handlers.push([name, handler]);
+}
+
+/** Each handler of the event, and the script tag's `data-ts-event` function, apart: one that throws stops none other. */
+function emit(name: EventName, productId: string, data: Record<string, unknown> = {}) {
+  const event: CheckoutEvent = {
+    name,
+    productId,
+    transactionId: (data.transactionId as string) || null,
+    status: (data.status as string) || null,
+  };
+  // A checkout opened, so the script tag was found (`api`).
+  const named = (script as HTMLScriptElement).getAttribute('data-ts-event');
+  for (const [n, handler] of handlers) if (n === name) guard(() => handler(event));
+  // Not a function: guard's warning says so on the console.
+  if (named) guard(() => (win[named] as Handler)(event));
 }
 
 function getPrice(productId: string, options?: PriceOptions): Promise<WidgetPrice> {
   return attempt(() =>
     quote(productId, options && options.zipCode, __OPENTILL_SANDBOX__ ? countryOf(options && options.country) : ''),
-  ).then((p) => ({
-    currency: p.currency,
-    price: p.price,
-    priceNet: p.priceNet,
-    tax: p.tax,
-    taxName: p.taxName,
-    taxRate: p.taxRate,
+  ).then(({ currency, price, priceNet, tax, taxName, taxRate }) => ({
+    currency,
+    price,
+    priceNet,
+    tax,
+    taxName,
+    taxRate,
   }));
 }
 
 function buy(productId: string, options?: BuyOptions): Promise<void> {
   const o = options || {};
+  let success: URL | undefined;
   return attempt(() => {
     const body: Record<string, unknown> = { productId: requiredProductId(productId) };
+    if (o.successUrl) success = webUrl(o.successUrl, 'successUrl', location.href);
     for (const field of PREFILL) {
       const value = o[field];
       if (value != null && value !== '') body[field] = String(value);
@@ -181,10 +224,9 @@ function buy(productId: string, options?: BuyOptions): Promise<void> {
       body: JSON.stringify(body),
     });
   }).then((answer) => {
-    const url = typeof answer.url === 'string' ? new URL(answer.url) : null;
-    if (!url || !/^https?:$/.test(url.protocol)) throw new Error('opentill: the server answered no checkout address.');
-    if (o.redirect === true) location.href = url.href;
-    else openCheckout(url);
+    const url = webUrl(answer.url, "the server's checkout address");
+    if (o.redirect === true) location.assign(url);
+    else openCheckout(url, productId, success);
   });
 }
 
@@ -194,9 +236,9 @@ function buy(productId: string, options?: BuyOptions): Promise<void> {
  * it; without 'ready' in time (blocked frame, slow network) the customer is sent to the checkout as a
  * full page instead. Messages count only from that iframe at the checkout's origin.
  */
-function openCheckout(url: URL) {
+function openCheckout(url: URL, productId: string, success?: URL) {
   const returnFocus = closeCheckout ? closeCheckout() : doc.activeElement;
-  const framed = new URL(url.href);
+  const framed = new URL(url);
   framed.searchParams.set('embedded', '1');
   framed.searchParams.set('origin', location.origin);
 
@@ -219,17 +261,29 @@ function openCheckout(url: URL) {
 
   const root = doc.documentElement;
   const overflow = root.style.overflow;
-  const timer = window.setTimeout(() => {
+  let paid = false;
+  const timer = setTimeout(() => {
     close();
-    location.href = url.href;
+    location.assign(url);
   }, READY_TIMEOUT_MS);
 
   function onMessage(event: MessageEvent) {
     const data = event.data;
     if (event.source !== frame.contentWindow || event.origin !== url.origin || !data || data.source !== 'opentill')
       return;
-    if (data.type === 'ready' || data.type === 'paid') window.clearTimeout(timer);
-    else if (data.type === 'close') close(true);
+    // Any message ('ready' first) shows the checkout is there: no full page after all.
+    clearTimeout(timer);
+    if (data.type === 'close') close(true);
+    else if (data.type === 'failed') emit('checkout.failed', productId, data);
+    else if (data.type === 'paid' && !paid) {
+      // Once per checkout: its receipt says 'paid' again when it is shown again.
+      paid = true;
+      emit('checkout.paid', productId, data);
+      if (success) {
+        success.searchParams.set('transaction_id', data.transactionId);
+        location.assign(success);
+      }
+    }
   }
   function onKey(event: KeyboardEvent) {
     if (event.key === 'Escape') {
@@ -242,35 +296,34 @@ function openCheckout(url: URL) {
     if (!overlay.contains(event.target as Node)) frame.focus();
   }
   function close(restoreFocus?: boolean): Element | null {
-    window.clearTimeout(timer);
-    window.removeEventListener('message', onMessage);
+    clearTimeout(timer);
+    removeEventListener('message', onMessage);
     doc.removeEventListener('keydown', onKey, true);
     doc.removeEventListener('focusin', onFocus, true);
-    if (overlay.parentNode) overlay.parentNode.removeChild(overlay);
+    overlay.remove();
     root.style.overflow = overflow;
     closeCheckout = null;
+    emit('checkout.closed', productId);
     if (restoreFocus && returnFocus && returnFocus.isConnected && 'focus' in returnFocus)
       (returnFocus as HTMLElement).focus();
     return returnFocus;
   }
 
-  window.addEventListener('message', onMessage);
+  addEventListener('message', onMessage);
   doc.addEventListener('keydown', onKey, true);
   doc.addEventListener('focusin', onFocus, true);
   root.style.overflow = 'hidden';
   (doc.body || root).appendChild(overlay);
   closeCheckout = close;
   frame.focus();
+  emit('checkout.opened', productId);
 }
 
-/** The buyer's locale (the browser's language), read once: amounts look as on the checkout and the invoice. */
-let locale: string | undefined;
-const money = (decimal: string, currency: string) =>
-  formatDecimalForBuyer(
-    decimal,
-    currency,
-    (locale ??= buyerLocale(typeof navigator === 'undefined' ? undefined : navigator.language)),
-  );
+/**
+ * Amounts in the buyer's locale (the browser's language), as on the checkout and the invoice. The browser
+ * supports its own language, so it goes to Intl as it is; one Intl refuses is formatted in 'en'.
+ */
+const money = (decimal: string, currency: string) => formatOneDecimalForBuyer(decimal, currency, navigator.language);
 
 /** `data-ts-price`: the element's text becomes the localized total; tax details go to attributes. */
 function showPrice(el: Element) {
@@ -289,7 +342,7 @@ function showPrice(el: Element) {
       el.textContent = total;
       el.setAttribute('data-ts-price-net', net);
       el.setAttribute('data-ts-tax-name', p.taxName);
-      el.setAttribute('data-ts-tax-rate', String(p.taxRate));
+      el.setAttribute('data-ts-tax-rate', p.taxRate as unknown as string); // set as its text
       el.removeAttribute('data-ts-error');
     })
     .catch((error: unknown) => {
@@ -318,8 +371,8 @@ function setUpButton(el: HTMLElement) {
     injectStyle();
     el.classList.add(BUTTON_CLASS);
   }
-  if (boundButtons.has(el)) return;
-  boundButtons.add(el);
+  if (buttons.has(el)) return;
+  buttons.set(el, false);
   el.addEventListener('click', (event) => {
     if (!el.hasAttribute('data-ts-button')) return;
     event.preventDefault();
@@ -336,15 +389,15 @@ function setUpButton(el: HTMLElement) {
 }
 
 function activate(el: Element) {
-  if (busyButtons.has(el)) return;
+  if (buttons.get(el)) return;
   const options: BuyOptions = {};
-  for (const field of PREFILL) {
+  for (const field of [...PREFILL, 'successUrl'] as const) {
     const value = el.getAttribute(`data-ts-${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
     if (value) options[field] = value;
   }
   if (el.getAttribute('data-ts-non-editable-email') === 'true') options.nonEditableEmail = true;
   if (__OPENTILL_SANDBOX__) options.country = el.getAttribute('data-ts-country') || undefined;
-  busyButtons.add(el);
+  buttons.set(el, true);
   el.setAttribute('aria-busy', 'true');
   void buy(el.getAttribute('data-ts-product') as string, options)
     .then(
@@ -355,7 +408,7 @@ function activate(el: Element) {
       },
     )
     .then(() => {
-      busyButtons.delete(el);
+      buttons.set(el, false);
       el.removeAttribute('aria-busy');
     });
 }
@@ -368,23 +421,18 @@ function visit(el: Element) {
 
 function scan(root: Element) {
   visit(root);
-  const found = root.querySelectorAll(SELECTOR);
-  for (let i = 0; i < found.length; i++) visit(found[i] as Element);
+  root.querySelectorAll(SELECTOR).forEach(visit);
 }
 
 function start() {
-  win.tc = { getPrice, buy };
+  win.tc = { getPrice, buy, on };
   const root = doc.documentElement;
   // Elements the parser adds after this script, and those the page adds or changes later.
   new MutationObserver((records) =>
     guard(() => {
       for (const record of records) {
         if (record.type === 'attributes') visit(record.target as Element);
-        else
-          for (let i = 0; i < record.addedNodes.length; i++) {
-            const node = record.addedNodes[i] as Node;
-            if (node.nodeType === 1) scan(node as Element);
-          }
+        else record.addedNodes.forEach((node) => node.nodeType === 1 && scan(node as Element));
       }
     }),
   ).observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: WATCHED });

@@ -459,30 +459,35 @@ for (const kind of await storeKinds()) {
 }
 
 describe('production checkout', () => {
-  test('without a processor it says so, shows no card field or test cards, refuses to pay, and records nothing', async () => {
+  test('without a processor it shows the closed shop before any field, in plain words, refuses a posted form, and records nothing', async () => {
     const t = await startTestApp('sqlite', { gateways: { production: unconfiguredGateway } });
     try {
       const v = await t.newVendor();
       const product = await v.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 10 }] }, 'production');
       const res = await fetch(`${t.url}/payment/product/${product.id}`);
       const html = await res.text();
-      assert.equal(res.status, 200);
-      assert.doesNotMatch(html, /4242424242424242|Sandbox|cardNumber/);
-      assert.match(html, /This shop cannot take payments yet: No payment processor is configured/);
-      const form = hiddenFields(html);
+      assert.equal(res.status, 503);
+      assert.match(html, /<h1>This shop is not taking payments yet<\/h1>/);
+      assert.match(html, /Nothing has been charged/);
+      assert.doesNotMatch(html, /<form|<input|4242424242424242|Sandbox|STRIPE_|processor|operator/);
+      // A form posted all the same (an old tab, a script): the closed shop again, nothing charged.
       const paid = await fetch(`${t.url}/payment/product/${product.id}`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({
-          ...form,
+          token: 'a'.repeat(24),
+          expectedCurrency: 'USD',
+          expectedTotal: '1000',
           email: 'prod@example.com',
           cardNumber: '4242424242424242',
           cardExpiry: '12/34',
           cardCvc: '123',
         }),
       });
-      assert.equal(paid.status, 402);
-      assert.match(await paid.text(), /This shop cannot take payments yet/);
+      assert.equal(paid.status, 503);
+      const refused = await paid.text();
+      assert.match(refused, /This shop is not taking payments yet/);
+      assert.doesNotMatch(refused, /STRIPE_|<input/);
       assert.deepEqual((await v.api('/v1/transactions/prod%40example.com', { environment: 'production' })).json, []);
     } finally {
       await t.close();

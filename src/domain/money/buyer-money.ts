@@ -46,26 +46,38 @@ export function countryLocale(country: string | null | undefined): string {
 /**
  * An exact decimal string of a currency ("-53.55" EUR, "1500" JPY, "1.250" KWD) in the buyer's locale,
  * with as many decimals as the string has. Intl formats a decimal string exactly (no float in between).
+ * The formatter is kept per (locale, currency, decimals): the server formats many amounts.
  */
 export function formatDecimalForBuyer(decimal: string, currency: string, locale: string): string {
-  const digits = decimal.split('.')[1]?.length ?? 0;
+  const digits = decimalsOf(decimal);
   const key = `${locale}\n${currency}\n${digits}`;
   let format = formats.get(key);
   if (!format) {
-    const options: Intl.NumberFormatOptions = {
-      style: 'currency',
-      currency,
-      minimumFractionDigits: digits,
-      maximumFractionDigits: digits,
-      numberingSystem: 'latn',
-    };
-    try {
-      format = new Intl.NumberFormat(locale, options);
-    } catch {
-      format = new Intl.NumberFormat('en', options);
-    }
+    format = amountFormat(currency, digits, locale);
     formats.set(key, format);
   }
-  // A numeric string is formatted exactly by Intl.NumberFormat v3 (ES2023); older engines read it as a Number.
   return format.format(decimal as unknown as number);
+}
+
+/** The same, with a formatter made for this one amount: the client script formats a few per page (and is kept small). */
+export const formatOneDecimalForBuyer = (decimal: string, currency: string, locale: string): string =>
+  amountFormat(currency, decimalsOf(decimal), locale).format(decimal as unknown as number);
+
+const decimalsOf = (decimal: string) => (decimal.split('.')[1] || '').length;
+
+/** How every amount a buyer reads is written: the currency's sign, Latin digits, these decimals; 'en' for a locale Intl refuses. */
+function amountFormat(currency: string, digits: number, locale: string): Intl.NumberFormat {
+  const options: Intl.NumberFormatOptions = {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+    numberingSystem: 'latn',
+  };
+  // A numeric string is formatted exactly by Intl.NumberFormat v3 (ES2023); older engines read it as a Number.
+  try {
+    return new Intl.NumberFormat(locale, options);
+  } catch {
+    return new Intl.NumberFormat('en', options);
+  }
 }

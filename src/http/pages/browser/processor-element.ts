@@ -1,5 +1,5 @@
 import { pageData } from './page-data.ts';
-import { messageOf, type StripeElements, type StripeFactory, type StripeJs } from './stripe.ts';
+import { messageOf, type StripeElements, type StripeError, type StripeFactory, type StripeJs } from './stripe.ts';
 
 /**
  * The processor's card element (Stripe's Payment Element; its script is the processor's, loaded by
@@ -74,7 +74,11 @@ function processorElement(c: ProcessorData) {
         return started || start();
       })
       .then((j) => confirm(stripe, elements, j))
-      .catch((e: unknown) => fail(messageOf(e, 'The payment did not go through; try again.')));
+      .catch((e: unknown) => {
+        // A card the processor declined: inside the overlay, the vendor's page hears `failed` (embed.ts).
+        if ((e as StripeError | null)?.type === 'card_error') document.dispatchEvent(new Event('opentill:declined'));
+        fail(messageOf(e, 'The payment did not go through; try again.'));
+      });
   });
 }
 

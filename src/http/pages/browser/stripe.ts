@@ -1,6 +1,8 @@
 /** What the page scripts call of the processor's script (Stripe.js, loaded by URL before them): its global `Stripe`. */
 export interface StripeError {
   message?: string;
+  /** `card_error`: the card was declined (not a field left incomplete, nor the network). */
+  type?: string;
 }
 
 export interface StripeResult {

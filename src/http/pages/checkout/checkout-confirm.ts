@@ -7,7 +7,7 @@ import type { HttpApp } from '../../http-app.ts';
 import { html, sendPage } from '../layout.ts';
 import { pageScript } from '../page-scripts.ts';
 import { offerFailure, problemPage, type CheckoutContext, type Params } from './checkout-context.ts';
-import { embeddingOf, embeddingQuery, frameAncestorsOf } from './checkout-embedding.ts';
+import { embeddingOf, embeddingQuery, embedMessages, frameAncestorsOf } from './checkout-embedding.ts';
 import { isFormToken } from './checkout-form.ts';
 import { receipt } from './checkout-views.ts';
 
@@ -45,17 +45,7 @@ export async function showReceipt(
       },
       embedding.embedded,
     ),
-    ...(embedding.embedded && embedding.origin
-      ? {
-          script: pageScript('embed'),
-          data: {
-            'opentill-embed': {
-              origin: embedding.origin,
-              message: { type: 'paid', transactionId: paid.transaction.id },
-            },
-          },
-        }
-      : {}),
+    ...embedMessages(embedding, { type: 'paid', transactionId: paid.transaction.id, status: paid.transaction.status }),
   });
 }
 
@@ -116,6 +106,7 @@ export function registerConfirm(app: HttpApp, ctx: CheckoutContext) {
           402,
           'The payment was declined',
           `${outcome.message} Nothing was charged; open the payment page again to use another card.`,
+          { type: 'failed', status: 'DECLINED' },
         );
       return showReceipt(ctx, request, reply, scope, offer, outcome, 4);
     },

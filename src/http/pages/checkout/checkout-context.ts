@@ -5,9 +5,10 @@ import type { Environment, Scope } from '../../../domain/model.ts';
 import { SaleRefused } from '../../../domain/production-access.ts';
 import type { Services } from '../../../services.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
-import { sendProblem } from '../layout.ts';
-import { embeddingOf, frameAncestorsOf } from './checkout-embedding.ts';
+import { html, sendPage } from '../layout.ts';
+import { embeddingOf, embedMessages, frameAncestorsOf } from './checkout-embedding.ts';
 import { checkoutLimits, type CheckoutLimits } from './checkout-limits.ts';
+import { header } from './checkout-views.ts';
 
 /** The path of every checkout route: /payment/product/{productId}…, a product's id or a customized link's. */
 export type Params = { productId: string };
@@ -51,9 +52,27 @@ export function checkoutContext(app: HttpApp, { services, environment }: Environ
   };
 }
 
-/** The problem page, framed only where the checkout itself may be. */
-export const problemPage = (reply: FastifyReply, status: number, title: string, text: string) =>
-  sendProblem(reply, status, title, text, frameAncestorsOf(embeddingOf(reply.request)));
+/**
+ * The problem page, framed only where the checkout itself may be. In the overlay it has the Close button
+ * and tells the vendor's page `ready` (and `message`, a declined payment's `failed`), so the buyer reads
+ * it there instead of being sent to it as a full page after 8 s.
+ */
+export function problemPage(
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  text: string,
+  message: object | null = null,
+) {
+  const embedding = embeddingOf(reply.request);
+  return sendPage(reply, {
+    status,
+    title,
+    frameAncestors: frameAncestorsOf(embedding),
+    body: html`${embedding.embedded ? header({ vendorName: '' }, true) : ''}<h1>${title}</h1><p>${text}</p>`,
+    ...embedMessages(embedding, message),
+  });
+}
 
 /** Page-level failures that are not the form's fault: unknown product, expired link, a seller not selling now. */
 export function offerFailure(reply: FastifyReply, err: unknown) {

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { requireOrigin } from '../../../domain/validation.ts';
+import { pageScript } from '../page-scripts.ts';
 
 /**
  * Where the checkout is shown (docs/decisions.md §14). The client script opens it with `embedded=1`
@@ -31,3 +32,12 @@ export const embeddingQuery = (embedding: Embedding) =>
   embedding.origin
     ? `?${new URLSearchParams({ ...(embedding.embedded ? { embedded: '1' } : {}), origin: embedding.origin }).toString()}`
     : '';
+
+/**
+ * What a checkout page inside the overlay tells the vendor's page (src/http/pages/browser/embed.ts):
+ * `ready`, then `message` (`paid`, `failed`) if any, at the announced origin only. Nothing outside the overlay.
+ */
+export const embedMessages = (embedding: Embedding, message: object | null = null) =>
+  embedding.embedded && embedding.origin
+    ? { script: pageScript('embed'), data: { 'opentill-embed': { origin: embedding.origin, message } } }
+    : {};

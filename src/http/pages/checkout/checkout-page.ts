@@ -12,8 +12,9 @@ import type { HttpApp } from '../../http-app.ts';
 import { jsonErrorHandler } from '../json-errors.ts';
 import { sendPage } from '../layout.ts';
 import { pageScript } from '../page-scripts.ts';
+import { isClosed, showClosedShop } from './checkout-closed.ts';
 import { offerFailure, type CheckoutContext, type Params } from './checkout-context.ts';
-import { embeddingOf, embeddingQuery, frameAncestorsOf, type Embedding } from './checkout-embedding.ts';
+import { embeddingOf, embeddingQuery, embedMessages, frameAncestorsOf, type Embedding } from './checkout-embedding.ts';
 import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
 import { checkoutForm, type FieldErrors } from './checkout-views.ts';
 import { vetCoupon } from './coupon-attempts.ts';
@@ -21,6 +22,8 @@ import { vetCoupon } from './coupon-attempts.ts';
 // The checkout page: its form, priced on the server, first shown and shown again after a submit that did not pay.
 
 export type FormMessages = {
+  /** The payment was declined: the overlay's script hears `failed` (docs/decisions.md §29). */
+  declined?: boolean | undefined;
   error?: string | undefined;
   notice?: string | undefined;
   fieldErrors?: FieldErrors | undefined;
@@ -63,7 +66,8 @@ export async function showForm(
   const cardEntry = ctx.services.payments.cardEntry(ctx.environment);
   const needsCard = today.card !== 'none';
   const token = randomBytes(18).toString('base64url');
-  const scripts = formScripts({ cardEntry, embedding, needsCard, offer, quote, today, productId });
+  const failed = messages.declined ? { type: 'failed', status: 'DECLINED' } : null;
+  const scripts = formScripts({ cardEntry, embedding, failed, needsCard, offer, quote, today, productId });
   return sendPage(reply, {
     status,
     title: offer.product.name,
@@ -105,6 +109,8 @@ export async function showForm(
 function formScripts(page: {
   cardEntry: CardEntry;
   embedding: Embedding;
+  /** What the overlay's script hears beyond `ready`: a declined payment. */
+  failed: object | null;
   needsCard: boolean;
   offer: Offer;
   quote: PriceQuote;
@@ -112,12 +118,9 @@ function formScripts(page: {
   productId: string;
 }) {
   const { cardEntry, embedding, needsCard, offer, quote, today } = page;
-  const data: Record<string, unknown> = {};
-  let script = '';
-  if (embedding.embedded && embedding.origin) {
-    data['opentill-embed'] = { origin: embedding.origin, message: null };
-    script += pageScript('embed');
-  }
+  const embed = embedMessages(embedding, page.failed);
+  const data: Record<string, unknown> = { ...embed.data };
+  let script = embed.script ?? '';
   if (cardEntry.kind === 'browser') {
     script += pageScript('checkout-form');
     const mode = today.card;
@@ -159,6 +162,7 @@ export function registerCheckoutPage(app: HttpApp, ctx: CheckoutContext) {
     const found = await ctx.saleOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
     if ('failure' in found) return offerFailure(reply, found.failure);
     const { scope, offer } = found;
+    if (isClosed(ctx)) return showClosedShop(ctx, request, reply, scope, offer);
     const prefill = readPrefill(request.query as Record<string, unknown>);
     try {
       return await showForm(ctx, request, reply, scope, offer, prefill, 200);

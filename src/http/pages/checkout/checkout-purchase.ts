@@ -8,6 +8,7 @@ import { ERROR_STATUS } from '../../error-status.ts';
 import type { HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';
 import { sendPage } from '../layout.ts';
+import { isClosed, showClosedShop } from './checkout-closed.ts';
 import { showPending, showReceipt } from './checkout-confirm.ts';
 import { offerFailure, type CheckoutContext, type Params } from './checkout-context.ts';
 import { embeddingOf, frameAncestorsOf } from './checkout-embedding.ts';
@@ -37,6 +38,8 @@ export function registerPurchase(app: HttpApp, ctx: CheckoutContext) {
       const found = await ctx.offerOf(request.params.productId).catch((err: unknown) => ({ failure: err }));
       if ('failure' in found) return offerFailure(reply, found.failure);
       const { scope, offer } = found;
+      // No processor takes payments here: the closed shop, before anything typed is looked at.
+      if (isClosed(ctx)) return showClosedShop(ctx, request, reply, scope, offer);
       const form = readCheckoutForm(request, ctx.environment, offer);
       const prefill = form.prefill;
       const show = (status: number, messages?: FormMessages, shown: CheckoutPrefill = prefill) =>
@@ -74,8 +77,7 @@ export function registerPurchase(app: HttpApp, ctx: CheckoutContext) {
           return show(400, { error, fieldErrors });
         }
         if (form.details instanceof AppError) throw form.details;
-        if (cardEntry.kind === 'none')
-          return show(402, { error: `This shop cannot take payments yet. ${cardEntry.message}` });
+        if (cardEntry.kind === 'none') return showClosedShop(ctx, request, reply, scope, offer);
         const outcome = await charge(ctx, scope, token, form, form.details, cardEntry.kind);
         if (outcome === 'NEEDS_BROWSER')
           return show(400, {
@@ -91,7 +93,10 @@ export function registerPurchase(app: HttpApp, ctx: CheckoutContext) {
             `${encodeURIComponent(request.params.productId)}/confirm/${encodeURIComponent(token)}`,
           );
         if (outcome.status === 'DECLINED')
-          return await show(402, { error: `The payment was declined: ${outcome.message} Try another card.` });
+          return await show(402, {
+            declined: true,
+            error: `The payment was declined: ${outcome.message} Try another card.`,
+          });
         return await showReceipt(ctx, request, reply, scope, offer, outcome);
       } catch (err) {
         return purchaseFailure(ctx, request, reply, scope, offer, prefill, err);

@@ -143,7 +143,8 @@ export function priceLines(offer: Offer, quote: PriceQuote, now: Date, locale: s
   ${product.type === 'VAULTED' ? html`<p class="muted">Your card is stored with the payment provider so ${offer.product.name} can charge it later.</p>` : ''}`;
 }
 
-function header(view: { vendorName: string; offer: Offer }, embedded: boolean): Html {
+/** The seller's name, and in the overlay the Close button (src/http/pages/browser/embed.ts tells the vendor's page). */
+export function header(view: { vendorName: string }, embedded: boolean): Html {
   return html`<div class="top"><p class="muted">${view.vendorName}</p>${embedded ? html`<button type="button" class="link" id="close" aria-label="Close checkout">Close ✕</button>` : ''}</div>`;
 }
 
@@ -205,7 +206,8 @@ export function checkoutForm(view: FormView, embedded: boolean): Html {
 function cardFields(view: FormView): Html {
   if (!view.needsCard) return html``;
   if (view.cardEntry.kind === 'none')
-    return html`<div class="alert bad" role="alert" id="no-processor">This shop cannot take payments yet: ${view.cardEntry.message}</div>`;
+    // Not shown by the checkout, which shows the closed shop instead (checkout-closed.ts); plain words all the same.
+    return html`<div class="alert bad" role="alert" id="no-processor">This shop cannot take payments yet.</div>`;
   if (view.cardEntry.kind === 'browser') {
     return html`<label id="card-label">Card</label>
     <div id="payment-element" class="element" aria-labelledby="card-label"></div>
