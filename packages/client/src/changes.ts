@@ -32,7 +32,8 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * The feed as an async iterator. A change is marked processed after the `yield` returns, that is when
  * the consumer's loop body has finished with it and asks for the next one; a throw or a `break` in the
  * body closes the generator at the `yield`, so the mark below it never runs and the change stays in
- * the feed for the next run (at least once, never lost).
+ * the feed for the next run (at least once, never lost). An abort ends the loop quietly, after marking
+ * the change whose body has finished (its mark is not aborted).
  */
 export async function* changeFeed(
   feed: Feed,
@@ -40,12 +41,19 @@ export async function* changeFeed(
 ): AsyncGenerator<ChangedTransaction, void, undefined> {
   const { limit, watch = false, pollIntervalMs = 5000, signal } = options;
   while (!signal?.aborted) {
-    const { changes, more } = await feed.list(limit, signal);
-    for (const change of changes) {
-      yield change;
-      await feed.mark(change.id, signal);
+    let page: ChangePage;
+    try {
+      page = await feed.list(limit, signal);
+    } catch (error) {
+      if (signal?.aborted) return;
+      throw error;
     }
-    if (more || (changes.length > 0 && watch)) continue;
+    for (const change of page.changes) {
+      yield change;
+      await feed.mark(change.id, undefined);
+      if (signal?.aborted) return;
+    }
+    if (page.more || (page.changes.length > 0 && watch)) continue;
     if (!watch) return;
     await pause(pollIntervalMs, signal);
   }
