@@ -116,6 +116,12 @@ describe('opentill doctor', { concurrency: 3 }, () => {
     ]);
     assert.doesNotMatch(text.stdout, /An error occurred with our connection/);
 
+    // No database yet: the keys are checked all the same.
+    const fresh = await doctor({ ...env, OPENTILL_DATA_DIR: dataDir() });
+    assert.equal(fresh.check('store')?.status, 'note');
+    assert.equal(fresh.check('sandbox payments')?.status, 'fix');
+    assert.match(fresh.check('sandbox payments')!.detail, /^Stripe cannot be reached at /);
+
     // With the secret set, what to check alone.
     const withSecret = await doctor({ ...env, STRIPE_SANDBOX_WEBHOOK_SECRET: 'whsec_doctor' });
     assert.equal(withSecret.check('sandbox payments')?.status, 'fix');

@@ -75,6 +75,9 @@ async function diagnose(): Promise<Check[]> {
           ? 'SQLite in memory: nothing is kept when the process ends'
           : `no database yet at ${config.sqliteFile}; \`opentill serve\` creates it`,
     });
+    // Stripe's keys are checked with or without a database.
+    for (const environment of ['production', 'sandbox'] as const)
+      if (config.stripe[environment]) checks.push(await stripeCheck(environment, config));
   } else {
     let services: Awaited<ReturnType<typeof open>> | undefined;
     try {
@@ -131,11 +134,7 @@ async function open(config: Config) {
   return createServices(config);
 }
 
-/**
- * Which processor takes an environment's payments. With Stripe keys, Stripe is asked which account they
- * open (one try, 10 s): unreachable or refused is a fix saying what to do, as is a missing webhook
- * signing secret; each said once, in one line.
- */
+/** Which processor takes an environment's payments: none (a note), opentill's virtual cards, or Stripe (stripeCheck). */
 async function payments(
   services: Awaited<ReturnType<typeof open>>,
   environment: Environment,
@@ -144,8 +143,17 @@ async function payments(
   const { processor, detail } = services.payments.describe(environment);
   const name = `${environment} payments`;
   if (processor === null) return { name, status: 'note', detail };
-  const keys = config.stripe[environment];
-  if (!keys) return { name, status: 'ok', detail };
+  if (!config.stripe[environment]) return { name, status: 'ok', detail };
+  return stripeCheck(environment, config);
+}
+
+/**
+ * Stripe's keys of an environment: Stripe is asked which account they open (one try, 10 s). Unreachable
+ * or refused is a fix saying what to do, as is a missing webhook signing secret; each said once, in one line.
+ */
+async function stripeCheck(environment: Environment, config: Config): Promise<Check> {
+  const name = `${environment} payments`;
+  const keys = config.stripe[environment]!;
   const prefix = environment === 'sandbox' ? 'STRIPE_SANDBOX_' : 'STRIPE_';
   const setup = `\`opentill stripe setup${environment === 'sandbox' ? ' --sandbox' : ''}\``;
   const { probeStripe } = await import('../../gateways/stripe-setup.ts');
