@@ -1,5 +1,6 @@
 import type { OperatorSessionsTable, OperatorUsersTable } from './schema-operators.ts';
 import type { PayoutStatementEntriesTable, PayoutStatementsTable } from './schema-payouts.ts';
+import type { WebhookEndpointsTable, WebhookEventsTable } from './schema-webhooks.ts';
 import type { Generated } from 'kysely';
 
 /**
@@ -390,4 +391,6 @@ export interface Schema {
   payout_statement_entries: PayoutStatementEntriesTable;
   operator_users: OperatorUsersTable;
   operator_sessions: OperatorSessionsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
 }

@@ -24,6 +24,7 @@ import * as payoutStatements from './0022-payout-statements.ts';
 import * as vendorSuspension from './0023-vendor-suspension.ts';
 import * as operatorAccounts from './0024-operator-accounts.ts';
 import * as payoutRanges from './0025-payout-ranges.ts';
+import * as webhooks from './0026-webhooks.ts';
 import * as productArchive from './0028-product-archive.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0023-vendor-suspension': vendorSuspension,
   '0024-operator-accounts': operatorAccounts,
   '0025-payout-ranges': payoutRanges,
+  '0026-webhooks': webhooks,
   '0028-product-archive': productArchive,
 };
 
