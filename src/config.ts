@@ -51,6 +51,8 @@ export interface Config {
   readonly payoutHoldDays: number;
   /** PLATFORM_FEE as written (`5%+0.50USD`, `0` by default): the platform's fee on each payment, checked when the services start. */
   readonly platformFee: string;
+  /** WEBHOOKS_ALLOW_PRIVATE=true: production webhook endpoints may be private addresses too (the sandbox's always may). */
+  readonly webhooksAllowPrivate: boolean;
   /** Which peers may name the client's address in X-Forwarded-For: none, or Fastify's comma-separated list of addresses and CIDR ranges. */
   readonly trustProxy: false | string;
   readonly logLevel: string;
@@ -354,6 +356,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     platformFee: env.PLATFORM_FEE?.trim() || '0',
     payoutHoldDays: env.PAYOUT_HOLD_DAYS === '0' ? 0 : int(env.PAYOUT_HOLD_DAYS, 14, 'PAYOUT_HOLD_DAYS'),
     trustProxy,
+    webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true',
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimit: Object.freeze({
       perCredentialPerMinute: int(env.RATE_LIMIT_PER_CREDENTIAL, 6000, 'RATE_LIMIT_PER_CREDENTIAL'),

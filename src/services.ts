@@ -45,6 +45,7 @@ import { smtpSender } from './mail/smtp-sender.ts';
 import { createStore } from './store/index.ts';
 import type { Database, DialectName } from './store/database.ts';
 import { openDatabase } from './store/open-database.ts';
+import { webhookServices, type WebhookOverrides, type WebhookServices } from './services-webhooks.ts';
 
 /**
  * The composition root: one place that wires the store, the gateways and the domain services.
@@ -52,7 +53,7 @@ import { openDatabase } from './store/open-database.ts';
  * database handle. `createServices` returns `Wiring`, which adds those two for the server's start-up,
  * the tests and the benchmarks.
  */
-export interface Services {
+export interface Services extends WebhookServices {
   readonly config: Config;
   /** Real time, and each vendor's sandbox time (which the vendor may move forward). */
   readonly clock: VendorClock;
@@ -130,7 +131,7 @@ export interface Wiring extends Services {
   readonly store: Store;
 }
 
-export interface ServiceOverrides {
+export interface ServiceOverrides extends WebhookOverrides {
   database?: Database;
   clock?: Clock;
   /** Tests replace production's gateway: the payment network is the edge of the world. */
@@ -384,6 +385,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     taxReturns: money.taxReturns,
     reconciliation: reconciliationService({ store, gateways }),
     maintenance: maintenanceOf(base),
+    ...webhookServices(config, overrides, base),
     rateHistory: () => [...loadRateHistory(config.ratesHistoryFile), rates],
     hostedUrl(purpose, scope, subject) {
       const token = links.issue(purpose, scope, subject, clock.now());

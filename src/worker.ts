@@ -7,7 +7,7 @@ import type { Services } from './services.ts';
 
 /** The services the worker runs; without `processorEvents` or `emails` (some tests) it does not run those. */
 type WorkerServices = Pick<Services, 'billing' | 'sandboxClock' | 'reconciler'> &
-  Partial<Pick<Services, 'processorEvents' | 'emails'>>;
+  Partial<Pick<Services, 'processorEvents' | 'emails' | 'webhooks'>>;
 
 const NO_EVENTS: ProcessorEventReport = { processed: 0, failed: 0, ignored: 0, refused: 0 };
 const NO_EMAILS: EmailReport = { queued: 0, sent: 0, retried: 0, failed: 0, skipped: 0, more: false };
@@ -24,6 +24,7 @@ export async function runWorkerOnce(services: WorkerServices): Promise<WorkerRep
   const report = await services.billing.runDue();
   const events = (await services.processorEvents?.runDue()) ?? NO_EVENTS;
   const emails = (await services.emails?.runDue(Infinity)) ?? NO_EMAILS;
+  await services.webhooks?.runDue();
   return { ...report, events, emails, attempts: await services.reconciler.run() };
 }
 
@@ -38,8 +39,8 @@ const emailsOnly = (emails: EmailReport): WorkerReport => ({
 interface LoopOptions {
   intervalMs: number;
   onReport?: (report: WorkerReport) => void;
-  /** A run that failed: of billing (with the processor's events and the reconciler), or of the e-mail outbox. */
-  onError: (err: unknown, loop: 'billing' | 'emails') => void;
+  /** A run that failed: of billing (with the processor's events and the reconciler), of the e-mail outbox, or of the webhooks'. */
+  onError: (err: unknown, loop: 'billing' | 'emails' | 'webhooks') => void;
 }
 
 /**
@@ -100,6 +101,20 @@ function startEmailLoop(emails: NonNullable<WorkerServices['emails']>, options: 
 }
 
 /**
+ * The webhook outbox, sent by a loop of its own like the e-mails' (docs/decisions.md §27): a receiver
+ * that hangs holds back webhooks (each try has its time limit), never billing or the e-mails.
+ */
+function startWebhookLoop(webhooks: NonNullable<WorkerServices['webhooks']>, options: LoopOptions) {
+  return loop(
+    async (stopped) => {
+      const report = await webhooks.runDue(20_000, stopped);
+      return { again: report.more };
+    },
+    { intervalMs: Math.min(options.intervalMs, 5_000), onError: (err) => options.onError(err, 'webhooks') },
+  );
+}
+
+/**
  * Runs the billing engine and the attempt reconciler every `intervalMs`: inside `opentill serve` by default, or alone as
  * `opentill worker`. Runs never overlap; `stop` lets the current one finish (its batch is one
  * database transaction, so stopping never leaves half a step). Customer e-mails go out from a loop of
@@ -119,6 +134,7 @@ export function startBillingWorker(services: WorkerServices, options: LoopOption
   let reportedAt = Date.now();
   const pause = () => new Promise<void>((resume) => setImmediate(resume));
   const emails = services.emails?.enabled ? startEmailLoop(services.emails, options) : undefined;
+  const webhooks = services.webhooks ? startWebhookLoop(services.webhooks, options) : undefined;
 
   const billingLoop = loop(
     async () => {
@@ -131,6 +147,7 @@ export function startBillingWorker(services: WorkerServices, options: LoopOption
       });
       // The batch's e-mails go out now, beside whatever billing does next.
       emails?.wake();
+      webhooks?.wake();
       const events = (await services.processorEvents?.runDue()) ?? NO_EVENTS;
       const reconcile = Date.now() - reconciledAt >= options.intervalMs;
       if (reconcile) reconciledAt = Date.now();
@@ -158,7 +175,7 @@ export function startBillingWorker(services: WorkerServices, options: LoopOption
   return {
     async stop(): Promise<void> {
       unsubscribe();
-      await Promise.all([billingLoop.stop(), emails?.stop()]);
+      await Promise.all([billingLoop.stop(), emails?.stop(), webhooks?.stop()]);
       if (unreported) options.onReport?.(unreported);
     },
   };

@@ -18,6 +18,7 @@ export const AREAS = {
   portal: ['payments', 'billing', 'checkout'],
   reports: ['money', 'notifications', 'payments', 'billing', 'processor'],
   books: ['money', 'tax', 'payments'],
+  webhooks: ['money'],
 };
 
 /** Entry files besides index.ts: the widget bundles buyer-money.ts alone, without the rest of money/. */

@@ -14,6 +14,7 @@ import { registerServerCommands } from './commands/server.ts';
 import { registerStripeCommands } from './commands/stripe.ts';
 import { registerTaxCommands } from './commands/tax.ts';
 import { registerVendorCommands } from './commands/vendor.ts';
+import { registerWebhookCommands } from './commands/webhook.ts';
 import { registerWorkerCommand } from './commands/worker.ts';
 import { CliExit, withIo, type CliIo } from './output.ts';
 
@@ -31,6 +32,7 @@ function program(io: CliIo): Command {
   registerCredentialCommands(opentill);
   registerProductCommands(opentill);
   registerCouponCommands(opentill);
+  registerWebhookCommands(opentill);
   registerPayoutCommands(opentill);
   registerOperatorCommands(opentill);
   registerSandboxCommands(opentill);

@@ -20,6 +20,7 @@ import type { BillingRepository, SandboxClockRepository } from './ports/billing.
 import type { CustomerEmailRepository, OperationsRepository, ProcessorEventRepository } from './ports/events.ts';
 import type { DashboardRepository } from './ports/dashboard.ts';
 import type { PayoutRepository, TaxRepository } from './ports/books.ts';
+import type { WebhookRepository } from './ports/webhooks.ts';
 
 export type * from './ports/accounts.ts';
 export type * from './ports/catalog.ts';
@@ -29,6 +30,7 @@ export type * from './ports/billing.ts';
 export type * from './ports/events.ts';
 export type * from './ports/dashboard.ts';
 export type * from './ports/books.ts';
+export type * from './ports/webhooks.ts';
 
 /**
  * What the domain needs from storage, in the domain's words. src/store implements it for SQLite and
@@ -67,6 +69,8 @@ export interface Repositories {
   taxes: TaxRepository;
   /** The operator's console logins and sessions (src/domain/accounts/operator-accounts.ts). */
   operators: OperatorRepository;
+  /** Vendors' webhook endpoints and the outbox of their events (src/domain/webhooks). */
+  webhooks: WebhookRepository;
 }
 
 export interface Store extends Repositories {

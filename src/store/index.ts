@@ -18,6 +18,15 @@ import { processorEventsStore } from './processor-events-store.ts';
 import { transactionsStore } from './transactions-store.ts';
 import { payoutsStore } from './payouts-store.ts';
 import { taxesStore } from './taxes-store.ts';
+import { webhooksStore } from './webhooks-store.ts';
+import {
+  enqueueChanges,
+  newChangeLog,
+  notingBilling,
+  notingEntries,
+  notingTransactions,
+  type ChangeLog,
+} from './webhook-outbox.ts';
 
 interface Connection {
   db: Executor;
@@ -26,7 +35,12 @@ interface Connection {
   reads: ReadRows | undefined;
   /** Runs compiled writes past Kysely: a transaction's own connection, where the store has it. */
   writes: ReadRows | undefined;
+  /** A database transaction's changes, for the webhook outbox written before it commits (webhook-outbox.ts). */
+  changes: ChangeLog | undefined;
 }
+
+/** Outside a transaction, a change's events are written right after it. */
+const flushOf = (db: Executor) => (log: ChangeLog) => enqueueChanges(db, log);
 
 const MAKE: { [K in keyof Repositories]: (c: Connection) => Repositories[K] } = {
   vendors: ({ db }) => vendorsStore(db),
@@ -36,13 +50,15 @@ const MAKE: { [K in keyof Repositories]: (c: Connection) => Repositories[K] } = 
   coupons: ({ db }) => couponsStore(db),
   customers: ({ db }) => customersStore(db),
   paymentMethods: ({ db }) => paymentMethodsStore(db),
-  transactions: ({ db, dialect, reads, writes }) => transactionsStore(db, dialect, { reads, writes }),
-  entries: ({ db, dialect, reads, writes }) => entriesStore(db, dialect, { reads, writes }),
+  transactions: ({ db, dialect, reads, writes, changes }) =>
+    notingTransactions(transactionsStore(db, dialect, { reads, writes }), changes, flushOf(db)),
+  entries: ({ db, dialect, reads, writes, changes }) =>
+    notingEntries(entriesStore(db, dialect, { reads, writes }), changes, flushOf(db)),
   licences: ({ db }) => licencesStore(db),
   feed: ({ db }) => feedStore(db),
   chargeAttempts: ({ db, dialect, writes }) => chargeAttemptsStore(db, dialect, writes),
   idempotency: ({ db }) => idempotencyStore(db),
-  billing: ({ db, dialect }) => billingStore(db, dialect),
+  billing: ({ db, dialect, changes }) => notingBilling(billingStore(db, dialect), changes, flushOf(db)),
   sandboxClocks: ({ db, dialect, reads }) => sandboxClocksStore(db, dialect, reads),
   panel: ({ db }) => panelStore(db),
   panelFlashes: ({ db }) => panelFlashesStore(db),
@@ -54,6 +70,7 @@ const MAKE: { [K in keyof Repositories]: (c: Connection) => Repositories[K] } = 
   payouts: ({ db, dialect }) => payoutsStore(db, dialect),
   taxes: ({ db }) => taxesStore(db),
   operators: ({ db }) => operatorsStore(db),
+  webhooks: ({ db, dialect }) => webhooksStore(db, dialect),
 };
 
 const CONNECTION = Symbol('connection');
@@ -84,8 +101,15 @@ function repositories(connection: Connection): Repositories {
 /** The domain's Store over one database: plain calls autocommit, `transaction` groups them. */
 export function createStore(database: Database): Store {
   const { dialect } = database;
-  return Object.assign(repositories({ db: database.kysely, dialect, reads: database.readRows, writes: undefined }), {
+  const top = { db: database.kysely, dialect, reads: database.readRows, writes: undefined, changes: undefined };
+  return Object.assign(repositories(top), {
     transaction: <T>(fn: (repos: Repositories) => Promise<T>) =>
-      database.transaction((db, rows) => fn(repositories({ db, dialect, reads: rows, writes: rows }))),
+      database.transaction(async (db, rows) => {
+        const changes = newChangeLog();
+        const result = await fn(repositories({ db, dialect, reads: rows, writes: rows, changes }));
+        // The changes' webhook events, in the same database transaction (docs/decisions.md §27).
+        await enqueueChanges(db, changes);
+        return result;
+      }),
   });
 }
