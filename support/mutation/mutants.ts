@@ -84,6 +84,12 @@ const D = 'src/domain/';
 const G = 'src/gateways/';
 const S = 'src/store/';
 
+// SDK (issue 35): the tests of packages/client.
+const SDK_CALLS = 'test/sdk/client-calls.test.ts';
+const SDK_RETRIES = 'test/sdk/client-retries.test.ts';
+const SDK_CHANGES = 'test/sdk/client-changes.test.ts';
+const SDK_WEBHOOKS = 'test/sdk/verify-webhook.test.ts';
+
 export const mutants: Mutant[] = [
   // The charge protocol: record, ask, settle exactly once, reconcile.
   {
@@ -1207,5 +1213,92 @@ export const mutants: Mutant[] = [
     find: 'for (const t of imported) byDate.set(t.date, t);',
     replace: 'for (const t of imported) if (!byDate.has(t.date)) byDate.set(t.date, t);',
     tests: [RATES_CLI],
+  },
+  // SDK (issue 35)
+  {
+    id: 'sdk-new-idempotency-key-per-retry',
+    file: 'packages/client/src/transport.ts',
+    find: 'const outcome = await this.#try(`${this.#url}${path}`, { ...init, signal: options.signal }, request);',
+    replace:
+      "const fresh = idempotencyKey === undefined ? headers : { ...headers, 'idempotency-key': globalThis.crypto.randomUUID() };\n      const outcome = await this.#try(`${this.#url}${path}`, { ...init, headers: fresh, signal: options.signal }, request);",
+    tests: [SDK_RETRIES],
+  },
+  {
+    id: 'sdk-retry-after-ignored',
+    file: 'packages/client/src/transport.ts',
+    find: 'const wait = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : this.#backoff(attempt);',
+    replace: 'const wait = this.#backoff(attempt);',
+    tests: [SDK_RETRIES],
+  },
+  {
+    id: 'sdk-4xx-retried',
+    file: 'packages/client/src/transport.ts',
+    find: 'return status === 409 && code !== undefined && RETRIED_CONFLICTS.has(code);',
+    replace: 'return status >= 400 && code !== undefined;',
+    tests: [SDK_RETRIES],
+  },
+  {
+    id: 'sdk-5xx-not-retried',
+    file: 'packages/client/src/transport.ts',
+    find: 'if (status >= 500) return true;',
+    replace: 'if (status > 503) return true;',
+    tests: [SDK_RETRIES],
+  },
+  {
+    id: 'sdk-lost-answer-not-retried',
+    file: 'packages/client/src/transport.ts',
+    find: 'const retried = error.status === 0 ? !options.signal?.aborted : isRetried(error.status, error.code);',
+    replace: 'const retried = isRetried(error.status, error.code);',
+    tests: [SDK_RETRIES],
+  },
+  {
+    id: 'sdk-change-marked-before-its-body',
+    file: 'packages/client/src/changes.ts',
+    find: 'yield change;\n      await feed.mark(change.id, undefined);',
+    replace: 'await feed.mark(change.id, undefined);\n      yield change;',
+    tests: [SDK_CHANGES],
+  },
+  {
+    id: 'sdk-change-flag-of-one-spelling',
+    file: 'packages/client/src/normalise.ts',
+    find: "either<string | null>(object, 'changeStatus', 'changedStatus')",
+    replace: "either<string | null>(object, 'changeStatus')",
+    tests: [SDK_CHANGES],
+  },
+  {
+    id: 'sdk-assigned-email-of-one-spelling',
+    file: 'packages/client/src/normalise.ts',
+    find: "...(rest as unknown as Omit<Transaction, 'raw'>),\n    assignedEmail: either<string>(loose, 'assignedEmail', 'assignEmail'),",
+    replace:
+      "...(rest as unknown as Omit<Transaction, 'raw'>),\n    assignedEmail: either<string>(loose, 'assignedEmail'),",
+    tests: [SDK_CALLS],
+  },
+  {
+    id: 'sdk-webhook-signed-over-the-body-alone',
+    file: 'packages/client/src/webhooks.ts',
+    find: 'const prefix = encoder.encode(`${id}.${timestamp}.`);',
+    replace: "const prefix = encoder.encode('');",
+    tests: [SDK_WEBHOOKS],
+  },
+  {
+    id: 'sdk-webhook-secret-text-as-key',
+    file: 'packages/client/src/webhooks.ts',
+    find: "const key = base64Bytes(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret);",
+    replace: 'const key = encoder.encode(secret);',
+    tests: [SDK_WEBHOOKS],
+  },
+  {
+    id: 'sdk-webhook-timestamp-unchecked',
+    file: 'packages/client/src/webhooks.ts',
+    find: 'checkTimestamp(timestamp, options.now ?? Date.now(), options.toleranceSeconds ?? 300);',
+    replace: '',
+    tests: [SDK_WEBHOOKS],
+  },
+  {
+    id: 'sdk-webhook-first-signature-only',
+    file: 'packages/client/src/webhooks.ts',
+    find: "for (const candidate of signatures.split(' ')) {",
+    replace: "for (const candidate of signatures.split(' ').slice(0, 1)) {",
+    tests: [SDK_WEBHOOKS],
   },
 ];
