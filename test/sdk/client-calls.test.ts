@@ -139,11 +139,20 @@ for (const kind of await storeKinds()) {
       assert.match(missing.requestId ?? '', /\S{8,}/);
       assert.match(missing.message, new RegExp(missing.requestId!));
 
+      const product = await v.product({ type: 'ONETIME' });
       const invalid = await sdk
-        .customizeProduct('TC-PR_x', { prices: [{ currency: 'EUR', value: 5 }] })
+        .customizeProduct(product.id, { prices: [{ currency: 'EUR', value: 5 }] })
         .catch((e: unknown) => e);
-      assert.ok(invalid instanceof InvalidRequestError || invalid instanceof NotFoundError, String(invalid));
+      assert.ok(invalid instanceof InvalidRequestError, String(invalid));
+      assert.equal(invalid.code, 'USD_PRICE_REQUIRED');
+      assert.equal(invalid.idempotencyKey?.length, 36, 'the POST carried a key of its own');
 
+      const production = sdkFor(t, v, { environment: 'production' });
+      assert.deepEqual(
+        await production.listTransactions('dana@example.com'),
+        [],
+        'production is {base_url}: its own data',
+      );
       const wrong = new OpenTill({ baseUrl: `${t.url}/sandbox`, credential: v.credentials.production.authorization });
       const refused = await wrong.listTransactions('a@example.com').catch((e: unknown) => e);
       assert.ok(refused instanceof AuthenticationError);
