@@ -1301,4 +1301,70 @@ export const mutants: Mutant[] = [
     replace: "for (const candidate of signatures.split(' ').slice(0, 1)) {",
     tests: [SDK_WEBHOOKS],
   },
+  // Going live (issue 35)
+  {
+    id: 'golive-payments-off-not-said',
+    file: 'src/http/pages/panel/panel-notices.ts',
+    find: '  if (processor === null)',
+    replace: "  if (processor === null && environment === 'sandbox')",
+    tests: ['test/browser/panel-going-live.test.ts'],
+  },
+  {
+    id: 'golive-events-refused-not-said',
+    file: 'src/http/pages/panel/panel-notices.ts',
+    find: 'keys.webhookSecret) return undefined;',
+    replace: 'keys.publishableKey) return undefined;',
+    tests: ['test/browser/panel-going-live.test.ts'],
+  },
+  {
+    id: 'golive-doctor-fix-said-twice',
+    file: 'src/cli/commands/doctor.ts',
+    find: 'no webhook signing secret (${prefix}WEBHOOK_SECRET): run ${setup}`',
+    replace:
+      'no webhook signing secret (${prefix}WEBHOOK_SECRET): run ${setup}; webhook signing secret not set (run ${setup})`',
+    tests: ['test/cli/doctor.test.ts'],
+  },
+  {
+    id: 'golive-doctor-stripe-unchecked-without-database',
+    file: 'src/cli/commands/doctor.ts',
+    find: 'if (config.stripe[environment]) checks.push(await stripeCheck(environment, config));',
+    replace: 'void environment;',
+    tests: ['test/cli/doctor.test.ts'],
+  },
+  {
+    id: 'golive-stripe-unreachable-raw',
+    file: 'src/gateways/stripe-setup.ts',
+    find: "if (e?.type === 'StripeConnectionError') {",
+    replace: "if (e?.type === 'StripeConnectionErrorOfOld') {",
+    tests: ['test/cli/stripe-setup-cli.test.ts', 'test/cli/doctor.test.ts'],
+  },
+  {
+    id: 'golive-setup-again-without-sandbox',
+    file: 'src/cli/commands/stripe.ts',
+    find: "setup${opts.sandbox ? ' --sandbox' : ''}\\` again.",
+    replace: 'setup\\` again.',
+    tests: ['test/cli/stripe-setup-cli.test.ts'],
+  },
+  {
+    id: 'golive-rates-dated-today',
+    file: 'src/domain/reports/dashboard-overview.ts',
+    find: 'ratesDate: deps.rates.date,',
+    replace: 'ratesDate: now.toISOString().slice(0, 10),',
+    tests: ['test/api/panel-usd-rates.test.ts'],
+  },
+  {
+    id: 'golive-rate-inverted',
+    file: 'src/domain/reports/usd-conversion.ts',
+    find: 'const numerator = usd.units * 10n ** BigInt(source.scale);\n  const denominator = source.units * 10n ** BigInt(usd.scale);',
+    replace:
+      'const denominator = usd.units * 10n ** BigInt(source.scale);\n  const numerator = source.units * 10n ** BigInt(usd.scale);',
+    tests: ['test/api/panel-usd-rates.test.ts'],
+  },
+  {
+    id: 'golive-small-rate-four-decimals',
+    file: 'src/domain/reports/usd-conversion.ts',
+    find: 'while (scaled < 10_000n && decimals < 12) {',
+    replace: 'while (scaled < 0n && decimals < 12) {',
+    tests: ['test/api/panel-usd-rates.test.ts'],
+  },
 ];
