@@ -146,7 +146,7 @@ let postgresTemplateName: string | undefined;
 /**
  * The migrated PostgreSQL template of this run. Made under an advisory lock by the first process to
  * need it, migrated under another name and renamed when done (a copy refuses a template anyone is
- * connected to, and must never find a half-migrated one). Templates of other migrations are dropped.
+ * connected to, and must never find a half-migrated one). Older templates of other migrations are dropped.
  */
 async function postgresTemplate(admin: pg.Client): Promise<string> {
   const name = `opentill_test_template_${migrationsHash}`;
@@ -164,8 +164,10 @@ async function postgresTemplate(admin: pg.Client): Promise<string> {
       await database.close();
       await waitForDisconnects(admin, building);
       await admin.query(`alter database ${building} rename to ${name}`);
+      // Another checkout's run (other migrations, at the same moment) may be using its template: the
+      // newest few are kept (database oids grow with creation), only older ones are dropped.
       const { rows } = await admin.query<{ datname: string }>(
-        "select datname from pg_database where datname like 'opentill\\_test\\_template\\_%' and datname <> $1",
+        "select datname from pg_database where datname like 'opentill\\_test\\_template\\_%' and datname <> $1 order by oid desc offset 3",
         [name],
       );
       for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
