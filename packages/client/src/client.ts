@@ -6,6 +6,7 @@ import type {
   CustomizedProduct,
   LicenceStatus,
   MarkedProcessed,
+  Product,
   RefundResult,
   SandboxClock,
   Transaction,
@@ -20,16 +21,19 @@ import type {
   WireChangedTransaction,
   WireChargeVaultedBody,
   WireClockReading,
+  WireCreateProductBody,
   WireCustomizeBody,
   WireCustomizeResult,
   WireLicenceStatus,
   WireListedTransaction,
   WireMarkedProcessed,
+  WireProduct,
   WireRefundBody,
   WireRefundPending,
   WireRefundRecord,
   WireTransactionWithEntries,
   WireUpdatedTransaction,
+  WireUpdateProductBody,
   WireUrlResult,
   WireVaultedCharge,
 } from './wire.ts';
@@ -173,6 +177,40 @@ export class OpenTill {
       },
       options,
     );
+  }
+
+  /** GET /v1/products (opentill's own): this environment's products, oldest first; `archived` filters. */
+  async listProducts(query: { archived?: boolean } = {}, options?: CallOptions): Promise<Product[]> {
+    const search = query.archived === undefined ? '' : `?archived=${query.archived}`;
+    return (await this.#get<WireProduct[]>(`/products${search}`, options)).map(shape.withRaw);
+  }
+
+  /** GET /v1/products/{id} (opentill's own): one product, archived or not. */
+  async getProduct(productId: string, options?: CallOptions): Promise<Product> {
+    return shape.withRaw(await this.#get<WireProduct>(`/products/${segment(productId)}`, options));
+  }
+
+  /** POST /v1/products (opentill's own): a new product, checked as the panel and the CLI check it. */
+  async createProduct(product: WireCreateProductBody, options?: CallOptions): Promise<Product> {
+    return shape.withRaw((await this.#post<WireProduct>('/products', product, options)).body);
+  }
+
+  /** POST /v1/products/{id} (opentill's own): changes what `changes` names; the rest stays. */
+  async updateProduct(productId: string, changes: WireUpdateProductBody, options?: CallOptions): Promise<Product> {
+    const path = `/products/${segment(productId)}`;
+    return shape.withRaw((await this.#post<WireProduct>(path, changes, options)).body);
+  }
+
+  /** POST /v1/products/{id}/archive (opentill's own): no new sale starts on it; never deleted. */
+  async archiveProduct(productId: string, options?: CallOptions): Promise<Product> {
+    const path = `/products/${segment(productId)}/archive`;
+    return shape.withRaw((await this.#post<WireProduct>(path, undefined, options)).body);
+  }
+
+  /** POST /v1/products/{id}/unarchive (opentill's own): on sale again. */
+  async unarchiveProduct(productId: string, options?: CallOptions): Promise<Product> {
+    const path = `/products/${segment(productId)}/unarchive`;
+    return shape.withRaw((await this.#post<WireProduct>(path, undefined, options)).body);
   }
 
   /** GET /v1/clock (sandbox only): the sandbox's time and how far its billing has caught up. */

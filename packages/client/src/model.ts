@@ -7,6 +7,7 @@ import type {
   WireLicenceStatus,
   WireListedTransaction,
   WireMarkedProcessed,
+  WireProduct,
   WireRefundPending,
   WireRefundRecord,
   WireTransactionWithEntries,
@@ -148,3 +149,5 @@ export type UrlResult = Raw<WireUrlResult>;
 export type Cancelled = Raw<WireCancelled>;
 export type MarkedProcessed = Raw<WireMarkedProcessed>;
 export type SandboxClock = Raw<WireClockReading>;
+/** A product of opentill's own product API (/v1/products, not in the original API). */
+export type Product = Raw<WireProduct>;

@@ -114,7 +114,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
         400: {
           headers: {
             [name: string]: unknown;
@@ -130,7 +130,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
         401: {
           headers: {
             [name: string]: unknown;
@@ -146,7 +146,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
         403: {
           headers: {
             [name: string]: unknown;
@@ -162,7 +162,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
         404: {
           headers: {
             [name: string]: unknown;
@@ -178,7 +178,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
         409: {
           headers: {
             [name: string]: unknown;
@@ -194,7 +194,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
         429: {
           headers: {
             [name: string]: unknown;
@@ -268,7 +268,7 @@ export interface paths {
             }[];
           };
         };
-        /** @description Default Response */
+        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
         400: {
           headers: {
             [name: string]: unknown;
@@ -284,7 +284,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
         401: {
           headers: {
             [name: string]: unknown;
@@ -300,7 +300,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
         403: {
           headers: {
             [name: string]: unknown;
@@ -316,7 +316,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
         404: {
           headers: {
             [name: string]: unknown;
@@ -332,7 +332,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
         409: {
           headers: {
             [name: string]: unknown;
@@ -348,7 +348,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
         429: {
           headers: {
             [name: string]: unknown;
@@ -410,7 +410,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
         400: {
           headers: {
             [name: string]: unknown;
@@ -426,7 +426,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
         401: {
           headers: {
             [name: string]: unknown;
@@ -442,7 +442,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
         403: {
           headers: {
             [name: string]: unknown;
@@ -458,7 +458,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
         404: {
           headers: {
             [name: string]: unknown;
@@ -474,7 +474,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
         409: {
           headers: {
             [name: string]: unknown;
@@ -490,7 +490,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
         429: {
           headers: {
             [name: string]: unknown;
@@ -598,7 +598,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
         400: {
           headers: {
             [name: string]: unknown;
@@ -614,7 +614,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
         401: {
           headers: {
             [name: string]: unknown;
@@ -630,7 +630,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
         403: {
           headers: {
             [name: string]: unknown;
@@ -646,7 +646,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
         404: {
           headers: {
             [name: string]: unknown;
@@ -662,7 +662,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
         409: {
           headers: {
             [name: string]: unknown;
@@ -678,7 +678,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
         429: {
           headers: {
             [name: string]: unknown;
@@ -740,7 +740,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
         400: {
           headers: {
             [name: string]: unknown;
@@ -756,7 +756,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
         401: {
           headers: {
             [name: string]: unknown;
@@ -772,7 +772,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
         403: {
           headers: {
             [name: string]: unknown;
@@ -788,7 +788,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
         404: {
           headers: {
             [name: string]: unknown;
@@ -804,7 +804,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
         409: {
           headers: {
             [name: string]: unknown;
@@ -820,7 +820,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
         429: {
           headers: {
             [name: string]: unknown;
@@ -884,7 +884,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
         400: {
           headers: {
             [name: string]: unknown;
@@ -900,7 +900,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
         401: {
           headers: {
             [name: string]: unknown;
@@ -916,7 +916,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
         403: {
           headers: {
             [name: string]: unknown;
@@ -932,7 +932,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
         404: {
           headers: {
             [name: string]: unknown;
@@ -948,7 +948,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
         409: {
           headers: {
             [name: string]: unknown;
@@ -964,7 +964,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
         429: {
           headers: {
             [name: string]: unknown;
@@ -1040,7 +1040,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1056,7 +1056,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
         401: {
           headers: {
             [name: string]: unknown;
@@ -1072,7 +1072,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1088,7 +1088,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
         404: {
           headers: {
             [name: string]: unknown;
@@ -1104,7 +1104,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
         409: {
           headers: {
             [name: string]: unknown;
@@ -1120,7 +1120,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
         429: {
           headers: {
             [name: string]: unknown;
@@ -1196,7 +1196,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1212,7 +1212,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
         401: {
           headers: {
             [name: string]: unknown;
@@ -1228,7 +1228,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1244,7 +1244,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
         404: {
           headers: {
             [name: string]: unknown;
@@ -1260,7 +1260,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
         409: {
           headers: {
             [name: string]: unknown;
@@ -1276,7 +1276,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
         429: {
           headers: {
             [name: string]: unknown;
@@ -1331,7 +1331,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1347,7 +1347,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
         401: {
           headers: {
             [name: string]: unknown;
@@ -1363,7 +1363,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1379,7 +1379,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
         404: {
           headers: {
             [name: string]: unknown;
@@ -1395,7 +1395,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
         409: {
           headers: {
             [name: string]: unknown;
@@ -1411,7 +1411,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
         429: {
           headers: {
             [name: string]: unknown;
@@ -1470,7 +1470,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1486,7 +1486,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
         401: {
           headers: {
             [name: string]: unknown;
@@ -1502,7 +1502,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1518,7 +1518,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
         404: {
           headers: {
             [name: string]: unknown;
@@ -1534,7 +1534,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
         409: {
           headers: {
             [name: string]: unknown;
@@ -1550,7 +1550,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
         429: {
           headers: {
             [name: string]: unknown;
@@ -1570,6 +1570,94 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/products': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List your products
+     * @description This environment's products, oldest first, archived ones included unless `archived=false`.
+     */
+    get: operations['listProducts'];
+    put?: never;
+    /**
+     * Create a product
+     * @description Checked as the panel and `opentill product create` check it. Send an Idempotency-Key header: a retry with the same key answers the same product instead of making a second one.
+     */
+    post: operations['createProduct'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/products/{productId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read one product
+     * @description Archived or not. Another vendor's or environment's product is 404.
+     */
+    get: operations['readProduct'];
+    put?: never;
+    /**
+     * Change a product
+     * @description New name, description, prices, trial, licences or period; what is left out stays. Past transactions keep the price and name they were sold with; subscriptions renew at the new price. The period may change only while nothing was sold on the product (400 INVALID_STATE after).
+     */
+    post: operations['updateProduct'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/products/{productId}/archive': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Archive a product: stop selling it
+     * @description No new sale starts on it: its checkout, its price for the client script and customize-product refuse it. Nothing else changes: its transactions, licences and management pages work, and its subscriptions go on renewing. Archiving an archived product changes nothing. Products are never deleted.
+     */
+    post: operations['archiveProduct'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/products/{productId}/unarchive': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Put an archived product on sale again
+     * @description Its links and buttons sell again. On a product on sale, changes nothing.
+     */
+    post: operations['unarchiveProduct'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1653,7 +1741,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1669,7 +1757,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
         401: {
           headers: {
             [name: string]: unknown;
@@ -1685,7 +1773,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1701,7 +1789,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
         404: {
           headers: {
             [name: string]: unknown;
@@ -1717,7 +1805,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
         409: {
           headers: {
             [name: string]: unknown;
@@ -1733,7 +1821,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
         429: {
           headers: {
             [name: string]: unknown;
@@ -1822,7 +1910,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1838,7 +1926,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
         401: {
           headers: {
             [name: string]: unknown;
@@ -1854,7 +1942,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1870,7 +1958,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
         404: {
           headers: {
             [name: string]: unknown;
@@ -1886,7 +1974,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
         409: {
           headers: {
             [name: string]: unknown;
@@ -1902,7 +1990,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
         429: {
           headers: {
             [name: string]: unknown;
@@ -1976,7 +2064,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1992,7 +2080,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2008,7 +2096,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2024,7 +2112,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
         404: {
           headers: {
             [name: string]: unknown;
@@ -2040,7 +2128,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
         409: {
           headers: {
             [name: string]: unknown;
@@ -2056,7 +2144,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
         429: {
           headers: {
             [name: string]: unknown;
@@ -2137,7 +2225,7 @@ export interface paths {
             }[];
           };
         };
-        /** @description Default Response */
+        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
         400: {
           headers: {
             [name: string]: unknown;
@@ -2153,7 +2241,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2169,7 +2257,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2185,7 +2273,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
         404: {
           headers: {
             [name: string]: unknown;
@@ -2201,7 +2289,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
         409: {
           headers: {
             [name: string]: unknown;
@@ -2217,7 +2305,7 @@ export interface paths {
             };
           };
         };
-        /** @description Default Response */
+        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
         429: {
           headers: {
             [name: string]: unknown;
@@ -2254,4 +2342,1322 @@ export interface components {
   pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  listProducts: {
+    parameters: {
+      query?: {
+        /**
+         * @description true: archived products only; false: products on sale only; absent: both.
+         * @example false
+         */
+        archived?: 'true' | 'false';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The products, oldest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Archived: no new sale starts (checkout, price, customize-product refuse it); what was sold goes on, renewals included.
+             * @example false
+             */
+            archived: boolean;
+            /**
+             * @description When it was archived (UTC); null while on sale.
+             * @example null
+             */
+            archivedAt: string | null;
+            /**
+             * @description A subscription's period: DAILY, WEEKLY, MONTHLY (when not given), HALF_YEARLY or YEARLY; UNKNOWN for any other type. It may change only while nothing was sold on the product: subscribers renew on the period they signed up for.
+             * @example MONTHLY
+             * @enum {string}
+             */
+            chargeFrequency: 'UNKNOWN' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'HALF_YEARLY' | 'YEARLY';
+            /**
+             * Format: date-time
+             * @description When it was created (UTC).
+             * @example 2026-11-27T10:15:30.123Z
+             */
+            createDate: string;
+            /**
+             * @description Shown at checkout under the name; empty for none.
+             * @example Unlimited projects, priority support.
+             */
+            description: string;
+            /**
+             * @description The product id, as `productId` in transactions and `data-ts-product` on your page.
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            id: string;
+            /**
+             * @description Whether each paid purchase gets a licence key (checked with check-licence).
+             * @example false
+             */
+            issuesLicences: boolean;
+            /**
+             * @description Shown at checkout, on invoices and in transactions sold from now on (productName).
+             * @example Acme Cloud Pro
+             */
+            name: string;
+            /**
+             * @description The hosted checkout of this product: a link you can send or put on a button.
+             * @example https://pay.example.com/sandbox/payment/product/TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            paymentLink: string;
+            /** @description Net prices, USD first, then by currency code. */
+            prices: {
+              /**
+               * @description ISO 4217 code, upper case.
+               * @example USD
+               */
+              currency: string;
+              /**
+               * @description Net price (before tax) in the major unit.
+               * @example 20
+               */
+              value: number;
+              /**
+               * @description value with exactly the currency's decimals.
+               * @example 20.00
+               */
+              valueS: string;
+            }[];
+            /**
+             * @description Days of free trial before the first charge.
+             * @example 14
+             */
+            trialDays: number;
+            /**
+             * @description What a purchase becomes: ONETIME (a one-time payment), SUBSCRIPTION (charged every period) or VAULTED (a saved card you charge with charge-vaulted); the transaction's transactionType. Fixed once created.
+             * @example SUBSCRIPTION
+             * @enum {string}
+             */
+            type: 'ONETIME' | 'SUBSCRIPTION' | 'VAULTED';
+          }[];
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  createProduct: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A new product. A field this call does not know is refused (400). */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description A subscription's period: DAILY, WEEKLY, MONTHLY (when not given), HALF_YEARLY or YEARLY; UNKNOWN for any other type. It may change only while nothing was sold on the product: subscribers renew on the period they signed up for.
+           * @example MONTHLY
+           */
+          chargeFrequency?: string;
+          /**
+           * @description Shown at checkout under the name; at most 5000 characters after trimming, empty for none.
+           * @example Unlimited projects, priority support.
+           */
+          description?: string;
+          /**
+           * @description Whether each paid purchase gets a licence key (checked with check-licence).
+           * @example false
+           */
+          issuesLicences?: boolean;
+          /**
+           * @description Shown at checkout, on invoices and in transactions (productName); 1 to 200 characters after trimming.
+           * @example Acme Cloud Pro
+           */
+          name: string;
+          /**
+           * @description Net prices, one per currency, USD required. A customer paying in another currency is charged that price; with none, the USD price converted. Also accepted as a string holding the serialized array, as customize-product takes it.
+           * @example [
+           *       {
+           *         "currency": "USD",
+           *         "value": 20
+           *       },
+           *       {
+           *         "currency": "EUR",
+           *         "value": 18.5
+           *       }
+           *     ]
+           */
+          prices:
+            | {
+                /**
+                 * @description ISO 4217 code, any case.
+                 * @example USD
+                 */
+                currency: string;
+                /**
+                 * @description Net price (before tax) in that currency's major unit, with at most its decimals (JPY 0, USD 2, KWD 3).
+                 * @example 20
+                 */
+                value: number | string;
+              }[]
+            | string;
+          /**
+           * @description Days of free trial before the first charge, 0 to 365; subscriptions only.
+           * @example 14
+           */
+          trialDays?: number;
+          /**
+           * @description What a purchase becomes: ONETIME (a one-time payment), SUBSCRIPTION (charged every period) or VAULTED (a saved card you charge with charge-vaulted); the transaction's transactionType. Fixed once created.
+           * @example SUBSCRIPTION
+           */
+          type: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The product, created. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Archived: no new sale starts (checkout, price, customize-product refuse it); what was sold goes on, renewals included.
+             * @example false
+             */
+            archived: boolean;
+            /**
+             * @description When it was archived (UTC); null while on sale.
+             * @example null
+             */
+            archivedAt: string | null;
+            /**
+             * @description A subscription's period: DAILY, WEEKLY, MONTHLY (when not given), HALF_YEARLY or YEARLY; UNKNOWN for any other type. It may change only while nothing was sold on the product: subscribers renew on the period they signed up for.
+             * @example MONTHLY
+             * @enum {string}
+             */
+            chargeFrequency: 'UNKNOWN' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'HALF_YEARLY' | 'YEARLY';
+            /**
+             * Format: date-time
+             * @description When it was created (UTC).
+             * @example 2026-11-27T10:15:30.123Z
+             */
+            createDate: string;
+            /**
+             * @description Shown at checkout under the name; empty for none.
+             * @example Unlimited projects, priority support.
+             */
+            description: string;
+            /**
+             * @description The product id, as `productId` in transactions and `data-ts-product` on your page.
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            id: string;
+            /**
+             * @description Whether each paid purchase gets a licence key (checked with check-licence).
+             * @example false
+             */
+            issuesLicences: boolean;
+            /**
+             * @description Shown at checkout, on invoices and in transactions sold from now on (productName).
+             * @example Acme Cloud Pro
+             */
+            name: string;
+            /**
+             * @description The hosted checkout of this product: a link you can send or put on a button.
+             * @example https://pay.example.com/sandbox/payment/product/TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            paymentLink: string;
+            /** @description Net prices, USD first, then by currency code. */
+            prices: {
+              /**
+               * @description ISO 4217 code, upper case.
+               * @example USD
+               */
+              currency: string;
+              /**
+               * @description Net price (before tax) in the major unit.
+               * @example 20
+               */
+              value: number;
+              /**
+               * @description value with exactly the currency's decimals.
+               * @example 20.00
+               */
+              valueS: string;
+            }[];
+            /**
+             * @description Days of free trial before the first charge.
+             * @example 14
+             */
+            trialDays: number;
+            /**
+             * @description What a purchase becomes: ONETIME (a one-time payment), SUBSCRIPTION (charged every period) or VAULTED (a saved card you charge with charge-vaulted); the transaction's transactionType. Fixed once created.
+             * @example SUBSCRIPTION
+             * @enum {string}
+             */
+            type: 'ONETIME' | 'SUBSCRIPTION' | 'VAULTED';
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  readProduct: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The product id, as `productId` in transactions and `data-ts-product` on your page.
+         * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+         */
+        productId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The product. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Archived: no new sale starts (checkout, price, customize-product refuse it); what was sold goes on, renewals included.
+             * @example false
+             */
+            archived: boolean;
+            /**
+             * @description When it was archived (UTC); null while on sale.
+             * @example null
+             */
+            archivedAt: string | null;
+            /**
+             * @description A subscription's period: DAILY, WEEKLY, MONTHLY (when not given), HALF_YEARLY or YEARLY; UNKNOWN for any other type. It may change only while nothing was sold on the product: subscribers renew on the period they signed up for.
+             * @example MONTHLY
+             * @enum {string}
+             */
+            chargeFrequency: 'UNKNOWN' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'HALF_YEARLY' | 'YEARLY';
+            /**
+             * Format: date-time
+             * @description When it was created (UTC).
+             * @example 2026-11-27T10:15:30.123Z
+             */
+            createDate: string;
+            /**
+             * @description Shown at checkout under the name; empty for none.
+             * @example Unlimited projects, priority support.
+             */
+            description: string;
+            /**
+             * @description The product id, as `productId` in transactions and `data-ts-product` on your page.
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            id: string;
+            /**
+             * @description Whether each paid purchase gets a licence key (checked with check-licence).
+             * @example false
+             */
+            issuesLicences: boolean;
+            /**
+             * @description Shown at checkout, on invoices and in transactions sold from now on (productName).
+             * @example Acme Cloud Pro
+             */
+            name: string;
+            /**
+             * @description The hosted checkout of this product: a link you can send or put on a button.
+             * @example https://pay.example.com/sandbox/payment/product/TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            paymentLink: string;
+            /** @description Net prices, USD first, then by currency code. */
+            prices: {
+              /**
+               * @description ISO 4217 code, upper case.
+               * @example USD
+               */
+              currency: string;
+              /**
+               * @description Net price (before tax) in the major unit.
+               * @example 20
+               */
+              value: number;
+              /**
+               * @description value with exactly the currency's decimals.
+               * @example 20.00
+               */
+              valueS: string;
+            }[];
+            /**
+             * @description Days of free trial before the first charge.
+             * @example 14
+             */
+            trialDays: number;
+            /**
+             * @description What a purchase becomes: ONETIME (a one-time payment), SUBSCRIPTION (charged every period) or VAULTED (a saved card you charge with charge-vaulted); the transaction's transactionType. Fixed once created.
+             * @example SUBSCRIPTION
+             * @enum {string}
+             */
+            type: 'ONETIME' | 'SUBSCRIPTION' | 'VAULTED';
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  updateProduct: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The product id, as `productId` in transactions and `data-ts-product` on your page.
+         * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+         */
+        productId: string;
+      };
+      cookie?: never;
+    };
+    /** @description What changes; a field left out keeps its value. The type never changes. A field this call does not know is refused (400). */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description A subscription's period: DAILY, WEEKLY, MONTHLY (when not given), HALF_YEARLY or YEARLY; UNKNOWN for any other type. It may change only while nothing was sold on the product: subscribers renew on the period they signed up for.
+           * @example MONTHLY
+           */
+          chargeFrequency?: string;
+          /**
+           * @description Shown at checkout under the name; at most 5000 characters after trimming, empty for none.
+           * @example Unlimited projects, priority support.
+           */
+          description?: string;
+          /**
+           * @description Whether each paid purchase gets a licence key (checked with check-licence).
+           * @example false
+           */
+          issuesLicences?: boolean;
+          /**
+           * @description Shown at checkout, on invoices and in transactions (productName); 1 to 200 characters after trimming.
+           * @example Acme Cloud Pro
+           */
+          name?: string;
+          /**
+           * @description Net prices, one per currency, USD required. A customer paying in another currency is charged that price; with none, the USD price converted. Also accepted as a string holding the serialized array, as customize-product takes it.
+           * @example [
+           *       {
+           *         "currency": "USD",
+           *         "value": 20
+           *       },
+           *       {
+           *         "currency": "EUR",
+           *         "value": 18.5
+           *       }
+           *     ]
+           */
+          prices?:
+            | {
+                /**
+                 * @description ISO 4217 code, any case.
+                 * @example USD
+                 */
+                currency: string;
+                /**
+                 * @description Net price (before tax) in that currency's major unit, with at most its decimals (JPY 0, USD 2, KWD 3).
+                 * @example 20
+                 */
+                value: number | string;
+              }[]
+            | string;
+          /**
+           * @description Days of free trial before the first charge, 0 to 365; subscriptions only.
+           * @example 14
+           */
+          trialDays?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The product as changed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Archived: no new sale starts (checkout, price, customize-product refuse it); what was sold goes on, renewals included.
+             * @example false
+             */
+            archived: boolean;
+            /**
+             * @description When it was archived (UTC); null while on sale.
+             * @example null
+             */
+            archivedAt: string | null;
+            /**
+             * @description A subscription's period: DAILY, WEEKLY, MONTHLY (when not given), HALF_YEARLY or YEARLY; UNKNOWN for any other type. It may change only while nothing was sold on the product: subscribers renew on the period they signed up for.
+             * @example MONTHLY
+             * @enum {string}
+             */
+            chargeFrequency: 'UNKNOWN' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'HALF_YEARLY' | 'YEARLY';
+            /**
+             * Format: date-time
+             * @description When it was created (UTC).
+             * @example 2026-11-27T10:15:30.123Z
+             */
+            createDate: string;
+            /**
+             * @description Shown at checkout under the name; empty for none.
+             * @example Unlimited projects, priority support.
+             */
+            description: string;
+            /**
+             * @description The product id, as `productId` in transactions and `data-ts-product` on your page.
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            id: string;
+            /**
+             * @description Whether each paid purchase gets a licence key (checked with check-licence).
+             * @example false
+             */
+            issuesLicences: boolean;
+            /**
+             * @description Shown at checkout, on invoices and in transactions sold from now on (productName).
+             * @example Acme Cloud Pro
+             */
+            name: string;
+            /**
+             * @description The hosted checkout of this product: a link you can send or put on a button.
+             * @example https://pay.example.com/sandbox/payment/product/TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            paymentLink: string;
+            /** @description Net prices, USD first, then by currency code. */
+            prices: {
+              /**
+               * @description ISO 4217 code, upper case.
+               * @example USD
+               */
+              currency: string;
+              /**
+               * @description Net price (before tax) in the major unit.
+               * @example 20
+               */
+              value: number;
+              /**
+               * @description value with exactly the currency's decimals.
+               * @example 20.00
+               */
+              valueS: string;
+            }[];
+            /**
+             * @description Days of free trial before the first charge.
+             * @example 14
+             */
+            trialDays: number;
+            /**
+             * @description What a purchase becomes: ONETIME (a one-time payment), SUBSCRIPTION (charged every period) or VAULTED (a saved card you charge with charge-vaulted); the transaction's transactionType. Fixed once created.
+             * @example SUBSCRIPTION
+             * @enum {string}
+             */
+            type: 'ONETIME' | 'SUBSCRIPTION' | 'VAULTED';
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  archiveProduct: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The product id, as `productId` in transactions and `data-ts-product` on your page.
+         * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+         */
+        productId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description The product, archived. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Archived: no new sale starts (checkout, price, customize-product refuse it); what was sold goes on, renewals included.
+             * @example false
+             */
+            archived: boolean;
+            /**
+             * @description When it was archived (UTC); null while on sale.
+             * @example null
+             */
+            archivedAt: string | null;
+            /**
+             * @description A subscription's period: DAILY, WEEKLY, MONTHLY (when not given), HALF_YEARLY or YEARLY; UNKNOWN for any other type. It may change only while nothing was sold on the product: subscribers renew on the period they signed up for.
+             * @example MONTHLY
+             * @enum {string}
+             */
+            chargeFrequency: 'UNKNOWN' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'HALF_YEARLY' | 'YEARLY';
+            /**
+             * Format: date-time
+             * @description When it was created (UTC).
+             * @example 2026-11-27T10:15:30.123Z
+             */
+            createDate: string;
+            /**
+             * @description Shown at checkout under the name; empty for none.
+             * @example Unlimited projects, priority support.
+             */
+            description: string;
+            /**
+             * @description The product id, as `productId` in transactions and `data-ts-product` on your page.
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            id: string;
+            /**
+             * @description Whether each paid purchase gets a licence key (checked with check-licence).
+             * @example false
+             */
+            issuesLicences: boolean;
+            /**
+             * @description Shown at checkout, on invoices and in transactions sold from now on (productName).
+             * @example Acme Cloud Pro
+             */
+            name: string;
+            /**
+             * @description The hosted checkout of this product: a link you can send or put on a button.
+             * @example https://pay.example.com/sandbox/payment/product/TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            paymentLink: string;
+            /** @description Net prices, USD first, then by currency code. */
+            prices: {
+              /**
+               * @description ISO 4217 code, upper case.
+               * @example USD
+               */
+              currency: string;
+              /**
+               * @description Net price (before tax) in the major unit.
+               * @example 20
+               */
+              value: number;
+              /**
+               * @description value with exactly the currency's decimals.
+               * @example 20.00
+               */
+              valueS: string;
+            }[];
+            /**
+             * @description Days of free trial before the first charge.
+             * @example 14
+             */
+            trialDays: number;
+            /**
+             * @description What a purchase becomes: ONETIME (a one-time payment), SUBSCRIPTION (charged every period) or VAULTED (a saved card you charge with charge-vaulted); the transaction's transactionType. Fixed once created.
+             * @example SUBSCRIPTION
+             * @enum {string}
+             */
+            type: 'ONETIME' | 'SUBSCRIPTION' | 'VAULTED';
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  unarchiveProduct: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The product id, as `productId` in transactions and `data-ts-product` on your page.
+         * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+         */
+        productId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description The product, on sale. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Archived: no new sale starts (checkout, price, customize-product refuse it); what was sold goes on, renewals included.
+             * @example false
+             */
+            archived: boolean;
+            /**
+             * @description When it was archived (UTC); null while on sale.
+             * @example null
+             */
+            archivedAt: string | null;
+            /**
+             * @description A subscription's period: DAILY, WEEKLY, MONTHLY (when not given), HALF_YEARLY or YEARLY; UNKNOWN for any other type. It may change only while nothing was sold on the product: subscribers renew on the period they signed up for.
+             * @example MONTHLY
+             * @enum {string}
+             */
+            chargeFrequency: 'UNKNOWN' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'HALF_YEARLY' | 'YEARLY';
+            /**
+             * Format: date-time
+             * @description When it was created (UTC).
+             * @example 2026-11-27T10:15:30.123Z
+             */
+            createDate: string;
+            /**
+             * @description Shown at checkout under the name; empty for none.
+             * @example Unlimited projects, priority support.
+             */
+            description: string;
+            /**
+             * @description The product id, as `productId` in transactions and `data-ts-product` on your page.
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            id: string;
+            /**
+             * @description Whether each paid purchase gets a licence key (checked with check-licence).
+             * @example false
+             */
+            issuesLicences: boolean;
+            /**
+             * @description Shown at checkout, on invoices and in transactions sold from now on (productName).
+             * @example Acme Cloud Pro
+             */
+            name: string;
+            /**
+             * @description The hosted checkout of this product: a link you can send or put on a button.
+             * @example https://pay.example.com/sandbox/payment/product/TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            paymentLink: string;
+            /** @description Net prices, USD first, then by currency code. */
+            prices: {
+              /**
+               * @description ISO 4217 code, upper case.
+               * @example USD
+               */
+              currency: string;
+              /**
+               * @description Net price (before tax) in the major unit.
+               * @example 20
+               */
+              value: number;
+              /**
+               * @description value with exactly the currency's decimals.
+               * @example 20.00
+               */
+              valueS: string;
+            }[];
+            /**
+             * @description Days of free trial before the first charge.
+             * @example 14
+             */
+            trialDays: number;
+            /**
+             * @description What a purchase becomes: ONETIME (a one-time payment), SUBSCRIPTION (charged every period) or VAULTED (a saved card you charge with charge-vaulted); the transaction's transactionType. Fixed once created.
+             * @example SUBSCRIPTION
+             * @enum {string}
+             */
+            type: 'ONETIME' | 'SUBSCRIPTION' | 'VAULTED';
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Error name, e.g. INVALID_INPUT */
+            error: string;
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+}
