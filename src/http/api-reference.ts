@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import scalar from '@scalar/fastify-api-reference';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../services.ts';
 
 /** Stands for the response's nonce in the page Scalar renders; replaced by a fresh one on every answer. */
@@ -30,6 +30,25 @@ const LOOK = `
  */
 const COMBOBOX_STATE = `new MutationObserver(function(){document.querySelectorAll('[role="combobox"]:not([aria-expanded])').forEach(function(e){e.setAttribute('aria-expanded','false')})}).observe(document.documentElement,{subtree:true,childList:true});`;
 
+/** Which credential goes to which server, in the server picker. */
+const SERVER_WORDS = {
+  production: 'Production: your production credential (real money)',
+  sandbox: 'Sandbox: your sandbox credential (virtual money, test cards)',
+};
+
+/**
+ * The servers the page offers, the first one chosen: production, or the sandbox when the page was
+ * opened from a sandbox link (`/sandbox/docs`, which leads to `/docs/?env=sandbox`), so a sandbox
+ * credential is tried at the sandbox. A script's JSON: `<` is escaped.
+ */
+export function serversFor(config: { baseUrl: string; sandboxUrl: string }, sandboxFirst: boolean): string {
+  const production = { url: config.baseUrl, description: SERVER_WORDS.production };
+  const sandbox = { url: config.sandboxUrl, description: SERVER_WORDS.sandbox };
+  return JSON.stringify(sandboxFirst ? [sandbox, production] : [production, sandbox]).replace(/</g, '\\u003c');
+}
+
+const sandboxAsked = (request: FastifyRequest) => (request.query as { env?: unknown } | undefined)?.env === 'sandbox';
+
 /**
  * The API reference at /docs: Scalar's Fastify plugin rendering the same OpenAPI document as
  * /openapi.json. Its script is the bundle inside the package, served at /docs/js/scalar.js (the
@@ -41,6 +60,13 @@ const COMBOBOX_STATE = `new MutationObserver(function(){document.querySelectorAl
 export async function registerApiReference(app: FastifyInstance, { services }: { services: Services }) {
   const { config } = services;
   const apiOrigins = [...new Set([config.baseUrl, config.sandboxUrl].map((url) => new URL(url).origin))].join(' ');
+  // A sandbox link to the reference; and /docs?env=sandbox keeps its query on the way to /docs/ (the plugin's own redirect drops it).
+  app.get('/sandbox/docs', { schema: { hide: true } }, (_request, reply) =>
+    reply.redirect(`${config.baseUrl}/docs/?env=sandbox`, 302),
+  );
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/docs?')) return reply.redirect(`/docs/${request.url.slice('/docs'.length)}`, 302);
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     if (typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
       return payload;
@@ -67,7 +93,10 @@ export async function registerApiReference(app: FastifyInstance, { services }: {
     // the CSP refuses with an error in the console: told beforehand that it may not, it does not try.
     const jitless = `<script nonce="${NONCE_MARK}">globalThis.__zod_globalConfig = { jitless: true };${COMBOBOX_STATE}</script>\n    <script src=`;
     // The page's language, for screen readers (Scalar's page names none).
+    // The server picker: sandbox first when asked (serversFor).
+    const servers = `"_integration": "fastify",\n        "servers": ${serversFor(config, sandboxAsked(request))},`;
     return payload
+      .replace('"_integration": "fastify",', servers)
       .replace(/<html(?![^>]*\slang=)/, '<html lang="en"')
       .replace('<script src=', jitless)
       .replaceAll(NONCE_MARK, nonce);

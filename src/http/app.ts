@@ -183,11 +183,11 @@ async function registerOpenApi(app: FastifyInstance, services: Services) {
         title: 'opentill Transaction Management API',
         version: '1.0.0',
         description:
-          'Read and manage the transactions of your customers. Authenticate every call with the header `Authorization: <API_LOGIN>:<API_PASSWORD>` (no scheme). Every error answers `{error, message}`. Send `Idempotency-Key` on POSTs to make retries safe.',
+          "Read and manage the transactions of your customers, and your products. Authenticate every call with the header `Authorization: <API_LOGIN>:<API_PASSWORD>` (no scheme). **Which credential goes where:** a sandbox credential works only at the sandbox server (`…/sandbox`), a production credential only at production; anything else is 401. Choose the server that matches your credential (opened from a sandbox link, this page offers the sandbox first). Every error answers `{error, message}`. Send `Idempotency-Key` on POSTs to make retries safe. Operations marked `x-opentill-extension` are opentill's own, beyond the original API.",
       },
       servers: [
-        { url: config.baseUrl, description: 'Production' },
-        { url: config.sandboxUrl, description: 'Sandbox' },
+        { url: config.baseUrl, description: 'Production: your production credential (real money)' },
+        { url: config.sandboxUrl, description: 'Sandbox: your sandbox credential (virtual money, test cards)' },
       ],
       components: {
         securitySchemes: {

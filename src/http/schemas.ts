@@ -10,125 +10,51 @@ const nullable = <T extends TSchema>(schema: T) =>
 
 export const ErrorBody = Type.Object(
   {
-    error: Type.String({ description: 'Error name, e.g. INVALID_INPUT' }),
-    message: Type.String({ description: 'What is wrong and how to fix it' }),
+    error: Type.String({
+      description:
+        'Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...',
+      examples: ['USD_PRICE_REQUIRED'],
+    }),
+    message: Type.String({
+      description: 'What is wrong and how to fix it',
+      examples: ['The prices need a USD price: add {"currency": "USD", "value": ...}.'],
+    }),
     requestId: Type.Optional(
       Type.String({
         description: 'The id of this request (also in the X-Request-Id header): quote it when asking for help',
+        examples: ['6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f'],
       }),
     ),
   },
-  { $id: 'Error' },
+  { $id: 'Error', description: 'The request was refused; nothing was changed. The body says why and what to do.' },
 );
 
-const amountFields = {
-  netPrice: Type.Number(),
-  netPriceS: Type.String({ description: "netPrice with exactly the currency's decimals" }),
-  netPriceInUSD: Type.Number(),
-  netPriceInUSDS: Type.String(),
-  tax: Type.Number(),
-  taxS: Type.String(),
-  currency: Type.String(),
-};
+export {
+  ChangedTransaction,
+  Entry,
+  ListedTransaction,
+  RefundRecord,
+  TransactionWithEntries,
+  UpdatedTransaction,
+} from './transaction-schemas.ts';
 
-const headFields = {
-  id: Type.String(),
-  createDate: Type.String({ format: 'date-time' }),
-  email: Type.String(),
-};
+const text = (description: string, example: unknown, options: object = {}) =>
+  Type.String({ description, examples: [example], ...options });
 
-const commonFields = {
-  productId: Type.String(),
-  productName: Type.String(),
-  transactionType: Type.String({ enum: ['ONETIME', 'SUBSCRIPTION', 'VAULTED'] }),
-  transactionStatus: Type.String(),
-  chargeFrequency: nullable(Type.String()),
-  country: Type.String(),
-  lastCharge: nullable(Type.String()),
-};
-
-const tailFields = {
-  payload: nullable(Type.String()),
-  whoCanceled: nullable(Type.String()),
-};
-
-export const Entry = Type.Object({
-  id: Type.String(),
-  type: Type.String(),
-  createDate: Type.String(),
-  taxAmount: Type.String(),
-  income: Type.String(),
-  incomeCurrency: Type.String(),
-  taxRate: Type.String(),
-  currency: Type.String(),
-  amountTotal: Type.String(),
-  affiliateIncome: Type.String(),
-  affiliateIncomeCurrency: Type.String(),
+/** Path parameters, described once. */
+export const TransactionParams = Type.Object({
+  transactionId: text('The transaction id.', 'TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K'),
 });
 
-export const ListedTransaction = Type.Object({
-  ...headFields,
-  assignedEmail: nullable(Type.String()),
-  ...commonFields,
-  nextCharge: Type.Optional(nullable(Type.String({ description: 'Absent for one-time transactions' }))),
-  ...tailFields,
-  ...amountFields,
-});
-export const TransactionWithEntries = Type.Object({
-  ...headFields,
-  assignedEmail: nullable(Type.String()),
-  ...commonFields,
-  ...tailFields,
-  ...amountFields,
-  entries: Type.Array(Entry),
-});
-export const UpdatedTransaction = Type.Object({
-  ...headFields,
-  assignEmail: nullable(Type.String()),
-  ...commonFields,
-  ...tailFields,
-  ...amountFields,
-});
-
-export const ChangedTransaction = Type.Object({
-  assignEmail: nullable(Type.String()),
-  assignedEmail: nullable(Type.String()),
-  changeStatus: nullable(Type.String()),
-  changedStatus: nullable(Type.String()),
-  chargeFrequency: nullable(Type.String()),
-  country: Type.String(),
-  createDate: Type.String(),
-  email: Type.String(),
-  id: Type.String(),
-  lastCharge: nullable(Type.String()),
-  nextCharge: Type.Optional(nullable(Type.String({ description: 'Absent for one-time transactions' }))),
-  payload: nullable(Type.String()),
-  productId: Type.String(),
-  productName: Type.String(),
-  transactionStatus: Type.String(),
-  transactionType: Type.String(),
-  whoCanceled: nullable(Type.String()),
-});
-
-export const RefundRecord = Type.Object({
-  TCFee: Type.Number({ description: 'The platform fee' }),
-  amountTotal: Type.Number(),
-  currency: Type.String(),
-  externalId: Type.String(),
-  hashId: Type.String(),
-  id: Type.String(),
-  incomeCurrency: Type.String(),
-  invoiceLink: Type.String(),
-  paymentProvider: Type.String(),
-  refundable: Type.Boolean(),
-  taxAmount: Type.Number(),
-  timestamp: Type.Integer(),
-  transactionFee: Type.Number(),
-  vendorIncome: Type.Number(),
-  country: Type.String(),
-});
-
-export const UrlResult = Type.Object({ url: Type.String() });
+export const UrlResult = Type.Object(
+  {
+    url: text(
+      'The temporary address.',
+      'https://pay.example.com/sandbox/manage/eyJ2IjoiVEMtVkVfMDFKRDNXIn0.Jt2oM1b8CqZ6v0nQe3Xg',
+    ),
+  },
+  { description: 'A temporary, unforgeable address.' },
+);
 
 /**
  * The body of a route that the original API calls without one (refund, cancel): absent, it is `null`;
@@ -149,19 +75,30 @@ export const RefundBody = Type.Object(
       Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.String({ maxLength: 32 })], {
         description:
           "Gross amount to refund, in the transaction's currency; at most what is left of the payment. Absent: all that is left.",
+        examples: [10],
       }),
     ),
     currency: Type.Optional(
-      Type.String({ minLength: 3, maxLength: 3, description: "If given, must be the payment's currency." }),
+      Type.String({
+        minLength: 3,
+        maxLength: 3,
+        description: "If given, must be the payment's currency.",
+        examples: ['EUR'],
+      }),
     ),
     entryId: Type.Optional(
       Type.String({
         maxLength: 100,
         description: 'The payment (ledger entry id) to refund; by default the latest with something left.',
+        examples: ['TC-EN_01JD3W7Q0B2C4D6E8F0G2H4J6M'],
       }),
     ),
     reason: Type.Optional(
-      Type.String({ maxLength: 500, description: 'Why, kept with the refund and shown to the vendor.' }),
+      Type.String({
+        maxLength: 500,
+        description: 'Why, kept with the refund and shown to the vendor.',
+        examples: ['Goodwill: outage on 2026-11-20'],
+      }),
     ),
   },
   {
@@ -175,74 +112,162 @@ export const CancelBody = Type.Object(
   { additionalProperties: false, description: 'Nothing: cancel takes no fields.' },
 );
 
-export const Price = Type.Object({ currency: Type.String(), value: Type.Union([Type.Number(), Type.String()]) });
+export const Price = Type.Object(
+  {
+    currency: text('ISO 4217 code, any case.', 'USD'),
+    value: Type.Union([Type.Number(), Type.String()], {
+      description: "Net price (before tax) in the currency's major unit, with at most its decimals.",
+      examples: [20],
+    }),
+  },
+  { description: 'A net price in one currency.' },
+);
 /** `prices` as the schema declares it (an array) or as the samples send it (a serialized string). */
-export const Prices = Type.Union([Type.Array(Price), Type.String()]);
+export const Prices = Type.Union([Type.Array(Price), Type.String()], {
+  description:
+    'Net prices, USD required; a currency not listed is converted from USD. Also accepted as a string holding the serialized array.',
+  examples: [[{ currency: 'USD', value: 20 }]],
+});
+
+const PAYLOAD_WORDS =
+  'Your own data for the purchase, at most 4999 characters (encrypt it on your side); null for none.';
 
 export const CustomizeBody = Type.Object(
   {
     prices: Prices,
-    description: Type.Optional(Type.String({ maxLength: 10000 })),
-    payload: Type.Optional(nullable(Type.String())),
-    transactionIdToMigrate: Type.Optional(Type.String({ maxLength: 100 })),
-    expiresIn: Type.Optional(Type.Number()),
-    userFirstName: Type.Optional(Type.String({ maxLength: 200 })),
-    userLastName: Type.Optional(Type.String({ maxLength: 200 })),
-    userMail: Type.Optional(Type.String({ maxLength: 254 })),
+    description: Type.Optional(
+      Type.String({
+        maxLength: 10000,
+        description: "Shown at checkout instead of the product's description.",
+        examples: ['Team plan for Example GmbH, 25 seats'],
+      }),
+    ),
+    payload: Type.Optional(nullable(text(`${PAYLOAD_WORDS} Overrides the client script's.`, '{"userId":42}'))),
+    transactionIdToMigrate: Type.Optional(
+      text(
+        'An active subscription this purchase replaces (an upgrade or downgrade): the value left on it delays the first charge.',
+        'TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K',
+        { maxLength: 100 },
+      ),
+    ),
+    expiresIn: Type.Optional(
+      Type.Number({ description: 'Seconds until the link expires, 1 to 315360000; absent: never.', examples: [86400] }),
+    ),
+    userFirstName: Type.Optional(text('Prefills the first name at checkout.', 'Ada', { maxLength: 200 })),
+    userLastName: Type.Optional(text('Prefills the last name at checkout.', 'Lovelace', { maxLength: 200 })),
+    userMail: Type.Optional(
+      text('The only e-mail that may buy through the link (not editable at checkout).', 'ada@example.com', {
+        maxLength: 254,
+      }),
+    ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'The customization: prices, and optionally who and until when.' },
 );
 
-export const CustomizeResult = Type.Object({
-  link: Type.String(),
-  customizedProductId: Type.String(),
-  customProductId: Type.String(),
-});
+const CUSTOMIZED_ID = 'PC_01JD3W9K4M6P8R0T2V4X6Z8B0D';
+
+export const CustomizeResult = Type.Object(
+  {
+    link: text(
+      'The payment link of the customized product.',
+      `https://pay.example.com/sandbox/payment/product/${CUSTOMIZED_ID}`,
+    ),
+    customizedProductId: text(
+      'The customized product id: use it as a product id in the client script too.',
+      CUSTOMIZED_ID,
+    ),
+    customProductId: text('The same as customizedProductId (the name some clients read).', CUSTOMIZED_ID),
+  },
+  { description: 'The customized product and its payment link.' },
+);
 
 export const ChargeVaultedBody = Type.Object(
-  { prices: Prices, chargeDescription: Type.Optional(Type.String({ maxLength: 1000 })) },
-  { additionalProperties: false },
+  {
+    prices: Prices,
+    chargeDescription: Type.Optional(text('Shown on the invoice.', 'API calls, November 2026', { maxLength: 1000 })),
+  },
+  { additionalProperties: false, description: 'What to charge.' },
 );
 
-export const VaultedChargeResult = Type.Object({
-  currency: Type.String(),
-  deactivation: Type.Boolean(),
-  price: Type.Number(),
-  priceS: Type.String(),
-  taxValue: Type.Number(),
-  taxValueS: Type.String(),
-  netValue: Type.Number(),
-  netValueS: Type.String(),
-  status: Type.String({
-    enum: ['SUCCESS', 'FAILED', 'PENDING'],
-    description: 'PENDING (answered with 202): the provider has not confirmed yet; retry with the same Idempotency-Key',
-  }),
-  message: nullable(Type.String()),
-});
+export const VaultedChargeResult = Type.Object(
+  {
+    currency: text('The currency charged: that of the saved card’s purchase.', 'EUR'),
+    deactivation: Type.Boolean({
+      description:
+        'True when the card can no longer be charged: the vaulted transaction became VAULTED_STATUS_INACTIVE.',
+      examples: [false],
+    }),
+    price: Type.Number({ description: 'Total charged, tax included.', examples: [11.9] }),
+    priceS: text("price with exactly the currency's decimals.", '11.90'),
+    taxValue: Type.Number({ description: 'Tax of the charge.', examples: [1.9] }),
+    taxValueS: text("taxValue with exactly the currency's decimals.", '1.90'),
+    netValue: Type.Number({ description: 'Net of the charge (before tax).', examples: [10] }),
+    netValueS: text("netValue with exactly the currency's decimals.", '10.00'),
+    status: Type.String({
+      enum: ['SUCCESS', 'FAILED', 'PENDING'],
+      description:
+        'SUCCESS: charged. FAILED: declined, nothing charged. PENDING (answered with 202): the provider has not confirmed yet; retry with the same Idempotency-Key',
+      examples: ['SUCCESS'],
+    }),
+    message: nullable(text('Why it failed or is pending; null on success.', null)),
+  },
+  { description: 'The outcome of a charge of a saved card.' },
+);
 
 export const UpdateTransactionBody = Type.Object(
-  { assignEmail: Type.Optional(Type.String({ maxLength: 254 })), payload: Type.Optional(nullable(Type.String())) },
-  { additionalProperties: false },
+  {
+    assignEmail: Type.Optional(
+      text('Your sign-up e-mail for the customer; it then has priority over email.', 'user-42@yourapp.example', {
+        maxLength: 254,
+      }),
+    ),
+    payload: Type.Optional(nullable(text(PAYLOAD_WORDS, '{"userId":42}'))),
+  },
+  {
+    additionalProperties: false,
+    description: 'Either field: assignEmail assigns an e-mail, payload replaces the payload.',
+  },
 );
 
-export const LicenceStatus = Type.Object({
-  status: Type.String({ enum: ['ACTIVE', 'INACTIVE', 'NOT_FOUND'] }),
-  productId: Type.String(),
-  transactionId: nullable(Type.String()),
-  licence: Type.String(),
-});
+export const LicenceStatus = Type.Object(
+  {
+    status: Type.String({
+      enum: ['ACTIVE', 'INACTIVE', 'NOT_FOUND'],
+      description:
+        'ACTIVE: paid, active, in trial, or cancelled but paid up. INACTIVE: refunded, cancelled, failed. NOT_FOUND: no such key for this product.',
+      examples: ['ACTIVE'],
+    }),
+    productId: text('The product asked about.', 'TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z'),
+    transactionId: nullable(
+      text('The purchase that issued the key; null when NOT_FOUND.', 'TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K'),
+    ),
+    licence: text('The key asked about.', 'K7Q2M-4T6V8-X0Z2B-4D6F8-H0J2L'),
+  },
+  { description: "A licence key's state." },
+);
 
-export const Ok = Type.Object({
-  id: Type.String(),
-  transactionStatus: Type.String(),
-  changed: Type.Optional(Type.Boolean()),
-});
+export const Ok = Type.Object(
+  {
+    id: text('The transaction id.', 'TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K'),
+    transactionStatus: text('Its status now.', 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'),
+    changed: Type.Optional(
+      Type.Boolean({ description: 'False when it was already cancelled: nothing changed.', examples: [true] }),
+    ),
+  },
+  { description: 'Done.' },
+);
 
 /** A money movement the payment provider has not confirmed yet (docs/decisions.md §10a). */
-export const PendingBody = Type.Object({
-  status: Type.Literal('PENDING'),
-  message: Type.String({ description: 'What happens next: retry with the same Idempotency-Key to learn the outcome' }),
-});
+export const PendingBody = Type.Object(
+  {
+    status: Type.Literal('PENDING', { description: 'Not confirmed yet.', examples: ['PENDING'] }),
+    message: Type.String({
+      description: 'What happens next: retry with the same Idempotency-Key to learn the outcome',
+      examples: ['The payment provider has not confirmed the refund yet; retry with the same Idempotency-Key.'],
+    }),
+  },
+  { description: 'Accepted, not confirmed yet.' },
+);
 
 /** A response schema with the description the OpenAPI document shows for the answer. */
 export const described = <T extends TSchema>(schema: T, description: string): T => ({ ...schema, description }) as T;

@@ -129,7 +129,7 @@ for (const kind of await storeKinds()) {
         [{ name: '   ', type: 'ONETIME', prices: [{ currency: 'USD', value: 5 }] }, 'INVALID_INPUT'],
         [{ name: 'x'.repeat(201), type: 'ONETIME', prices: [{ currency: 'USD', value: 5 }] }, 'INVALID_INPUT'],
         [{ name: 'Trial', type: 'ONETIME', trialDays: 7, prices: [{ currency: 'USD', value: 5 }] }, 'INVALID_INPUT'],
-        [{ name: 'Long trial', ...monthly(), trialDays: 366 }, 'INVALID_INPUT'],
+        [{ ...monthly('Long trial'), trialDays: 366 }, 'INVALID_INPUT'],
         [
           { name: 'Period', type: 'ONETIME', chargeFrequency: 'MONTHLY', prices: [{ currency: 'USD', value: 5 }] },
           'INVALID_INPUT',

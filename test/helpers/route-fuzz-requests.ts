@@ -42,7 +42,7 @@ const FORM_FIELDS = [
 const JSON_FIELDS = [
   'payload', 'assignEmail', 'prices', 'currency', 'value', 'expiresIn', 'userMail', 'userFirstName', 'userLastName', 'description',
   'chargeDescription', 'transactionIdToMigrate', 'productId', 'coupon', 'email', 'zipCode', 'country', 'nonEditableEmail', 'seconds', 'to',
-  'firstName', 'lastName', '__proto__', 'constructor',
+  'firstName', 'lastName', 'name', 'type', 'chargeFrequency', 'trialDays', 'issuesLicences', '__proto__', 'constructor',
 ]; // prettier-ignore
 const QUERY_KEYS = [
   'limit',
@@ -58,6 +58,7 @@ const QUERY_KEYS = [
   'coupon',
   'payload',
   'nonEditableEmail',
+  'archived',
   'x',
 ];
 const WORDS = [

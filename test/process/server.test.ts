@@ -104,11 +104,22 @@ describe('opentill serve', () => {
       // opentill's own addition: the sandbox clock (production answers 404).
       'GET /v1/clock',
       'POST /v1/clock/advance',
+      // opentill's own addition: the product API (docs/decisions.md §28).
+      'GET /v1/products',
+      'POST /v1/products',
+      'GET /v1/products/{}',
+      'POST /v1/products/{}',
+      'POST /v1/products/{}/archive',
+      'POST /v1/products/{}/unarchive',
       // The public price endpoint the client script calls (no credentials).
       'GET /public/v1/price/{}',
     ];
     assert.deepEqual([...operations].sort(), [...expected].sort());
-    assert.equal(new Set(Object.keys(doc.paths)).size, 14);
+    assert.equal(new Set(Object.keys(doc.paths)).size, 18);
+    // opentill's own operations say so; the original API's do not.
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>))
+      for (const op of Object.values(ops))
+        assert.equal(op['x-opentill-extension'] === true, /^\/v1\/(products|clock)/.test(path), path);
     // Items 5 and 6: the one POST documents both body fields.
     const update = JSON.stringify(
       doc.paths[Object.keys(doc.paths).find((p) => p.startsWith('/v1/transaction/'))!].post.requestBody,

@@ -1,5 +1,13 @@
 import { Type } from 'typebox';
-import { absentBodyIsNull, CancelBody, errorResponses, Ok, optionalBody } from '../../schemas.ts';
+import {
+  absentBodyIsNull,
+  CancelBody,
+  described,
+  errorResponses,
+  Ok,
+  optionalBody,
+  TransactionParams,
+} from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 /** POST /v1/cancel-subscription/{id}. Cancelling something already cancelled answers 200 and changes nothing. */
@@ -9,11 +17,15 @@ export function cancelSubscriptionRoute(app: HttpApp, { services }: EnvironmentC
     {
       preValidation: absentBodyIsNull,
       schema: {
+        operationId: 'cancelSubscription',
         summary: 'Cancel a subscription (at the end of the paid period) or deactivate a vaulted method',
         tags: ['transactions'],
-        params: Type.Object({ transactionId: Type.String() }),
+        params: TransactionParams,
         body: optionalBody(CancelBody),
-        response: { 200: Ok, ...errorResponses },
+        response: {
+          200: described(Ok, 'Cancelled, or already cancelled (changed: false): no further charges.'),
+          ...errorResponses,
+        },
       },
     },
     async (request) => {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { formatMinor, minorToNumber } from '../../../domain/money/index.ts';
-import { ChargeVaultedBody, errorResponses, VaultedChargeResult } from '../../schemas.ts';
+import { ChargeVaultedBody, described, errorResponses, TransactionParams, VaultedChargeResult } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 /** POST /v1/charge-vaulted/{id}: a decline is a 200 with status FAILED; `deactivation` says the method is now unusable. */
@@ -9,12 +9,20 @@ export function chargeVaultedRoute(app: HttpApp, { services }: EnvironmentContex
     '/charge-vaulted/:transactionId',
     {
       schema: {
+        operationId: 'chargeVaulted',
         summary: 'Charge a vaulted payment method',
         description: 'Send an Idempotency-Key header: a retry with the same key never charges twice.',
         tags: ['transactions'],
-        params: Type.Object({ transactionId: Type.String() }),
+        params: TransactionParams,
         body: ChargeVaultedBody,
-        response: { 200: VaultedChargeResult, 202: VaultedChargeResult, ...errorResponses },
+        response: {
+          200: described(VaultedChargeResult, 'Charged (SUCCESS), or declined with nothing charged (FAILED).'),
+          202: described(
+            VaultedChargeResult,
+            'PENDING: the payment provider has not confirmed yet; retry with the same Idempotency-Key to learn the outcome.',
+          ),
+          ...errorResponses,
+        },
       },
     },
     async (request, reply) => {

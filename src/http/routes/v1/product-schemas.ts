@@ -143,7 +143,15 @@ export const ProductBody = Type.Object(
     chargeFrequency: FREQUENCY,
     trialDays: Type.Integer({ description: 'Days of free trial before the first charge.', examples: [14] }),
     issuesLicences: fields.issuesLicences,
-    prices: Type.Array(PriceOut, { description: 'Net prices, USD first, then by currency code.' }),
+    prices: Type.Array(PriceOut, {
+      description: 'Net prices, USD first, then by currency code.',
+      examples: [
+        [
+          { currency: 'USD', value: 20, valueS: '20.00' },
+          { currency: 'EUR', value: 18.5, valueS: '18.50' },
+        ],
+      ],
+    }),
     paymentLink: Type.String({
       description: 'The hosted checkout of this product: a link you can send or put on a button.',
       examples: ['https://pay.example.com/sandbox/payment/product/TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z'],

@@ -1,6 +1,13 @@
 import { Type } from 'typebox';
 import { listedTransaction, transactionWithEntries } from '../../presenters.ts';
-import { errorResponses, ListedTransaction, stringified, TransactionWithEntries } from '../../schemas.ts';
+import {
+  described,
+  errorResponses,
+  ListedTransaction,
+  stringified,
+  TransactionParams,
+  TransactionWithEntries,
+} from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 /** GET /v1/transactions/{email} and GET /v1/transaction/{id}: a customer's transactions, and one transaction with its ledger. */
@@ -11,11 +18,20 @@ export function readTransactionRoutes(app: HttpApp, { services }: EnvironmentCon
       ...stringified,
       config: { timeless: true },
       schema: {
+        operationId: 'listTransactionsByEmail',
         summary: 'List the transactions of a customer',
         description: 'Matches the purchase e-mail or the assigned e-mail, case-insensitively. Newest first.',
         tags: ['transactions'],
-        params: Type.Object({ email: Type.String() }),
-        response: { 200: Type.Array(ListedTransaction), ...errorResponses },
+        params: Type.Object({
+          email: Type.String({
+            description: 'The purchase or assigned e-mail, URL-encoded.',
+            examples: ['buyer@example.com'],
+          }),
+        }),
+        response: {
+          200: described(Type.Array(ListedTransaction), "The customer's transactions, newest first (empty when none)."),
+          ...errorResponses,
+        },
       },
     },
     async (request) => {
@@ -30,10 +46,14 @@ export function readTransactionRoutes(app: HttpApp, { services }: EnvironmentCon
       ...stringified,
       config: { timeless: true },
       schema: {
+        operationId: 'readTransaction',
         summary: 'Read one transaction with its ledger entries',
         tags: ['transactions'],
-        params: Type.Object({ transactionId: Type.String() }),
-        response: { 200: TransactionWithEntries, ...errorResponses },
+        params: TransactionParams,
+        response: {
+          200: described(TransactionWithEntries, 'The transaction with its ledger entries.'),
+          ...errorResponses,
+        },
       },
     },
     async (request) => {

@@ -1,7 +1,14 @@
 import { Type } from 'typebox';
 import { invalidInput } from '../../../domain/errors.ts';
 import { updatedTransaction } from '../../presenters.ts';
-import { errorResponses, stringified, UpdatedTransaction, UpdateTransactionBody } from '../../schemas.ts';
+import {
+  described,
+  errorResponses,
+  stringified,
+  TransactionParams,
+  UpdatedTransaction,
+  UpdateTransactionBody,
+} from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 
 /** POST /v1/transaction/{id} assigns an e-mail or updates the payload: the body's field (assignEmail or payload) selects the operation. */
@@ -13,13 +20,14 @@ export function updateTransactionRoutes(app: HttpApp, { services }: EnvironmentC
       // Neither an assigned e-mail nor a payload carries a time: the sandbox clock is not loaded.
       config: { timeless: true },
       schema: {
+        operationId: 'updateTransaction',
         summary: 'Assign a sign-up e-mail, or replace the payload, of a transaction',
         description:
           'Send exactly one of `assignEmail` (an e-mail) or `payload` (a string or null, fewer than 5000 characters).',
         tags: ['transactions'],
-        params: Type.Object({ transactionId: Type.String() }),
+        params: TransactionParams,
         body: UpdateTransactionBody,
-        response: { 200: UpdatedTransaction, ...errorResponses },
+        response: { 200: described(UpdatedTransaction, 'The transaction as changed.'), ...errorResponses },
       },
     },
     async (request) => {
