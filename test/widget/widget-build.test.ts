@@ -56,6 +56,7 @@ function loadScript(code: Buffer, src: string, answer: () => Response) {
     URL,
     URLSearchParams,
     console,
+    location: { href: 'https://vendor.example/shop/', origin: 'https://vendor.example' },
     fetch: async (url: string, init?: RequestInit) => {
       calls.push({ url, method: init?.method ?? 'GET', body: init?.body ? JSON.parse(String(init.body)) : undefined });
       return answer();
@@ -189,6 +190,25 @@ describe('client script bundles', () => {
       ]);
     }
   });
+});
+
+test('buy refuses a success URL that is not http(s) before it asks the server anything', async () => {
+  const bundles = await buildWidgets();
+  for (const file of [PROD, SANDBOX]) {
+    const { tc, calls } = loadScript(bundles[file]!.code, `https://pay.example/latest/${file}`, notFound);
+    for (const successUrl of [
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      'data:text/html,hi',
+      'ftp://vendor.example/',
+    ])
+      await assert.rejects(
+        tc.buy('prod_1', { successUrl }),
+        errorWithMessage('opentill: successUrl is not an http(s) URL.'),
+        `${file}: ${successUrl}`,
+      );
+    assert.deepEqual(calls, [], 'nothing asked, nothing opened');
+  }
 });
 
 describe('client script routes', () => {
