@@ -6,7 +6,7 @@ import type { WebhookOptions, WebhookTransport } from '../../src/domain/webhooks
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
 import { createServices, type Wiring } from '../../src/services.ts';
 import { freshDatabase, type StoreKind } from '../../support/databases.ts';
-import { TEST_CARD } from './test-app.ts';
+import { TEST_CARD, TEST_SELLER } from './test-app.ts';
 
 export const SECRET = 'webhook-test-secret-0123456789-0123456789';
 
@@ -39,11 +39,15 @@ export async function webhookWorld(
   const services: Wiring = createServices(config, {
     database: store.database,
     clock,
-    gateways: { sandbox: sandboxGateway(store.database.kysely, () => clock.now()) },
+    gateways: {
+      sandbox: sandboxGateway(store.database.kysely, () => clock.now()),
+      production: sandboxGateway(store.database.kysely, () => clock.now()),
+    },
     emails: { sender },
     webhooks: { options: { retryDelaysMs: undefined, ...options.webhooks }, sender, transport: options.transport },
   });
-  const vendor = await services.catalog.createVendor({ name: 'Hooked Ltd', email: 'owner@hooked.test' });
+  const created = await services.catalog.createVendor({ name: 'Hooked Ltd', email: 'owner@hooked.test' });
+  const vendor = await services.catalog.updateVendorSettings(created.id, TEST_SELLER('Hooked Ltd'));
   const scope = (environment: Environment = 'sandbox'): Scope => ({ vendorId: vendor.id, environment });
   return {
     services,

@@ -26,8 +26,6 @@ for (const [net, prefix] of [
 ] as const)
   NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 96],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],
@@ -40,12 +38,18 @@ for (const [net, prefix] of [
   ['ff00::', 8],
 ] as const)
   NOT_PUBLIC.addSubnet(net, prefix, 'ipv6');
+// IPv6 forms that carry an IPv4 address, kept apart: BlockList checks an IPv4 address against IPv6
+// rules in its mapped form, so in NOT_PUBLIC these would match every IPv4 address.
+const CARRYING_IPV4 = new BlockList();
+CARRYING_IPV4.addSubnet('::ffff:0:0', 96, 'ipv6');
+CARRYING_IPV4.addSubnet('::', 96, 'ipv6');
 
 /** True for an address on the public internet; false for any other, and for what is no address at all. */
 export function isPublicAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const family = isIP(bare);
   if (family === 0) return false;
+  if (family === 6 && CARRYING_IPV4.check(bare, 'ipv6')) return false;
   return !NOT_PUBLIC.check(bare, family === 4 ? 'ipv4' : 'ipv6');
 }
 
