@@ -1,4 +1,3 @@
-import { Type } from 'typebox';
 import { formatMinor, minorToNumber } from '../../../domain/money/index.ts';
 import { ChargeVaultedBody, described, errorResponses, TransactionParams, VaultedChargeResult } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';

@@ -44,11 +44,23 @@ function productBody(product: Product, hostedUrl: string): Static<typeof Product
  * environment, with the panel's and the CLI's checks (src/domain/catalog/products.ts). Archive,
  * never delete: transactions refer to products.
  */
-export function productRoutes(app: HttpApp, { services, environment }: EnvironmentContext) {
-  const present = (product: Product) => productBody(product, services.urls.base(environment));
-  const one = described(ProductBody, 'The product.');
-  const timeless = { config: { timeless: true } };
+export function productRoutes(app: HttpApp, context: EnvironmentContext) {
+  productReadRoutes(app, context);
+  productWriteRoutes(app, context);
+  productArchiveRoutes(app, context);
+}
 
+const presenter =
+  ({ services, environment }: EnvironmentContext) =>
+  (product: Product) =>
+    productBody(product, services.urls.base(environment));
+
+/** Reading and writing products asks nothing of the time: a sandbox request skips loading its clock. */
+const timeless = { config: { timeless: true } };
+
+function productReadRoutes(app: HttpApp, context: EnvironmentContext) {
+  const { services } = context;
+  const present = presenter(context);
   app.get(
     '/products',
     {
@@ -81,12 +93,16 @@ export function productRoutes(app: HttpApp, { services, environment }: Environme
         summary: 'Read one product',
         description: "Archived or not. Another vendor's or environment's product is 404.",
         params: ProductParams,
-        response: { 200: one, ...errorResponses },
+        response: { 200: described(ProductBody, 'The product.'), ...errorResponses },
       },
     },
     async (request) => present(await services.catalog.readProduct(request.scope, request.params.productId)),
   );
+}
 
+function productWriteRoutes(app: HttpApp, context: EnvironmentContext) {
+  const { services } = context;
+  const present = presenter(context);
   app.post(
     '/products',
     {
@@ -123,41 +139,55 @@ export function productRoutes(app: HttpApp, { services, environment }: Environme
     async (request) =>
       present(await services.catalog.updateProduct(request.scope, request.params.productId, request.body)),
   );
+}
 
-  app.post(
-    '/products/:productId/archive',
-    {
-      ...timeless,
-      preValidation: absentBodyIsNull,
-      schema: {
-        ...OWN,
-        operationId: 'archiveProduct',
-        summary: 'Archive a product: stop selling it',
-        description:
-          'No new sale starts on it: its checkout, its price for the client script and customize-product refuse it. Nothing else changes: its transactions, licences and management pages work, and its subscriptions go on renewing. Archiving an archived product changes nothing. Products are never deleted.',
-        params: ProductParams,
-        body: optionalBody(EmptyBody),
-        response: { 200: described(ProductBody, 'The product, archived.'), ...errorResponses },
-      },
-    },
-    async (request) => present(await services.catalog.archiveProduct(request.scope, request.params.productId)),
-  );
+/** Archive and unarchive: the same call, each way. */
+const ARCHIVE_CALLS = [
+  {
+    path: 'archive',
+    operationId: 'archiveProduct',
+    summary: 'Archive a product: stop selling it',
+    description:
+      'No new sale starts on it: its checkout, its price for the client script and customize-product refuse it. Nothing else changes: its transactions, licences and management pages work, and its subscriptions go on renewing. Archiving an archived product changes nothing. Products are never deleted.',
+    answer: 'The product, archived.',
+    archived: true,
+  },
+  {
+    path: 'unarchive',
+    operationId: 'unarchiveProduct',
+    summary: 'Put an archived product on sale again',
+    description: 'Its links and buttons sell again. On a product on sale, changes nothing.',
+    answer: 'The product, on sale.',
+    archived: false,
+  },
+] as const;
 
-  app.post(
-    '/products/:productId/unarchive',
-    {
-      ...timeless,
-      preValidation: absentBodyIsNull,
-      schema: {
-        ...OWN,
-        operationId: 'unarchiveProduct',
-        summary: 'Put an archived product on sale again',
-        description: 'Its links and buttons sell again. On a product on sale, changes nothing.',
-        params: ProductParams,
-        body: optionalBody(EmptyBody),
-        response: { 200: described(ProductBody, 'The product, on sale.'), ...errorResponses },
+function productArchiveRoutes(app: HttpApp, context: EnvironmentContext) {
+  const { services } = context;
+  const present = presenter(context);
+  for (const call of ARCHIVE_CALLS) {
+    app.post(
+      `/products/:productId/${call.path}`,
+      {
+        ...timeless,
+        preValidation: absentBodyIsNull,
+        schema: {
+          ...OWN,
+          operationId: call.operationId,
+          summary: call.summary,
+          description: call.description,
+          params: ProductParams,
+          body: optionalBody(EmptyBody),
+          response: { 200: described(ProductBody, call.answer), ...errorResponses },
+        },
       },
-    },
-    async (request) => present(await services.catalog.unarchiveProduct(request.scope, request.params.productId)),
-  );
+      async (request) => {
+        const { scope, params } = request;
+        const product = call.archived
+          ? await services.catalog.archiveProduct(scope, params.productId)
+          : await services.catalog.unarchiveProduct(scope, params.productId);
+        return present(product);
+      },
+    );
+  }
 }

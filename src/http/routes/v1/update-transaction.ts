@@ -1,4 +1,3 @@
-import { Type } from 'typebox';
 import { invalidInput } from '../../../domain/errors.ts';
 import { updatedTransaction } from '../../presenters.ts';
 import {
