@@ -188,6 +188,12 @@ for (const kind of await storeKinds()) {
       const past = (await v.api(`/v1/transaction/${sold}`)).json;
       assert.equal(past.netPrice, 20);
       assert.equal(past.productName, 'Old name');
+      // An update is checked as a creation is: a blank name is refused, and nothing changes.
+      const blank = await v.api(`/v1/products/${product.id}`, {
+        body: { name: '  ', prices: [{ currency: 'USD', value: 1 }] },
+      });
+      assert.equal(blank.status, 400);
+      assert.equal((await v.api(`/v1/products/${product.id}`)).json.prices[0].value, 30);
       const later = (await v.api(`/v1/transaction/${await v.buy(product.id, { email: 'late@example.com' })}`)).json;
       assert.equal(later.netPrice, 30);
       assert.equal(later.productName, 'New name');
