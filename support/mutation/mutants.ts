@@ -1218,9 +1218,9 @@ export const mutants: Mutant[] = [
   {
     id: 'sdk-new-idempotency-key-per-retry',
     file: 'packages/client/src/transport.ts',
-    find: 'const outcome = await this.#try(`${this.#url}${path}`, { ...init, signal: options.signal }, request);',
+    find: 'const outcome = await this.#try(`${this.#url}/${api}${path}`, { ...init, signal: options.signal }, request);',
     replace:
-      "const fresh = idempotencyKey === undefined ? headers : { ...headers, 'idempotency-key': globalThis.crypto.randomUUID() };\n      const outcome = await this.#try(`${this.#url}${path}`, { ...init, headers: fresh, signal: options.signal }, request);",
+      "const fresh = idempotencyKey === undefined ? headers : { ...headers, 'idempotency-key': globalThis.crypto.randomUUID() };\n      const outcome = await this.#try(`${this.#url}/${api}${path}`, { ...init, headers: fresh, signal: options.signal }, request);",
     tests: [SDK_RETRIES],
   },
   {

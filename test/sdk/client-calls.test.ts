@@ -28,7 +28,7 @@ for (const kind of await storeKinds()) {
     test('lists a customer, reads a transaction with its entries, assigns an e-mail and replaces the payload', async () => {
       const product = await v.product({ type: 'ONETIME', name: 'Editor' });
       const id = await v.buy(product.id, { email: 'dana@example.com' });
-      const [listed, ...others] = await sdk.listTransactions('dana@example.com');
+      const [listed, ...others] = await sdk.listTransactionsByEmail('dana@example.com');
       assert.equal(others.length, 0);
       assert.equal(listed!.id, id);
       assert.equal(listed!.productName, 'Editor');
@@ -37,7 +37,7 @@ for (const kind of await storeKinds()) {
       assert.equal(listed!.netPriceS, '20.00');
       assert.equal((listed!.raw as { id: string }).id, id);
 
-      const read = await sdk.getTransaction(id);
+      const read = await sdk.readTransaction(id);
       assert.deepEqual(
         read.entries.map((e) => `${e.type} ${e.amountTotal}`),
         [`ONETIME_PAYMENT ${read.entries[0]!.amountTotal}`],
@@ -53,7 +53,7 @@ for (const kind of await storeKinds()) {
       );
       assert.equal((assigned.raw as Record<string, unknown>).assignEmail, 'dana@signup.example');
       assert.equal('assignEmail' in assigned, false);
-      assert.equal((await sdk.listTransactions('dana@signup.example'))[0]!.id, id);
+      assert.equal((await sdk.listTransactionsByEmail('dana@signup.example'))[0]!.id, id);
 
       const updated = await sdk.updatePayload(id, '{"plan":"pro"}');
       assert.equal(updated.payload, '{"plan":"pro"}');
@@ -79,7 +79,7 @@ for (const kind of await storeKinds()) {
       assert.match(part.idempotencyKey, /^[0-9a-f-]{36}$/);
       const rest = await sdk.refundTransaction(paid);
       assert.equal(rest.status === 'REFUNDED' && rest.refunds[0]!.refundable, false);
-      assert.equal((await sdk.getTransaction(paid)).transactionStatus, 'TRANSACTION_STATUS_REFUNDED');
+      assert.equal((await sdk.readTransaction(paid)).transactionStatus, 'TRANSACTION_STATUS_REFUNDED');
     });
 
     test('charges a vaulted customer, customizes a product, checks a licence and asks for the hosted URLs', async () => {
@@ -120,19 +120,19 @@ for (const kind of await storeKinds()) {
         'path segments are encoded',
       );
 
-      assert.match((await sdk.manageTransactionsUrl('lic@example.com')).url, /^http/);
-      assert.match((await sdk.adminUrl()).url, /^http/);
+      assert.match((await sdk.generateManageTransactionsUrl('lic@example.com')).url, /^http/);
+      assert.match((await sdk.generateAdminUrl()).url, /^http/);
     });
 
     test('reads and moves the sandbox clock', async () => {
-      const before = await sdk.sandboxClock();
+      const before = await sdk.readSandboxClock();
       const moved = await sdk.advanceSandboxClock({ seconds: 86400 });
       assert.ok(Date.parse(moved.now) - Date.parse(before.now) >= 86400_000);
       assert.equal(moved.raw.offsetSeconds, moved.offsetSeconds);
     });
 
     test('refusals are typed errors carrying the request id; the production credential does not open the sandbox', async () => {
-      const missing = await sdk.getTransaction('TC-TR_nope').catch((e: unknown) => e);
+      const missing = await sdk.readTransaction('TC-TR_nope').catch((e: unknown) => e);
       assert.ok(missing instanceof NotFoundError && missing instanceof OpenTillError);
       assert.equal(missing.status, 404);
       assert.equal(missing.code, 'NOT_FOUND');
@@ -149,12 +149,12 @@ for (const kind of await storeKinds()) {
 
       const production = sdkFor(t, v, { environment: 'production' });
       assert.deepEqual(
-        await production.listTransactions('dana@example.com'),
+        await production.listTransactionsByEmail('dana@example.com'),
         [],
         'production is {base_url}: its own data',
       );
       const wrong = new OpenTill({ baseUrl: `${t.url}/sandbox`, credential: v.credentials.production.authorization });
-      const refused = await wrong.listTransactions('a@example.com').catch((e: unknown) => e);
+      const refused = await wrong.listTransactionsByEmail('a@example.com').catch((e: unknown) => e);
       assert.ok(refused instanceof AuthenticationError);
       assert.equal(refused.status, 401);
       assert.ok(refused.requestId);

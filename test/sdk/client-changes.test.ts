@@ -44,7 +44,7 @@ for (const kind of await storeKinds()) {
       }
       assert.deepEqual(seen, ids, 'oldest change first');
       assert.deepEqual(marks(sent), ids);
-      assert.deepEqual((await sdkFor(t, v).listChanges()).changes, []);
+      assert.deepEqual((await sdkFor(t, v).listChangedTransactions()).changes, []);
     });
 
     test('a throw in the loop body leaves that change unmarked: it comes again in the next loop', async () => {
@@ -91,7 +91,11 @@ for (const kind of await storeKinds()) {
         seen.map((c) => c.id),
         [firstId, later],
       );
-      assert.deepEqual((await sdk.listChanges()).changes, [], 'the last body finished before the abort: marked');
+      assert.deepEqual(
+        (await sdk.listChangedTransactions()).changes,
+        [],
+        'the last body finished before the abort: marked',
+      );
     });
 
     test('either spelling of the change flag and the assigned e-mail gives the same typed change, the answer kept as raw', async () => {
@@ -114,13 +118,13 @@ for (const kind of await storeKinds()) {
         rewrite: keepOnly(['changeStatus', 'assignEmail'], ['changedStatus', 'assignedEmail']),
       });
       for (const { fetch } of [samples, schema]) {
-        const [change] = (await sdkFor(t, v, { fetch }).listChanges()).changes;
+        const [change] = (await sdkFor(t, v, { fetch }).listChangedTransactions()).changes;
         assert.equal(change!.changeStatus, 'CHANGED_STATUS_NEW');
         assert.equal(change!.assignedEmail, 'signup@vendor.example');
         assert.equal('changedStatus' in change!, false);
         assert.equal('assignEmail' in change!, false);
       }
-      const [fromSamples] = (await sdkFor(t, v, { fetch: samples.fetch }).listChanges()).changes;
+      const [fromSamples] = (await sdkFor(t, v, { fetch: samples.fetch }).listChangedTransactions()).changes;
       assert.equal((fromSamples!.raw as Record<string, unknown>).changedStatus, 'CHANGED_STATUS_NEW');
       assert.equal('changeStatus' in fromSamples!.raw, false, 'raw is the answer as it came');
 
@@ -128,7 +132,7 @@ for (const kind of await storeKinds()) {
         rewrite: (body) =>
           (body as Array<Record<string, unknown>>).map((e) => ({ ...e, changeStatus: '', changedStatus: '' })),
       });
-      const [none] = (await sdkFor(t, v, { fetch: cleared.fetch }).listChanges()).changes;
+      const [none] = (await sdkFor(t, v, { fetch: cleared.fetch }).listChangedTransactions()).changes;
       assert.equal(none!.changeStatus, null, 'a flag cleared to an empty string is no flag');
     });
   });

@@ -34,7 +34,10 @@ for (const kind of await storeKinds()) {
         ['USD 120.00', 'EUR 110.00'],
       );
       assert.equal(created.raw.id, created.id);
-      assert.equal((await sdk.getProduct(created.id)).name, 'Cloud Pro');
+      assert.equal((await sdk.readProduct(created.id)).name, 'Cloud Pro');
+      const price = await sdk.getPublicPrice(created.id, { country: 'DE' });
+      assert.deepEqual([price.currency, price.priceNetS, price.taxName], ['EUR', '110.00', 'VAT']);
+      assert.equal((await sdk.getPublicPrice(created.id, { country: 'US' })).currency, 'USD');
 
       const changed = await sdk.updateProduct(created.id, { name: 'Cloud Pro 2', trialDays: 7 });
       assert.deepEqual([changed.name, changed.trialDays, changed.chargeFrequency], ['Cloud Pro 2', 7, 'YEARLY']);

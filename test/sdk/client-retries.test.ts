@@ -60,7 +60,7 @@ for (const kind of await storeKinds()) {
       const id = await paidOnce();
       const { fetch, sent } = recordingFetch({ interpose: (_, index) => (index === 0 ? unavailable('1') : undefined) });
       const sdk = sdkFor(t, v, { fetch, retry: { baseDelayMs: 10 } });
-      const cancelled = await sdk.markProcessed(id);
+      const cancelled = await sdk.markTransactionProcessed(id);
       assert.equal(cancelled.processed, true);
       assert.deepEqual(
         sent.map((s) => s.status),
@@ -70,7 +70,7 @@ for (const kind of await storeKinds()) {
       assert.ok(gaps(sent)[0]! >= 990, `waited ${gaps(sent)[0]} ms for Retry-After: 1`);
 
       const reads = recordingFetch({ interpose: (_, index) => (index < 2 ? unavailable('0') : undefined) });
-      const read = await sdkFor(t, v, { fetch: reads.fetch, retry: { baseDelayMs: 10 } }).getTransaction(id);
+      const read = await sdkFor(t, v, { fetch: reads.fetch, retry: { baseDelayMs: 10 } }).readTransaction(id);
       assert.equal(read.id, id);
       assert.deepEqual(
         reads.sent.map((s) => s.status),

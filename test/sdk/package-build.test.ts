@@ -19,7 +19,7 @@ const CONSUMER = `import { OpenTill, OpenTillError, verifyWebhook, type ChangedT
 
 const client = new OpenTill({ baseUrl: 'http://localhost:3000/sandbox', credential: 'login:password' });
 export async function handle(change: ChangedTransaction): Promise<string> {
-  const transaction = await client.getTransaction(change.id);
+  const transaction = await client.readTransaction(change.id);
   const status: 'ONE_TIME_PAYMENT_STATUS_PAID' | string = transaction.transactionStatus;
   // @ts-expect-error the change flag is one of the API's values, not any string
   const flag: ChangedTransaction['changeStatus'] = 'CHANGED_STATUS_SOLD';

@@ -7,6 +7,7 @@ import type {
   LicenceStatus,
   MarkedProcessed,
   Product,
+  PublicPrice,
   RefundResult,
   SandboxClock,
   Transaction,
@@ -28,6 +29,7 @@ import type {
   WireListedTransaction,
   WireMarkedProcessed,
   WireProduct,
+  WirePublicPrice,
   WireRefundBody,
   WireRefundPending,
   WireRefundRecord,
@@ -64,13 +66,13 @@ export class OpenTill {
   }
 
   /** GET /v1/transactions/{email}: a customer's transactions (purchase or assigned e-mail), newest first. */
-  async listTransactions(email: string, options?: CallOptions): Promise<Transaction[]> {
+  async listTransactionsByEmail(email: string, options?: CallOptions): Promise<Transaction[]> {
     const list = await this.#get<WireListedTransaction[]>(`/transactions/${segment(email)}`, options);
     return list.map(shape.transaction);
   }
 
   /** GET /v1/transaction/{id}: one transaction with its ledger entries. */
-  async getTransaction(transactionId: string, options?: CallOptions): Promise<TransactionWithEntries> {
+  async readTransaction(transactionId: string, options?: CallOptions): Promise<TransactionWithEntries> {
     const raw = await this.#get<WireTransactionWithEntries>(`/transaction/${segment(transactionId)}`, options);
     return shape.transactionWithEntries(raw);
   }
@@ -140,18 +142,18 @@ export class OpenTill {
   }
 
   /** GET /v1/generate-url-to-manage-transactions/{email}: the customer's management page, valid for an hour. */
-  async manageTransactionsUrl(customerEmail: string, options?: CallOptions): Promise<UrlResult> {
+  async generateManageTransactionsUrl(customerEmail: string, options?: CallOptions): Promise<UrlResult> {
     const path = `/generate-url-to-manage-transactions/${segment(customerEmail)}`;
     return shape.withRaw(await this.#get<WireUrlResult>(path, options));
   }
 
   /** GET /v1/generate-url-to-admin: the admin tool for an iframe, to open within 15 minutes. */
-  async adminUrl(options?: CallOptions): Promise<UrlResult> {
+  async generateAdminUrl(options?: CallOptions): Promise<UrlResult> {
     return shape.withRaw(await this.#get<WireUrlResult>('/generate-url-to-admin', options));
   }
 
   /** GET /v1/changed-transactions: one page of the change feed, oldest change first. */
-  async listChanges(query: { limit?: number } = {}, options?: CallOptions): Promise<ChangePage> {
+  async listChangedTransactions(query: { limit?: number } = {}, options?: CallOptions): Promise<ChangePage> {
     const search = query.limit === undefined ? '' : `?limit=${query.limit}`;
     const answer = await this.#transport.call({ method: 'GET', path: `/changed-transactions${search}`, options });
     const changes = (answer.body as WireChangedTransaction[]).map(shape.changedTransaction);
@@ -159,7 +161,7 @@ export class OpenTill {
   }
 
   /** POST /v1/changed-transactions/{id}: marks a changed transaction processed. */
-  async markProcessed(transactionId: string, options?: CallOptions): Promise<MarkedProcessed> {
+  async markTransactionProcessed(transactionId: string, options?: CallOptions): Promise<MarkedProcessed> {
     const path = `/changed-transactions/${segment(transactionId)}`;
     return shape.withRaw((await this.#post<WireMarkedProcessed>(path, undefined, options)).body);
   }
@@ -172,8 +174,8 @@ export class OpenTill {
   changes(options: ChangesOptions = {}): AsyncGenerator<ChangedTransaction, void, undefined> {
     return changeFeed(
       {
-        list: (limit, signal) => this.listChanges({ limit }, { signal }),
-        mark: (id, signal) => this.markProcessed(id, { signal }),
+        list: (limit, signal) => this.listChangedTransactions({ limit }, { signal }),
+        mark: (id, signal) => this.markTransactionProcessed(id, { signal }),
       },
       options,
     );
@@ -186,7 +188,7 @@ export class OpenTill {
   }
 
   /** GET /v1/products/{id} (opentill's own): one product, archived or not. */
-  async getProduct(productId: string, options?: CallOptions): Promise<Product> {
+  async readProduct(productId: string, options?: CallOptions): Promise<Product> {
     return shape.withRaw(await this.#get<WireProduct>(`/products/${segment(productId)}`, options));
   }
 
@@ -213,8 +215,28 @@ export class OpenTill {
     return shape.withRaw((await this.#post<WireProduct>(path, undefined, options)).body);
   }
 
+  /**
+   * GET /public/v1/price/{productId} (no credential needed): the price a customer in `country` (and US
+   * `zip`) pays, tax included, as the client script shows it.
+   */
+  async getPublicPrice(
+    productId: string,
+    where: { country?: string; zip?: string } = {},
+    options?: CallOptions,
+  ): Promise<PublicPrice> {
+    const query = new URLSearchParams(Object.entries(where).filter((e): e is [string, string] => e[1] !== undefined));
+    const search = String(query) ? `?${query}` : '';
+    const answer = await this.#transport.call({
+      method: 'GET',
+      api: 'public/v1',
+      path: `/price/${segment(productId)}${search}`,
+      options,
+    });
+    return shape.withRaw(answer.body as WirePublicPrice);
+  }
+
   /** GET /v1/clock (sandbox only): the sandbox's time and how far its billing has caught up. */
-  async sandboxClock(options?: CallOptions): Promise<SandboxClock> {
+  async readSandboxClock(options?: CallOptions): Promise<SandboxClock> {
     return shape.withRaw(await this.#get<WireClockReading>('/clock', options));
   }
 

@@ -8,6 +8,7 @@ import type {
   WireListedTransaction,
   WireMarkedProcessed,
   WireProduct,
+  WirePublicPrice,
   WireRefundPending,
   WireRefundRecord,
   WireTransactionWithEntries,
@@ -149,5 +150,7 @@ export type UrlResult = Raw<WireUrlResult>;
 export type Cancelled = Raw<WireCancelled>;
 export type MarkedProcessed = Raw<WireMarkedProcessed>;
 export type SandboxClock = Raw<WireClockReading>;
+/** A product's price for a customer, tax included, as the client script shows it. */
+export type PublicPrice = Raw<WirePublicPrice>;
 /** A product of opentill's own product API (/v1/products, not in the original API). */
 export type Product = Raw<WireProduct>;

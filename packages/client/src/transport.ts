@@ -36,8 +36,9 @@ export interface CallOptions {
 
 export interface Request {
   method: 'GET' | 'POST';
-  /** Under /v1, its parameters already encoded. */
+  /** Under /v1 (or /public/v1 with `api: 'public/v1'`), its parameters already encoded. */
   path: string;
+  api?: 'v1' | 'public/v1';
   body?: unknown;
   options?: CallOptions;
 }
@@ -107,7 +108,7 @@ export class Transport {
   constructor(options: TransportOptions) {
     if (!options.baseUrl) throw new TypeError('baseUrl is required: {base_url} or {sandbox_url}');
     if (!options.credential) throw new TypeError('credential is required: API_LOGIN:API_PASSWORD');
-    this.#url = `${options.baseUrl.replace(/\/+$/, '')}/v1`;
+    this.#url = options.baseUrl.replace(/\/+$/, '');
     this.#credential = options.credential;
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#retry = { maxRetries: 3, maxDelayMs: 30_000, baseDelayMs: 500, ...options.retry };
@@ -115,14 +116,14 @@ export class Transport {
 
   /** Sends the request, retrying as the header comment says; resolves with a 2xx answer, else throws. */
   async call(request: Request): Promise<Answer> {
-    const { method, path, body, options = {} } = request;
+    const { method, path, body, api = 'v1', options = {} } = request;
     const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? globalThis.crypto.randomUUID()) : undefined;
     const headers: Record<string, string> = { authorization: this.#credential, accept: 'application/json' };
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const init: RequestInit = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.#try(`${this.#url}${path}`, { ...init, signal: options.signal }, request);
+      const outcome = await this.#try(`${this.#url}/${api}${path}`, { ...init, signal: options.signal }, request);
       const error = 'error' in outcome ? outcome.error : undefined;
       if (error === undefined) return { ...(outcome as Omit<Answer, 'idempotencyKey'>), idempotencyKey };
       const retried = error.status === 0 ? !options.signal?.aborted : isRetried(error.status, error.code);
@@ -144,7 +145,7 @@ export class Transport {
     request: Request,
   ): Promise<Omit<Answer, 'idempotencyKey'> | { error: OpenTillError }> {
     const idempotencyKey = (init.headers as Record<string, string>)['idempotency-key'];
-    const where = { method: request.method, path: `/v1${request.path}`, idempotencyKey };
+    const where = { method: request.method, path: `/${request.api ?? 'v1'}${request.path}`, idempotencyKey };
     let response: Response;
     try {
       response = await this.#fetch(url, init);

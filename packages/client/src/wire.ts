@@ -29,6 +29,7 @@ export type WireLicenceStatus = Answer<Get<'/v1/check-licence/{productId}/{licen
 export type WireUrlResult = Answer<Get<'/v1/generate-url-to-admin'>>;
 export type WireClockReading = Answer<Get<'/v1/clock'>>;
 export type WireError = Answer<Get<'/v1/clock'>, 404>;
+export type WirePublicPrice = Answer<Get<'/public/v1/price/{productId}'>>;
 export type WireProduct = Answer<Get<'/v1/products/{productId}'>>;
 export type WireCreateProductBody = BodyOf<Post<'/v1/products'>>;
 export type WireUpdateProductBody = BodyOf<Post<'/v1/products/{productId}'>>;

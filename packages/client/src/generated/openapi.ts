@@ -12,62 +12,7 @@ export interface paths {
      * A product's price for a customer, tax included (no credentials; what the client script shows)
      * @description The customer's country comes from `country` (ISO 3166-1 alpha-2), else from the request's address; a US `zip` refines the sales tax. Cross-origin requests are allowed from any site.
      */
-    get: {
-      parameters: {
-        query?: {
-          country?: string;
-          zip?: string;
-        };
-        header?: never;
-        path: {
-          productId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        '4XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              country: string;
-              currency: string;
-              /** @description Total to pay, tax included */
-              price: number;
-              priceNet: number;
-              priceNetS: string;
-              priceS: string;
-              productId: string;
-              tax: number;
-              /** @description VAT, GST, Sales tax, ... or "" without tax */
-              taxName: string;
-              /** @description e.g. 0.19 */
-              taxRate: number;
-              taxS: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations['getPublicPrice'];
     put?: never;
     post?: never;
     delete?: never;
@@ -86,132 +31,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Cancel a subscription (at the end of the paid period) or deactivate a vaulted method */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          transactionId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': Record<string, never> | null;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              changed?: boolean;
-              id: string;
-              transactionStatus: string;
-            };
-          };
-        };
-        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    post: operations['cancelSubscription'];
     delete?: never;
     options?: never;
     head?: never;
@@ -229,143 +49,7 @@ export interface paths {
      * Transactions changed since they were last marked processed, oldest change first
      * @description At most `limit` (default 1000, up to 10000). The header `x-more-changes: true` says more are waiting.
      */
-    get: {
-      parameters: {
-        query?: {
-          limit?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              assignedEmail: string | null;
-              assignEmail: string | null;
-              changedStatus: string | null;
-              changeStatus: string | null;
-              chargeFrequency: string | null;
-              country: string;
-              createDate: string;
-              email: string;
-              id: string;
-              lastCharge: string | null;
-              /** @description Absent for one-time transactions */
-              nextCharge?: string | null;
-              payload: string | null;
-              productId: string;
-              productName: string;
-              transactionStatus: string;
-              transactionType: string;
-              whoCanceled: string | null;
-            }[];
-          };
-        };
-        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations['listChangedTransactions'];
     put?: never;
     post?: never;
     delete?: never;
@@ -387,127 +71,7 @@ export interface paths {
      * Mark a changed transaction processed
      * @description Removes the changes the vendor has seen in a list; a later change keeps the transaction in the feed.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          transactionId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              id: string;
-              processed: boolean;
-            };
-          };
-        };
-        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    post: operations['markTransactionProcessed'];
     delete?: never;
     options?: never;
     head?: never;
@@ -527,175 +91,7 @@ export interface paths {
      * Charge a vaulted payment method
      * @description Send an Idempotency-Key header: a retry with the same key never charges twice.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          transactionId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            chargeDescription?: string;
-            prices:
-              | {
-                  currency: string;
-                  value: number | string;
-                }[]
-              | string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              currency: string;
-              deactivation: boolean;
-              message: string | null;
-              netValue: number;
-              netValueS: string;
-              price: number;
-              priceS: string;
-              /**
-               * @description PENDING (answered with 202): the provider has not confirmed yet; retry with the same Idempotency-Key
-               * @enum {string}
-               */
-              status: 'SUCCESS' | 'FAILED' | 'PENDING';
-              taxValue: number;
-              taxValueS: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        202: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              currency: string;
-              deactivation: boolean;
-              message: string | null;
-              netValue: number;
-              netValueS: string;
-              price: number;
-              priceS: string;
-              /**
-               * @description PENDING (answered with 202): the provider has not confirmed yet; retry with the same Idempotency-Key
-               * @enum {string}
-               */
-              status: 'SUCCESS' | 'FAILED' | 'PENDING';
-              taxValue: number;
-              taxValueS: string;
-            };
-          };
-        };
-        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    post: operations['chargeVaulted'];
     delete?: never;
     options?: never;
     head?: never;
@@ -713,131 +109,7 @@ export interface paths {
      * Check a licence key of a product
      * @description ACTIVE while paid up (also in trial, or cancelled but still paid); INACTIVE once refunded, cancelled or failed; NOT_FOUND for an unknown key.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          licence: string;
-          productId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              licence: string;
-              productId: string;
-              /** @enum {string} */
-              status: 'ACTIVE' | 'INACTIVE' | 'NOT_FOUND';
-              transactionId: string | null;
-            };
-          };
-        };
-        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations['checkLicence'];
     put?: never;
     post?: never;
     delete?: never;
@@ -853,135 +125,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Read this sandbox's clock and how far its billing has caught up */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description This sandbox's billing: the worker catches up in the background after the clock moved. */
-              billing: {
-                /** @description True when all billing due by `now` is done. */
-                caughtUp: boolean;
-                /** @description When the oldest of those steps was due, in sandbox time; it moves toward `now` as the worker catches up. */
-                oldestDue: string | null;
-                /** @description Subscriptions with a renewal, retry or period end due by `now` that the worker has not done yet (counted up to 10000). */
-                pending: number;
-              };
-              now: string;
-              offsetSeconds: number;
-            };
-          };
-        };
-        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Read this sandbox's clock and how far its billing has caught up
+     * @description opentill's own, sandbox only: production answers 404.
+     */
+    get: operations['readSandboxClock'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1003,141 +151,7 @@ export interface paths {
      * Move this sandbox's clock forward; the billing worker catches up
      * @description Body: {"seconds": 86400} to move by a number of seconds, or {"to": "2027-01-31T00:00:00.000Z"} to move to an instant: at most 366 days per call, at most 20 years ahead of real time. Time never moves back. The answer comes at once; the renewals, retries and period ends that became due are done by the billing worker in the background, each stamped at its scheduled moment: poll GET /clock until `billing.caughtUp`.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            seconds?: unknown;
-            to?: unknown;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description This sandbox's billing: the worker catches up in the background after the clock moved. */
-              billing: {
-                /** @description True when all billing due by `now` is done. */
-                caughtUp: boolean;
-                /** @description When the oldest of those steps was due, in sandbox time; it moves toward `now` as the worker catches up. */
-                oldestDue: string | null;
-                /** @description Subscriptions with a renewal, retry or period end due by `now` that the worker has not done yet (counted up to 10000). */
-                pending: number;
-              };
-              now: string;
-              offsetSeconds: number;
-            };
-          };
-        };
-        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    post: operations['advanceSandboxClock'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1153,147 +167,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Create a customized product and its payment link */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          productId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            description?: string;
-            expiresIn?: number;
-            payload?: string | null;
-            prices:
-              | {
-                  currency: string;
-                  value: number | string;
-                }[]
-              | string;
-            transactionIdToMigrate?: string;
-            userFirstName?: string;
-            userLastName?: string;
-            userMail?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              customizedProductId: string;
-              customProductId: string;
-              link: string;
-            };
-          };
-        };
-        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    /**
+     * Create a customized product and its payment link
+     * @description Custom prices, expiry, a prefilled user, or an upgrade/downgrade of an active subscription. An archived product is refused (400 INVALID_STATE).
+     */
+    post: operations['customizeProduct'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1311,124 +189,7 @@ export interface paths {
      * Temporary URL of the admin tool, to embed in an iframe
      * @description Must be opened within 15 minutes.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              url: string;
-            };
-          };
-        };
-        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations['generateAdminUrl'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1448,126 +209,7 @@ export interface paths {
      * Temporary URL of the page where a customer manages all their transactions
      * @description Valid for one hour.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          customerEmail: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              url: string;
-            };
-          };
-        };
-        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations['generateManageTransactionsUrl'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1677,168 +319,7 @@ export interface paths {
      * Refund all or part of a payment of a transaction
      * @description Without a body: refunds what is left of the latest payment, as the original API does. With opentill's own optional body `{"amount": 10}`: refunds that much (gross, in the payment's currency); `entryId` chooses another payment, `reason` is kept with the refund. A field the route does not know is refused (400). `refundable` in the answer says whether something is left of the payment. Send an Idempotency-Key header: a retry with the same key is the same refund. 202 PENDING: the payment provider has not confirmed yet; the refund entry appears once it does (retry with the same key to learn the outcome; meanwhile a retry answers 409 PAYMENT_PENDING).
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          transactionId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description Gross amount to refund, in the transaction's currency; at most what is left of the payment. Absent: all that is left. */
-            amount?: number | string;
-            /** @description If given, must be the payment's currency. */
-            currency?: string;
-            /** @description The payment (ledger entry id) to refund; by default the latest with something left. */
-            entryId?: string;
-            /** @description Why, kept with the refund and shown to the vendor. */
-            reason?: string;
-          } | null;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              amountTotal: number;
-              country: string;
-              currency: string;
-              externalId: string;
-              hashId: string;
-              id: string;
-              incomeCurrency: string;
-              invoiceLink: string;
-              paymentProvider: string;
-              refundable: boolean;
-              taxAmount: number;
-              /** @description The platform fee */
-              TCFee: number;
-              timestamp: number;
-              transactionFee: number;
-              vendorIncome: number;
-            }[];
-          };
-        };
-        /** @description Default Response */
-        202: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description What happens next: retry with the same Idempotency-Key to learn the outcome */
-              message: string;
-              /** @enum {string} */
-              status: 'PENDING';
-            };
-          };
-        };
-        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    post: operations['refundTransaction'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1853,315 +334,13 @@ export interface paths {
       cookie?: never;
     };
     /** Read one transaction with its ledger entries */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          transactionId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              assignedEmail: string | null;
-              chargeFrequency: string | null;
-              country: string;
-              /** Format: date-time */
-              createDate: string;
-              currency: string;
-              email: string;
-              entries: {
-                affiliateIncome: string;
-                affiliateIncomeCurrency: string;
-                amountTotal: string;
-                createDate: string;
-                currency: string;
-                id: string;
-                income: string;
-                incomeCurrency: string;
-                taxAmount: string;
-                taxRate: string;
-                type: string;
-              }[];
-              id: string;
-              lastCharge: string | null;
-              netPrice: number;
-              netPriceInUSD: number;
-              netPriceInUSDS: string;
-              /** @description netPrice with exactly the currency's decimals */
-              netPriceS: string;
-              payload: string | null;
-              productId: string;
-              productName: string;
-              tax: number;
-              taxS: string;
-              transactionStatus: string;
-              /** @enum {string} */
-              transactionType: 'ONETIME' | 'SUBSCRIPTION' | 'VAULTED';
-              whoCanceled: string | null;
-            };
-          };
-        };
-        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations['readTransaction'];
     put?: never;
     /**
      * Assign a sign-up e-mail, or replace the payload, of a transaction
      * @description Send exactly one of `assignEmail` (an e-mail) or `payload` (a string or null, fewer than 5000 characters).
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          transactionId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            assignEmail?: string;
-            payload?: string | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              assignEmail: string | null;
-              chargeFrequency: string | null;
-              country: string;
-              /** Format: date-time */
-              createDate: string;
-              currency: string;
-              email: string;
-              id: string;
-              lastCharge: string | null;
-              netPrice: number;
-              netPriceInUSD: number;
-              netPriceInUSDS: string;
-              /** @description netPrice with exactly the currency's decimals */
-              netPriceS: string;
-              payload: string | null;
-              productId: string;
-              productName: string;
-              tax: number;
-              taxS: string;
-              transactionStatus: string;
-              /** @enum {string} */
-              transactionType: 'ONETIME' | 'SUBSCRIPTION' | 'VAULTED';
-              whoCanceled: string | null;
-            };
-          };
-        };
-        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    post: operations['updateTransaction'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2179,150 +358,7 @@ export interface paths {
      * List the transactions of a customer
      * @description Matches the purchase e-mail or the assigned e-mail, case-insensitively. Newest first.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          email: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              assignedEmail: string | null;
-              chargeFrequency: string | null;
-              country: string;
-              /** Format: date-time */
-              createDate: string;
-              currency: string;
-              email: string;
-              id: string;
-              lastCharge: string | null;
-              netPrice: number;
-              netPriceInUSD: number;
-              netPriceInUSDS: string;
-              /** @description netPrice with exactly the currency's decimals */
-              netPriceS: string;
-              /** @description Absent for one-time transactions */
-              nextCharge?: string | null;
-              payload: string | null;
-              productId: string;
-              productName: string;
-              tax: number;
-              taxS: string;
-              transactionStatus: string;
-              /** @enum {string} */
-              transactionType: 'ONETIME' | 'SUBSCRIPTION' | 'VAULTED';
-              whoCanceled: string | null;
-            }[];
-          };
-        };
-        /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-        /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @description Error name, e.g. INVALID_INPUT */
-              error: string;
-              /** @description What is wrong and how to fix it */
-              message: string;
-              /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
-              requestId?: string;
-            };
-          };
-        };
-      };
-    };
+    get: operations['listTransactionsByEmail'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2343,6 +379,2349 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  getPublicPrice: {
+    parameters: {
+      query?: {
+        /**
+         * @description The customer's country (ISO 3166-1 alpha-2); absent: from the request's address.
+         * @example DE
+         */
+        country?: string;
+        /**
+         * @description A US ZIP code: refines the sales tax.
+         * @example 10001
+         */
+        zip?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description The product or customized product id.
+         * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+         */
+        productId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The request was refused; nothing was changed. The body says why and what to do. */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description The product's price for this customer, tax included. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The country the price is for: ISO 3166-1 alpha-2 code.
+             * @example DE
+             */
+            country: string;
+            /**
+             * @description The customer's currency: ISO 4217 code.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description Total to pay, tax included
+             * @example 22.02
+             */
+            price: number;
+            /**
+             * @description Net price, before tax.
+             * @example 18.5
+             */
+            priceNet: number;
+            /**
+             * @description priceNet with exactly the currency's decimals.
+             * @example 18.50
+             */
+            priceNetS: string;
+            /**
+             * @description price with exactly the currency's decimals.
+             * @example 22.02
+             */
+            priceS: string;
+            /**
+             * @description The product (or customized product) asked about.
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            productId: string;
+            /**
+             * @description Tax on the net price.
+             * @example 3.52
+             */
+            tax: number;
+            /**
+             * @description VAT, GST, Sales tax, ... or "" without tax
+             * @example VAT
+             */
+            taxName: string;
+            /**
+             * @description The tax rate as a decimal fraction, e.g. 0.19
+             * @example 0.19
+             */
+            taxRate: number;
+            /**
+             * @description tax with exactly the currency's decimals.
+             * @example 3.52
+             */
+            taxS: string;
+          };
+        };
+      };
+    };
+  };
+  cancelSubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The transaction id.
+         * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+         */
+        transactionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description Cancelled, or already cancelled (changed: false): no further charges. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description False when it was already cancelled: nothing changed.
+             * @example true
+             */
+            changed?: boolean;
+            /**
+             * @description The transaction id.
+             * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+             */
+            id: string;
+            /**
+             * @description Its status now.
+             * @example SUBSCRIPTION_STATUS_CANCELLED_PENDING
+             */
+            transactionStatus: string;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  listChangedTransactions: {
+    parameters: {
+      query?: {
+        /**
+         * @description How many at most, 1 to 10000 (default 1000).
+         * @example 1000
+         */
+        limit?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The changed transactions, oldest change first; the header x-more-changes says whether more are waiting. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The assigned e-mail; null until set.
+             * @example null
+             */
+            assignedEmail: string | null;
+            /**
+             * @description The assigned e-mail; equal to assignedEmail (both spellings are sent).
+             * @example null
+             */
+            assignEmail: string | null;
+            /**
+             * @description The latest change not yet marked processed: CHANGED_STATUS_NEW, _RENEWED, _CANCELLED, _REFUNDED, _TRIAL, _VAULTED_ACTIVATION or _VAULTED_DEACTIVATION. Equal to changeStatus (both spellings are sent).
+             * @example CHANGED_STATUS_RENEWED
+             */
+            changedStatus: string | null;
+            /**
+             * @description The latest change not yet marked processed: CHANGED_STATUS_NEW, _RENEWED, _CANCELLED, _REFUNDED, _TRIAL, _VAULTED_ACTIVATION or _VAULTED_DEACTIVATION. Equal to changedStatus (both spellings are sent).
+             * @example CHANGED_STATUS_RENEWED
+             */
+            changeStatus: string | null;
+            /**
+             * @description A subscription's period: DAILY, WEEKLY, MONTHLY, HALF_YEARLY or YEARLY; UNKNOWN for one-time and vaulted transactions.
+             * @example MONTHLY
+             */
+            chargeFrequency: string | null;
+            /**
+             * @description Where the customer paid: ISO 3166-1 alpha-2 code.
+             * @example DE
+             */
+            country: string;
+            /**
+             * Format: date-time
+             * @description When the transaction was created (ISO-8601 UTC with milliseconds).
+             * @example 2026-11-27T10:15:30.123Z
+             */
+            createDate: string;
+            /**
+             * @description The e-mail the customer typed at checkout. Never changes.
+             * @example buyer@example.com
+             */
+            email: string;
+            /**
+             * @description The transaction id.
+             * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+             */
+            id: string;
+            /**
+             * @description The last successful payment (ISO-8601 UTC with milliseconds); null when none was taken (a trial).
+             * @example 2026-11-27T10:15:30.123Z
+             */
+            lastCharge: string | null;
+            /**
+             * @description The next payment due (ISO-8601 UTC with milliseconds); null once nothing is due (cancelled, refunded). Absent for one-time transactions.
+             * @example 2026-12-27T10:15:30.123Z
+             */
+            nextCharge?: string | null;
+            /**
+             * @description Your own data given before checkout, at most 4999 characters; null for none.
+             * @example {"userId":42}
+             */
+            payload: string | null;
+            /**
+             * @description The product sold (`TC-PR_...`).
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            productId: string;
+            /**
+             * @description The product's name when it was sold.
+             * @example Acme Cloud Pro
+             */
+            productName: string;
+            /**
+             * @description Where the transaction stands (docs/decisions.md, the lifecycle of each type).
+             * @example SUBSCRIPTION_STATUS_ACTIVE
+             * @enum {string}
+             */
+            transactionStatus:
+              | 'TRANSACTION_STATUS_PENDING'
+              | 'TRANSACTION_STATUS_REFUNDED'
+              | 'ONE_TIME_PAYMENT_STATUS_PAID'
+              | 'SUBSCRIPTION_STATUS_ACTIVE'
+              | 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'
+              | 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'
+              | 'SUBSCRIPTION_STATUS_CANCELLED'
+              | 'VAULTED_STATUS_ACTIVE'
+              | 'VAULTED_STATUS_INACTIVE';
+            /**
+             * @description A one-time payment, a subscription, or a saved card you charge with charge-vaulted.
+             * @example SUBSCRIPTION
+             * @enum {string}
+             */
+            transactionType: 'ONETIME' | 'SUBSCRIPTION' | 'VAULTED';
+            /**
+             * @description Who ended it: VENDOR, CUSTOMER, NEXT_CHARGE_FAILED (renewal failed after retries) or TRANSACTION_CLOUD_ADMIN (the platform, e.g. a chargeback); null while running.
+             * @example null
+             */
+            whoCanceled: string | null;
+          }[];
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  markTransactionProcessed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The transaction id.
+         * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+         */
+        transactionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Marked processed: its changes seen so far leave the feed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The transaction id.
+             * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+             */
+            id: string;
+            /**
+             * @description Always true.
+             * @example true
+             */
+            processed: boolean;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  chargeVaulted: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The transaction id.
+         * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+         */
+        transactionId: string;
+      };
+      cookie?: never;
+    };
+    /** @description What to charge. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Shown on the invoice.
+           * @example API calls, November 2026
+           */
+          chargeDescription?: string;
+          /**
+           * @description Net prices, USD required; a currency not listed is converted from USD. Also accepted as a string holding the serialized array.
+           * @example [
+           *       {
+           *         "currency": "USD",
+           *         "value": 20
+           *       }
+           *     ]
+           */
+          prices:
+            | {
+                /**
+                 * @description ISO 4217 code, any case.
+                 * @example USD
+                 */
+                currency: string;
+                /**
+                 * @description Net price (before tax) in the currency's major unit, with at most its decimals.
+                 * @example 20
+                 */
+                value: number | string;
+              }[]
+            | string;
+        };
+      };
+    };
+    responses: {
+      /** @description Charged (SUCCESS), or declined with nothing charged (FAILED). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The currency charged: that of the saved card’s purchase.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description True when the card can no longer be charged: the vaulted transaction became VAULTED_STATUS_INACTIVE.
+             * @example false
+             */
+            deactivation: boolean;
+            /**
+             * @description Why it failed or is pending; null on success.
+             * @example null
+             */
+            message: string | null;
+            /**
+             * @description Net of the charge (before tax).
+             * @example 10
+             */
+            netValue: number;
+            /**
+             * @description netValue with exactly the currency's decimals.
+             * @example 10.00
+             */
+            netValueS: string;
+            /**
+             * @description Total charged, tax included.
+             * @example 11.9
+             */
+            price: number;
+            /**
+             * @description price with exactly the currency's decimals.
+             * @example 11.90
+             */
+            priceS: string;
+            /**
+             * @description SUCCESS: charged. FAILED: declined, nothing charged. PENDING (answered with 202): the provider has not confirmed yet; retry with the same Idempotency-Key
+             * @example SUCCESS
+             * @enum {string}
+             */
+            status: 'SUCCESS' | 'FAILED' | 'PENDING';
+            /**
+             * @description Tax of the charge.
+             * @example 1.9
+             */
+            taxValue: number;
+            /**
+             * @description taxValue with exactly the currency's decimals.
+             * @example 1.90
+             */
+            taxValueS: string;
+          };
+        };
+      };
+      /** @description PENDING: the payment provider has not confirmed yet; retry with the same Idempotency-Key to learn the outcome. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The currency charged: that of the saved card’s purchase.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description True when the card can no longer be charged: the vaulted transaction became VAULTED_STATUS_INACTIVE.
+             * @example false
+             */
+            deactivation: boolean;
+            /**
+             * @description Why it failed or is pending; null on success.
+             * @example null
+             */
+            message: string | null;
+            /**
+             * @description Net of the charge (before tax).
+             * @example 10
+             */
+            netValue: number;
+            /**
+             * @description netValue with exactly the currency's decimals.
+             * @example 10.00
+             */
+            netValueS: string;
+            /**
+             * @description Total charged, tax included.
+             * @example 11.9
+             */
+            price: number;
+            /**
+             * @description price with exactly the currency's decimals.
+             * @example 11.90
+             */
+            priceS: string;
+            /**
+             * @description SUCCESS: charged. FAILED: declined, nothing charged. PENDING (answered with 202): the provider has not confirmed yet; retry with the same Idempotency-Key
+             * @example SUCCESS
+             * @enum {string}
+             */
+            status: 'SUCCESS' | 'FAILED' | 'PENDING';
+            /**
+             * @description Tax of the charge.
+             * @example 1.9
+             */
+            taxValue: number;
+            /**
+             * @description taxValue with exactly the currency's decimals.
+             * @example 1.90
+             */
+            taxValueS: string;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  checkLicence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The licence key your customer entered.
+         * @example K7Q2M-4T6V8-X0Z2B-4D6F8-H0J2L
+         */
+        licence: string;
+        /**
+         * @description The product id.
+         * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+         */
+        productId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The state of the key (NOT_FOUND is an answer, not an error). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The key asked about.
+             * @example K7Q2M-4T6V8-X0Z2B-4D6F8-H0J2L
+             */
+            licence: string;
+            /**
+             * @description The product asked about.
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            productId: string;
+            /**
+             * @description ACTIVE: paid, active, in trial, or cancelled but paid up. INACTIVE: refunded, cancelled, failed. NOT_FOUND: no such key for this product.
+             * @example ACTIVE
+             * @enum {string}
+             */
+            status: 'ACTIVE' | 'INACTIVE' | 'NOT_FOUND';
+            /**
+             * @description The purchase that issued the key; null when NOT_FOUND.
+             * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+             */
+            transactionId: string | null;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  readSandboxClock: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description This sandbox's clock. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description This sandbox's billing: the worker catches up in the background after the clock moved.
+             * @example {
+             *       "pending": 0,
+             *       "oldestDue": null,
+             *       "caughtUp": true
+             *     }
+             */
+            billing: {
+              /**
+               * @description True when all billing due by `now` is done.
+               * @example true
+               */
+              caughtUp: boolean;
+              /**
+               * @description When the oldest of those steps was due, in sandbox time; it moves toward `now` as the worker catches up.
+               * @example null
+               */
+              oldestDue: string | null;
+              /**
+               * @description Subscriptions with a renewal, retry or period end due by `now` that the worker has not done yet (counted up to 10000).
+               * @example 0
+               */
+              pending: number;
+            };
+            /**
+             * @description This sandbox's time now (ISO-8601 UTC), real time plus the offset.
+             * @example 2027-01-31T00:00:00.000Z
+             */
+            now: string;
+            /**
+             * @description How far this sandbox is ahead of real time.
+             * @example 5184000
+             */
+            offsetSeconds: number;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  advanceSandboxClock: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description One of seconds or to. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Seconds to move forward (a whole number).
+           * @example 86400
+           */
+          seconds?: unknown;
+          /**
+           * @description An instant to move to (ISO-8601).
+           * @example 2027-01-31T00:00:00.000Z
+           */
+          to?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The clock, moved. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description This sandbox's billing: the worker catches up in the background after the clock moved.
+             * @example {
+             *       "pending": 0,
+             *       "oldestDue": null,
+             *       "caughtUp": true
+             *     }
+             */
+            billing: {
+              /**
+               * @description True when all billing due by `now` is done.
+               * @example true
+               */
+              caughtUp: boolean;
+              /**
+               * @description When the oldest of those steps was due, in sandbox time; it moves toward `now` as the worker catches up.
+               * @example null
+               */
+              oldestDue: string | null;
+              /**
+               * @description Subscriptions with a renewal, retry or period end due by `now` that the worker has not done yet (counted up to 10000).
+               * @example 0
+               */
+              pending: number;
+            };
+            /**
+             * @description This sandbox's time now (ISO-8601 UTC), real time plus the offset.
+             * @example 2027-01-31T00:00:00.000Z
+             */
+            now: string;
+            /**
+             * @description How far this sandbox is ahead of real time.
+             * @example 5184000
+             */
+            offsetSeconds: number;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  customizeProduct: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The product to customize.
+         * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+         */
+        productId: string;
+      };
+      cookie?: never;
+    };
+    /** @description The customization: prices, and optionally who and until when. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Shown at checkout instead of the product's description.
+           * @example Team plan for Example GmbH, 25 seats
+           */
+          description?: string;
+          /**
+           * @description Seconds until the link expires, 1 to 315360000; absent: never.
+           * @example 86400
+           */
+          expiresIn?: number;
+          /**
+           * @description Your own data for the purchase, at most 4999 characters (encrypt it on your side); null for none. Overrides the client script's.
+           * @example {"userId":42}
+           */
+          payload?: string | null;
+          /**
+           * @description Net prices, USD required; a currency not listed is converted from USD. Also accepted as a string holding the serialized array.
+           * @example [
+           *       {
+           *         "currency": "USD",
+           *         "value": 20
+           *       }
+           *     ]
+           */
+          prices:
+            | {
+                /**
+                 * @description ISO 4217 code, any case.
+                 * @example USD
+                 */
+                currency: string;
+                /**
+                 * @description Net price (before tax) in the currency's major unit, with at most its decimals.
+                 * @example 20
+                 */
+                value: number | string;
+              }[]
+            | string;
+          /**
+           * @description An active subscription this purchase replaces (an upgrade or downgrade): the value left on it delays the first charge.
+           * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+           */
+          transactionIdToMigrate?: string;
+          /**
+           * @description Prefills the first name at checkout.
+           * @example Ada
+           */
+          userFirstName?: string;
+          /**
+           * @description Prefills the last name at checkout.
+           * @example Lovelace
+           */
+          userLastName?: string;
+          /**
+           * @description The only e-mail that may buy through the link (not editable at checkout).
+           * @example ada@example.com
+           */
+          userMail?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The customized product and its payment link. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The customized product id: use it as a product id in the client script too.
+             * @example PC_01JD3W9K4M6P8R0T2V4X6Z8B0D
+             */
+            customizedProductId: string;
+            /**
+             * @description The same as customizedProductId (the name some clients read).
+             * @example PC_01JD3W9K4M6P8R0T2V4X6Z8B0D
+             */
+            customProductId: string;
+            /**
+             * @description The payment link of the customized product.
+             * @example https://pay.example.com/sandbox/payment/product/PC_01JD3W9K4M6P8R0T2V4X6Z8B0D
+             */
+            link: string;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  generateAdminUrl: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The temporary address. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The temporary address.
+             * @example https://pay.example.com/sandbox/manage/eyJ2IjoiVEMtVkVfMDFKRDNXIn0.Jt2oM1b8CqZ6v0nQe3Xg
+             */
+            url: string;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  generateManageTransactionsUrl: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The customer's purchase e-mail.
+         * @example buyer@example.com
+         */
+        customerEmail: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The temporary address. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The temporary address.
+             * @example https://pay.example.com/sandbox/manage/eyJ2IjoiVEMtVkVfMDFKRDNXIn0.Jt2oM1b8CqZ6v0nQe3Xg
+             */
+            url: string;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
   listProducts: {
     parameters: {
       query?: {
@@ -2412,7 +2791,21 @@ export interface operations {
              * @example https://pay.example.com/sandbox/payment/product/TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
              */
             paymentLink: string;
-            /** @description Net prices, USD first, then by currency code. */
+            /**
+             * @description Net prices, USD first, then by currency code.
+             * @example [
+             *       {
+             *         "currency": "USD",
+             *         "value": 20,
+             *         "valueS": "20.00"
+             *       },
+             *       {
+             *         "currency": "EUR",
+             *         "value": 18.5,
+             *         "valueS": "18.50"
+             *       }
+             *     ]
+             */
             prices: {
               /**
                * @description ISO 4217 code, upper case.
@@ -2451,11 +2844,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -2467,11 +2869,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -2483,11 +2894,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -2499,11 +2919,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -2515,11 +2944,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -2531,11 +2969,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -2668,7 +3115,21 @@ export interface operations {
              * @example https://pay.example.com/sandbox/payment/product/TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
              */
             paymentLink: string;
-            /** @description Net prices, USD first, then by currency code. */
+            /**
+             * @description Net prices, USD first, then by currency code.
+             * @example [
+             *       {
+             *         "currency": "USD",
+             *         "value": 20,
+             *         "valueS": "20.00"
+             *       },
+             *       {
+             *         "currency": "EUR",
+             *         "value": 18.5,
+             *         "valueS": "18.50"
+             *       }
+             *     ]
+             */
             prices: {
               /**
                * @description ISO 4217 code, upper case.
@@ -2707,11 +3168,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -2723,11 +3193,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -2739,11 +3218,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -2755,11 +3243,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -2771,11 +3268,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -2787,11 +3293,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -2867,7 +3382,21 @@ export interface operations {
              * @example https://pay.example.com/sandbox/payment/product/TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
              */
             paymentLink: string;
-            /** @description Net prices, USD first, then by currency code. */
+            /**
+             * @description Net prices, USD first, then by currency code.
+             * @example [
+             *       {
+             *         "currency": "USD",
+             *         "value": 20,
+             *         "valueS": "20.00"
+             *       },
+             *       {
+             *         "currency": "EUR",
+             *         "value": 18.5,
+             *         "valueS": "18.50"
+             *       }
+             *     ]
+             */
             prices: {
               /**
                * @description ISO 4217 code, upper case.
@@ -2906,11 +3435,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -2922,11 +3460,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -2938,11 +3485,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -2954,11 +3510,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -2970,11 +3535,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -2986,11 +3560,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3124,7 +3707,21 @@ export interface operations {
              * @example https://pay.example.com/sandbox/payment/product/TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
              */
             paymentLink: string;
-            /** @description Net prices, USD first, then by currency code. */
+            /**
+             * @description Net prices, USD first, then by currency code.
+             * @example [
+             *       {
+             *         "currency": "USD",
+             *         "value": 20,
+             *         "valueS": "20.00"
+             *       },
+             *       {
+             *         "currency": "EUR",
+             *         "value": 18.5,
+             *         "valueS": "18.50"
+             *       }
+             *     ]
+             */
             prices: {
               /**
                * @description ISO 4217 code, upper case.
@@ -3163,11 +3760,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3179,11 +3785,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3195,11 +3810,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3211,11 +3835,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3227,11 +3860,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3243,11 +3885,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3327,7 +3978,21 @@ export interface operations {
              * @example https://pay.example.com/sandbox/payment/product/TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
              */
             paymentLink: string;
-            /** @description Net prices, USD first, then by currency code. */
+            /**
+             * @description Net prices, USD first, then by currency code.
+             * @example [
+             *       {
+             *         "currency": "USD",
+             *         "value": 20,
+             *         "valueS": "20.00"
+             *       },
+             *       {
+             *         "currency": "EUR",
+             *         "value": 18.5,
+             *         "valueS": "18.50"
+             *       }
+             *     ]
+             */
             prices: {
               /**
                * @description ISO 4217 code, upper case.
@@ -3366,11 +4031,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3382,11 +4056,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3398,11 +4081,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3414,11 +4106,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3430,11 +4131,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3446,11 +4156,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3530,7 +4249,21 @@ export interface operations {
              * @example https://pay.example.com/sandbox/payment/product/TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
              */
             paymentLink: string;
-            /** @description Net prices, USD first, then by currency code. */
+            /**
+             * @description Net prices, USD first, then by currency code.
+             * @example [
+             *       {
+             *         "currency": "USD",
+             *         "value": 20,
+             *         "valueS": "20.00"
+             *       },
+             *       {
+             *         "currency": "EUR",
+             *         "value": 18.5,
+             *         "valueS": "18.50"
+             *       }
+             *     ]
+             */
             prices: {
               /**
                * @description ISO 4217 code, upper case.
@@ -3569,11 +4302,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3585,11 +4327,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3601,11 +4352,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3617,11 +4377,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3633,11 +4402,20 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
@@ -3649,11 +4427,1281 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Error name, e.g. INVALID_INPUT */
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
             error: string;
-            /** @description What is wrong and how to fix it */
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
             message: string;
-            /** @description The id of this request (also in the X-Request-Id header): quote it when asking for help */
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  refundTransaction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The transaction id.
+         * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+         */
+        transactionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Gross amount to refund, in the transaction's currency; at most what is left of the payment. Absent: all that is left.
+           * @example 10
+           */
+          amount?: number | string;
+          /**
+           * @description If given, must be the payment's currency.
+           * @example EUR
+           */
+          currency?: string;
+          /**
+           * @description The payment (ledger entry id) to refund; by default the latest with something left.
+           * @example TC-EN_01JD3W7Q0B2C4D6E8F0G2H4J6M
+           */
+          entryId?: string;
+          /**
+           * @description Why, kept with the refund and shown to the vendor.
+           * @example Goodwill: outage on 2026-11-20
+           */
+          reason?: string;
+        } | null;
+      };
+    };
+    responses: {
+      /** @description Refunded: the refund record (one element). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description What the customer gets back, tax included, in currency.
+             * @example 22.02
+             */
+            amountTotal: number;
+            /**
+             * @description The customer's country: ISO 3166-1 alpha-2 code.
+             * @example DE
+             */
+            country: string;
+            /**
+             * @description The currency of the refund: that of the payment.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description The payment processor's id of the refund; empty in the sandbox.
+             * @example re_3QJ7x2LkdIwHu7ix0Xo9L1yZ
+             */
+            externalId: string;
+            /**
+             * @description The id of the refund document (its invoice).
+             * @example TC-BA_01JD3W8H2N4P6R8T0V2X4Z6B8D
+             */
+            hashId: string;
+            /**
+             * @description The ledger entry id of the refund.
+             * @example TC-EN_01JD3W8H2N4P6R8T0V2X4Z6B8C
+             */
+            id: string;
+            /**
+             * @description The currency of vendorIncome.
+             * @example EUR
+             */
+            incomeCurrency: string;
+            /**
+             * @description The refund document (PDF).
+             * @example https://pay.example.com/invoice/TC-BA_01JD3W8H2N4P6R8T0V2X4Z6B8D
+             */
+            invoiceLink: string;
+            /**
+             * @description Who moved the money: SANDBOX or STRIPE.
+             * @example STRIPE
+             */
+            paymentProvider: string;
+            /**
+             * @description Whether something of the payment is left to refund.
+             * @example false
+             */
+            refundable: boolean;
+            /**
+             * @description Tax given back, in currency.
+             * @example 3.52
+             */
+            taxAmount: number;
+            /**
+             * @description The platform's fee given back with the refund, in currency.
+             * @example 0.9
+             */
+            TCFee: number;
+            /**
+             * @description When it was refunded, milliseconds since the epoch.
+             * @example 1795774530123
+             */
+            timestamp: number;
+            /**
+             * @description The processor's fee of the refund, in currency.
+             * @example 0
+             */
+            transactionFee: number;
+            /**
+             * @description What the refund takes from your income, in incomeCurrency.
+             * @example 17.06
+             */
+            vendorIncome: number;
+          }[];
+        };
+      };
+      /** @description The payment provider has not confirmed the refund yet. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description What happens next: retry with the same Idempotency-Key to learn the outcome
+             * @example The payment provider has not confirmed the refund yet; retry with the same Idempotency-Key.
+             */
+            message: string;
+            /**
+             * @description Not confirmed yet.
+             * @example PENDING
+             * @enum {string}
+             */
+            status: 'PENDING';
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  readTransaction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The transaction id.
+         * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+         */
+        transactionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The transaction with its ledger entries. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The e-mail you assigned (your sign-up e-mail for the customer); null until set. Once set it has priority over email everywhere.
+             * @example user-42@yourapp.example
+             */
+            assignedEmail: string | null;
+            /**
+             * @description A subscription's period: DAILY, WEEKLY, MONTHLY, HALF_YEARLY or YEARLY; UNKNOWN for one-time and vaulted transactions.
+             * @example MONTHLY
+             */
+            chargeFrequency: string | null;
+            /**
+             * @description Where the customer paid: ISO 3166-1 alpha-2 code.
+             * @example DE
+             */
+            country: string;
+            /**
+             * Format: date-time
+             * @description When the transaction was created (ISO-8601 UTC with milliseconds).
+             * @example 2026-11-27T10:15:30.123Z
+             */
+            createDate: string;
+            /**
+             * @description What the customer paid in: ISO 4217 code.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description The e-mail the customer typed at checkout. Never changes.
+             * @example buyer@example.com
+             */
+            email: string;
+            /**
+             * @description Its ledger entries, oldest first.
+             * @example [
+             *       {
+             *         "id": "TC-EN_01JD3W7Q0B2C4D6E8F0G2H4J6M",
+             *         "type": "SUBSCRIPTION_PAYMENT",
+             *         "createDate": "2026-11-27T10:15:30.123Z",
+             *         "taxAmount": "3.52",
+             *         "income": "17.06",
+             *         "incomeCurrency": "EUR",
+             *         "taxRate": "0.19",
+             *         "currency": "EUR",
+             *         "amountTotal": "22.02",
+             *         "affiliateIncome": "0.00",
+             *         "affiliateIncomeCurrency": "EUR"
+             *       }
+             *     ]
+             */
+            entries: {
+              /**
+               * @description An affiliate's share, in incomeCurrency (0.00: opentill has no affiliates).
+               * @example 0.00
+               */
+              affiliateIncome: string;
+              /**
+               * @description The currency of affiliateIncome.
+               * @example EUR
+               */
+              affiliateIncomeCurrency: string;
+              /**
+               * @description What the customer paid (or got back, negative), tax included, in currency.
+               * @example 22.02
+               */
+              amountTotal: string;
+              /**
+               * @description When it was booked (ISO-8601 UTC with milliseconds).
+               * @example 2026-11-27T10:15:30.123Z
+               */
+              createDate: string;
+              /**
+               * @description The currency of amountTotal and taxAmount.
+               * @example EUR
+               */
+              currency: string;
+              /**
+               * @description The ledger entry id.
+               * @example TC-EN_01JD3W7Q0B2C4D6E8F0G2H4J6M
+               */
+              id: string;
+              /**
+               * @description Your income from this entry after the platform's and the processor's fees, in incomeCurrency.
+               * @example 17.06
+               */
+              income: string;
+              /**
+               * @description The currency of income (your payout currency).
+               * @example EUR
+               */
+              incomeCurrency: string;
+              /**
+               * @description Tax of this entry, in currency; negative for money returned.
+               * @example 3.52
+               */
+              taxAmount: string;
+              /**
+               * @description The tax rate applied, as a decimal fraction.
+               * @example 0.19
+               */
+              taxRate: string;
+              /**
+               * @description SUBSCRIPTION_PAYMENT, VAULTED_PAYMENT, ONETIME_PAYMENT, SUBSCRIPTION_REFUND, ONETIME_PAYMENT_REFUND or CHARGEBACK.
+               * @example SUBSCRIPTION_PAYMENT
+               */
+              type: string;
+            }[];
+            /**
+             * @description The transaction id.
+             * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+             */
+            id: string;
+            /**
+             * @description The last successful payment (ISO-8601 UTC with milliseconds); null when none was taken (a trial).
+             * @example 2026-11-27T10:15:30.123Z
+             */
+            lastCharge: string | null;
+            /**
+             * @description Net price (before tax) of the purchase, in currency.
+             * @example 18.5
+             */
+            netPrice: number;
+            /**
+             * @description The net price in USD, converted at the rate of the day of the sale.
+             * @example 20.07
+             */
+            netPriceInUSD: number;
+            /**
+             * @description netPriceInUSD with two decimals.
+             * @example 20.07
+             */
+            netPriceInUSDS: string;
+            /**
+             * @description netPrice with exactly the currency's decimals.
+             * @example 18.50
+             */
+            netPriceS: string;
+            /**
+             * @description Your own data given before checkout, at most 4999 characters; null for none.
+             * @example {"userId":42}
+             */
+            payload: string | null;
+            /**
+             * @description The product sold (`TC-PR_...`).
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            productId: string;
+            /**
+             * @description The product's name when it was sold.
+             * @example Acme Cloud Pro
+             */
+            productName: string;
+            /**
+             * @description Tax charged on the purchase, in currency.
+             * @example 3.52
+             */
+            tax: number;
+            /**
+             * @description tax with exactly the currency's decimals.
+             * @example 3.52
+             */
+            taxS: string;
+            /**
+             * @description Where the transaction stands (docs/decisions.md, the lifecycle of each type).
+             * @example SUBSCRIPTION_STATUS_ACTIVE
+             * @enum {string}
+             */
+            transactionStatus:
+              | 'TRANSACTION_STATUS_PENDING'
+              | 'TRANSACTION_STATUS_REFUNDED'
+              | 'ONE_TIME_PAYMENT_STATUS_PAID'
+              | 'SUBSCRIPTION_STATUS_ACTIVE'
+              | 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'
+              | 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'
+              | 'SUBSCRIPTION_STATUS_CANCELLED'
+              | 'VAULTED_STATUS_ACTIVE'
+              | 'VAULTED_STATUS_INACTIVE';
+            /**
+             * @description A one-time payment, a subscription, or a saved card you charge with charge-vaulted.
+             * @example SUBSCRIPTION
+             * @enum {string}
+             */
+            transactionType: 'ONETIME' | 'SUBSCRIPTION' | 'VAULTED';
+            /**
+             * @description Who ended it: VENDOR, CUSTOMER, NEXT_CHARGE_FAILED (renewal failed after retries) or TRANSACTION_CLOUD_ADMIN (the platform, e.g. a chargeback); null while running.
+             * @example null
+             */
+            whoCanceled: string | null;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  updateTransaction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The transaction id.
+         * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+         */
+        transactionId: string;
+      };
+      cookie?: never;
+    };
+    /** @description Either field: assignEmail assigns an e-mail, payload replaces the payload. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Your sign-up e-mail for the customer; it then has priority over email.
+           * @example user-42@yourapp.example
+           */
+          assignEmail?: string;
+          /**
+           * @description Your own data for the purchase, at most 4999 characters (encrypt it on your side); null for none.
+           * @example {"userId":42}
+           */
+          payload?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The transaction as changed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The assigned e-mail (the same value as assignedEmail, under the name update answers use).
+             * @example user-42@yourapp.example
+             */
+            assignEmail: string | null;
+            /**
+             * @description A subscription's period: DAILY, WEEKLY, MONTHLY, HALF_YEARLY or YEARLY; UNKNOWN for one-time and vaulted transactions.
+             * @example MONTHLY
+             */
+            chargeFrequency: string | null;
+            /**
+             * @description Where the customer paid: ISO 3166-1 alpha-2 code.
+             * @example DE
+             */
+            country: string;
+            /**
+             * Format: date-time
+             * @description When the transaction was created (ISO-8601 UTC with milliseconds).
+             * @example 2026-11-27T10:15:30.123Z
+             */
+            createDate: string;
+            /**
+             * @description What the customer paid in: ISO 4217 code.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description The e-mail the customer typed at checkout. Never changes.
+             * @example buyer@example.com
+             */
+            email: string;
+            /**
+             * @description The transaction id.
+             * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+             */
+            id: string;
+            /**
+             * @description The last successful payment (ISO-8601 UTC with milliseconds); null when none was taken (a trial).
+             * @example 2026-11-27T10:15:30.123Z
+             */
+            lastCharge: string | null;
+            /**
+             * @description Net price (before tax) of the purchase, in currency.
+             * @example 18.5
+             */
+            netPrice: number;
+            /**
+             * @description The net price in USD, converted at the rate of the day of the sale.
+             * @example 20.07
+             */
+            netPriceInUSD: number;
+            /**
+             * @description netPriceInUSD with two decimals.
+             * @example 20.07
+             */
+            netPriceInUSDS: string;
+            /**
+             * @description netPrice with exactly the currency's decimals.
+             * @example 18.50
+             */
+            netPriceS: string;
+            /**
+             * @description Your own data given before checkout, at most 4999 characters; null for none.
+             * @example {"userId":42}
+             */
+            payload: string | null;
+            /**
+             * @description The product sold (`TC-PR_...`).
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            productId: string;
+            /**
+             * @description The product's name when it was sold.
+             * @example Acme Cloud Pro
+             */
+            productName: string;
+            /**
+             * @description Tax charged on the purchase, in currency.
+             * @example 3.52
+             */
+            tax: number;
+            /**
+             * @description tax with exactly the currency's decimals.
+             * @example 3.52
+             */
+            taxS: string;
+            /**
+             * @description Where the transaction stands (docs/decisions.md, the lifecycle of each type).
+             * @example SUBSCRIPTION_STATUS_ACTIVE
+             * @enum {string}
+             */
+            transactionStatus:
+              | 'TRANSACTION_STATUS_PENDING'
+              | 'TRANSACTION_STATUS_REFUNDED'
+              | 'ONE_TIME_PAYMENT_STATUS_PAID'
+              | 'SUBSCRIPTION_STATUS_ACTIVE'
+              | 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'
+              | 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'
+              | 'SUBSCRIPTION_STATUS_CANCELLED'
+              | 'VAULTED_STATUS_ACTIVE'
+              | 'VAULTED_STATUS_INACTIVE';
+            /**
+             * @description A one-time payment, a subscription, or a saved card you charge with charge-vaulted.
+             * @example SUBSCRIPTION
+             * @enum {string}
+             */
+            transactionType: 'ONETIME' | 'SUBSCRIPTION' | 'VAULTED';
+            /**
+             * @description Who ended it: VENDOR, CUSTOMER, NEXT_CHARGE_FAILED (renewal failed after retries) or TRANSACTION_CLOUD_ADMIN (the platform, e.g. a chargeback); null while running.
+             * @example null
+             */
+            whoCanceled: string | null;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  listTransactionsByEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The purchase or assigned e-mail, URL-encoded.
+         * @example buyer@example.com
+         */
+        email: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The customer's transactions, newest first (empty when none). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The e-mail you assigned (your sign-up e-mail for the customer); null until set. Once set it has priority over email everywhere.
+             * @example user-42@yourapp.example
+             */
+            assignedEmail: string | null;
+            /**
+             * @description A subscription's period: DAILY, WEEKLY, MONTHLY, HALF_YEARLY or YEARLY; UNKNOWN for one-time and vaulted transactions.
+             * @example MONTHLY
+             */
+            chargeFrequency: string | null;
+            /**
+             * @description Where the customer paid: ISO 3166-1 alpha-2 code.
+             * @example DE
+             */
+            country: string;
+            /**
+             * Format: date-time
+             * @description When the transaction was created (ISO-8601 UTC with milliseconds).
+             * @example 2026-11-27T10:15:30.123Z
+             */
+            createDate: string;
+            /**
+             * @description What the customer paid in: ISO 4217 code.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description The e-mail the customer typed at checkout. Never changes.
+             * @example buyer@example.com
+             */
+            email: string;
+            /**
+             * @description The transaction id.
+             * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+             */
+            id: string;
+            /**
+             * @description The last successful payment (ISO-8601 UTC with milliseconds); null when none was taken (a trial).
+             * @example 2026-11-27T10:15:30.123Z
+             */
+            lastCharge: string | null;
+            /**
+             * @description Net price (before tax) of the purchase, in currency.
+             * @example 18.5
+             */
+            netPrice: number;
+            /**
+             * @description The net price in USD, converted at the rate of the day of the sale.
+             * @example 20.07
+             */
+            netPriceInUSD: number;
+            /**
+             * @description netPriceInUSD with two decimals.
+             * @example 20.07
+             */
+            netPriceInUSDS: string;
+            /**
+             * @description netPrice with exactly the currency's decimals.
+             * @example 18.50
+             */
+            netPriceS: string;
+            /**
+             * @description The next payment due (ISO-8601 UTC with milliseconds); null once nothing is due (cancelled, refunded). Absent for one-time transactions.
+             * @example 2026-12-27T10:15:30.123Z
+             */
+            nextCharge?: string | null;
+            /**
+             * @description Your own data given before checkout, at most 4999 characters; null for none.
+             * @example {"userId":42}
+             */
+            payload: string | null;
+            /**
+             * @description The product sold (`TC-PR_...`).
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            productId: string;
+            /**
+             * @description The product's name when it was sold.
+             * @example Acme Cloud Pro
+             */
+            productName: string;
+            /**
+             * @description Tax charged on the purchase, in currency.
+             * @example 3.52
+             */
+            tax: number;
+            /**
+             * @description tax with exactly the currency's decimals.
+             * @example 3.52
+             */
+            taxS: string;
+            /**
+             * @description Where the transaction stands (docs/decisions.md, the lifecycle of each type).
+             * @example SUBSCRIPTION_STATUS_ACTIVE
+             * @enum {string}
+             */
+            transactionStatus:
+              | 'TRANSACTION_STATUS_PENDING'
+              | 'TRANSACTION_STATUS_REFUNDED'
+              | 'ONE_TIME_PAYMENT_STATUS_PAID'
+              | 'SUBSCRIPTION_STATUS_ACTIVE'
+              | 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'
+              | 'SUBSCRIPTION_STATUS_CANCELLED_PENDING'
+              | 'SUBSCRIPTION_STATUS_CANCELLED'
+              | 'VAULTED_STATUS_ACTIVE'
+              | 'VAULTED_STATUS_INACTIVE';
+            /**
+             * @description A one-time payment, a subscription, or a saved card you charge with charge-vaulted.
+             * @example SUBSCRIPTION
+             * @enum {string}
+             */
+            transactionType: 'ONETIME' | 'SUBSCRIPTION' | 'VAULTED';
+            /**
+             * @description Who ended it: VENDOR, CUSTOMER, NEXT_CHARGE_FAILED (renewal failed after retries) or TRANSACTION_CLOUD_ADMIN (the platform, e.g. a chargeback); null while running.
+             * @example null
+             */
+            whoCanceled: string | null;
+          }[];
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
             requestId?: string;
           };
         };
