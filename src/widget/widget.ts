@@ -5,64 +5,21 @@
  *
  * Nothing here may throw into the vendor's page: DOM work runs inside `guard`, and failures show
  * as `data-ts-error` on the element (and a console warning) or as rejections of `tc`'s promises.
+ * Its shapes are in types.ts; opentill's own events and success URL: docs/decisions.md §29.
  */
 import { formatOneDecimalForBuyer } from '../domain/money/buyer-money.ts';
+import type {
+  BuyOptions,
+  CheckoutEvent,
+  EventName,
+  Handler,
+  PrefillField,
+  PriceAnswer,
+  PriceOptions,
+  WidgetPrice,
+} from './types.ts';
 
 declare const __OPENTILL_SANDBOX__: boolean;
-
-export interface WidgetPrice {
-  currency: string;
-  price: number;
-  priceNet: number;
-  tax: number;
-  taxName: string;
-  taxRate: number;
-}
-
-/** The price endpoint's answer; `tc.getPrice` hands out only the WidgetPrice part. */
-interface PriceAnswer extends WidgetPrice {
-  priceS: string;
-  priceNetS: string;
-  taxS: string;
-  country: string;
-}
-
-export interface PriceOptions {
-  zipCode?: string;
-  /** Sandbox only: the customer's country (ISO alpha-2), instead of the one found from the address. */
-  country?: string;
-}
-
-export interface BuyOptions extends PriceOptions {
-  firstName?: string;
-  lastName?: string;
-  email?: string;
-  coupon?: string;
-  payload?: string;
-  nonEditableEmail?: boolean;
-  /** Open the checkout as a full page instead of over this one. */
-  redirect?: boolean;
-  /**
-   * opentill's own: after a paid checkout in the overlay, the buyer goes to this http(s) address (relative
-   * to the page) with `transaction_id` added to its query. It proves nothing: the vendor's server asks the API.
-   */
-  successUrl?: string;
-}
-
-/** opentill's own: what `tc.on` handlers (and the script tag's `data-ts-event` function) receive. */
-export interface CheckoutEvent {
-  name: EventName;
-  productId: string;
-  /** The transaction a paid checkout made, else null. */
-  transactionId: string | null;
-  /** The transaction's status when paid, `DECLINED` when failed, else null. */
-  status: string | null;
-}
-
-type EventName = 'checkout.opened' | 'checkout.closed' | 'checkout.paid' | 'checkout.failed';
-type Handler = (event: CheckoutEvent) => void;
-
-type PrefillField = 'firstName' | 'lastName' | 'email' | 'zipCode' | 'coupon' | 'payload';
 
 /** The embedded checkout has this long to say 'ready'; after it the customer goes there as a full page. */
 const READY_TIMEOUT_MS = 8000;
@@ -241,7 +198,6 @@ function openCheckout(url: URL, productId: string, success?: URL) {
   const framed = new URL(url);
   framed.searchParams.set('embedded', '1');
   framed.searchParams.set('origin', location.origin);
-
   // Inline styles (CSSOM, allowed by a strict style-src) beat any vendor rule that is not !important.
   const overlay = doc.createElement('div');
   overlay.setAttribute('role', 'dialog');
@@ -258,7 +214,6 @@ function openCheckout(url: URL, productId: string, success?: URL) {
     'border-radius:12px;background:#fff;box-shadow:0 12px 48px rgba(0,0,0,.35)';
   frame.src = framed.href;
   overlay.appendChild(frame);
-
   const root = doc.documentElement;
   const overflow = root.style.overflow;
   let paid = false;
@@ -271,8 +226,7 @@ function openCheckout(url: URL, productId: string, success?: URL) {
     const data = event.data;
     if (event.source !== frame.contentWindow || event.origin !== url.origin || !data || data.source !== 'opentill')
       return;
-    // Any message ('ready' first) shows the checkout is there: no full page after all.
-    clearTimeout(timer);
+    clearTimeout(timer); // any message ('ready' first) shows the checkout is there: no full page
     if (data.type === 'close') close(true);
     else if (data.type === 'failed') emit('checkout.failed', productId, data);
     else if (data.type === 'paid' && !paid) {
@@ -308,7 +262,6 @@ function openCheckout(url: URL, productId: string, success?: URL) {
       (returnFocus as HTMLElement).focus();
     return returnFocus;
   }
-
   addEventListener('message', onMessage);
   doc.addEventListener('keydown', onKey, true);
   doc.addEventListener('focusin', onFocus, true);
