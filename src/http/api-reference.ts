@@ -61,9 +61,10 @@ export async function registerApiReference(app: FastifyInstance, { services }: {
   const { config } = services;
   const apiOrigins = [...new Set([config.baseUrl, config.sandboxUrl].map((url) => new URL(url).origin))].join(' ');
   // A sandbox link to the reference; and /docs?env=sandbox keeps its query on the way to /docs/ (the plugin's own redirect drops it).
-  app.get('/sandbox/docs', { schema: { hide: true } }, (_request, reply) =>
-    reply.redirect(`${config.baseUrl}/docs/?env=sandbox`, 302),
-  );
+  // On this server when the sandbox is its /sandbox (the default); else at BASE_URL, where /docs is.
+  const sandboxDocs =
+    config.sandboxUrl === `${config.baseUrl}/sandbox` ? '/docs/?env=sandbox' : `${config.baseUrl}/docs/?env=sandbox`;
+  app.get('/sandbox/docs', { schema: { hide: true } }, (_request, reply) => reply.redirect(sandboxDocs, 302));
   app.addHook('onRequest', async (request, reply) => {
     if (request.url.startsWith('/docs?')) return reply.redirect(`/docs/${request.url.slice('/docs'.length)}`, 302);
   });

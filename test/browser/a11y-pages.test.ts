@@ -18,6 +18,7 @@ describe('accessibility of the remaining pages in Chromium (axe-core)', () => {
   let t: TestApp;
   let v: TestVendor;
   let browser: Browser;
+  let retiredId: string;
 
   before(async () => {
     const port = await freePort();
@@ -46,6 +47,9 @@ describe('accessibility of the remaining pages in Chromium (axe-core)', () => {
     await v.buy(plan.id, { email: 'greta@example.com', firstName: 'Greta', lastName: 'Berg', country: 'DE' });
     await v.buy(vault.id, { email: 'greta@example.com', country: 'DE' });
     await v.buy(app.id, { email: 'greta@example.com', country: 'DE' });
+    // An archived product (docs/decisions.md §28): its checkout says it is no longer sold.
+    const retired = await v.product({ type: 'ONETIME', name: 'Acme Legacy', prices: [{ currency: 'USD', value: 9 }] });
+    retiredId = (await t.services.catalog.archiveProduct(v.scope(), retired.id)).id;
     browser = await launchChromium();
   });
   after(async () => {
@@ -69,6 +73,16 @@ describe('accessibility of the remaining pages in Chromium (axe-core)', () => {
       open: async (p) => {
         await p.goto(`${t.url}/docs`);
         // Scalar renders the reference in the browser: wait for the document's title to be shown.
+        await p.locator('h1').first().waitFor({ timeout: 15_000 });
+      },
+      status: 200,
+      heading: /opentill/i,
+    },
+    {
+      // Opened from a sandbox link: the server picker offers the sandbox first.
+      name: 'docs-sandbox',
+      open: async (p) => {
+        await p.goto(`${t.url}/sandbox/docs`);
         await p.locator('h1').first().waitFor({ timeout: 15_000 });
       },
       status: 200,
@@ -140,6 +154,12 @@ describe('accessibility of the remaining pages in Chromium (axe-core)', () => {
       name: 'product-404',
       open: async (p) => void (await p.goto(`${t.url}/sandbox/payment/product/product_doesnotexist`)),
       status: 404,
+      heading: /./,
+    },
+    {
+      name: 'product-archived',
+      open: async (p) => void (await p.goto(`${t.url}/sandbox/payment/product/${retiredId}`)),
+      status: 403,
       heading: /./,
     },
     {

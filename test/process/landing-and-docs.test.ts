@@ -128,6 +128,19 @@ describe('landing page and API reference', () => {
         }
         await page.waitForTimeout(500);
         await page.screenshot({ path: `${ARTIFACTS}docs-${size.name}.png` });
+
+        // Opened from a sandbox link: the sandbox is the server chosen, with the credential it takes.
+        await page.goto(`${server.url}/sandbox/docs`);
+        assert.equal(new URL(page.url()).search, '?env=sandbox');
+        await page.getByText('Sandbox: your sandbox credential').first().waitFor({ timeout: 20_000 });
+        await page.waitForTimeout(500);
+        await page.screenshot({ path: `${ARTIFACTS}docs-sandbox-${size.name}.png` });
+        if (size.name === 'desktop') {
+          await page.getByText('Create a product', { exact: true }).first().click();
+          await page.getByRole('heading', { name: 'Create a product' }).first().waitFor({ timeout: 20_000 });
+          await page.waitForTimeout(500);
+          await page.screenshot({ path: `${ARTIFACTS}docs-create-product-${size.name}.png` });
+        }
         assert.deepEqual(await violations(), []);
         assert.deepEqual(problems, []);
       } finally {
