@@ -22,6 +22,9 @@ export {
   type WebhookFailure,
   type WebhookHeaders,
   type VerifyOptions,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookTransaction,
 } from './webhooks.ts';
 export type * from './model.ts';
 export type * from './wire.ts';

@@ -1,3 +1,6 @@
+import type { ChangeStatus } from './model.ts';
+import type { WireChangedTransaction, WireEntry } from './wire.ts';
+
 /**
  * Standard Webhooks verification (https://www.standardwebhooks.com) with Web Crypto alone, so it runs
  * wherever `crypto.subtle` does: Node 20+, Deno, Bun, Cloudflare Workers, Vercel Edge. The signed
@@ -15,6 +18,36 @@ export type WebhookFailure =
   | 'TIMESTAMP_TOO_NEW'
   | 'NO_MATCHING_SIGNATURE'
   | 'INVALID_JSON';
+
+/** What a delivery's `type` says; `webhook.test` is `opentill webhook test`'s. */
+export type WebhookEventType =
+  | 'transaction.new'
+  | 'transaction.renewed'
+  | 'transaction.cancelled'
+  | 'transaction.refunded'
+  | 'transaction.trial'
+  | 'transaction.vaulted_activation'
+  | 'transaction.vaulted_deactivation';
+
+/** A delivery's `data`: the transaction as the change feed lists it when it changed, with the change. */
+export type WebhookTransaction = WireChangedTransaction & {
+  /** The change flag of this event. */
+  changeFlag: ChangeStatus;
+  /** The event's id, as the envelope's `id` and the `webhook-id` header: a duplicate delivery has the same. */
+  eventId: string;
+  /** The ledger entry booked with the change (a payment, a refund), null when none (a cancel). */
+  ledgerEntry: WireEntry | null;
+  /** A refund's amount, and whether the payment keeps something. */
+  refund?: { amount: string; currency: string; partial: boolean };
+};
+
+/**
+ * A delivery's body, the Standard Webhooks envelope (docs/decisions.md §27 and §31): not in the OpenAPI
+ * document, so written here by hand.
+ */
+export type WebhookEvent =
+  | { id: string; type: WebhookEventType; timestamp: string; data: WebhookTransaction }
+  | { id: string; type: 'webhook.test'; timestamp: string; data: unknown };
 
 export class WebhookVerificationError extends Error {
   readonly reason: WebhookFailure;
@@ -97,7 +130,7 @@ async function anySignatureMatches(key: CryptoKey, signatures: string, signed: U
  * it is not one signed with `secret` within the tolerance. Pass the body exactly as received (the
  * request's text or bytes), never a re-serialised object.
  */
-export async function verifyWebhook<T = unknown>(
+export async function verifyWebhook<T = WebhookEvent>(
   rawBody: string | Uint8Array | ArrayBuffer,
   headers: WebhookHeaders,
   secret: string,
