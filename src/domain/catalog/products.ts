@@ -164,11 +164,11 @@ export async function setProductArchived(
 }
 
 /** Refuses a new sale of an archived product (its checkout, its price, a purchase, a customized link to it). */
-export function requireOnSale(product: Pick<Product, 'id' | 'archivedAt'>): void {
+export function requireOnSale(product: Pick<Product, 'archivedAt'>): void {
   if (product.archivedAt === null) return;
   throw new SaleRefused(
     'ARCHIVED',
     'This product is no longer sold',
-    `The seller no longer sells this product (${product.id} is archived). Nothing has been charged; purchases made before are not affected.`,
+    'The seller no longer sells this product. Nothing has been charged; purchases made before are not affected.',
   );
 }
