@@ -87,7 +87,7 @@ export function registerProductCommands(program: Command) {
                   ['ID', 'NAME', 'TYPE', 'PRICES', 'CREATED'],
                   products.map((p) => [
                     p.id,
-                    p.name,
+                    p.archivedAt ? `${p.name} (archived)` : p.name,
                     p.type === 'SUBSCRIPTION' ? `${p.type} ${p.chargeFrequency}` : p.type,
                     Object.entries(p.prices)
                       .map(([c, m]) => `${formatMinor(m, c)} ${c}`)

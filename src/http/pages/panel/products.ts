@@ -34,7 +34,7 @@ function productRow(p: Product, view: ProductsView): Html {
     .join(', ');
   const typed = view.formOf === p.id ? view.form : undefined;
   return html`<section class="box" data-testid="product" data-id="${p.id}"><strong>${p.name}</strong>
-  <p class="muted">${typeWord(p.type)}${p.type === 'SUBSCRIPTION' ? ` · ${frequencyWord(p.chargeFrequency)}` : ''}${p.trialDays ? ` · ${p.trialDays}-day trial` : ''}${p.issuesLicences ? ' · licences' : ''} · ${prices}</p>
+  <p class="muted">${typeWord(p.type)}${p.type === 'SUBSCRIPTION' ? ` · ${frequencyWord(p.chargeFrequency)}` : ''}${p.trialDays ? ` · ${p.trialDays}-day trial` : ''}${p.issuesLicences ? ' · licences' : ''} · ${prices}${p.archivedAt ? ' · archived: not sold (its sales go on)' : ''}</p>
   <p>ID <code id="id-${p.id}">${p.id}</code> <button type="button" class="link" data-copy="id-${p.id}">Copy</button></p>
   <p>Payment link <code id="link-${p.id}">${view.paymentLink(p.id)}</code> <button type="button" class="link" data-copy="link-${p.id}">Copy</button></p>
   <p>Script for your page <button type="button" class="link" data-copy="snippet-${p.id}">Copy</button></p><pre id="snippet-${p.id}" data-testid="snippet">${snippet}</pre>
