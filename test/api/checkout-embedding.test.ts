@@ -142,7 +142,10 @@ for (const kind of await storeKinds()) {
       const transactionId = /data-testid="transaction-id">([^<]+)</.exec(receipt.html)![1]!;
       assert.equal(receipt.frameAncestors, SHOP);
       assert.ok(receipt.script);
-      assert.deepEqual(receipt.embed, { origin: SHOP, message: { type: 'paid', transactionId } });
+      assert.deepEqual(receipt.embed, {
+        origin: SHOP,
+        message: { type: 'paid', transactionId, status: 'ONE_TIME_PAYMENT_STATUS_PAID' },
+      });
 
       // The same payment through a plain link: a receipt nobody may frame, and no message.
       const plain = await open('');
