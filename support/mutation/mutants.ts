@@ -1301,6 +1301,20 @@ export const mutants: Mutant[] = [
     replace: "for (const candidate of signatures.split(' ').slice(0, 1)) {",
     tests: [SDK_WEBHOOKS],
   },
+  {
+    id: 'sdk-change-feed-stops-after-one-page',
+    file: 'packages/client/src/changes.ts',
+    find: 'if (page.more || (page.changes.length > 0 && watch)) continue;',
+    replace: 'if (page.changes.length > 0 && watch) continue;',
+    tests: [SDK_CHANGES],
+  },
+  {
+    id: 'sdk-error-without-its-request-id',
+    file: 'packages/client/src/transport.ts',
+    find: "requestId: field(body, 'requestId') ?? response.headers.get('x-request-id') ?? undefined,",
+    replace: 'requestId: undefined,',
+    tests: [SDK_CALLS],
+  },
   // Going live (issue 35)
   {
     id: 'golive-payments-off-not-said',
