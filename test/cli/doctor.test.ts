@@ -32,6 +32,11 @@ describe('opentill doctor', { concurrency: 3 }, () => {
     assert.equal(report.healthy, true);
     assert.equal(check('store')?.status, 'note');
     assert.match(check('store')!.detail, /no database yet .* `opentill serve` creates it/);
+    assert.equal(check('production payments')?.status, 'note');
+    assert.match(
+      check('production payments')!.detail,
+      /^no payment processor is configured for production: set STRIPE_SECRET_KEY/,
+    );
   });
 
   test('a migrated store: every check passes; a production without keys is a note, not a fault', async () => {

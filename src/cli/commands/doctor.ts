@@ -75,9 +75,10 @@ async function diagnose(): Promise<Check[]> {
           ? 'SQLite in memory: nothing is kept when the process ends'
           : `no database yet at ${config.sqliteFile}; \`opentill serve\` creates it`,
     });
-    // Stripe's keys are checked with or without a database.
+    // Stripe's keys are checked with or without a database; production without them takes no payments.
     for (const environment of ['production', 'sandbox'] as const)
       if (config.stripe[environment]) checks.push(await stripeCheck(environment, config));
+    if (!config.stripe.production) checks.push(NO_PROCESSOR);
   } else {
     let services: Awaited<ReturnType<typeof open>> | undefined;
     try {
@@ -133,6 +134,14 @@ async function open(config: Config) {
   const { createServices } = await import('../../services.ts');
   return createServices(config);
 }
+
+/** Production without Stripe's keys, before the database exists (after, the running wiring says it). */
+const NO_PROCESSOR: Check = {
+  name: 'production payments',
+  status: 'note',
+  detail:
+    'no payment processor is configured for production: set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY, then run `opentill stripe setup` (README, "Taking real payments")',
+};
 
 /** Which processor takes an environment's payments: none (a note), opentill's virtual cards, or Stripe (stripeCheck). */
 async function payments(
