@@ -1432,6 +1432,13 @@ export const mutants: Mutant[] = [
     tests: ['test/browser/checkout-events.test.ts'],
   },
   {
+    id: 'cs-element-decline-not-told',
+    file: 'src/http/pages/browser/processor-element.ts',
+    find: "document.dispatchEvent(new Event('opentill:declined'));",
+    replace: '{}',
+    tests: ['test/browser/checkout-events-stripe.test.ts'],
+  },
+  {
     id: 'cs-closed-shop-shows-the-form',
     file: 'src/http/pages/checkout/checkout-page.ts',
     find: 'if (isClosed(ctx)) return showClosedShop(ctx, request, reply, scope, offer);',
