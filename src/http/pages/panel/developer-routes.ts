@@ -5,28 +5,36 @@ import type { PanelSession } from '../../../domain/accounts/index.ts';
 import { developersContent } from './developers.ts';
 import { cookieOf, SESSION_COOKIE } from './panel-cookies.ts';
 import type { PanelRouting } from './panel-routing.ts';
+import { scopeOf } from './panel-routing.ts';
+import { registerWebhookPages } from './webhook-routes.ts';
 
 /**
  * The panel's Developers section: the API base URL and the environment's credentials (issued, shown
  * once, revoked), and the button that opens the admin tool.
  */
-export function registerDeveloperPages({ services, view, action, page, to, noticeOf }: PanelRouting) {
+export function registerDeveloperPages(routing: PanelRouting) {
+  const { services, view, action, page, to, noticeOf } = routing;
   const developersPage = async (
     reply: FastifyReply,
     session: PanelSession,
     environment: Environment,
     extra: { status?: number; notice?: string | undefined; error?: string; issued?: string | undefined } = {},
   ) => {
-    const credentials = (await services.credentials.list(session.user.vendorId)).filter(
-      (c) => c.environment === environment,
-    );
+    const [all, endpoints] = await Promise.all([
+      services.credentials.list(session.user.vendorId),
+      services.webhooks.list(scopeOf(session, environment)),
+    ]);
+    const credentials = all.filter((c) => c.environment === environment);
+    // The one-time flash holds a new credential, or a new webhook endpoint's secret.
+    const secret = extra.issued?.startsWith('whsec_') ? extra.issued : undefined;
     const content = developersContent({
       environment,
       csrf: session.csrfToken,
       apiBase: services.urls.base(environment),
       vendorId: session.user.vendorId,
       credentials,
-      issued: extra.issued,
+      issued: secret ? undefined : extra.issued,
+      webhooks: { endpoints, secret },
     });
     return page(reply, session, environment, 'developers', 'Developers', content, extra);
   };
@@ -54,6 +62,8 @@ export function registerDeveloperPages({ services, view, action, page, to, notic
       return to(reply, '/panel/developers', scope.environment, 'revoked');
     },
   );
+
+  registerWebhookPages(routing, developersPage);
 
   // The admin tool (section 18), opened with a fresh session for this vendor that ends when this
   // panel session does (sign-out or expiry).

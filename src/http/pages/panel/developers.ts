@@ -1,7 +1,8 @@
 import type { Environment } from '../../../domain/model.ts';
-import type { StoredCredential } from '../../../domain/ports.ts';
+import type { StoredCredential, WebhookEndpoint } from '../../../domain/ports.ts';
 import { html, type Html } from '../layout.ts';
 import { csrfField } from './panel-layout.ts';
+import { webhookEndpointsContent } from './webhooks.ts';
 
 export function developersContent(view: {
   environment: Environment;
@@ -11,6 +12,7 @@ export function developersContent(view: {
   credentials: Omit<StoredCredential, 'secretHash'>[];
   /** The new credential, shown once: from the one-time flash after the redirect. */
   issued?: string | undefined;
+  webhooks: { endpoints: readonly WebhookEndpoint[]; secret?: string | undefined };
 }): Html {
   const env = view.environment;
   return html`<p class="muted">API base URL: <code id="api-base" data-testid="api-base">${view.apiBase}/v1</code> <button type="button" class="link" data-copy="api-base">Copy</button></p>
@@ -33,6 +35,7 @@ export function developersContent(view: {
       : html`<p class="muted">No ${env} credentials yet.</p>`
   }
   <form method="post" action="/panel/credentials?env=${env}" class="narrow">${csrfField(view.csrf)}<input type="hidden" name="action" value="create"><button type="submit" data-testid="new-credential">Create a ${env} credential</button></form>
+  ${webhookEndpointsContent({ environment: env, csrf: view.csrf, ...view.webhooks })}
   <h2>Admin tool</h2>
   <p class="muted">The admin tool is the page you can embed in your own back office (docs: section 18).</p>
   <form method="post" action="/panel/transactions?env=${env}" class="narrow">${csrfField(view.csrf)}<button type="submit" data-testid="transactions">Open the ${env} admin tool</button></form>`;
