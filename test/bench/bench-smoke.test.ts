@@ -136,6 +136,18 @@ describe('benches in their smoke mode complete and print their figures', { concu
       );
   });
 
+  test('bench:webhooks: outbox deliveries per second on each store, against signed POSTs alone, with the ratio', async () => {
+    const stdout = await bench('bench/webhooks.ts');
+    for (const store of stores)
+      assert.match(
+        stdout,
+        new RegExp(
+          String.raw`^${store}\s+${NUMBER} events\s+outbox ${NUMBER} deliveries/s\s+reference ${NUMBER} signed POSTs/s\s+outbox / reference ${NUMBER}$`,
+          'm',
+        ),
+      );
+  });
+
   test('bench:widget: DOMContentLoaded with and without the script, when the price shows, and the ratio', async () => {
     const stdout = await bench('bench/widget-price.ts');
     assert.match(
