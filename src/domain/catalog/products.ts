@@ -94,7 +94,8 @@ export async function createProduct(deps: CatalogDeps, scope: Scope, input: NewP
     createdAt: deps.clock.now().toISOString(),
     archivedAt: null,
   };
-  await deps.store.products.insert(product);
+  // The product and its prices are written together, or neither is.
+  await deps.store.transaction((repos) => repos.products.insert(product));
   return product;
 }
 
