@@ -74,6 +74,13 @@ for (const kind of await storeKinds()) {
       assert.equal((await v.api(`/v1/products/${product.id}`, { environment: 'production' })).status, 404);
       const production = (await v.api('/v1/products', { environment: 'production' })).json as { id: string }[];
       assert.ok(!production.some((p) => p.id === product.id));
+      // A production credential makes a production product, sold at production's address, unseen by the sandbox.
+      const live = created(await create(monthly('Live'), { environment: 'production' }));
+      assert.equal(live.paymentLink, `${t.config.baseUrl}/payment/product/${live.id}`);
+      assert.equal((await v.api(`/v1/products/${live.id}`, { environment: 'production' })).status, 200);
+      assert.equal((await v.api(`/v1/products/${live.id}`)).status, 404);
+      const archive = await v.api(`/v1/products/${live.id}/archive`, { method: 'POST' });
+      assert.equal(archive.status, 404);
     });
 
     test("another vendor's product is 404 to read, change and archive, and absent from the list", async () => {
