@@ -157,6 +157,9 @@ for (const kind of await storeKinds()) {
       // Nothing more is written for it, nor sent.
       const before = receiver.received.length;
       const written = (await w.events()).filter((e) => e.endpointId === endpoint!.id).length;
+      // Another vendor's endpoint is enabled, so the outbox does look for endpoints.
+      const other = await w.services.catalog.createVendor({ name: 'Other Ltd', email: 'o@other.test' });
+      await w.services.webhooks.add({ vendorId: other.id, environment: 'sandbox' }, 'http://127.0.0.1:9/hooks');
       const after = await w.subscription('after@example.com');
       w.clock.advance(10 * H);
       await w.services.webhooks.runDue();
