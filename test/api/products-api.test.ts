@@ -239,7 +239,9 @@ for (const kind of await storeKinds()) {
 
       const page = await fetch(`${t.url}/sandbox/payment/product/${product.id}`);
       assert.equal(page.status, 403);
-      assert.match(await page.text(), /no longer sells this product/);
+      const pageText = await page.text();
+      assert.match(pageText, /<title>This product is no longer sold/);
+      assert.match(pageText, /no longer sells this product/);
       const price = await fetch(`${t.url}/sandbox/public/v1/price/${product.id}?country=US`);
       assert.equal(price.status, 403);
       await assert.rejects(v.buy(product.id), /no longer sells this product/);

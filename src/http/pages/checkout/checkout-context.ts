@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { Offer } from '../../../domain/catalog/index.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { Environment, Scope } from '../../../domain/model.ts';
+import { requireOnSale } from '../../../domain/catalog/index.ts';
 import { SaleRefused } from '../../../domain/production-access.ts';
 import type { Services } from '../../../services.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
@@ -43,6 +44,8 @@ export function checkoutContext(app: HttpApp, { services, environment }: Environ
     async saleOf(productId) {
       const found = await offerOf(productId);
       await services.catalog.requireOpenForSale(found.scope);
+      // Before the page is built: the buyer reads that it is no longer sold, not a generic refusal.
+      requireOnSale(found.offer.product);
       return found;
     },
     async vendorName(scope) {
