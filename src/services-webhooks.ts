@@ -25,16 +25,19 @@ export interface WebhookOverrides {
 }
 
 /** Tells the vendor by e-mail that an endpoint was disabled, when the operator set SMTP_URL. */
-function disabledNotice(config: Config, store: Store, sender: EmailSender | undefined) {
+function disabledNotice(config: Config, store: Store, given: EmailSender | undefined) {
   const from = config.smtp?.from;
-  if (!sender || from === undefined) return undefined;
+  const url = config.smtp?.url;
+  if ((!given && url === undefined) || from === undefined) return undefined;
   return async (endpoint: WebhookEndpoint) => {
+    // A connection of its own, closed after: an endpoint is disabled seldom, and nothing is left open.
     const vendor = await store.vendors.find(endpoint.scope.vendorId);
     if (!vendor) return;
+    const sender = given ?? smtpSender(url!);
     const lines = [
       `Your ${endpoint.scope.environment} webhook endpoint ${endpoint.url} was disabled.`,
       endpoint.disabledReason ?? '',
-      'Events for it wait in the outbox. Fix the receiver, then add the endpoint again in the panel (Developers) and replay what it missed.',
+      'Its events wait in the outbox. Fix the receiver, then enable the endpoint again in the panel (Developers) or with opentill webhook enable: what waited is sent then, and the log replays what was given up.',
     ];
     const subject = `Webhook endpoint disabled: ${endpoint.url}`;
     const body = html`<p>${lines[0]}</p><p>${lines[1]}</p><p>${lines[2]}</p>`;
@@ -48,7 +51,10 @@ function disabledNotice(config: Config, store: Store, sender: EmailSender | unde
         to: vendor.email,
         messageId: `<${endpoint.id}.disabled@opentill>`,
       })
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => {
+        if (!given) sender.close();
+      });
   };
 }
 
@@ -57,7 +63,6 @@ export function webhookServices(
   overrides: WebhookOverrides,
   base: { store: Store; clock: VendorClock },
 ): WebhookServices {
-  const sender = overrides.webhooks?.sender ?? (config.smtp ? smtpSender(config.smtp.url) : undefined);
   return {
     webhooks: webhookService(
       {
@@ -67,7 +72,7 @@ export function webhookServices(
         serverSecret: config.secret,
         allowPrivate: config.webhooksAllowPrivate,
         present: { transaction: changedTransaction, entry },
-        notifyDisabled: disabledNotice(config, base.store, sender),
+        notifyDisabled: disabledNotice(config, base.store, overrides.webhooks?.sender),
       },
       overrides.webhooks?.options,
     ),

@@ -70,10 +70,7 @@ export function toEventRow(e: WebhookEvent): WebhookEventsTable {
 /** The endpoints: added, listed, removed, their failures counted and the endpoint disabled. */
 function endpointsStore(
   db: Executor,
-): Pick<
-  WebhookRepository,
-  'addEndpoint' | 'endpoints' | 'endpoint' | 'removeEndpoint' | 'recordTry' | 'disableEndpoint'
-> {
+): Pick<WebhookRepository, 'addEndpoint' | 'endpoints' | 'endpoint' | 'removeEndpoint'> {
   return {
     async addEndpoint(e) {
       await db
@@ -125,6 +122,14 @@ function endpointsStore(
         .execute();
       return true;
     },
+  };
+}
+
+/** An endpoint's health: its failures counted, disabled after 3 days of them, enabled again by its vendor. */
+function endpointHealthStore(
+  db: Executor,
+): Pick<WebhookRepository, 'recordTry' | 'disableEndpoint' | 'enableEndpoint'> {
+  return {
     async recordTry(id, ok, at) {
       const row = await db
         .updateTable('webhook_endpoints')
@@ -133,6 +138,17 @@ function endpointsStore(
         .returning('failing_since')
         .executeTakeFirst();
       return row?.failing_since ?? null;
+    },
+    async enableEndpoint(scope, id) {
+      const result = await db
+        .updateTable('webhook_endpoints')
+        .set({ enabled: 1, failing_since: null, disabled_at: null, disabled_reason: null })
+        .where('id', '=', id)
+        .where('enabled', '=', 0)
+        .where('removed_at', 'is', null)
+        .$call(whereScope(scope))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
     async disableEndpoint(id, at, reason) {
       const result = await db
@@ -265,5 +281,5 @@ function logStore(db: Executor): Pick<WebhookRepository, 'insertEvents' | 'log' 
 }
 
 export function webhooksStore(db: Executor, dialect: DialectName): WebhookRepository {
-  return { ...endpointsStore(db), ...sendingStore(db, dialect), ...logStore(db) };
+  return { ...endpointsStore(db), ...endpointHealthStore(db), ...sendingStore(db, dialect), ...logStore(db) };
 }

@@ -95,6 +95,9 @@ describe('the panel: webhooks in Chromium', () => {
         /Disabled.*Every try failed for 3 days/,
       );
       assert.deepEqual(await seriousViolations(page), [], `disabled (${size})`);
+      await page.locator('[data-testid="endpoint"]').last().locator('[data-testid="enable"]').click();
+      assert.match((await page.locator('[role="status"]').first().textContent())!, /enabled again/);
+      assert.match((await page.locator('[data-testid="endpoint"]').last().textContent())!, /Enabled/);
       await page.locator('[data-testid="endpoint"]').last().locator('[data-testid="remove"]').click();
       assert.match((await page.locator('[role="status"]').first().textContent())!, /removed/);
       assert.equal(await page.locator('[data-testid="endpoint"]').count(), 0);

@@ -94,6 +94,10 @@ for (const kind of await storeKinds()) {
           /not found/,
         );
 
+        failedWith(
+          await run('webhook', 'enable', '--vendor', vendor, '--env', 'sandbox', '--id', endpoint.id),
+          /A disabled webhook endpoint was not found/,
+        );
         succeeded(await run('webhook', 'remove', '--vendor', vendor, '--env', 'sandbox', '--id', endpoint.id));
         assert.deepEqual(parseJson(await run('webhook', 'list', '--vendor', vendor, '--env', 'sandbox', '--json')), []);
         failedWith(

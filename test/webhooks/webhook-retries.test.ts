@@ -166,6 +166,18 @@ for (const kind of await storeKinds()) {
       assert.equal(receiver.received.length, before);
       assert.equal((await w.events()).filter((e) => e.endpointId === endpoint!.id).length, written);
       assert.equal((await w.events()).filter((e) => e.transactionId === after).length, 0);
+      // Enabled again once the receiver works: what waited goes out, and the failures are forgotten.
+      receiver.answerWith(() => ({ status: 200 }));
+      await assert.rejects(w.services.webhooks.enable(w.scope('production'), endpoint!.id), /not found/);
+      await w.services.webhooks.enable(w.scope(), endpoint!.id);
+      const [again] = await w.services.webhooks.list(w.scope());
+      assert.deepEqual([again!.enabled, again!.failingSince, again!.disabledReason], [true, null, null]);
+      await w.services.webhooks.runDue();
+      assert.ok(
+        receiver.accepted().some((r) => r.json.data.email === 'down2@example.com'),
+        'the waiting event went out',
+      );
+      await assert.rejects(w.services.webhooks.enable(w.scope(), endpoint!.id), /not found/, 'only a disabled one');
     });
 
     test('a receiver that hangs is given up on at the time limit and tried again later', async () => {

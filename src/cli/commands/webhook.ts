@@ -12,10 +12,13 @@ import { requireVendor, withServices } from '../with-services.ts';
 export function registerWebhookCommands(program: Command) {
   const webhook = program
     .command('webhook')
-    .description("a vendor's signed webhook endpoints: add (secret shown once), list, remove, send a test event");
+    .description(
+      "a vendor's signed webhook endpoints: add (secret shown once), list, remove, enable again, send a test event",
+    );
   registerAdd(webhook);
   registerList(webhook);
   registerRemove(webhook);
+  registerEnable(webhook);
   registerTest(webhook);
 }
 
@@ -84,6 +87,21 @@ function registerRemove(webhook: Command) {
           await requireVendor(services, opts.vendor, !!opts.json);
           await services.webhooks.remove({ vendorId: opts.vendor, environment: opts.env }, opts.id);
           print(!!opts.json, { id: opts.id, removed: true }, () => `Removed webhook endpoint ${opts.id}.`);
+        }),
+      ),
+    );
+}
+
+function registerEnable(webhook: Command) {
+  scoped(webhook.command('enable'))
+    .description('enable an endpoint disabled after 3 days of failures: the events that waited for it are sent')
+    .requiredOption('--id <id>', 'endpoint id (we_...)')
+    .action(async (opts: ScopeOptions & { id: string }) =>
+      run(!!opts.json, () =>
+        withServices(async (services) => {
+          await requireVendor(services, opts.vendor, !!opts.json);
+          await services.webhooks.enable({ vendorId: opts.vendor, environment: opts.env }, opts.id);
+          print(!!opts.json, { id: opts.id, enabled: true }, () => `Enabled webhook endpoint ${opts.id} again.`);
         }),
       ),
     );

@@ -68,6 +68,8 @@ export interface WebhookRepository {
   removeEndpoint(scope: Scope, id: string, at: string, reason: string): Promise<boolean>;
   /** Records a try of an endpoint: a success clears its failing time, a failure sets it if unset. Returns it. */
   recordTry(id: string, ok: boolean, at: string): Promise<string | null>;
+  /** Enables the scope's disabled endpoint again, its failures forgotten; false when there is none such. */
+  enableEndpoint(scope: Scope, id: string): Promise<boolean>;
   /** Disables an enabled endpoint; false when it was not enabled. */
   disableEndpoint(id: string, at: string, reason: string): Promise<boolean>;
   /** Writes events as they are (the CLI's test event, after its try). */

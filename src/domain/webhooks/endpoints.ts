@@ -59,6 +59,11 @@ export async function removeEndpoint(ctx: WebhookContext, scope: Scope, id: stri
     throw notFound('The webhook endpoint');
 }
 
+/** Enables a disabled endpoint again: the events that waited for it go out, in order. */
+export async function enableEndpoint(ctx: WebhookContext, scope: Scope, id: string): Promise<void> {
+  if (!(await ctx.deps.store.webhooks.enableEndpoint(scope, id))) throw notFound('A disabled webhook endpoint');
+}
+
 /**
  * Sends a `webhook.test` event to the endpoint now, signed as every event, and keeps it in the log
  * with its outcome (it is not retried).

@@ -1,7 +1,7 @@
 import type { Scope } from '../model.ts';
 import type { WebhookEndpoint, WebhookEvent } from '../ports.ts';
 import { eventBody } from './event-body.ts';
-import { addEndpoint, removeEndpoint, replayEvent, testEndpoint } from './endpoints.ts';
+import { addEndpoint, enableEndpoint, removeEndpoint, replayEvent, testEndpoint } from './endpoints.ts';
 import { runDueWebhooks } from './send-due-webhooks.ts';
 import type { WebhookContext, WebhookDeps, WebhookOptions } from './webhook-context.ts';
 import { ATTEMPT_TIMEOUT_MS, type WebhookReport } from './webhook-model.ts';
@@ -25,6 +25,7 @@ export function webhookService(deps: WebhookDeps, options: WebhookOptions = {}) 
     add: (scope: Scope, url: string) => addEndpoint(ctx, scope, url),
     list: (scope: Scope): Promise<WebhookEndpoint[]> => deps.store.webhooks.endpoints(scope),
     remove: (scope: Scope, id: string) => removeEndpoint(ctx, scope, id),
+    enable: (scope: Scope, id: string) => enableEndpoint(ctx, scope, id),
     test: (scope: Scope, id: string) => testEndpoint(ctx, scope, id),
     /** The scope's latest events, newest first, each with the body it sends. */
     async log(scope: Scope, q: { limit: number; endpointId?: string | undefined }) {

@@ -33,6 +33,7 @@ export const NOTICES: Record<string, string> = {
   credential: 'The credential is created.',
   webhook: 'The webhook endpoint is added.',
   'webhook-removed': 'The webhook endpoint is removed.',
+  'webhook-enabled': 'The webhook endpoint is enabled again; what waited for it is being sent.',
   'webhook-tested': 'The test event was delivered.',
   'webhook-test-failed': 'The test event was not delivered: its answer is in the log.',
   'webhook-replayed': 'The event is sent again.',

@@ -54,6 +54,9 @@ export function registerWebhookPages(
           await services.panelFlashes.put(cookieOf(request, SESSION_COOKIE)!, secret);
           return to(reply, '/panel/developers', scope.environment, 'webhook');
         }
+        case 'enable':
+          await services.webhooks.enable(scope, id);
+          return to(reply, '/panel/developers', scope.environment, 'webhook-enabled');
         case 'remove':
           await services.webhooks.remove(scope, id);
           return to(reply, '/panel/developers', scope.environment, 'webhook-removed');

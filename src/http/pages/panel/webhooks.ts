@@ -43,7 +43,7 @@ export function webhookEndpointsContent(view: {
       ? html`<div class="scroll"><table class="grid sent-emails" aria-label="Webhook endpoints"><thead><tr><th>Endpoint</th><th>Status</th></tr></thead><tbody>${view.endpoints.map(
           (e) =>
             html`<tr data-testid="endpoint"${e.enabled ? '' : html` class="failed"`}><td><code>${e.url}</code><span class="at">${e.id}, added ${when(e.createdAt)}</span>
-    ${postButton(env, view.csrf, 'test', e.id, 'Send a test event')} ${postButton(env, view.csrf, 'remove', e.id, 'Remove')}</td><td>${endpointState(e)}</td></tr>`,
+    ${e.enabled ? '' : postButton(env, view.csrf, 'enable', e.id, 'Enable again')} ${postButton(env, view.csrf, 'test', e.id, 'Send a test event')} ${postButton(env, view.csrf, 'remove', e.id, 'Remove')}</td><td>${endpointState(e)}</td></tr>`,
         )}</tbody></table></div>`
       : html`<p class="muted">No ${env} webhook endpoints.</p>`
   }
