@@ -1713,4 +1713,19 @@ export const mutants: Mutant[] = [
     replace: 'if (batch.length < ctx.batchSize) return report;',
     tests: ['test/webhooks/webhook-delivery.test.ts'],
   },
+  {
+    id: 'wh-enable-keeps-failures',
+    file: 'src/store/webhooks-store.ts',
+    find: '.set({ enabled: 1, failing_since: null, disabled_at: null, disabled_reason: null })',
+    replace: '.set({ enabled: 1, disabled_at: null, disabled_reason: null })',
+    tests: ['test/webhooks/webhook-retries.test.ts'],
+  },
+  {
+    id: 'wh-enable-any-vendor',
+    file: 'src/store/webhooks-store.ts',
+    find: "        .where('removed_at', 'is', null)\n        .$call(whereScope(scope))\n        .executeTakeFirst();\n      return Number(result.numUpdatedRows) === 1;\n    },\n    async disableEndpoint",
+    replace:
+      "        .where('removed_at', 'is', null)\n        .executeTakeFirst();\n      return Number(result.numUpdatedRows) === 1;\n    },\n    async disableEndpoint",
+    tests: ['test/webhooks/webhook-retries.test.ts'],
+  },
 ];
