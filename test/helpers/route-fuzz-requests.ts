@@ -66,7 +66,7 @@ const WORDS = [
   'refund', 'cancel', 'assign', 'payload', 'card', 'create', 'revoke', 'ONETIME', 'SUBSCRIPTION', 'VAULTED', 'MONTHLY', 'yes', 'production',
   'sandbox', 'refunded', 'cancelled', '1', '0', '-1', '10000', '10001', '1e3', 'USD', 'usd', 'EUR', 'XYZ', 'DE', 'US', 'HK', 'ZZ', '12/34',
   '13/99', '123', '4242424242424242', '4000000000000002', '4111111111111111', 'USD 10', 'EUR 4.50, USD 5', '25%', '101%', '2031-01-31',
-  'https://shop.example', 'http://127.0.0.1:9/hooks', 'https://[::1]/hooks', 'add', 'test', 'replay', 'remove', 'javascript:alert(1)', 'a@example.com', 'not-an-email', 'customer@example.com', 'true', 'null', 'NaN', '∞',
+  'https://shop.example', 'http://127.0.0.1:9/hooks', 'https://[::1]/hooks', 'add', 'test', 'replay', 'remove', 'enable', 'javascript:alert(1)', 'a@example.com', 'not-an-email', 'customer@example.com', 'true', 'null', 'NaN', '∞',
 ]; // prettier-ignore
 /** Percent-encoding that is broken, decodes to something hostile, or walks the path. */
 const NASTY_SEGMENTS = [
