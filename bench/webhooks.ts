@@ -86,7 +86,14 @@ async function measure(kind: StoreKind): Promise<string> {
           'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
           'webhook-signature': signer.sign('evt_reference', now, body!),
         };
-        await transport.post({ url: sink.url, headers, body: body!, timeoutMs: 10_000, allowPrivate: true });
+        await transport.post({
+          url: sink.url,
+          headers,
+          body: body!,
+          timeoutMs: 10_000,
+          allowPrivate: true,
+          allowLinkLocal: false,
+        });
       }
     };
     const referenceStarted = performance.now();

@@ -3,6 +3,7 @@ import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import {
+  isLinkLocal,
   isPublicAddress,
   type WebhookRequest,
   type WebhookResponse,
@@ -44,6 +45,9 @@ async function post(request: WebhookRequest, resolve: (host: string) => Promise<
   const hidden = addresses.find((a) => !isPublicAddress(a));
   if (!request.allowPrivate && hidden !== undefined)
     return { status: null, error: `${url.hostname} resolves to ${hidden}, which is not a public address: not sent` };
+  const linkLocal = addresses.find((a) => isLinkLocal(a));
+  if (!request.allowLinkLocal && linkLocal !== undefined)
+    return { status: null, error: `${url.hostname} resolves to ${linkLocal}, a link-local address: not sent` };
   const lookup: LookupFunction = (_host, options, callback) => {
     const family = address.includes(':') ? 6 : 4;
     if (options.all)

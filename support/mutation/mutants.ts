@@ -1632,8 +1632,8 @@ export const mutants: Mutant[] = [
   {
     id: 'wh-time-limit-ignored',
     file: 'src/domain/webhooks/send-due-webhooks.ts',
-    find: 'timeoutMs: ctx.timeoutMs, allowPrivate',
-    replace: 'timeoutMs: 60_000, allowPrivate',
+    find: '    timeoutMs: ctx.timeoutMs,\n',
+    replace: '    timeoutMs: 60_000,\n',
     tests: ['test/webhooks/webhook-retries.test.ts'],
   },
   {
@@ -1727,5 +1727,26 @@ export const mutants: Mutant[] = [
     replace:
       "        .where('removed_at', 'is', null)\n        .executeTakeFirst();\n      return Number(result.numUpdatedRows) === 1;\n    },\n    async disableEndpoint",
     tests: ['test/webhooks/webhook-retries.test.ts'],
+  },
+  {
+    id: 'wh-sandbox-adds-metadata-address',
+    file: 'src/domain/webhooks/address-guard.ts',
+    find: 'if (!allowLinkLocal && isIP(host) !== 0 && isLinkLocal(host))',
+    replace: 'if (false)',
+    tests: ['test/webhooks/webhook-ssrf.test.ts'],
+  },
+  {
+    id: 'wh-sandbox-try-reaches-metadata',
+    file: 'src/outbound/webhook-transport.ts',
+    find: 'if (!request.allowLinkLocal && linkLocal !== undefined)',
+    replace: 'if (!request.allowLinkLocal && linkLocal === addresses[1])',
+    tests: ['test/webhooks/webhook-ssrf.test.ts'],
+  },
+  {
+    id: 'wh-mapped-metadata-not-link-local',
+    file: 'src/domain/webhooks/address-guard.ts',
+    find: "return carried !== undefined ? LINK_LOCAL.check(carried, 'ipv4') : LINK_LOCAL.check(bare, 'ipv6');",
+    replace: "return LINK_LOCAL.check(bare, 'ipv6');",
+    tests: ['test/webhooks/webhook-ssrf.test.ts'],
   },
 ];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { isPublicAddress } from '../../src/domain/webhooks/index.ts';
+import { isLinkLocal, isPublicAddress } from '../../src/domain/webhooks/index.ts';
 import { webhookTransport } from '../../src/outbound/webhook-transport.ts';
 import { storeKinds } from '../helpers/test-app.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
@@ -46,6 +46,17 @@ test('public and not public addresses', () => {
   ])
     assert.equal(isPublicAddress(address), false, address);
   assert.equal(isPublicAddress('172.32.0.1'), true, 'just past 172.16/12');
+  for (const address of [
+    '169.254.169.254',
+    '0.0.0.0',
+    'fe80::1',
+    '::ffff:169.254.169.254',
+    '::ffff:a9fe:a9fe',
+    '[fe80::1%eth0]',
+  ])
+    assert.equal(isLinkLocal(address), true, address);
+  for (const address of ['127.0.0.1', '10.0.0.1', '::1', '::ffff:127.0.0.1', '93.184.216.34', 'fc00::1', '169.255.0.1'])
+    assert.equal(isLinkLocal(address), false, address);
   assert.equal(isPublicAddress('11.0.0.1'), true, 'just past 10/8');
 });
 
@@ -107,6 +118,26 @@ for (const kind of await storeKinds()) {
         code: 'INVALID_INPUT',
       });
       for (const e of await w.services.webhooks.list(w.scope())) await w.services.webhooks.remove(w.scope(), e.id);
+    });
+
+    test('not even the sandbox reaches a link-local address (a cloud metadata service), unless the operator allows private ones', async () => {
+      for (const url of [
+        'http://169.254.169.254/latest/meta-data',
+        'http://[::ffff:169.254.169.254]/',
+        'http://[fe80::1]/',
+        'http://0.0.0.0:80/',
+      ])
+        await assert.rejects(w.services.webhooks.add(w.scope(), url), /link-local/, url);
+      assert.ok((await open.services.webhooks.add(open.scope(), 'http://169.254.169.254/hooks')).endpoint.id);
+      // A name the sandbox may use, resolving link-local at the try: not sent.
+      dns.set('meta.test', ['169.254.169.254']);
+      const { endpoint } = await w.services.webhooks.add(w.scope(), 'http://meta.test/hooks');
+      const id = await w.subscription('meta@example.com');
+      await w.services.webhooks.runDue();
+      const [event] = (await w.events()).filter((e) => e.transactionId === id && e.endpointId === endpoint.id);
+      assert.equal(event!.status, 'PENDING');
+      assert.match(event!.lastError!, /169\.254\.169\.254, a link-local address: not sent/);
+      await w.services.webhooks.remove(w.scope(), endpoint.id);
     });
 
     test('a production name that resolves privately at the try is not sent, whatever it said when added (IPv4 and IPv6)', async () => {

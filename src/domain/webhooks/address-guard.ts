@@ -53,12 +53,43 @@ export function isPublicAddress(address: string): boolean {
   return !NOT_PUBLIC.check(bare, family === 4 ? 'ipv4' : 'ipv6');
 }
 
+// Link-local addresses (a cloud's metadata service at 169.254.169.254, fe80::/10) and 0.0.0.0/8, which
+// reaches this machine: not even the sandbox's endpoints may reach them, unless the operator allows private ones.
+const LINK_LOCAL = new BlockList();
+LINK_LOCAL.addSubnet('169.254.0.0', 16, 'ipv4');
+LINK_LOCAL.addSubnet('0.0.0.0', 8, 'ipv4');
+LINK_LOCAL.addSubnet('fe80::', 10, 'ipv6');
+
+/** The IPv4 address an IPv4-mapped or -compatible IPv6 address carries (`::ffff:a9fe:a9fe` is 169.254.169.254). */
+function carriedIpv4(v6: string): string | undefined {
+  const normal = new URL(`http://[${v6}]/`).hostname.slice(1, -1);
+  const match = /^::(?:ffff:)?([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(normal);
+  if (!match) return undefined;
+  const [high, low] = [parseInt(match[1]!, 16), parseInt(match[2]!, 16)];
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
+/** True for a link-local address or 0.0.0.0/8, in any of its IPv6 forms too. */
+export function isLinkLocal(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const family = isIP(bare);
+  if (family === 4) return LINK_LOCAL.check(bare, 'ipv4');
+  if (family !== 6) return false;
+  const carried = carriedIpv4(bare);
+  return carried !== undefined ? LINK_LOCAL.check(carried, 'ipv4') : LINK_LOCAL.check(bare, 'ipv6');
+}
+
 /** Whether an environment's endpoints may reach private addresses: the sandbox's always, production's with the operator's setting. */
 export const privateAllowed = (environment: Environment, operatorAllows: boolean) =>
   environment === 'sandbox' || operatorAllows;
 
 /** The URL as written, checked for what needs no network: a reason to refuse it, or the parsed URL. */
-export function checkEndpointUrl(text: string, environment: Environment, allowPrivate: boolean): URL | string {
+export function checkEndpointUrl(
+  text: string,
+  environment: Environment,
+  allowPrivate: boolean,
+  allowLinkLocal = false,
+): URL | string {
   let url: URL;
   try {
     url = new URL(text.trim());
@@ -75,5 +106,7 @@ export function checkEndpointUrl(text: string, environment: Environment, allowPr
   const local = host === 'localhost' || host.endsWith('.localhost') || (!host.includes('.') && isIP(host) === 0);
   if (!allowPrivate && (local || (isIP(host) !== 0 && !isPublicAddress(host))))
     return `${url.hostname} is not a public address: production endpoints must be reachable on the internet (the operator's WEBHOOKS_ALLOW_PRIVATE=true allows private ones).`;
+  if (!allowLinkLocal && isIP(host) !== 0 && isLinkLocal(host))
+    return `${url.hostname} is a link-local address (a cloud's metadata service): no endpoint may be one (the operator's WEBHOOKS_ALLOW_PRIVATE=true allows it).`;
   return url;
 }

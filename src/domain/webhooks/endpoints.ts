@@ -11,7 +11,7 @@ import { tryEvent } from './send-due-webhooks.ts';
 /** An endpoint's URL checked as the SSRF guard wants it, its host resolved now (and again at every try). */
 async function checkedUrl(ctx: WebhookContext, scope: Scope, text: string): Promise<string> {
   const allowPrivate = privateAllowed(scope.environment, ctx.deps.allowPrivate);
-  const url = checkEndpointUrl(text, scope.environment, allowPrivate);
+  const url = checkEndpointUrl(text, scope.environment, allowPrivate, ctx.deps.allowPrivate);
   if (typeof url === 'string') throw invalidInput(url);
   if (!allowPrivate) {
     let addresses: string[];

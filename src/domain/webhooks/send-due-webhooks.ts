@@ -22,7 +22,7 @@ export async function tryEvent(
 ): Promise<{ response: WebhookResponse; at: Date }> {
   const { deps } = ctx;
   const allowPrivate = privateAllowed(endpoint.scope.environment, deps.allowPrivate);
-  const url = checkEndpointUrl(endpoint.url, endpoint.scope.environment, allowPrivate);
+  const url = checkEndpointUrl(endpoint.url, endpoint.scope.environment, allowPrivate, deps.allowPrivate);
   if (typeof url === 'string') return { response: { status: null, error: url }, at: deps.clock.real() };
   let secret: string;
   try {
@@ -41,7 +41,14 @@ export async function tryEvent(
     'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
     'webhook-signature': new Webhook(secret).sign(event.id, sentAt, body),
   };
-  const response = await deps.transport.post({ url: url.href, headers, body, timeoutMs: ctx.timeoutMs, allowPrivate });
+  const response = await deps.transport.post({
+    url: url.href,
+    headers,
+    body,
+    timeoutMs: ctx.timeoutMs,
+    allowPrivate,
+    allowLinkLocal: deps.allowPrivate,
+  });
   return { response, at: deps.clock.real() };
 }
 

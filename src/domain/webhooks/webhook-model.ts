@@ -40,6 +40,8 @@ export interface WebhookRequest {
   timeoutMs: number;
   /** Whether the address the URL resolves to may be private (the sandbox, or WEBHOOKS_ALLOW_PRIVATE). */
   allowPrivate: boolean;
+  /** Whether it may be link-local too (WEBHOOKS_ALLOW_PRIVATE only): a cloud's metadata service is not the sandbox's. */
+  allowLinkLocal: boolean;
 }
 export type WebhookResponse = { status: number } | { status: null; error: string };
 
