@@ -1742,11 +1742,4 @@ export const mutants: Mutant[] = [
     replace: 'if (!request.allowLinkLocal && linkLocal === addresses[1])',
     tests: ['test/webhooks/webhook-ssrf.test.ts'],
   },
-  {
-    id: 'wh-mapped-metadata-not-link-local',
-    file: 'src/domain/webhooks/address-guard.ts',
-    find: "return carried !== undefined ? LINK_LOCAL.check(carried, 'ipv4') : LINK_LOCAL.check(bare, 'ipv6');",
-    replace: "return LINK_LOCAL.check(bare, 'ipv6');",
-    tests: ['test/webhooks/webhook-ssrf.test.ts'],
-  },
 ];

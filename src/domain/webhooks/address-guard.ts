@@ -60,23 +60,14 @@ LINK_LOCAL.addSubnet('169.254.0.0', 16, 'ipv4');
 LINK_LOCAL.addSubnet('0.0.0.0', 8, 'ipv4');
 LINK_LOCAL.addSubnet('fe80::', 10, 'ipv6');
 
-/** The IPv4 address an IPv4-mapped or -compatible IPv6 address carries (`::ffff:a9fe:a9fe` is 169.254.169.254). */
-function carriedIpv4(v6: string): string | undefined {
-  const normal = new URL(`http://[${v6}]/`).hostname.slice(1, -1);
-  const match = /^::(?:ffff:)?([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(normal);
-  if (!match) return undefined;
-  const [high, low] = [parseInt(match[1]!, 16), parseInt(match[2]!, 16)];
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
-}
-
 /** True for a link-local address or 0.0.0.0/8, in any of its IPv6 forms too. */
 export function isLinkLocal(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const family = isIP(bare);
   if (family === 4) return LINK_LOCAL.check(bare, 'ipv4');
   if (family !== 6) return false;
-  const carried = carriedIpv4(bare);
-  return carried !== undefined ? LINK_LOCAL.check(carried, 'ipv4') : LINK_LOCAL.check(bare, 'ipv6');
+  // BlockList matches an IPv4-mapped IPv6 address (`::ffff:a9fe:a9fe`) against the IPv4 rules.
+  return LINK_LOCAL.check(bare, 'ipv6');
 }
 
 /** Whether an environment's endpoints may reach private addresses: the sandbox's always, production's with the operator's setting. */
