@@ -5,7 +5,7 @@ import { AppError } from './domain/errors.ts';
 import { buildApp } from './http/app.ts';
 import type { ClusterMetrics } from './http/operations-routes.ts';
 import { createServices, type Services } from './services.ts';
-import { eventful, startBillingWorker } from './worker.ts';
+import { eventful, failedRun, startBillingWorker } from './worker.ts';
 import { smtpHost } from './mail/smtp-sender.ts';
 import { whenDatabaseAnswers } from './database-wait.ts';
 import { repeatedFailures } from './repeated-failures.ts';
@@ -148,7 +148,7 @@ export async function startServer(
           app.metrics?.observeBilling(report);
           if (eventful(report)) app.log.info({ billing: report }, 'billing run');
         },
-        onError: (err, loop) => failures.report(`${loop === 'emails' ? 'e-mail' : 'billing'} run failed`, err),
+        onError: (err, loop) => failures.report(failedRun(loop), err),
       })
     : undefined;
   stopWork = async () => {

@@ -40,8 +40,14 @@ interface LoopOptions {
   intervalMs: number;
   onReport?: (report: WorkerReport) => void;
   /** A run that failed: of billing (with the processor's events and the reconciler), of the e-mail outbox, or of the webhooks'. */
-  onError: (err: unknown, loop: 'billing' | 'emails' | 'webhooks') => void;
+  onError: (err: unknown, loop: WorkerLoop) => void;
 }
+
+export type WorkerLoop = 'billing' | 'emails' | 'webhooks';
+
+/** How a failed run of a loop is reported (the server's log and `opentill worker` say it alike). */
+export const failedRun = (loop: WorkerLoop): string =>
+  `${{ billing: 'billing', emails: 'e-mail', webhooks: 'webhook' }[loop]} run failed`;
 
 /**
  * Runs `step` every `intervalMs`, and again at once when it says work is left or `wake` was called

@@ -41,13 +41,17 @@ export function registerWorkerCommand(program: Command) {
  */
 async function runUntilStopped(json: boolean) {
   const config = configOrFail(json);
-  const [{ createServices }, { eventful, startBillingWorker }, { whenDatabaseAnswers }, { repeatedFailures }] =
-    await Promise.all([
-      import('../../services.ts'),
-      import('../../worker.ts'),
-      import('../../database-wait.ts'),
-      import('../../repeated-failures.ts'),
-    ]);
+  const [
+    { createServices },
+    { eventful, failedRun, startBillingWorker },
+    { whenDatabaseAnswers },
+    { repeatedFailures },
+  ] = await Promise.all([
+    import('../../services.ts'),
+    import('../../worker.ts'),
+    import('../../database-wait.ts'),
+    import('../../repeated-failures.ts'),
+  ]);
   const services: Services = createServices(config);
   const log = (line: string) => io().out(`${new Date().toISOString()} ${line}\n`);
   let stopping = false;
@@ -65,7 +69,7 @@ async function runUntilStopped(json: boolean) {
   const worker = startBillingWorker(services, {
     intervalMs: config.billing.intervalSeconds * 1000,
     onReport: (report) => eventful(report) && log(JSON.stringify({ billing: report })),
-    onError: (err, loop) => failures.report(`${loop === 'emails' ? 'e-mail' : 'billing'} run failed`, err),
+    onError: (err, loop) => failures.report(failedRun(loop), err),
   });
   log(
     `billing worker running every ${config.billing.intervalSeconds} s; SIGTERM or Ctrl-C stops it after the current batch`,
