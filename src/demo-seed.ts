@@ -10,6 +10,9 @@ export interface DemoSeed {
   credential: IssuedCredential;
   /** The demo vendor's panel login; the password is shown once, at this first start. */
   panel: { email: string; password: string };
+  /** The demo vendor and its one-time product: what the banner's commands name. */
+  vendorId: string;
+  productId: string;
 }
 
 export async function seedDemoIfEmpty(services: Services): Promise<DemoSeed | undefined> {
@@ -63,7 +66,8 @@ export async function seedDemoIfEmpty(services: Services): Promise<DemoSeed | un
     { productId: usage.id, email: 'bob@example.com', firstName: 'Bob', lastName: 'Jones', country: 'US', region: 'CA' },
   ];
   // A sandbox on Stripe's test mode takes cards only in the browser: its demo has products, no purchases.
-  if (services.payments.cardEntry('sandbox').kind !== 'form') return { credential, panel };
+  const seeded = { credential, panel, vendorId: vendor.id, productId: licence.id };
+  if (services.payments.cardEntry('sandbox').kind !== 'form') return seeded;
   for (const buyer of buyers) await services.purchases.purchase(scope, { ...buyer, card });
-  return { credential, panel };
+  return seeded;
 }

@@ -82,6 +82,9 @@ export function startBanner(
       `Panel login (shown only now): ${config.baseUrl}/panel as ${demo.panel.email}, password ${demo.panel.password}`,
       'Try:',
       `  curl -H 'Authorization: ${demo.credential.authorization}' ${config.sandboxUrl}/v1/transactions/bob@example.com`,
+      `Hear the next sale in your app (README, "Hearing of a sale in your app"): a webhook endpoint, then a sale:`,
+      `  npm run opentill -- webhook add --vendor ${demo.vendorId} --env sandbox --url http://localhost:3001/hooks`,
+      `  npm run opentill -- sandbox purchase --vendor ${demo.vendorId} --product ${demo.productId} --email you@example.com --country DE`,
     );
   }
   return lines.join('\n') + '\n';

@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { freePort, logLines, ServerProcess as Server, within } from '../helpers/server-process.ts';
+import { cli } from '../helpers/cli.ts';
+import { freePort, logLines, SERVER_SECRET, ServerProcess as Server, within } from '../helpers/server-process.ts';
+import { startReceiver } from '../helpers/webhook-receiver.ts';
 
 describe('opentill serve', () => {
   let dataDir: string;
@@ -62,6 +64,44 @@ describe('opentill serve', () => {
       headers: { authorization: credential },
     });
     assert.equal(production.status, 401);
+  });
+
+  test("the banner's two commands, run as printed, make the vendor's app hear the next sale, signed", async () => {
+    const commands = [...first.stdout.matchAll(/^ {2}npm run opentill -- (.+)$/gm)].map((m) => m[1]!.split(' '));
+    assert.equal(commands.length, 2, first.stdout);
+    const [add, purchase] = commands as [string[], string[]];
+    assert.deepEqual(
+      [add.slice(0, 2), purchase.slice(0, 2)],
+      [
+        ['webhook', 'add'],
+        ['sandbox', 'purchase'],
+      ],
+    );
+    const receiver = await startReceiver();
+    try {
+      // Only the endpoint's address is this test's own (the banner names the app's usual port).
+      const url = add.indexOf('--url') + 1;
+      assert.equal(add[url], 'http://localhost:3001/hooks');
+      const env = { OPENTILL_DATA_DIR: dataDir, OPENTILL_SECRET: SERVER_SECRET };
+      const added = await cli(
+        add.map((a, i) => (i === url ? `${receiver.url}/hooks` : a)),
+        env,
+      );
+      assert.equal(added.code, 0, added.stderr);
+      receiver.useSecret(added.stdout.match(/whsec_\S+/)![0]);
+      const bought = await cli(purchase, env);
+      assert.equal(bought.code, 0, bought.stderr);
+      const heard = async () => {
+        while (!receiver.accepted().some((r) => r.json?.type === 'transaction.new'))
+          await new Promise((r) => setTimeout(r, 50));
+      };
+      await within(heard(), 'the webhook of the sale');
+      const [event] = receiver.accepted();
+      assert.ok(event!.verified, 'signed with the secret add printed');
+      assert.equal(event!.json.data.email, 'you@example.com');
+    } finally {
+      await receiver.close();
+    }
   });
 
   test('/healthz answers 200 {status: ok} and says that production has no payment processor configured', async () => {
