@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { CoverFilter } from '../domain/books/index.ts';
 import type { EntryType, Environment } from '../domain/model.ts';
 import type { CoveredSums, StatementLine } from '../domain/ports.ts';
@@ -131,12 +131,23 @@ export async function coveredEntries(
   db: Executor,
   s: { vendorId: string; environment: Environment; currency: string; seq: number } & CoverRange,
 ): Promise<StatementLine[]> {
-  const before = await latestRange(db, s, s.seq);
+  return linesWhere(db, coveredBy(s, s, await latestRange(db, s, s.seq)));
+}
+
+/** The entries of a statement made before ranges, each listed in payout_statement_entries. */
+export const listedEntries = (db: Executor, statementId: string): Promise<StatementLine[]> =>
+  linesWhere(
+    db,
+    () =>
+      sql<SqlBool>`exists (select 1 from payout_statement_entries p where p.entry_id = ledger_entries.id and p.statement_id = ${statementId})`,
+  );
+
+async function linesWhere(db: Executor, where: (eb: Where) => Expression<SqlBool>): Promise<StatementLine[]> {
   const rows = await db
     .selectFrom('ledger_entries')
     .select(['id', 'transaction_id', 'type', 'created_at', 'amount_total_minor', 'tax_minor'])
     .select(['transaction_fee_minor', 'service_fee_minor', 'income_minor'])
-    .where(coveredBy(s, s, before))
+    .where(where)
     .orderBy('created_at')
     .orderBy('id')
     .execute();

@@ -1,9 +1,9 @@
 import { sql, type Selectable } from 'kysely';
 import type { CoverFilter, PayoutStatement, VendorBalance } from '../domain/books/index.ts';
-import type { EntryType, Environment } from '../domain/model.ts';
+import type { Environment } from '../domain/model.ts';
 import type { PayoutRepository } from '../domain/ports.ts';
 import { isUniqueViolation, type DialectName, type Executor } from './database.ts';
-import { cover, coveredEntries, uncoveredOf } from './payout-coverage.ts';
+import { cover, coveredEntries, listedEntries, uncoveredOf } from './payout-coverage.ts';
 import type { PayoutStatementsTable } from './schema-payouts.ts';
 
 function toStatement(row: Selectable<PayoutStatementsTable>): PayoutStatement {
@@ -148,30 +148,6 @@ function statementReads(db: Executor) {
     balances: (vendorId: string, environment: Environment, heldFrom: string) =>
       balances(db, vendorId, environment, heldFrom),
   };
-}
-
-/** The entries of a statement made before ranges, each listed (migration 0025). */
-async function listedEntries(db: Executor, statementId: string) {
-  const rows = await db
-    .selectFrom('payout_statement_entries as p')
-    .innerJoin('ledger_entries as e', 'e.id', 'p.entry_id')
-    .select(['e.id', 'e.transaction_id', 'e.type', 'e.created_at', 'e.amount_total_minor', 'e.tax_minor'])
-    .select(['e.transaction_fee_minor', 'e.service_fee_minor', 'e.income_minor'])
-    .where('p.statement_id', '=', statementId)
-    .orderBy('e.created_at')
-    .orderBy('e.id')
-    .execute();
-  return rows.map((r) => ({
-    entryId: r.id,
-    transactionId: r.transaction_id,
-    type: r.type as EntryType,
-    createdAt: r.created_at,
-    amountTotalMinor: Number(r.amount_total_minor),
-    taxMinor: Number(r.tax_minor),
-    transactionFeeMinor: Number(r.transaction_fee_minor),
-    serviceFeeMinor: Number(r.service_fee_minor),
-    incomeMinor: Number(r.income_minor),
-  }));
 }
 
 async function balances(
