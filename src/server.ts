@@ -143,7 +143,7 @@ export async function startServer(
     );
   }
   const failures = repeatedFailures((line) => app.log.error(line.details, line.message));
-  const purge = scheduleIdempotencyPurge(services, (err) => failures.report('idempotency purge failed', err));
+  const purge = schedulePurges(services, (what, err) => failures.report(`${what} purge failed`, err));
   const worker = config.billing.runInServer
     ? startBillingWorker(services, {
         intervalMs: config.billing.intervalSeconds * 1000,
@@ -162,8 +162,12 @@ export async function startServer(
   return { app, services, worker };
 }
 
-function scheduleIdempotencyPurge(services: Services, onError: (err: unknown) => void) {
-  const purge = () => services.idempotency.purgeExpired().catch(onError);
+/** Hourly: idempotency keys past their day, and the webhook log's settled events past 30 days. */
+function schedulePurges(services: Services, onError: (what: string, err: unknown) => void) {
+  const purge = () => {
+    void services.idempotency.purgeExpired().catch((err) => onError('idempotency', err));
+    void services.webhooks.purgeOld().catch((err) => onError('webhook log', err));
+  };
   void purge();
   return setInterval(purge, 3600_000).unref();
 }

@@ -242,7 +242,7 @@ function sendingStore(db: Executor, dialect: DialectName): Pick<WebhookRepositor
 }
 
 /** What the panel reads and replays, and the events the CLI's test writes. */
-function logStore(db: Executor): Pick<WebhookRepository, 'insertEvents' | 'log' | 'find' | 'replay'> {
+function logStore(db: Executor): Pick<WebhookRepository, 'insertEvents' | 'log' | 'find' | 'replay' | 'purgeSettled'> {
   return {
     async insertEvents(events) {
       if (events.length > 0) await db.insertInto('webhook_events').values(events.map(toEventRow)).execute();
@@ -276,6 +276,14 @@ function logStore(db: Executor): Pick<WebhookRepository, 'insertEvents' | 'log' 
         .$call(whereScope(scope))
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
+    },
+    async purgeSettled(before) {
+      const result = await db
+        .deleteFrom('webhook_events')
+        .where('status', 'in', ['DELIVERED', 'FAILED'])
+        .where('created_at', '<', before)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   };
 }

@@ -1742,4 +1742,19 @@ export const mutants: Mutant[] = [
     replace: 'if (!request.allowLinkLocal && linkLocal === addresses[1])',
     tests: ['test/webhooks/webhook-ssrf.test.ts'],
   },
+  // The webhook log's purge (issue 35).
+  {
+    id: 'webhook-purge-takes-waiting',
+    file: `${S}webhooks-store.ts`,
+    find: ".where('status', 'in', ['DELIVERED', 'FAILED'])",
+    replace: '',
+    tests: ['test/webhooks/webhook-log-purge.test.ts'],
+  },
+  {
+    id: 'webhook-purge-keeps-days-wrong',
+    file: `${D}webhooks/webhooks.ts`,
+    find: 'export const KEEP_LOG_MS = 30 * 24 * 60 * 60 * 1000;',
+    replace: 'export const KEEP_LOG_MS = 31 * 24 * 60 * 60 * 1000;',
+    tests: ['test/webhooks/webhook-log-purge.test.ts'],
+  },
 ];

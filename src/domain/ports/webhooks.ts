@@ -88,6 +88,8 @@ export interface WebhookRepository {
   find(scope: Scope, id: string): Promise<WebhookEvent | undefined>;
   /** Puts a delivered or failed event back in the outbox, due at `now`; false when it is not the scope's or waits already. */
   replay(scope: Scope, id: string, now: string): Promise<boolean>;
+  /** Deletes the delivered and given-up events written before `before`; how many. */
+  purgeSettled(before: string): Promise<number>;
 }
 
 /** What an event of a change carries, as the store writes it in the change's database transaction. */

@@ -33,11 +33,17 @@ export function webhookService(deps: WebhookDeps, options: WebhookOptions = {}) 
       return events.map((event) => ({ ...event, body: eventBody(event, deps.present) }));
     },
     replay: (scope: Scope, id: string) => replayEvent(ctx, scope, id),
+    /** Forgets delivered and given-up events once their log is 30 days old (the server does it hourly). */
+    purgeOld: (): Promise<number> =>
+      deps.store.webhooks.purgeSettled(new Date(deps.clock.real().getTime() - KEEP_LOG_MS).toISOString()),
     /** Sends what is due (the worker's loop); `budgetMs` bounds a run, `stopping` ends it early. */
     runDue: (budgetMs = Infinity, stopping: () => boolean = () => false): Promise<WebhookReport> =>
       runDueWebhooks(ctx, budgetMs, stopping),
   };
 }
+
+/** How long the delivery log keeps a settled event (docs/decisions.md §27). */
+export const KEEP_LOG_MS = 30 * 24 * 60 * 60 * 1000;
 
 export type WebhookService = ReturnType<typeof webhookService>;
 export type LoggedWebhookEvent = WebhookEvent & { body: string };
