@@ -29,10 +29,17 @@ for (const kind of await storeKinds()) {
       for (let i = 0; i < count; i++) ids.push(await v.buy(product.id, { email: `feed-${i}@example.com` }));
       return ids;
     };
+    // The feed's own order (oldest change first; two purchases in one millisecond by id), read without
+    // marking anything: the order the loop must give. It holds exactly the purchases made.
+    const feedOrder = async (v: TestVendor, ids: string[]) => {
+      const listed = (await sdkFor(t, v).listChangedTransactions()).changes.map((c) => c.id);
+      assert.deepEqual([...listed].sort(), [...ids].sort());
+      return listed;
+    };
 
     test('each change is marked processed after its loop body has finished, and the feed is empty after the loop', async () => {
       const v = await t.newVendor();
-      const ids = await bought(v, 3);
+      const ids = await feedOrder(v, await bought(v, 3));
       const { fetch, sent } = recordingFetch();
       const seen: string[] = [];
       for await (const change of sdkFor(t, v, { fetch }).changes()) {
@@ -49,7 +56,7 @@ for (const kind of await storeKinds()) {
 
     test('a throw in the loop body leaves that change unmarked: it comes again in the next loop', async () => {
       const v = await t.newVendor();
-      const [first, second] = await bought(v, 2);
+      const [first, second] = await feedOrder(v, await bought(v, 2));
       const { fetch, sent } = recordingFetch();
       const sdk = sdkFor(t, v, { fetch });
       const failing = async () => {
@@ -66,7 +73,7 @@ for (const kind of await storeKinds()) {
 
     test('pages of `limit` are followed while x-more-changes says more are waiting', async () => {
       const v = await t.newVendor();
-      const ids = await bought(v, 5);
+      const ids = await feedOrder(v, await bought(v, 5));
       const { fetch, sent } = recordingFetch();
       const seen: string[] = [];
       for await (const change of sdkFor(t, v, { fetch }).changes({ limit: 2 })) seen.push(change.id);
