@@ -48,14 +48,17 @@ const coveredBy =
   (eb: Where) =>
     eb.and([ofChain(f)(eb), inside(range), notCoveredBefore(before)(eb)]);
 
-/** Not covered by any statement of the vendor: in each currency, not inside the chain's latest range. */
-export async function uncoveredOf(db: Executor, vendorId: string, environment: Environment) {
-  const rows = await db
+/**
+ * Each currency chain's latest statement of the vendor: what the balances start from (its carry, and
+ * its range). Statements made by range come after every one that lists its entries (migration 0025),
+ * so when the latest has no range, no statement of that chain has one.
+ */
+export function latestStatements(db: Executor, vendorId: string, environment: Environment) {
+  return db
     .selectFrom('payout_statements as s')
-    .select(['s.currency', 's.covers_to', 's.until', 's.held_from'])
+    .select(['s.currency', 's.carried_out_minor', 's.covers_to', 's.until', 's.held_from'])
     .where('s.vendor_id', '=', vendorId)
     .where('s.environment', '=', environment)
-    .where('s.covers_to', 'is not', null)
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
@@ -64,25 +67,30 @@ export async function uncoveredOf(db: Executor, vendorId: string, environment: E
             .whereRef('later.vendor_id', '=', 's.vendor_id')
             .whereRef('later.environment', '=', 's.environment')
             .whereRef('later.currency', '=', 's.currency')
-            .whereRef('later.seq', '>', 's.seq')
-            .where('later.covers_to', 'is not', null),
+            .whereRef('later.seq', '>', 's.seq'),
         ),
       ),
     )
     .execute();
-  return (eb: Where) =>
+}
+
+/** Not covered by any statement: listed by none, and in each currency not inside its chain's latest range. */
+export const uncoveredBy =
+  (latest: Awaited<ReturnType<typeof latestStatements>>) =>
+  (eb: Where): Expression<SqlBool> =>
     eb.and([
       eb.not(listed),
-      ...rows.map((r) =>
-        eb.not(
-          eb.and([
-            eb('ledger_entries.income_currency', '=', r.currency),
-            inside({ coversTo: Number(r.covers_to), until: r.until, heldFrom: r.held_from }),
-          ]),
+      ...latest
+        .filter((r) => r.covers_to !== null)
+        .map((r) =>
+          eb.not(
+            eb.and([
+              eb('ledger_entries.income_currency', '=', r.currency),
+              inside({ coversTo: Number(r.covers_to), until: r.until, heldFrom: r.held_from }),
+            ]),
+          ),
         ),
-      ),
     ]);
-}
 
 /** The chain's latest range before the statement `seq` (every statement's, without `seq`). */
 export async function latestRange(

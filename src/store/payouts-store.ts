@@ -3,7 +3,7 @@ import type { CoverFilter, PayoutStatement, VendorBalance } from '../domain/book
 import type { Environment } from '../domain/model.ts';
 import type { PayoutRepository } from '../domain/ports.ts';
 import { isUniqueViolation, type DialectName, type Executor } from './database.ts';
-import { cover, coveredEntries, listedEntries, uncoveredOf } from './payout-coverage.ts';
+import { cover, coveredEntries, latestStatements, listedEntries, uncoveredBy } from './payout-coverage.ts';
 import type { PayoutStatementsTable } from './schema-payouts.ts';
 
 function toStatement(row: Selectable<PayoutStatementsTable>): PayoutStatement {
@@ -156,7 +156,7 @@ async function balances(
   environment: Environment,
   heldFrom: string,
 ): Promise<VendorBalance[]> {
-  const uncovered = await uncoveredOf(db, vendorId, environment);
+  const latest = await latestStatements(db, vendorId, environment);
   const open = await db
     .selectFrom('ledger_entries')
     .select([
@@ -168,27 +168,8 @@ async function balances(
     ])
     .where('vendor_id', '=', vendorId)
     .where('environment', '=', environment)
-    .where(uncovered)
+    .where(uncoveredBy(latest))
     .groupBy('income_currency')
-    .execute();
-  const carried = await db
-    .selectFrom('payout_statements as s')
-    .select(['s.currency', 's.carried_out_minor'])
-    .where('s.vendor_id', '=', vendorId)
-    .where('s.environment', '=', environment)
-    .where('s.carried_out_minor', '<', 0)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('payout_statements as later')
-            .select('later.id')
-            .whereRef('later.vendor_id', '=', 's.vendor_id')
-            .whereRef('later.environment', '=', 's.environment')
-            .whereRef('later.currency', '=', 's.currency')
-            .whereRef('later.seq', '>', 's.seq'),
-        ),
-      ),
-    )
     .execute();
   const byCurrency = new Map<string, VendorBalance>();
   const of = (currency: string) => {
@@ -201,7 +182,7 @@ async function balances(
     b.balanceMinor += Number(row.open);
     b.heldMinor += Number(row.held);
   }
-  for (const row of carried) {
+  for (const row of latest.filter((r) => Number(r.carried_out_minor) < 0)) {
     const b = of(row.currency);
     b.carriedMinor = Number(row.carried_out_minor);
     b.balanceMinor += b.carriedMinor;
