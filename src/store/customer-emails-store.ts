@@ -1,8 +1,9 @@
-import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { CustomerEmailKind, Environment } from '../domain/model.ts';
 import type { OutboxEmail, Repositories } from '../domain/ports.ts';
 import type { DialectName, Executor } from './database.ts';
-import type { CustomerEmailsTable, Schema } from './schema.ts';
+import type { CustomerEmailsTable } from './schema.ts';
+import { leaseDue } from './outbox-lease.ts';
 import { whereScope } from './scope.ts';
 
 function toEmail(row: Selectable<CustomerEmailsTable>): OutboxEmail {
@@ -60,30 +61,16 @@ function outboxQueue(db: Executor): Pick<OutboxRepository, 'enqueue'> {
 function outboxSending(db: Executor, dialect: DialectName): Pick<OutboxRepository, 'claim' | 'settle'> {
   return {
     async claim(q) {
-      const free = (eb: ExpressionBuilder<Schema, 'customer_emails'>) =>
-        eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', q.now)]);
-      let due = db
+      const due = db
         .selectFrom('customer_emails')
         .select('id')
         .where('status', '=', 'PENDING')
         .where('next_try_at', '<=', q.now)
-        .where(free)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', q.now)]))
         .orderBy('next_try_at')
         .orderBy('id')
         .limit(q.limit);
-      // PostgreSQL: the locking subquery is run once, as an array. Written as `id in (subquery)`, the
-      // planner may rescan it for every row (a nested-loop semi-join), each rescan skipping the rows
-      // the scan before locked, and so claim every due row, not `limit`.
-      if (dialect === 'postgres') due = due.forUpdate().skipLocked();
-      const rows = await db
-        .updateTable('customer_emails')
-        .set({ lease_owner: q.owner, lease_until: q.leaseUntil })
-        .where(dialect === 'postgres' ? sql<boolean>`id = any(array(${due}))` : (eb) => eb('id', 'in', due))
-        // Checked again on the row itself: on SQLite this is the guard against a claim between the select and the update.
-        .where('status', '=', 'PENDING')
-        .where(free)
-        .returningAll()
-        .execute();
+      const rows = await leaseDue(db, dialect, 'customer_emails', due, q);
       return rows.map(toEmail).sort((a, b) => a.nextTryAt.localeCompare(b.nextTryAt) || a.id.localeCompare(b.id));
     },
 

@@ -1,9 +1,9 @@
-import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { ChangeFlag, Environment } from '../domain/model.ts';
 import type { Repositories, StoredWebhookEndpoint, WebhookEvent } from '../domain/ports.ts';
 import type { DialectName, Executor } from './database.ts';
-import type { Schema } from './schema.ts';
 import type { WebhookEndpointsTable, WebhookEventsTable } from './schema-webhooks.ts';
+import { leaseDue } from './outbox-lease.ts';
 import { whereScope } from './scope.ts';
 
 type WebhookRepository = Repositories['webhooks'];
@@ -166,9 +166,7 @@ function endpointHealthStore(
 function sendingStore(db: Executor, dialect: DialectName): Pick<WebhookRepository, 'claim' | 'settle' | 'release'> {
   return {
     async claim(q) {
-      const free = (eb: ExpressionBuilder<Schema, 'webhook_events'>) =>
-        eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', q.now)]);
-      let due = db
+      const due = db
         .selectFrom('webhook_events as e')
         .select('e.id')
         .where('e.status', '=', 'PENDING')
@@ -197,16 +195,7 @@ function sendingStore(db: Executor, dialect: DialectName): Pick<WebhookRepositor
         .orderBy('e.next_try_at')
         .orderBy('e.id')
         .limit(q.limit);
-      // As the e-mail outbox's claim (customer-emails-store.ts): PostgreSQL runs the locking subquery once, as an array.
-      if (dialect === 'postgres') due = due.forUpdate('e').skipLocked();
-      const rows = await db
-        .updateTable('webhook_events')
-        .set({ lease_owner: q.owner, lease_until: q.leaseUntil })
-        .where(dialect === 'postgres' ? sql<boolean>`id = any(array(${due}))` : (eb) => eb('id', 'in', due))
-        .where('status', '=', 'PENDING')
-        .where(free)
-        .returningAll()
-        .execute();
+      const rows = await leaseDue(db, dialect, 'webhook_events', due, q);
       return rows.map(toEvent).sort((a, b) => a.nextTryAt.localeCompare(b.nextTryAt) || a.id.localeCompare(b.id));
     },
     async settle(id, owner, o) {
