@@ -245,6 +245,12 @@ export interface Transaction {
   buyerAddress: string | null;
   /** EU reverse charge applied: 0% VAT charged, the buyer accounts for it (the invoice must say so). */
   reverseCharge: boolean;
+  /** The buyer's language, a supported locale tag (src/i18n); null is English. Renewal e-mails and invoices use it. */
+  locale: string | null;
+  /** The name invoices are made out to: first and last name at checkout, editable in the portal; null when none was given. */
+  buyerName: string | null;
+  /** What the customer gave as the reason when cancelling in the portal; null when none. */
+  cancelReason: string | null;
   /** A subscription's billing schedule; absent for one-time payments and vaulted methods. */
   billing?: BillingSchedule | undefined;
 }

@@ -181,6 +181,10 @@ export interface TransactionsTable {
    * status (STOPPED_SUBSCRIPTION_STATUSES), cleared when it is live again. What churn counts by.
    */
   cancelled_at: string | null;
+  /** The buyer's language (a supported locale tag), the billing name, and a portal cancellation's reason (migration 0029). */
+  locale: string | null;
+  buyer_name: string | null;
+  cancel_reason: string | null;
 }
 
 export interface LedgerEntriesTable {

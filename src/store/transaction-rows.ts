@@ -47,6 +47,9 @@ export function toTransaction(row: Selectable<TransactionsTable>): Transaction {
     postalCode: row.postal_code ?? null,
     buyerAddress: row.buyer_address ?? null,
     reverseCharge: Number(row.reverse_charge) === 1,
+    locale: row.locale ?? null,
+    buyerName: row.buyer_name ?? null,
+    cancelReason: row.cancel_reason ?? null,
     billing: row.billing_anchor
       ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) }
       : undefined,
@@ -97,6 +100,9 @@ export function toTransactionRow(t: Transaction): Insertable<TransactionsTable> 
     postal_code: t.postalCode,
     buyer_address: t.buyerAddress,
     reverse_charge: t.reverseCharge ? 1 : 0,
+    locale: t.locale,
+    buyer_name: t.buyerName,
+    cancel_reason: t.cancelReason,
   };
 }
 

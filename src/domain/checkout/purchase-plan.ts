@@ -161,6 +161,14 @@ function openedTransaction(
     postalCode: request.zip?.trim().slice(0, 16) || null,
     buyerAddress: checked.buyerAddress,
     reverseCharge: business?.reverseCharge ?? false,
+    locale: request.locale ?? null,
+    buyerName:
+      [request.firstName, request.lastName]
+        .map((part) => part?.trim() ?? '')
+        .filter(Boolean)
+        .join(' ')
+        .slice(0, 200) || null,
+    cancelReason: null,
     productName: product.name,
     type: product.type,
     status,

@@ -64,6 +64,8 @@ export interface PurchaseRequest {
   expectedTotal?: { currency: string; totalMinor: number } | undefined;
   /** The attempt's key from what the client sent (the checkout form's token): the same key is the same purchase. */
   attemptKey?: string | undefined;
+  /** The language the buyer saw the checkout in (a supported locale tag); kept on the transaction. */
+  locale?: string | undefined;
 }
 
 /** Where the customer is: what decides the currency and the tax. */

@@ -26,6 +26,7 @@ import * as operatorAccounts from './0024-operator-accounts.ts';
 import * as payoutRanges from './0025-payout-ranges.ts';
 import * as webhooks from './0026-webhooks.ts';
 import * as productArchive from './0028-product-archive.ts';
+import * as buyerLocale from './0029-buyer-locale.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0025-payout-ranges': payoutRanges,
   '0026-webhooks': webhooks,
   '0028-product-archive': productArchive,
+  '0029-buyer-locale': buyerLocale,
 };
 
 /** Every migration this version knows, by name. */
