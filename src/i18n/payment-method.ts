@@ -22,7 +22,18 @@ export function brandName(brand: string): string {
   return BRAND_NAMES[id] ?? id.replace(/[_-]+/g, ' ').replace(/\b\p{L}/gu, (c) => c.toUpperCase());
 }
 
-/** "Visa ending in 4242" in the reader's language. */
-export function cardLabel(tr: Translator, card: { brand: string; last4: string }): string {
-  return tr.t('common.cardEnding', { brand: brandName(card.brand), last4: card.last4 });
+/**
+ * What a buyer paid with, as every page, e-mail and document shows it. `type` is the processor's
+ * method type ("card" when absent), `wallet` the wallet a card was used through (Apple Pay, Google Pay).
+ */
+export interface MethodShown {
+  brand: string;
+  last4: string;
+  type?: string | null | undefined;
+  wallet?: string | null | undefined;
+}
+
+/** "Visa ending in 4242" in the reader's language: the one place a payment method is put into words. */
+export function paymentMethodLabel(tr: Translator, method: MethodShown): string {
+  return tr.t('common.cardEnding', { brand: brandName(method.brand), last4: method.last4 });
 }

@@ -3,13 +3,13 @@
  * `npm run mutants` (support/mutation/run-mutants.ts). Each is one small, realistic mistake:
  * `find` must occur exactly once in `file`; `tests` are the few test files that should notice it.
  */
-export interface Mutant {
-  id: string;
-  file: string;
-  find: string;
-  replace: string;
-  tests: string[];
-}
+import type { Mutant } from './mutant.ts';
+import { checkoutLanguageMutants } from './mutants-checkout-i18n.ts';
+import { portalMutants } from './mutants-portal.ts';
+import { documentLanguageMutants } from './mutants-documents-i18n.ts';
+import { panelDetailMutants } from './mutants-panel-detail.ts';
+import { paymentMethodMutants } from './mutants-payment-methods.ts';
+export type { Mutant } from './mutant.ts';
 
 const FAULTS = 'test/faults/money-faults.test.ts';
 const REFUNDS = 'test/api/refunds.test.ts';
@@ -1757,4 +1757,5 @@ export const mutants: Mutant[] = [
     replace: 'export const KEEP_LOG_MS = 31 * 24 * 60 * 60 * 1000;',
     tests: ['test/webhooks/webhook-log-purge.test.ts'],
   },
+  ...[checkoutLanguageMutants, portalMutants, documentLanguageMutants, panelDetailMutants, paymentMethodMutants].flat(),
 ];

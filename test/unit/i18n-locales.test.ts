@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import {
   acceptedTags,
   brandName,
-  cardLabel,
+  paymentMethodLabel,
   resolveLocale,
   supportedLocale,
   translator,
@@ -73,9 +73,9 @@ describe('translator', () => {
     assert.equal(brandName('visa'), 'Visa');
     assert.equal(brandName('amex'), 'American Express');
     assert.equal(brandName('some_new_brand'), 'Some New Brand');
-    assert.equal(cardLabel(translator('en'), { brand: 'visa', last4: '4242' }), 'Visa ending in 4242');
+    assert.equal(paymentMethodLabel(translator('en'), { brand: 'visa', last4: '4242' }), 'Visa ending in 4242');
     assert.equal(
-      cardLabel(translator('fr'), { brand: 'mastercard', last4: '4444' }),
+      paymentMethodLabel(translator('fr'), { brand: 'mastercard', last4: '4444' }),
       'Mastercard se terminant par 4444',
     );
   });

@@ -1,0 +1,4 @@
+import type { Mutant } from './mutant.ts';
+
+/** Mutants of payment methods beyond cards (issue 36). */
+export const paymentMethodMutants: Mutant[] = [];
