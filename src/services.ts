@@ -259,6 +259,7 @@ function moneyServices(config: Config, overrides: ServiceOverrides, base: Founda
     protocol,
     reversals,
     bookings: { PURCHASE: purchases.booking, VAULTED: vaulted.booking, REFUND: refunds.booking },
+    cancel: (scope, id, who) => transactions.cancel(scope, id, who),
     // Billing books a renewal the customer authenticated after the bank held it, once; a processor
     // that did not answer leaves the event to be tried again later.
     authenticatedRenewal: async (attempt, reference) => {

@@ -294,6 +294,12 @@ export interface LedgerEntry {
   description?: string | null;
 }
 
+/**
+ * What a buyer paid with and what later charges use (docs/decisions.md §37). `type` is the processor's
+ * method type ("card" when absent: every method before migration 0031); a method without a card has
+ * `brand` '' and expiry 0, and `last4` the account's last digits where it has them (SEPA, a bank account).
+ * `wallet`: the wallet a card was used through ("apple_pay", "google_pay"), else null.
+ */
 export interface PaymentMethod {
   id: string;
   token: string;
@@ -301,6 +307,8 @@ export interface PaymentMethod {
   last4: string;
   expMonth: number;
   expYear: number;
+  type?: string | undefined;
+  wallet?: string | null | undefined;
 }
 
 export type LicenceStatus = 'ACTIVE' | 'INACTIVE' | 'NOT_FOUND';

@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import type { InboundEvent, ProcessorEvent } from '../domain/payments/index.ts';
 import { idOf, METADATA_ATTEMPT } from './stripe-ids.ts';
+import { tokenOf } from './stripe-outcomes.ts';
 
 // Stripe's events as the processor events opentill books (decisions §10b), read through the SDK.
 
@@ -56,7 +57,7 @@ export async function translate(stripe: Stripe, inbound: InboundEvent): Promise<
     case 'charge.dispute.funds_reinstated': {
       const paymentIntent = idOf(event.data.object.payment_intent);
       if (!paymentIntent) return ignored('not a PaymentIntent');
-      const intent = await stripe.paymentIntents.retrieve(paymentIntent);
+      const intent = await stripe.paymentIntents.retrieve(paymentIntent, { expand: ['payment_method'] });
       const attemptId = attemptOf(intent);
       if (!attemptId) return ignored('not made by opentill');
       // The dispute as it stands now, not as this (perhaps old) event saw it.
@@ -69,8 +70,11 @@ export async function translate(stripe: Stripe, inbound: InboundEvent): Promise<
         amountMinor: dispute.amount,
         currency: dispute.currency.toUpperCase(),
         outcome: disputeOutcome(dispute.status),
+        byProvider: decidedByProvider(intent.payment_method),
       };
     }
+    case 'mandate.updated':
+      return mandateEvent(stripe, event.data.object);
     default:
       return ignored(`opentill does not act on ${event.type}`);
   }
@@ -80,4 +84,25 @@ export async function translate(stripe: Stripe, inbound: InboundEvent): Promise<
 function disputeOutcome(status: string): 'open' | 'won' | 'lost' {
   if (status === 'won') return 'won';
   return status === 'lost' ? 'lost' : 'open';
+}
+
+/**
+ * Who decided a dispute: a card's issuer (also for a card in Apple Pay or Google Pay, whose disputes
+ * are the card network's), or the provider of any other method: PayPal, Klarna, Link, the bank of a
+ * SEPA or ACH debit (§37).
+ */
+function decidedByProvider(method: Stripe.PaymentMethod | string | null): boolean {
+  return typeof method === 'object' && method !== null && method.type !== 'card';
+}
+
+/**
+ * A mandate no longer active: the customer revoked it at their bank or wallet (a SEPA mandate, a PayPal
+ * billing agreement), so the stored method can never be charged again. Its token names it as opentill stored it.
+ */
+async function mandateEvent(stripe: Stripe, mandate: Stripe.Mandate): Promise<ProcessorEvent> {
+  if (mandate.status !== 'inactive') return { kind: 'ignored', reason: `a mandate now ${mandate.status}` };
+  const method = await stripe.paymentMethods.retrieve(idOf(mandate.payment_method)!);
+  const customer = idOf(method.customer);
+  if (!customer) return { kind: 'ignored', reason: 'a payment method no customer keeps' };
+  return { kind: 'method-revoked', token: tokenOf(customer, method.id, method.type) };
 }

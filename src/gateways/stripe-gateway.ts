@@ -20,6 +20,7 @@ import {
   intentOutcome,
   lookupByAttempt,
   lookupSession,
+  parseToken,
   type StripeCalls,
 } from './stripe-outcomes.ts';
 
@@ -48,12 +49,6 @@ export interface StripeGatewayOptions {
 /** An attempt asked again this long after it was recorded is looked up before it is charged (Stripe keeps idempotency keys for 24 hours). */
 const LOOK_BEFORE_CHARGING_AFTER_MS = 60 * 60_000;
 
-/** A card's token (tokenOf, stripe-outcomes.ts) read back as Stripe's customer and payment method ids. */
-function parseToken(token: string): { customer: string; paymentMethod: string } | undefined {
-  const match = /^(cus_\w+)\/(pm_\w+)$/.exec(token);
-  return match ? { customer: match[1]!, paymentMethod: match[2]! } : undefined;
-}
-
 /** A browser session: a PaymentIntent for an amount, a SetupIntent to keep a card for later. */
 async function startSession({ stripe }: StripeCalls, request: SessionRequest): Promise<SessionStart> {
   const metadata = { [METADATA_ATTEMPT]: request.attemptId, [METADATA_SESSION]: '1' };
@@ -77,7 +72,9 @@ async function startSession({ stripe }: StripeCalls, request: SessionRequest): P
           amount: request.amountMinor,
           currency: request.currency.toLowerCase(),
           customer,
-          allowed_payment_method_types: ['card'],
+          // Every method the account offers for this currency (Stripe's dynamic payment methods); to be kept
+          // for later, only those that can be charged off-session: Stripe leaves out the rest (§37).
+          automatic_payment_methods: { enabled: true },
           ...(request.saveForLater ? { setup_future_usage: 'off_session' as const } : {}),
           description: request.description,
           metadata,
@@ -89,7 +86,7 @@ async function startSession({ stripe }: StripeCalls, request: SessionRequest): P
     const setup = await stripe.setupIntents.create(
       {
         customer,
-        allowed_payment_method_types: ['card'],
+        automatic_payment_methods: { enabled: true },
         usage: 'off_session',
         description: request.description,
         metadata,
@@ -116,7 +113,7 @@ async function charge(calls: StripeCalls, request: ChargeRequest): Promise<Charg
     return {
       status: 'DECLINED',
       code: 'card_declined',
-      message: 'The stored card cannot be used with this processor.',
+      message: 'The stored payment method cannot be used with this processor.',
       permanent: true,
     };
   if (request.recordedAt && now().getTime() - Date.parse(request.recordedAt) > LOOK_BEFORE_CHARGING_AFTER_MS) {
@@ -131,7 +128,8 @@ async function charge(calls: StripeCalls, request: ChargeRequest): Promise<Charg
         currency: request.currency.toLowerCase(),
         customer: token.customer,
         payment_method: token.paymentMethod,
-        allowed_payment_method_types: ['card'],
+        // The stored method's own type: nothing else may be charged, and none of its kind redirects off-session.
+        allowed_payment_method_types: [token.type as Stripe.PaymentIntentCreateParams.AllowedPaymentMethodType],
         off_session: true,
         confirm: true,
         metadata: { [METADATA_ATTEMPT]: request.attemptId },

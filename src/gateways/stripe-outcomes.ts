@@ -24,8 +24,18 @@ export interface StripeCalls {
 /** A browser session the customer left unfinished this long is cancelled, so it can never be paid later. */
 export const SESSION_LIFETIME_MS = 60 * 60_000;
 
-/** What opentill stores as a card's token: Stripe's customer and payment method ids. */
-export const tokenOf = (customer: string, paymentMethod: string) => `${customer}/${paymentMethod}`;
+/**
+ * What opentill stores as a method's token: Stripe's customer and payment method ids, and the method's
+ * type when it is not a card (a later off-session charge allows exactly that type; §37).
+ */
+export const tokenOf = (customer: string, paymentMethod: string, type = 'card') =>
+  type === 'card' ? `${customer}/${paymentMethod}` : `${customer}/${paymentMethod}/${type}`;
+
+/** A token (tokenOf) read back as Stripe's customer and payment method ids and the method's type. */
+export function parseToken(token: string): { customer: string; paymentMethod: string; type: string } | undefined {
+  const match = /^(cus_\w+)\/(pm_\w+)(?:\/([a-z_]+))?$/.exec(token);
+  return match ? { customer: match[1]!, paymentMethod: match[2]!, type: match[3] ?? 'card' } : undefined;
+}
 
 /** Stripe's error code and decline reason as opentill's decline code; anything else is a plain decline. */
 function declineCodeOf(code: string | undefined, reason: string): DeclineCode {
@@ -53,17 +63,46 @@ export function declineOf(code: string | undefined, declineCode: string | undefi
   };
 }
 
-function cardOf(
+/** The last digits a bank-account method has (SEPA's IBAN, a US or UK account); '' for one without. */
+function accountDigitsOf(method: Stripe.PaymentMethod): string {
+  return (
+    method.sepa_debit?.last4 ??
+    method.us_bank_account?.last4 ??
+    method.bacs_debit?.last4 ??
+    method.au_becs_debit?.last4 ??
+    method.acss_debit?.last4 ??
+    ''
+  );
+}
+
+/**
+ * What opentill keeps of the method a customer paid with: a card's brand, last 4, expiry and wallet
+ * (Apple Pay, Google Pay); for any other type (SEPA, PayPal, Link, a bank account) its type and the
+ * account's last digits, with no brand or expiry (§37).
+ */
+export function methodOf(
   customer: string | null,
   method: Stripe.PaymentMethod | string | null | undefined,
 ): TokenizedCard | undefined {
-  if (!customer || !method || typeof method === 'string' || !method.card) return undefined;
+  if (!customer || !method || typeof method === 'string') return undefined;
+  if (method.type === 'card' && method.card)
+    return {
+      token: tokenOf(customer, method.id),
+      brand: method.card.brand,
+      last4: method.card.last4,
+      expMonth: method.card.exp_month,
+      expYear: method.card.exp_year,
+      type: 'card',
+      wallet: method.card.wallet?.type ?? null,
+    };
   return {
-    token: tokenOf(customer, method.id),
-    brand: method.card.brand,
-    last4: method.card.last4,
-    expMonth: method.card.exp_month,
-    expYear: method.card.exp_year,
+    token: tokenOf(customer, method.id, method.type),
+    brand: '',
+    last4: accountDigitsOf(method),
+    expMonth: 0,
+    expYear: 0,
+    type: method.type,
+    wallet: null,
   };
 }
 
@@ -116,7 +155,7 @@ export function intentOutcome(intent: Stripe.PaymentIntent): ChargeResult | NotF
         status: 'SUCCEEDED',
         reference: intent.id,
         feeMinor: feeOf(intent),
-        method: cardOf(idOf(intent.customer), intent.payment_method),
+        method: methodOf(idOf(intent.customer), intent.payment_method),
       };
     case 'canceled':
       return { status: 'NOT_FOUND' };
@@ -140,7 +179,7 @@ export async function lookupSession(calls: StripeCalls, reference: string): Prom
         status: 'SUCCEEDED',
         reference: '',
         feeMinor: 0,
-        method: cardOf(idOf(setup.customer), setup.payment_method),
+        method: methodOf(idOf(setup.customer), setup.payment_method),
       };
     }
     if (setup.status === 'canceled') return { status: 'NOT_FOUND' };

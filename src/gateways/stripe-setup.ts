@@ -18,6 +18,7 @@ export const STRIPE_EVENTS = [
   'charge.dispute.closed',
   'charge.dispute.funds_withdrawn',
   'charge.dispute.funds_reinstated',
+  'mandate.updated',
 ] as const;
 
 export interface StripeSetupReport {

@@ -198,6 +198,8 @@ export function paymentMethodsStore(db: Executor): Repositories['paymentMethods'
           last4: method.last4,
           exp_month: method.expMonth,
           exp_year: method.expYear,
+          type: method.type ?? 'card',
+          wallet: method.wallet ?? null,
           created_at: createdAt,
         })
         .execute();
@@ -212,8 +214,26 @@ export function paymentMethodsStore(db: Executor): Repositories['paymentMethods'
           last4: row.last4,
           expMonth: Number(row.exp_month),
           expYear: Number(row.exp_year),
+          type: row.type,
+          wallet: row.wallet,
         }
       );
+    },
+    async chargedWith(environment, token) {
+      const rows = await db
+        .selectFrom('payment_methods')
+        .innerJoin('transactions', 'transactions.payment_method_id', 'payment_methods.id')
+        .select(['transactions.id', 'transactions.vendor_id'])
+        .where('payment_methods.environment', '=', environment)
+        .where('payment_methods.token', '=', token)
+        .where('transactions.status', 'in', [
+          'SUBSCRIPTION_STATUS_ACTIVE',
+          'SUBSCRIPTION_STATUS_ACTIVE_TRIAL',
+          'VAULTED_STATUS_ACTIVE',
+        ])
+        .orderBy('transactions.id')
+        .execute();
+      return rows.map((r) => ({ scope: { vendorId: r.vendor_id, environment }, transactionId: r.id }));
     },
   };
 }

@@ -123,6 +123,10 @@ export interface PaymentMethodsTable {
   exp_month: number;
   exp_year: number;
   created_at: string;
+  /** The processor's method type, "card" for every row before migration 0031 (docs/decisions.md §37). */
+  type: Generated<string>;
+  /** The wallet a card was used through ("apple_pay", "google_pay"); null when none. */
+  wallet: string | null;
 }
 
 export interface TransactionsTable {

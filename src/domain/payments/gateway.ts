@@ -58,6 +58,9 @@ export interface TokenizedCard {
   last4: string;
   expMonth: number;
   expYear: number;
+  /** The processor's method type when not a plain card ("sepa_debit", "paypal"), and a card's wallet (§37). */
+  type?: string | undefined;
+  wallet?: string | null | undefined;
 }
 
 export type TokenizeResult = { status: 'OK'; card: TokenizedCard } | Decline;
@@ -166,7 +169,11 @@ export type ProcessorEvent =
       amountMinor: number;
       currency: string;
       outcome: 'open' | 'won' | 'lost';
+      /** Decided by the provider of a method other than a card (PayPal, a bank's debit): a stopped subscription says WALLET_PROVIDER (§37). */
+      byProvider?: boolean | undefined;
     }
+  /** The customer revoked a stored method's mandate at their bank or wallet: it can never be charged again (§37). */
+  | { kind: 'method-revoked'; token: string }
   | { kind: 'ignored'; reason: string };
 
 export interface PaymentGateway {

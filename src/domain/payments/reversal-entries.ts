@@ -32,6 +32,8 @@ export interface ReversalRequest {
   reason?: string | null | undefined;
   /** The entry's ids, chosen when the refund was asked, so its answer names what is booked. */
   ids?: { id: string; hashId: string } | undefined;
+  /** Who stops a subscription or stored method a chargeback ends: the platform, unless a wallet or bank decided it (§37). */
+  by?: 'WALLET_PROVIDER' | undefined;
 }
 
 /** `at`, or just after the latest of `entries`: a reversal comes after what it reverses in the ledger's order, even within a millisecond. */

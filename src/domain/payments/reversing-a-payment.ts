@@ -21,7 +21,9 @@ function patchFor(request: ReversalRequest, fully: boolean, latest: boolean): Tr
   }
   // A chargeback: the customer disputed; a subscription or a stored method is stopped by the platform.
   const patch: TransactionPatch =
-    transaction.type === 'ONETIME' ? {} : { whoCanceled: transaction.whoCanceled ?? 'TRANSACTION_CLOUD_ADMIN' };
+    transaction.type === 'ONETIME'
+      ? {}
+      : { whoCanceled: transaction.whoCanceled ?? request.by ?? 'TRANSACTION_CLOUD_ADMIN' };
   if (fully) return { ...patch, status: 'TRANSACTION_STATUS_REFUNDED', nextCharge: null };
   if (transaction.type === 'SUBSCRIPTION')
     return { ...patch, status: 'SUBSCRIPTION_STATUS_CANCELLED', nextCharge: null };

@@ -49,6 +49,8 @@ export interface CustomerRepository {
 export interface PaymentMethodRepository {
   insert(scope: Scope, customerId: string, gateway: string, method: PaymentMethod, createdAt: string): Promise<void>;
   find(id: string): Promise<PaymentMethod | undefined>;
+  /** The running subscriptions and active vaulted methods of `environment` that charge the method stored as `token`. */
+  chargedWith(environment: Environment, token: string): Promise<{ scope: Scope; transactionId: string }[]>;
 }
 
 export interface LicenceRepository {

@@ -31,6 +31,7 @@ export async function actOnDispute(
         amountMinor: event.amountMinor,
         externalId: event.disputeReference,
         at,
+        by: event.byProvider ? 'WALLET_PROVIDER' : undefined,
       } as const;
       // Won before opentill heard of it: booked with its win, so a refund made meanwhile cannot stand in its way.
       chargeback = (

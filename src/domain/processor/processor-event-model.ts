@@ -1,7 +1,7 @@
 import type { Bookings, ChargeProtocol } from '../payments/index.ts';
 import type { Clock } from '../clock.ts';
 import type { PaymentGateway } from '../payments/index.ts';
-import type { Environment } from '../model.ts';
+import type { Environment, Scope, WhoCanceled } from '../model.ts';
 import type { ReversalService } from '../payments/index.ts';
 import type { ChargeAttempt, Store } from '../ports.ts';
 
@@ -25,6 +25,8 @@ export interface ProcessorEventDeps {
   authenticatedRenewal(attempt: ChargeAttempt, reference: string): Promise<void>;
   /** Books refunds and disputes made at the processor, and their undoing. */
   reversals: ReversalService;
+  /** Ends a subscription (at the end of its paid period) or a vaulted method, as the vendor's cancel does (§37). */
+  cancel?: (scope: Scope, transactionId: string, who: WhoCanceled) => Promise<unknown>;
 }
 
 export type ReceiveResult =

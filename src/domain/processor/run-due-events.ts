@@ -5,6 +5,7 @@ import { NotYet } from './event-lookups.ts';
 import { actOnPayment } from './payment-event.ts';
 import type { Acted, ProcessorEventDeps, ProcessorEventReport } from './processor-event-model.ts';
 import { actOnRefunds } from './refund-event.ts';
+import { actOnRevokedMethod } from './revoked-method.ts';
 
 /** The first retry waits this long, each next one twice as long, up to an hour. */
 const FIRST_RETRY_MS = 30_000;
@@ -70,6 +71,8 @@ async function act(deps: ProcessorEventDeps, stored: StoredProcessorEvent): Prom
       return actOnRefunds(deps, stored.environment, event);
     case 'dispute':
       return actOnDispute(deps, stored.environment, event);
+    case 'method-revoked':
+      return actOnRevokedMethod(deps, stored.environment, event);
     case 'ignored':
       return 'ignored';
   }
