@@ -44,6 +44,7 @@ export interface VendorClock extends Clock {
   /** Real time, whatever the scope. */
   real(): Date;
   offsetOf(vendorId: string): number;
+  /** Moves the vendor's sandbox; a vendor only moves it forward, the demo's seed sets it back to date its purchases. */
   setOffset(vendorId: string, offsetMs: number): void;
   /** Vendors whose sandbox runs ahead, with their offsets. */
   ahead(): [vendorId: string, offsetMs: number][];
@@ -60,7 +61,7 @@ export function vendorClock(base: Clock): VendorClock {
     },
     offsetOf: (vendorId) => offsets.get(vendorId) ?? 0,
     setOffset(vendorId, offsetMs) {
-      if (offsetMs > 0) offsets.set(vendorId, offsetMs);
+      if (offsetMs !== 0) offsets.set(vendorId, offsetMs);
       else offsets.delete(vendorId);
     },
     ahead: () => [...offsets.entries()],

@@ -4,6 +4,7 @@ import type { Scope } from '../model.ts';
 import type { Store, TransactionFilter } from '../ports.ts';
 import { customerDetails } from './customer-details.ts';
 import { overview, type Unit } from './dashboard-overview.ts';
+import { transactionDetails } from './transaction-details.ts';
 
 export { bucketsOf, type Overview, type Unit } from './dashboard-overview.ts';
 export type { Series } from './revenue.ts';
@@ -18,6 +19,8 @@ export function dashboardService(deps: { store: Store; clock: Clock; rates: Exch
     customers: (scope: Scope, query: string | undefined, page: { limit: number; offset: number }) =>
       deps.store.dashboard.customers(scope, query, page),
     customer: (scope: Scope, id: string) => customerDetails(deps, scope, id),
+    /** One transaction with its ledger, card and licence key; undefined when it is not the scope's. */
+    transaction: (scope: Scope, id: string) => transactionDetails(deps, scope, id),
   };
 }
 

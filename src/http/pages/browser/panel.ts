@@ -1,7 +1,6 @@
 /**
- * The panel's script on every page: copy buttons, and on a phone, where the tab bar scrolls sideways,
- * the bar scrolled so that the current tab is in view (in the middle when it can be). Without it every
- * tab is still there to scroll to.
+ * The panel's script on every page: copy buttons (an ID, a licence key, a management link). On a
+ * phone the tabs wrap onto more lines, so none needs scrolling into view.
  */
 document.querySelectorAll('[data-copy]').forEach((b) => {
   b.addEventListener('click', () => {
@@ -16,8 +15,3 @@ document.querySelectorAll('[data-copy]').forEach((b) => {
     );
   });
 });
-
-const nav = document.querySelector<HTMLElement>('.panel nav');
-const current = nav && nav.querySelector<HTMLElement>('[aria-current]');
-if (nav && current && nav.scrollWidth > nav.clientWidth)
-  nav.scrollLeft = current.offsetLeft - nav.offsetLeft - (nav.clientWidth - current.offsetWidth) / 2;

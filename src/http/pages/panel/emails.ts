@@ -118,7 +118,12 @@ export function emailsContent(view: {
   ${recentEmails(env, view.emails)}`;
 }
 
-/** One kind with sample data, as the vendor's customers would get it: headers, the HTML in a sandboxed frame, the text. */
+/**
+ * One kind with sample data, as the vendor's customers would get it: headers, the HTML in a sandboxed
+ * frame, the text. The frame runs no script and sends no form; it keeps the page's origin so the
+ * browser lays it out with the page (a frame of its own origin is drawn by another process, which laid
+ * the e-mail out a few hundred pixels narrow: docs/decisions.md §36).
+ */
 export function emailPreviewContent(view: {
   environment: Environment;
   kind: CustomerEmailKind;
@@ -131,7 +136,7 @@ export function emailPreviewContent(view: {
   <dl class="facts email-headers" data-testid="headers"><dt>Subject</dt><dd data-testid="subject">${email.subject}</dd>
     <dt>From</dt><dd>${view.enabled ? `${email.from.name} <${email.from.address}>` : `${email.from.name} (not configured)`}</dd>
     <dt>Reply-To</dt><dd>${email.replyTo}</dd><dt>To</dt><dd>${email.to} (the customer)</dd></dl>
-  <iframe class="email-frame" sandbox srcdoc="${email.html}" title="The e-mail as customers see it" data-testid="email-html"></iframe>
+  <iframe class="email-frame" sandbox="allow-same-origin" srcdoc="${email.html}" title="The e-mail as customers see it" data-testid="email-html"></iframe>
   <h2>Plain-text version</h2>
   <pre class="email-text" data-testid="email-text">${email.text}</pre>`;
 }

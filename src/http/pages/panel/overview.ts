@@ -15,6 +15,9 @@ const PAD = { left: 8, right: 8, top: 4, bottom: 4 };
  * readable on a phone, where a drawing 640 wide is shown at half size.
  */
 export function revenueChart(series: Series, buckets: string[], label: string, locale: string): Html {
+  // Nothing to draw: a scale of "max $0.01" over an empty plot would only puzzle a new vendor.
+  if (series.paid.every((v) => v === 0) && series.refunded.every((v) => v === 0))
+    return html`<div class="chart-box chart-empty" data-testid="chart-${series.currency}"><p data-testid="no-sales">No sales yet in this period.</p></div>`;
   const money = (minor: number) => formatForBuyer(minor, series.currency, locale);
   const max = Math.max(1, ...series.paid, ...series.refunded);
   const plotH = H - PAD.top - PAD.bottom;
@@ -79,8 +82,7 @@ export function overviewContent(o: Overview, environment: Environment, locale: s
       s,
     ) => html`<h2>${s.currency}</h2><p class="muted" data-testid="total-${s.currency}">Paid ${money(s.paidTotal, s.currency)}, refunded ${money(s.refundedTotal, s.currency)}</p>
     ${revenueChart(s, o.buckets, `Revenue in ${s.currency} per ${o.unit}`, locale)}`,
-  )}
-  ${o.currencies.length ? '' : html`<p class="muted">No payments in this period yet.</p>`}`;
+  )}`;
 }
 
 /**

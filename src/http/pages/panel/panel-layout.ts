@@ -70,7 +70,7 @@ export function panelHref(
 /**
  * The frame of every signed-in page: the vendor, its ID with a copy button, the environment switch
  * (always visible), the navigation, then the page. Wide on a desktop (navigation on the left), one
- * column with a scrolling tab bar on a phone.
+ * column on a phone, its tabs wrapping onto a second line rather than scrolling out of sight mid-word.
  */
 export function panelPage(frame: Frame, section: Section, title: string, content: Html, switchPath?: string): Html {
   const env = frame.environment;
@@ -106,7 +106,7 @@ main:has(.panel){max-width:none;padding:0}
 .panel .content{grid-area:content;padding:1.2rem 1.6rem 3rem;min-width:0;max-width:72rem}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(9.5rem,1fr));gap:.8rem;margin:1rem 0}.card{border:1px solid var(--line);border-radius:.6rem;padding:.8rem}
 .card .big{font-size:1.35rem;font-weight:650;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}.card .muted{margin:0}
-.chart-box{margin:.4rem 0 1rem}.chart{display:block;width:100%;height:13rem}.chart-box p{margin:0;font-size:.8rem}
+.chart-box{margin:.4rem 0 1rem}.chart-empty{display:grid;place-items:center;min-height:6rem;border:1px dashed var(--line);border-radius:.6rem;color:var(--muted)}.chart-box.chart-empty p{font-size:1rem}.chart{display:block;width:100%;height:13rem}.chart-box p{margin:0;font-size:.8rem}
 .chart-dates{display:flex;justify-content:space-between;padding:.2rem 1.25% 0}.legend span{display:inline-block;margin-right:1rem}.key{display:inline-block;width:.8rem;height:.8rem;border-radius:.15rem;vertical-align:-.05rem;margin-right:.3rem}
 .alert.warn{color:#6b4100;border-color:#f0c36d;background:#fff8e6}.alert.warn p{margin:.2rem 0}.alert.warn code{white-space:nowrap}
 .basis{margin:.2rem 0;font-size:.9rem;max-width:48rem}
@@ -116,10 +116,11 @@ table.grid td{border-bottom:1px solid var(--line);padding:.45rem .5rem;text-alig
 .scroll{overflow-x:auto}.filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:0 .8rem;align-items:end}.filters button{margin-top:.8rem;padding:0 1rem}
 .filters input,.filters select,.filters button{height:2.85rem}
 .inline{display:flex;gap:.6rem;flex-wrap:wrap;align-items:center}.inline button,.inline a.button{width:auto;margin-top:.6rem}
+.content button.outline{width:auto;background:#fff;color:var(--accent);border:1px solid var(--accent);padding:.6rem 1rem;height:auto;margin-top:.2rem}.manage-link code{overflow-wrap:anywhere;font-size:.85rem}
 a.button{display:inline-block;padding:.6rem 1rem;border-radius:.5rem;border:1px solid var(--accent);color:var(--accent);text-decoration:none;font-weight:600;margin-top:.6rem}
 .pager{display:flex;gap:1rem;align-items:center;margin:1rem 0}.st{display:inline-block;padding:.05rem .5rem;border-radius:1rem;background:#eef0f3;font-size:.85rem;white-space:nowrap}
 .st.good{background:#ecfdf3;color:var(--ok)}.st.warn{background:#fff4e5;color:#8a5a00}.st.bad{background:#fef3f2;color:var(--bad)}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;word-break:break-all}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere;min-width:0}
 .content form.narrow,.content div.narrow{max-width:30rem}img.logo-now{max-height:48px;max-width:160px;vertical-align:middle}.content .box{max-width:48rem}
 .kinds{list-style:none;padding:0;margin:.6rem 0;max-width:48rem}.kinds li{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:center;justify-content:space-between;border-top:1px solid var(--line);padding:.35rem 0}
 .kinds label.check{margin:.3rem 0;flex:1 1 20rem}.kinds .inline button{margin-top:0}
@@ -128,7 +129,7 @@ dl.facts.email-headers dd,pre.email-text{word-break:normal;overflow-wrap:anywher
 @media (max-width:760px){
 .panel{grid-template-columns:1fr;grid-template-rows:auto auto 1fr;grid-template-areas:"bar" "nav" "content"}
 .panel .bar{padding:.6rem .8rem}.panel .vid{display:block;margin:0}.panel .vid code{font-size:.78rem}
-.panel nav{flex-direction:row;overflow-x:auto;border-right:0;border-bottom:1px solid var(--line);padding:.3rem .4rem;white-space:nowrap}
+.panel nav{flex-direction:row;flex-wrap:wrap;gap:.15rem;border-right:0;border-bottom:1px solid var(--line);padding:.3rem .4rem}.panel nav a{padding:.35rem .55rem;white-space:nowrap}
 .panel .content{padding:1rem .8rem 2.5rem}
 table.grid .hide-phone{display:none}.chart{height:9rem}
 }`;

@@ -6,11 +6,11 @@ import type { Services } from '../../../services.ts';
 import { typedAmount, type FormBody } from '../form-body.ts';
 import { panelHref } from './panel-layout.ts';
 import { scopeOf, sendDownload, vendorLocale, type PageExtra, type PanelRouting } from './panel-routing.ts';
+import { transactionDetail } from './transaction-detail.ts';
 import {
   confirmContent,
   PAGE_SIZE,
   refundedNotice,
-  transactionDetail,
   transactionsContent,
   transactionsCsv,
   type ListQuery,
@@ -110,20 +110,25 @@ function registerTransactionDetail({ services, view, page, notFound, noticeOf }:
     id: string,
     extra: PageExtra = {},
   ) => {
-    const found = await find(services, scopeOf(session, environment), id);
-    if (!found) return notFound(reply, session, environment, 'transactions', 'such transaction');
+    const scope = scopeOf(session, environment);
+    const details = await services.dashboard.transaction(scope, id);
+    if (!details) return notFound(reply, session, environment, 'transactions', 'such transaction');
     const locale = vendorLocale(reply.request);
     const content = transactionDetail({
       environment,
-      transaction: found.transaction,
-      entries: found.entries,
+      details,
       csrf: session.csrfToken,
       locale,
+      documentsBase: services.urls.base(environment),
+      // With e-mails off the vendor passes the link on: made as the API's generate-url-to-manage-transactions makes it.
+      manageLink: services.emails.enabled
+        ? { send: true }
+        : { send: false, url: services.hostedUrl('manage', scope, details.transaction.email.toLowerCase()) },
     });
     // After a refund the notice says what is left, from the ledger as it is now.
     const notice =
       (reply.request.query as { done?: string }).done === 'refunded'
-        ? refundedNotice(found.transaction, found.entries, locale)
+        ? refundedNotice(details.transaction, details.entries, locale)
         : extra.notice;
     return page(reply, session, environment, 'transactions', 'Transaction', content, {
       ...extra,

@@ -1,11 +1,11 @@
-import type { Environment, LedgerEntry, Product, Transaction, WhoCanceled } from '../../../domain/model.ts';
+import type { Environment, LedgerEntry, Product, Transaction } from '../../../domain/model.ts';
 import { formatForBuyer, formatMinor } from '../../../domain/money/index.ts';
 import { MAX_REASON_LENGTH, refundableNow } from '../../../domain/payments/index.ts';
 import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import { csrfField, panelHref } from './panel-layout.ts';
 import { csvCell } from '../../../domain/csv.ts';
-import { entryLabel, frequencyWord, STATUS_FILTERS, statusWord, TYPE_WORDS, typeWord } from './words.ts';
+import { frequencyWord, STATUS_FILTERS, statusWord, TYPE_WORDS, typeWord } from './words.ts';
 
 export { refundedNotice } from './words.ts';
 
@@ -82,52 +82,6 @@ export const cancellable = (t: Transaction) =>
   t.status === 'SUBSCRIPTION_STATUS_ACTIVE' ||
   t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' ||
   t.status === 'VAULTED_STATUS_ACTIVE';
-
-/** Who cancelled, as the vendor reads it: anyone but the vendor, the customer or a failed charge is the provider. */
-function cancelledBy(who: WhoCanceled): string {
-  if (who === 'VENDOR') return 'You';
-  if (who === 'CUSTOMER') return 'The customer';
-  return who === 'NEXT_CHARGE_FAILED' ? 'A failed charge' : 'The provider';
-}
-
-export function transactionDetail(view: {
-  environment: Environment;
-  transaction: Transaction;
-  entries: LedgerEntry[];
-  csrf: string;
-  locale: string;
-}): Html {
-  const { transaction: t, entries, environment: env } = view;
-  const money = (minor: number, currency = t.currency) => formatForBuyer(minor, currency, view.locale);
-  const left = refundableNow(t, entries);
-  const fact = (label: string, value: unknown) => html`<dt>${label}</dt><dd>${value}</dd>`;
-  return html`<p><a href="${panelHref('/panel/transactions', env)}">← All transactions</a></p>
-  <dl class="facts">
-    ${fact('ID', html`<code id="tx-id">${t.id}</code> <button type="button" class="link" data-copy="tx-id">Copy</button>`)}
-    ${fact('Status', statusBadge(t))}
-    ${fact('Customer', html`<a href="${panelHref(`/panel/customers/${t.customerId}`, env)}">${t.email}</a>${t.assignedEmail ? ` (assigned to ${t.assignedEmail})` : ''}`)}
-    ${fact('Product', t.productName)}
-    ${fact('Type', kindText(t))}
-    ${fact('Amount', `${money(t.netMinor + t.taxMinor)} (net ${money(t.netMinor)}, ${t.taxName || 'tax'} ${money(t.taxMinor)})`)}
-    ${fact('Country', `${t.country}${t.region ? `, ${t.region}` : ''}`)}
-    ${fact('Created', t.createdAt.replace('T', ' ').slice(0, 16))}
-    ${t.nextCharge ? fact('Next charge', t.nextCharge.slice(0, 10)) : ''}
-    ${t.whoCanceled ? fact('Cancelled by', cancelledBy(t.whoCanceled)) : ''}
-  </dl>
-  <h2>Ledger</h2>
-  <div class="scroll"><table class="grid" aria-label="Ledger entries"><thead><tr><th>Date</th><th>Entry</th><th class="num">Total</th><th class="num hide-phone">Tax</th><th class="num">Net</th><th class="hide-phone">Invoice</th></tr></thead><tbody>
-  ${entries.map(
-    (
-      e,
-    ) => html`<tr data-testid="entry"><td>${e.createdAt.replace('T', ' ').slice(0, 16)}</td><td>${entryLabel(e)}${e.description ? html`<br><span class="muted" data-testid="reason">${e.description}</span>` : ''}</td><td class="num">${money(e.amountTotalMinor, e.currency)}</td>
-    <td class="num hide-phone">${money(e.taxMinor, e.currency)}</td><td class="num">${money(e.netMinor, e.currency)}</td><td class="hide-phone">${e.invoiceNumber ?? ''}</td></tr>`,
-  )}</tbody></table></div>
-  ${entries.length ? '' : html`<p class="muted">No money has moved yet.</p>`}
-  <div class="inline">
-    ${left ? html`<a class="button" href="${panelHref(`/panel/transactions/${t.id}/refund`, env)}" data-testid="refund">Refund (up to ${money(left.remainingMinor, left.payment.currency)})…</a>` : ''}
-    ${cancellable(t) ? html`<a class="button" href="${panelHref(`/panel/transactions/${t.id}/cancel`, env)}" data-testid="cancel">Cancel ${t.type === 'VAULTED' ? 'the saved card' : 'the subscription'}…</a>` : ''}
-  </div>`;
-}
 
 /** What refunding all that is left does besides: to a subscription, a one-time purchase, a saved card. */
 function afterFullRefund(type: Transaction['type']): string {
