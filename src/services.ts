@@ -13,7 +13,6 @@ import {
   type CustomerEmailService,
 } from './domain/notifications/index.ts';
 import { credentialService } from './domain/accounts/index.ts';
-import { customerPortalService } from './domain/portal/index.ts';
 import { dashboardService, type DashboardService } from './domain/reports/index.ts';
 import { checkedPlatformFee, type ExchangeRates } from './domain/money/index.ts';
 import { loadExchangeRates, loadRateHistory } from './files/exchange-rates-file.ts';
@@ -46,6 +45,7 @@ import { createStore } from './store/index.ts';
 import type { Database, DialectName } from './store/database.ts';
 import { openDatabase } from './store/open-database.ts';
 import { webhookServices, type WebhookOverrides, type WebhookServices } from './services-webhooks.ts';
+import { portalServices } from './services-portal.ts';
 
 /**
  * The composition root: one place that wires the store, the gateways and the domain services.
@@ -74,7 +74,7 @@ export interface Services extends WebhookServices {
   readonly vaulted: ReturnType<typeof vaultedChargeService>;
   readonly licences: ReturnType<typeof licenceService>;
   readonly invoices: ReturnType<typeof invoiceService>;
-  readonly portal: ReturnType<typeof customerPortalService>;
+  readonly portal: ReturnType<typeof portalServices>;
   readonly panel: ReturnType<typeof panelAccountService>;
   /** The operator's console logins (docs/decisions.md §26). */
   readonly operators: OperatorAccountService;
@@ -361,7 +361,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     }),
     licences: licenceService({ store }),
     invoices: invoiceService({ store, sellerOfRecord: config.sellerOfRecord }),
-    portal: customerPortalService({ store, clock, gateways, transactions, billing, secret: config.secret }),
+    portal: portalServices({ ...base, ...money, secret: config.secret }),
     panel: panelAccountService({
       store,
       clock,

@@ -21,6 +21,7 @@ import type { CustomerEmailRepository, OperationsRepository, ProcessorEventRepos
 import type { DashboardRepository } from './ports/dashboard.ts';
 import type { PayoutRepository, TaxRepository } from './ports/books.ts';
 import type { WebhookRepository } from './ports/webhooks.ts';
+import type { PortalRepository } from './ports/portal.ts';
 
 export type * from './ports/accounts.ts';
 export type * from './ports/catalog.ts';
@@ -31,6 +32,7 @@ export type * from './ports/events.ts';
 export type * from './ports/dashboard.ts';
 export type * from './ports/books.ts';
 export type * from './ports/webhooks.ts';
+export type * from './ports/portal.ts';
 
 /**
  * What the domain needs from storage, in the domain's words. src/store implements it for SQLite and
@@ -71,6 +73,8 @@ export interface Repositories {
   operators: OperatorRepository;
   /** Vendors' webhook endpoints and the outbox of their events (src/domain/webhooks). */
   webhooks: WebhookRepository;
+  /** The customer portal's sign-in links and settings (src/domain/portal). */
+  portal: PortalRepository;
 }
 
 export interface Store extends Repositories {

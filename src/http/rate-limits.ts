@@ -48,21 +48,21 @@ export interface Checked {
 }
 
 /**
- * A limit of `max` a minute for each key the caller names (the checkout's per-product limit, known
+ * A limit of `max` a minute (or `windowMs`) for each key the caller names (the checkout's per-product limit, known
  * only once the product is found), checked by the caller: in Redis through the plugin, so processes
  * count together, else here without a promise.
  */
 export function limitEachNamedKey(
   app: FastifyInstance,
-  options: { redis: boolean; max: number; name: string },
+  options: { redis: boolean; max: number; name: string; windowMs?: number },
 ): (key: string, request: FastifyRequest) => Checked | Promise<Checked> {
-  const { max, name } = options;
+  const { max, name, windowMs = 60_000 } = options;
   if (options.redis) {
     // The plugin asks the request for its key: the one this check was given.
     const keys = new WeakMap<FastifyRequest, string>();
     const limiter = app.createRateLimit({
       max,
-      timeWindow: 60_000,
+      timeWindow: windowMs,
       keyGenerator: (request) => `${name}:${keys.get(request)}`,
     });
     return async (key, request) => {
@@ -74,7 +74,7 @@ export function limitEachNamedKey(
       };
     };
   }
-  const hit = windowCounter(max, 60_000, 10_000);
+  const hit = windowCounter(max, windowMs, 10_000);
   return (key) => {
     const counted = hit(`${name}:${key}`);
     return { exceeded: counted.exceeded, retryAfterSeconds: counted.resetSeconds };

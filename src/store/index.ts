@@ -19,6 +19,7 @@ import { transactionsStore } from './transactions-store.ts';
 import { payoutsStore } from './payouts-store.ts';
 import { taxesStore } from './taxes-store.ts';
 import { webhooksStore } from './webhooks-store.ts';
+import { portalStore } from './portal-store.ts';
 import {
   enqueueChanges,
   newChangeLog,
@@ -71,6 +72,7 @@ const MAKE: { [K in keyof Repositories]: (c: Connection) => Repositories[K] } = 
   taxes: ({ db }) => taxesStore(db),
   operators: ({ db }) => operatorsStore(db),
   webhooks: ({ db, dialect }) => webhooksStore(db, dialect),
+  portal: ({ db }) => portalStore(db),
 };
 
 const CONNECTION = Symbol('connection');

@@ -1,8 +1,8 @@
 import type { CustomerEmailKind, Environment, Scope, Vendor } from '../model.ts';
-import type { EmailEvent, EmailReport } from './customer-email-model.ts';
+import type { ComposedEmail, EmailEvent, EmailReport } from './customer-email-model.ts';
 import type { Repositories } from '../ports.ts';
 import { emailContext, type CustomerEmailDeps, type CustomerEmailOptions } from './email-context.ts';
-import { previewEmail, sendTestEmail } from './outgoing-email.ts';
+import { previewEmail, sendNow, sendTestEmail } from './outgoing-email.ts';
 import { recordEmails } from './queue-emails.ts';
 import type { NoticeScan } from './scheduled-notices.ts';
 import { runDueEmails } from './send-due-emails.ts';
@@ -49,6 +49,13 @@ export function customerEmailService(deps: CustomerEmailDeps, options: CustomerE
     /** Sends a sample of this kind to the vendor at once (not through the outbox): the answer says what SMTP said. */
     sendTest: (vendor: Vendor, kind: CustomerEmailKind, environment: Environment, to: string) =>
       sendTestEmail(ctx, vendor, kind, environment, to),
+    /** Sends a message composed elsewhere at once, to a customer (a sandbox's to the vendor): the portal's links. */
+    sendNow: (
+      vendor: Vendor,
+      customerEmail: string,
+      compose: (meantFor: string | undefined) => ComposedEmail,
+      environment: Environment,
+    ) => sendNow(ctx, vendor, customerEmail, compose, environment),
     /** Closes the SMTP connections. */
     close: () => ctx.sender?.close(),
   };

@@ -1,3 +1,4 @@
+import { withinMs } from '../deadline.ts';
 import { newId } from '../ids.ts';
 import type { CustomerEmailKind, Environment, Vendor } from '../model.ts';
 import {
@@ -50,4 +51,33 @@ export async function sendTestEmail(
 ): Promise<SendResult | { status: 'OFF' }> {
   if (!ctx.enabled) return { status: 'OFF' };
   return ctx.sender!.send({ ...previewEmail(ctx, vendor, kind, environment), to });
+}
+
+/**
+ * A message composed elsewhere (the portal's sign-in and management links, docs/decisions.md §34) sent
+ * at once, not through the outbox: its link is worth minutes. A sandbox's goes to the vendor, as the
+ * outbox's do; `compose` is told whom it was meant for then.
+ */
+export async function sendNow(
+  ctx: EmailContext,
+  vendor: Vendor,
+  customerEmail: string,
+  compose: (meantFor: string | undefined) => ComposedEmail,
+  environment: Environment,
+): Promise<SendResult | { status: 'OFF' }> {
+  if (!ctx.enabled) return { status: 'OFF' };
+  const toVendor = environment === 'sandbox' && (ctx.deps.sandboxTo ?? 'vendor') === 'vendor';
+  const email = outgoing(
+    ctx,
+    vendor,
+    toVendor ? vendor.email : customerEmail,
+    compose(toVendor ? customerEmail : undefined),
+    newId('email'),
+    environment,
+  );
+  const abort = new AbortController();
+  const sent = await withinMs(ctx.sender!.send(email, abort.signal), ctx.sendDeadlineMs, undefined);
+  if (sent) return sent;
+  abort.abort();
+  return { status: 'REFUSED', permanent: false, reason: 'The SMTP server did not answer in time.' };
 }

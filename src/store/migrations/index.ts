@@ -27,6 +27,7 @@ import * as payoutRanges from './0025-payout-ranges.ts';
 import * as webhooks from './0026-webhooks.ts';
 import * as productArchive from './0028-product-archive.ts';
 import * as buyerLocale from './0029-buyer-locale.ts';
+import * as customerPortal from './0030-customer-portal.ts';
 import * as paymentMethodTypes from './0031-payment-method-types.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0026-webhooks': webhooks,
   '0028-product-archive': productArchive,
   '0029-buyer-locale': buyerLocale,
+  '0030-customer-portal': customerPortal,
   '0031-payment-method-types': paymentMethodTypes,
 };
 

@@ -4,6 +4,7 @@ import { invalidRequest, missingParam, unmodelledParam } from './errors.ts';
 import { EVENT_TYPES } from './event-types.ts';
 import { S, type EndpointSchema, type Schema } from './params.ts';
 import { Payments, view, type KeyKind } from './payments.ts';
+import { intentMethodTypes, newPaymentMethodDomain, OTHER_METHOD_PARAMS, otherMethodDetails } from './methods.ts';
 import { API_VERSION, newId, randomToken, type Obj, type RequestInfo, type Store } from './store.ts';
 
 /**
@@ -83,23 +84,6 @@ function checkAmountAndCurrency(p: Record<string, any>): void {
     if (p.amount > 99999999)
       throw invalidRequest('Amount must be no more than 99999999', { code: 'amount_too_large', param: 'amount' });
   }
-}
-
-/**
- * Which payment methods an intent takes. API 2026-10-28 has no `payment_method_types` parameter any more: it is
- * `allowed_payment_method_types` (or automatic payment methods, the default). The stand-in's account has cards only.
- */
-function checkPaymentMethodTypes(p: Record<string, any>): void {
-  for (const [i, type] of ((p.allowed_payment_method_types as string[] | undefined) ?? []).entries())
-    if (type !== 'card')
-      throw invalidRequest(
-        `The payment method type provided: ${type} is invalid. Please ensure the provided type is activated in your dashboard (https://dashboard.stripe.com/account/payments/settings) and your account is enabled for any preview features that you are trying to use. (The Stripe stand-in's account accepts only card.)`,
-        { param: `allowed_payment_method_types[${i}]` },
-      );
-  if (p.automatic_payment_methods && p.automatic_payment_methods.enabled === false)
-    throw invalidRequest('automatic_payment_methods[enabled] must be true when automatic_payment_methods is given.', {
-      param: 'automatic_payment_methods[enabled]',
-    });
 }
 
 const onlyWithConfirm = (p: Record<string, any>, names: string[]) => {
@@ -345,7 +329,10 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
     schema: {
       documented: pmCreateDocumented,
       props: {
-        type: S.enum('card'),
+        type: S.enum('card', 'sepa_debit', 'us_bank_account', 'paypal'),
+        sepa_debit: OTHER_METHOD_PARAMS.sepa_debit as Schema,
+        us_bank_account: OTHER_METHOD_PARAMS.us_bank_account as Schema,
+        paypal: OTHER_METHOD_PARAMS.paypal as Schema,
         card: {
           t: 'object',
           documented: ['cvc', 'exp_month', 'exp_year', 'networks', 'number', 'token'],
@@ -358,6 +345,13 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
       required: ['type'],
     },
     check: (ctx) => {
+      for (const type of ['card', 'sepa_debit', 'us_bank_account', 'paypal'])
+        if (ctx.params[type] !== undefined && ctx.params.type !== type)
+          throw invalidRequest(`You passed ${type} but the PaymentMethod's type is ${ctx.params.type}.`, {
+            param: type,
+          });
+      checkEmail(ctx.params.billing_details?.email, 'billing_details[email]');
+      if (ctx.params.type !== 'card') return;
       if (ctx.params.card === undefined) throw missingParam('card');
       if (ctx.key === 'secret' && !options.rawCardDataWithSecretKey)
         throw invalidRequest(
@@ -367,6 +361,17 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
     },
     handle: (ctx) => {
       const p = ctx.params;
+      if (p.type !== 'card')
+        return expanded(
+          ctx,
+          payments.createOtherPaymentMethod(
+            p.type,
+            otherMethodDetails(p.type, p),
+            p.billing_details ?? null,
+            createMetadata(p.metadata),
+          ),
+          ['customer'],
+        );
       const checked = payments.checkCard(p.card);
       return expanded(
         ctx,
@@ -437,7 +442,7 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
     check: (ctx) => {
       const p = ctx.params;
       checkAmountAndCurrency(p);
-      checkPaymentMethodTypes(p);
+      intentMethodTypes(p, 'payment_intent');
       checkEmail(p.receipt_email, 'receipt_email');
       onlyWithConfirm(p, ['off_session', 'error_on_requires_action', 'return_url']);
     },
@@ -453,6 +458,7 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
         'payment_intents',
         payments.newPaymentIntent({
           ...p,
+          payment_method_types: intentMethodTypes(p, 'payment_intent'),
           payment_method: pm?.id,
           metadata: createMetadata(p.metadata),
           automatic_payment_methods:
@@ -691,7 +697,7 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
       },
     },
     check: (ctx) => {
-      checkPaymentMethodTypes(ctx.params);
+      intentMethodTypes(ctx.params, 'setup_intent');
       onlyWithConfirm(ctx.params, ['return_url']);
     },
     handle: (ctx) => {
@@ -706,6 +712,7 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
         'setup_intents',
         payments.newSetupIntent({
           ...p,
+          payment_method_types: intentMethodTypes(p, 'setup_intent'),
           payment_method: pm?.id,
           metadata: createMetadata(p.metadata),
           automatic_payment_methods:
@@ -1020,6 +1027,63 @@ export function buildRoutes(store: Store, payments: Payments, options: { rawCard
       store.collections.get('webhook_endpoints')!.delete(we.id);
       return { id: we.id, object: 'webhook_endpoint', deleted: true };
     },
+  });
+
+  // ------------------------------------------------------------------ Payment method domains
+  const PMD_DOCUMENTED = ['domain_name', 'enabled', 'expand'];
+  route({
+    method: 'POST',
+    path: '/v1/payment_method_domains',
+    schema: {
+      documented: PMD_DOCUMENTED,
+      props: { domain_name: S.string, enabled: S.boolean, expand: S.expand },
+      required: ['domain_name'],
+    },
+    handle: (ctx) => newPaymentMethodDomain(store, ctx.params),
+  });
+  route({
+    method: 'GET',
+    path: '/v1/payment_method_domains',
+    schema: {
+      documented: ['domain_name', 'enabled', 'ending_before', 'expand', 'limit', 'starting_after'],
+      props: { domain_name: S.string, enabled: S.boolean, ...LIST },
+    },
+    handle: (ctx) =>
+      paginate(
+        store
+          .all('payment_method_domains')
+          .filter(
+            (d) =>
+              (ctx.params.domain_name === undefined || d.domain_name === ctx.params.domain_name) &&
+              (ctx.params.enabled === undefined || d.enabled === ctx.params.enabled),
+          ),
+        ctx.params,
+        '/v1/payment_method_domains',
+      ),
+  });
+  route({
+    method: 'GET',
+    path: '/v1/payment_method_domains/:id',
+    schema: { documented: ['expand'], props: EXPAND },
+    handle: (ctx) => store.get('payment_method_domains', ctx.path.id!),
+  });
+  route({
+    method: 'POST',
+    path: '/v1/payment_method_domains/:id',
+    schema: { documented: ['enabled', 'expand'], props: { enabled: S.boolean, expand: S.expand } },
+    handle: (ctx) => {
+      const domain = store.get('payment_method_domains', ctx.path.id!);
+      if (ctx.params.enabled !== undefined) domain.enabled = ctx.params.enabled;
+      return domain;
+    },
+  });
+
+  // ------------------------------------------------------------------ Mandates
+  route({
+    method: 'GET',
+    path: '/v1/mandates/:id',
+    schema: { documented: ['expand'], props: EXPAND },
+    handle: (ctx) => store.get('mandates', ctx.path.id!, 'mandate'),
   });
 
   return routes.map((r) => ({ ...r, pattern: new RegExp(`^${r.path.replace(/:(\w+)/g, '(?<$1>[^/]+)')}$`) }));

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { buildRoutes } from './api.ts';
+import { revokeMandate } from './methods.ts';
 import { Payments } from './payments.ts';
 import { Payouts } from './payouts.ts';
 import { StandInServer, type Fault, type RecordedRequest } from './server.ts';
@@ -44,6 +45,8 @@ export interface StripeStandIn {
   failRefund(refundId: string): Promise<Stripe.Refund>;
   openDispute(paymentIntentId: string): Promise<Stripe.Dispute>;
   closeDispute(disputeId: string, outcome: 'won' | 'lost'): Promise<Stripe.Dispute>;
+  /** The customer revokes, at their bank or wallet, the mandate of a PaymentMethod kept for later (SEPA, PayPal): `mandate.updated`. */
+  revokeMandate(paymentMethodId: string): Promise<Stripe.Mandate>;
   /**
    * Stripe's payout schedule runs: the available balance of each currency (every balance transaction not
    * paid out yet) is paid out to the bank, with its `payout` balance transaction. Returns the payouts made.
@@ -132,6 +135,7 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
       }),
     closeDispute: (disputeId, outcome) =>
       dashboard(() => payments.closeDispute(store.get('disputes', disputeId), outcome) as Stripe.Dispute),
+    revokeMandate: (paymentMethodId) => dashboard(() => revokeMandate(store, paymentMethodId) as Stripe.Mandate),
     payOut: () => dashboard(() => payouts.payOut() as Stripe.Payout[]),
     faults: standIn.faultControl,
     client: (key = 'secret') =>

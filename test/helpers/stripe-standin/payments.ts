@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { DECLINES, TEST_PAYMENT_METHODS, checkCard, type CardBehaviour, type CheckedCard } from './cards.ts';
 import { ApiError, cardError, invalidRequest } from './errors.ts';
 import { NO_REQUEST, newId, randomToken, type Obj, type RequestInfo, type Store } from './store.ts';
+import { checkMethodAllowed, makeMandate, WALLET_TEST_METHODS, walletOf } from './methods.ts';
 
 /** How the caller sees intents: the secret key sees everything, the publishable key (Stripe.js) a documented subset. */
 export type KeyKind = 'secret' | 'publishable';
@@ -173,6 +174,31 @@ export class Payments {
     return this.store.put('payment_methods', pm);
   }
 
+  /** A PaymentMethod of another type (SEPA, a US bank account, PayPal, Link): its details as otherMethodDetails made them. */
+  createOtherPaymentMethod(type: string, details: Obj, billing: Obj | null, metadata: Obj | null): Obj {
+    const pm: Obj = {
+      id: newId('pm'),
+      object: 'payment_method',
+      allow_redisplay: 'unspecified',
+      billing_details: {
+        address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null },
+        email: billing?.email ?? null,
+        name: billing?.name ?? null,
+        phone: null,
+        tax_id: null,
+      },
+      created: this.store.created(),
+      customer: null,
+      customer_account: null,
+      livemode: false,
+      metadata: metadata ?? {},
+      type,
+      [type]: details,
+    };
+    this.store.behaviour.set(pm.id, 'success');
+    return this.store.put('payment_methods', pm);
+  }
+
   /** Reads a card (number, expiry, CVC) once, into brand, last4, fingerprint and behaviour. */
   checkCard(card: Obj): CheckedCard & { fingerprint: string } {
     const checked = checkCard(card, new Date(this.store.now()));
@@ -185,6 +211,21 @@ export class Payments {
 
   /** A `payment_method` value: an existing pm_…, or one of Stripe's test ids (pm_card_visa…), which makes a fresh PaymentMethod. */
   resolvePaymentMethod(id: string, param: string): Obj {
+    const wallet = WALLET_TEST_METHODS[id];
+    if (wallet) {
+      const year = new Date(this.store.now()).getUTCFullYear() + 3;
+      const card = this.checkCard({ number: wallet.number, exp_month: 12, exp_year: year, cvc: '123' });
+      if (wallet.type === 'link')
+        return this.createOtherPaymentMethod(
+          'link',
+          { email: 'buyer@example.com', persistent_token: null },
+          null,
+          null,
+        );
+      const pm = this.createCardPaymentMethod(card, null, null);
+      pm.card.wallet = walletOf(wallet.wallet!, card.last4);
+      return pm;
+    }
     const number = TEST_PAYMENT_METHODS[id];
     if (number) {
       const year = new Date(this.store.now()).getUTCFullYear() + 3;
@@ -291,7 +332,7 @@ export class Payments {
       payment_method_options: {
         card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' },
       },
-      payment_method_types: ['card'],
+      payment_method_types: p.payment_method_types ?? ['card'],
       payment_record: null,
       processing: null,
       receipt_email: p.receipt_email ?? null,
@@ -329,8 +370,9 @@ export class Payments {
       pi.automatic_payment_methods.allow_redirects !== 'never'
     )
       throw invalidRequest(RETURN_URL_REQUIRED, { param: 'return_url' });
-    if (o.returnUrl) this.returnUrls.set(pi.id, o.returnUrl);
     const pm = this.store.get('payment_methods', pi.payment_method, 'payment_method');
+    checkMethodAllowed(pi, pm);
+    if (o.returnUrl) this.returnUrls.set(pi.id, o.returnUrl);
     if (this.needsAuthentication(pm)) {
       if (o.offSession || o.errorOnRequiresAction)
         this.failPayment(pi, pm, AUTH_REQUIRED, { charge: Boolean(o.offSession), key: o.key }, request);
@@ -396,6 +438,7 @@ export class Payments {
     if (pi.setup_future_usage && pi.customer && !pm.customer) {
       pm.customer = pi.customer;
       this.store.emit('payment_method.attached', pm, request);
+      makeMandate(this.store, pm);
     }
     if (pi.setup_future_usage && authenticated) this.store.setUpWithAuthentication.add(pm.id);
     if (!pm.customer) this.store.spent.add(pm.id);
@@ -498,36 +541,39 @@ export class Payments {
       paid: ok,
       payment_intent: pi.id,
       payment_method: pm.id,
-      payment_method_details: {
-        card: {
-          amount_authorized: ok ? pi.amount : null,
-          brand: pm.card.brand,
-          checks: structuredClone(pm.card.checks),
-          country: pm.card.country,
-          exp_month: pm.card.exp_month,
-          exp_year: pm.card.exp_year,
-          fingerprint: pm.card.fingerprint,
-          funding: pm.card.funding,
-          installments: null,
-          last4: pm.card.last4,
-          mandate: null,
-          network: pm.card.brand,
-          network_token: { used: false },
-          regulated_status: 'unregulated',
-          three_d_secure: authenticated
-            ? {
-                authentication_flow: 'challenge',
-                electronic_commerce_indicator: '05',
-                result: 'authenticated',
-                result_reason: null,
-                transaction_id: randomBytes(16).toString('hex'),
-                version: '2.2.0',
-              }
-            : null,
-          wallet: null,
-        },
-        type: 'card',
-      },
+      payment_method_details:
+        pm.type !== 'card'
+          ? { type: pm.type, [pm.type]: structuredClone(pm[pm.type]) }
+          : {
+              card: {
+                amount_authorized: ok ? pi.amount : null,
+                brand: pm.card.brand,
+                checks: structuredClone(pm.card.checks),
+                country: pm.card.country,
+                exp_month: pm.card.exp_month,
+                exp_year: pm.card.exp_year,
+                fingerprint: pm.card.fingerprint,
+                funding: pm.card.funding,
+                installments: null,
+                last4: pm.card.last4,
+                mandate: null,
+                network: pm.card.brand,
+                network_token: { used: false },
+                regulated_status: 'unregulated',
+                three_d_secure: authenticated
+                  ? {
+                      authentication_flow: 'challenge',
+                      electronic_commerce_indicator: '05',
+                      result: 'authenticated',
+                      result_reason: null,
+                      transaction_id: randomBytes(16).toString('hex'),
+                      version: '2.2.0',
+                    }
+                  : null,
+                wallet: structuredClone(pm.card.wallet),
+              },
+              type: 'card',
+            },
       radar_options: {},
       receipt_email: pi.receipt_email,
       receipt_number: null,
@@ -635,7 +681,7 @@ export class Payments {
       payment_method: p.payment_method ?? null,
       payment_method_configuration_details: automatic ? { id: `pmc_${randomToken(24)}`, parent: null } : null,
       payment_method_options: { card: { mandate_options: null, network: null, request_three_d_secure: 'automatic' } },
-      payment_method_types: ['card'],
+      payment_method_types: p.payment_method_types ?? ['card'],
       single_use_mandate: null,
       status: p.payment_method ? 'requires_confirmation' : 'requires_payment_method',
       usage: p.usage ?? 'off_session',
@@ -665,8 +711,9 @@ export class Payments {
       throw invalidRequest(RETURN_URL_REQUIRED.replace('This PaymentIntent', 'This SetupIntent'), {
         param: 'return_url',
       });
-    if (o.returnUrl) this.returnUrls.set(si.id, o.returnUrl);
     const pm = this.store.get('payment_methods', si.payment_method, 'payment_method');
+    checkMethodAllowed(si, pm);
+    if (o.returnUrl) this.returnUrls.set(si.id, o.returnUrl);
     const behaviour = this.store.behaviour.get(pm.id)!;
     if (behaviour === 'authenticate_always' || behaviour === 'authenticate_unless_setup') {
       this.requireAction('setup_intent', si, o, request);
@@ -698,6 +745,7 @@ export class Payments {
     if (si.customer && !pm.customer) {
       pm.customer = si.customer;
       this.store.emit('payment_method.attached', pm, request);
+      makeMandate(this.store, pm);
     }
     if (authenticated) this.store.setUpWithAuthentication.add(pm.id);
     si.status = 'succeeded';
@@ -926,10 +974,7 @@ export class Payments {
       metadata: {},
       network_reason_code: '10.4',
       payment_intent: charge.payment_intent,
-      payment_method_details: {
-        card: { brand: charge.payment_method_details.card.brand, case_type: 'chargeback', network_reason_code: '10.4' },
-        type: 'card',
-      },
+      payment_method_details: disputeDetails(charge.payment_method_details),
       reason: 'fraudulent',
       status: 'needs_response',
     };
@@ -973,6 +1018,15 @@ export class Payments {
     if (outcome === 'won') this.store.emit('charge.dispute.funds_reinstated', dispute, NO_REQUEST);
     return dispute;
   }
+}
+
+/** A dispute's `payment_method_details`: a card's chargeback, PayPal's own case, or (a bank's debit returned) the method's type alone. */
+function disputeDetails(details: Obj): Obj {
+  if (details.type === 'card')
+    return { card: { brand: details.card.brand, case_type: 'chargeback', network_reason_code: '10.4' }, type: 'card' };
+  if (details.type === 'paypal')
+    return { paypal: { case_id: `PP-D-${randomToken(8)}`, reason_code: 'PAD' }, type: 'paypal' };
+  return { type: details.type };
 }
 
 export type { CardBehaviour };

@@ -34,7 +34,9 @@ type Collection =
   | 'disputes'
   | 'payouts'
   | 'events'
-  | 'webhook_endpoints';
+  | 'webhook_endpoints'
+  | 'mandates'
+  | 'payment_method_domains';
 
 const OBJECT_NAMES: Record<Collection, string> = {
   customers: 'customer',
@@ -48,6 +50,8 @@ const OBJECT_NAMES: Record<Collection, string> = {
   payouts: 'payout',
   events: 'event',
   webhook_endpoints: 'webhook_endpoint',
+  mandates: 'mandate',
+  payment_method_domains: 'payment_method_domain',
 };
 
 const PREFIXES: Record<string, Collection> = {
@@ -62,6 +66,8 @@ const PREFIXES: Record<string, Collection> = {
   po: 'payouts',
   evt: 'events',
   we: 'webhook_endpoints',
+  mandate: 'mandates',
+  pmd: 'payment_method_domains',
 };
 
 /** A pending 3-D Secure challenge: which intent it settles, for which confirmation attempt. */

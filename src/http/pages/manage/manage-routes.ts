@@ -1,7 +1,9 @@
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';
 import { actOnPurchase } from './manage-actions.ts';
+import { registerOpenSignIn } from './manage-open.ts';
 import { registerProcessorEndpoints } from './manage-processor-routes.ts';
+import { registerSignIn } from './manage-sign-in.ts';
 import { showPurchases, type PurchasesQuery } from './manage-purchases.ts';
 
 /**
@@ -29,4 +31,6 @@ export function registerManagePage(app: HttpApp, context: EnvironmentContext) {
     (request, reply) => actOnPurchase(context, reply, request.params.token, request.body),
   );
   registerProcessorEndpoints(app, context);
+  registerSignIn(app, context);
+  registerOpenSignIn(app, context);
 }

@@ -1,0 +1,31 @@
+import type { Scope } from '../model.ts';
+
+/** A one-time sign-in link of the customer portal, kept by the SHA-256 of its token (docs/decisions.md §34). */
+export interface PortalSignIn {
+  tokenHash: string;
+  scope: Scope;
+  /** Lower case: the address the link was sent to, whose purchases it opens. */
+  email: string;
+  expiresAt: string;
+  createdAt: string;
+}
+
+/** What the customer portal keeps beyond the transactions: sign-in links and the vendor's portal settings. */
+export interface PortalRepository {
+  insertSignIn(signIn: PortalSignIn): Promise<void>;
+  /** A sign-in link by its hash, used or not, expired or not. */
+  findSignIn(tokenHash: string): Promise<PortalSignIn | undefined>;
+  /**
+   * Marks the link used and answers it, if it exists, is unused and unexpired at `now`; undefined
+   * otherwise. One statement, so two clicks at once open it once.
+   */
+  useSignIn(tokenHash: string, now: string): Promise<PortalSignIn | undefined>;
+  deleteExpiredSignIns(before: string): Promise<void>;
+  /** The products a subscriber of `productId` may switch to, as the vendor chose them. */
+  switchesOf(scope: Scope, productId: string): Promise<string[]>;
+  /** Replaces the product's switch list. */
+  setSwitches(scope: Scope, productId: string, toProductIds: readonly string[]): Promise<void>;
+  /** Whether the vendor lets customers cancel at once (not only at the period's end). */
+  cancelNow(vendorId: string): Promise<boolean>;
+  setCancelNow(vendorId: string, allowed: boolean): Promise<void>;
+}
