@@ -185,7 +185,11 @@ for (const kind of await storeKinds()) {
         inbox.to('sho@example.com').map((m) => m.subject),
         ['[Test] Your Acme Short trial has started'],
       );
-      assert.match(inbox.to('sho@example.com')[0]!.text!, /Your trial ends on/);
+      // In the checkout's words (common.trialThen): what is charged after the trial, and from when.
+      assert.match(
+        inbox.to('sho@example.com')[0]!.text!,
+        /Then \$10\.00 every month from (\w+ \d+, 2030)\.\n\nCancel before \1 and you pay nothing\./,
+      );
       assert.deepEqual((await outbox()).map((e) => [e.kind, e.status]).sort(), [
         ['RECEIPT', 'SENT'],
         ['TRIAL_ENDING', 'SKIPPED'],

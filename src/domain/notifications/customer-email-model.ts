@@ -39,6 +39,8 @@ export interface EmailEvent {
 /** What the templates show: everything is already looked up and the links signed. */
 export interface EmailView {
   kind: CustomerEmailKind;
+  /** The buyer's language as the transaction keeps it; null (bought before it was kept) is English. */
+  locale: string | null;
   environment: Environment;
   vendor: { name: string; supportEmail: string };
   product: string;
@@ -60,6 +62,8 @@ export interface EmailView {
   date: string | null;
   /** A subscription bought with a free trial (its receipt charges nothing yet). */
   trial: boolean;
+  /** What each period costs after a trial, tax included; shown on a trial's receipt in the checkout's words. */
+  recurring?: { currency: string; totalMinor: number } | null | undefined;
   /** A sandbox e-mail sent to the vendor instead: the customer it would have gone to. */
   meantFor?: string | undefined;
 }
@@ -137,6 +141,7 @@ export function sampleView(vendor: Vendor, kind: CustomerEmailKind, environment:
   const paid = kind === 'RECEIPT' || kind === 'RENEWED' || kind === 'REFUNDED';
   return {
     kind,
+    locale: null,
     environment,
     vendor: { name: vendor.name, supportEmail: supportAddress(vendor) },
     product: 'Example Pro',

@@ -76,6 +76,7 @@ export async function viewOf(
       Date.parse(facts.date ?? '') - Date.parse(transaction.createdAt) <= TRIAL_NOTICE_MS,
     view: {
       kind: email.kind,
+      locale: transaction.locale ?? null,
       environment: scope.environment,
       vendor: { name: vendor.name, supportEmail: supportAddress(vendor) },
       product: transaction.productName,
@@ -87,6 +88,7 @@ export async function viewOf(
       manageUrl: `${base}/manage/${token}`,
       date: facts.date ?? null,
       trial: email.kind === 'RECEIPT' && !entry && transaction.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL',
+      recurring: { currency: transaction.currency, totalMinor: transaction.netMinor + transaction.taxMinor },
       meantFor: toVendor ? transaction.email : undefined,
     },
   };

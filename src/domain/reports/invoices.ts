@@ -4,6 +4,7 @@ import { periodStart } from '../billing/index.ts';
 import {
   RECURRING_FREQUENCIES,
   type Environment,
+  type PaymentMethod,
   type SellerOfRecord,
   type Transaction,
   type Vendor,
@@ -18,6 +19,10 @@ import type { Store } from '../ports.ts';
 export interface InvoiceDocument {
   kind: 'INVOICE' | 'CREDIT_NOTE';
   number: string;
+  /** The buyer's language as the transaction keeps it (null, bought before it was kept: English). */
+  locale?: string | null | undefined;
+  /** What the payment was made with; null when unknown. */
+  paymentMethod?: Pick<PaymentMethod, 'brand' | 'last4' | 'type' | 'wallet'> | null | undefined;
   issuedAt: string;
   environment: Environment;
   /**
@@ -50,6 +55,9 @@ export interface InvoiceDocument {
   /** One line: quantity, net unit price; for a subscription payment the period it pays for (end exclusive: the next period's start). */
   item: {
     description: string;
+    /** A credit note for part of the payment says so; `note` is the vendor's reason, when given. */
+    partial?: boolean | undefined;
+    note?: string | null | undefined;
     quantity: number;
     unitNetMinor: number;
     periodStart: string | null;
@@ -121,25 +129,32 @@ export function invoiceService(deps: { store: Store; sellerOfRecord: SellerOfRec
       const customer = await deps.store.customers.find(scope, transaction.customerId);
       const payment = isPayment(entry);
       let creditFor: string | null = null;
-      let description = transaction.productName;
+      let partial = false;
       if (!payment && entry.reversesEntryId) {
         const reversed = (await deps.store.entries.listForTransaction(transaction.id)).find(
           (e) => e.id === entry.reversesEntryId,
         );
         if (reversed?.invoiceNumber != null) creditFor = formatInvoiceNumber(reversed.invoiceNumber, environment);
         // A part of the payment credited says so, and why when the vendor said.
-        if (reversed && -entry.amountTotalMinor < reversed.amountTotalMinor) description += ', partial refund';
-        if (entry.description) description += `: ${entry.description}`;
+        partial = !!reversed && -entry.amountTotalMinor < reversed.amountTotalMinor;
       }
+      const method = transaction.paymentMethodId
+        ? await deps.store.paymentMethods.find(transaction.paymentMethodId)
+        : undefined;
       // Read defensively: the business fields came with the EU B2B work and older rows may lack them.
       const business = transaction as Partial<
         Pick<Transaction, 'buyerVatId' | 'reverseCharge' | 'businessName' | 'buyerAddress'>
       >;
-      const name = [customer?.firstName, customer?.lastName].filter(Boolean).join(' ');
+      // The billing name the buyer gave (and may edit), else the customer's name as first bought.
+      const name = transaction.buyerName?.trim() || [customer?.firstName, customer?.lastName].filter(Boolean).join(' ');
       const sign = payment ? 1 : -1;
       return {
         kind: payment ? 'INVOICE' : 'CREDIT_NOTE',
         number: formatInvoiceNumber(entry.invoiceNumber, environment),
+        locale: transaction.locale ?? null,
+        paymentMethod: method
+          ? { brand: method.brand, last4: method.last4, type: method.type, wallet: method.wallet }
+          : null,
         issuedAt: entry.createdAt,
         environment,
         seller: sellerOnDocument(vendor, deps.sellerOfRecord),
@@ -154,7 +169,9 @@ export function invoiceService(deps: { store: Store; sellerOfRecord: SellerOfRec
           vatId: business.buyerVatId ?? null,
         },
         item: {
-          description,
+          description: transaction.productName,
+          partial,
+          note: payment ? null : entry.description || null,
           quantity: 1,
           unitNetMinor: sign * entry.netMinor,
           periodStart: entry.periodStart,

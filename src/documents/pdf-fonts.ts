@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/*
+ * The fonts of the buyer's documents (docs/decisions.md §35), from npm, never downloaded: DejaVu Sans
+ * (Latin, Greek, Cyrillic), Noto Naskh Arabic, Noto Sans Hebrew and Noto Sans JP, SC (Simplified
+ * Chinese) and KR. A document's language picks the first font; a character it lacks is looked up in
+ * the others in order, so a Japanese name on a German invoice still prints. Each file is read the first
+ * time a document needs it (the CJK ones are 4 to 8 MB; most servers never print Korean), and pdfkit
+ * embeds only the glyphs a document uses.
+ */
+
+const require = createRequire(import.meta.url);
+
+export type Family = 'latin' | 'arabic' | 'hebrew' | 'japanese' | 'chinese' | 'korean';
+export type Weight = 'regular' | 'bold';
+
+/** The files of a family: the package and its regular and bold faces, beside the package's entry point. */
+const FILES: Record<Family, { pkg: string; dir: string; regular: string; bold: string }> = {
+  latin: { pkg: 'dejavu-fonts-ttf', dir: 'ttf', regular: 'DejaVuSans.ttf', bold: 'DejaVuSans-Bold.ttf' },
+  arabic: {
+    pkg: '@embedpdf/fonts-arabic',
+    dir: 'fonts',
+    regular: 'NotoNaskhArabic-Regular.ttf',
+    bold: 'NotoNaskhArabic-Bold.ttf',
+  },
+  hebrew: {
+    pkg: '@embedpdf/fonts-hebrew',
+    dir: 'fonts',
+    regular: 'NotoSansHebrew-Regular.ttf',
+    bold: 'NotoSansHebrew-Bold.ttf',
+  },
+  japanese: { pkg: '@embedpdf/fonts-jp', dir: 'fonts', regular: 'NotoSansJP-Regular.otf', bold: 'NotoSansJP-Bold.otf' },
+  chinese: {
+    pkg: '@embedpdf/fonts-sc',
+    dir: 'fonts',
+    regular: 'NotoSansHans-Regular.otf',
+    bold: 'NotoSansHans-Bold.otf',
+  },
+  korean: { pkg: '@embedpdf/fonts-kr', dir: 'fonts', regular: 'NotoSansKR-Regular.otf', bold: 'NotoSansKR-Bold.otf' },
+};
+
+/** The order fonts are tried in, by the document's language: its own script's first, then the rest. */
+const FIRST: Record<string, Family> = { ar: 'arabic', he: 'hebrew', ja: 'japanese', 'zh-CN': 'chinese', ko: 'korean' };
+const ALL: Family[] = ['latin', 'arabic', 'hebrew', 'japanese', 'chinese', 'korean'];
+
+export function fontOrder(locale: string): Family[] {
+  const first = FIRST[locale] ?? 'latin';
+  return [first, ...ALL.filter((f) => f !== first)];
+}
+
+/** What opentill asks of a parsed font (fontkit's, which pdfkit uses too). */
+interface ParsedFont {
+  hasGlyphForCodePoint(codePoint: number): boolean;
+}
+const fontkit = require('fontkit') as { create(data: Buffer): ParsedFont };
+
+/** Where a package keeps its files: its package.json's folder (its exports do not list the font files). */
+function packageDir(pkg: string): string {
+  let dir = dirname(require.resolve(pkg === 'dejavu-fonts-ttf' ? `${pkg}/package.json` : pkg));
+  while (!dir.endsWith(pkg.split('/').pop()!)) dir = dirname(dir);
+  return dir;
+}
+
+const bytes = new Map<string, Buffer>();
+const parsed = new Map<Family, ParsedFont>();
+
+/** A face's bytes, read once. */
+export function fontBytes(family: Family, weight: Weight): Buffer {
+  const key = `${family}-${weight}`;
+  let data = bytes.get(key);
+  if (!data) {
+    const file = FILES[family];
+    data = readFileSync(join(packageDir(file.pkg), file.dir, file[weight]));
+    bytes.set(key, data);
+  }
+  return data;
+}
+
+/** Whether a family draws a character (its regular face; the bold ones cover the same). */
+export function covers(family: Family, codePoint: number): boolean {
+  let font = parsed.get(family);
+  if (!font) parsed.set(family, (font = fontkit.create(fontBytes(family, 'regular'))));
+  return font.hasGlyphForCodePoint(codePoint);
+}
+
+/** The pdfkit name of a face. */
+export const fontName = (family: Family, weight: Weight) => `${family}-${weight}`;
