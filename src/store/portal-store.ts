@@ -13,7 +13,10 @@ const toSignIn = (row: PortalSignInsTable) => ({
 });
 
 /** The customer portal's sign-in links and settings (migration 0030, docs/decisions.md §34). */
-export function portalStore(db: Executor): Repositories['portal'] {
+/** The sign-in links, by the hash of their token. */
+function signIns(
+  db: Executor,
+): Pick<Repositories['portal'], 'insertSignIn' | 'findSignIn' | 'useSignIn' | 'deleteExpiredSignIns'> {
   return {
     async insertSignIn(s) {
       await db
@@ -52,6 +55,12 @@ export function portalStore(db: Executor): Repositories['portal'] {
     async deleteExpiredSignIns(before) {
       await db.deleteFrom('portal_sign_ins').where('expires_at', '<=', before).execute();
     },
+  };
+}
+
+export function portalStore(db: Executor): Repositories['portal'] {
+  return {
+    ...signIns(db),
     async switchesOf(scope, productId) {
       const rows = await db
         .selectFrom('portal_plan_switches')
