@@ -40,6 +40,8 @@ export const NOTICES: Record<string, string> = {
   'admin-sessions': 'Every admin tool session of this environment has ended.',
   'refund-pending': 'The refund is being confirmed by the payment provider; it appears here once confirmed.',
   cancelled: 'The transaction is cancelled.',
+  'manage-link-sent': 'The management link is on its way to the customer.',
+  'manage-link-off': 'Customer e-mails are off, so nothing was sent: copy the link below and give it to the customer.',
 };
 
 /** What every signed-in page shows around its content. */

@@ -102,7 +102,7 @@ function registerTransactionList({ services, view, page, noticeOf }: PanelRoutin
   });
 }
 
-function registerTransactionDetail({ services, view, page, notFound, noticeOf }: PanelRouting) {
+function registerTransactionDetail({ services, view, action, page, notFound, noticeOf }: PanelRouting) {
   const detailPage = async (
     reply: FastifyReply,
     session: PanelSession,
@@ -139,6 +139,28 @@ function registerTransactionDetail({ services, view, page, notFound, noticeOf }:
 
   view<{ id: string }>('/panel/transactions/:id', (session, environment, request, reply) =>
     detailPage(reply, session, environment, request.params.id, { notice: noticeOf(request) }),
+  );
+
+  // Mails the buyer at once, so a few a minute from one address; another vendor's transaction is not found.
+  action(
+    '/panel/transactions/:id/manage-link',
+    (reply, session, environment, error, _form, failure, request) => {
+      if (failure.code === 'NOT_FOUND')
+        return notFound(reply, session, environment, 'transactions', 'such transaction');
+      return detailPage(reply, session, environment, (request.params as { id: string }).id, { status: 400, error });
+    },
+    async (session, scope, _form, reply, request) => {
+      const id = (request.params as { id: string }).id;
+      const sent = await services.portal.sendManagementLink(scope, id);
+      // The mail server's reason is shown, not put into a URL.
+      if (sent.status === 'REFUSED')
+        return detailPage(reply, session, scope.environment, id, {
+          error: `The mail server refused the e-mail: ${sent.reason}`,
+        });
+      const done = sent.status === 'SENT' ? 'manage-link-sent' : 'manage-link-off';
+      return reply.redirect(panelHref(`/panel/transactions/${id}`, scope.environment, { done }), 303);
+    },
+    { rateLimit: { max: 5, timeWindow: 60_000 } },
   );
 }
 
