@@ -26,6 +26,16 @@ export interface StripeSetupReport {
   webhook: { id: string; url: string; action: 'created' | 'updated' | 'unchanged'; events: readonly string[] };
   /** The new endpoint's signing secret: Stripe shows it once, at creation. */
   signingSecret: string | null;
+  /** The domains registered for Apple Pay and the other wallets (`--domain`), each with what was done. */
+  domains: DomainReport[];
+}
+
+export interface DomainReport {
+  domain: string;
+  id: string;
+  action: 'created' | 'enabled' | 'unchanged';
+  /** Apple Pay on the domain: `active`, or why not (Stripe's words). */
+  applePay: { status: string; problem: string | null };
 }
 
 /** Stripe could not be asked, or refused the keys: `message` is one line saying what to do. */
@@ -91,12 +101,18 @@ export async function probeStripe(
  * opentill's webhook endpoint with the events it needs, or brings an existing one up to date. Stripe
  * unreachable or refusing the key is a StripeSetupError saying what to do.
  */
-export async function setupStripe(options: StripeAccess & { webhookUrl: string }): Promise<StripeSetupReport> {
+export async function setupStripe(
+  options: StripeAccess & { webhookUrl: string; domains?: readonly string[] },
+): Promise<StripeSetupReport> {
   const live = options.keys.secretKey.includes('_live_');
   if (live !== options.keys.publishableKey.includes('_live_'))
     throw new Error('The secret and publishable keys are of different modes (one live, one test).');
+  const domains = (options.domains ?? []).map(domainName);
   try {
-    return await register(client(options), options.webhookUrl, live);
+    const stripe = client(options);
+    const report = await register(stripe, options.webhookUrl, live);
+    for (const domain of domains) report.domains.push(await registerDomain(stripe, domain));
+    return report;
   } catch (err) {
     const trouble = stripeTrouble(err, options);
     throw trouble ? new StripeSetupError(trouble, { cause: err }) : err;
@@ -137,5 +153,48 @@ async function register(stripe: Stripe, webhookUrl: string, live: boolean): Prom
     },
     webhook,
     signingSecret,
+    domains: [],
+  };
+}
+
+const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+/**
+ * A `--domain` as Stripe takes it: a host name alone, lower case. A URL, a port, an address or a name
+ * without a dot is refused before Stripe is asked, saying what to give instead.
+ */
+export function domainName(given: string): string {
+  const name = given.trim().toLowerCase().replace(/\.$/, '');
+  if (HOST_NAME.test(name)) return name;
+  const host = /^[a-z]+:\/\/([^/:?#]+)/.exec(name)?.[1];
+  throw new StripeSetupError(
+    host
+      ? `--domain takes a host name, not a URL: give --domain ${host}`
+      : `--domain ${given} is not a public host name (such as shop.example.com); Apple Pay works only on a domain with a certificate, not on an address or localhost`,
+  );
+}
+
+/**
+ * Registers a domain for Apple Pay, Google Pay, Link and PayPal in the Payment Element (Stripe's payment
+ * method domains), once: a domain already registered is left as it is, or enabled again if it was
+ * disabled, so running setup again changes nothing.
+ */
+async function registerDomain(stripe: Stripe, domain: string): Promise<DomainReport> {
+  const found = (await stripe.paymentMethodDomains.list({ domain_name: domain, limit: 1 })).data[0];
+  let action: DomainReport['action'] = 'unchanged';
+  let registered = found;
+  if (!registered) {
+    registered = await stripe.paymentMethodDomains.create({ domain_name: domain, enabled: true });
+    action = 'created';
+  } else if (!registered.enabled) {
+    registered = await stripe.paymentMethodDomains.update(registered.id, { enabled: true });
+    action = 'enabled';
+  }
+  const applePay = registered.apple_pay;
+  return {
+    domain,
+    id: registered.id,
+    action,
+    applePay: { status: applePay.status, problem: applePay.status_details?.error_message ?? null },
   };
 }

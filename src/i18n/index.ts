@@ -15,4 +15,4 @@ export {
 export { translator, type Translator, type MessageValues, type TagFormatter } from './translator.ts';
 export { SURFACES, readCatalog, type Catalog } from './catalogs.ts';
 
-export { brandName, paymentMethodLabel, type MethodShown } from './payment-method.ts';
+export { brandName, methodName, paymentMethodExpiry, paymentMethodLabel, type MethodShown } from './payment-method.ts';

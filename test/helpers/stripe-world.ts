@@ -39,7 +39,10 @@ export interface StripeWorld {
 
 export interface Customer {
   email: string;
+  /** A test card's number, or a test PaymentMethod id (`pm_card_visa_applePay`, `pm_link`) the Payment Element would make. */
   card: string;
+  /** Another way to pay, as the Payment Element creates it (SEPA Direct Debit, PayPal): used instead of the card. */
+  method?: Stripe.PaymentMethodCreateParams;
   /** What the customer does in the 3-D Secure challenge, if the bank asks. */
   authenticate: 'complete' | 'fail';
   /** Where the customer pays from (the checkout's country), if not where the request's address says. */
@@ -114,10 +117,14 @@ export async function startStripeWorld(
   ): Promise<string | undefined> {
     const [month, year] = [12, 2035];
     try {
-      const method = await browser.paymentMethods.create({
-        type: 'card',
-        card: { number: customer.card, exp_month: month, exp_year: year, cvc: '123' },
-      });
+      const method = customer.card.startsWith('pm_')
+        ? { id: customer.card }
+        : await browser.paymentMethods.create(
+            customer.method ?? {
+              type: 'card',
+              card: { number: customer.card, exp_month: month, exp_year: year, cvc: '123' },
+            },
+          );
       const id = session.clientSecret.split('_secret_')[0]!;
       const params = {
         client_secret: session.clientSecret,

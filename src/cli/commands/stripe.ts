@@ -12,8 +12,13 @@ export function registerStripeCommands(program: Command) {
       "check the Stripe keys and register opentill's webhook endpoint with the events it needs; prints what it did",
     )
     .option('--sandbox', 'the sandbox (STRIPE_SANDBOX_* test-mode keys) instead of production (STRIPE_*)')
+    .option(
+      '--domain <host>',
+      "register a domain for Apple Pay and the other wallets (the checkout's host, and each site that embeds it); repeatable",
+      (value: string, all: string[] = []) => [...all, value],
+    )
     .option('--json', 'print JSON')
-    .action(async (opts: { sandbox?: boolean; json?: boolean }) =>
+    .action(async (opts: { sandbox?: boolean; json?: boolean; domain?: string[] }) =>
       run(!!opts.json, async () => {
         const json = !!opts.json;
         const config = configOrFail(json);
@@ -31,7 +36,7 @@ export function registerStripeCommands(program: Command) {
           );
         const { setupStripe, StripeSetupError } = await import('../../gateways/stripe-setup.ts');
         const access = { keys, apiUrl: config.stripe.apiUrl, secretKeyName: `${prefix}SECRET_KEY` };
-        const report = await setupStripe({ ...access, webhookUrl }).catch((err: unknown) =>
+        const report = await setupStripe({ ...access, webhookUrl, domains: opts.domain ?? [] }).catch((err: unknown) =>
           // Stripe unreachable, or the key refused: one line saying what to do, and nothing registered.
           err instanceof StripeSetupError
             ? fail(`${err.message}; then run \`opentill stripe setup${opts.sandbox ? ' --sandbox' : ''}\` again.`, json)
@@ -44,10 +49,29 @@ export function registerStripeCommands(program: Command) {
             `Webhook endpoint ${report.webhook.id} ${report.webhook.action}: ${report.webhook.url}`,
             `  events: ${report.webhook.events.join(', ')}`,
             secretLine(prefix, !!secretNeeded, report.signingSecret, keys.webhookSecret),
+            ...report.domains.map(domainLine),
           ].join('\n'),
         );
       }),
     );
+}
+
+/** A domain as setup reports it (src/gateways/stripe-setup.ts). */
+interface DomainReport {
+  domain: string;
+  id: string;
+  action: 'created' | 'enabled' | 'unchanged';
+  applePay: { status: string; problem: string | null };
+}
+
+/** A registered domain's line: what was done, and whether Apple Pay shows there (or why not). */
+function domainLine(d: DomainReport): string {
+  const done = { created: 'registered', enabled: 'enabled again', unchanged: 'already registered' }[d.action];
+  const applePay =
+    d.applePay.status === 'active'
+      ? 'Apple Pay active'
+      : `Apple Pay ${d.applePay.status}: ${d.applePay.problem ?? 'see the Stripe dashboard (Settings → Payment method domains)'}`;
+  return `Domain ${d.domain} ${done} for wallets (${d.id}): ${applePay}.`;
 }
 
 /** The webhook signing secret's line: a new one to set (Stripe shows it only now), one set, or none. */
