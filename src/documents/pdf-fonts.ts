@@ -50,9 +50,10 @@ export function fontOrder(locale: string): Family[] {
   return [first, ...ALL.filter((f) => f !== first)];
 }
 
-/** What opentill asks of a parsed font (fontkit's, which pdfkit uses too). */
+/** What opentill asks of a parsed font (fontkit's, which pdfkit lays text out with). */
 interface ParsedFont {
   hasGlyphForCodePoint(codePoint: number): boolean;
+  layout(text: string): unknown;
 }
 const fontkit = require('fontkit') as { create(data: Buffer): ParsedFont };
 
@@ -63,27 +64,29 @@ function packageDir(pkg: string): string {
   return dir;
 }
 
-const bytes = new Map<string, Buffer>();
-const parsed = new Map<Family, ParsedFont>();
+const faces = new Map<string, ParsedFont>();
 
-/** A face's bytes, read once. */
-export function fontBytes(family: Family, weight: Weight): Buffer {
-  const key = `${family}-${weight}`;
-  let data = bytes.get(key);
-  if (!data) {
+/**
+ * A face, read and parsed once and shared by every document: pdfkit takes a parsed font as it takes
+ * bytes, and parsing a CJK font per document would cost half a second; each document still embeds
+ * only its own glyphs (pdfkit subsets per document).
+ */
+export function fontFace(family: Family, weight: Weight): ParsedFont {
+  const key = fontName(family, weight);
+  let face = faces.get(key);
+  if (!face) {
     const file = FILES[family];
-    data = readFileSync(join(packageDir(file.pkg), file.dir, file[weight]));
-    bytes.set(key, data);
+    face = fontkit.create(readFileSync(join(packageDir(file.pkg), file.dir, file[weight])));
+    faces.set(key, face);
   }
-  return data;
+  return face;
 }
 
 /** Whether a family draws a character (its regular face; the bold ones cover the same). */
-export function covers(family: Family, codePoint: number): boolean {
-  let font = parsed.get(family);
-  if (!font) parsed.set(family, (font = fontkit.create(fontBytes(family, 'regular'))));
-  return font.hasGlyphForCodePoint(codePoint);
-}
+export const covers = (family: Family, codePoint: number) =>
+  fontFace(family, 'regular').hasGlyphForCodePoint(codePoint);
 
 /** The pdfkit name of a face. */
-export const fontName = (family: Family, weight: Weight) => `${family}-${weight}`;
+export function fontName(family: Family, weight: Weight) {
+  return `${family}-${weight}`;
+}

@@ -1,5 +1,5 @@
 import bidiModule, { type Bidi } from 'bidi-js';
-import { covers, fontBytes, fontName, type Family, type Weight } from './pdf-fonts.ts';
+import { covers, fontFace, fontName, type Family, type Weight } from './pdf-fonts.ts';
 
 /*
  * Text on a document's page in any script (docs/decisions.md §35). pdfkit shapes a run of text with
@@ -26,10 +26,11 @@ export interface Writer {
 function use(writer: Writer, family: Family, weight: Weight, size: number) {
   const name = fontName(family, weight);
   if (!writer.registered.has(name)) {
-    writer.pdf.registerFont(name, fontBytes(family, weight));
+    // pdfkit takes a parsed fontkit font where its typings say bytes or a path.
+    writer.pdf.registerFont(name, fontFace(family, weight) as never);
     writer.registered.add(name);
   }
-  return writer.pdf.font(name).fontSize(size);
+  return writer.pdf.font(name).fontSize(size * (SCALE[family] ?? 1));
 }
 
 export interface TextStyle {
@@ -45,6 +46,9 @@ interface Piece {
   family: Family;
 }
 
+/** Naskh is drawn small for its size (tall ascenders, a low body): set a little larger to match the Latin beside it. */
+const SCALE: Partial<Record<Family, number>> = { arabic: 1.15 };
+
 const RTL_SCRIPT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
 /** Characters that may break a line with no space: Han, kana (Korean is written with spaces). */
 const CJK = /[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/u;
@@ -53,6 +57,9 @@ const CJK = /[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/u;
 export function familyOf(order: readonly Family[], char: string): Family {
   const codePoint = char.codePointAt(0)!;
   if (/\s/u.test(char)) return order[0]!;
+  // Arabic and Hebrew fonts draw only their script well: digits and Latin beside them keep one face.
+  if ((order[0] === 'arabic' || order[0] === 'hebrew') && !RTL_SCRIPT.test(char) && covers('latin', codePoint))
+    return 'latin';
   return order.find((family) => covers(family, codePoint)) ?? order[0]!;
 }
 
@@ -101,7 +108,9 @@ function visualRuns(runs: { text: string; level: number }[]) {
 /** A line as pieces in visual order, left to right. */
 export function visualPieces(writer: Pick<Writer, 'order' | 'dir'>, line: string): Piece[] {
   const pieces: Piece[] = [];
-  for (const run of visualRuns(levelRuns(line, writer.dir))) {
+  // A line with no right-to-left letter (an address, an e-mail) keeps its own order, as dir=auto would.
+  const dir = RTL_SCRIPT.test(line) ? writer.dir : 'ltr';
+  for (const run of visualRuns(levelRuns(line, dir))) {
     if (run.level % 2 === 0) {
       // fontkit would turn an Arabic digit run around (it reads the script as right-to-left): pre-turn it.
       for (const p of byFont(writer.order, run.text))
@@ -110,7 +119,9 @@ export function visualPieces(writer: Pick<Writer, 'order' | 'dir'>, line: string
     }
     const mirrored = [...run.text].map((c) => bidi.getMirroredCharacter(c) ?? c).join('');
     for (const word of mirrored.split(/(\s+)/u).reverse()) {
-      if (word) pieces.push(...byFont(writer.order, word).reverse());
+      // fontkit turns a piece with Hebrew or Arabic letters around itself; punctuation alone it does not.
+      for (const p of byFont(writer.order, word).reverse())
+        pieces.push(RTL_SCRIPT.test(p.text) ? p : { ...p, text: [...p.text].reverse().join('') });
     }
   }
   return pieces;
@@ -164,7 +175,7 @@ export function wrap(writer: Writer, text: string, width: number, style: TextSty
 /** Draws a text in a box from its top; returns the y below it. */
 export function write(writer: Writer, text: string, x: number, y: number, width: number, style: TextStyle): number {
   const { pdf } = writer;
-  const lineHeight = style.size * 1.4;
+  const lineHeight = style.size * 1.4 * (SCALE[writer.order[0]!] ?? 1);
   const toRight = (style.align === 'end') !== (writer.dir === 'rtl');
   pdf.fillColor(style.color ?? 'black');
   for (const line of wrap(writer, text, width, style)) {
