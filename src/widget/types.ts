@@ -17,6 +17,8 @@ export interface PriceAnswer extends WidgetPrice {
   priceNetS: string;
   taxS: string;
   country: string;
+  /** opentill's own: a Buy button's words in the buyer's language. */
+  label: string;
 }
 
 export interface PriceOptions {
@@ -39,6 +41,11 @@ export interface BuyOptions extends PriceOptions {
    * to the page) with `transaction_id` added to its query. It proves nothing: the vendor's server asks the API.
    */
   successUrl?: string;
+  /**
+   * opentill's own: the buyer's language for the checkout (a BCP 47 tag such as "de" or "pt-BR"; one opentill
+   * does not speak falls back to the browser's). `data-ts-locale` on a button or the script tag does the same.
+   */
+  locale?: string;
 }
 
 /** opentill's own: what `tc.on` handlers (and the script tag's `data-ts-event` function) receive. */
@@ -54,4 +61,4 @@ export interface CheckoutEvent {
 export type EventName = 'checkout.opened' | 'checkout.closed' | 'checkout.paid' | 'checkout.failed';
 export type Handler = (event: CheckoutEvent) => void;
 
-export type PrefillField = 'firstName' | 'lastName' | 'email' | 'zipCode' | 'coupon' | 'payload';
+export type PrefillField = 'firstName' | 'lastName' | 'email' | 'zipCode' | 'coupon' | 'payload' | 'locale';

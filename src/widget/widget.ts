@@ -5,7 +5,7 @@
  *
  * Nothing here may throw into the vendor's page: DOM work runs inside `guard`, and failures show
  * as `data-ts-error` on the element (and a console warning) or as rejections of `tc`'s promises.
- * Its shapes are in types.ts; opentill's own events and success URL: docs/decisions.md §29.
+ * Its shapes are in types.ts; opentill's own events and success URL: docs/decisions.md §29; `locale`: §33.
  */
 import { formatOneDecimalForBuyer } from '../domain/money/buyer-money.ts';
 import type {
@@ -23,14 +23,14 @@ declare const __OPENTILL_SANDBOX__: boolean;
 
 /** The embedded checkout has this long to say 'ready'; after it the customer goes there as a full page. */
 const READY_TIMEOUT_MS = 8000;
-const PREFILL: PrefillField[] = ['firstName', 'lastName', 'email', 'zipCode', 'coupon', 'payload'];
+const PREFILL: PrefillField[] = ['firstName', 'lastName', 'email', 'zipCode', 'coupon', 'payload', 'locale'];
 const WATCHED = ['data-ts-price', 'data-ts-button', 'data-ts-product', 'data-ts-zip-code', 'data-ts-style'];
 if (__OPENTILL_SANDBOX__) WATCHED.push('data-ts-country');
 const SELECTOR = '[data-ts-price],[data-ts-button]';
 const BUTTON_CLASS = 'opentill-button';
 const BUTTON_CSS =
   `.${BUTTON_CLASS}{display:inline-block;padding:.6em 1.25em;border:0;border-radius:.5em;background:#2550c8;color:#fff;` +
-  `font:600 1em/1.25 system-ui,-apple-system,"Segoe UI",sans-serif;text-align:center;text-decoration:none;cursor:pointer}` +
+  `font:600 1em/1.25 system-ui,sans-serif;text-align:center;text-decoration:none;cursor:pointer}` +
   `.${BUTTON_CLASS}:hover{background:#1e43a8}.${BUTTON_CLASS}:focus-visible{outline:3px solid #9db4f0;outline-offset:2px}` +
   `.${BUTTON_CLASS}[aria-busy=true]{opacity:.7;cursor:progress}`;
 
@@ -175,7 +175,7 @@ function buy(productId: string, options?: BuyOptions): Promise<void> {
     }
     if (o.nonEditableEmail === true) body.nonEditableEmail = true;
     if (__OPENTILL_SANDBOX__ && countryOf(o.country)) body.country = countryOf(o.country);
-    return call<{ url?: unknown }>('/checkout', {
+    return call<{ url?: unknown; label?: string }>('/checkout', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -183,7 +183,7 @@ function buy(productId: string, options?: BuyOptions): Promise<void> {
   }).then((answer) => {
     const url = webUrl(answer.url, "the server's checkout address");
     if (o.redirect === true) location.assign(url);
-    else openCheckout(url, productId, success);
+    else openCheckout(url, productId, answer.label as string, success);
   });
 }
 
@@ -193,7 +193,7 @@ function buy(productId: string, options?: BuyOptions): Promise<void> {
  * it; without 'ready' in time (blocked frame, slow network) the customer is sent to the checkout as a
  * full page instead. Messages count only from that iframe at the checkout's origin.
  */
-function openCheckout(url: URL, productId: string, success?: URL) {
+function openCheckout(url: URL, productId: string, label: string, success?: URL) {
   const returnFocus = closeCheckout ? closeCheckout() : doc.activeElement;
   const framed = new URL(url);
   framed.searchParams.set('embedded', '1');
@@ -202,12 +202,12 @@ function openCheckout(url: URL, productId: string, success?: URL) {
   const overlay = doc.createElement('div');
   overlay.setAttribute('role', 'dialog');
   overlay.setAttribute('aria-modal', 'true');
-  overlay.setAttribute('aria-label', 'Checkout');
+  overlay.setAttribute('aria-label', label);
   overlay.style.cssText =
     'position:fixed;top:0;left:0;width:100%;height:100%;margin:0;padding:0;border:0;z-index:2147483647;' +
     'display:flex;align-items:center;justify-content:center;background:rgba(17,24,39,.6)';
   const frame = doc.createElement('iframe');
-  frame.title = 'Checkout';
+  frame.title = label;
   frame.setAttribute('allow', 'payment');
   frame.style.cssText =
     'display:block;width:100%;max-width:520px;height:100%;max-height:760px;margin:0;padding:0;border:0;' +

@@ -1,4 +1,4 @@
-import type { LedgerEntry, Scope, Transaction } from '../model.ts';
+import type { LedgerEntry, PaymentMethod, Scope, Transaction } from '../model.ts';
 import type { PurchaseRequest, PurchaseService } from './purchases.ts';
 import type { TransactionService } from './transactions.ts';
 
@@ -12,11 +12,18 @@ import type { TransactionService } from './transactions.ts';
  */
 export interface CheckoutDeps {
   purchases: Pick<PurchaseService, 'purchase' | 'status' | 'startBrowserPayment'>;
-  transactions: Pick<TransactionService, 'ledgerOf'>;
+  transactions: Pick<TransactionService, 'ledgerOf' | 'methodOf'>;
 }
 
 export type CheckoutOutcome =
-  | { status: 'PAID'; transaction: Transaction; entries: LedgerEntry[]; licence: string | null }
+  | {
+      status: 'PAID';
+      transaction: Transaction;
+      entries: LedgerEntry[];
+      licence: string | null;
+      /** What it was paid with (the receipt shows it); null when no method was taken. */
+      method: PaymentMethod | null;
+    }
   | { status: 'DECLINED'; message: string }
   /** The card network's answer is not known yet: the page says so and asks again by itself. */
   | { status: 'PENDING'; message: string };
@@ -32,7 +39,8 @@ export function checkoutService(deps: CheckoutDeps) {
     if (result.status === 'DECLINED') return { status: 'DECLINED', message: result.message };
     // The purchase read its transaction, in this scope, once it was settled: only the ledger is left to read.
     const entries = await deps.transactions.ledgerOf(result.transaction);
-    return { status: 'PAID', transaction: result.transaction, entries, licence: result.licence };
+    const method = await deps.transactions.methodOf(result.transaction);
+    return { status: 'PAID', transaction: result.transaction, entries, licence: result.licence, method };
   }
 
   return {

@@ -1,14 +1,14 @@
 import { notFound } from '../errors.ts';
-import type { LedgerEntry, Scope, Transaction, WhoCanceled } from '../model.ts';
+import type { LedgerEntry, PaymentMethod, Scope, Transaction, WhoCanceled } from '../model.ts';
 import type { SeenLedger } from '../payments/index.ts';
 import { requireEmail } from '../validation.ts';
-import { cancelTransaction, type CancelOutcome } from './cancellations.ts';
+import { cancelTransaction, type CancelChoice, type CancelOutcome } from './cancellations.ts';
 import { assignEmail, updatePayload } from './transaction-edits.ts';
 import { mustFind, type TransactionDeps } from './transaction-lookups.ts';
 import { searchTransactions } from './transaction-search.ts';
 
 // The service's public names, where they have always been imported from.
-export type { CancelOutcome } from './cancellations.ts';
+export type { CancelChoice, CancelOutcome } from './cancellations.ts';
 export type { TransactionDeps } from './transaction-lookups.ts';
 
 /** Reading transactions, and the changes that move no money (see TransactionDeps); each use case has its file. */
@@ -41,6 +41,12 @@ export function transactionService(deps: TransactionDeps) {
     ledgerOf: (transaction: Transaction): Promise<LedgerEntry[]> =>
       deps.store.entries.listForTransaction(transaction.id),
 
+    /** The payment method a transaction the caller has just read was paid with or keeps; null when none (a free purchase). */
+    methodOf: async (transaction: Transaction): Promise<PaymentMethod | null> =>
+      transaction.paymentMethodId
+        ? ((await deps.store.paymentMethods.find(transaction.paymentMethodId)) ?? null)
+        : null,
+
     assignEmail: (scope: Scope, id: string, email: string, seen?: SeenLedger): Promise<Transaction> =>
       assignEmail(deps, scope, id, email, seen),
 
@@ -49,10 +55,16 @@ export function transactionService(deps: TransactionDeps) {
 
     /**
      * Subscription: cancelled at the end of the paid period (CANCELLED_PENDING), or at once in a
-     * trial. Vaulted: deactivated. Already ended: nothing changes, and that is not an error.
+     * trial or when the customer chose now. Vaulted: deactivated. Already ended: nothing changes, and
+     * that is not an error. The customer's reason is kept (`cancelReason`).
      */
-    cancel: (scope: Scope, id: string, who: WhoCanceled, seen?: SeenLedger): Promise<CancelOutcome> =>
-      cancelTransaction(deps, scope, id, who, seen),
+    cancel: (
+      scope: Scope,
+      id: string,
+      who: WhoCanceled,
+      seen?: SeenLedger,
+      choice?: CancelChoice,
+    ): Promise<CancelOutcome> => cancelTransaction(deps, scope, id, who, seen, choice),
   };
 }
 

@@ -1,4 +1,5 @@
-import { FIELD_MESSAGES as messages } from '../checkout/field-messages.ts';
+import type { FieldMessages } from '../checkout/field-messages.ts';
+import { pageData } from './page-data.ts';
 
 /**
  * The checkout form's own script (inline, or served as checkout.js when the card is typed into the
@@ -6,7 +7,8 @@ import { FIELD_MESSAGES as messages } from '../checkout/field-messages.ts';
  * the one pricing function), and so do the hidden expected total and, through the `opentill:quote`
  * event, the processor's card element; a Pay pressed while a new price is on its way waits for it.
  * Every invalid field is marked at once (`aria-invalid`, a message it is described by) and the first
- * one focused. The card number is spaced in groups of four and its brand shown.
+ * one focused, with the page's words for what each needs (the `opentill-field-messages` data block, in
+ * the buyer's language). The card number is spaced in groups of four and its brand shown.
  */
 
 /** A field of the form (a select answers `readOnly` with undefined, as an input that is not read-only). */
@@ -25,6 +27,7 @@ interface Quote {
   payLabel: string;
 }
 
+const messages = pageData<FieldMessages>('opentill-field-messages') ?? ({} as FieldMessages);
 const form = document.getElementById('checkout') as HTMLFormElement | null;
 if (form && form.getAttribute('data-quote')) checkoutForm(form);
 
@@ -133,7 +136,10 @@ function checkoutForm(f: HTMLFormElement) {
     const w = (e && e.target && (e.target as Field).name) || 'zipCode';
     const q = new URLSearchParams({ zipCode: v('zipCode'), coupon: v('coupon'), vatId: v('vatId') });
     if (sel()) q.set('country', sel()!.value);
-    const p: Promise<void> = fetch(`${quoteUrl}?${q}`, { headers: { accept: 'application/json' } })
+    // The quote URL may carry the buyer's language already (`?locale=`).
+    const p: Promise<void> = fetch(`${quoteUrl}${quoteUrl.indexOf('?') < 0 ? '?' : '&'}${q}`, {
+      headers: { accept: 'application/json' },
+    })
       .then((r) => r.json() as Promise<Quote>)
       .then((j) => {
         if (n !== seq) return;

@@ -4,6 +4,8 @@ import type { Scope } from '../../../domain/model.ts';
 import { html, sendPage } from '../layout.ts';
 import type { CheckoutContext } from './checkout-context.ts';
 import { embeddingOf, embedMessages, frameAncestorsOf } from './checkout-embedding.ts';
+import { bold } from './checkout-receipt.ts';
+import { buyerTranslator, speechOf } from './checkout-speech.ts';
 import { header } from './checkout-views.ts';
 
 /**
@@ -29,14 +31,16 @@ export async function showClosedShop(
     `checkout closed: ${ctx.services.payments.describe(ctx.environment).detail}`,
   );
   const embedding = embeddingOf(request);
+  const tr = buyerTranslator(request);
   return sendPage(reply, {
     status: 503,
-    title: 'Not taking payments yet',
+    title: tr.t('checkout.closedShort'),
     frameAncestors: frameAncestorsOf(embedding),
-    body: html`${header({ vendorName: await ctx.vendorName(scope) }, embedding.embedded)}
-<h1>This shop is not taking payments yet</h1>
-<div class="box" role="status" id="closed"><p>You cannot buy <strong>${offer.product.name}</strong> here just now: the shop has not switched on its payments yet.</p>
-<p>Nothing has been charged. Please come back later, or ask the seller when you can buy.</p></div>`,
+    speech: speechOf(tr),
+    body: html`${header(tr, { vendorName: await ctx.vendorName(scope) }, embedding.embedded)}
+<h1>${tr.t('checkout.closedTitle')}</h1>
+<div class="box" role="status" id="closed"><p>${tr.html('checkout.closedText', { product: offer.product.name }, { b: bold })}</p>
+<p>${tr.t('checkout.closedNote')}</p></div>`,
     ...embedMessages(embedding),
   });
 }

@@ -6,7 +6,8 @@ import { requireOnSale } from '../../../domain/catalog/index.ts';
 import { SaleRefused } from '../../../domain/production-access.ts';
 import type { Services } from '../../../services.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
-import { html, sendPage } from '../layout.ts';
+import { html, sendPage, type Html } from '../layout.ts';
+import { buyerTranslator, speechOf } from './checkout-speech.ts';
 import { embeddingOf, embedMessages, frameAncestorsOf } from './checkout-embedding.ts';
 import { checkoutLimits, type CheckoutLimits } from './checkout-limits.ts';
 import { header } from './checkout-views.ts';
@@ -64,30 +65,41 @@ export function problemPage(
   reply: FastifyReply,
   status: number,
   title: string,
-  text: string,
+  text: string | Html,
   message: object | null = null,
+  more: Html = html``,
 ) {
   const embedding = embeddingOf(reply.request);
+  const tr = buyerTranslator(reply.request);
   return sendPage(reply, {
     status,
     title,
     frameAncestors: frameAncestorsOf(embedding),
-    body: html`${embedding.embedded ? header({ vendorName: '' }, true) : ''}<h1>${title}</h1><p>${text}</p>`,
+    speech: speechOf(tr),
+    body: html`${embedding.embedded ? header(tr, { vendorName: '' }, true) : ''}<h1>${title}</h1><p>${text}</p>${more}`,
     ...embedMessages(embedding, message),
   });
 }
 
 /** Page-level failures that are not the form's fault: unknown product, expired link, a seller not selling now. */
 export function offerFailure(reply: FastifyReply, err: unknown) {
-  if (err instanceof SaleRefused) return problemPage(reply, 403, err.title, err.message);
+  const tr = buyerTranslator(reply.request);
+  if (err instanceof SaleRefused) {
+    const key = SALE_REFUSED[err.reason];
+    // What the seller must set is for the seller trying their own link: said as the domain says it, in English.
+    const detail = err.reason === 'IDENTITY_INCOMPLETE' ? html`<p class="muted" lang="en">${err.message}</p>` : html``;
+    return problemPage(reply, 403, tr.t(`checkout.${key}Title`), tr.t(`checkout.${key}Text`), null, detail);
+  }
   if (err instanceof AppError && err.code === 'LINK_EXPIRED')
-    return problemPage(reply, 410, 'This link has expired', err.message);
+    return problemPage(reply, 410, tr.t('checkout.expiredTitle'), tr.t('checkout.expiredText'));
   if (err instanceof AppError && err.code === 'NOT_FOUND')
-    return problemPage(
-      reply,
-      404,
-      'Product not found',
-      'This payment link does not lead to a product. Check the link, or ask the seller for a new one.',
-    );
+    return problemPage(reply, 404, tr.t('checkout.notFoundTitle'), tr.t('checkout.notFoundText'));
   throw err;
 }
+
+/** The words of each reason a sale is refused (checkout.<key>Title, checkout.<key>Text). */
+const SALE_REFUSED: Record<SaleRefused['reason'], string> = {
+  SUSPENDED: 'suspended',
+  IDENTITY_INCOMPLETE: 'identity',
+  ARCHIVED: 'archived',
+};

@@ -27,11 +27,20 @@ export function embeddingOf(request: FastifyRequest): Embedding {
 
 export const frameAncestorsOf = (embedding: Embedding) => embedding.origin ?? "'none'";
 
-/** The embedding as a query string, for the checkout's links to its own pages (`?embedded=1&origin=…`, or nothing). */
-export const embeddingQuery = (embedding: Embedding) =>
-  embedding.origin
-    ? `?${new URLSearchParams({ ...(embedding.embedded ? { embedded: '1' } : {}), origin: embedding.origin }).toString()}`
-    : '';
+/**
+ * The embedding (and the buyer's explicit language) as a query string, for the checkout's links to its own
+ * pages (`?embedded=1&origin=…&locale=…`, or nothing).
+ */
+export function embeddingQuery(embedding: Embedding, locale?: string): string {
+  const query = new URLSearchParams();
+  if (embedding.origin) {
+    if (embedding.embedded) query.set('embedded', '1');
+    query.set('origin', embedding.origin);
+  }
+  if (locale) query.set('locale', locale);
+  const search = query.toString();
+  return search ? `?${search}` : '';
+}
 
 /**
  * What a checkout page inside the overlay tells the vendor's page (src/http/pages/browser/embed.ts):

@@ -9,7 +9,8 @@ import { customerLocality } from '../../customer-locality.ts';
 import type { FormBody } from '../form-body.ts';
 import type { Params } from './checkout-context.ts';
 import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
-import { FIELD_MESSAGES, type FieldErrors } from './checkout-views.ts';
+import { buyerTranslator } from './checkout-speech.ts';
+import { fieldMessages, type FieldErrors, type FieldMessages } from './checkout-views.ts';
 
 /** A US ZIP code, when the buyer gave one: five digits, or ZIP+4. */
 export const US_ZIP = /^\d{5}(-?\d{4})?$/;
@@ -61,7 +62,9 @@ export function readCheckoutForm(request: FastifyRequest, environment: Environme
     if (!(err instanceof AppError)) throw err;
     locality = err;
   }
-  const { card, cardErrors } = readCard(form);
+  const tr = buyerTranslator(request);
+  const messages = fieldMessages(tr);
+  const { card, cardErrors } = readCard(form, messages);
   return {
     token: isFormToken(token) ? token : undefined,
     coupon,
@@ -80,20 +83,25 @@ export function readCheckoutForm(request: FastifyRequest, environment: Environme
       buyerAddress: form.buyerAddress?.trim() || undefined,
       vatId: form.vatId?.trim() || undefined,
     },
-    fieldErrors: fieldErrorsOf(form, locality),
+    fieldErrors: fieldErrorsOf(form, locality, messages, tr.t('checkout.fieldCountry')),
     cardErrors,
-    details: locality instanceof AppError ? locality : detailsOf(request, form, offer, locality, coupon),
+    details: locality instanceof AppError ? locality : detailsOf(request, form, offer, locality, coupon, tr.locale),
     card,
   };
 }
 
-function fieldErrorsOf(form: FormBody, locality: Locality | AppError): FieldErrors {
+function fieldErrorsOf(
+  form: FormBody,
+  locality: Locality | AppError,
+  messages: FieldMessages,
+  chooseCountry: string,
+): FieldErrors {
   const errors: FieldErrors = {};
-  if (!isEmail((form.email ?? '').trim())) errors.email = FIELD_MESSAGES.email;
-  if (locality instanceof AppError) errors.country = 'Choose a country from the list.';
+  if (!isEmail((form.email ?? '').trim())) errors.email = messages.email;
+  if (locality instanceof AppError) errors.country = chooseCountry;
   const zip = (form.zipCode ?? '').trim();
   if (zip && !(locality instanceof AppError) && locality.country === 'US' && !US_ZIP.test(zip))
-    errors.zipCode = FIELD_MESSAGES.zipCode;
+    errors.zipCode = messages.zipCode;
   return errors;
 }
 
@@ -104,6 +112,7 @@ function detailsOf(
   offer: Offer,
   locality: Locality,
   coupon: string | undefined,
+  locale: string,
 ): PurchaseDetails | AppError {
   const expectedCurrency = form.expectedCurrency ?? '';
   const expectedTotal = /^\d{1,15}$/.test(form.expectedTotal ?? '') ? Number(form.expectedTotal) : NaN;
@@ -123,18 +132,20 @@ function detailsOf(
     payload: offer.customized?.payload ?? form.payload ?? null,
     coupon,
     expectedTotal: { currency: expectedCurrency, totalMinor: expectedTotal },
+    // The language the buyer saw the checkout in: the purchase keeps it for its e-mails and invoices.
+    locale,
   };
 }
 
 /** The card of opentill's own card form, read once; its expiry is held to the domain's rule (requireCardExpiry). */
-function readCard(form: FormBody): { card: CardInput | undefined; cardErrors: FieldErrors } {
+function readCard(form: FormBody, messages: FieldMessages): { card: CardInput | undefined; cardErrors: FieldErrors } {
   const cardErrors: FieldErrors = {};
   const number = (form.cardNumber ?? '').replace(/[\s-]/g, '');
-  if (!passesLuhn(number)) cardErrors.cardNumber = FIELD_MESSAGES.cardNumber;
+  if (!passesLuhn(number)) cardErrors.cardNumber = messages.cardNumber;
   const expiry = expiryOf(form.cardExpiry);
-  if (!expiry) cardErrors.cardExpiry = FIELD_MESSAGES.cardExpiry;
+  if (!expiry) cardErrors.cardExpiry = messages.cardExpiry;
   const cvc = (form.cardCvc ?? '').trim();
-  if (!/^\d{3,4}$/.test(cvc)) cardErrors.cardCvc = FIELD_MESSAGES.cardCvc;
+  if (!/^\d{3,4}$/.test(cvc)) cardErrors.cardCvc = messages.cardCvc;
   const card = expiry && Object.keys(cardErrors).length === 0 ? { number, ...expiry, cvc } : undefined;
   return { card, cardErrors };
 }

@@ -4,19 +4,21 @@ import type { Offer } from '../../../domain/catalog/index.ts';
 import type { DueToday } from '../../../domain/checkout/index.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { Scope } from '../../../domain/model.ts';
-import { localeFromAcceptLanguage } from '../../../domain/money/index.ts';
 import type { CardEntry } from '../../../domain/payments/index.ts';
-import { KNOWN_COUNTRIES, type PriceQuote } from '../../../domain/tax/index.ts';
+import type { PriceQuote } from '../../../domain/tax/index.ts';
 import { customerLocality } from '../../customer-locality.ts';
 import type { HttpApp } from '../../http-app.ts';
 import { jsonErrorHandler } from '../json-errors.ts';
-import { sendPage } from '../layout.ts';
+import { sendPage, type Html } from '../layout.ts';
 import { pageScript } from '../page-scripts.ts';
+import { buyerWords } from './checkout-buyer-words.ts';
 import { isClosed, showClosedShop } from './checkout-closed.ts';
 import { offerFailure, type CheckoutContext, type Params } from './checkout-context.ts';
 import { embeddingOf, embeddingQuery, embedMessages, frameAncestorsOf, type Embedding } from './checkout-embedding.ts';
+import { CHECKOUT_COUNTRIES } from './checkout-countries.ts';
+import { buyerTranslator, explicitLocale, speechOf } from './checkout-speech.ts';
 import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
-import { checkoutForm, type FieldErrors } from './checkout-views.ts';
+import { checkoutForm, fieldMessages, type FieldErrors } from './checkout-views.ts';
 import { vetCoupon } from './coupon-attempts.ts';
 
 // The checkout page: its form, priced on the server, first shown and shown again after a submit that did not pay.
@@ -24,7 +26,7 @@ import { vetCoupon } from './coupon-attempts.ts';
 export type FormMessages = {
   /** The payment was declined: the overlay's script hears `failed` (docs/decisions.md §29). */
   declined?: boolean | undefined;
-  error?: string | undefined;
+  error?: string | Html | undefined;
   notice?: string | undefined;
   fieldErrors?: FieldErrors | undefined;
 };
@@ -42,11 +44,12 @@ export async function showForm(
 ) {
   const locality = customerLocality(request, ctx.environment, { zip: prefill.zipCode, country: prefill.country });
   const productId = (request.params as Params).productId;
+  const tr = buyerTranslator(request);
   if (prefill.coupon) {
     // A coupon that cannot be used (or may not be tried now): show the price without it, and say why.
     const verdict = await vetCoupon(ctx.services, request.ip, scope, offer.product.id, prefill.coupon);
     if (verdict.status !== 'valid') {
-      messages = { ...messages, error: messages.error ?? verdict.message };
+      messages = { ...messages, error: messages.error ?? buyerWords(tr, verdict.message) };
       prefill = { ...prefill, coupon: undefined };
       if (verdict.status === 'blocked') {
         status = 429;
@@ -67,22 +70,24 @@ export async function showForm(
   const needsCard = today.card !== 'none';
   const token = randomBytes(18).toString('base64url');
   const failed = messages.declined ? { type: 'failed', status: 'DECLINED' } : null;
-  const scripts = formScripts({ cardEntry, embedding, failed, needsCard, offer, quote, today, productId });
+  const locale = explicitLocale(request);
+  const scripts = formScripts({ cardEntry, embedding, failed, needsCard, offer, quote, today, productId, locale });
   return sendPage(reply, {
     status,
     title: offer.product.name,
     frameAncestors: frameAncestorsOf(embedding),
+    speech: speechOf(tr),
     body: checkoutForm(
+      tr,
       {
         environment: ctx.environment,
         vendorName: await ctx.vendorName(scope),
         offer,
         quote,
-        locale: localeFromAcceptLanguage(request.headers['accept-language']),
         country: locality.country,
         countryEditable: locality.source !== 'ip',
-        countries: KNOWN_COUNTRIES,
-        quoteUrl: `${encodeURIComponent(productId)}/quote`,
+        countries: CHECKOUT_COUNTRIES,
+        quoteUrl: `${encodeURIComponent(productId)}/quote${locale ? `?locale=${encodeURIComponent(locale)}` : ''}`,
         prefill: {
           ...prefill,
           email: lockedEmail ?? prefill.email,
@@ -99,6 +104,7 @@ export async function showForm(
       embedding.embedded,
     ),
     ...scripts,
+    data: { ...scripts.data, 'opentill-field-messages': fieldMessages(tr) },
   });
 }
 
@@ -116,6 +122,8 @@ function formScripts(page: {
   quote: PriceQuote;
   today: DueToday;
   productId: string;
+  /** The buyer's explicit language (`?locale=`), which the page's own requests carry on. */
+  locale: string | undefined;
 }) {
   const { cardEntry, embedding, needsCard, offer, quote, today } = page;
   const embed = embedMessages(embedding, page.failed);
@@ -131,7 +139,7 @@ function formScripts(page: {
         amount: quote.totalMinor,
         currency: quote.currency.toLowerCase(),
         saveForLater: offer.product.type !== 'ONETIME',
-        sessionUrl: `${encodeURIComponent(page.productId)}/session${embeddingQuery(embedding)}`,
+        sessionUrl: `${encodeURIComponent(page.productId)}/session${embeddingQuery(embedding, page.locale)}`,
       };
       script += pageScript('processor-element');
     }
@@ -170,7 +178,7 @@ export function registerCheckoutPage(app: HttpApp, ctx: CheckoutContext) {
       // A prefill that cannot be priced (an unknown sandbox country): show the form without it.
       if (err instanceof AppError && err.code === 'INVALID_INPUT')
         return showForm(ctx, request, reply, scope, offer, { ...prefill, country: undefined }, 400, {
-          error: err.message,
+          error: buyerWords(buyerTranslator(request), err.message),
         });
       throw err;
     }

@@ -7,7 +7,7 @@ import { SaleRefused } from '../../../domain/production-access.ts';
 import { ERROR_STATUS } from '../../error-status.ts';
 import type { HttpApp } from '../../http-app.ts';
 import type { FormBody } from '../form-body.ts';
-import { sendPage } from '../layout.ts';
+import { html, sendPage } from '../layout.ts';
 import { isClosed, showClosedShop } from './checkout-closed.ts';
 import { showPending, showReceipt } from './checkout-confirm.ts';
 import { offerFailure, type CheckoutContext, type Params } from './checkout-context.ts';
@@ -15,20 +15,26 @@ import { embeddingOf, frameAncestorsOf } from './checkout-embedding.ts';
 import { formOf, readCheckoutForm, type CheckoutForm, type PurchaseDetails } from './checkout-form.ts';
 import { showForm, type FormMessages } from './checkout-page.ts';
 import type { CheckoutPrefill } from './checkout-url.ts';
-import { FIELD_MESSAGES, tryAgain } from './checkout-views.ts';
+import { buyerWords } from './checkout-buyer-words.ts';
+import { buyerTranslator, explicitLocale, speechOf } from './checkout-speech.ts';
+import { fieldMessages, tryAgain } from './checkout-views.ts';
+import type { Translator } from '../../../i18n/index.ts';
 import { vetCoupon } from './coupon-attempts.ts';
 
 // Pay: the form posted to the page itself. Without JavaScript this is the whole checkout; with it, the
 // processor's card element has confirmed the payment first and this books what needs no card in the browser.
 
 // The database away (or opentill still starting): a page to send the form again in a moment, as typed (the card aside).
-const whileUnavailable = (request: FastifyRequest, reply: FastifyReply) =>
-  sendPage(reply, {
+const whileUnavailable = (request: FastifyRequest, reply: FastifyReply) => {
+  const tr = buyerTranslator(request);
+  return sendPage(reply, {
     status: 503,
-    title: 'Temporarily unavailable',
+    title: tr.t('checkout.unavailableTitle'),
     frameAncestors: frameAncestorsOf(embeddingOf(request)),
-    body: tryAgain(formOf(request)),
+    speech: speechOf(tr),
+    body: tryAgain(tr, formOf(request)),
   });
+};
 
 export function registerPurchase(app: HttpApp, ctx: CheckoutContext) {
   app.post<{ Params: Params; Body: FormBody }>(
@@ -42,18 +48,17 @@ export function registerPurchase(app: HttpApp, ctx: CheckoutContext) {
       if (isClosed(ctx)) return showClosedShop(ctx, request, reply, scope, offer);
       const form = readCheckoutForm(request, ctx.environment, offer);
       const prefill = form.prefill;
+      const tr = buyerTranslator(request);
       const show = (status: number, messages?: FormMessages, shown: CheckoutPrefill = prefill) =>
         showForm(ctx, request, reply, scope, offer, shown, status, messages);
       // A coupon typed after the price was shown: show the new price first, charge on the next submit.
       if (form.couponChanged)
         return show(
           200,
-          prefill.coupon
-            ? { notice: `Coupon ${prefill.coupon.toUpperCase()} applied. Check the new total and pay.` }
-            : {},
+          prefill.coupon ? { notice: tr.t('checkout.couponApplied', { code: prefill.coupon.toUpperCase() }) } : {},
         );
       const token = form.token;
-      if (token === undefined) return show(400, { error: 'The form has expired; check the details and pay again.' });
+      if (token === undefined) return show(400, { error: tr.t('checkout.errorFormExpired') });
       if (prefill.coupon) {
         // The coupon shown with the price is checked (and limited) again: the form is the customer's to change.
         const verdict = await vetCoupon(ctx.services, request.ip, scope, offer.product.id, prefill.coupon);
@@ -61,7 +66,7 @@ export function registerPurchase(app: HttpApp, ctx: CheckoutContext) {
         if (verdict.status !== 'valid')
           return show(
             verdict.status === 'blocked' ? 429 : 400,
-            { error: verdict.message },
+            { error: buyerWords(tr, verdict.message) },
             { ...prefill, coupon: undefined },
           );
       }
@@ -71,19 +76,13 @@ export function registerPurchase(app: HttpApp, ctx: CheckoutContext) {
         // opentill's own card form has its card checked with the rest; the processor's card field checks its own.
         const fieldErrors = cardEntry.kind === 'form' ? { ...form.fieldErrors, ...form.cardErrors } : form.fieldErrors;
         if (Object.keys(fieldErrors).length > 0) {
-          const error = form.resumed
-            ? 'Enter your card again to pay: nothing has been charged yet.'
-            : 'Some details need fixing: see the fields marked below.';
+          const error = tr.t(form.resumed ? 'checkout.errorResumed' : 'checkout.errorFix');
           return show(400, { error, fieldErrors });
         }
         if (form.details instanceof AppError) throw form.details;
         if (cardEntry.kind === 'none') return showClosedShop(ctx, request, reply, scope, offer);
         const outcome = await charge(ctx, scope, token, form, form.details, cardEntry.kind);
-        if (outcome === 'NEEDS_BROWSER')
-          return show(400, {
-            error:
-              "The card field needs JavaScript: it is the payment processor's, so that your card never reaches this shop's server.",
-          });
+        if (outcome === 'NEEDS_BROWSER') return show(400, { error: tr.t('checkout.cardNeedsScript') });
         if (outcome.status === 'PENDING')
           return showPending(
             ctx,
@@ -91,15 +90,16 @@ export function registerPurchase(app: HttpApp, ctx: CheckoutContext) {
             scope,
             offer,
             `${encodeURIComponent(request.params.productId)}/confirm/${encodeURIComponent(token)}`,
+            explicitLocale(request),
           );
         if (outcome.status === 'DECLINED')
           return await show(402, {
             declined: true,
-            error: `The payment was declined: ${outcome.message} Try another card.`,
+            error: tr.html('checkout.errorDeclined', { reason: buyerWords(tr, outcome.message) }),
           });
         return await showReceipt(ctx, request, reply, scope, offer, outcome);
       } catch (err) {
-        return purchaseFailure(ctx, request, reply, scope, offer, prefill, err);
+        return purchaseFailure(ctx, request, reply, { scope, offer, prefill, tr }, err);
       }
     },
   );
@@ -126,9 +126,7 @@ function purchaseFailure(
   ctx: CheckoutContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  scope: Scope,
-  offer: Offer,
-  prefill: CheckoutPrefill,
+  { scope, offer, prefill, tr }: { scope: Scope; offer: Offer; prefill: CheckoutPrefill; tr: Translator },
   err: unknown,
 ) {
   if (!(err instanceof AppError)) throw err;
@@ -137,23 +135,19 @@ function purchaseFailure(
   const show = (status: number, messages: FormMessages) =>
     showForm(ctx, request, reply, scope, offer, prefill, status, messages);
   // Another country, ZIP code or coupon than the price shown was for (a page without its script): show the new price, charge nothing.
-  if (err.code === 'PRICE_CHANGED')
-    return show(409, {
-      error: 'The total changed with the details you entered; nothing was charged. Check the new total and pay.',
-    });
+  if (err.code === 'PRICE_CHANGED') return show(409, { error: tr.t('checkout.errorPriceChanged') });
   if (err instanceof BusinessDetailsError)
-    return show(400, {
-      error: 'Some details need fixing: see the fields marked below.',
-      fieldErrors: { [err.field]: err.message },
-    });
+    return show(400, { error: tr.t('checkout.errorFix'), fieldErrors: { [err.field]: buyerWords(tr, err.message) } });
   if (err.code === 'INVALID_EMAIL')
-    return show(400, { error: err.message, fieldErrors: { email: FIELD_MESSAGES.email } });
+    return show(400, { error: buyerWords(tr, err.message), fieldErrors: { email: fieldMessages(tr).email } });
   // Unavailable for a moment (the database, the payment network): the form again, as typed, with when to press Pay again.
   if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
-  if (err.code === 'SERVICE_UNAVAILABLE')
-    return show(503, {
-      error:
-        'Your payment could not be completed just now. Press Pay again in a moment: you will not be charged twice.',
-    });
-  return show(ERROR_STATUS[err.code], { error: err.message });
+  if (err.code === 'SERVICE_UNAVAILABLE') return show(503, { error: tr.t('checkout.errorUnavailable') });
+  return show(ERROR_STATUS[err.code], { error: otherFailure(tr, err.message) });
+}
+
+/** A refusal the checkout has no words of its own for: a known sentence translated, else a line of ours and the sentence marked English. */
+function otherFailure(tr: Translator, message: string) {
+  const said = buyerWords(tr, message);
+  return typeof said === 'string' ? said : html`${tr.t('checkout.errorOther')} ${said}`;
 }

@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Offer } from '../../../domain/catalog/index.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { Scope } from '../../../domain/model.ts';
-import { localeFromAcceptLanguage } from '../../../domain/money/index.ts';
 import { isEuCountry } from '../../../domain/tax/index.ts';
 import { customerLocality } from '../../customer-locality.ts';
 import type { HttpApp } from '../../http-app.ts';
@@ -10,7 +9,11 @@ import { jsonErrorHandler } from '../json-errors.ts';
 import type { CheckoutContext, Params } from './checkout-context.ts';
 import { US_ZIP } from './checkout-form.ts';
 import { jsonFailure, jsonOffer, refuse } from './checkout-json.ts';
-import { countryName, FIELD_MESSAGES, payLabel, priceLines } from './checkout-views.ts';
+import type { Translator } from '../../../i18n/index.ts';
+import { buyerText } from './checkout-buyer-words.ts';
+import { countryName } from './checkout-countries.ts';
+import { payLabel, priceLines } from './checkout-price-lines.ts';
+import { buyerTranslator } from './checkout-speech.ts';
 import { vetCoupon } from './coupon-attempts.ts';
 
 type Failure = [status: number, error: string, message: string];
@@ -18,6 +21,7 @@ type Failure = [status: number, error: string, message: string];
 /** The quote's query: country, ZIP code, coupon and VAT ID, each trimmed text ('' when absent), or why it cannot be priced. */
 function readQuoteQuery(
   query: Record<string, unknown>,
+  tr: Translator,
 ): { country: string; zipCode: string; couponCode: string; vatId: string } | Failure {
   const text = (name: string): string | null => {
     const value = Array.isArray(query[name]) ? (query[name] as unknown[]).at(-1) : query[name];
@@ -28,7 +32,7 @@ function readQuoteQuery(
   if (country === null || (country !== '' && !/^[A-Za-z]{2}$/.test(country)))
     return [400, 'INVALID_INPUT', 'country must be a two-letter ISO 3166-1 code, such as DE.'];
   if (zipCode === null || zipCode.length > 16 || !/^[A-Za-z0-9 -]*$/.test(zipCode))
-    return [400, 'INVALID_INPUT', FIELD_MESSAGES.zipCode];
+    return [400, 'INVALID_INPUT', tr.t('checkout.fieldZipCode')];
   if (couponCode === null || couponCode.length > 64)
     return [400, 'INVALID_INPUT', 'coupon must be a code of at most 64 characters.'];
   if (vatId === null || vatId.length > 24)
@@ -49,7 +53,8 @@ export function registerQuote(app: HttpApp, ctx: CheckoutContext) {
       const found = await jsonOffer(request, reply, ctx.limits.quotes, ctx.offerOf);
       if (!('offer' in found)) return found;
       const { scope, offer } = found;
-      const asked = readQuoteQuery(request.query as Record<string, unknown>);
+      const tr = buyerTranslator(request);
+      const asked = readQuoteQuery(request.query as Record<string, unknown>, tr);
       if (Array.isArray(asked)) return fail(...asked);
       const { country, zipCode, couponCode, vatId } = asked;
       let locality;
@@ -59,11 +64,11 @@ export function registerQuote(app: HttpApp, ctx: CheckoutContext) {
           country: country || undefined,
         });
       } catch (err) {
-        if (err instanceof AppError) return fail(400, err.code, 'Choose a country from the list.');
+        if (err instanceof AppError) return fail(400, err.code, tr.t('checkout.fieldCountry'));
         throw err;
       }
       if (zipCode && locality.country === 'US' && !US_ZIP.test(zipCode))
-        return fail(400, 'INVALID_INPUT', FIELD_MESSAGES.zipCode);
+        return fail(400, 'INVALID_INPUT', tr.t('checkout.fieldZipCode'));
       // Counted once the request is valid: garbage cannot use up a product's quotes for its buyers.
       const overProductLimit = await ctx.limits.quotes.byProduct(request, offer.product.id);
       if (overProductLimit) return refuse(reply, overProductLimit);
@@ -74,11 +79,11 @@ export function registerQuote(app: HttpApp, ctx: CheckoutContext) {
         const verdict = await vetCoupon(ctx.services, request.ip, scope, offer.product.id, coupon);
         if (verdict.status === 'blocked') {
           reply.header('retry-after', String(verdict.retryAfterSeconds));
-          return fail(429, 'RATE_LIMITED', verdict.message);
+          return fail(429, 'RATE_LIMITED', buyerText(tr, verdict.message));
         }
-        if (verdict.status !== 'valid') [coupon, couponError] = [undefined, verdict.message];
+        if (verdict.status !== 'valid') [coupon, couponError] = [undefined, buyerText(tr, verdict.message)];
       }
-      return sendQuote(ctx, request, reply, { scope, offer, locality, coupon, couponError, vatId });
+      return sendQuote(ctx, request, reply, tr, { scope, offer, locality, coupon, couponError, vatId });
     },
   );
 }
@@ -88,6 +93,7 @@ async function sendQuote(
   ctx: CheckoutContext,
   request: FastifyRequest<{ Params: Params }>,
   reply: FastifyReply,
+  tr: Translator,
   asked: {
     scope: Scope;
     offer: Offer;
@@ -107,10 +113,12 @@ async function sendQuote(
   );
   // A VAT ID that is not of an EU buyer's country is marked (the purchase would refuse it); outside the EU it is kept without reverse charge.
   const vatIdError =
-    business && !business.valid && isEuCountry(locality.country) ? `VAT ID: ${business.reason}` : undefined;
+    business && !business.valid && isEuCountry(locality.country)
+      ? buyerText(tr, `VAT ID: ${business.reason}`)
+      : undefined;
   return reply.header('cache-control', 'no-store').send({
     country: locality.country,
-    countryName: countryName(locality.country),
+    countryName: countryName(tr, locality.country),
     currency: quote.currency,
     netMinor: quote.netMinor,
     discountMinor: quote.discountMinor,
@@ -123,12 +131,7 @@ async function sendQuote(
     ...(vatIdError ? { vatIdError } : {}),
     reverseCharge: business?.reverseCharge ?? false,
     taxEstimated: quote.taxEstimated ?? false,
-    payLabel: payLabel(offer, quote, localeFromAcceptLanguage(request.headers['accept-language'])),
-    html: priceLines(
-      offer,
-      quote,
-      ctx.services.clock.now(scope),
-      localeFromAcceptLanguage(request.headers['accept-language']),
-    ).text,
+    payLabel: payLabel(tr, offer, quote),
+    html: priceLines(tr, offer, quote, ctx.services.clock.now(scope)).text,
   });
 }

@@ -8,6 +8,8 @@ import { embeddingOf, embeddingQuery } from './checkout-embedding.ts';
 import { readCheckoutForm } from './checkout-form.ts';
 import { jsonFailure, jsonOffer, refuse } from './checkout-json.ts';
 import { vetCoupon } from './coupon-attempts.ts';
+import { buyerText } from './checkout-buyer-words.ts';
+import { buyerTranslator, explicitLocale } from './checkout-speech.ts';
 
 /**
  * The processor's browser session of a form's payment, for the page's script: `{clientSecret,
@@ -28,6 +30,7 @@ export function registerSession(app: HttpApp, ctx: CheckoutContext) {
       if (ctx.services.payments.cardEntry(ctx.environment).kind !== 'browser')
         return fail(404, 'NOT_FOUND', 'This checkout takes the card in its own form.');
       const form = readCheckoutForm(request, ctx.environment, offer);
+      const tr = buyerTranslator(request);
       const token = form.token;
       if (token === undefined)
         return fail(400, 'INVALID_INPUT', 'The form has expired; reload the page and pay again.');
@@ -41,9 +44,9 @@ export function registerSession(app: HttpApp, ctx: CheckoutContext) {
         const verdict = await vetCoupon(ctx.services, request.ip, scope, offer.product.id, form.coupon);
         if (verdict.status === 'blocked') reply.header('retry-after', String(verdict.retryAfterSeconds));
         if (verdict.status !== 'valid')
-          return fail(verdict.status === 'blocked' ? 429 : 400, 'INVALID_INPUT', verdict.message);
+          return fail(verdict.status === 'blocked' ? 429 : 400, 'INVALID_INPUT', buyerText(tr, verdict.message));
       }
-      const confirmUrl = `${encodeURIComponent(request.params.productId)}/confirm/${encodeURIComponent(token)}${embeddingQuery(embeddingOf(request))}`;
+      const confirmUrl = `${encodeURIComponent(request.params.productId)}/confirm/${encodeURIComponent(token)}${embeddingQuery(embeddingOf(request), explicitLocale(request))}`;
       try {
         if (form.details instanceof AppError) throw form.details;
         // Counted once the form is complete: malformed requests cannot use up a product's sessions for its buyers.
@@ -54,7 +57,7 @@ export function registerSession(app: HttpApp, ctx: CheckoutContext) {
           return reply
             .header('cache-control', 'no-store')
             .send({ clientSecret: started.clientSecret, mode: started.mode, confirmUrl });
-        if (started.status === 'DECLINED') return fail(402, 'PAYMENT_DECLINED', started.message);
+        if (started.status === 'DECLINED') return fail(402, 'PAYMENT_DECLINED', buyerText(tr, started.message));
         return reply.header('cache-control', 'no-store').send({ redirect: confirmUrl });
       } catch (err) {
         if (!(err instanceof AppError)) throw err;

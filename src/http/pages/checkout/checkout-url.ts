@@ -16,13 +16,15 @@ export interface CheckoutPrefill {
 
 const FIELDS = ['firstName', 'lastName', 'email', 'zipCode', 'coupon', 'payload', 'country'] as const;
 
-export function checkoutUrl(hostedBase: string, productId: string, prefill: CheckoutPrefill): string {
+/** The checkout page's URL with its prefill and, opentill's own, the buyer's language (`locale`, one we speak). */
+export function checkoutUrl(hostedBase: string, productId: string, prefill: CheckoutPrefill, locale?: string): string {
   const query = new URLSearchParams();
   for (const field of FIELDS) {
     const value = prefill[field];
     if (value) query.set(field, value);
   }
   if (prefill.nonEditableEmail) query.set('nonEditableEmail', 'true');
+  if (locale) query.set('locale', locale);
   const search = query.toString();
   return `${hostedBase}/payment/product/${encodeURIComponent(productId)}${search ? `?${search}` : ''}`;
 }

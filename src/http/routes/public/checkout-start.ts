@@ -6,6 +6,7 @@ import { customerLocality } from '../../customer-locality.ts';
 import { ErrorBody } from '../../schemas.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 import { publicRouteLimit } from '../../rate-limits.ts';
+import { resolveLocale, supportedLocale, translator } from '../../../i18n/index.ts';
 
 /**
  * `tc.buy`: checks the product can be bought and answers the checkout page's URL with the
@@ -29,10 +30,16 @@ export function checkoutStartRoute(app: HttpApp, { services, environment }: Envi
             payload: Type.Optional(Type.String()),
             nonEditableEmail: Type.Optional(Type.Boolean()),
             country: Type.Optional(Type.String({ maxLength: 2 })),
+            // opentill's own: the buyer's language (data-ts-locale, tc.buy's locale), a BCP 47 tag such as "de" or "pt-BR".
+            locale: Type.Optional(Type.String({ maxLength: 35 })),
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Object({ url: Type.String() }), '4xx': ErrorBody },
+        response: {
+          // opentill's own `label`: the overlay's name ("Checkout") in the buyer's language.
+          200: Type.Object({ url: Type.String(), label: Type.String() }),
+          '4xx': ErrorBody,
+        },
       },
     },
     async (request) => {
@@ -50,7 +57,10 @@ export function checkoutStartRoute(app: HttpApp, { services, environment }: Envi
       );
       // A coupon is checked apart, under the checkout's limit on wrong codes (docs/decisions.md §14).
       if (body.coupon) await requireUsableCoupon(services, request.ip, owner, offer.product.id, body.coupon);
-      return { url: checkoutUrl(services.urls.base(environment), body.productId, body) };
+      // A language we do not speak is no error: the checkout then follows the browser's.
+      const locale = supportedLocale(body.locale, { allowPseudo: true });
+      const label = translator(resolveLocale([locale], request.headers['accept-language'])).t('checkout.checkoutLabel');
+      return { url: checkoutUrl(services.urls.base(environment), body.productId, body, locale), label };
     },
   );
 }
