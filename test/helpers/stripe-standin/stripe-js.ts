@@ -1,3 +1,5 @@
+import { ACCOUNT_METHODS } from './methods.ts';
+
 /**
  * The stand-in Stripe.js, served at /v3/, and the pages it opens: the Payment Element (an iframe on the
  * stand-in's origin, so card data stays inside it) and the 3-D Secure challenge. Written as plain
@@ -13,7 +15,9 @@
  */
 
 export function stripeJs(origin: string, apiVersion: string): string {
-  return STRIPE_JS.replace('__ORIGIN__', JSON.stringify(origin)).replace('__API_VERSION__', JSON.stringify(apiVersion));
+  return STRIPE_JS.replace('__ORIGIN__', JSON.stringify(origin))
+    .replace('__API_VERSION__', JSON.stringify(apiVersion))
+    .replace('__ACCOUNT_METHODS__', JSON.stringify(ACCOUNT_METHODS));
 }
 
 const STRIPE_JS = `/* Stripe.js stand-in for opentill's tests. Not Stripe's code. */
@@ -22,6 +26,20 @@ const STRIPE_JS = `/* Stripe.js stand-in for opentill's tests. Not Stripe's code
   if (window.Stripe && window.Stripe.__standin) return;
   var ORIGIN = __ORIGIN__;
   var API_VERSION = __API_VERSION__;
+  var ACCOUNT_METHODS = __ACCOUNT_METHODS__;
+
+  // What the Payment Element offers, as Stripe's dynamic payment methods decide for a deferred intent:
+  // the account's types that take the currency and, when the method is kept (setup mode,
+  // setupFutureUsage), can be reused; \`paymentMethodTypes\` narrows them.
+  function offeredTypes(o) {
+    var kept = o.mode === 'setup' || !!o.setupFutureUsage;
+    var currency = o.currency ? String(o.currency).toLowerCase() : null;
+    return Object.keys(ACCOUNT_METHODS).filter(function (type) {
+      var m = ACCOUNT_METHODS[type];
+      if (o.paymentMethodTypes && o.paymentMethodTypes.indexOf(type) === -1) return false;
+      return (!currency || o.mode === 'setup' || !m.currencies || m.currencies.indexOf(currency) !== -1) && (!kept || m.reusable);
+    });
+  }
 
   function IntegrationError(message) {
     var error = new Error(message);
@@ -139,7 +157,7 @@ const STRIPE_JS = `/* Stripe.js stand-in for opentill's tests. Not Stripe's code
     if (!container)
       throw IntegrationError('The selector you specified (' + target + ') applies to no DOM elements that are currently on the page. Make sure the element exists on the page before calling mount().');
     if (this._mounted) throw IntegrationError('This Element is already mounted. Use unmount() to unmount the Element before re-mounting.');
-    var config = { id: this._id, key: this._elements._stripe._key, parentOrigin: window.location.origin, locale: this._elements._options.locale || 'auto' };
+    var config = { id: this._id, key: this._elements._stripe._key, parentOrigin: window.location.origin, locale: this._elements._options.locale || 'auto', methods: offeredTypes(this._elements._options) };
     var iframe = document.createElement('iframe');
     iframe.name = this._id;
     iframe.title = 'Secure payment input frame';
@@ -431,6 +449,10 @@ export const PAYMENT_ELEMENT_HTML = `<!doctype html>
   body { font-family: -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Ubuntu, sans-serif; font-size: 15px; color: #30313d; padding: 2px 3px 4px; }
   .tab { display: inline-flex; align-items: center; gap: 8px; padding: 8px 12px; margin-bottom: 12px; border: 1px solid #0570de; border-radius: 5px; color: #0570de; font-weight: 600; font-size: 14px; box-shadow: 0 1px 1px rgba(0,0,0,.03), 0 3px 6px rgba(18,42,66,.02); }
   .tab svg { width: 20px; height: 14px; }
+  .tabs { display: flex; flex-wrap: wrap; gap: 8px; margin-bottom: 12px; }
+  .tabs .tab { margin: 0; background: #fff; border-color: #e6e6e6; color: #30313d; font: inherit; font-size: 14px; font-weight: 600; cursor: pointer; }
+  .tabs .tab[aria-selected="true"] { border-color: #0570de; color: #0570de; box-shadow: 0 0 0 1px #0570de; }
+  .note { font-size: 12px; line-height: 1.4; color: #6d6e78; margin: 0 0 8px; }
   label { display: block; font-size: 14px; margin: 0 0 4px; color: #30313d; }
   .field { position: relative; margin-bottom: 12px; }
   input { width: 100%; font: inherit; font-size: 16px; padding: 10px 12px; border: 1px solid #e6e6e6; border-radius: 5px; background: #fff; color: #30313d; outline: none; box-shadow: 0 1px 1px rgba(0,0,0,.03), 0 3px 6px rgba(0,0,0,.02); }
@@ -446,7 +468,18 @@ export const PAYMENT_ELEMENT_HTML = `<!doctype html>
 </head>
 <body>
 <form id="form" novalidate autocomplete="on">
-  <div class="tab" aria-hidden="true"><svg viewBox="0 0 20 14" fill="none"><rect x=".5" y=".5" width="19" height="13" rx="2" stroke="currentColor"/><rect y="3" width="20" height="2.5" fill="currentColor"/></svg>Card</div>
+  <div class="tabs" role="tablist" aria-label="Payment method" id="tabs"></div>
+  <div id="pane-other" hidden>
+    <p class="note" id="other-note"></p>
+  </div>
+  <div id="pane-sepa_debit" hidden>
+    <div class="field"><label for="sepa-name">Full name</label><input id="sepa-name" autocomplete="name" aria-describedby="sepa-error"></div>
+    <div class="field"><label for="sepa-email">Email</label><input id="sepa-email" type="email" autocomplete="email" aria-describedby="sepa-error"></div>
+    <div class="field"><label for="iban">IBAN</label><input id="iban" placeholder="DE00 0000 0000 0000 0000 00" autocomplete="off" spellcheck="false" aria-describedby="sepa-error"></div>
+    <p class="error" id="sepa-error" role="alert"></p>
+    <p class="note">By providing your payment information and confirming this payment, you authorise the seller and Stripe, our payment service provider, to send instructions to your bank to debit your account in accordance with those instructions.</p>
+  </div>
+  <div id="pane-card">
   <div class="field">
     <label for="number">Card number</label>
     <input id="number" name="cardnumber" autocomplete="cc-number" inputmode="numeric" placeholder="1234 1234 1234 1234" aria-describedby="number-error" spellcheck="false">
@@ -469,6 +502,7 @@ export const PAYMENT_ELEMENT_HTML = `<!doctype html>
       <p class="error" id="cvc-error" role="alert"></p>
     </div>
   </div>
+  </div>
 </form>
 <script>
 (function () {
@@ -479,6 +513,30 @@ export const PAYMENT_ELEMENT_HTML = `<!doctype html>
   var cvc = document.getElementById('cvc');
   var brandLabel = document.getElementById('brand');
   var touched = { number: false, expiry: false, cvc: false };
+  var NAMES = { card: 'Card', link: 'Link', sepa_debit: 'SEPA Direct Debit', us_bank_account: 'US bank account', paypal: 'PayPal', eps: 'EPS' };
+  var methods = config.methods && config.methods.length ? config.methods : ['card'];
+  var chosen = 'card';
+  var tabs = document.getElementById('tabs');
+  function choose(type) {
+    chosen = type;
+    Array.prototype.forEach.call(tabs.children, function (tab) { tab.setAttribute('aria-selected', String(tab.dataset.type === type)); tab.tabIndex = tab.dataset.type === type ? 0 : -1; });
+    document.getElementById('pane-card').hidden = type !== 'card';
+    document.getElementById('pane-sepa_debit').hidden = type !== 'sepa_debit';
+    document.getElementById('pane-other').hidden = type === 'card' || type === 'sepa_debit';
+    document.getElementById('other-note').textContent = type === 'paypal' ? 'After you confirm, PayPal asks you to approve the payment.' : NAMES[type] + ' is offered here, but the Stripe stand-in cannot take it in a browser.';
+    post({ type: 'change', complete: false, empty: true, value: { type: type } });
+    resize();
+  }
+  methods.forEach(function (type) {
+    var tab = document.createElement('button');
+    tab.type = 'button';
+    tab.className = 'tab';
+    tab.setAttribute('role', 'tab');
+    tab.dataset.type = type;
+    tab.textContent = NAMES[type] || type;
+    tab.addEventListener('click', function () { choose(type); });
+    tabs.appendChild(tab);
+  });
 
   function post(message) {
     message.standin = config.id;
@@ -609,13 +667,31 @@ export const PAYMENT_ELEMENT_HTML = `<!doctype html>
     return out.join('&');
   }
 
+  function otherParams(payload) {
+    var billing = Object.assign({}, payload.billing_details || {});
+    if (chosen === 'paypal') return { type: 'paypal', billing_details: billing };
+    if (chosen !== 'sepa_debit') return { error: { type: 'validation_error', code: 'unsupported', message: NAMES[chosen] + ' cannot be used in the Stripe stand-in.' } };
+    billing.name = document.getElementById('sepa-name').value.trim();
+    billing.email = document.getElementById('sepa-email').value.trim();
+    var iban = document.getElementById('iban').value.replace(/\\s/g, '');
+    if (!billing.name || !billing.email || !iban) return { error: { type: 'validation_error', code: 'incomplete', message: 'Please fill in your name, email and IBAN.' } };
+    return { type: 'sepa_debit', sepa_debit: { iban: iban }, billing_details: billing };
+  }
   function createPaymentMethod(payload) {
+    if (chosen !== 'card') {
+      var other = otherParams(payload);
+      document.getElementById('sepa-error').textContent = other.error ? other.error.message : '';
+      return other.error ? Promise.resolve({ error: other.error }) : send(other);
+    }
     var error = validate(true);
     resize();
     if (error) return Promise.resolve({ error: error });
     var p = expiryParts();
     var params = { type: 'card', card: { number: digits(number.value), exp_month: p.month, exp_year: p.year, cvc: digits(cvc.value) } };
     if (payload.billing_details) params.billing_details = payload.billing_details;
+    return send(params);
+  }
+  function send(params) {
     return fetch('/v1/payment_methods', {
       method: 'POST',
       headers: { Authorization: 'Bearer ' + config.key, 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -638,13 +714,14 @@ export const PAYMENT_ELEMENT_HTML = `<!doctype html>
     var m = event.data;
     if (!m || m.standin !== config.id) return;
     function reply(result) { post({ type: 'reply', seq: m.seq, result: result }); }
-    if (m.type === 'submit') { var error = validate(true); resize(); reply(error ? { error: error } : {}); }
+    if (m.type === 'submit') { var error = chosen === 'card' ? validate(true) : otherParams({}).error; resize(); reply(error ? { error: error } : {}); }
     else if (m.type === 'createPaymentMethod') createPaymentMethod(m.payload || {}).then(reply);
     else if (m.type === 'clear') { number.value = expiry.value = cvc.value = ''; touched = { number: false, expiry: false, cvc: false }; fields.forEach(function (f) { show(f, null); }); changed(); reply({}); }
     else if (m.type === 'focus') { number.focus(); reply({}); }
     else if (m.type === 'blur') { document.activeElement && document.activeElement.blur(); reply({}); }
   });
 
+  choose('card');
   post({ type: 'ready' });
   resize();
 })();

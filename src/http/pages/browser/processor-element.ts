@@ -8,6 +8,8 @@ import { messageOf, type StripeElements, type StripeError, type StripeFactory, t
  * to the processor; opentill's page never holds it. After a decline the customer may try another
  * card in the same session; the details above are then fixed (reload the page to change them).
  * Its settings come from the page's `opentill-processor` data block (written only when a card is needed).
+ * Besides cards it offers the other ways to pay Stripe shows for the amount (SEPA, PayPal, wallets);
+ * one that leaves the page (PayPal) comes back to the confirmation URL.
  */
 export interface ProcessorData {
   publicKey: string;
@@ -32,9 +34,24 @@ declare const Stripe: StripeFactory;
 const config = pageData<ProcessorData>('opentill-processor');
 if (config) processorElement(config);
 
+/**
+ * The page's language as Stripe.js names it, so the element speaks the buyer's language too: Stripe has
+ * "pt" for Portugal and "zh" for Simplified Chinese; the pseudo-locale is English to it.
+ */
+export function stripeLocale(lang: string): string {
+  const map: Record<string, string> = { 'pt-PT': 'pt', 'zh-CN': 'zh', 'en-XA': 'en' };
+  return map[lang] ?? (lang || 'auto');
+}
+
 function processorElement(c: ProcessorData) {
   const stripe = Stripe(c.publicKey);
-  const o: Record<string, unknown> = { mode: c.mode, currency: c.currency };
+  // No payment method types: the element shows the account's dynamic methods for the currency, only
+  // reusable ones when the method is kept (setupFutureUsage, setup mode), as the session asks (§37).
+  const o: Record<string, unknown> = {
+    mode: c.mode,
+    currency: c.currency,
+    locale: stripeLocale(document.documentElement.lang),
+  };
   if (c.mode === 'payment') {
     o.amount = c.amount;
     if (c.saveForLater) o.setupFutureUsage = 'off_session';
