@@ -138,10 +138,31 @@ for (const kind of await storeKinds()) {
       assert.ok(href, 'a management link');
       const url = new URL(href!.replaceAll('&amp;', '&'));
       assert.equal(url.searchParams.get('locale'), 'fr');
-      // The link is the configured public address's; this test server listens elsewhere.
-      const manage = await fetch(`${t.url}${url.pathname}${url.search}`);
-      assert.equal(manage.status, 200);
-      assert.match(await manage.text(), /Atlas/);
+      // A management link of this vendor's sandbox for the purchase's e-mail, as the API's: it opens the buyer's purchases.
+      const token = /\/sandbox\/manage\/([^/?]+)$/.exec(url.pathname)?.[1];
+      const checked = t.services.links.check(token ?? '', 'manage', t.services.clock.real());
+      assert.equal(checked.status, 'valid');
+      assert.deepEqual(
+        checked.status === 'valid' && [checked.claims.subject, checked.claims.vendorId, checked.claims.environment],
+        ['lea@example.com', v.vendor.id, 'sandbox'],
+      );
+    });
+
+    test('a receipt found again after a day carries no new management link; within the day it does', async () => {
+      const page = await open(oneTime, '?country=DE');
+      await pay(oneTime, { ...page.form, email: 'max@example.com', country: 'DE', ...CARD });
+      const again = () =>
+        fetch(`${t.url}/sandbox/payment/product/${oneTime}/confirm/${page.form.token}`).then((res) => res.text());
+      try {
+        clock.advance(23 * 3600_000);
+        assert.match(await again(), /data-testid="manage"/);
+        clock.advance(2 * 3600_000);
+        const old = await again();
+        assert.match(old, /data-testid="transaction-id"/, 'still the receipt');
+        assert.doesNotMatch(old, /\/manage\//);
+      } finally {
+        clock.set(new Date('2026-11-19T10:00:00.000Z'));
+      }
     });
 
     test('one Curaçao, and country names in the buyer’s language, sorted as that language sorts', async () => {
