@@ -118,7 +118,7 @@ table.grid td{border-bottom:1px solid var(--line);padding:.45rem .5rem;text-alig
 .scroll{overflow-x:auto}.filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:0 .8rem;align-items:end}.filters button{margin-top:.8rem;padding:0 1rem}
 .filters input,.filters select,.filters button{height:2.85rem}
 .inline{display:flex;gap:.6rem;flex-wrap:wrap;align-items:center}.inline button,.inline a.button{width:auto;margin-top:.6rem}
-.content button.outline{width:auto;background:#fff;color:var(--accent);border:1px solid var(--accent);padding:.6rem 1rem;height:auto;margin-top:.2rem}.manage-link code{overflow-wrap:anywhere;font-size:.85rem}
+.content button.outline{width:auto;background:#fff;color:var(--accent);border:1px solid var(--accent);padding:.6rem 1rem;height:auto;margin-top:.2rem}.manage-link{margin:.4rem 0}table.grid td.when{white-space:nowrap}.manage-link code{display:block;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font-size:.85rem}
 a.button{display:inline-block;padding:.6rem 1rem;border-radius:.5rem;border:1px solid var(--accent);color:var(--accent);text-decoration:none;font-weight:600;margin-top:.6rem}
 .pager{display:flex;gap:1rem;align-items:center;margin:1rem 0}.st{display:inline-block;padding:.05rem .5rem;border-radius:1rem;background:#eef0f3;font-size:.85rem;white-space:nowrap}
 .st.good{background:#ecfdf3;color:var(--ok)}.st.warn{background:#fff4e5;color:#8a5a00}.st.bad{background:#fef3f2;color:var(--bad)}

@@ -94,7 +94,7 @@ export function transactionDetail(view: {
   ${entries.map(
     (
       e,
-    ) => html`<tr data-testid="entry"><td>${e.createdAt.replace('T', ' ').slice(0, 16)}</td><td>${entryLabel(e)}${e.description ? html`<br><span class="muted" data-testid="reason">${e.description}</span>` : ''}${documentLink(e, env, view.documentsBase)}</td><td class="num">${money(e.amountTotalMinor, e.currency)}</td>
+    ) => html`<tr data-testid="entry"><td class="when">${e.createdAt.slice(0, 10)}<span class="hide-phone"> ${e.createdAt.slice(11, 16)}</span></td><td>${entryLabel(e)}${e.description ? html`<br><span class="muted" data-testid="reason">${e.description}</span>` : ''}${documentLink(e, env, view.documentsBase)}</td><td class="num">${money(e.amountTotalMinor, e.currency)}</td>
     <td class="num hide-phone">${money(e.taxMinor, e.currency)}</td><td class="num">${money(e.netMinor, e.currency)}</td></tr>`,
   )}</tbody></table></div>
   ${entries.length ? '' : html`<p class="muted">No money has moved yet.</p>`}
