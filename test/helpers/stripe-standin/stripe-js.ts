@@ -459,7 +459,7 @@ export const PAYMENT_ELEMENT_HTML = `<!doctype html>
   input::placeholder { color: #87898f; }
   input:focus { border-color: #0570de; box-shadow: 0 0 0 3px rgba(5,112,222,.25); }
   input[aria-invalid="true"] { border-color: #df1b41; color: #df1b41; box-shadow: 0 0 0 1px #df1b41; }
-  .brand { position: absolute; right: 10px; bottom: 11px; font-size: 11px; font-weight: 700; letter-spacing: .04em; text-transform: uppercase; color: #6d6e78; }
+  .brand { position: absolute; inset-inline-end: 10px; bottom: 11px; font-size: 11px; font-weight: 700; letter-spacing: .04em; text-transform: uppercase; color: #6d6e78; }
   .row { display: flex; gap: 12px; }
   .row .field { flex: 1; }
   .error { color: #df1b41; font-size: 14px; margin: -6px 0 10px; min-height: 0; }
@@ -721,6 +721,8 @@ export const PAYMENT_ELEMENT_HTML = `<!doctype html>
     else if (m.type === 'blur') { document.activeElement && document.activeElement.blur(); reply({}); }
   });
 
+  // Stripe's element mirrors for right-to-left languages.
+  if (/^(ar|he)\\b/.test(config.locale)) document.documentElement.dir = 'rtl';
   choose('card');
   post({ type: 'ready' });
   resize();
