@@ -206,7 +206,7 @@ function footer(page: Page) {
  * can be read back and searched, in fonts that cover the buyer's script (src/documents/pdf-fonts.ts).
  */
 export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
-  const tr = translator(supportedLocale(doc.locale) ?? DEFAULT_LOCALE);
+  const tr = translator(supportedLocale(doc.locale, { allowPseudo: true }) ?? DEFAULT_LOCALE);
   const title = tr.t(doc.kind === 'INVOICE' ? 'document.invoiceTitle' : 'document.creditNoteTitle', {
     number: doc.number,
   });

@@ -178,7 +178,7 @@ const WRITE: Record<CustomerEmailKind, (c: Context) => Written> = {
 
 /** The e-mail of a view, in its buyer's language: subject, HTML and plain text from the one template of its kind. */
 export function composeEmail(view: EmailView): ComposedEmail {
-  const tr = translator(supportedLocale(view.locale) ?? DEFAULT_LOCALE);
+  const tr = translator(supportedLocale(view.locale, { allowPseudo: true }) ?? DEFAULT_LOCALE);
   const context: Context = {
     v: view,
     tr,
