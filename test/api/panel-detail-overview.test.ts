@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { seedDemoIfEmpty } from '../../src/demo-seed.ts';
-import { formBrowser } from '../helpers/form-browser.ts';
+import { signedUp } from '../helpers/panel-world.ts';
 import { startTestApp, storeKinds, TEST_CARD, type TestApp } from '../helpers/test-app.ts';
 
 /**
@@ -51,20 +51,12 @@ for (const kind of await storeKinds()) {
     });
 
     test('a new vendor’s overview says No sales yet instead of a scale; a sale brings the chart and its scale', async () => {
-      const b = formBrowser(t.url);
-      await b.get('/panel/signup');
-      await b.post('/panel/signup', {
-        company: 'New Co',
-        email: 'new@overview.test',
-        password: 'correct horse battery',
-      });
+      const { b, scope } = await signedUp(t, 'new@overview.test');
       const empty = (await b.get('/panel?env=sandbox')).html;
       assert.match(empty, /data-testid="no-sales">No sales yet/);
       assert.doesNotMatch(empty, /max \$0\.01|chart-scale/);
       assert.doesNotMatch(empty, /<svg class="chart"/);
 
-      const vendorId = (await t.services.store.panel.findUserByEmail('new@overview.test'))!.vendorId;
-      const scope = { vendorId, environment: 'sandbox' as const };
       const product = await t.services.catalog.createProduct(scope, {
         name: 'App',
         type: 'ONETIME',

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Scope } from '../../src/domain/model.ts';
-import { formBrowser, type FormBrowser } from '../helpers/form-browser.ts';
+import { businessPurchase, signedUp } from '../helpers/panel-world.ts';
 import { startSmtpInbox, type SmtpInbox } from '../helpers/smtp-inbox.ts';
 import { startTestApp, storeKinds, TEST_CARD, type TestApp } from '../helpers/test-app.ts';
 
@@ -12,42 +11,6 @@ import { startTestApp, storeKinds, TEST_CARD, type TestApp } from '../helpers/te
  * e-mails are off (it opens the customer's page) and to send when they are on (a CSRF-checked,
  * rate-limited POST that mails the buyer once and finds no other vendor's transaction).
  */
-
-/** A vendor signed up through the panel, its browser, and its sandbox scope. */
-async function signedUp(t: TestApp, email: string): Promise<{ b: FormBrowser; scope: Scope }> {
-  const b = formBrowser(t.url);
-  await b.get('/panel/signup');
-  const res = await b.post('/panel/signup', { company: 'Detail Co', email, password: 'correct horse battery' });
-  assert.equal(res.status, 303);
-  const vendorId = (await t.services.store.panel.findUserByEmail(email))!.vendorId;
-  return { b, scope: { vendorId, environment: 'sandbox' } };
-}
-
-/** A business buyer in California with a licence, a partial refund (a credit note), cancelled by the customer with a reason. */
-async function businessPurchase(t: TestApp, scope: Scope) {
-  const product = await t.services.catalog.createProduct(scope, {
-    name: 'Team Plan',
-    type: 'SUBSCRIPTION',
-    chargeFrequency: 'MONTHLY',
-    issuesLicences: true,
-    prices: [{ currency: 'USD', value: 49 }],
-  });
-  const result = await t.services.purchases.purchase(scope, {
-    productId: product.id,
-    email: 'Ann@Example.com',
-    firstName: 'Ann',
-    lastName: 'Lee',
-    country: 'US',
-    region: 'CA',
-    zip: '94103',
-    businessName: 'Lee Design LLC',
-    buyerAddress: '500 Market St\nSan Francisco',
-    card: TEST_CARD,
-  });
-  assert.equal(result.status, 'PAID');
-  if (result.status !== 'PAID') throw new Error('not paid');
-  return { id: result.transaction.id, licence: result.licence! };
-}
 
 /** A link the app made with its public base URL, fetched from the test server that serves it. */
 const local = (t: TestApp, url: string) => fetch(url.replace(t.services.urls.base('sandbox'), `${t.url}/sandbox`));

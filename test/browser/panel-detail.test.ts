@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
-import { startTestApp, TEST_CARD, type TestApp } from '../helpers/test-app.ts';
+import { businessPurchase, signedUpInBrowser } from '../helpers/panel-world.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**
  * The panel pages issue 36 changed, in a real Chromium at desktop and phone size (shot into
@@ -58,13 +59,7 @@ describe('panel detail pages in Chromium', () => {
     context.setDefaultTimeout(15_000);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
     const page = await context.newPage();
-    await page.goto(`${t.url}/panel/signup`);
-    await page.fill('#company', 'Acme Software');
-    await page.fill('#email', 'founder@acme.test');
-    await page.fill('#password', 'a long enough passphrase');
-    await page.click('button[type="submit"]');
-    const vendorId = (await page.locator('[data-testid="vendor-id"]').textContent())!;
-    const scope = { vendorId, environment: 'sandbox' as const };
+    const scope = await signedUpInBrowser(page, t.url);
 
     for (const [size, viewport] of SCREEN_SIZES) {
       await page.setViewportSize(viewport);
@@ -75,30 +70,11 @@ describe('panel detail pages in Chromium', () => {
       await fits(page, `empty overview (${size})`);
     }
 
-    const product = await t.services.catalog.createProduct(scope, {
-      name: 'Acme Team',
-      type: 'SUBSCRIPTION',
-      chargeFrequency: 'MONTHLY',
-      issuesLicences: true,
-      prices: [{ currency: 'USD', value: 49 }],
-    });
-    const bought = await t.services.purchases.purchase(scope, {
-      productId: product.id,
-      email: 'ann@example.com',
-      firstName: 'Ann',
-      lastName: 'Lee',
-      country: 'US',
-      region: 'CA',
-      businessName: 'Lee Design LLC',
-      buyerAddress: '500 Market St\nSan Francisco',
-      card: TEST_CARD,
-    });
-    assert.equal(bought.status, 'PAID');
-    if (bought.status !== 'PAID') return;
+    const bought = await businessPurchase(t, scope);
 
     for (const [size, viewport] of SCREEN_SIZES) {
       await page.setViewportSize(viewport);
-      await page.goto(`${t.url}/panel/transactions/${bought.transaction.id}?env=sandbox`);
+      await page.goto(`${t.url}/panel/transactions/${bought.id}?env=sandbox`);
       await page.click('[data-testid="copy-licence"]');
       assert.equal(
         await page.evaluate(() => navigator.clipboard.readText()),

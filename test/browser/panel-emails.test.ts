@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { CUSTOMER_EMAIL_KINDS } from '../../src/domain/model.ts';
 import { runWorkerOnce } from '../../src/worker.ts';
 import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { signedUpInBrowser } from '../helpers/panel-world.ts';
 import { startSmtpInbox, type SmtpInbox } from '../helpers/smtp-inbox.ts';
 import { startTestApp, TEST_CARD, type TestApp } from '../helpers/test-app.ts';
 
@@ -65,12 +66,7 @@ describe('panel e-mails page in Chromium', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
-    await page.goto(`${t.url}/panel/signup`);
-    await page.fill('#company', 'Acme Software');
-    await page.fill('#email', 'founder@acme.test');
-    await page.fill('#password', 'a long enough passphrase');
-    await page.click('button[type="submit"]');
-    const vendorId = (await page.locator('[data-testid="vendor-id"]').textContent())!;
+    const { vendorId } = await signedUpInBrowser(page, t.url);
 
     await page.click('nav >> text=E-mails');
     assert.equal(await page.locator('h1').textContent(), 'E-mails');
