@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { stripeGateway } from '../../src/gateways/stripe-gateway.ts';
-import { setupStripe } from '../../src/gateways/stripe-setup.ts';
 import { paymentMethodLabel, translator } from '../../src/i18n/index.ts';
-import { ARTIFACTS, freePort, launchChromium, seriousViolations } from '../../support/chromium.ts';
-import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin/index.ts';
-import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { ARTIFACTS, launchChromium, seriousViolations } from '../../support/chromium.ts';
+import { startStripeWorld, type StripeWorld } from '../helpers/stripe-world.ts';
 
 /**
  * More ways to pay in the browser (docs/decisions.md §37): the checkout's Payment Element, for a
@@ -15,32 +12,14 @@ import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app
  * Debit and the purchase keeps that method. On a phone in Arabic the tabs fit and the page is axe-clean.
  */
 describe('ways to pay in the Payment Element, in Chromium', () => {
-  let s: StripeStandIn;
-  let t: TestApp;
-  let v: TestVendor;
+  let w: StripeWorld;
   let browser: Browser;
   let product = '';
 
   before(async () => {
-    s = await startStripeStandIn({ webhookDelivery: 'manual' });
-    const port = await freePort();
-    const keys: { secretKey: string; publishableKey: string; webhookSecret: string | undefined } = {
-      secretKey: s.secretKey,
-      publishableKey: s.publishableKey,
-      webhookSecret: undefined,
-    };
-    const gateway = stripeGateway({ keys, apiUrl: s.url, jsUrl: s.jsUrl, timeoutMs: 10_000 });
-    t = await startTestApp('sqlite', {
-      port,
-      env: { BASE_URL: `http://127.0.0.1:${port}` },
-      gateways: { production: gateway },
-    });
-    keys.webhookSecret = (
-      await setupStripe({ keys, apiUrl: s.url, webhookUrl: `${t.url}/webhooks/stripe` })
-    ).signingSecret!;
-    v = await t.newVendor('Acme Software');
+    w = await startStripeWorld('sqlite');
     product = (
-      await v.product(
+      await w.vendor.product(
         {
           type: 'SUBSCRIPTION',
           chargeFrequency: 'MONTHLY',
@@ -57,13 +36,12 @@ describe('ways to pay in the Payment Element, in Chromium', () => {
   });
   after(async () => {
     await browser?.close();
-    await t?.close();
-    await s?.close();
+    await w?.close();
   });
 
   const element = (page: Page) => page.frameLocator('iframe[title="Secure payment input frame"]');
   async function open(page: Page, locale: string) {
-    await page.goto(`${t.url}/payment/product/${product}?country=DE&locale=${locale}`);
+    await page.goto(`${w.app.url}/payment/product/${product}?country=DE&locale=${locale}`);
     await element(page).getByRole('tab', { name: 'Card' }).waitFor();
   }
   const tabs = async (page: Page) => element(page).getByRole('tab').allTextContents();
@@ -96,9 +74,9 @@ describe('ways to pay in the Payment Element, in Chromium', () => {
     await page.waitForURL(/\/confirm\//);
     await page.locator('[data-testid="transaction-id"]').waitFor({ timeout: 15_000 });
     const id = (await page.locator('[data-testid="transaction-id"]').textContent())!;
-    const transaction = (await t.services.store.transactions.find(v.scope('production'), id))!;
+    const transaction = (await w.app.services.store.transactions.find(w.vendor.scope('production'), id))!;
     assert.equal(transaction.status, 'SUBSCRIPTION_STATUS_ACTIVE');
-    const method = (await t.services.store.paymentMethods.find(transaction.paymentMethodId!))!;
+    const method = (await w.app.services.store.paymentMethods.find(transaction.paymentMethodId!))!;
     assert.equal(paymentMethodLabel(translator('de'), method), 'SEPA-Lastschrift mit Endziffern 3000');
     await ctx.close();
   });
