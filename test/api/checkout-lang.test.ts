@@ -142,6 +142,11 @@ for (const kind of await storeKinds()) {
       const token = /\/sandbox\/manage\/([^/?]+)$/.exec(url.pathname)?.[1];
       const checked = t.services.links.check(token ?? '', 'manage', t.services.clock.real());
       assert.equal(checked.status, 'valid');
+      // The receipt found again follows its purchase's language, unless the URL asks for another.
+      const again = (query: string) =>
+        fetch(`${t.url}/sandbox/payment/product/${oneTime}/confirm/${page.form.token}${query}`).then((r) => r.text());
+      assert.deepEqual(htmlTag(await again('')), ['fr', 'ltr']);
+      assert.deepEqual(htmlTag(await again('?locale=ja')), ['ja', 'ltr']);
       assert.deepEqual(
         checked.status === 'valid' && [checked.claims.subject, checked.claims.vendorId, checked.claims.environment],
         ['lea@example.com', v.vendor.id, 'sandbox'],

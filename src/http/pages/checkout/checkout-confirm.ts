@@ -9,7 +9,7 @@ import { offerFailure, problemPage, type CheckoutContext, type Params } from './
 import { embeddingOf, embeddingQuery, embedMessages, frameAncestorsOf } from './checkout-embedding.ts';
 import { isFormToken } from './checkout-form.ts';
 import { buyerWords } from './checkout-buyer-words.ts';
-import { bold, receipt } from './checkout-receipt.ts';
+import { bold, receipt, RECEIPT_STYLE } from './checkout-receipt.ts';
 import { buyerTranslator, explicitLocale, speechOf } from './checkout-speech.ts';
 
 // After Pay: the receipt, or the page that waits for the card network's answer and asks again by itself.
@@ -49,6 +49,7 @@ export async function showReceipt(
     status: 200,
     title: tr.t('checkout.thankYou'),
     frameAncestors: frameAncestorsOf(embedding),
+    style: RECEIPT_STYLE,
     speech: speechOf(tr),
     body: receipt(
       tr,

@@ -9,6 +9,9 @@ import { html, type Html } from '../layout.ts';
 
 const DAY_MS = 86_400_000;
 
+/** Between two sentences: a space, but none in Chinese and Japanese, whose full stop ends a sentence alone. */
+const gap = (tr: Translator) => (/^(ja|zh)/.test(tr.lang) ? '' : ' ');
+
 /** The tax's name in the buyer's words: the domain's names ('VAT', 'Sales tax', 'Reverse charge'), else as it is. */
 export function taxLabel(tr: Translator, name: string): string {
   if (!name) return tr.t('checkout.tax');
@@ -70,7 +73,7 @@ export function priceLines(tr: Translator, offer: Offer, quote: PriceQuote, now:
     <tr class="total"><td>${every ? tr.t('checkout.totalEvery', { every }) : tr.t('checkout.total')}</td><td data-testid="total">${money(quote.totalMinor)}</td></tr>
     ${today.paidLater ? html`<tr class="total"><td>${tr.t('checkout.dueToday')}</td><td data-testid="due-today">${money(0)}</td></tr>` : ''}
   </table>
-  ${trial ? html`<p>${trial.free} <span data-testid="then">${trial.then}</span> ${tr.t('checkout.trialCancel')}</p>` : ''}
+  ${trial ? html`<p>${trial.free}${gap(tr)}<span data-testid="then">${trial.then}</span>${gap(tr)}${tr.t('checkout.trialCancel')}</p>` : ''}
   ${quote.taxName === 'Reverse charge' ? reverseChargeNote(tr) : ''}
   ${product.type === 'VAULTED' ? html`<p class="muted">${tr.t('checkout.vaulted', { product: product.name })}</p>` : ''}`;
 }

@@ -42,7 +42,7 @@ export function receipt(tr: Translator, view: ReceiptView, embedded: boolean): H
   <div class="alert ok" role="status" id="receipt">${
     paidNow ? tr.html('checkout.paymentReceived', { amount: money(total) }, { b: bold }) : startedUnpaid(tr, t)
   }</div>
-  <div class="box"><table aria-label="${tr.t('checkout.receiptTable')}">
+  <div class="box"><table class="receipt" aria-label="${tr.t('checkout.receiptTable')}">
     ${row(tr.t('checkout.product'), t.productName)}
     ${row(tr.t('checkout.price'), money(t.netMinor))}
     ${row(taxLabel(tr, t.taxName), money(t.taxMinor))}
@@ -62,6 +62,9 @@ export function receipt(tr: Translator, view: ReceiptView, embedded: boolean): H
   ${view.licence ? html`<div class="box"><p>${tr.t('checkout.licence')}</p><p><code data-testid="licence">${view.licence}</code></p></div>` : ''}
   ${view.manageUrl ? html`<div class="box"><p><a href="${view.manageUrl}" target="_blank" rel="noopener" data-testid="manage">${tr.t('checkout.manage')}</a></p><p class="muted">${tr.t('checkout.manageNote')}</p></div>` : ''}`;
 }
+
+/** The receipt's labels keep a share of the line, so a long reference or e-mail breaks instead of squeezing them. */
+export const RECEIPT_STYLE = 'table.receipt td:first-child{width:45%;padding-inline-end:.75rem}';
 
 /** The `<b>` of a message: its content in bold. */
 export const bold = (content: Html): Html => html`<strong>${content}</strong>`;

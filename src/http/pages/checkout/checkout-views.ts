@@ -162,7 +162,7 @@ function cardFields(tr: Translator, view: FormView): Html {
 /** The sandbox's test cards, for the vendor trying their own checkout; the cards' descriptions stay English (their reader is the vendor). */
 function sandboxCards(tr: Translator): Html {
   return html`<div class="box muted" aria-label="${tr.t('checkout.sandboxCardsLabel')}"><p>${tr.html('checkout.sandboxCards', {}, { b: (c) => html`<strong>${c}</strong>` })}</p>
-  <ul>${Object.entries(SANDBOX_TEST_CARDS).map(([number, card]) => html`<li><code dir="ltr">${number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code> <span lang="en">${card.description}</span></li>`)}</ul></div>`;
+  <ul>${Object.entries(SANDBOX_TEST_CARDS).map(([number, card]) => html`<li><code dir="ltr">${number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code> <span lang="en" dir="ltr">${card.description}</span></li>`)}</ul></div>`;
 }
 
 /** The card's fields: never written back into a page. */
