@@ -361,7 +361,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     }),
     licences: licenceService({ store }),
     invoices: invoiceService({ store, sellerOfRecord: config.sellerOfRecord }),
-    portal: portalServices({ ...base, ...money, secret: config.secret }),
+    portal: portalServices({ ...base, ...money, secret: config.secret, sellerOfRecord: config.sellerOfRecord }),
     panel: panelAccountService({
       store,
       clock,

@@ -15,7 +15,7 @@ export const AREAS = {
   billing: ['money', 'tax', 'notifications', 'payments'],
   checkout: ['money', 'tax', 'notifications', 'catalog', 'payments', 'billing'],
   processor: ['payments'],
-  portal: ['payments', 'billing', 'checkout', 'notifications'],
+  portal: ['money', 'tax', 'payments', 'billing', 'checkout', 'notifications'],
   reports: ['money', 'notifications', 'payments', 'billing', 'processor'],
   books: ['money', 'tax', 'payments'],
   webhooks: ['money'],

@@ -154,5 +154,20 @@ function patchToRow(patch: TransactionPatch): Updateable<TransactionsTable> {
   if (patch.lastCharge !== undefined) row.last_charge = patch.lastCharge;
   if (patch.nextCharge !== undefined) row.next_charge = patch.nextCharge;
   if (patch.paymentMethodId !== undefined) row.payment_method_id = patch.paymentMethodId;
+  return { ...row, ...portalPatch(patch) };
+}
+
+/** The columns the customer portal changes (docs/decisions.md §34). */
+function portalPatch(patch: TransactionPatch): Updateable<TransactionsTable> {
+  const row: Updateable<TransactionsTable> = {};
+  if (patch.cancelReason !== undefined) row.cancel_reason = patch.cancelReason;
+  if (patch.buyerName !== undefined) row.buyer_name = patch.buyerName;
+  if (patch.businessName !== undefined) row.business_name = patch.businessName;
+  if (patch.buyerAddress !== undefined) row.buyer_address = patch.buyerAddress;
+  if (patch.buyerVatId !== undefined) row.buyer_vat_id = patch.buyerVatId;
+  if (patch.reverseCharge !== undefined) row.reverse_charge = patch.reverseCharge ? 1 : 0;
+  if (patch.taxMinor !== undefined) row.tax_minor = patch.taxMinor;
+  if (patch.taxRate !== undefined) row.tax_rate = patch.taxRate;
+  if (patch.taxName !== undefined) row.tax_name = patch.taxName;
   return row;
 }

@@ -499,7 +499,7 @@ for (const kind of await storeKinds()) {
       const again = await open(`${path}${early.headers.get('location')}`);
       assert.equal(again.status, 202);
       assert.match(again.html, /still checking the new card/);
-      assert.match(section(again.html, id), /Card: visa ending in 0341/);
+      assert.match(section(again.html, id), /Card: Visa ending in 0341/);
 
       processor.confirmSetup(reference, '4444');
       const saved = await post(path, { formToken: token, action: 'card-complete', transactionId: id, cardSession });
@@ -507,7 +507,7 @@ for (const kind of await storeKinds()) {
       assert.equal(saved.headers.get('location'), '?done=card');
       assert.match(
         section((await open(`${path}?done=card`)).html, id),
-        /Card: mastercard ending in 4444, expires 08\/2037/,
+        /Card: Mastercard ending in 4444, expires 08\/2037/,
       );
       const methodId = (await tx(id)).paymentMethodId!;
       assert.equal((await t.services.store.paymentMethods.find(methodId))!.token, 'cus_new/pm_4444');

@@ -132,7 +132,7 @@ describe("management page with Stripe's element in Chromium", () => {
     });
     await page.goto(await manageUrl());
     const item = page.locator(`[data-id="${subscriptionId}"]`);
-    assert.match((await item.locator('[data-testid="card"]').textContent())!, /visa ending in 4242/);
+    assert.match((await item.locator('[data-testid="card"]').textContent())!, /Visa ending in 4242/);
 
     // Change the card: 4000 0027 6000 3184 asks for authentication on setup and on every payment.
     await item.locator('summary', { hasText: 'Change the card' }).click();

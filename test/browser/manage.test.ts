@@ -63,16 +63,23 @@ describe('customer management page in Chromium', () => {
 
     const plan = page.locator(`[data-id="${subscriptionId}"]`);
     await plan.locator('[data-testid="cancel"]').click();
+    await page.waitForURL(/page=cancel/);
+    assert.equal(await page.locator('h1').textContent(), 'Cancel Acme Cloud?');
+    await page.locator('#reason').fill('Switching to the desktop app');
+    await page.locator('[data-testid="confirm-cancel"]').click();
     await page.waitForURL(/done=cancelled/);
     assert.match((await page.locator('[role="status"]').textContent())!, /Cancelled/);
     assert.match(
       (await plan.locator('[data-testid="status"]').textContent())!,
-      /^Cancelled, active until \d{4}-\d\d-\d\d$/,
+      /^Cancelled, active until \w+ \d{1,2}, \d{4}$/,
     );
     assert.equal(await plan.locator('[data-testid="cancel"]').count(), 0);
     await page.screenshot({ path: `${ARTIFACTS}manage-cancelled.png`, fullPage: true });
     const tx = await t.services.store.transactions.find(v.scope(), subscriptionId);
-    assert.deepEqual([tx?.status, tx?.whoCanceled], ['SUBSCRIPTION_STATUS_CANCELLED_PENDING', 'CUSTOMER']);
+    assert.deepEqual(
+      [tx?.status, tx?.whoCanceled, tx?.cancelReason],
+      ['SUBSCRIPTION_STATUS_CANCELLED_PENDING', 'CUSTOMER', 'Switching to the desktop app'],
+    );
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),

@@ -6,6 +6,20 @@ import { lockUnchanged, type TransactionDeps } from './transaction-lookups.ts';
 export type CancelOutcome = { transaction: Transaction; changed: boolean };
 
 /**
+ * What the customer chose in the portal (docs/decisions.md §34): `now` ends an active subscription at
+ * once instead of at the end of its paid period; `reason` is kept for the vendor. The API sends neither.
+ */
+export interface CancelChoice {
+  now?: boolean;
+  reason?: string | null;
+}
+
+/** A reason as typed, kept to what the panel shows: one paragraph of at most 500 characters, no control characters. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]+/g;
+const reasonOf = (typed: string | null | undefined) => typed?.replace(CONTROL, ' ').trim().slice(0, 500) || null;
+
+/**
  * Subscription: cancelled at the end of the paid period (CANCELLED_PENDING), or at once in a
  * trial. Vaulted: deactivated. Already ended: nothing changes, and that is not an error.
  */
@@ -15,6 +29,7 @@ export async function cancelTransaction(
   id: string,
   who: WhoCanceled,
   seen?: SeenLedger,
+  choice: CancelChoice = {},
 ): Promise<CancelOutcome> {
   return deps.store.transaction(async (repos) => {
     const transaction = await lockUnchanged(repos, scope, id, seen);
@@ -33,8 +48,10 @@ export async function cancelTransaction(
       throw invalidState(`Transaction ${id} is pending payment and cannot be cancelled yet.`);
     }
     let patch: Partial<Transaction>;
+    const reason = reasonOf(choice.reason);
+    const kept = reason ? { cancelReason: reason } : {};
     if (transaction.type === 'VAULTED') {
-      patch = { status: 'VAULTED_STATUS_INACTIVE', whoCanceled: who };
+      patch = { status: 'VAULTED_STATUS_INACTIVE', whoCanceled: who, ...kept };
       await repos.transactions.update(scope, id, patch, { flag: 'CHANGED_STATUS_VAULTED_DEACTIVATION', at });
       return {
         transaction: { ...transaction, ...patch, changeFlag: 'CHANGED_STATUS_VAULTED_DEACTIVATION' },
@@ -42,11 +59,11 @@ export async function cancelTransaction(
       };
     }
     patch =
-      transaction.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'
-        ? { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: who, nextCharge: null }
-        : { status: 'SUBSCRIPTION_STATUS_CANCELLED_PENDING', whoCanceled: who };
+      transaction.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' || choice.now
+        ? { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: who, nextCharge: null, ...kept }
+        : { status: 'SUBSCRIPTION_STATUS_CANCELLED_PENDING', whoCanceled: who, ...kept };
     await repos.transactions.update(scope, id, patch, { flag: 'CHANGED_STATUS_CANCELLED', at });
-    // Access ends with the paid period; a trial ends now.
+    // Access ends with the paid period; a trial, or a cancellation the customer asked to take effect now, ends now.
     const accessEnds = patch.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? transaction.nextCharge : null;
     await deps.emails?.record(repos, [
       { kind: 'CANCELLED', scope, key: `CANCELLED:${id}`, facts: { transactionId: id, date: accessEnds } },

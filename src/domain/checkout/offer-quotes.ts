@@ -86,7 +86,7 @@ export async function quoteOffer(
     offer,
     { ...locality, country },
     pricingFor(deps, seller, business),
-    undefined,
+    locality.currency,
     coupon ?? undefined,
   );
   return { offer, coupon, business, quote, today: dueToday(offer, quote.totalMinor) };

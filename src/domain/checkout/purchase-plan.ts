@@ -74,15 +74,17 @@ export async function prepare(
 
   // An upgrade or downgrade replaces an active subscription: no trial, no charge now; the value
   // left on the old one delays the first charge of the new one.
-  const migration = customized?.transactionIdToMigrate
+  const replaces = customized?.transactionIdToMigrate ?? request.replaces?.transactionId;
+  const migration = replaces
     ? await migrationOf(
         deps,
         scope,
-        customized.transactionIdToMigrate,
+        replaces,
         email,
         quote.netUsdMinor,
         product.chargeFrequency,
         now,
+        request.replaces?.atPeriodEnd,
       )
     : null;
   const checked = { scope, request, offer, email, country, payload, business, businessName, buyerAddress, quote };
@@ -132,7 +134,14 @@ function planOf(checked: Checked, provider: string): Prepared {
     licence: product.issuesLicences ? newLicenceKey() : null,
     licenceId: newId('licence', now.getTime()),
     charged: chargeNow,
-    migration: migration ? { oldId: migration.old.id, oldNextCharge: migration.old.nextCharge } : null,
+    migration: migration
+      ? {
+          oldId: migration.old.id,
+          oldNextCharge: migration.old.nextCharge,
+          atPeriodEnd: migration.atPeriodEnd,
+          who: request.replaces ? 'CUSTOMER' : 'VENDOR',
+        }
+      : null,
   };
   return { plan, transactionId, amountMinor: chargeNow ? quote.totalMinor : 0, currency: quote.currency };
 }

@@ -66,6 +66,8 @@ export interface PurchaseRequest {
   attemptKey?: string | undefined;
   /** The language the buyer saw the checkout in (a supported locale tag); kept on the transaction. */
   locale?: string | undefined;
+  /** The portal's plan switch (docs/decisions.md §34): the subscription this purchase replaces, now or at its period's end. */
+  replaces?: { transactionId: string; atPeriodEnd: boolean } | undefined;
 }
 
 /** Where the customer is: what decides the currency and the tax. */
@@ -74,6 +76,8 @@ export interface Locality {
   region?: string | null | undefined;
   /** A US ZIP code, for the ZIP-level sales tax. */
   zip?: string | null | undefined;
+  /** The currency to price in (a subscription's own, for a plan switch); else the country's. */
+  currency?: string | undefined;
 }
 
 export type PurchaseResult =

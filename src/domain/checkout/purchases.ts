@@ -2,6 +2,7 @@ import type { Scope } from '../model.ts';
 import { startBrowserPayment } from './browser-payments.ts';
 import { purchaseWithCard } from './card-purchases.ts';
 import { quoteOffer } from './offer-quotes.ts';
+import { switchPlan, type PlanSwitch } from './plan-switches.ts';
 import { purchaseBooking } from './purchase-booking.ts';
 import { purchaseStatus } from './purchase-outcomes.ts';
 import type {
@@ -15,7 +16,8 @@ import type {
 
 // The purchase's public names, where they have always been imported from.
 export type { Offer } from '../catalog/index.ts';
-export { BusinessDetailsError, type BusinessTax } from './business-buyers.ts';
+export { BusinessDetailsError, businessTax, requireBusinessDetails, type BusinessTax } from './business-buyers.ts';
+export { isUpgrade, type PlanSwitch } from './plan-switches.ts';
 export { newLicenceKey } from './licence-keys.ts';
 export type {
   BrowserPaymentStart,
@@ -65,6 +67,9 @@ export function purchaseService(deps: PurchaseDeps) {
       request: Omit<PurchaseRequest, 'card'> & { attemptKey: string },
       options?: { sessions: boolean },
     ): Promise<BrowserPaymentStart> => startBrowserPayment(purchasing, scope, request, options),
+
+    /** A customer's switch of a subscription to another plan in the portal, with its card (plan-switches.ts). */
+    switchPlan: (scope: Scope, request: PlanSwitch): Promise<PurchaseResult> => switchPlan(purchasing, scope, request),
   };
 }
 

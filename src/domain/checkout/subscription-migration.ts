@@ -20,6 +20,7 @@ export async function migrationOf(
   newNetUsdMinor: number,
   frequency: Transaction['chargeFrequency'],
   now: Date,
+  atPeriodEnd = false,
 ) {
   const old = await deps.store.transactions.find(scope, oldId);
   if (!old || old.type !== 'SUBSCRIPTION' || old.status !== 'SUBSCRIPTION_STATUS_ACTIVE') {
@@ -30,7 +31,13 @@ export async function migrationOf(
   const owner = [old.email, old.assignedEmail].filter(Boolean).map((e) => e!.toLowerCase());
   if (!owner.includes(email.toLowerCase()))
     throw new AppError('INVALID_INPUT', 'This upgrade link is for the e-mail address of the subscription it replaces.');
-  return { old, proration: prorate(old, { netUsdMinor: newNetUsdMinor, chargeFrequency: frequency }, now) };
+  // A downgrade starts when the paid period ends: prorated then, nothing is left and it is charged from then on.
+  const from = atPeriodEnd && old.nextCharge ? new Date(old.nextCharge) : now;
+  return {
+    old,
+    atPeriodEnd,
+    proration: prorate(old, { netUsdMinor: newNetUsdMinor, chargeFrequency: frequency }, from),
+  };
 }
 
 /** Ends the old subscription in the booking's database transaction, if it is still as priced. */
@@ -46,10 +53,14 @@ export async function endReplaced(
       `Subscription ${migration.oldId} changed (now ${current?.status ?? 'gone'}); ask the seller for a new upgrade link.`,
     );
   }
+  const who = migration.who ?? 'VENDOR';
   await repos.transactions.update(
     scope,
     current.id,
-    { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: 'VENDOR', nextCharge: null },
+    // A downgrade leaves the old plan to run out its paid period, charging nothing more.
+    migration.atPeriodEnd
+      ? { status: 'SUBSCRIPTION_STATUS_CANCELLED_PENDING', whoCanceled: who }
+      : { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: who, nextCharge: null },
     { flag: 'CHANGED_STATUS_CANCELLED', at },
   );
 }

@@ -24,7 +24,16 @@ export interface PurchasePlan {
   licence: string | null;
   licenceId: string;
   charged: boolean;
-  migration: { oldId: string; oldNextCharge: string | null } | null;
+  /**
+   * The subscription this one replaces (docs/decisions.md §14, §34): ended at once, or, for a portal
+   * downgrade (`atPeriodEnd`), left to run out its paid period; `who` ended it (VENDOR for a link).
+   */
+  migration: {
+    oldId: string;
+    oldNextCharge: string | null;
+    atPeriodEnd?: boolean | undefined;
+    who?: 'VENDOR' | 'CUSTOMER' | undefined;
+  } | null;
 }
 
 /** A vendor's charge of a stored card (charge-vaulted). */

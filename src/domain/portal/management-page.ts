@@ -1,5 +1,6 @@
 import type { LedgerEntry, PaymentMethod, Scope, Transaction } from '../model.ts';
 import type { PortalDeps } from './portal-deps.ts';
+import { canSwitchPlan } from './plan-switch.ts';
 import { awaiting, type AwaitingAuthentication } from './renewal-authentication.ts';
 
 export interface PortalItem {
@@ -7,9 +8,11 @@ export interface PortalItem {
   /** Payments and refunds, oldest first: each has an invoice or credit note. */
   entries: LedgerEntry[];
   licence: string | null;
-  card: Pick<PaymentMethod, 'brand' | 'last4' | 'expMonth' | 'expYear'> | null;
+  card: Pick<PaymentMethod, 'brand' | 'last4' | 'expMonth' | 'expYear' | 'type' | 'wallet'> | null;
   /** The renewal of the current period awaiting the customer's authentication, if any. */
   awaitingAuthentication: AwaitingAuthentication | null;
+  /** An active subscription whose product the vendor lets its customers switch from (docs/decisions.md §34). */
+  canSwitch: boolean;
 }
 
 /** What the management page shows: each of the customer's transactions with its invoices, licence, card and held renewal. */
@@ -26,11 +29,20 @@ export async function overview(deps: Pick<PortalDeps, 'store'>, scope: Scope, em
         entries: (await deps.store.entries.listForTransaction(transaction.id)).filter((e) => e.invoiceNumber != null),
         licence: (await deps.store.licences.keyOf(scope, transaction.id)) ?? null,
         card: method
-          ? { brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear }
+          ? {
+              brand: method.brand,
+              last4: method.last4,
+              expMonth: method.expMonth,
+              expYear: method.expYear,
+              type: method.type,
+              wallet: method.wallet,
+            }
           : null,
         awaitingAuthentication: held
           ? { amountMinor: held.attempt.amountMinor, currency: held.attempt.currency }
           : null,
+        canSwitch:
+          canSwitchPlan(transaction) && (await deps.store.portal.switchesOf(scope, transaction.productId)).length > 0,
       };
     }),
   );

@@ -1,8 +1,9 @@
 import type { BillingService } from '../billing/index.ts';
-import type { TransactionService } from '../checkout/index.ts';
+import type { PurchaseService, TransactionService } from '../checkout/index.ts';
 import type { VendorClock } from '../clock.ts';
 import type { HostedLinks } from '../hosted-links.ts';
-import type { Environment, Vendor } from '../model.ts';
+import type { Environment, SellerOfRecord, Vendor } from '../model.ts';
+import type { VatIdChecker } from '../tax/index.ts';
 import type { ComposedEmail, SendResult } from '../notifications/index.ts';
 import type { PaymentGateway } from '../payments/index.ts';
 import type { Store } from '../ports.ts';
@@ -44,11 +45,17 @@ export interface PortalDeps {
   clock: VendorClock;
   gateways: Record<Environment, PaymentGateway>;
   transactions: Pick<TransactionService, 'cancel'>;
+  /** Prices the plans a customer may switch to, and switches through the purchase's migration. */
+  purchases: Pick<PurchaseService, 'quote' | 'switchPlan'>;
   billing: Pick<BillingService, 'bookAuthenticated'>;
   /** The server secret: signs the card setup sessions the page hands to the browser. */
   secret: string;
   links: HostedLinks;
   urls: { base(environment: Environment): string };
   mail: PortalMail;
+  /** Checks a VAT ID the customer types (the checkout's checker). */
+  vatIds: VatIdChecker;
+  /** Who sells: whose country decides the reverse charge. */
+  sellerOfRecord: SellerOfRecord;
   compose(letter: PortalLetter): ComposedEmail;
 }

@@ -5,7 +5,23 @@ import type { ChangeFlag, Environment, LedgerEntry, Scope, Transaction } from '.
 export type TransactionPatch = Partial<
   Pick<
     Transaction,
-    'status' | 'assignedEmail' | 'payload' | 'whoCanceled' | 'lastCharge' | 'nextCharge' | 'paymentMethodId'
+    | 'status'
+    | 'assignedEmail'
+    | 'payload'
+    | 'whoCanceled'
+    | 'lastCharge'
+    | 'nextCharge'
+    | 'paymentMethodId'
+    // What the customer changes in the portal (docs/decisions.md §34): the reason, the billing details and the tax they decide.
+    | 'cancelReason'
+    | 'buyerName'
+    | 'businessName'
+    | 'buyerAddress'
+    | 'buyerVatId'
+    | 'reverseCharge'
+    | 'taxMinor'
+    | 'taxRate'
+    | 'taxName'
   >
 >;
 

@@ -1,121 +1,150 @@
-import { canCancel, canUpdateCard, type PortalItem } from '../../../domain/portal/index.ts';
+import { canCancel, canEditBilling, canUpdateCard, type PortalItem } from '../../../domain/portal/index.ts';
 import type { CardEntry } from '../../../domain/payments/index.ts';
 import { formatInvoiceNumber } from '../../../domain/reports/index.ts';
 import { isPayment } from '../../../domain/payments/index.ts';
 import type { Environment, Transaction } from '../../../domain/model.ts';
-import { formatForBuyer } from '../../../domain/money/index.ts';
+import { paymentMethodLabel, type Translator } from '../../../i18n/index.ts';
 import { html, type Html } from '../layout.ts';
 
-const PERIOD: Record<Transaction['chargeFrequency'], string> = {
-  DAILY: 'day',
-  WEEKLY: 'week',
-  MONTHLY: 'month',
-  HALF_YEARLY: 'half-year',
-  YEARLY: 'year',
-  UNKNOWN: 'period',
-};
-const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
-
 /** What the customer reads for a status: plain words and the date that matters. */
-function statusLine(t: Transaction): string {
+function statusLine(tr: Translator, t: Transaction): string {
+  const date = (iso: string | null) => (iso ? tr.date(iso) : '');
   switch (t.status) {
     case 'SUBSCRIPTION_STATUS_ACTIVE':
-      return `Active, next payment on ${day(t.nextCharge)}`;
+      return tr.t('manage.statusActive', { date: date(t.nextCharge) });
     case 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL':
-      return `Free trial, first payment on ${day(t.nextCharge)}`;
+      return tr.t('manage.statusTrial', { date: date(t.nextCharge) });
     case 'SUBSCRIPTION_STATUS_CANCELLED_PENDING':
-      return `Cancelled, active until ${day(t.nextCharge)}`;
+      return tr.t('manage.statusCancelling', { date: date(t.nextCharge) });
     case 'SUBSCRIPTION_STATUS_CANCELLED':
-      return 'Ended';
+      return tr.t('manage.statusEnded');
     case 'TRANSACTION_STATUS_REFUNDED':
-      return 'Refunded';
+      return tr.t('manage.statusRefunded');
     case 'ONE_TIME_PAYMENT_STATUS_PAID':
-      return `Paid on ${day(t.lastCharge ?? t.createdAt)}`;
+      return tr.t('manage.statusPaid', { date: date(t.lastCharge ?? t.createdAt) });
     case 'VAULTED_STATUS_ACTIVE':
-      return 'Card saved for future payments';
+      return tr.t('manage.statusVaulted');
     case 'VAULTED_STATUS_INACTIVE':
-      return 'Saved card removed';
+      return tr.t('manage.statusVaultedRemoved');
     case 'TRANSACTION_STATUS_PENDING':
-      return 'Payment pending';
+      return tr.t('manage.statusPending');
   }
 }
 
-function hidden(formToken: string, action: string, id: string): Html {
+export function hidden(formToken: string, action: string, id: string): Html {
   return html`<input type="hidden" name="formToken" value="${formToken}"><input type="hidden" name="action" value="${action}"><input type="hidden" name="transactionId" value="${id}">`;
+}
+
+/** The price the customer pays, per period for a subscription, with the tax in it named. */
+export function priceLine(
+  tr: Translator,
+  t: Pick<Transaction, 'type' | 'chargeFrequency' | 'currency' | 'netMinor' | 'taxMinor' | 'taxName'>,
+): string {
+  const total = tr.money(t.netMinor + t.taxMinor, t.currency);
+  const price =
+    t.type === 'SUBSCRIPTION'
+      ? tr.t('common.recurringPrice', { price: total, every: tr.t('common.every', { frequency: t.chargeFrequency }) })
+      : total;
+  return t.taxMinor
+    ? tr.t('manage.priceWithTax', { price, taxName: t.taxName, tax: tr.money(t.taxMinor, t.currency) })
+    : price;
 }
 
 /** The held renewal: what the bank asks, and (with the processor's script) the button that lets the customer confirm it. */
 function requiresAction(entry: PortalItem, view: ManageView): Html {
-  const { cardEntry, vendorName, formToken } = view;
+  const { cardEntry, vendorName, formToken, tr } = view;
   const t = entry.transaction;
   const held = entry.awaitingAuthentication;
   if (!held) return html``;
+  const amount = tr.money(held.amountMinor, held.currency);
   return html`<div class="alert bad" role="alert" data-testid="requires-action">
-    <p><strong>Your bank asks you to confirm the payment of ${formatForBuyer(held.amountMinor, held.currency, view.locale)} for ${t.productName}.</strong></p>
-    <p>It is not paid until you confirm it.${t.nextCharge ? ` Otherwise the card is tried again on ${day(t.nextCharge)}.` : ''}</p>
+    <p><strong>${tr.t('manage.confirmHeading', { amount, product: t.productName })}</strong></p>
+    <p>${tr.t('manage.confirmNotPaid')}${t.nextCharge ? ` ${tr.t('manage.confirmRetry', { date: tr.date(t.nextCharge) })}` : ''}</p>
     ${
       cardEntry === 'browser'
         ? html`<form method="post" data-confirm-payment="${t.id}">${hidden(formToken, 'authenticated', t.id)}
-    <noscript><p>Confirming the payment needs JavaScript: your bank's check runs in the payment processor's window.</p></noscript>
+    <noscript><p>${tr.t('manage.confirmNeedsScript')}</p></noscript>
     <p class="confirm-error" role="alert" hidden></p>
-    <button type="submit" data-testid="confirm-payment" disabled>Confirm the payment</button></form>`
-        : html`<p>Ask ${vendorName || 'the seller'} how to pay it.</p>`
+    <button type="submit" data-testid="confirm-payment" disabled>${tr.t('manage.confirmButton')}</button></form>`
+        : html`<p>${tr.t('manage.confirmAskSeller', { vendor: vendorName })}</p>`
     }
   </div>`;
 }
 
 /** Change the card: opentill's own fields (virtual cards), or the processor's element, which keeps the card away from opentill. */
-function cardChange(t: Transaction, cardEntry: CardEntry['kind'], formToken: string): Html {
-  if (cardEntry === 'browser') {
-    return html`<details><summary>Change the card</summary><form method="post" data-card-change="${t.id}" data-currency="${t.currency.toLowerCase()}">${hidden(formToken, 'card-complete', t.id)}<input type="hidden" name="cardSession" value="">
-    <label id="card-label-${t.id}">New card</label><div class="element" data-card-element aria-labelledby="card-label-${t.id}"></div>
-    <noscript><div class="alert bad">The card field needs JavaScript: it is the payment processor's, so that your card never reaches this shop's server.</div></noscript>
+function cardChange(t: Transaction, view: ManageView): Html {
+  const { tr, formToken } = view;
+  if (view.cardEntry === 'browser') {
+    return html`<details><summary>${tr.t('manage.changeCard')}</summary><form method="post" data-card-change="${t.id}" data-currency="${t.currency.toLowerCase()}">${hidden(formToken, 'card-complete', t.id)}<input type="hidden" name="cardSession" value="">
+    <label id="card-label-${t.id}">${tr.t('manage.newCard')}</label><div class="element" data-card-element aria-labelledby="card-label-${t.id}"></div>
+    <noscript><div class="alert bad">${tr.t('manage.cardNeedsScript')}</div></noscript>
     <div class="alert bad card-error" role="alert" hidden></div>
-    <button type="submit" data-testid="save-card" disabled>Save the new card</button></form></details>`;
+    <button type="submit" data-testid="save-card" disabled>${tr.t('manage.saveCard')}</button></form></details>`;
   }
-  return html`<details><summary>Change the card</summary><form method="post" autocomplete="on">${hidden(formToken, 'card', t.id)}
-    <label for="card-${t.id}">Card number</label><input id="card-${t.id}" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required>
-    <div class="row"><div><label for="exp-${t.id}">Expiry (MM/YY)</label><input id="exp-${t.id}" name="cardExpiry" autocomplete="cc-exp" placeholder="MM/YY" required></div>
-    <div><label for="cvc-${t.id}">CVC</label><input id="cvc-${t.id}" name="cardCvc" inputmode="numeric" autocomplete="cc-csc" required></div></div>
-    <button type="submit">Save the new card</button></form></details>`;
+  return html`<details><summary>${tr.t('manage.changeCard')}</summary><form method="post" autocomplete="on">${hidden(formToken, 'card', t.id)}
+    <label for="card-${t.id}">${tr.t('manage.cardNumber')}</label><input id="card-${t.id}" name="cardNumber" inputmode="numeric" autocomplete="cc-number" dir="ltr" required>
+    <div class="row"><div><label for="exp-${t.id}">${tr.t('manage.cardExpiry')}</label><input id="exp-${t.id}" name="cardExpiry" autocomplete="cc-exp" placeholder="MM/YY" dir="ltr" required></div>
+    <div><label for="cvc-${t.id}">${tr.t('manage.cardCvc')}</label><input id="cvc-${t.id}" name="cardCvc" inputmode="numeric" autocomplete="cc-csc" dir="ltr" required></div></div>
+    <button type="submit">${tr.t('manage.saveCard')}</button></form></details>`;
 }
 
-/** The cancel button's words: what cancelling ends. */
-function cancelLabel(t: Transaction): string {
-  if (t.type === 'VAULTED') return 'Remove the saved card';
-  return t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' ? 'Cancel the trial' : 'Cancel the subscription';
+/** The cancel link's words: what cancelling ends. */
+export function cancelLabel(tr: Translator, t: Transaction): string {
+  if (t.type === 'VAULTED') return tr.t('manage.removeCard');
+  return tr.t(t.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' ? 'manage.cancelTrial' : 'manage.cancelSubscription');
+}
+
+/** Invoices and credit notes, newest first, each a PDF download. */
+function documents(entry: PortalItem, view: ManageView): Html {
+  const { tr } = view;
+  if (!entry.entries.length) return html``;
+  const rows = [...entry.entries].reverse().map((e) => {
+    const number = formatInvoiceNumber(e.invoiceNumber!, view.environment);
+    const label = tr.t(isPayment(e) ? 'manage.invoice' : 'manage.creditNote', { number });
+    return html`<li><a href="../invoice/${e.hashId}" download data-testid="invoice">${label}</a> <span class="muted">${tr.date(e.createdAt, 'medium')} · ${tr.money(Math.abs(e.amountTotalMinor), e.currency)}</span></li>`;
+  });
+  return html`<h2 id="docs-${entry.transaction.id}">${tr.t('manage.documents')}</h2><ul aria-labelledby="docs-${entry.transaction.id}">${rows}</ul>`;
+}
+
+/** Links to the pages that change the purchase: billing details, plan, cancellation. */
+function actions(entry: PortalItem, view: ManageView): Html {
+  const { tr } = view;
+  const t = entry.transaction;
+  const to = (page: string) =>
+    `?${new URLSearchParams({ page, id: t.id, ...(view.localeParam ? { locale: view.localeParam } : {}) })}`;
+  const links = [
+    canEditBilling(t)
+      ? html`<a class="action" href="${to('billing')}" data-testid="edit-billing">${tr.t('manage.editBilling')}</a>`
+      : '',
+    entry.canSwitch
+      ? html`<a class="action" href="${to('switch')}" data-testid="change-plan">${tr.t('manage.changePlan')}</a>`
+      : '',
+    canCancel(t)
+      ? html`<a class="action bad" href="${to('cancel')}" data-testid="cancel">${cancelLabel(tr, t)}</a>`
+      : '',
+  ].filter((link) => link !== '');
+  return links.length ? html`<p class="actions">${links}</p>` : html``;
 }
 
 function item(entry: PortalItem, view: ManageView): Html {
-  const { environment, formToken } = view;
+  const { tr } = view;
   const t = entry.transaction;
-  const perPeriod = t.type === 'SUBSCRIPTION' ? ` per ${PERIOD[t.chargeFrequency]}` : '';
-  const money = (minor: number) => formatForBuyer(minor, t.currency, view.locale);
+  const card = entry.card && t.type !== 'ONETIME' ? entry.card : null;
   return html`<section class="box" data-testid="purchase" data-id="${t.id}" aria-label="${t.productName}">
   <div class="top"><strong>${t.productName}</strong></div>
-  <p data-testid="status">${statusLine(t)}</p>
+  <p data-testid="status">${statusLine(tr, t)}</p>
   ${requiresAction(entry, view)}
-  ${t.type !== 'VAULTED' ? html`<p class="muted">${money(t.netMinor + t.taxMinor)}${perPeriod}${t.taxMinor ? ` (incl. ${t.taxName} ${money(t.taxMinor)})` : ''}</p>` : ''}
-  ${entry.licence ? html`<p>Licence key: <code data-testid="licence">${entry.licence}</code></p>` : ''}
-  ${entry.card && t.type !== 'ONETIME' ? html`<p class="muted" data-testid="card">Card: ${entry.card.brand} ending in ${entry.card.last4}, expires ${String(entry.card.expMonth).padStart(2, '0')}/${entry.card.expYear}</p>` : ''}
-  ${
-    entry.entries.length
-      ? html`<ul aria-label="Invoices">${entry.entries.map(
-          (e) =>
-            html`<li><a href="../invoice/${e.hashId}" download data-testid="invoice">${isPayment(e) ? 'Invoice' : 'Credit note'} ${formatInvoiceNumber(e.invoiceNumber!, environment)}</a> <span class="muted">${day(e.createdAt)}, ${formatForBuyer(Math.abs(e.amountTotalMinor), e.currency, view.locale)}</span></li>`,
-        )}</ul>`
-      : ''
-  }
-  ${canUpdateCard(t) ? cardChange(t, view.cardEntry, formToken) : ''}
-  ${
-    canCancel(t)
-      ? html`<form method="post">${hidden(formToken, 'cancel', t.id)}<button type="submit" class="secondary" data-testid="cancel">${cancelLabel(t)}</button></form>`
-      : ''
-  }
+  ${t.type !== 'VAULTED' ? html`<p class="muted" data-testid="price">${priceLine(tr, t)}</p>` : ''}
+  ${entry.licence ? html`<p>${tr.t('manage.licenceKey')}: <code data-testid="licence" dir="ltr">${entry.licence}</code></p>` : ''}
+  ${card ? html`<p class="muted" data-testid="card">${tr.t('manage.cardLine', { method: paymentMethodLabel(tr, card), expires: tr.t('common.cardExpires', { expiry: `${String(card.expMonth).padStart(2, '0')}/${card.expYear}` }) })}</p>` : ''}
+  ${documents(entry, view)}
+  ${canUpdateCard(t) ? cardChange(t, view) : ''}
+  ${actions(entry, view)}
 </section>`;
 }
 
 export interface ManageView {
+  tr: Translator;
   vendorName: string;
   email: string;
   environment: Environment;
@@ -123,17 +152,24 @@ export interface ManageView {
   formToken: string;
   /** How this environment takes a card: opentill's fields, or the processor's element (which needs its script). */
   cardEntry: CardEntry['kind'];
-  /** The customer's locale (Accept-Language), for amounts, as at checkout. */
-  locale: string;
+  /** The `?locale=` the customer chose, kept on the page's links. */
+  localeParam: string | undefined;
   notice?: string | undefined;
   error?: string | undefined;
 }
 
+/** The page's own look: the action links side by side, wrapping on a phone; logical sides, so RTL mirrors. */
+export const MANAGE_STYLE = `.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:1rem}
+.actions a{display:inline-block;padding:.5rem .8rem;border:1px solid var(--line);border-radius:.5rem;text-decoration:none;font-weight:600}
+.actions a.bad{color:var(--bad);border-color:#f4b7b2}fieldset{border:0;padding:0;margin:1rem 0}legend{font-weight:600;margin-bottom:.3rem}
+.back{display:inline-block;margin-top:1rem}`;
+
 export function managePage(view: ManageView): Html {
-  return html`<p class="muted">${view.vendorName}${view.environment === 'sandbox' ? ' · sandbox' : ''}</p>
-  <h1>Your purchases</h1>
-  <p class="muted">Signed in as ${view.email} by the link you were sent. It works for an hour.</p>
+  const { tr } = view;
+  return html`<p class="muted">${view.vendorName}${view.environment === 'sandbox' ? ` · ${tr.t('manage.testMode')}` : ''}</p>
+  <h1>${tr.t('manage.title')}</h1>
+  <p class="muted">${tr.t('manage.signedInAs', { email: view.email })}</p>
   ${view.notice ? html`<div class="alert ok" role="status">${view.notice}</div>` : ''}
   ${view.error ? html`<div class="alert bad" role="alert">${view.error}</div>` : ''}
-  ${view.items.length ? view.items.map((i) => item(i, view)) : html`<p>You have no purchases with ${view.vendorName}.</p>`}`;
+  ${view.items.length ? view.items.map((i) => item(i, view)) : html`<p>${tr.t('manage.noPurchases', { vendor: view.vendorName })}</p>`}`;
 }
