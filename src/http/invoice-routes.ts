@@ -1,5 +1,6 @@
 import { AppError } from '../domain/errors.ts';
 import { renderInvoicePdf } from '../documents/invoice-pdf.ts';
+import { supportedLocale } from '../i18n/index.ts';
 import type { EnvironmentContext, HttpApp } from './http-app.ts';
 import { sendProblem } from './pages/layout.ts';
 
@@ -13,12 +14,16 @@ export function registerInvoiceRoutes(app: HttpApp, { services, environment }: E
       const document = await services.invoices.find(environment, request.params.hashId);
       const pdf = await renderInvoicePdf(document);
       const name = `${document.kind === 'INVOICE' ? 'invoice' : 'credit-note'}-${document.number}.pdf`;
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `inline; filename="${name}"`)
-        .header('cache-control', 'private, max-age=300')
-        .header('x-content-type-options', 'nosniff')
-        .send(pdf);
+      return (
+        reply
+          .type('application/pdf')
+          .header('content-disposition', `inline; filename="${name}"`)
+          // The document speaks the buyer's language (docs/decisions.md §35); English without a stored one.
+          .header('content-language', supportedLocale(document.locale) ?? 'en')
+          .header('cache-control', 'private, max-age=300')
+          .header('x-content-type-options', 'nosniff')
+          .send(pdf)
+      );
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'NOT_FOUND') throw err;
       return sendProblem(reply, 404, 'Invoice not found', 'Check that you copied the whole link.');
