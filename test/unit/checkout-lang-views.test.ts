@@ -35,7 +35,7 @@ const trial: Transaction = {
   lastCharge: null,
   nextCharge: '2026-12-03T10:00:00.000Z',
   createdAt: '2026-11-19T10:00:00.000Z',
-  changeFlag: 'TRIAL',
+  changeFlag: null,
   changedAt: null,
   businessName: null,
   buyerVatId: null,
