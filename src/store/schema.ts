@@ -1,5 +1,6 @@
 import type { OperatorSessionsTable, OperatorUsersTable } from './schema-operators.ts';
 import type { PayoutStatementEntriesTable, PayoutStatementsTable } from './schema-payouts.ts';
+import type { PaymentMethodsTable } from './schema-payment-methods.ts';
 import type { WebhookEndpointsTable, WebhookEventsTable } from './schema-webhooks.ts';
 import type { Generated } from 'kysely';
 
@@ -109,24 +110,6 @@ export interface CustomersTable {
   first_name: string | null;
   last_name: string | null;
   created_at: string;
-}
-
-export interface PaymentMethodsTable {
-  id: string;
-  vendor_id: string;
-  environment: string;
-  customer_id: string;
-  gateway: string;
-  token: string;
-  brand: string;
-  last4: string;
-  exp_month: number;
-  exp_year: number;
-  created_at: string;
-  /** The processor's method type, "card" for every row before migration 0031 (docs/decisions.md §37). */
-  type: Generated<string>;
-  /** The wallet a card was used through ("apple_pay", "google_pay"); null when none. */
-  wallet: string | null;
 }
 
 export interface TransactionsTable {
