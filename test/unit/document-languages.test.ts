@@ -6,6 +6,7 @@ import { familyOf, visualPieces } from '../../src/documents/pdf-lines.ts';
 import type { InvoiceDocument } from '../../src/domain/reports/invoices.ts';
 import { LOCALES, readCatalog } from '../../src/i18n/index.ts';
 import { pdfText } from '../helpers/pdf-text.ts';
+import { sampleInvoice } from '../helpers/sample-invoice.ts';
 
 /**
  * Invoices and credit notes in the buyer's language (docs/decisions.md §35): a font for every script a
@@ -45,52 +46,16 @@ const font = (family: Family) =>
     layout(text: string): { glyphs: { id: number }[] };
   };
 
-const document = (locale: string | null, over: Partial<InvoiceDocument> = {}): InvoiceDocument => ({
-  kind: 'INVOICE',
-  number: '000042',
-  locale,
-  paymentMethod: { brand: 'visa', last4: '4242' },
-  issuedAt: '2030-03-05T09:00:00.000Z',
-  environment: 'production',
-  seller: {
-    name: 'Acme Software GmbH',
-    email: 'billing@acme.test',
-    onBehalfOf: null,
-    address: ['Hauptstraße 1', '10115 Berlin'],
-    country: 'DE',
-    taxId: 'DE123456789',
-    supportEmail: 'help@acme.test',
-    logo: null,
-  },
-  buyer: {
-    name: NAMES[locale ?? ''] ?? 'Jane Doe',
-    businessName: null,
-    address: [],
-    email: 'buyer@example.fr',
-    country: 'FR',
-    region: null,
-    postalCode: '75008',
-    vatId: 'FR12345678901',
-  },
-  item: {
-    description: 'Pro plan',
-    quantity: 1,
-    unitNetMinor: 1000,
-    periodStart: '2030-03-05T09:00:00.000Z',
-    periodEnd: '2030-04-05T09:00:00.000Z',
-  },
-  reverseCharge: true,
-  currency: 'EUR',
-  netMinor: 1000,
-  taxMinor: 0,
-  totalMinor: 1000,
-  taxRate: '0',
-  taxName: 'VAT',
-  transactionId: 'TC-TR_x',
-  reference: null,
-  creditFor: null,
-  ...over,
-});
+const document = (locale: string | null, over: Partial<InvoiceDocument> = {}): InvoiceDocument => {
+  const base = sampleInvoice();
+  return sampleInvoice({
+    locale,
+    paymentMethod: { brand: 'visa', last4: '4242' },
+    seller: { ...base.seller, logo: null },
+    buyer: { ...base.buyer, name: NAMES[locale ?? ''] ?? 'Jane Doe', businessName: null, address: [] },
+    ...over,
+  });
+};
 
 describe('documents in the buyer’s language', () => {
   test('every character of every document message, and of names in every script, has a glyph in the fonts chosen for the language; its own script in its own font', () => {
