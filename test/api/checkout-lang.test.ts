@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
+import { monthlyTrial } from '../helpers/trial-product.ts';
 import { startTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { hiddenFields } from '../../support/checkout-form.ts';
 
@@ -31,15 +32,7 @@ for (const kind of await storeKinds()) {
           ],
         } as never)
       ).id;
-      monthly = (
-        await v.product({
-          type: 'SUBSCRIPTION',
-          name: 'Atlas Cloud',
-          chargeFrequency: 'MONTHLY',
-          trialDays: 14,
-          prices: [{ currency: 'USD', value: 9 }],
-        } as never)
-      ).id;
+      monthly = await monthlyTrial(v);
     });
     after(() => t.close());
 

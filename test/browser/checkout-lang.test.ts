@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { fixedClock } from '../../src/domain/clock.ts';
 import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { monthlyTrial } from '../helpers/trial-product.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**
@@ -43,15 +44,7 @@ describe("the checkout and receipt in the buyer's language, in Chromium", () => 
     const port = await freePort();
     t = await startTestApp('sqlite', { port, clock, env: { BASE_URL: `http://127.0.0.1:${port}` } });
     const v = await t.newVendor('Kiosk Software');
-    productId = (
-      await v.product({
-        type: 'SUBSCRIPTION',
-        name: 'Atlas Cloud',
-        chargeFrequency: 'MONTHLY',
-        trialDays: 14,
-        prices: [{ currency: 'USD', value: 9 }],
-      } as never)
-    ).id;
+    productId = await monthlyTrial(v);
     browser = await launchChromium();
   });
 
