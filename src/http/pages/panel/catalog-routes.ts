@@ -21,10 +21,16 @@ function registerProductPages({ services, view, action, page, to, noticeOf }: Pa
     environment: Environment,
     extra: { status?: number; notice?: string | undefined; error?: string; form?: FormBody; formOf?: string } = {},
   ) => {
+    const scope = scopeOf(session, environment);
+    const products = await services.catalog.listProducts(scope);
+    const switches: Record<string, string[]> = {};
+    for (const p of products)
+      if (p.type === 'SUBSCRIPTION') switches[p.id] = await services.portal.switchesOf(scope, p.id);
     const content = productsContent({
       environment,
       csrf: session.csrfToken,
-      products: await services.catalog.listProducts(scopeOf(session, environment)),
+      products,
+      switches,
       widgetUrl: `${services.config.baseUrl}/latest/widget${environment === 'sandbox' ? '.sandbox' : ''}.min.js`,
       paymentLink: (id) => paymentLink(services.urls.base(environment), id),
       form: extra.form,
@@ -68,6 +74,19 @@ function registerProductPages({ services, view, action, page, to, noticeOf }: Pa
         issuesLicences: form.licences === 'yes',
         prices: parsePriceText(form.prices),
       });
+      return to(reply, '/panel/products', scope.environment, 'product-saved');
+    },
+  );
+
+  action(
+    '/panel/products/switches',
+    (reply, session, environment, error) => productsPage(reply, session, environment, { status: 400, error }),
+    async (_session, scope, form, reply) => {
+      const product = await services.catalog.readProduct(scope, form.id ?? '');
+      const allowed = Object.keys(form)
+        .filter((name) => name.startsWith('to-') && form[name] === 'yes')
+        .map((name) => name.slice(3));
+      await services.portal.setSwitches(scope, product.id, product.type === 'SUBSCRIPTION' ? allowed : []);
       return to(reply, '/panel/products', scope.environment, 'product-saved');
     },
   );

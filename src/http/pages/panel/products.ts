@@ -25,6 +25,22 @@ export interface ProductsView {
   formOf?: string | undefined;
   /** The vendor's locale (Accept-Language, else en-US), for amounts. */
   locale: string;
+  /** Per subscription product, the plans its subscribers may switch to in their portal (docs/decisions.md §34). */
+  switches: Record<string, string[]>;
+}
+
+/**
+ * The plans a subscription's customers may switch to in their portal: the vendor's other subscriptions
+ * on sale, ticked where allowed. Each box has its own name (`to-<id>`), as a form keeps one value per name.
+ */
+function switchesForm(p: Product, view: ProductsView): Html {
+  const others = view.products.filter((o) => o.type === 'SUBSCRIPTION' && o.id !== p.id && !o.archivedAt);
+  if (p.type !== 'SUBSCRIPTION' || others.length === 0) return html``;
+  const allowed = new Set(view.switches[p.id] ?? []);
+  return html`<details><summary>Plan switches (${allowed.size})</summary><form method="post" action="/panel/products/switches?env=${view.environment}" class="narrow" data-testid="switches">${csrfField(view.csrf)}<input type="hidden" name="id" value="${p.id}">
+    <p class="muted">Subscribers of ${p.name} may switch to these plans on their management page: to a dearer plan at once, with what is left of their period counted; to a cheaper one when their period ends.</p>
+    ${others.map((o) => html`<label class="check"><input type="checkbox" name="to-${o.id}" value="yes"${allowed.has(o.id) ? html` checked` : ''}> ${o.name} · ${frequencyWord(o.chargeFrequency)}</label>`)}
+    <button type="submit">Save the plan switches</button></form></details>`;
 }
 
 function productRow(p: Product, view: ProductsView): Html {
@@ -44,7 +60,7 @@ function productRow(p: Product, view: ProductsView): Html {
     ${p.type === 'SUBSCRIPTION' ? html`<label for="trial-${p.id}">Trial days</label><input id="trial-${p.id}" name="trialDays" inputmode="numeric" value="${typed?.trialDays ?? String(p.trialDays)}">` : ''}
     <label class="check"><input type="checkbox" name="licences" value="yes"${(typed ? typed.licences === 'yes' : p.issuesLicences) ? html` checked` : ''}> Issue a licence key with each purchase</label>
     <p class="muted">New prices apply to new purchases and to renewals from now on.</p>
-    <button type="submit">Save the product</button></form></details></section>`;
+    <button type="submit">Save the product</button></form></details>${switchesForm(p, view)}</section>`;
 }
 
 export function productsContent(view: ProductsView): Html {

@@ -29,6 +29,7 @@ export function registerSettingsPages({ services, view, action, page, to, notice
         vendor,
         form: extra.form,
         operatorSells: services.config.sellerOfRecord.mode === 'operator',
+        cancelNow: await services.portal.cancelNowAllowed(vendor.id),
       }),
       extra,
     );
@@ -53,6 +54,8 @@ export function registerSettingsPages({ services, view, action, page, to, notice
         supportEmail: form.supportEmail ?? '',
         ...(form.removeLogo === 'yes' ? { logo: null } : {}),
       });
+      // Saved after the settings that can be refused, so a refused save changes neither.
+      await services.portal.setCancelNow(session.user.vendorId, form.cancelNow === 'yes');
       return to(reply, '/panel/settings', scope.environment, 'settings');
     },
   );

@@ -16,13 +16,17 @@ export function settingsContent(view: {
   form?: FormBody | undefined;
   /** SELLER_OF_RECORD=operator: the operator's identity is on the invoices, not these details. */
   operatorSells?: boolean;
+  /** Customers may end a subscription at once in their portal, not only at the period's end (docs/decisions.md §34). */
+  cancelNow: boolean;
 }): Html {
   const env = view.environment;
   const v = view.vendor;
   const typed = (name: string, saved: string) => view.form?.[name] ?? saved;
   const conversion = view.form ? view.form.allowConversion === 'yes' : v.allowConversion;
+  const cancelNow = view.form ? view.form.cancelNow === 'yes' : view.cancelNow;
   return html`<form method="post" action="/panel/settings?env=${env}" class="narrow">${csrfField(view.csrf)}
     <label class="check"><input type="checkbox" name="allowConversion" value="yes"${conversion ? html` checked` : ''}> Customers may pay in their own currency, converted from USD</label>
+    <label class="check"><input type="checkbox" name="cancelNow" value="yes"${cancelNow ? html` checked` : ''}> Customers may end a subscription at once on their management page (without a refund); otherwise it ends when the paid period does</label>
     <label for="origins">Sites that may frame the admin tool (origins, comma-separated)</label><input id="origins" name="adminFrameOrigins" value="${typed('adminFrameOrigins', v.adminFrameOrigins.join(', '))}" placeholder="https://admin.example.com">
     <h2>On your invoices</h2>
     ${
