@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { businessPurchase, signedUp } from '../helpers/panel-world.ts';
 import { startSmtpInbox, type SmtpInbox } from '../helpers/smtp-inbox.ts';
-import { startTestApp, storeKinds, TEST_CARD, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, storeKinds, TEST_CARD, TEST_SELLER, type TestApp } from '../helpers/test-app.ts';
 
 /**
  * The panel's transaction detail over HTTP, on both stores (issue 36): who bought (name, company,
@@ -13,7 +13,12 @@ import { startTestApp, storeKinds, TEST_CARD, type TestApp } from '../helpers/te
  */
 
 /** A link the app made with its public base URL, fetched from the test server that serves it. */
-const local = (t: TestApp, url: string) => fetch(url.replace(t.services.urls.base('sandbox'), `${t.url}/sandbox`));
+function local(t: TestApp, url: string) {
+  const sandbox = t.services.urls.base('sandbox');
+  const production = t.services.urls.base('production');
+  if (url.startsWith(sandbox)) return fetch(`${t.url}/sandbox${url.slice(sandbox.length)}`);
+  return fetch(url.startsWith(production) ? `${t.url}${url.slice(production.length)}` : url);
+}
 
 /** The text of the `<dd>` a test id marks, tags dropped. */
 const fact = (page: string, id: string) =>
@@ -134,7 +139,7 @@ for (const kind of await storeKinds()) {
     before(async () => {
       inbox = await startSmtpInbox();
       t = await startTestApp(kind, {
-        env: { PANEL_SIGNUP: 'open', SMTP_URL: inbox.url, SMTP_FROM: 'r@opentill.test', SMTP_SANDBOX_TO: 'customers' },
+        env: { PANEL_SIGNUP: 'open', SMTP_URL: inbox.url, SMTP_FROM: 'r@opentill.test' },
       });
     });
     after(async () => {
@@ -142,31 +147,53 @@ for (const kind of await storeKinds()) {
       await inbox.close();
     });
 
-    test('Send management link mails the buyer a link that opens their page; without the form token nothing is sent; then it is rate limited', async () => {
-      const { b, scope } = await signedUp(t, 'send@detail.test');
+    /** The one management link in a message, and whether it opens the page it names. */
+    const opens = async (mail: { text?: string | undefined }) => {
+      const url = /https?:\/\/\S+\/manage\/[\w.-]+/.exec(mail.text ?? '')?.[0];
+      assert.ok(url, mail.text);
+      return (await local(t, url)).status === 200;
+    };
+
+    // First: the limit of five a minute is the address's, and the next test spends it.
+    test('in the sandbox the management link goes to the vendor, as its other e-mails do, and the page says so', async () => {
+      const { b, scope } = await signedUp(t, 'sandbox@detail.test');
       const { id } = await businessPurchase(t, scope);
       const page = (await b.get(`/panel/transactions/${id}?env=sandbox`)).html;
+      assert.match(page, /Sandbox e-mails go to your own address instead/);
+      const sent = await b.post(`/panel/transactions/${id}/manage-link?env=sandbox`, {});
+      assert.match(sent.location!, /done=manage-link-sent-to-you/);
+      assert.equal(inbox.to('ann@example.com').length, 0, 'no sandbox e-mail to the customer');
+      const mails = inbox.to('sandbox@detail.test');
+      assert.equal(mails.length, 1);
+      assert.ok(await opens(mails[0]!), 'the link opens the customer’s page');
+      assert.match((await b.get(sent.location!)).html, /on its way to your own address, not to the customer/);
+    });
+    test('Send management link mails the buyer a link that opens their page; without the form token nothing is sent; then it is rate limited', async () => {
+      const { b, scope } = await signedUp(t, 'send@detail.test');
+      await t.services.catalog.enableProduction(scope.vendorId);
+      await t.services.catalog.updateVendorSettings(scope.vendorId, TEST_SELLER('Detail Co'));
+      const { id } = await businessPurchase(t, { ...scope, environment: 'production' });
+      const path = `/panel/transactions/${id}`;
+      const page = (await b.get(`${path}?env=production`)).html;
       assert.match(page, /data-testid="send-manage-link"/);
-      assert.doesNotMatch(page, /data-testid="manage-link"/, 'no link on the page to copy');
+      assert.doesNotMatch(page, /data-testid="manage-link"|Sandbox e-mails go to your own address/);
 
-      const forged = await b.post(`/panel/transactions/${id}/manage-link?env=sandbox`, {}, false);
+      const forged = await b.post(`${path}/manage-link?env=production`, {}, false);
       assert.equal(forged.status, 403);
       assert.equal(inbox.to('ann@example.com').length, 0, 'nothing sent without the form token');
 
-      await b.get(`/panel/transactions/${id}?env=sandbox`);
-      const sent = await b.post(`/panel/transactions/${id}/manage-link?env=sandbox`, {});
+      await b.get(`${path}?env=production`);
+      const sent = await b.post(`${path}/manage-link?env=production`, {});
       assert.equal(sent.status, 303);
-      assert.match(sent.location!, /done=manage-link-sent/);
+      assert.match(sent.location!, /done=manage-link-sent$/);
       const mails = inbox.to('ann@example.com');
       assert.equal(mails.length, 1);
-      const url = /https?:\/\/\S+\/manage\/[\w.-]+/.exec(mails[0]!.text ?? '')?.[0];
-      assert.ok(url, mails[0]!.text);
-      assert.equal((await local(t, url)).status, 200);
-      assert.match((await b.get(sent.location!)).html, /The management link is on its way/);
+      assert.ok(await opens(mails[0]!), 'the link opens the customer’s page');
+      assert.match((await b.get(sent.location!)).html, /The management link is on its way to the customer/);
 
       let status = 0;
       for (let i = 0; i < 6 && status !== 429; i++)
-        status = (await b.post(`/panel/transactions/${id}/manage-link?env=sandbox`, {})).status;
+        status = (await b.post(`${path}/manage-link?env=production`, {})).status;
       assert.equal(status, 429, 'a few a minute, then refused');
       assert.ok(inbox.to('ann@example.com').length <= 5);
     });

@@ -41,6 +41,7 @@ export const NOTICES: Record<string, string> = {
   'refund-pending': 'The refund is being confirmed by the payment provider; it appears here once confirmed.',
   cancelled: 'The transaction is cancelled.',
   'manage-link-sent': 'The management link is on its way to the customer.',
+  'manage-link-sent-to-you': 'Sandbox: the management link is on its way to your own address, not to the customer.',
   'manage-link-off': 'Customer e-mails are off, so nothing was sent: copy the link below and give it to the customer.',
 };
 

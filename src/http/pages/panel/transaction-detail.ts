@@ -10,7 +10,7 @@ import { cancellable, kindText, statusBadge } from './transactions.ts';
 import { entryLabel } from './words.ts';
 
 /** How the vendor gets the customer their management page: we e-mail it, or the vendor copies it (e-mails off). */
-export type ManageLink = { send: true } | { send: false; url: string };
+export type ManageLink = { send: true; toVendor: boolean } | { send: false; url: string };
 
 /** The panel is English (docs/decisions.md §32); the card is put into words where every surface does it. */
 const english = translator('en');
@@ -50,7 +50,9 @@ function buyerFacts(t: Transaction, fact: (label: string, value: unknown, id?: s
 
 function manageLinkBlock(t: Transaction, environment: Environment, csrf: string, link: ManageLink): Html {
   if (link.send)
-    return html`<p class="muted">E-mail ${t.email} a link to the page where they manage their purchases: invoices, billing details, card, cancellation.</p>
+    return html`<p class="muted">E-mail ${t.email} a link to the page where they manage their purchases: invoices, billing details, card, cancellation.${
+      link.toVendor ? ' Sandbox e-mails go to your own address instead, to see what the customer would get.' : ''
+    }</p>
     <form method="post" action="${panelHref(`/panel/transactions/${t.id}/manage-link`, environment)}">${csrfField(csrf)}<button type="submit" class="outline" data-testid="send-manage-link">Send management link</button></form>`;
   return html`<p class="muted">Customer e-mails are off, so give ${t.email} this link yourself: it opens the page where they manage their purchases, for one hour.</p>
     <p class="manage-link"><code id="manage-link" data-testid="manage-link">${link.url}</code></p>

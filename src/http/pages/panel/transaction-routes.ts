@@ -59,6 +59,10 @@ export function registerTransactionPages(routing: PanelRouting) {
   for (const act of ['refund', 'cancel'] as const) registerTransactionAction(routing, act);
 }
 
+/** A sandbox's customer e-mails go to the vendor unless the operator set SMTP_SANDBOX_TO=customers. */
+const sandboxToVendor = (services: Services, environment: Environment) =>
+  environment === 'sandbox' && services.config.smtp?.sandboxTo !== 'customers';
+
 /** The transaction and its ledger, or undefined when this vendor has no such transaction here. */
 const find = (services: Services, scope: Scope, id: string) =>
   services.transactions.get(scope, id).catch((err: unknown) => {
@@ -122,7 +126,7 @@ function registerTransactionDetail({ services, view, action, page, notFound, not
       documentsBase: services.urls.base(environment),
       // With e-mails off the vendor passes the link on: made as the API's generate-url-to-manage-transactions makes it.
       manageLink: services.emails.enabled
-        ? { send: true }
+        ? { send: true, toVendor: sandboxToVendor(services, environment) }
         : { send: false, url: services.hostedUrl('manage', scope, details.transaction.email.toLowerCase()) },
     });
     // After a refund the notice says what is left, from the ledger as it is now.
@@ -157,7 +161,8 @@ function registerTransactionDetail({ services, view, action, page, notFound, not
         return detailPage(reply, session, scope.environment, id, {
           error: `The mail server refused the e-mail: ${sent.reason}`,
         });
-      const done = sent.status === 'SENT' ? 'manage-link-sent' : 'manage-link-off';
+      let done = sent.status === 'SENT' ? 'manage-link-sent' : 'manage-link-off';
+      if (done === 'manage-link-sent' && sandboxToVendor(services, scope.environment)) done = 'manage-link-sent-to-you';
       return reply.redirect(panelHref(`/panel/transactions/${id}`, scope.environment, { done }), 303);
     },
     { rateLimit: { max: 5, timeWindow: 60_000 } },
