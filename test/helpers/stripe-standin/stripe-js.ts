@@ -475,7 +475,7 @@ export const PAYMENT_ELEMENT_HTML = `<!doctype html>
   <div id="pane-sepa_debit" hidden>
     <div class="field"><label for="sepa-name">Full name</label><input id="sepa-name" autocomplete="name" aria-describedby="sepa-error"></div>
     <div class="field"><label for="sepa-email">Email</label><input id="sepa-email" type="email" autocomplete="email" aria-describedby="sepa-error"></div>
-    <div class="field"><label for="iban">IBAN</label><input id="iban" placeholder="DE00 0000 0000 0000 0000 00" autocomplete="off" spellcheck="false" aria-describedby="sepa-error"></div>
+    <div class="field"><label for="iban">IBAN</label><input id="iban" dir="ltr" placeholder="DE00 0000 0000 0000 0000 00" autocomplete="off" spellcheck="false" aria-describedby="sepa-error"></div>
     <p class="error" id="sepa-error" role="alert"></p>
     <p class="note">By providing your payment information and confirming this payment, you authorise the seller and Stripe, our payment service provider, to send instructions to your bank to debit your account in accordance with those instructions.</p>
   </div>
