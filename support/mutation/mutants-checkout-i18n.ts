@@ -2,16 +2,10 @@ import type { Mutant } from './mutant.ts';
 
 const API = 'test/api/checkout-lang.test.ts';
 const UNIT = 'test/unit/checkout-lang-views.test.ts';
+const WIDGET = 'test/widget/checkout-lang-widget.test.ts';
 
 /** Mutants of the checkout, receipt and client script in the buyer's language (issue 36, docs/decisions.md §33). */
 export const checkoutLanguageMutants: Mutant[] = [
-  {
-    id: 'checkout-lang-receipt-trial-next-charge-twice',
-    file: 'src/http/pages/checkout/checkout-receipt.ts',
-    find: 't.nextCharge && !trialThen ?',
-    replace: 't.nextCharge ?',
-    tests: [API, UNIT],
-  },
   {
     id: 'checkout-lang-receipt-trial-then-from-purchase-day',
     file: 'src/http/pages/checkout/checkout-price-lines.ts',
@@ -34,13 +28,6 @@ export const checkoutLanguageMutants: Mutant[] = [
     tests: [UNIT],
   },
   {
-    id: 'checkout-lang-netherlands-antilles-kept',
-    file: 'src/http/pages/checkout/checkout-countries.ts',
-    find: "new Set(['AN', 'BU',",
-    replace: "new Set(['BU',",
-    tests: [API, UNIT],
-  },
-  {
     id: 'checkout-lang-purchase-forgets-locale',
     file: 'src/http/pages/checkout/checkout-form.ts',
     find: '    locale,\n  };',
@@ -60,5 +47,19 @@ export const checkoutLanguageMutants: Mutant[] = [
     find: 'body.productId, body, locale)',
     replace: 'body.productId, body)',
     tests: [API],
+  },
+  {
+    id: 'checkout-lang-widget-locale-not-sent',
+    file: 'src/widget/widget.ts',
+    find: "'payload', 'locale'];",
+    replace: "'payload'];",
+    tests: [WIDGET],
+  },
+  {
+    id: 'checkout-lang-widget-overlay-named-in-english',
+    file: 'src/widget/widget.ts',
+    find: "overlay.setAttribute('aria-label', label);",
+    replace: "overlay.setAttribute('aria-label', 'Checkout');",
+    tests: [WIDGET],
   },
 ];
