@@ -1,9 +1,9 @@
-import PDFDocument from 'pdfkit';
 import type { InvoiceDocument } from '../domain/reports/index.ts';
 import { countryLocale, formatForBuyer, ratePercent } from '../domain/money/index.ts';
 import { DEFAULT_LOCALE, paymentMethodLabel, supportedLocale, translator, type Translator } from '../i18n/index.ts';
 import { countryName } from './country-names.ts';
 import { fontOrder } from './pdf-fonts.ts';
+import { openPdf } from './pdf.ts';
 import { write, type TextStyle, type Writer } from './pdf-lines.ts';
 import { taxLabel } from './tax-label.ts';
 
@@ -210,18 +210,7 @@ export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   const title = tr.t(doc.kind === 'INVOICE' ? 'document.invoiceTitle' : 'document.creditNoteTitle', {
     number: doc.number,
   });
-  const pdf = new PDFDocument({
-    size: 'A4',
-    margin: 56,
-    lang: tr.lang,
-    info: { Title: title, Author: doc.seller.name, Creator: 'opentill' },
-  });
-  const chunks: Buffer[] = [];
-  pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
-    pdf.on('error', reject);
-  });
+  const { pdf, done } = openPdf({ Title: title, Author: doc.seller.name }, tr.lang);
   const page: Page = {
     w: { pdf, order: fontOrder(tr.locale), dir: tr.dir, registered: new Set() },
     tr,
