@@ -31,6 +31,13 @@ export type FormMessages = {
   fieldErrors?: FieldErrors | undefined;
 };
 
+/**
+ * Two fields side by side keep their inputs on one line when one label wraps (a longer language): each
+ * label takes the height its neighbour's needs, its text at the bottom.
+ */
+const FORM_STYLE =
+  '.row>div{display:flex;flex-direction:column}.row>div>label{flex:1 0 auto;display:flex;align-items:flex-end}';
+
 /** The form, priced for the prefill's country, ZIP code and coupon; a coupon that may not be used is left out and said why. */
 export async function showForm(
   ctx: CheckoutContext,
@@ -77,6 +84,7 @@ export async function showForm(
     title: offer.product.name,
     frameAncestors: frameAncestorsOf(embedding),
     speech: speechOf(tr),
+    style: FORM_STYLE,
     body: checkoutForm(
       tr,
       {
