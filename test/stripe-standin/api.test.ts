@@ -2,15 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Stripe from 'stripe';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin/index.ts';
-
-const rejection = async (promise: Promise<unknown>) => {
-  try {
-    await promise;
-  } catch (e) {
-    return e as Stripe.errors.StripeError & { raw: any };
-  }
-  assert.fail('expected Stripe to refuse');
-};
+import { rejection } from './rejection.ts';
 
 /** Requests are checked against the parameters Stripe documents; keys, versions and URLs as Stripe checks them. */
 describe('Stripe stand-in: parameters, keys, encoding', () => {

@@ -2,15 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type Stripe from 'stripe';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin/index.ts';
-
-const rejection = async (promise: Promise<unknown>) => {
-  try {
-    await promise;
-  } catch (e) {
-    return e as Stripe.errors.StripeError & { raw: any };
-  }
-  assert.fail('expected Stripe to refuse');
-};
+import { rejection } from './rejection.ts';
 
 /** The balance's transactions and the payouts made of them, listed as Stripe lists them (what a reconciliation reads). */
 describe('Stripe stand-in: balance transactions and payouts', () => {

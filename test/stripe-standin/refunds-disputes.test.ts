@@ -2,15 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type Stripe from 'stripe';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin/index.ts';
-
-const rejection = async (promise: Promise<unknown>) => {
-  try {
-    await promise;
-  } catch (e) {
-    return e as Stripe.errors.StripeError & { raw: any };
-  }
-  assert.fail('expected Stripe to refuse');
-};
+import { rejection } from './rejection.ts';
 
 describe('Stripe stand-in: refunds and disputes', () => {
   let s: StripeStandIn;
