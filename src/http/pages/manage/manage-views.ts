@@ -101,7 +101,8 @@ function documents(entry: PortalItem, view: ManageView): Html {
   const rows = [...entry.entries].reverse().map((e) => {
     const number = formatInvoiceNumber(e.invoiceNumber!, view.environment);
     const label = tr.t(isPayment(e) ? 'manage.invoice' : 'manage.creditNote', { number });
-    return html`<li><a href="../invoice/${e.hashId}" download data-testid="invoice">${label}</a> <span class="muted">${tr.date(e.createdAt, 'medium')} · ${tr.money(Math.abs(e.amountTotalMinor), e.currency)}</span></li>`;
+    // Each part isolated, so a right-to-left page does not run the number, the date and the amount together.
+    return html`<li><a href="../invoice/${e.hashId}" download data-testid="invoice"><bdi>${label}</bdi></a> <bdi class="muted">${tr.date(e.createdAt, 'medium')} · ${tr.money(Math.abs(e.amountTotalMinor), e.currency)}</bdi></li>`;
   });
   return html`<h2 id="docs-${entry.transaction.id}">${tr.t('manage.documents')}</h2><ul aria-labelledby="docs-${entry.transaction.id}">${rows}</ul>`;
 }
@@ -135,7 +136,7 @@ function item(entry: PortalItem, view: ManageView): Html {
   <p data-testid="status">${statusLine(tr, t)}</p>
   ${requiresAction(entry, view)}
   ${t.type !== 'VAULTED' ? html`<p class="muted" data-testid="price">${priceLine(tr, t)}</p>` : ''}
-  ${entry.licence ? html`<p>${tr.t('manage.licenceKey')}: <code data-testid="licence" dir="ltr">${entry.licence}</code></p>` : ''}
+  ${entry.licence ? html`<p>${tr.t('manage.licenceKey')}: <code class="key" data-testid="licence" dir="ltr">${entry.licence}</code></p>` : ''}
   ${card ? html`<p class="muted" data-testid="card">${tr.t('manage.cardLine', { method: paymentMethodLabel(tr, card), expires: tr.t('common.cardExpires', { expiry: `${String(card.expMonth).padStart(2, '0')}/${card.expYear}` }) })}</p>` : ''}
   ${documents(entry, view)}
   ${canUpdateCard(t) ? cardChange(t, view) : ''}
@@ -162,7 +163,7 @@ export interface ManageView {
 export const MANAGE_STYLE = `.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:1rem}
 .actions a{display:inline-block;padding:.5rem .8rem;border:1px solid var(--line);border-radius:.5rem;text-decoration:none;font-weight:600}
 .actions a.bad{color:var(--bad);border-color:#f4b7b2}fieldset{border:0;padding:0;margin:1rem 0}legend{font-weight:600;margin-bottom:.3rem}
-.back{display:inline-block;margin-top:1rem}`;
+.back{display:inline-block;margin-top:1rem}code.key{display:inline-block}`;
 
 export function managePage(view: ManageView): Html {
   const { tr } = view;
