@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { pdfText } from '../helpers/pdf-text.ts';
-import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, launchChromium, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
@@ -90,6 +90,38 @@ describe('customer management page in Chromium', () => {
     assert.match(text, /Acme Cloud/);
     assert.match(text, /VAT 19%\s*1,43\s€ Total paid\s*8,93\s€/);
     await page.close();
+  });
+
+  test('in Arabic the portal reads right to left, its forms mirrored, and is axe-clean on a phone', async () => {
+    const url = (await v.api('/v1/generate-url-to-manage-transactions/greta%40example.com')).json.url as string;
+    const context = await browser.newContext({ locale: 'ar', viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    try {
+      for (const path of [
+        url,
+        `${url}?page=billing&id=${subscriptionId}`,
+        `${t.url}/sandbox/manage/sign-in/${v.vendor.id}`,
+      ]) {
+        await page.goto(path);
+        assert.equal(await page.locator('html').getAttribute('dir'), 'rtl', path);
+        assert.equal(await page.locator('html').getAttribute('lang'), 'ar');
+        // The heading's text sits at the right: its words end where the content does, not at the left.
+        const text = await page.evaluate(() => {
+          const range = document.createRange();
+          range.selectNodeContents(document.querySelector('h1')!);
+          const box = range.getBoundingClientRect();
+          return { left: box.left, right: box.right, width: document.documentElement.clientWidth };
+        });
+        assert.ok(
+          text.right > text.width - 40 && text.left > 40,
+          `${path}: heading text at the right ${JSON.stringify(text)}`,
+        );
+        assert.deepEqual(await seriousViolations(page), [], path);
+      }
+      await page.screenshot({ path: `${ARTIFACTS}manage-sign-in-ar.png`, fullPage: true });
+    } finally {
+      await context.close();
+    }
   });
 
   test('an expired or forged link shows a clear page', async () => {

@@ -3,6 +3,7 @@ import type { CardEntry } from '../../../domain/payments/index.ts';
 import { formatInvoiceNumber } from '../../../domain/reports/index.ts';
 import { isPayment } from '../../../domain/payments/index.ts';
 import type { Environment, Transaction } from '../../../domain/model.ts';
+import { taxLabel } from '../../../documents/tax-label.ts';
 import { paymentMethodLabel, type Translator } from '../../../i18n/index.ts';
 import { html, type Html } from '../layout.ts';
 
@@ -46,7 +47,7 @@ export function priceLine(
       ? tr.t('common.recurringPrice', { price: total, every: tr.t('common.every', { frequency: t.chargeFrequency }) })
       : total;
   return t.taxMinor
-    ? tr.t('manage.priceWithTax', { price, taxName: t.taxName, tax: tr.money(t.taxMinor, t.currency) })
+    ? tr.t('manage.priceWithTax', { price, taxName: taxLabel(tr, t.taxName), tax: tr.money(t.taxMinor, t.currency) })
     : price;
 }
 
