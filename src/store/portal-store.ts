@@ -1,7 +1,7 @@
 import type { Environment } from '../domain/model.ts';
 import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
-import type { PortalSignInsTable } from './schema.ts';
+import type { PortalSignInsTable } from './schema-portal.ts';
 import { whereScope } from './scope.ts';
 
 const toSignIn = (row: PortalSignInsTable) => ({

@@ -2,6 +2,7 @@ import type { OperatorSessionsTable, OperatorUsersTable } from './schema-operato
 import type { PayoutStatementEntriesTable, PayoutStatementsTable } from './schema-payouts.ts';
 import type { PaymentMethodsTable } from './schema-payment-methods.ts';
 import type { WebhookEndpointsTable, WebhookEventsTable } from './schema-webhooks.ts';
+import type { PortalPlanSwitchesTable, PortalSettingsTable, PortalSignInsTable } from './schema-portal.ts';
 import type { Generated } from 'kysely';
 
 /**
@@ -387,29 +388,4 @@ export interface Schema {
   portal_sign_ins: PortalSignInsTable;
   portal_plan_switches: PortalPlanSwitchesTable;
   portal_settings: PortalSettingsTable;
-}
-
-/** One-time sign-in links of the customer portal (migration 0030), by the SHA-256 of the token. */
-export interface PortalSignInsTable {
-  token_hash: string;
-  vendor_id: string;
-  environment: string;
-  email: string;
-  expires_at: string;
-  used_at: string | null;
-  created_at: string;
-}
-
-/** The plans a product's subscribers may switch to in the portal (migration 0030). */
-export interface PortalPlanSwitchesTable {
-  vendor_id: string;
-  environment: string;
-  product_id: string;
-  to_product_id: string;
-}
-
-/** A vendor's portal settings (migration 0030); no row is the default. */
-export interface PortalSettingsTable {
-  vendor_id: string;
-  cancel_now: Generated<number>;
 }

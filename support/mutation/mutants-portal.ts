@@ -30,8 +30,8 @@ export const portalMutants: Mutant[] = [
   {
     id: 'portal-sign-in-other-environment-uses-it-up',
     file: 'src/domain/portal/sign-in.ts',
-    find: "if (!found || found.scope.environment !== environment) return undefined;\n  const used",
-    replace: "if (!found) return undefined;\n  const used",
+    find: 'if (!found || found.scope.environment !== environment) return undefined;\n  const used',
+    replace: 'if (!found) return undefined;\n  const used',
     tests: [SIGN_IN],
   },
   {

@@ -1,0 +1,27 @@
+// The customer portal's tables of the schema (src/store/schema.ts, migration 0030), kept apart so that file stays within its size.
+import type { Generated } from 'kysely';
+
+/** One-time sign-in links of the customer portal (migration 0030), by the SHA-256 of the token. */
+export interface PortalSignInsTable {
+  token_hash: string;
+  vendor_id: string;
+  environment: string;
+  email: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** The plans a product's subscribers may switch to in the portal (migration 0030). */
+export interface PortalPlanSwitchesTable {
+  vendor_id: string;
+  environment: string;
+  product_id: string;
+  to_product_id: string;
+}
+
+/** A vendor's portal settings (migration 0030); no row is the default. */
+export interface PortalSettingsTable {
+  vendor_id: string;
+  cancel_now: Generated<number>;
+}
