@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
 import { pdfText } from '../helpers/pdf-text.ts';
+import { manageVisit } from '../helpers/manage-visit.ts';
 import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
@@ -18,24 +19,10 @@ for (const kind of await storeKinds()) {
     let v: TestVendor;
     useTestApp(kind, { clock }, (app, vendor) => ((t = app), (v = vendor)), 'Acme Software');
 
-    /** The page's path (under t.url) for a customer. */
-    const manageLink = async (email: string) => {
-      const res = await v.api(`/v1/generate-url-to-manage-transactions/${encodeURIComponent(email)}`);
-      assert.equal(res.status, 200, res.text);
-      return new URL(res.json.url).pathname;
-    };
-    const open = async (path: string, headers: Record<string, string> = {}) => {
-      const res = await fetch(`${t.url}${path}`, { headers });
-      return { status: res.status, html: await res.text(), csp: res.headers.get('content-security-policy') };
-    };
-    const formToken = (html: string) => /name="formToken" value="([^"]+)"/.exec(html)![1]!;
-    const post = (path: string, fields: Record<string, string>) =>
-      fetch(`${t.url}${path}`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(fields),
-      });
+    const { manageLink, open, formToken, post } = manageVisit(
+      () => t,
+      () => v,
+    );
     const status = async (id: string) => (await t.services.store.transactions.find(v.scope(), id))!;
 
     test('lists the purchases with status, licence key, card and invoice links that open the PDF', async () => {

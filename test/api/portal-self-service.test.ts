@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
 import { runWorkerOnce } from '../../src/worker.ts';
+import { manageVisit } from '../helpers/manage-visit.ts';
 import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
@@ -30,22 +31,10 @@ for (const kind of await storeKinds()) {
         name,
         prices: [{ currency: 'USD', value: usd }],
       } as any);
-    const manageLink = async (email: string) => {
-      const res = await v.api(`/v1/generate-url-to-manage-transactions/${encodeURIComponent(email)}`);
-      return new URL(res.json.url).pathname;
-    };
-    const open = async (path: string) => {
-      const res = await fetch(`${t.url}${path}`);
-      return { status: res.status, html: await res.text() };
-    };
-    const formToken = (html: string) => /name="formToken" value="([^"]+)"/.exec(html)![1]!;
-    const post = (path: string, fields: Record<string, string>) =>
-      fetch(`${t.url}${path}`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(fields),
-      });
+    const { manageLink, open, formToken, post } = manageVisit(
+      () => t,
+      () => v,
+    );
     const tx = async (id: string) => (await t.services.store.transactions.find(v.scope(), id))!;
     /** Opens the customer's page and posts one of its forms. */
     const act = async (email: string, fields: Record<string, string>) => {

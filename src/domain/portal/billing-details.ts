@@ -4,6 +4,7 @@ import type { Scope, SellerOfRecord, Transaction } from '../model.ts';
 import { formatDecimal, multiplyByRate } from '../money/index.ts';
 import { sellerCountryOf } from '../production-access.ts';
 import { REVERSE_CHARGE, taxRateFor, type VatIdChecker } from '../tax/index.ts';
+import { canUpdateCard } from './card-change.ts';
 import { ownTransaction } from './own-transactions.ts';
 import type { TransactionPatch } from '../ports.ts';
 import type { PortalDeps } from './portal-deps.ts';
@@ -27,14 +28,8 @@ export interface BillingDeps {
   sellerOfRecord: SellerOfRecord;
 }
 
-/** Purchases with invoices still to come: a subscription until it ends, a saved card the vendor may charge. */
-const BILLED_LATER: Transaction['status'][] = [
-  'SUBSCRIPTION_STATUS_ACTIVE',
-  'SUBSCRIPTION_STATUS_ACTIVE_TRIAL',
-  'VAULTED_STATUS_ACTIVE',
-];
-
-export const canEditBilling = (t: Transaction) => BILLED_LATER.includes(t.status);
+/** Purchases with invoices still to come (a subscription until it ends, a saved card the vendor may charge): those whose card is in use. */
+export const canEditBilling = (t: Transaction) => canUpdateCard(t);
 
 /**
  * The customer edits the billing name, company, address and VAT ID of a subscription or saved card
