@@ -102,7 +102,10 @@ for (const kind of await storeKinds()) {
       const theirs = await other.product({ type: 'ONETIME', prices: [{ currency: 'USD', value: 5 }] } as any);
       await other.buy(theirs.id, { email: 'bob@example.com' });
       assert.equal(await t.services.portal.requestSignIn(v.scope(), 'bob@example.com', null), 'NO_PURCHASES');
-      assert.equal(await t.services.portal.requestSignIn(v.scope('production'), 'ann@example.com', null), 'NO_PURCHASES');
+      assert.equal(
+        await t.services.portal.requestSignIn(v.scope('production'), 'ann@example.com', null),
+        'NO_PURCHASES',
+      );
     });
 
     test('the link works within its 30 minutes, not after, and not in the other environment', async () => {
