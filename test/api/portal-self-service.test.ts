@@ -245,6 +245,10 @@ for (const kind of await storeKinds()) {
       const path = await manageLink('gina@example.com');
       for (const page of ['cancel', 'billing', 'switch'])
         assert.equal((await open(`${path}?page=${page}&id=${theirs}`)).status, 404);
+      // A query naming what every object has is not a notice or a page.
+      for (const done of ['constructor', '__proto__', 'toString'])
+        assert.equal((await open(`${path}?done=${done}`)).status, 200);
+      assert.equal((await open(`${path}?page=constructor&id=${theirs}`)).status, 404);
       for (const action of ['cancel', 'billing', 'switch'])
         assert.equal(
           (await act('gina@example.com', { action, transactionId: theirs, productId: plan.id })).res.status,

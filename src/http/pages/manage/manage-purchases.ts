@@ -66,7 +66,8 @@ export async function showPurchases(
   } catch (err) {
     return refused(context, reply, visit, err);
   }
-  const notice = NOTICES[query.done ?? ''];
+  // Only the notices listed: `?done=constructor` is not one, though every object has it.
+  const notice = Object.hasOwn(NOTICES, query.done ?? '') ? NOTICES[query.done!] : undefined;
   return render(context, reply, visit, 200, (tr) => ({ notice: notice && tr.t(notice) }));
 }
 
