@@ -10,6 +10,7 @@ const toSignIn = (row: PortalSignInsTable) => ({
   email: row.email,
   expiresAt: row.expires_at,
   createdAt: row.created_at,
+  usedAt: row.used_at,
 });
 
 /** The customer portal's sign-in links and settings (migration 0030, docs/decisions.md §34). */

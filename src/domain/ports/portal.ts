@@ -8,6 +8,8 @@ export interface PortalSignIn {
   email: string;
   expiresAt: string;
   createdAt: string;
+  /** When it was used; null while unused. */
+  usedAt?: string | null;
 }
 
 /** What the customer portal keeps beyond the transactions: sign-in links and the vendor's portal settings. */
