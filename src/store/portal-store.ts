@@ -2,6 +2,7 @@ import type { Environment } from '../domain/model.ts';
 import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
 import type { PortalSignInsTable } from './schema-portal.ts';
+import { issuedBuyersStore } from './issued-buyers-store.ts';
 import { whereScope } from './scope.ts';
 
 const toSignIn = (row: PortalSignInsTable) => ({
@@ -62,6 +63,7 @@ function signIns(
 export function portalStore(db: Executor): Repositories['portal'] {
   return {
     ...signIns(db),
+    ...issuedBuyersStore(db),
     async switchesOf(scope, productId) {
       const rows = await db
         .selectFrom('portal_plan_switches')

@@ -25,3 +25,15 @@ export interface PortalSettingsTable {
   vendor_id: string;
   cancel_now: Generated<number>;
 }
+
+/** The billing details an invoice or credit note was issued with, kept when the customer edits them (migration 0032). */
+export interface IssuedInvoiceBuyersTable {
+  entry_id: string;
+  transaction_id: string;
+  buyer_name: string | null;
+  business_name: string | null;
+  buyer_address: string | null;
+  buyer_vat_id: string | null;
+  reverse_charge: number;
+  tax_name: string;
+}

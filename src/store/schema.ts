@@ -2,7 +2,12 @@ import type { OperatorSessionsTable, OperatorUsersTable } from './schema-operato
 import type { PayoutStatementEntriesTable, PayoutStatementsTable } from './schema-payouts.ts';
 import type { PaymentMethodsTable } from './schema-payment-methods.ts';
 import type { WebhookEndpointsTable, WebhookEventsTable } from './schema-webhooks.ts';
-import type { PortalPlanSwitchesTable, PortalSettingsTable, PortalSignInsTable } from './schema-portal.ts';
+import type {
+  IssuedInvoiceBuyersTable,
+  PortalPlanSwitchesTable,
+  PortalSettingsTable,
+  PortalSignInsTable,
+} from './schema-portal.ts';
 import type { Generated } from 'kysely';
 
 /**
@@ -388,4 +393,5 @@ export interface Schema {
   portal_sign_ins: PortalSignInsTable;
   portal_plan_switches: PortalPlanSwitchesTable;
   portal_settings: PortalSettingsTable;
+  issued_invoice_buyers: IssuedInvoiceBuyersTable;
 }

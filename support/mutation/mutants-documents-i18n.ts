@@ -58,7 +58,7 @@ export const documentLanguageMutants: Mutant[] = [
   {
     id: 'invoice-billing-name-ignored',
     file: 'src/domain/reports/invoices.ts',
-    find: 'transaction.buyerName?.trim() ||',
+    find: 'business.buyerName?.trim() ||',
     replace: '',
     tests: [END_TO_END],
   },

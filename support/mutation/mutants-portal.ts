@@ -30,8 +30,8 @@ export const portalMutants: Mutant[] = [
   {
     id: 'portal-sign-in-other-environment-uses-it-up',
     file: 'src/domain/portal/sign-in.ts',
-    find: 'if (!found || found.scope.environment !== environment) return undefined;\n  const used',
-    replace: 'if (!found) return undefined;\n  const used',
+    find: 'if (!found || found.scope.environment !== environment) return undefined;\n  const now',
+    replace: 'if (!found) return undefined;\n  const now',
     tests: [SIGN_IN],
   },
   {
@@ -68,5 +68,26 @@ export const portalMutants: Mutant[] = [
     find: "if (product?.type === 'SUBSCRIPTION') own.push(product.id);",
     replace: 'if (product) own.push(product.id);',
     tests: [PANEL],
+  },
+  {
+    id: 'portal-invoice-rewritten-by-edit',
+    file: 'src/domain/portal/billing-details.ts',
+    find: '    await repos.portal.keepIssuedBuyers(id, {',
+    replace: '    if (locked.buyerName === "never") await repos.portal.keepIssuedBuyers(id, {',
+    tests: ['test/api/portal-self-service.test.ts'],
+  },
+  {
+    id: 'portal-invoice-ignores-issued-buyer',
+    file: 'src/domain/reports/invoices.ts',
+    find: '(await deps.store.portal.issuedBuyer(entry.id)) ?? transaction;',
+    replace: 'transaction;',
+    tests: ['test/api/portal-self-service.test.ts'],
+  },
+  {
+    id: 'portal-issued-buyer-kept-after-edit',
+    file: 'src/domain/portal/billing-details.ts',
+    find: '      buyerName: locked.buyerName,',
+    replace: '      buyerName: patch.buyerName ?? null,',
+    tests: ['test/api/portal-self-service.test.ts'],
   },
 ];

@@ -547,8 +547,8 @@ export const mutants: Mutant[] = [
   {
     id: 'cancel-active-at-once',
     file: `${D}checkout/cancellations.ts`,
-    find: "transaction.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL'\n        ? {",
-    replace: "transaction.status === 'SUBSCRIPTION_STATUS_ACTIVE'\n        ? {",
+    find: "transaction.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' || choice.now",
+    replace: "transaction.status === 'SUBSCRIPTION_STATUS_ACTIVE' || choice.now",
     tests: [CANCEL],
   },
   {

@@ -171,6 +171,34 @@ for (const kind of await storeKinds()) {
       clock.advance(31 * DAY);
       await runWorkerOnce(t.services);
       assert.equal((await t.services.store.entries.listForTransaction(id)).at(-1)!.taxMinor, 190);
+
+      // An invoice says what it was issued with, whenever it is downloaded: the first (a consumer
+      // paying German VAT) and the reverse-charge renewal keep theirs through both edits; the latest
+      // is made out as the details are now.
+      const [first, , latest] = await t.services.store.entries.listForTransaction(id);
+      const issued = async (hashId: string) => {
+        const d = await t.services.invoices.find('sandbox', hashId);
+        return [
+          d.buyer.name,
+          d.buyer.businessName,
+          d.buyer.vatId,
+          d.buyer.address,
+          d.reverseCharge,
+          d.taxName,
+          d.taxMinor,
+        ];
+      };
+      assert.deepEqual(await issued(first!.hashId), [null, null, null, [], false, 'VAT', 190]);
+      assert.deepEqual(await issued(renewal.hashId), [
+        'Cat Weber',
+        'Weber GmbH',
+        'DE123456789',
+        ['Hauptstr. 1', '10115 Berlin'],
+        true,
+        'Reverse charge',
+        0,
+      ]);
+      assert.deepEqual(await issued(latest!.hashId), ['Cat Weber', null, null, [], false, 'VAT', 190]);
     });
 
     test('plan switch: only the plans the vendor allows; an upgrade now with proration, with the same card, once', async () => {

@@ -72,6 +72,15 @@ export async function editBilling(
       reverseCharge,
       ...(reverseCharge !== locked.reverseCharge ? repriced(locked, reverseCharge) : {}),
     };
+    // Invoices already issued keep the details they were issued with (an invoice is not rewritten).
+    await repos.portal.keepIssuedBuyers(id, {
+      buyerName: locked.buyerName,
+      businessName: locked.businessName,
+      buyerAddress: locked.buyerAddress,
+      buyerVatId: locked.buyerVatId,
+      reverseCharge: locked.reverseCharge,
+      taxName: locked.taxName,
+    });
     await repos.transactions.update(scope, id, patch);
     const flipped = reverseCharge ? 'STARTS' : 'STOPS';
     return {

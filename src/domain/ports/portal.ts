@@ -12,6 +12,16 @@ export interface PortalSignIn {
   usedAt?: string | null;
 }
 
+/** The billing details an invoice was issued with (docs/decisions.md §34): what the edit changes. */
+export interface IssuedBuyer {
+  buyerName: string | null;
+  businessName: string | null;
+  buyerAddress: string | null;
+  buyerVatId: string | null;
+  reverseCharge: boolean;
+  taxName: string;
+}
+
 /** What the customer portal keeps beyond the transactions: sign-in links and the vendor's portal settings. */
 export interface PortalRepository {
   insertSignIn(signIn: PortalSignIn): Promise<void>;
@@ -30,4 +40,11 @@ export interface PortalRepository {
   /** Whether the vendor lets customers cancel at once (not only at the period's end). */
   cancelNow(vendorId: string): Promise<boolean>;
   setCancelNow(vendorId: string, allowed: boolean): Promise<void>;
+  /**
+   * Before the billing details change: keeps `buyer` for every invoice and credit note of the
+   * transaction issued so far that has none kept yet (each keeps what it was first issued with).
+   */
+  keepIssuedBuyers(transactionId: string, buyer: IssuedBuyer): Promise<void>;
+  /** The details an entry's invoice was issued with, when they have changed since; else undefined. */
+  issuedBuyer(entryId: string): Promise<IssuedBuyer | undefined>;
 }

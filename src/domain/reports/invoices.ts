@@ -141,12 +141,13 @@ export function invoiceService(deps: { store: Store; sellerOfRecord: SellerOfRec
       const method = transaction.paymentMethodId
         ? await deps.store.paymentMethods.find(transaction.paymentMethodId)
         : undefined;
-      // Read defensively: the business fields came with the EU B2B work and older rows may lack them.
-      const business = transaction as Partial<
-        Pick<Transaction, 'buyerVatId' | 'reverseCharge' | 'businessName' | 'buyerAddress'>
-      >;
+      // The details as issued when the customer has edited them since; else the transaction's (read
+      // defensively: the business fields came with the EU B2B work and older rows may lack them).
+      const business: Partial<
+        Pick<Transaction, 'buyerVatId' | 'reverseCharge' | 'businessName' | 'buyerAddress' | 'buyerName' | 'taxName'>
+      > = (await deps.store.portal.issuedBuyer(entry.id)) ?? transaction;
       // The billing name the buyer gave (and may edit), else the customer's name as first bought.
-      const name = transaction.buyerName?.trim() || [customer?.firstName, customer?.lastName].filter(Boolean).join(' ');
+      const name = business.buyerName?.trim() || [customer?.firstName, customer?.lastName].filter(Boolean).join(' ');
       const sign = payment ? 1 : -1;
       return {
         kind: payment ? 'INVOICE' : 'CREDIT_NOTE',
@@ -183,7 +184,7 @@ export function invoiceService(deps: { store: Store; sellerOfRecord: SellerOfRec
         taxMinor: sign * entry.taxMinor,
         totalMinor: sign * entry.amountTotalMinor,
         taxRate: entry.taxRate,
-        taxName: transaction.taxName,
+        taxName: business.taxName ?? transaction.taxName,
         transactionId: transaction.id,
         reference: entry.externalId,
         creditFor,

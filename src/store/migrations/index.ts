@@ -29,6 +29,7 @@ import * as productArchive from './0028-product-archive.ts';
 import * as buyerLocale from './0029-buyer-locale.ts';
 import * as customerPortal from './0030-customer-portal.ts';
 import * as paymentMethodTypes from './0031-payment-method-types.ts';
+import * as issuedInvoiceBuyers from './0032-issued-invoice-buyers.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '0029-buyer-locale': buyerLocale,
   '0030-customer-portal': customerPortal,
   '0031-payment-method-types': paymentMethodTypes,
+  '0032-issued-invoice-buyers': issuedInvoiceBuyers,
 };
 
 /** Every migration this version knows, by name. */
