@@ -15,7 +15,7 @@ export const checkoutLanguageMutants: Mutant[] = [
   },
   {
     id: 'checkout-lang-stored-locale-over-explicit',
-    file: 'src/http/pages/checkout/checkout-speech.ts',
+    file: 'src/http/pages/buyer-language.ts',
     find: 'resolveLocale([explicitLocale(request), stored]',
     replace: 'resolveLocale([stored, explicitLocale(request)]',
     tests: [API],

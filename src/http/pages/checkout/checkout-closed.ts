@@ -5,7 +5,7 @@ import { html, sendPage } from '../layout.ts';
 import type { CheckoutContext } from './checkout-context.ts';
 import { embeddingOf, embedMessages, frameAncestorsOf } from './checkout-embedding.ts';
 import { bold } from './checkout-receipt.ts';
-import { buyerTranslator, speechOf } from './checkout-speech.ts';
+import { buyerTranslator, speechOf } from '../buyer-language.ts';
 import { header } from './checkout-views.ts';
 
 /**

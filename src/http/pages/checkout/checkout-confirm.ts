@@ -10,7 +10,7 @@ import { embeddingOf, embeddingQuery, embedMessages, frameAncestorsOf } from './
 import { isFormToken } from './checkout-form.ts';
 import { buyerWords } from './checkout-buyer-words.ts';
 import { bold, receipt, RECEIPT_STYLE } from './checkout-receipt.ts';
-import { buyerTranslator, explicitLocale, speechOf } from './checkout-speech.ts';
+import { buyerTranslator, explicitLocale, speechOf } from '../buyer-language.ts';
 
 // After Pay: the receipt, or the page that waits for the card network's answer and asks again by itself.
 

@@ -7,7 +7,7 @@ import { SaleRefused } from '../../../domain/production-access.ts';
 import type { Services } from '../../../services.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 import { html, sendPage, type Html } from '../layout.ts';
-import { buyerTranslator, speechOf } from './checkout-speech.ts';
+import { buyerTranslator, speechOf } from '../buyer-language.ts';
 import { embeddingOf, embedMessages, frameAncestorsOf } from './checkout-embedding.ts';
 import { checkoutLimits, type CheckoutLimits } from './checkout-limits.ts';
 import { header } from './checkout-views.ts';

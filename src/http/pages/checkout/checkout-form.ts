@@ -9,7 +9,7 @@ import { customerLocality } from '../../customer-locality.ts';
 import type { FormBody } from '../form-body.ts';
 import type { Params } from './checkout-context.ts';
 import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
-import { buyerTranslator } from './checkout-speech.ts';
+import { buyerTranslator } from '../buyer-language.ts';
 import { fieldMessages, type FieldErrors, type FieldMessages } from './checkout-views.ts';
 
 /** A US ZIP code, when the buyer gave one: five digits, or ZIP+4. */

@@ -16,7 +16,7 @@ import { isClosed, showClosedShop } from './checkout-closed.ts';
 import { offerFailure, type CheckoutContext, type Params } from './checkout-context.ts';
 import { embeddingOf, embeddingQuery, embedMessages, frameAncestorsOf, type Embedding } from './checkout-embedding.ts';
 import { CHECKOUT_COUNTRIES } from './checkout-countries.ts';
-import { buyerTranslator, explicitLocale, speechOf } from './checkout-speech.ts';
+import { buyerTranslator, explicitLocale, speechOf } from '../buyer-language.ts';
 import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
 import { checkoutForm, fieldMessages, type FieldErrors } from './checkout-views.ts';
 import { vetCoupon } from './coupon-attempts.ts';

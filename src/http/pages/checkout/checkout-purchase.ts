@@ -16,7 +16,7 @@ import { formOf, readCheckoutForm, type CheckoutForm, type PurchaseDetails } fro
 import { showForm, type FormMessages } from './checkout-page.ts';
 import type { CheckoutPrefill } from './checkout-url.ts';
 import { buyerWords } from './checkout-buyer-words.ts';
-import { buyerTranslator, explicitLocale, speechOf } from './checkout-speech.ts';
+import { buyerTranslator, explicitLocale, speechOf } from '../buyer-language.ts';
 import { fieldMessages, tryAgain } from './checkout-views.ts';
 import type { Translator } from '../../../i18n/index.ts';
 import { vetCoupon } from './coupon-attempts.ts';

@@ -13,7 +13,7 @@ import type { Translator } from '../../../i18n/index.ts';
 import { buyerText } from './checkout-buyer-words.ts';
 import { countryName } from './checkout-countries.ts';
 import { payLabel, priceLines } from './checkout-price-lines.ts';
-import { buyerTranslator } from './checkout-speech.ts';
+import { buyerTranslator } from '../buyer-language.ts';
 import { vetCoupon } from './coupon-attempts.ts';
 
 type Failure = [status: number, error: string, message: string];

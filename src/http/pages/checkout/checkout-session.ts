@@ -9,7 +9,7 @@ import { readCheckoutForm } from './checkout-form.ts';
 import { jsonFailure, jsonOffer, refuse } from './checkout-json.ts';
 import { vetCoupon } from './coupon-attempts.ts';
 import { buyerText } from './checkout-buyer-words.ts';
-import { buyerTranslator, explicitLocale } from './checkout-speech.ts';
+import { buyerTranslator, explicitLocale } from '../buyer-language.ts';
 
 /**
  * The processor's browser session of a form's payment, for the page's script: `{clientSecret,

@@ -6,7 +6,8 @@ import type { FormBody } from '../form-body.ts';
 import { openLink, type Visit } from './manage-link.ts';
 import { showForm } from './manage-purchases.ts';
 import { afterAuthentication, afterCardSession, done, refused, render } from './manage-render.ts';
-import { pageTranslator, sendManageProblem } from './manage-speech.ts';
+import { buyerTranslator } from '../buyer-language.ts';
+import { sendManageProblem } from './manage-speech.ts';
 
 /** What a business detail refused says, by its field, in the customer's language. */
 const BILLING_FIELDS: Record<BusinessDetailsError['field'], string> = {
@@ -34,7 +35,7 @@ export async function actOnPurchase(
   const visit = { token, scope, email };
   const form = (body ?? {}) as FormBody;
   if (!services.links.formTokenMatches(token, form.formToken ?? '')) {
-    return sendManageProblem(reply, pageTranslator(reply.request), 403, 'formExpiredTitle', 'formExpiredText');
+    return sendManageProblem(reply, buyerTranslator(reply.request), 403, 'formExpiredTitle', 'formExpiredText');
   }
   const id = form.transactionId ?? '';
   try {

@@ -2,7 +2,8 @@ import type { FastifyReply } from 'fastify';
 import type { Scope } from '../../../domain/model.ts';
 import type { EnvironmentContext } from '../../http-app.ts';
 import { html, sendPage } from '../layout.ts';
-import { pageTranslator, sendManageProblem, speechOf } from './manage-speech.ts';
+import { buyerTranslator, speechOf } from '../buyer-language.ts';
+import { sendManageProblem } from './manage-speech.ts';
 
 /** A link that opens: whose purchases, in the scope of this environment. */
 export type Open = { status: 'open'; scope: Scope; email: string };
@@ -38,7 +39,7 @@ export function openLink(
   token: string,
 ): Open | { reply: FastifyReply } {
   const opened = checkLink(context, token);
-  const tr = pageTranslator(reply.request);
+  const tr = buyerTranslator(reply.request);
   if (opened.status === 'expired') {
     const signIn = `sign-in/${encodeURIComponent(opened.vendorId)}?locale=${tr.locale}`;
     return {

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Translator } from '../../../i18n/index.ts';
 import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 import { html, sendPage } from '../layout.ts';
-import { pageTranslator, speechOf } from './manage-speech.ts';
+import { buyerTranslator, speechOf } from '../buyer-language.ts';
 
 type Params = { Params: { token: string } };
 
@@ -15,7 +15,7 @@ export function registerOpenSignIn(app: HttpApp, context: EnvironmentContext) {
   const { services, environment } = context;
 
   app.get<Params>('/manage/open/:token', { schema: { hide: true } }, async (request, reply) => {
-    const tr = pageTranslator(request);
+    const tr = buyerTranslator(request);
     const vendorId = await services.portal.signInVendor(environment, request.params.token);
     const vendor = vendorId ? await services.catalog.findVendor(vendorId) : undefined;
     if (!vendor) return usedOrExpired(reply, tr, undefined);
@@ -30,7 +30,7 @@ export function registerOpenSignIn(app: HttpApp, context: EnvironmentContext) {
   });
 
   app.post<Params>('/manage/open/:token', { schema: { hide: true } }, async (request, reply) => {
-    const tr = pageTranslator(request);
+    const tr = buyerTranslator(request);
     const url = await services.portal.openSignIn(environment, request.params.token);
     if (!url) return usedOrExpired(reply, tr, await services.portal.signInVendor(environment, request.params.token));
     const page = new URL(url);

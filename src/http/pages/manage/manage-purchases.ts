@@ -12,7 +12,7 @@ import {
   render,
   visitTranslator,
 } from './manage-render.ts';
-import { speechOf } from './manage-speech.ts';
+import { speechOf } from '../buyer-language.ts';
 import { MANAGE_STYLE } from './manage-views.ts';
 
 /** The notice of each form that did its work, by `?done=`. */

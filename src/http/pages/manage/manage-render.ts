@@ -11,7 +11,8 @@ import type { EnvironmentContext } from '../../http-app.ts';
 import { sendPage } from '../layout.ts';
 import { pageScript } from '../page-scripts.ts';
 import type { Visit } from './manage-link.ts';
-import { pageTranslator, sendManageProblem, speechOf } from './manage-speech.ts';
+import { buyerTranslator, speechOf } from '../buyer-language.ts';
+import { sendManageProblem } from './manage-speech.ts';
 import { managePage, MANAGE_STYLE } from './manage-views.ts';
 
 /** A notice or an error: a "manage." key with its values, or words already in the customer's language. */
@@ -22,13 +23,13 @@ export type Message = { notice?: string | undefined; error?: string | undefined 
  * their latest purchase, else the browser's.
  */
 export function visitTranslator(reply: FastifyReply, items: readonly PortalItem[]): Translator {
-  return pageTranslator(reply.request, items.find((i) => i.transaction.locale)?.transaction.locale);
+  return buyerTranslator(reply.request, items.find((i) => i.transaction.locale)?.transaction.locale);
 }
 
 /** The `?locale=` the customer chose, kept on the page's own links and forms. */
 export function localeParam(reply: FastifyReply): string | undefined {
   const chosen = (reply.request.query as Record<string, string | undefined>).locale;
-  return chosen ? pageTranslator(reply.request).locale : undefined;
+  return chosen ? buyerTranslator(reply.request).locale : undefined;
 }
 
 /** The page of the customer's purchases, with a notice or an error (each given in the customer's words by `say`). */
@@ -120,7 +121,7 @@ export function afterCardSession(
 export function refused(context: EnvironmentContext, reply: FastifyReply, visit: Visit, err: unknown) {
   if (!(err instanceof AppError)) throw err;
   if (err.code === 'NOT_FOUND')
-    return sendManageProblem(reply, pageTranslator(reply.request), 404, 'notFoundTitle', 'notYours');
+    return sendManageProblem(reply, buyerTranslator(reply.request), 404, 'notFoundTitle', 'notYours');
   // A state that changed under the customer reads the same in every language; other refusals carry their reason.
   return render(context, reply, visit, 400, (tr) => ({
     error: err.code === 'INVALID_STATE' ? tr.t('manage.changedMeanwhile') : err.message,

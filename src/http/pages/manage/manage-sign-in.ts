@@ -9,7 +9,8 @@ import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 import { limitEachNamedKey, type Checked } from '../../rate-limits.ts';
 import type { FormBody } from '../form-body.ts';
 import { html, sendPage } from '../layout.ts';
-import { pageTranslator, sendManageProblem, speechOf } from './manage-speech.ts';
+import { buyerTranslator, speechOf } from '../buyer-language.ts';
+import { sendManageProblem } from './manage-speech.ts';
 
 /**
  * Sign-in by e-mail (docs/decisions.md §34): `/manage/sign-in/{vendorId}` asks for the address the
@@ -35,7 +36,7 @@ function signInForm(tr: Translator, vendor: Vendor, email = '', error?: string) 
 }
 
 async function vendorOf(context: EnvironmentContext, request: FastifyRequest<Params>, reply: FastifyReply) {
-  const tr = pageTranslator(request);
+  const tr = buyerTranslator(request);
   const vendor = /^TC-VE_[A-Za-z0-9]{1,60}$/.test(request.params.vendorId)
     ? await context.services.catalog.findVendor(request.params.vendorId)
     : undefined;

@@ -1,17 +1,7 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { resolveLocale, translator, type MessageValues, type Translator } from '../../../i18n/index.ts';
-import { sendProblem, type Speech } from '../layout.ts';
-
-/**
- * The language of a portal page (docs/decisions.md §32, §34): `?locale=`, else the language the
- * customer bought in (the transaction's), else Accept-Language, else English.
- */
-export function pageTranslator(request: FastifyRequest, stored?: string | null): Translator {
-  const query = (request.query ?? {}) as Record<string, string | undefined>;
-  return translator(resolveLocale([query.locale, stored], request.headers['accept-language']));
-}
-
-export const speechOf = (tr: Translator): Speech => ({ lang: tr.lang, dir: tr.dir });
+import type { FastifyReply } from 'fastify';
+import type { MessageValues, Translator } from '../../../i18n/index.ts';
+import { speechOf } from '../buyer-language.ts';
+import { sendProblem } from '../layout.ts';
 
 /** A problem page in the reader's language: title and text are "manage." keys. */
 export function sendManageProblem(

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import { resolveLocale, supportedLocale, translator, type Translator } from '../../../i18n/index.ts';
-import type { Speech } from '../layout.ts';
+import { resolveLocale, supportedLocale, translator, type Translator } from '../../i18n/index.ts';
+import type { Speech } from './layout.ts';
 
 /*
- * The checkout's language (docs/decisions.md §33): `?locale=` on its URL (the client script's
- * `data-ts-locale` and `tc.buy(id, {locale})` arrive that way), else the language a purchase was made
- * in (its receipt), else Accept-Language, else English. The panel's words stay English (§32).
+ * The language of a buyer's page, checkout and portal alike (docs/decisions.md §32-§34): `?locale=` on
+ * its URL (the client script's `data-ts-locale` and `tc.buy(id, {locale})` arrive that way), else the
+ * language the purchase was made in, else Accept-Language, else English. The panel stays English.
  */
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
