@@ -1,6 +1,6 @@
 import type { InvoiceDocument } from '../domain/reports/index.ts';
 import { countryLocale, formatForBuyer, ratePercent } from '../domain/money/index.ts';
-import { DEFAULT_LOCALE, paymentMethodLabel, supportedLocale, translator, type Translator } from '../i18n/index.ts';
+import { DEFAULT_LOCALE, paymentMethodLabel, resolveLocale, translator, type Translator } from '../i18n/index.ts';
 import { countryName } from './country-names.ts';
 import { fontOrder } from './pdf-fonts.ts';
 import { openPdf } from './pdf.ts';
@@ -206,7 +206,7 @@ function footer(page: Page) {
  * can be read back and searched, in fonts that cover the buyer's script (src/documents/pdf-fonts.ts).
  */
 export function renderInvoicePdf(doc: InvoiceDocument): Promise<Buffer> {
-  const tr = translator(supportedLocale(doc.locale, { allowPseudo: true }) ?? DEFAULT_LOCALE);
+  const tr = translator(resolveLocale([doc.locale]));
   const title = tr.t(doc.kind === 'INVOICE' ? 'document.invoiceTitle' : 'document.creditNoteTitle', {
     number: doc.number,
   });

@@ -1,7 +1,7 @@
 import type { ComposedEmail, EmailView } from '../domain/notifications/index.ts';
 import type { CustomerEmailKind } from '../domain/model.ts';
 import { ratePercent } from '../domain/money/index.ts';
-import { DEFAULT_LOCALE, supportedLocale, translator, type Translator } from '../i18n/index.ts';
+import { resolveLocale, translator, type Translator } from '../i18n/index.ts';
 import { taxLabel } from '../documents/tax-label.ts';
 import { renderEmail, type Block, type Written } from './email-html.ts';
 
@@ -178,7 +178,7 @@ const WRITE: Record<CustomerEmailKind, (c: Context) => Written> = {
 
 /** The e-mail of a view, in its buyer's language: subject, HTML and plain text from the one template of its kind. */
 export function composeEmail(view: EmailView): ComposedEmail {
-  const tr = translator(supportedLocale(view.locale, { allowPseudo: true }) ?? DEFAULT_LOCALE);
+  const tr = translator(resolveLocale([view.locale]));
   const context: Context = {
     v: view,
     tr,
