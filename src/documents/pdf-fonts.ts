@@ -65,26 +65,46 @@ function packageDir(pkg: string): string {
 }
 
 const faces = new Map<string, ParsedFont>();
+const files = new Map<string, Buffer>();
 
 /**
- * A face, read and parsed once and shared by every document: pdfkit takes a parsed font as it takes
- * bytes, and parsing a CJK font per document would cost half a second; each document still embeds
- * only its own glyphs (pdfkit subsets per document).
+ * Families whose text is shaped (Arabic joins its letters): laying out a run marks the shared glyph
+ * objects with the characters they stood for there, and pdfkit writes a document's ToUnicode map from
+ * those marks, so a second document drawn with the same parsed face could copy or search as the wrong
+ * letters ("س" came out as "+"). Such a face is parsed anew for each document; it is small.
+ */
+const SHAPED = new Set<Family>(['arabic']);
+
+/**
+ * A face for a document: parsed once and shared by every document (pdfkit takes a parsed font as it
+ * takes bytes, and parsing a CJK font per document would cost half a second; each document still
+ * embeds only its own glyphs), except a shaped family's, parsed from its bytes read once.
  */
 export function fontFace(family: Family, weight: Weight): ParsedFont {
   const key = fontName(family, weight);
   let face = faces.get(key);
   if (!face) {
-    const file = FILES[family];
-    face = fontkit.create(readFileSync(join(packageDir(file.pkg), file.dir, file[weight])));
-    faces.set(key, face);
+    let bytes = files.get(key);
+    if (!bytes) {
+      const file = FILES[family];
+      files.set(key, (bytes = readFileSync(join(packageDir(file.pkg), file.dir, file[weight]))));
+    }
+    face = fontkit.create(bytes);
+    if (!SHAPED.has(family)) faces.set(key, face);
   }
   return face;
 }
 
 /** Whether a family draws a character (its regular face; the bold ones cover the same). */
-export const covers = (family: Family, codePoint: number) =>
-  fontFace(family, 'regular').hasGlyphForCodePoint(codePoint);
+export const covers = (family: Family, codePoint: number) => coverageFace(family).hasGlyphForCodePoint(codePoint);
+
+const coverage = new Map<Family, ParsedFont>();
+/** The face coverage is asked of: kept, since asking lays nothing out. */
+function coverageFace(family: Family): ParsedFont {
+  let face = coverage.get(family);
+  if (!face) coverage.set(family, (face = fontFace(family, 'regular')));
+  return face;
+}
 
 /** The pdfkit name of a face. */
 export function fontName(family: Family, weight: Weight) {
