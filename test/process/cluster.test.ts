@@ -105,7 +105,10 @@ describe('opentill serve --processes', () => {
         }
         assert.equal(now.length, 2, `replaced: ${now.join(', ')}`);
         assert.ok(!now.includes(first[0]!));
-        assert.match(server.stderr, new RegExp(`process ${first[0]} exited \\(signal SIGKILL\\); starting another`));
+        // The primary says so before it forks, but the pipe may be read a turn after /proc shows the new process.
+        const said = new RegExp(`process ${first[0]} exited \\(signal SIGKILL\\); starting another`);
+        for (let i = 0; i < 50 && !said.test(server.stderr); i++) await sleep(100);
+        assert.match(server.stderr, said);
         // The replacement may still be starting: the survivor answers meanwhile, and then both do.
         for (let i = 0; i < 50 && (await read()) !== 200; i++) await sleep(100);
         assert.deepEqual(new Set(await Promise.all(Array.from({ length: 40 }, read))), new Set([200]));
