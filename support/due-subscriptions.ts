@@ -100,6 +100,7 @@ export async function seedDueSubscriptions(
         locale: null,
         buyerName: null,
         cancelReason: null,
+        quantity: 1,
         productName: 'Monthly',
         type: 'SUBSCRIPTION',
         status: 'SUBSCRIPTION_STATUS_ACTIVE',

@@ -171,6 +171,25 @@ export interface Product {
   createdAt: string;
   /** When the vendor archived it: no new sale starts on it, what was sold goes on (docs/decisions.md §28). Null: on sale. */
   archivedAt: string | null;
+  /** The image's version, in its public URL (docs/decisions.md §42); absent or null: no image. */
+  imageVersion?: string | null;
+  /** How many instances each licence key may be activated on (docs/decisions.md §40); null: no limit. */
+  activationLimit: number | null;
+  /** Sold per seat (docs/decisions.md §39): the quantity's range and volume tiers. Absent or null: one per purchase. */
+  seats?: SeatPricing | null;
+}
+
+/** A per-seat product's quantity range and volume tiers; `prices` is the unit price below the first tier. */
+export interface SeatPricing {
+  minQuantity: number;
+  maxQuantity: number;
+  /** Ascending by `fromQuantity`: from that total on, every seat costs the tier's net prices (USD required). */
+  tiers: SeatTier[];
+}
+
+export interface SeatTier {
+  fromQuantity: number;
+  prices: Record<string, number>;
 }
 
 export interface CustomizedProduct {
@@ -204,7 +223,24 @@ export interface Coupon {
   expiresAt: string | null;
   revokedAt: string | null;
   createdAt: string;
+  /** How long it lasts, and its caps and restrictions (docs/decisions.md §38). */
+  duration: CouponDuration;
+  /** Billing periods discounted for 'repeating' (the first payment is period 1); null otherwise. */
+  durationPeriods: number | null;
+  maxRedemptions: number | null;
+  /** Redemptions held (payment open) or used. */
+  redemptions: number;
+  maxPerCustomer: number | null;
+  /** Other products of the vendor it also applies to, beside `productId`. */
+  otherProductIds: string[];
+  /** The charge frequencies it applies to; null: all. */
+  frequencies: ChargeFrequency[] | null;
+  firstPurchaseOnly: boolean;
+  startsAt: string | null;
 }
+
+/** 'once': the first payment; 'forever': every payment; 'repeating': the first `durationPeriods`. */
+export type CouponDuration = 'once' | 'forever' | 'repeating';
 
 export interface Transaction {
   id: string;
@@ -251,6 +287,10 @@ export interface Transaction {
   buyerName: string | null;
   /** What the customer gave as the reason when cancelling in the portal; null when none. */
   cancelReason: string | null;
+  /** Seats bought (docs/decisions.md §39): 1 unless the product is sold per seat. Net amounts are for all of them. */
+  quantity: number;
+  /** The coupon it was bought with (docs/decisions.md §38): renewals apply it for its duration. */
+  couponId?: string | null;
   /** A subscription's billing schedule; absent for one-time payments and vaulted methods. */
   billing?: BillingSchedule | undefined;
 }
@@ -292,6 +332,8 @@ export interface LedgerEntry {
   invoiceNumber?: number | null;
   /** A vaulted charge's description; a refund's reason, as the vendor gave it. */
   description?: string | null;
+  /** What a coupon took off the net of a payment (docs/decisions.md §38); 0 or absent without one. */
+  discountMinor?: number;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ChargeFrequency, CustomizedProduct, Environment, Product, Transact
 import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
 import type { ProductsTable } from './schema.ts';
+import { seatColumns, seatsOf } from './seat-columns.ts';
 import { whereScope } from './scope.ts';
 
 type ProductRepository = Repositories['products'];
@@ -20,7 +21,9 @@ async function pricesOf(db: Executor, productIds: string[]): Promise<Map<string,
 }
 
 /** A product is written with its prices; an update replaces them. */
-function productWrites(db: Executor): Pick<ProductRepository, 'insert' | 'update' | 'setArchived'> {
+function productWrites(
+  db: Executor,
+): Pick<ProductRepository, 'insert' | 'update' | 'setArchived' | 'setSeats' | 'setActivationLimit'> {
   return {
     async insert(product) {
       await db
@@ -37,6 +40,8 @@ function productWrites(db: Executor): Pick<ProductRepository, 'insert' | 'update
           issues_licences: product.issuesLicences ? 1 : 0,
           created_at: product.createdAt,
           archived_at: product.archivedAt,
+          activation_limit: product.activationLimit,
+          ...seatColumns(product.seats ?? null),
         })
         .execute();
       await db
@@ -76,6 +81,24 @@ function productWrites(db: Executor): Pick<ProductRepository, 'insert' | 'update
         )
         .execute();
       return true;
+    },
+    async setSeats(scope, id, seats) {
+      const result = await db
+        .updateTable('products')
+        .set(seatColumns(seats))
+        .where('id', '=', id)
+        .$call(whereScope(scope))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async setActivationLimit(scope, id, limit) {
+      const result = await db
+        .updateTable('products')
+        .set({ activation_limit: limit })
+        .where('id', '=', id)
+        .$call(whereScope(scope))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
     async setArchived(scope, id, at) {
       const result = await db
@@ -153,6 +176,9 @@ function toProduct(row: ProductsTable, prices: Record<string, number>): Product 
     prices,
     createdAt: row.created_at,
     archivedAt: row.archived_at ?? null,
+    activationLimit: row.activation_limit == null ? null : Number(row.activation_limit),
+    imageVersion: row.image_version ?? null,
+    seats: seatsOf(row),
   };
 }
 

@@ -8,7 +8,17 @@ import type {
   PortalSettingsTable,
   PortalSignInsTable,
 } from './schema-portal.ts';
+import type { ProductSeatColumns, TransactionSeatColumns } from './schema-seats.ts';
+import type { LicenceActivationColumns, LicenceActivationTables, ProductActivationColumns } from './schema-licences.ts';
+import type { ProductImageColumns, ProductImagesTable } from './schema-product-images.ts';
 import type { Generated } from 'kysely';
+import type {
+  CouponCustomerRedemptionsTable,
+  CouponLastingColumns,
+  CouponRedemptionsTable,
+  EntryDiscountColumns,
+  TransactionCouponColumns,
+} from './schema-coupons.ts';
 
 /**
  * Row types of every table. Timestamps are ISO-8601 UTC strings (fixed width, so they sort),
@@ -55,7 +65,7 @@ export interface ApiCredentialsTable {
   revoked_at: string | null;
 }
 
-export interface ProductsTable {
+export interface ProductsTable extends ProductSeatColumns, ProductImageColumns, ProductActivationColumns {
   id: string;
   vendor_id: string;
   environment: string;
@@ -94,7 +104,7 @@ export interface CustomizedProductsTable {
   expired: Generated<number>;
 }
 
-export interface CouponsTable {
+export interface CouponsTable extends CouponLastingColumns {
   id: string;
   vendor_id: string;
   environment: string;
@@ -118,7 +128,7 @@ export interface CustomersTable {
   created_at: string;
 }
 
-export interface TransactionsTable {
+export interface TransactionsTable extends TransactionSeatColumns, TransactionCouponColumns {
   id: string;
   vendor_id: string;
   environment: string;
@@ -180,7 +190,7 @@ export interface TransactionsTable {
   cancel_reason: string | null;
 }
 
-export interface LedgerEntriesTable {
+export interface LedgerEntriesTable extends EntryDiscountColumns {
   id: string;
   transaction_id: string;
   vendor_id: string;
@@ -214,7 +224,7 @@ export interface InvoiceCountersTable {
   last_number: number;
 }
 
-export interface LicencesTable {
+export interface LicencesTable extends LicenceActivationColumns {
   id: string;
   vendor_id: string;
   environment: string;
@@ -359,13 +369,15 @@ export interface CustomerEmailsTable {
   sent_at: string | null;
 }
 
-export interface Schema {
+export interface Schema extends LicenceActivationTables {
   vendors: VendorsTable;
   api_credentials: ApiCredentialsTable;
   products: ProductsTable;
   product_prices: ProductPricesTable;
   customized_products: CustomizedProductsTable;
   coupons: CouponsTable;
+  coupon_redemptions: CouponRedemptionsTable;
+  coupon_customer_redemptions: CouponCustomerRedemptionsTable;
   customers: CustomersTable;
   payment_methods: PaymentMethodsTable;
   transactions: TransactionsTable;
@@ -394,4 +406,5 @@ export interface Schema {
   portal_plan_switches: PortalPlanSwitchesTable;
   portal_settings: PortalSettingsTable;
   issued_invoice_buyers: IssuedInvoiceBuyersTable;
+  product_images: ProductImagesTable;
 }

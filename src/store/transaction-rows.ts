@@ -50,6 +50,8 @@ export function toTransaction(row: Selectable<TransactionsTable>): Transaction {
     locale: row.locale ?? null,
     buyerName: row.buyer_name ?? null,
     cancelReason: row.cancel_reason ?? null,
+    quantity: Number(row.quantity ?? 1),
+    couponId: row.coupon_id ?? null,
     billing: row.billing_anchor
       ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) }
       : undefined,
@@ -103,6 +105,8 @@ export function toTransactionRow(t: Transaction): Insertable<TransactionsTable> 
     locale: t.locale,
     buyer_name: t.buyerName,
     cancel_reason: t.cancelReason,
+    quantity: t.quantity,
+    coupon_id: t.couponId ?? null,
   };
 }
 

@@ -45,6 +45,7 @@ const trial: Transaction = {
   locale: null,
   buyerName: null,
   cancelReason: null,
+  quantity: 1,
 };
 
 const view = (transaction: Transaction, more: Partial<ReceiptView> = {}): ReceiptView => ({

@@ -178,6 +178,7 @@ function openedTransaction(
         .join(' ')
         .slice(0, 200) || null,
     cancelReason: null,
+    quantity: 1,
     productName: product.name,
     type: product.type,
     status,

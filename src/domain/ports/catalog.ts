@@ -1,4 +1,4 @@
-import type { Coupon, CustomizedProduct, Environment, PaymentMethod, Product, Scope } from '../model.ts';
+import type { Coupon, CustomizedProduct, Environment, PaymentMethod, Product, Scope, SeatPricing } from '../model.ts';
 
 // What vendors sell and to whom: products, offers, coupons, customers, their cards and licences.
 
@@ -12,6 +12,10 @@ export interface ProductRepository {
     id: string,
     fields: Pick<Product, 'name' | 'description' | 'chargeFrequency' | 'trialDays' | 'issuesLicences' | 'prices'>,
   ): Promise<boolean>;
+  /** Sells a product per seat with this range and tiers, or one per purchase (null); false when the scope has no such product. */
+  setSeats(scope: Scope, id: string, seats: SeatPricing | null): Promise<boolean>;
+  /** Sets how many instances each licence key of the product may be activated on; null is no limit. */
+  setActivationLimit(scope: Scope, id: string, limit: number | null): Promise<boolean>;
   /** Archives a product (`at`) or puts it on sale again (null); false when the scope has no such product. */
   setArchived(scope: Scope, id: string, at: string | null): Promise<boolean>;
   /** Whether any transaction was sold on the product, directly or through one of its customized products. */

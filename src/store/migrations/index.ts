@@ -30,6 +30,10 @@ import * as buyerLocale from './0029-buyer-locale.ts';
 import * as customerPortal from './0030-customer-portal.ts';
 import * as paymentMethodTypes from './0031-payment-method-types.ts';
 import * as issuedInvoiceBuyers from './0032-issued-invoice-buyers.ts';
+import * as lastingCoupons from './0033-lasting-coupons.ts';
+import * as seats from './0034-seats.ts';
+import * as licenceActivations from './0035-licence-activations.ts';
+import * as productImages from './0037-product-images.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -64,6 +68,10 @@ const migrations: Record<string, Migration> = {
   '0030-customer-portal': customerPortal,
   '0031-payment-method-types': paymentMethodTypes,
   '0032-issued-invoice-buyers': issuedInvoiceBuyers,
+  '0033-lasting-coupons': lastingCoupons,
+  '0034-seats': seats,
+  '0035-licence-activations': licenceActivations,
+  '0037-product-images': productImages,
 };
 
 /** Every migration this version knows, by name. */

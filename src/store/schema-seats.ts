@@ -1,0 +1,14 @@
+// The seat columns of the schema (src/store/schema.ts, migration 0034), kept apart so that file stays within its size.
+import type { Generated } from 'kysely';
+
+/** A per-seat product's quantity range (null: one per purchase) and volume tiers as JSON [{fromQuantity, prices}]. */
+export interface ProductSeatColumns {
+  seat_min_quantity: number | null;
+  seat_max_quantity: number | null;
+  seat_tiers_json: string | null;
+}
+
+/** Seats bought; the transaction's net amounts are for all of them. */
+export interface TransactionSeatColumns {
+  quantity: Generated<number>;
+}
