@@ -110,6 +110,7 @@ async function rawCeiling(
             payment_provider: 'BENCH',
             country: r.country,
             description: null,
+            discount_minor: 0,
           })),
         )
         .execute();

@@ -22,6 +22,7 @@ const DUE_COLUMNS = [
   'charge_frequency',
   'country',
   'region',
+  'coupon_id',
   'reverse_charge',
   'postal_code',
   'currency',
@@ -125,6 +126,7 @@ export async function claimDue(
       region: row.region,
       reverseCharge: Number(row.reverse_charge) === 1,
       postalCode: row.postal_code,
+      couponId: row.coupon_id,
       currency: row.currency,
       nextCharge: row.next_charge,
       billing: row.billing_anchor

@@ -36,6 +36,7 @@ export function toEntryRow(e: NewEntry, invoiceNumber: number | null): LedgerEnt
     country: e.country,
     description: e.description,
     invoice_number: invoiceNumber,
+    discount_minor: e.discountMinor ?? 0,
   };
 }
 
@@ -97,6 +98,7 @@ export function toEntry(row: Selectable<LedgerEntriesTable>): LedgerEntry {
     country: row.country,
     invoiceNumber: row.invoice_number === null ? null : Number(row.invoice_number),
     description: row.description,
+    discountMinor: Number(row.discount_minor ?? 0),
   };
 }
 

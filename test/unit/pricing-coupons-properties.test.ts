@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { discountedNet } from '../../src/domain/catalog/coupons.ts';
+import { discountedNet, ONCE_COUPON } from '../../src/domain/catalog/coupons.ts';
 import type { ExchangeRates } from '../../src/domain/money/exchange-rates.ts';
 import type { Coupon } from '../../src/domain/model.ts';
 import type { Decimal } from '../../src/domain/money/money.ts';
@@ -114,6 +114,7 @@ const coupon = (fields: Pick<Coupon, 'percentOff' | 'amountsOff'>): Coupon => ({
   expiresAt: null,
   revokedAt: null,
   createdAt: '2026-01-01T00:00:00.000Z',
+  ...ONCE_COUPON,
   ...fields,
 });
 

@@ -1,7 +1,9 @@
 import { periodStart } from './billing-period.ts';
 import { scopeOf, type BillingContext } from './billing-context.ts';
 import type { ExchangeRates } from '../money/index.ts';
+import { renewalDiscount } from './renewal-coupons.ts';
 import { vendorFeeTerms, type FeeTerms } from '../payments/index.ts';
+import type { Coupon } from '../model.ts';
 import type { DueSubscription, DueTransaction, Repositories } from '../ports.ts';
 import { listPrice, quotePrice, type PriceQuote } from '../tax/index.ts';
 
@@ -31,8 +33,10 @@ export interface PriceCache {
   prices: Map<string, Record<string, number> | undefined>;
   fees: Map<string, FeeTerms>;
 }
+  /** Coupons subscriptions were bought with, by id (docs/decisions.md §38). */
+  coupons: Map<string, Coupon | undefined>;
 
-export const newPriceCache = (): PriceCache => ({ prices: new Map(), fees: new Map() });
+export const newPriceCache = (): PriceCache => ({ prices: new Map(), fees: new Map(), coupons: new Map() });
 
 async function feeOf(ctx: BillingContext, repos: Repositories, vendorId: string, cache: PriceCache) {
   let terms = cache.fees.get(vendorId);
@@ -106,6 +110,8 @@ export async function planStep(
     });
     const fee = await feeOf(ctx, repos, t.vendorId, prices);
     const { period, failedAttempts, anchor } = t.billing;
+      // The purchase's coupon, for the periods its duration covers (renewal-coupons.ts).
+      discount: await renewalDiscount(repos, t, prices.coupons, ctx.deps.rates),
     const start = periodStart(new Date(anchor), t.chargeFrequency, period).toISOString();
     return {
       kind: 'charge',

@@ -7,13 +7,17 @@ import { formatDecimal, multiplyByRate, parseDecimal } from '../money/index.ts';
 import type { Store } from '../ports.ts';
 import { convertFromUsd } from '../tax/index.ts';
 import { parsePriceList } from '../money/index.ts';
+import { couponTerms, type CouponTermsInput } from './coupon-terms.ts';
+
+export { customerCap, discountsPeriod, ONCE_COUPON, type CouponTermsInput } from './coupon-terms.ts';
 
 /**
  * Discount codes of a product: a percentage off, or a fixed amount off (USD required, other
- * currencies converted from it when not given), optionally expiring. A discount lowers the net
- * price before tax, never below zero, and applies to the payment taken at checkout.
+ * currencies converted from it when not given), optionally starting later and expiring. A discount
+ * lowers the net price before tax, never below zero, for the payments its duration covers; its caps
+ * and restrictions are in coupon-terms.ts (docs/decisions.md §38).
  */
-export interface NewCoupon {
+export interface NewCoupon extends CouponTermsInput {
   productId: string;
   code: string;
   percentOff?: string | number | undefined;
@@ -27,7 +31,12 @@ const CODE = /^[A-Z0-9][A-Z0-9_-]{2,31}$/;
 export const normalizeCouponCode = (code: string) => code.trim().toUpperCase();
 
 /** The net price after the coupon, in the currency the customer pays, rounded half up. */
-export function discountedNet(netMinor: number, currency: string, coupon: Coupon, rates: ExchangeRates): number {
+export function discountedNet(
+  netMinor: number,
+  currency: string,
+  coupon: Pick<Coupon, 'percentOff' | 'amountsOff'>,
+  rates: ExchangeRates,
+): number {
   let off: number;
   if (coupon.percentOff !== null) {
     const percent = parseDecimal(coupon.percentOff);
@@ -71,8 +80,13 @@ export function couponService(deps: { store: Store; clock: Clock; rates: Exchang
       }
       const product = await deps.store.products.find(scope, input.productId);
       if (!product) throw notFound(`Product ${input.productId}`);
-      if (await deps.store.coupons.findByCode(scope, product.id, code))
-        throw invalidInput(`Product ${product.id} already has a coupon ${code}.`);
+      const terms = await couponTerms(deps.store, scope, product.id, input, expiresAt);
+      // One code names one coupon on each product: a code typed at checkout finds one discount.
+      const mine = [product.id, ...terms.otherProductIds];
+      for (const other of await deps.store.coupons.withCode(scope, code)) {
+        const clash = mine.find((id) => id === other.productId || other.otherProductIds.includes(id));
+        if (clash) throw invalidInput(`Product ${clash} already has a coupon ${code}.`);
+      }
       // An amount off is converted from USD into the payer's currency; where no rate exists, the vendor says how much.
       const unconvertible = Object.keys(product.prices).filter(
         (c) => c !== 'USD' && !(c in amountsOff) && !deps.rates.perEuro.has(c),
@@ -93,6 +107,8 @@ export function couponService(deps: { store: Store; clock: Clock; rates: Exchang
         expiresAt,
         revokedAt: null,
         createdAt: now.toISOString(),
+        ...terms,
+        redemptions: 0,
       };
       await deps.store.coupons.insert(coupon);
       return coupon;
@@ -105,16 +121,35 @@ export function couponService(deps: { store: Store; clock: Clock; rates: Exchang
         throw notFound(`Active coupon ${id}`);
     },
 
-    /** The coupon a customer typed, if it may be used now on this product; a clear error if not. */
-    async redeemable(scope: Scope, productId: string, typed: string): Promise<Coupon> {
+    /**
+     * The coupon a customer typed, if it may be used now on this product (and, given the buyer's
+     * e-mail, by them); a clear error if not. The caps are read here for a clear message early; they
+     * are enforced when the purchase holds its redemption (coupon-redemptions.ts).
+     */
+    async redeemable(scope: Scope, productId: string, typed: string, buyer?: { email: string }): Promise<Coupon> {
+      const shown = typed.trim();
       const coupon = await deps.store.coupons.findByCode(scope, productId, normalizeCouponCode(typed));
-      if (!coupon || coupon.revokedAt !== null)
-        throw new AppError('INVALID_INPUT', `The coupon "${typed.trim()}" is not valid for this product.`);
-      if (coupon.expiresAt !== null && coupon.expiresAt <= deps.clock.now(scope).toISOString())
-        throw new AppError('INVALID_INPUT', `The coupon "${typed.trim()}" has expired.`);
+      if (!coupon || coupon.revokedAt !== null || !(await fitsFrequency(deps.store, scope, productId, coupon)))
+        throw new AppError('INVALID_INPUT', `The coupon "${shown}" is not valid for this product.`);
+      const now = deps.clock.now(scope).toISOString();
+      if (coupon.startsAt !== null && coupon.startsAt > now)
+        throw new AppError('INVALID_INPUT', `The coupon "${shown}" is not valid yet.`);
+      if (coupon.expiresAt !== null && coupon.expiresAt <= now)
+        throw new AppError('INVALID_INPUT', `The coupon "${shown}" has expired.`);
+      if (coupon.maxRedemptions !== null && coupon.redemptions >= coupon.maxRedemptions)
+        throw new AppError('INVALID_INPUT', `The coupon "${shown}" has been used up.`);
+      if (buyer && coupon.firstPurchaseOnly && (await deps.store.coupons.hasPaidPurchase(scope, buyer.email)))
+        throw new AppError('INVALID_INPUT', `The coupon "${shown}" is for a first purchase only.`);
       return coupon;
     },
   };
 }
 
 export type CouponService = ReturnType<typeof couponService>;
+
+/** A coupon limited to charge frequencies applies to subscriptions of those only (a one-time product has none). */
+async function fitsFrequency(store: Store, scope: Scope, productId: string, coupon: Coupon): Promise<boolean> {
+  if (coupon.frequencies === null) return true;
+  const product = await store.products.find(scope, productId);
+  return !!product && product.type === 'SUBSCRIPTION' && coupon.frequencies.includes(product.chargeFrequency);
+}

@@ -2,6 +2,7 @@ import { AppError } from '../errors.ts';
 import type { Scope } from '../model.ts';
 import type { PurchasePlan } from '../payments/index.ts';
 import type { AttemptOf } from '../ports.ts';
+import { recordPurchaseAttempt } from './coupon-redemptions.ts';
 import { isSession, latestAttempt, requireBound } from './form-keys.ts';
 import { resultOf, resume } from './purchase-outcomes.ts';
 import { attemptOf, prepare } from './purchase-plan.ts';
@@ -35,7 +36,7 @@ export async function startBrowserPayment(
   const needsCard = prepared.plan.charged || prepared.plan.transaction.type !== 'ONETIME';
   if (needsCard && !options.sessions) return { status: 'NEEDS_BROWSER' };
   const plan: PurchasePlan = { ...prepared.plan, session: needsCard };
-  const recorded = await deps.protocol.record(attemptOf(deps, scope, prepared, plan, latest.key));
+  const recorded = await recordPurchaseAttempt(deps, attemptOf(deps, scope, prepared, plan, latest.key));
   // Twenty clicks at once: one recorded the attempt, the others find its session.
   if (!recorded.fresh) return startBrowserPayment(purchasing, scope, request, options);
   if (!needsCard)

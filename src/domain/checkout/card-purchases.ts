@@ -2,6 +2,7 @@ import { AppError } from '../errors.ts';
 import type { Scope } from '../model.ts';
 import type { Outcome, PurchasePlan } from '../payments/index.ts';
 import { requireCardExpiry } from '../validation.ts';
+import { recordPurchaseAttempt } from './coupon-redemptions.ts';
 import { latestAttempt, requireBound } from './form-keys.ts';
 import { resultOf, resume } from './purchase-outcomes.ts';
 import { attemptOf, prepare } from './purchase-plan.ts';
@@ -32,7 +33,7 @@ export async function purchaseWithCard(
   if (tokenized.status !== 'OK') return { status: 'DECLINED', code: tokenized.code, message: tokenized.message };
   const plan: PurchasePlan = { ...prepared.plan, token: tokenized.card.token, card: tokenized.card };
   // Recorded before the gateway is asked, under the client's key: a retry finds this attempt.
-  const recorded = await deps.protocol.record(attemptOf(deps, scope, prepared, plan, latest?.key));
+  const recorded = await recordPurchaseAttempt(deps, attemptOf(deps, scope, prepared, plan, latest?.key));
   if (!recorded.fresh) return resume(purchasing, scope, recorded.attempt);
   // Nothing due now (a trial, a zero price, a migration): no money moves, the attempt books at once.
   const outcome: Outcome = plan.charged

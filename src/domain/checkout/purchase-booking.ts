@@ -1,6 +1,7 @@
 import type { Transaction } from '../model.ts';
 import { paymentEntry, vendorFeeTerms, type Booking, type PurchasePlan } from '../payments/index.ts';
 import type { AttemptOf, Repositories } from '../ports.ts';
+import { releaseRedemption, useRedemption } from './coupon-redemptions.ts';
 import type { PurchaseDeps } from './purchase-request.ts';
 import { endReplaced } from './subscription-migration.ts';
 
@@ -12,7 +13,13 @@ type Paid = Parameters<Booking<'PURCHASE'>['succeeded']>[2];
  */
 export function purchaseBooking(deps: PurchaseDeps): Booking<'PURCHASE'> {
   return {
-    succeeded: (repos, attempt, paid) => bookPurchase(deps, repos, attempt, paid),
+    succeeded: async (repos, attempt, paid, at) => {
+      await useRedemption(repos, attempt, at);
+      await bookPurchase(deps, repos, attempt, paid);
+    },
+    // A failed payment gives its coupon's redemption back (docs/decisions.md §38).
+    declined: (repos, attempt, _decline, at) => releaseRedemption(repos, attempt, at),
+    voided: (repos, attempt, at) => releaseRedemption(repos, attempt, at),
   };
 }
 

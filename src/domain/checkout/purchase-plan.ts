@@ -57,7 +57,7 @@ export async function prepare(
   }
   const country = requireCountry(request.country);
   const payload = requirePayload(customized?.payload ?? request.payload ?? null);
-  const coupon = request.coupon ? await deps.coupons.redeemable(scope, product.id, request.coupon) : undefined;
+  const coupon = request.coupon ? await deps.coupons.redeemable(scope, product.id, request.coupon, { email }) : undefined;
   const seller = sellerFrom(deps, vendor);
   const business = await businessTax(deps, request.vatId, country, seller.country);
   const { businessName, buyerAddress } = requireBusinessDetails(business, country, request);
@@ -88,7 +88,10 @@ export async function prepare(
       )
     : null;
   const checked = { scope, request, offer, email, country, payload, business, businessName, buyerAddress, quote };
-  return planOf({ ...checked, migration, now }, gateway.provider);
+  const prepared = planOf({ ...checked, migration, now }, gateway.provider);
+  // Held with its attempt, applied by its renewals (coupon-redemptions.ts, docs/decisions.md §38).
+  prepared.plan.transaction.couponId = coupon?.id ?? null;
+  return prepared;
 }
 
 /** The total the customer was shown, if any, is the one charged: at any other, nothing is recorded or charged. */

@@ -13,6 +13,8 @@ export interface Booking<K extends AttemptKind = AttemptKind> {
     at: Date,
   ): Promise<void>;
   declined?(repos: Repositories, attempt: AttemptOf<K>, decline: Decline, at: Date): Promise<void>;
+  /** The gateway never had the attempt (the reconciler voided it): what it held is given back. */
+  voided?(repos: Repositories, attempt: AttemptOf<K>, at: Date): Promise<void>;
   /** What else the gateway needs to find the attempt (a refund's payment), for the reconciler. */
   lookupHint?(attempt: AttemptOf<K>): string | null;
 }

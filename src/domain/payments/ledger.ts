@@ -53,6 +53,7 @@ export function paymentEntry(args: {
     paymentProvider: args.provider,
     country: args.transaction.country,
     description: args.description ?? null,
+    discountMinor: quote.discountMinor ?? 0,
   };
 }
 
@@ -62,6 +63,8 @@ export interface PricedAmounts {
   netMinor: number;
   taxMinor: number;
   taxRate: string;
+  /** What a coupon took off the net (docs/decisions.md §38). */
+  discountMinor?: number;
 }
 
 /** The entry that reverses a payment: the same amounts, negated, pointing at the payment. */
@@ -76,6 +79,8 @@ export function reversalEntry(
     environment: args.environment,
     type: args.type,
     createdAt: args.at.toISOString(),
+    // A credit note reverses what was charged; the payment's discount is not granted again (docs/decisions.md §38).
+    discountMinor: 0,
     amountTotalMinor: -payment.amountTotalMinor,
     taxMinor: -payment.taxMinor,
     netMinor: -payment.netMinor,

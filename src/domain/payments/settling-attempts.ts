@@ -27,6 +27,7 @@ export async function settleAttempt<K extends AttemptKind>(
       if (!won) return;
       if (outcome.status === 'SUCCEEDED') await booking.succeeded(repos, attempt, outcome, when);
       else if (outcome.status === 'DECLINED') await booking.declined?.(repos, attempt, outcome, when);
+      else if (outcome.status === 'VOIDED') await booking.voided?.(repos, attempt, when);
     });
   const moved = outcome.status === 'SUCCEEDED' && attempt.amountMinor > 0;
   // Writing down money that moved is tried again at once (a deadlock or a busy database passes);

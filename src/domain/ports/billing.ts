@@ -21,6 +21,7 @@ export type DueTransaction = Pick<
   | 'chargeFrequency'
   | 'country'
   | 'region'
+  | 'couponId'
   | 'reverseCharge'
   | 'postalCode'
   | 'currency'

@@ -31,10 +31,29 @@ export interface CustomizedProductRepository {
 
 export interface CouponRepository {
   insert(coupon: Coupon): Promise<void>;
-  /** The coupon of this product with this code (upper case), revoked or not. */
+  /** The coupon with this code (upper case) that applies to this product (its own first), revoked or not. */
   findByCode(scope: Scope, productId: string, code: string): Promise<Coupon | undefined>;
   list(scope: Scope): Promise<Coupon[]>;
   revoke(scope: Scope, id: string, at: string): Promise<boolean>;
+  /** Every coupon of the scope with this code (upper case), whichever products it applies to. */
+  withCode(scope: Scope, code: string): Promise<Coupon[]>;
+  find(scope: Scope, id: string): Promise<Coupon | undefined>;
+  /**
+   * Takes a redemption for a purchase, in the caller's database transaction, only below the coupon's
+   * cap and the e-mail's (`maxPerCustomer`); HELD until `use` (booked) or `release` (its payment failed).
+   */
+  hold(redemption: {
+    couponId: string;
+    transactionId: string;
+    email: string;
+    maxPerCustomer: number | null;
+    at: string;
+  }): Promise<'HELD' | 'USED_UP' | 'CUSTOMER_USED_UP'>;
+  use(transactionId: string, at: string): Promise<boolean>;
+  /** Gives a held redemption back; false if there was none held. */
+  release(transactionId: string, at: string): Promise<boolean>;
+  /** This e-mail (any case) has a paid purchase (a payment in the ledger) from the vendor in this environment. */
+  hasPaidPurchase(scope: Scope, email: string): Promise<boolean>;
 }
 
 export interface CustomerRepository {
