@@ -60,6 +60,8 @@ export interface Config {
     readonly perCredentialPerMinute: number;
     readonly perAddressPerMinute: number;
     readonly authFailuresPerMinute: number;
+    /** Licence requests that send a key without a credential, a minute per client address (LICENCE_KEY_REQUESTS_PER_ADDRESS, 60). */
+    readonly licenceKeyPerAddress: number;
     /**
      * The hosted checkout's own limits, a minute each, per client address and per product: sessions
      * (each makes a customer and a payment at the processor; CHECKOUT_SESSIONS_PER_ADDRESS, 10, and
@@ -362,6 +364,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perCredentialPerMinute: int(env.RATE_LIMIT_PER_CREDENTIAL, 6000, 'RATE_LIMIT_PER_CREDENTIAL'),
       perAddressPerMinute: int(env.RATE_LIMIT_PER_ADDRESS, 12000, 'RATE_LIMIT_PER_ADDRESS'),
       authFailuresPerMinute: int(env.AUTH_FAILURES_PER_MINUTE, 20, 'AUTH_FAILURES_PER_MINUTE'),
+      licenceKeyPerAddress: int(env.LICENCE_KEY_REQUESTS_PER_ADDRESS, 60, 'LICENCE_KEY_REQUESTS_PER_ADDRESS'),
       checkout: Object.freeze({
         sessionsPerAddress: int(env.CHECKOUT_SESSIONS_PER_ADDRESS, 10, 'CHECKOUT_SESSIONS_PER_ADDRESS'),
         sessionsPerProduct: int(env.CHECKOUT_SESSIONS_PER_PRODUCT, 60, 'CHECKOUT_SESSIONS_PER_PRODUCT'),

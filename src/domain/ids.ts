@@ -12,6 +12,7 @@ export const ID_PREFIX = {
   paymentMethod: 'TC-PM_',
   customer: 'TC-CU_',
   licence: 'TC-LI_',
+  licenceInstance: 'TC-IN_',
   chargeAttempt: 'TC-CA_',
   coupon: 'TC-CO_',
   panelUser: 'TC-US_',

@@ -22,6 +22,9 @@ import type { DashboardRepository } from './ports/dashboard.ts';
 import type { PayoutRepository, TaxRepository } from './ports/books.ts';
 import type { WebhookRepository } from './ports/webhooks.ts';
 import type { PortalRepository } from './ports/portal.ts';
+import type { LicenceActivationRepository } from './ports/licence-activations.ts';
+import type { ProductImageRepository } from './ports/product-images.ts';
+import type { PauseRepository } from './ports/pauses.ts';
 
 export type * from './ports/accounts.ts';
 export type * from './ports/catalog.ts';
@@ -33,6 +36,9 @@ export type * from './ports/dashboard.ts';
 export type * from './ports/books.ts';
 export type * from './ports/webhooks.ts';
 export type * from './ports/portal.ts';
+export type * from './ports/licence-activations.ts';
+export type * from './ports/product-images.ts';
+export type * from './ports/pauses.ts';
 
 /**
  * What the domain needs from storage, in the domain's words. src/store implements it for SQLite and
@@ -51,6 +57,7 @@ export interface Repositories {
   transactions: TransactionRepository;
   entries: EntryRepository;
   licences: LicenceRepository;
+  licenceActivations: LicenceActivationRepository;
   feed: FeedRepository;
   chargeAttempts: ChargeAttemptRepository;
   billing: BillingRepository;

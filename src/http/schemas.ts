@@ -242,6 +242,18 @@ export const LicenceStatus = Type.Object(
       text('The purchase that issued the key; null when NOT_FOUND.', 'TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K'),
     ),
     licence: text('The key asked about.', 'K7Q2M-4T6V8-X0Z2B-4D6F8-H0J2L'),
+    activations: nullable(
+      Type.Object(
+        {
+          used: Type.Integer({ description: 'Instances the key is activated on.', examples: [2] }),
+          limit: nullable(Type.Integer({ description: 'How many it may be; null: no limit.', examples: [3] })),
+        },
+        {
+          description:
+            "opentill's own addition: how many activations the key uses and its limit (GET /v1/licences/{key} lists them); null when NOT_FOUND.",
+        },
+      ),
+    ),
   },
   { description: "A licence key's state." },
 );

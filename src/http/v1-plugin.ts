@@ -2,6 +2,7 @@ import type {} from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../domain/errors.ts';
 import { idempotencyHooks } from './idempotency.ts';
+import { licenceKeyAccess } from './licence-key-access.ts';
 import { refuseNul } from './nul-check.ts';
 import { limitEachKey } from './rate-limits.ts';
 import { cancelSubscriptionRoute } from './routes/v1/cancel-subscription.ts';
@@ -11,6 +12,7 @@ import { checkLicenceRoute } from './routes/v1/check-licence.ts';
 import { customizeProductRoute } from './routes/v1/customize-product.ts';
 import { hostedUrlRoutes } from './routes/v1/hosted-urls.ts';
 import { productRoutes } from './routes/v1/products.ts';
+import { licenceRoutes } from './routes/v1/licences.ts';
 import { readTransactionRoutes } from './routes/v1/read-transactions.ts';
 import { refundTransactionRoute } from './routes/v1/refund-transaction.ts';
 import { sandboxClockRoutes } from './routes/v1/sandbox-clock.ts';
@@ -31,6 +33,7 @@ const ROUTES = [
   sandboxClockRoutes,
 ];
 
+  licenceRoutes,
 const loginOf = (request: FastifyRequest) => {
   const header = request.headers.authorization ?? '';
   const colon = header.indexOf(':');
@@ -57,8 +60,11 @@ export async function v1Plugin(app: HttpApp, context: EnvironmentContext) {
   app.decorateRequest('scope', null as never);
   app.decorateRequest('idempotencyKey', null);
 
+  const keyAccess = licenceKeyAccess(app, context);
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    const scope = await services.credentials.authenticate(request.headers.authorization, environment);
+    // A licence key sent alone (licence-key-access.ts) is limited per address, not per credential.
+    const keyScope = await keyAccess(request);
+    const scope = keyScope ?? (await services.credentials.authenticate(request.headers.authorization, environment));
     if (!scope) {
       // Only failures count, so a vendor with a valid credential is never locked out by an attacker.
       const failures = await authFailures(request);
@@ -79,7 +85,7 @@ export async function v1Plugin(app: HttpApp, context: EnvironmentContext) {
           : `The Authorization header is not a valid ${environment} credential ("<API_LOGIN>:<API_PASSWORD>", no scheme).`,
       );
     }
-    let limit = perCredential(request);
+    let limit = keyScope ? { exceeded: false, retryAfterSeconds: 0 } : perCredential(request);
     if (limit instanceof Promise) limit = await limit;
     if (limit.exceeded) {
       throw new AppError(

@@ -20,6 +20,9 @@ import { payoutsStore } from './payouts-store.ts';
 import { taxesStore } from './taxes-store.ts';
 import { webhooksStore } from './webhooks-store.ts';
 import { portalStore } from './portal-store.ts';
+import { licenceActivationsStore } from './licence-activations-store.ts';
+import { productImagesStore } from './product-images-store.ts';
+import { pausesStore } from './pauses-store.ts';
 import {
   enqueueChanges,
   newChangeLog,
@@ -56,6 +59,7 @@ const MAKE: { [K in keyof Repositories]: (c: Connection) => Repositories[K] } = 
   entries: ({ db, dialect, reads, writes, changes }) =>
     notingEntries(entriesStore(db, dialect, { reads, writes }), changes, flushOf(db)),
   licences: ({ db }) => licencesStore(db),
+  licenceActivations: ({ db }) => licenceActivationsStore(db),
   feed: ({ db }) => feedStore(db),
   chargeAttempts: ({ db, dialect, writes }) => chargeAttemptsStore(db, dialect, writes),
   idempotency: ({ db }) => idempotencyStore(db),

@@ -31,7 +31,13 @@ for (const kind of await storeKinds()) {
       assert.match(licence, /^[0-9A-Z]{5}(-[0-9A-Z]{5}){4}$/);
       const res = await check(product.id, licence);
       assert.equal(res.status, 200);
-      assert.deepEqual(res.json, { status: 'ACTIVE', productId: product.id, transactionId: id, licence });
+      assert.deepEqual(res.json, {
+        status: 'ACTIVE',
+        productId: product.id,
+        transactionId: id,
+        licence,
+        activations: { used: 0, limit: null },
+      });
     });
 
     test('each purchase gets its own key', async () => {
@@ -59,7 +65,13 @@ for (const kind of await storeKinds()) {
       assert.equal((await v.api(`/v1/refund-transaction/${id}`, { method: 'POST' })).status, 200);
       const res = await check(product.id, licence);
       assert.equal(res.status, 200);
-      assert.deepEqual(res.json, { status: 'INACTIVE', productId: product.id, transactionId: id, licence });
+      assert.deepEqual(res.json, {
+        status: 'INACTIVE',
+        productId: product.id,
+        transactionId: id,
+        licence,
+        activations: { used: 0, limit: null },
+      });
     });
 
     test('a subscription stays ACTIVE while cancelled but paid up, and in trial', async () => {
@@ -85,6 +97,7 @@ for (const kind of await storeKinds()) {
         productId: product.id,
         transactionId: null,
         licence: 'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE',
+        activations: null,
       });
     });
 

@@ -1,30 +1,42 @@
+import type { Clock } from '../clock.ts';
 import { notFound } from '../errors.ts';
-import type { LicenceStatus, Scope, TransactionStatus } from '../model.ts';
-import type { Repositories } from '../ports.ts';
+import type { LicenceStatus, Scope } from '../model.ts';
+import type { Repositories, Store } from '../ports.ts';
+import { activationLimitOf } from './activation-limit.ts';
+import { licenceActivationService, licenceActive, normalizedKey } from './licence-activations.ts';
 
-/** Licences count as ACTIVE while the customer has paid for the product (docs/decisions.md §6). */
-const ACTIVE_STATUSES: readonly TransactionStatus[] = [
-  'ONE_TIME_PAYMENT_STATUS_PAID',
-  'SUBSCRIPTION_STATUS_ACTIVE',
-  'SUBSCRIPTION_STATUS_ACTIVE_TRIAL',
-  'SUBSCRIPTION_STATUS_CANCELLED_PENDING',
-  'VAULTED_STATUS_ACTIVE',
-];
+export interface LicenceCheck {
+  status: LicenceStatus;
+  productId: string;
+  transactionId: string | null;
+  licence: string;
+  /** opentill's own: instances the key is activated on, and its limit (null: none); null when NOT_FOUND. */
+  activations: { used: number; limit: number | null } | null;
+}
 
-export function licenceService(deps: { store: Pick<Repositories, 'products' | 'licences' | 'transactions'> }) {
+export function licenceService(deps: {
+  store: Pick<Repositories, 'products' | 'licences' | 'transactions' | 'licenceActivations'> &
+    Pick<Store, 'transaction'>;
+  clock: Clock;
+}) {
   return {
-    async check(
-      scope: Scope,
-      productId: string,
-      key: string,
-    ): Promise<{ status: LicenceStatus; productId: string; transactionId: string | null; licence: string }> {
+    /** GET /v1/check-licence: ACTIVE while paid up, not revoked and not replaced (docs/decisions.md §6, §40). */
+    async check(scope: Scope, productId: string, key: string): Promise<LicenceCheck> {
       const product = await deps.store.products.find(scope, productId);
       if (!product) throw notFound(`Product ${productId}`);
-      const licence = await deps.store.licences.find(scope, productId, key.trim().toUpperCase());
-      if (!licence) return { status: 'NOT_FOUND', productId, transactionId: null, licence: key };
+      const licence = await deps.store.licenceActivations.byKey(scope.environment, normalizedKey(key));
+      if (!licence || licence.scope.vendorId !== scope.vendorId || licence.productId !== productId)
+        return { status: 'NOT_FOUND', productId, transactionId: null, licence: key, activations: null };
       const transaction = await deps.store.transactions.find(scope, licence.transactionId);
-      const status: LicenceStatus = transaction && ACTIVE_STATUSES.includes(transaction.status) ? 'ACTIVE' : 'INACTIVE';
-      return { status, productId, transactionId: licence.transactionId, licence: key };
+      const limit = transaction ? activationLimitOf(product, transaction) : null;
+      return {
+        status: licenceActive(licence, transaction) ? 'ACTIVE' : 'INACTIVE',
+        productId,
+        transactionId: licence.transactionId,
+        licence: key,
+        activations: { used: licence.retired ? 0 : licence.activationsUsed, limit },
+      };
     },
+    ...licenceActivationService(deps),
   };
 }

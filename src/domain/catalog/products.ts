@@ -4,6 +4,7 @@ import type { ChargeFrequency, Product, Scope, TransactionType } from '../model.
 import { RECURRING_FREQUENCIES, TRANSACTION_TYPES } from '../model.ts';
 import { parsePriceList } from '../money/index.ts';
 import { SaleRefused } from '../production-access.ts';
+import { activationLimitField } from './activation-limit.ts';
 import type { CatalogDeps } from './catalog-deps.ts';
 
 /**
@@ -18,6 +19,8 @@ export interface NewProduct {
   trialDays?: number | undefined;
   issuesLicences?: boolean | undefined;
   /** As the API takes them: [{currency, value}] with net prices; USD mandatory. */
+  /** Instances each licence key may be activated on; null or absent: no limit (docs/decisions.md §40). */
+  activationLimit?: number | null | undefined;
   prices: unknown;
 }
 
@@ -98,6 +101,7 @@ export async function createProduct(deps: CatalogDeps, scope: Scope, input: NewP
   await deps.store.transaction((repos) => repos.products.insert(product));
   return product;
 }
+    activationLimit: input.activationLimit === undefined ? null : activationLimitField(input.activationLimit),
 
 /** One product of the scope, archived or not; another vendor's or environment's is not found. */
 export async function readProduct(deps: CatalogDeps, scope: Scope, id: string): Promise<Product> {
@@ -140,7 +144,12 @@ export async function updateProduct(
       prices: input.prices === undefined ? current.prices : parsePriceList(input.prices),
     };
     await repos.products.update(scope, id, fields);
-    return { ...current, ...fields };
+    const activationLimit =
+      input.activationLimit === undefined ? current.activationLimit : activationLimitField(input.activationLimit);
+    if (activationLimit !== current.activationLimit)
+      await repos.products.setActivationLimit(scope, id, activationLimit);
+    const seats = await updatedSeats(repos, scope, current, input.seats, fields.prices);
+    return { ...current, ...fields, activationLimit, seats };
   });
 }
 

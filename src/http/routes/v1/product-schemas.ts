@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
 import { PRODUCT_DESCRIPTION_MAX, PRODUCT_NAME_MAX } from '../../../domain/catalog/index.ts';
+import { ACTIVATION_LIMIT_MAX } from '../../../domain/catalog/activation-limit.ts';
+import { SeatsIn, SeatsOut } from './seat-schemas.ts';
 
 /**
  * The wire shapes of opentill's own product API (docs/decisions.md §28): not in the original API, so
@@ -68,6 +70,11 @@ const fields = {
     description: 'Whether each paid purchase gets a licence key (checked with check-licence).',
     examples: [false],
   }),
+  activationLimit: Type.Union([Type.Integer({ minimum: 1, maximum: ACTIVATION_LIMIT_MAX }), Type.Null()], {
+    description:
+      "opentill's own: how many instances each licence key may be activated on (POST /v1/licences/{key}/activate); null: no limit. A per-seat product's key gets one per seat bought instead.",
+    examples: [3],
+  }),
   prices: PricesIn,
 };
 
@@ -79,6 +86,7 @@ export const CreateProductBody = Type.Object(
     chargeFrequency: Type.Optional(fields.chargeFrequency),
     trialDays: Type.Optional(fields.trialDays),
     issuesLicences: Type.Optional(fields.issuesLicences),
+    activationLimit: Type.Optional(fields.activationLimit),
     prices: fields.prices,
   },
   {
@@ -95,6 +103,7 @@ export const UpdateProductBody = Type.Object(
     trialDays: Type.Optional(fields.trialDays),
     issuesLicences: Type.Optional(fields.issuesLicences),
     prices: Type.Optional(fields.prices),
+    activationLimit: Type.Optional(fields.activationLimit),
   },
   {
     additionalProperties: false,
@@ -145,6 +154,7 @@ export const ProductBody = Type.Object(
     issuesLicences: fields.issuesLicences,
     prices: Type.Array(PriceOut, {
       description: 'Net prices, USD first, then by currency code.',
+    activationLimit: fields.activationLimit,
       examples: [
         [
           { currency: 'USD', value: 20, valueS: '20.00' },

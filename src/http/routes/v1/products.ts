@@ -26,6 +26,7 @@ function productBody(product: Product, hostedUrl: string): Static<typeof Product
     trialDays: product.trialDays,
     issuesLicences: product.issuesLicences,
     prices: Object.entries(product.prices)
+    activationLimit: product.activationLimit,
       .sort(([a], [b]) => usdFirst(a, b))
       .map(([currency, minor]) => ({
         currency,
