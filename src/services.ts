@@ -46,6 +46,7 @@ import type { Database, DialectName } from './store/database.ts';
 import { openDatabase } from './store/open-database.ts';
 import { webhookServices, type WebhookOverrides, type WebhookServices } from './services-webhooks.ts';
 import { portalServices } from './services-portal.ts';
+import { pauseService, type PauseService } from './domain/pauses/index.ts';
 
 /**
  * The composition root: one place that wires the store, the gateways and the domain services.
@@ -75,6 +76,8 @@ export interface Services extends WebhookServices {
   readonly licences: ReturnType<typeof licenceService>;
   readonly invoices: ReturnType<typeof invoiceService>;
   readonly portal: ReturnType<typeof portalServices>;
+  /** Pausing and resuming subscriptions (docs/decisions.md §41). */
+  readonly pauses: PauseService;
   readonly panel: ReturnType<typeof panelAccountService>;
   /** The operator's console logins (docs/decisions.md §26). */
   readonly operators: OperatorAccountService;
@@ -362,6 +365,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     licences: licenceService({ store, clock }),
     invoices: invoiceService({ store, sellerOfRecord: config.sellerOfRecord }),
     portal: portalServices({ ...base, ...money, secret: config.secret, sellerOfRecord: config.sellerOfRecord }),
+    pauses: pauseService({ store, clock }),
     panel: panelAccountService({
       store,
       clock,

@@ -293,6 +293,8 @@ export interface Transaction {
   couponId?: string | null;
   /** A subscription's billing schedule; absent for one-time payments and vaulted methods. */
   billing?: BillingSchedule | undefined;
+  /** A subscription's latest pause, if it was ever paused (docs/decisions.md §41). */
+  pause?: SubscriptionPause | null | undefined;
 }
 
 /**
@@ -303,6 +305,20 @@ export interface BillingSchedule {
   anchor: string;
   period: number;
   failedAttempts: number;
+  /** The period that starts at the anchor (0 when absent); a resume re-anchors here (docs/decisions.md §41). */
+  anchorPeriod?: number | undefined;
+}
+
+/**
+ * A subscription's latest pause (docs/decisions.md §41): in effect from `startsAt` (the end of the paid
+ * period) until `resumesAt` (null: until resumed by hand). `priorAnchor`: the schedule put back when the
+ * pause is called off before it took effect.
+ */
+export interface SubscriptionPause {
+  startsAt: string;
+  resumesAt: string | null;
+  priorAnchor: string | null;
+  priorAnchorPeriod: number;
 }
 
 export interface LedgerEntry {

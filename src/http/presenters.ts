@@ -38,6 +38,11 @@ function body(t: Transaction) {
 /** nextCharge is absent for one-time transactions (and null once nothing is due): docs/decisions.md §6. */
 const nextChargeOf = (t: Transaction) => (t.type === 'ONETIME' ? {} : { nextCharge: t.nextCharge });
 
+/** opentill's own `pause` of a subscription (docs/decisions.md §41): its latest pause, or null; absent for others. */
+export const pauseOf = (t: Pick<Transaction, 'pause'>) =>
+  t.pause ? { startsAt: t.pause.startsAt, resumesAt: t.pause.resumesAt } : null;
+const pauseField = (t: Transaction) => (t.type === 'SUBSCRIPTION' ? { pause: pauseOf(t) } : {});
+
 /** Element of GET /v1/transactions/{email}. */
 export function listedTransaction(t: Transaction) {
   return {
@@ -48,6 +53,7 @@ export function listedTransaction(t: Transaction) {
     payload: t.payload,
     whoCanceled: t.whoCanceled,
     ...amounts(t),
+    ...pauseField(t),
   };
 }
 
@@ -60,6 +66,7 @@ export function transactionWithEntries(t: Transaction, entries: readonly LedgerE
     payload: t.payload,
     whoCanceled: t.whoCanceled,
     ...amounts(t),
+    ...pauseField(t),
     entries: entries.map(entry),
   };
 }

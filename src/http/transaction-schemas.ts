@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { PauseInfo } from './routes/v1/pause-schemas.ts';
 
 /**
  * The transaction's wire shapes (docs/decisions.md §8): every field with the description and the
@@ -140,6 +141,7 @@ export const ListedTransaction = Type.Object(
     nextCharge: f.nextCharge,
     ...tailFields,
     ...amountFields,
+    pause: Type.Optional(PauseInfo),
   },
   { description: 'A transaction as the by-e-mail list gives it.' },
 );
@@ -151,6 +153,7 @@ export const TransactionWithEntries = Type.Object(
     ...commonFields,
     ...tailFields,
     ...amountFields,
+    pause: Type.Optional(PauseInfo),
     entries: Type.Array(Entry, {
       description: 'Its ledger entries, oldest first.',
       examples: [

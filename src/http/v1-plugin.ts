@@ -9,6 +9,7 @@ import { cancelSubscriptionRoute } from './routes/v1/cancel-subscription.ts';
 import { changedTransactionRoutes } from './routes/v1/changed-transactions.ts';
 import { chargeVaultedRoute } from './routes/v1/charge-vaulted.ts';
 import { checkLicenceRoute } from './routes/v1/check-licence.ts';
+import { pauseSubscriptionRoutes } from './routes/v1/pause-subscription.ts';
 import { customizeProductRoute } from './routes/v1/customize-product.ts';
 import { hostedUrlRoutes } from './routes/v1/hosted-urls.ts';
 import { productRoutes } from './routes/v1/products.ts';
@@ -24,6 +25,7 @@ const ROUTES = [
   readTransactionRoutes,
   updateTransactionRoutes,
   cancelSubscriptionRoute,
+  pauseSubscriptionRoutes,
   refundTransactionRoute,
   changedTransactionRoutes,
   customizeProductRoute,

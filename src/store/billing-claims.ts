@@ -28,6 +28,7 @@ const DUE_COLUMNS = [
   'currency',
   'next_charge',
   'billing_anchor',
+  'billing_anchor_period',
   'billing_period',
   'failed_attempts',
 ] as const;
@@ -134,6 +135,7 @@ export async function claimDue(
             anchor: row.billing_anchor,
             period: Number(row.billing_period),
             failedAttempts: Number(row.failed_attempts),
+            anchorPeriod: Number(row.billing_anchor_period),
           }
         : undefined,
     },

@@ -45,6 +45,7 @@ const STATE_COLUMNS = [
   'next_charge',
   'charge_frequency',
   'billing_anchor',
+  'billing_anchor_period',
   'billing_period',
   'failed_attempts',
 ] as const;
@@ -202,6 +203,7 @@ async function lockMany(
               anchor: row.billing_anchor,
               period: Number(row.billing_period),
               failedAttempts: Number(row.failed_attempts),
+              anchorPeriod: Number(row.billing_anchor_period),
             }
           : undefined,
       });

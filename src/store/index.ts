@@ -20,6 +20,7 @@ import { payoutsStore } from './payouts-store.ts';
 import { taxesStore } from './taxes-store.ts';
 import { webhooksStore } from './webhooks-store.ts';
 import { portalStore } from './portal-store.ts';
+import { pausesStore } from './pauses-store.ts';
 import { licenceActivationsStore } from './licence-activations-store.ts';
 import { productImagesStore } from './product-images-store.ts';
 import { pausesStore } from './pauses-store.ts';
@@ -77,6 +78,7 @@ const MAKE: { [K in keyof Repositories]: (c: Connection) => Repositories[K] } = 
   operators: ({ db }) => operatorsStore(db),
   webhooks: ({ db, dialect }) => webhooksStore(db, dialect),
   portal: ({ db }) => portalStore(db),
+  pauses: ({ db }) => pausesStore(db),
 };
 
 const CONNECTION = Symbol('connection');

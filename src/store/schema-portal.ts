@@ -24,6 +24,8 @@ export interface PortalPlanSwitchesTable {
 export interface PortalSettingsTable {
   vendor_id: string;
   cancel_now: Generated<number>;
+  /** Whether customers may pause their subscriptions on the management page (migration 0036). */
+  customer_pause: Generated<number>;
 }
 
 /** The billing details an invoice or credit note was issued with, kept when the customer edits them (migration 0032). */

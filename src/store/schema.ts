@@ -9,6 +9,7 @@ import type {
   PortalSignInsTable,
 } from './schema-portal.ts';
 import type { ProductSeatColumns, TransactionSeatColumns } from './schema-seats.ts';
+import type { TransactionPauseColumns } from './schema-pause.ts';
 import type { LicenceActivationColumns, LicenceActivationTables, ProductActivationColumns } from './schema-licences.ts';
 import type { ProductImageColumns, ProductImagesTable } from './schema-product-images.ts';
 import type { Generated } from 'kysely';
@@ -128,7 +129,7 @@ export interface CustomersTable {
   created_at: string;
 }
 
-export interface TransactionsTable extends TransactionSeatColumns, TransactionCouponColumns {
+export interface TransactionsTable extends TransactionSeatColumns, TransactionCouponColumns, TransactionPauseColumns {
   id: string;
   vendor_id: string;
   environment: string;

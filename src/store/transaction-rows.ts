@@ -5,6 +5,7 @@ import {
   type ChangeFlag,
   type ChargeFrequency,
   type Environment,
+  type SubscriptionPause,
   type Transaction,
   type TransactionStatus,
   type TransactionType,
@@ -53,10 +54,27 @@ export function toTransaction(row: Selectable<TransactionsTable>): Transaction {
     quantity: Number(row.quantity ?? 1),
     couponId: row.coupon_id ?? null,
     billing: row.billing_anchor
-      ? { anchor: row.billing_anchor, period: Number(row.billing_period), failedAttempts: Number(row.failed_attempts) }
+      ? {
+          anchor: row.billing_anchor,
+          period: Number(row.billing_period),
+          failedAttempts: Number(row.failed_attempts),
+          anchorPeriod: Number(row.billing_anchor_period ?? 0),
+        }
       : undefined,
+    pause: pauseOf(row),
   };
 }
+
+/** A subscription's latest pause (migration 0036), or null when it was never paused. */
+const pauseOf = (row: Selectable<TransactionsTable>): SubscriptionPause | null =>
+  row.pause_starts_at
+    ? {
+        startsAt: row.pause_starts_at,
+        resumesAt: row.pause_resumes_at ?? null,
+        priorAnchor: row.pause_prior_anchor ?? null,
+        priorAnchorPeriod: Number(row.pause_prior_anchor_period ?? 0),
+      }
+    : null;
 
 export function toTransactionRow(t: Transaction): Insertable<TransactionsTable> {
   return {
@@ -94,6 +112,7 @@ export function toTransactionRow(t: Transaction): Insertable<TransactionsTable> 
     listed_version: 0,
     feed_pending: t.changeFlag ? 1 : 0,
     billing_anchor: t.billing?.anchor ?? null,
+    billing_anchor_period: t.billing?.anchorPeriod ?? 0,
     billing_period: t.billing?.period ?? 0,
     failed_attempts: t.billing?.failedAttempts ?? 0,
     billing_lease_until: null,

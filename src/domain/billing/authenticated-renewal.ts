@@ -1,4 +1,4 @@
-import { periodStart } from './billing-period.ts';
+import { periodStartOf } from './billing-period.ts';
 import type { BillingContext } from './billing-context.ts';
 import { renewedEmail, stateAsIs } from './renewal-records.ts';
 import { askGateway, paymentEntry, pendingAttempt, vendorFeeTerms } from '../payments/index.ts';
@@ -108,7 +108,7 @@ async function bookFound(
         current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? current.status : 'SUBSCRIPTION_STATUS_ACTIVE',
       whoCanceled: failedOut ? null : current.whoCanceled,
       lastCharge: at.toISOString(),
-      nextCharge: periodStart(new Date(billing.anchor), current.chargeFrequency, plan.period + 1).toISOString(),
+      nextCharge: periodStartOf(billing, current.chargeFrequency, plan.period + 1).toISOString(),
       period: plan.period + 1,
       failedAttempts: 0,
     });

@@ -22,6 +22,18 @@ export function periodStart(anchor: Date, frequency: ChargeFrequency, n: number)
   return result;
 }
 
+/**
+ * The start of period `n` of a schedule: counted from its anchor, which starts period `anchorPeriod`
+ * (a resume re-anchors there, docs/decisions.md §41).
+ */
+export function periodStartOf(
+  billing: { anchor: string; anchorPeriod?: number | undefined },
+  frequency: ChargeFrequency,
+  n: number,
+): Date {
+  return periodStart(new Date(billing.anchor), frequency, n - (billing.anchorPeriod ?? 0));
+}
+
 /** Dunning (docs/decisions.md §15): a declined renewal is retried 1, 3, 5 and 7 days after its due date. */
 export const RETRY_DAYS: readonly number[] = [1, 3, 5, 7];
 

@@ -1,4 +1,4 @@
-import { periodStart } from './billing-period.ts';
+import { periodStartOf } from './billing-period.ts';
 import type { BillingContext } from './billing-context.ts';
 import { renewedEmail, stateAsIs } from './renewal-records.ts';
 import { paymentEntry, vendorFeeTerms, type Booking } from '../payments/index.ts';
@@ -43,7 +43,7 @@ function orphanBooking({ deps }: BillingContext): Booking<'RENEWAL'> {
       if (current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' && billing.period === plan.period) {
         Object.assign(write.state, {
           period: plan.period + 1,
-          nextCharge: periodStart(new Date(billing.anchor), current.chargeFrequency, plan.period + 1).toISOString(),
+          nextCharge: periodStartOf(billing, current.chargeFrequency, plan.period + 1).toISOString(),
         });
       }
       await repos.billing.apply([write]);

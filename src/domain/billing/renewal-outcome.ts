@@ -1,4 +1,4 @@
-import { periodStart, retryAt } from './billing-period.ts';
+import { periodStartOf, retryAt } from './billing-period.ts';
 import { scopeOf, type BillingContext, type BillingReport } from './billing-context.ts';
 import { renewedEmail, stateAsIs } from './renewal-records.ts';
 import type { ChargePlan, Plan } from './renewal-plan.ts';
@@ -138,7 +138,7 @@ function resolvePaid(
       status:
         current.status === 'SUBSCRIPTION_STATUS_CANCELLED_PENDING' ? current.status : 'SUBSCRIPTION_STATUS_ACTIVE',
       lastCharge: at,
-      nextCharge: periodStart(new Date(billing.anchor), current.chargeFrequency, p.period + 1).toISOString(),
+      nextCharge: periodStartOf(billing, current.chargeFrequency, p.period + 1).toISOString(),
       period: p.period + 1,
       failedAttempts: 0,
     });

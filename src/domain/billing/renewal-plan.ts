@@ -32,9 +32,9 @@ export type ChargePlan = Extract<Plan, { kind: 'charge' }>;
 export interface PriceCache {
   prices: Map<string, Record<string, number> | undefined>;
   fees: Map<string, FeeTerms>;
-}
   /** Coupons subscriptions were bought with, by id (docs/decisions.md §38). */
   coupons: Map<string, Coupon | undefined>;
+}
 
 export const newPriceCache = (): PriceCache => ({ prices: new Map(), fees: new Map(), coupons: new Map() });
 
@@ -107,11 +107,11 @@ export async function planStep(
       reverseCharge: t.reverseCharge,
       allowConversion: RENEWALS_CONVERT,
       rates: ctx.deps.rates,
+      // The purchase's coupon, for the periods its duration covers (renewal-coupons.ts).
+      discount: await renewalDiscount(repos, t, prices.coupons, ctx.deps.rates),
     });
     const fee = await feeOf(ctx, repos, t.vendorId, prices);
     const { period, failedAttempts, anchor } = t.billing;
-      // The purchase's coupon, for the periods its duration covers (renewal-coupons.ts).
-      discount: await renewalDiscount(repos, t, prices.coupons, ctx.deps.rates),
     const start = periodStart(new Date(anchor), t.chargeFrequency, period).toISOString();
     return {
       kind: 'charge',

@@ -1,4 +1,4 @@
-import { periodStart } from './billing-period.ts';
+import { periodStartOf } from './billing-period.ts';
 import type { BillingContext } from './billing-context.ts';
 import { stateAsIs } from './renewal-records.ts';
 import { ENVIRONMENTS, type Scope } from '../model.ts';
@@ -34,15 +34,14 @@ export async function skipStoppedRenewals(ctx: BillingContext, vendorId: string)
 function movedOn(id: string, state: BillingState, now: Date): BillingWrite | undefined {
   const billing = state.billing;
   if (!billing || !state.nextCharge || Date.parse(state.nextCharge) > now.getTime()) return undefined;
-  const anchor = new Date(billing.anchor);
   let period = billing.period;
-  while (periodStart(anchor, state.chargeFrequency, period + 1).getTime() <= now.getTime()) period++;
+  while (periodStartOf(billing, state.chargeFrequency, period + 1).getTime() <= now.getTime()) period++;
   if (period === billing.period) return undefined;
   return {
     transactionId: id,
     state: {
       ...stateAsIs(state, billing),
-      nextCharge: periodStart(anchor, state.chargeFrequency, period).toISOString(),
+      nextCharge: periodStartOf(billing, state.chargeFrequency, period).toISOString(),
       period,
       failedAttempts: 0,
     },

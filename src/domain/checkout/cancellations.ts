@@ -2,6 +2,7 @@ import { invalidState } from '../errors.ts';
 import type { Scope, Transaction, WhoCanceled } from '../model.ts';
 import type { SeenLedger } from '../payments/index.ts';
 import { lockUnchanged, type TransactionDeps } from './transaction-lookups.ts';
+import { cancelAroundPause } from '../pauses/pauses.ts';
 
 export type CancelOutcome = { transaction: Transaction; changed: boolean };
 
@@ -32,10 +33,10 @@ export async function cancelTransaction(
   choice: CancelChoice = {},
 ): Promise<CancelOutcome> {
   return deps.store.transaction(async (repos) => {
-    const transaction = await lockUnchanged(repos, scope, id, seen);
+    const locked = await lockUnchanged(repos, scope, id, seen);
     const at = deps.clock.now(scope).toISOString();
-    if (transaction.type === 'ONETIME') {
-      throw invalidState(`A one-time payment cannot be cancelled (status ${transaction.status}); refund it instead.`);
+    if (locked.type === 'ONETIME') {
+      throw invalidState(`A one-time payment cannot be cancelled (status ${locked.status}); refund it instead.`);
     }
     const ended: Transaction['status'][] = [
       'SUBSCRIPTION_STATUS_CANCELLED_PENDING',
@@ -43,7 +44,9 @@ export async function cancelTransaction(
       'VAULTED_STATUS_INACTIVE',
       'TRANSACTION_STATUS_REFUNDED',
     ];
-    if (ended.includes(transaction.status)) return { transaction, changed: false };
+    if (ended.includes(locked.status)) return { transaction: locked, changed: false };
+    // A pause in effect leaves no paid period to end with: the subscription ends now (docs/decisions.md §41).
+    const { transaction, endsNow } = await cancelAroundPause(repos, scope, locked, new Date(at));
     if (transaction.status === 'TRANSACTION_STATUS_PENDING') {
       throw invalidState(`Transaction ${id} is pending payment and cannot be cancelled yet.`);
     }
@@ -59,7 +62,7 @@ export async function cancelTransaction(
       };
     }
     patch =
-      transaction.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' || choice.now
+      transaction.status === 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL' || choice.now || endsNow
         ? { status: 'SUBSCRIPTION_STATUS_CANCELLED', whoCanceled: who, nextCharge: null, ...kept }
         : { status: 'SUBSCRIPTION_STATUS_CANCELLED_PENDING', whoCanceled: who, ...kept };
     await repos.transactions.update(scope, id, patch, { flag: 'CHANGED_STATUS_CANCELLED', at });

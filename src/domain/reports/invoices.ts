@@ -91,7 +91,11 @@ export function periodEnd(transaction: Pick<Transaction, 'chargeFrequency' | 'bi
   if (!RECURRING_FREQUENCIES.includes(frequency)) return null;
   const from = new Date(start);
   if (Number.isNaN(from.getTime())) return null;
-  const anchor = transaction.billing ? new Date(transaction.billing.anchor) : from;
+  // A period before the anchor was paid before a resume moved it (docs/decisions.md §41): counted from its own start.
+  const anchor =
+    transaction.billing && Date.parse(transaction.billing.anchor) <= from.getTime()
+      ? new Date(transaction.billing.anchor)
+      : from;
   for (let n = 1; n < 200_000; n++) {
     const next = periodStart(anchor, frequency, n);
     if (next.getTime() > from.getTime()) return next.toISOString();

@@ -33,6 +33,7 @@ import * as issuedInvoiceBuyers from './0032-issued-invoice-buyers.ts';
 import * as lastingCoupons from './0033-lasting-coupons.ts';
 import * as seats from './0034-seats.ts';
 import * as licenceActivations from './0035-licence-activations.ts';
+import * as pause from './0036-pause.ts';
 import * as productImages from './0037-product-images.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   '0033-lasting-coupons': lastingCoupons,
   '0034-seats': seats,
   '0035-licence-activations': licenceActivations,
+  '0036-pause': pause,
   '0037-product-images': productImages,
 };
 

@@ -1,0 +1,2 @@
+export * from './pause-rules.ts';
+export * from './pauses.ts';
