@@ -1,4 +1,4 @@
-import { periodStart } from './billing-period.ts';
+import { periodStartOf } from './billing-period.ts';
 import { scopeOf, type BillingContext } from './billing-context.ts';
 import type { ExchangeRates } from '../money/index.ts';
 import { renewalDiscount } from './renewal-coupons.ts';
@@ -111,8 +111,8 @@ export async function planStep(
       discount: await renewalDiscount(repos, t, prices.coupons, ctx.deps.rates),
     });
     const fee = await feeOf(ctx, repos, t.vendorId, prices);
-    const { period, failedAttempts, anchor } = t.billing;
-    const start = periodStart(new Date(anchor), t.chargeFrequency, period).toISOString();
+    const { period, failedAttempts } = t.billing;
+    const start = periodStartOf(t.billing, t.chargeFrequency, period).toISOString();
     return {
       kind: 'charge',
       due,
