@@ -82,6 +82,8 @@ export interface Repositories {
   operators: OperatorRepository;
   /** Vendors' webhook endpoints and the outbox of their events (src/domain/webhooks). */
   webhooks: WebhookRepository;
+  /** Products' images (src/domain/catalog/product-images.ts). */
+  productImages: ProductImageRepository;
   /** The customer portal's sign-in links and settings (src/domain/portal). */
   portal: PortalRepository;
   /** Subscriptions' pauses (src/domain/pauses). */

@@ -77,6 +77,7 @@ const MAKE: { [K in keyof Repositories]: (c: Connection) => Repositories[K] } = 
   taxes: ({ db }) => taxesStore(db),
   operators: ({ db }) => operatorsStore(db),
   webhooks: ({ db, dialect }) => webhooksStore(db, dialect),
+  productImages: ({ db }) => productImagesStore(db),
   portal: ({ db }) => portalStore(db),
   pauses: ({ db }) => pausesStore(db),
 };

@@ -5,7 +5,7 @@ import type { Repositories, Store } from '../ports.ts';
 
 /** Vendors, products and customized products: what can be sold, and by whom. */
 export interface CatalogDeps {
-  store: Pick<Repositories, 'vendors' | 'products' | 'customizedProducts' | 'transactions'> &
+  store: Pick<Repositories, 'vendors' | 'products' | 'customizedProducts' | 'transactions' | 'productImages'> &
     Pick<Store, 'transaction'>;
   clock: Clock;
   /** `{hosted_url}` of an environment: where payment links point. */

@@ -11,6 +11,7 @@ import {
   type NewProduct,
   type ProductChanges,
 } from './products.ts';
+import { readProductImage, removeProductImage, setProductImage } from './product-images.ts';
 import { updateVendorSettings, type VendorSettingsInput } from './vendor-settings.ts';
 import { resumeVendor, suspendVendor, type SuspendRequest } from './vendor-suspension.ts';
 import {
@@ -29,6 +30,7 @@ export type { CustomizeRequest } from './customized-products.ts';
 export { paymentLink } from './customized-products.ts';
 export type { Offer } from './offers.ts';
 export type { NewProduct, ProductChanges } from './products.ts';
+export { PRODUCT_IMAGE_MAX_BYTES, PRODUCT_IMAGE_MAX_SIDE, PRODUCT_IMAGE_TYPES, readPicture } from './product-images.ts';
 export { PRODUCT_DESCRIPTION_MAX, PRODUCT_NAME_MAX, requireOnSale } from './products.ts';
 export type { VendorStatus } from './open-for-sale.ts';
 export { SUSPENSION_REASON_MAX, type SuspendRequest } from './vendor-suspension.ts';
@@ -65,6 +67,12 @@ export function catalogService(deps: CatalogDeps) {
     updateProduct: (scope: Scope, id: string, input: ProductChanges) => updateProduct(deps, scope, id, input),
     archiveProduct: (scope: Scope, id: string) => setProductArchived(deps, scope, id, true),
     unarchiveProduct: (scope: Scope, id: string) => setProductArchived(deps, scope, id, false),
+    /** A product's image: PNG, JPEG or WebP by its bytes, 1 MB at most (docs/decisions.md §42). */
+    setProductImage: (scope: Scope, id: string, bytes: Uint8Array) => setProductImage(deps, scope, id, bytes),
+    removeProductImage: (scope: Scope, id: string) => removeProductImage(deps, scope, id),
+    /** The public image of a product at this version; NOT_FOUND for another environment's or an old version. */
+    readProductImage: (environment: Environment, id: string, version: string) =>
+      readProductImage(deps, environment, id, version),
     customizeProduct: (scope: Scope, productId: string, input: CustomizeRequest) =>
       customizeProduct(deps, scope, productId, input),
     resolveOffer: (scope: Scope, id: string) => resolveOffer(deps, scope, id),

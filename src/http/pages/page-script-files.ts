@@ -11,6 +11,7 @@ export const PAGE_SCRIPTS = [
   'manage-processor',
   'panel',
   'logo-upload',
+  'product-image-upload',
 ] as const;
 
 export type PageScriptName = (typeof PAGE_SCRIPTS)[number];

@@ -20,6 +20,7 @@ import { buyerTranslator, explicitLocale, speechOf } from '../buyer-language.ts'
 import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
 import { checkoutForm, fieldMessages, type FieldErrors } from './checkout-views.ts';
 import { vetCoupon } from './coupon-attempts.ts';
+import { PRODUCT_HEADING_STYLE } from './product-heading.ts';
 
 // The checkout page: its form, priced on the server, first shown and shown again after a submit that did not pay.
 
@@ -36,7 +37,8 @@ export type FormMessages = {
  * label takes the height its neighbour's needs, its text at the bottom.
  */
 const FORM_STYLE =
-  '.row>div{display:flex;flex-direction:column}.row>div>label{flex:1 0 auto;display:flex;align-items:flex-end}';
+  '.row>div{display:flex;flex-direction:column}.row>div>label{flex:1 0 auto;display:flex;align-items:flex-end}' +
+  PRODUCT_HEADING_STYLE;
 
 /** The form, priced for the prefill's country, ZIP code and coupon; a coupon that may not be used is left out and said why. */
 export async function showForm(

@@ -2,6 +2,7 @@ import type { EnvironmentContext, HttpApp } from '../../http-app.ts';
 import { registerConfirm } from './checkout-confirm.ts';
 import { checkoutContext } from './checkout-context.ts';
 import { registerCheckoutPage } from './checkout-page.ts';
+import { registerProductImage } from './product-image.ts';
 import { registerPurchase } from './checkout-purchase.ts';
 import { registerQuote } from './checkout-quote.ts';
 import { registerSession } from './checkout-session.ts';
@@ -19,4 +20,5 @@ export function registerCheckout(app: HttpApp, environment: EnvironmentContext) 
   registerQuote(app, ctx);
   registerSession(app, ctx);
   registerConfirm(app, ctx);
+  registerProductImage(app, ctx);
 }

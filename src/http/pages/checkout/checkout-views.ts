@@ -8,6 +8,7 @@ import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import { countryName, countryOptions } from './checkout-countries.ts';
 import { payLabel, priceLines } from './checkout-price-lines.ts';
+import { productHeading } from './product-heading.ts';
 import type { CheckoutPrefill } from './checkout-url.ts';
 
 /** What each field needs, the same words from the page's script and from the server. */
@@ -92,8 +93,7 @@ export function checkoutForm(tr: Translator, view: FormView, embedded: boolean):
   const migrating = !!offer.customized?.transactionIdToMigrate;
   const label = (key: string) => tr.t(`checkout.${key}`);
   return html`${sandboxBadge(tr, view.environment)}${header(tr, view, embedded)}
-  <h1>${offer.product.name}</h1>
-  ${offer.product.description ? html`<p class="muted">${offer.product.description}</p>` : ''}
+  ${productHeading(view.environment, offer.product)}
   <div class="box"><div id="price" aria-live="polite">${priceLines(tr, offer, quote, view.now)}</div>${migrating ? html`<p class="muted" id="migration">${label('migration')}</p>` : ''}</div>
   ${view.error ? html`<div class="alert bad" role="alert" id="error">${view.error}</div>` : ''}
   ${view.notice ? html`<div class="alert ok" role="status">${view.notice}</div>` : ''}

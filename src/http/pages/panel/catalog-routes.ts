@@ -7,6 +7,7 @@ import type { FormBody } from '../form-body.ts';
 import { couponsContent } from './coupons.ts';
 import { scopeOf, vendorLocale, type PanelRouting } from './panel-routing.ts';
 import { productsContent } from './products.ts';
+import { registerProductFormActions } from './product-form-routes.ts';
 
 /** The panel's Products and Coupons sections: the lists, and creating, editing and revoking. */
 export function registerCatalogPages(routing: PanelRouting) {
@@ -52,6 +53,7 @@ function registerProductPages({ services, view, action, page, to, noticeOf }: Pa
       const trialDays = form.trialDays ? Number(form.trialDays) : 0;
       await services.catalog.createProduct(scope, {
         name: form.name ?? '',
+        description: form.description ?? '',
         type: form.type ?? '',
         chargeFrequency: form.type === 'SUBSCRIPTION' ? form.frequency : undefined,
         trialDays: form.type === 'SUBSCRIPTION' ? trialDays : 0,
@@ -70,6 +72,7 @@ function registerProductPages({ services, view, action, page, to, noticeOf }: Pa
       const trialDays = form.trialDays ? Number(form.trialDays) : undefined;
       await services.catalog.updateProduct(scope, form.id ?? '', {
         name: form.name ?? '',
+        description: form.description,
         trialDays,
         issuesLicences: form.licences === 'yes',
         prices: parsePriceText(form.prices),
@@ -90,6 +93,7 @@ function registerProductPages({ services, view, action, page, to, noticeOf }: Pa
       return to(reply, '/panel/products', scope.environment, 'product-saved');
     },
   );
+  registerProductFormActions({ services, action, to }, productsPage);
 }
 
 function registerCouponPages({ services, view, action, page, to, noticeOf }: PanelRouting) {

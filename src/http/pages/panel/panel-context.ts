@@ -68,8 +68,11 @@ async function sendPanelPage(
   return sendPage(reply, {
     status: options.status ?? 200,
     title: `${title} · ${environment === 'sandbox' ? 'Sandbox' : 'Production'}`,
-    // The panel's script (src/http/pages/browser/panel.ts), and on Settings the logo upload's.
-    script: section === 'settings' ? pageScript('panel') + pageScript('logo-upload') : pageScript('panel'),
+    // The panel's script (src/http/pages/browser/panel.ts), on Settings the logo upload's, on Products the image upload's.
+    script:
+      pageScript('panel') +
+      (section === 'settings' ? pageScript('logo-upload') : '') +
+      (section === 'products' ? pageScript('product-image-upload') : ''),
     style: PANEL_STYLE,
     styleAttributes: options.styleAttributes,
     body: panelPage(

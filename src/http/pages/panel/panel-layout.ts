@@ -25,6 +25,10 @@ export const sectionOf = (path: string): Section =>
 export const NOTICES: Record<string, string> = {
   product: 'The product is created.',
   'product-saved': 'The product is saved.',
+  'product-archived': 'The product is archived: nobody can buy it now; its subscriptions go on renewing.',
+  'product-unarchived': 'The product is on sale again.',
+  'product-image': 'The product image is saved.',
+  'product-image-removed': 'The product image is removed.',
   coupon: 'The coupon is created.',
   'coupon-revoked': 'The coupon is revoked.',
   settings: 'The settings are saved.',
@@ -124,7 +128,7 @@ a.button{display:inline-block;padding:.6rem 1rem;border-radius:.5rem;border:1px 
 .pager{display:flex;gap:1rem;align-items:center;margin:1rem 0}.st{display:inline-block;padding:.05rem .5rem;border-radius:1rem;background:#eef0f3;font-size:.85rem;white-space:nowrap}
 .st.good{background:#ecfdf3;color:var(--ok)}.st.warn{background:#fff4e5;color:#8a5a00}.st.bad{background:#fef3f2;color:var(--bad)}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere;min-width:0}
-.content form.narrow,.content div.narrow{max-width:30rem}img.logo-now{max-height:48px;max-width:160px;vertical-align:middle}.content .box{max-width:48rem}
+.content form.narrow,.content div.narrow{max-width:30rem}img.logo-now{max-height:48px;max-width:160px;vertical-align:middle}img.product-image-now{max-height:96px;max-width:160px;vertical-align:middle;border-radius:.3rem}.content .box{max-width:48rem}
 .kinds{list-style:none;padding:0;margin:.6rem 0;max-width:48rem}.kinds li{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:center;justify-content:space-between;border-top:1px solid var(--line);padding:.35rem 0}
 .kinds label.check{margin:.3rem 0;flex:1 1 20rem}.kinds .inline button{margin-top:0}
 table.sent-emails td{overflow-wrap:anywhere}.sent-emails .at{display:block;font-size:.85rem;color:var(--muted)}tr.failed td{background:#fef3f2}tr.failed .st.bad{background:var(--bad);color:#fff;font-weight:600}tr.failed td:first-child{box-shadow:inset 3px 0 0 var(--bad)}.why{display:block;font-size:.85rem;color:var(--muted);overflow-wrap:anywhere}tr.failed .why{color:var(--bad)}

@@ -8,6 +8,7 @@ import { registerLogoUpload } from './logo-upload.ts';
 import { registerOverviewPage } from './overview-routes.ts';
 import { registerPanelAuth, registerSignOut } from './panel-auth-routes.ts';
 import { registerPayoutPages } from './payout-routes.ts';
+import { registerProductImageUpload } from './product-image-upload.ts';
 import { panelRouting } from './panel-context.ts';
 import { cookieOf, SESSION_COOKIE } from './panel-cookies.ts';
 import { registerSettingsPages } from './settings-routes.ts';
@@ -35,6 +36,10 @@ export function registerPanel(app: HttpApp, { services }: { services: Services }
   registerDeveloperPages(routing);
   registerSettingsPages(routing);
   registerLogoUpload(app, {
+    services,
+    sessionOf: (request) => services.panel.session(cookieOf(request, SESSION_COOKIE)),
+  });
+  registerProductImageUpload(app, {
     services,
     sessionOf: (request) => services.panel.session(cookieOf(request, SESSION_COOKIE)),
   });

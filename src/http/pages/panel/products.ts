@@ -3,6 +3,7 @@ import { formatForBuyer, formatMinor, usdFirst } from '../../../domain/money/ind
 import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import { csrfField } from './panel-layout.ts';
+import { archiveForm, descriptionField, productImageForm } from './product-form-fields.ts';
 import { FREQUENCY_WORDS, frequencyWord, typeWord } from './words.ts';
 
 /** Prices by currency, USD first: the order vendors entered them in is not kept. */
@@ -56,11 +57,12 @@ function productRow(p: Product, view: ProductsView): Html {
   <p>Script for your page <button type="button" class="link" data-copy="snippet-${p.id}">Copy</button></p><pre id="snippet-${p.id}" data-testid="snippet">${snippet}</pre>
   <details${typed ? html` open` : ''}><summary>Edit</summary><form method="post" action="/panel/products/edit?env=${view.environment}" class="narrow">${csrfField(view.csrf)}<input type="hidden" name="id" value="${p.id}">
     <label for="name-${p.id}">Name</label><input id="name-${p.id}" name="name" value="${typed?.name ?? p.name}" required maxlength="200">
+    ${descriptionField(p, typed)}
     <label for="prices-${p.id}">Net prices, USD required</label><input id="prices-${p.id}" name="prices" value="${typed?.prices ?? priceText(p.prices)}" required>
     ${p.type === 'SUBSCRIPTION' ? html`<label for="trial-${p.id}">Trial days</label><input id="trial-${p.id}" name="trialDays" inputmode="numeric" value="${typed?.trialDays ?? String(p.trialDays)}">` : ''}
     <label class="check"><input type="checkbox" name="licences" value="yes"${(typed ? typed.licences === 'yes' : p.issuesLicences) ? html` checked` : ''}> Issue a licence key with each purchase</label>
     <p class="muted">New prices apply to new purchases and to renewals from now on.</p>
-    <button type="submit">Save the product</button></form></details>${switchesForm(p, view)}</section>`;
+    <button type="submit">Save the product</button></form></details>${switchesForm(p, view)}${productImageForm(p, view)}${archiveForm(p, view)}</section>`;
 }
 
 export function productsContent(view: ProductsView): Html {
@@ -71,6 +73,7 @@ export function productsContent(view: ProductsView): Html {
   return html`${view.products.length ? view.products.map((p) => productRow(p, view)) : html`<p class="muted">No ${env} products yet.</p>`}
   <details class="box"${f || !view.products.length ? html` open` : ''}><summary>New product</summary><form method="post" action="/panel/products?env=${env}" class="narrow">${csrfField(view.csrf)}
     <label for="name">Name</label><input id="name" name="name" required maxlength="200" value="${f?.name ?? ''}">
+    ${descriptionField(undefined, f)}
     <label for="type">Type</label><select id="type" name="type">${option('ONETIME', 'One-time purchase', f?.type)}${option('SUBSCRIPTION', 'Subscription', f?.type)}${option('VAULTED', 'Saved card (charged by you later)', f?.type)}</select>
     <label for="frequency">Charged (subscriptions)</label><select id="frequency" name="frequency">${(['MONTHLY', 'YEARLY', 'HALF_YEARLY', 'WEEKLY', 'DAILY'] as const).map((k) => option(k, FREQUENCY_WORDS[k], f?.frequency))}</select>
     <label for="trialDays">Trial days (subscriptions)</label><input id="trialDays" name="trialDays" inputmode="numeric" value="${f?.trialDays ?? '0'}">
