@@ -181,6 +181,8 @@ for (const kind of await storeKinds()) {
         'NOT_FOUND',
       );
       assertError(await v.api('/v1/cancel-subscription/TC-TR_0000', { method: 'POST' }), 404, 'NOT_FOUND');
+      assertError(await v.api('/v1/pause-subscription/TC-TR_0000', { method: 'POST' }), 404, 'NOT_FOUND');
+      assertError(await v.api('/v1/resume-subscription/TC-TR_0000', { method: 'POST' }), 404, 'NOT_FOUND');
       assertError(await v.api('/v1/refund-transaction/TC-TR_0000', { method: 'POST' }), 404, 'NOT_FOUND');
       assertError(await v.api('/v1/changed-transactions/TC-TR_0000', { method: 'POST' }), 404, 'NOT_FOUND');
       assertError(
@@ -505,6 +507,8 @@ for (const kind of await storeKinds()) {
         { method: 'GET', path: (s) => `/sandbox/v1/transaction/${s}` },
         { method: 'POST', path: (s) => `/sandbox/v1/transaction/${s}`, body: true }, // assign e-mail and update payload
         { method: 'POST', path: (s) => `/sandbox/v1/cancel-subscription/${s}` },
+        { method: 'POST', path: (s) => `/sandbox/v1/pause-subscription/${s}`, body: true },
+        { method: 'POST', path: (s) => `/sandbox/v1/resume-subscription/${s}` },
         { method: 'POST', path: (s) => `/sandbox/v1/refund-transaction/${s}` },
         { method: 'GET', path: (s) => `/sandbox/v1/changed-transactions?limit=${s}` },
         { method: 'POST', path: (s) => `/sandbox/v1/changed-transactions/${s}` },
@@ -610,6 +614,8 @@ for (const kind of await storeKinds()) {
       }
       for (const path of [
         `/sandbox/v1/cancel-subscription/${vaultedId}`,
+        `/sandbox/v1/pause-subscription/${vaultedId}`,
+        `/sandbox/v1/resume-subscription/${vaultedId}`,
         `/sandbox/v1/refund-transaction/${txId}`,
         `/sandbox/v1/changed-transactions/${txId}`,
       ]) {
