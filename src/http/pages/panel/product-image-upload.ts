@@ -16,7 +16,7 @@ const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(
 /** The answers a refused upload gets, worded for a product image rather than for a form. */
 const WORDING: Partial<Record<string, [title: string, text: string]>> = {
   UNSUPPORTED_MEDIA_TYPE: [
-    'Not a product image',
+    'Not a form or a product image',
     'A product image must be a PNG, JPEG or WebP image, sent as image/png, image/jpeg or image/webp.',
   ],
   BODY_TOO_LARGE: ['The image is too large', 'A product image may have 1 MB at most.'],
