@@ -9,6 +9,7 @@ import { portalMutants } from './mutants-portal.ts';
 import { documentLanguageMutants } from './mutants-documents-i18n.ts';
 import { panelDetailMutants } from './mutants-panel-detail.ts';
 import { paymentMethodMutants } from './mutants-payment-methods.ts';
+import { productFormMutants } from './mutants-product-form.ts';
 export type { Mutant } from './mutant.ts';
 
 const FAULTS = 'test/faults/money-faults.test.ts';
@@ -1758,4 +1759,5 @@ export const mutants: Mutant[] = [
     tests: ['test/webhooks/webhook-log-purge.test.ts'],
   },
   ...[checkoutLanguageMutants, portalMutants, documentLanguageMutants, panelDetailMutants, paymentMethodMutants].flat(),
+  ...productFormMutants,
 ];
