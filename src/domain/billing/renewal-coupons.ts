@@ -1,7 +1,7 @@
-import { discountedNet, discountsPeriod } from '../catalog/index.ts';
 import type { ExchangeRates } from '../money/index.ts';
 import type { Coupon } from '../model.ts';
 import type { DueTransaction, Repositories } from '../ports.ts';
+import { discountedNet, discountsPeriod } from '../tax/index.ts';
 import { scopeOf } from './billing-context.ts';
 
 /**

@@ -105,17 +105,6 @@ export async function couponTerms(
   };
 }
 
-/**
- * Whether the coupon discounts the subscription's payment of billing period `period` (the schedule's
- * number: 0 is the first payment, at checkout or when a trial ends). N periods count from the first
- * payment, so a 3-period coupon discounts periods 0, 1 and 2, and the fourth payment is in full.
- */
-export function discountsPeriod(coupon: Pick<Coupon, 'duration' | 'durationPeriods'>, period: number): boolean {
-  if (coupon.duration === 'forever') return true;
-  const periods = coupon.duration === 'repeating' ? (coupon.durationPeriods ?? 1) : 1;
-  return period < periods;
-}
-
 /** The cap on one e-mail's redemptions: a first-purchase-only coupon is used once per e-mail at most. */
 export const customerCap = (coupon: Pick<Coupon, 'maxPerCustomer' | 'firstPurchaseOnly'>): number | null =>
   coupon.firstPurchaseOnly ? Math.min(coupon.maxPerCustomer ?? 1, 1) : coupon.maxPerCustomer;
