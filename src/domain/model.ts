@@ -206,6 +206,8 @@ export interface CustomizedProduct {
   userMail: string | null;
   prices: Record<string, number>;
   createdAt: string;
+  /** Seats the link sells, fixed (docs/decisions.md §39); absent or null: the buyer chooses, as on the product's checkout. */
+  quantity?: number | null;
 }
 
 /** A discount code of one product: a percentage, or fixed amounts by currency (USD required). */

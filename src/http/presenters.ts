@@ -53,6 +53,7 @@ export function listedTransaction(t: Transaction) {
     payload: t.payload,
     whoCanceled: t.whoCanceled,
     ...amounts(t),
+    quantity: t.quantity,
     ...pauseField(t),
   };
 }
@@ -66,6 +67,7 @@ export function transactionWithEntries(t: Transaction, entries: readonly LedgerE
     payload: t.payload,
     whoCanceled: t.whoCanceled,
     ...amounts(t),
+    quantity: t.quantity,
     ...pauseField(t),
     entries: entries.map(entry),
   };

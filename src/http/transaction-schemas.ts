@@ -97,6 +97,14 @@ const amountFields = {
 
 const headFields = { id: f.id, createDate: f.createDate, email: f.email };
 
+/** opentill's own (docs/decisions.md §39): an addition a client of the seed ignores. */
+const Quantity = Type.Integer({
+  minimum: 1,
+  description:
+    "opentill's own: seats bought; 1 unless the product is sold per seat. netPrice and tax are for all of them.",
+  examples: [1],
+});
+
 const commonFields = {
   productId: f.productId,
   productName: f.productName,
@@ -141,6 +149,7 @@ export const ListedTransaction = Type.Object(
     nextCharge: f.nextCharge,
     ...tailFields,
     ...amountFields,
+    quantity: Quantity,
     pause: Type.Optional(PauseInfo),
   },
   { description: 'A transaction as the by-e-mail list gives it.' },
@@ -153,6 +162,7 @@ export const TransactionWithEntries = Type.Object(
     ...commonFields,
     ...tailFields,
     ...amountFields,
+    quantity: Quantity,
     pause: Type.Optional(PauseInfo),
     entries: Type.Array(Entry, {
       description: 'Its ledger entries, oldest first.',

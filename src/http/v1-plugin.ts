@@ -12,12 +12,13 @@ import { checkLicenceRoute } from './routes/v1/check-licence.ts';
 import { pauseSubscriptionRoutes } from './routes/v1/pause-subscription.ts';
 import { customizeProductRoute } from './routes/v1/customize-product.ts';
 import { hostedUrlRoutes } from './routes/v1/hosted-urls.ts';
-import { productRoutes } from './routes/v1/products.ts';
 import { licenceRoutes } from './routes/v1/licences.ts';
+import { productRoutes } from './routes/v1/products.ts';
 import { readTransactionRoutes } from './routes/v1/read-transactions.ts';
 import { refundTransactionRoute } from './routes/v1/refund-transaction.ts';
 import { sandboxClockRoutes } from './routes/v1/sandbox-clock.ts';
 import { updateTransactionRoutes } from './routes/v1/update-transaction.ts';
+import { updateQuantityRoute } from './routes/v1/update-quantity.ts';
 import type { EnvironmentContext, HttpApp } from './http-app.ts';
 
 const ROUTES = [
@@ -32,10 +33,11 @@ const ROUTES = [
   productRoutes,
   chargeVaultedRoute,
   checkLicenceRoute,
+  licenceRoutes,
   sandboxClockRoutes,
+  updateQuantityRoute,
 ];
 
-  licenceRoutes,
 const loginOf = (request: FastifyRequest) => {
   const header = request.headers.authorization ?? '';
   const colon = header.indexOf(':');
@@ -58,11 +60,11 @@ export async function v1Plugin(app: HttpApp, context: EnvironmentContext) {
     keyGenerator: (r) => `authfail:${r.ip}`,
   });
   const idempotency = idempotencyHooks(services.idempotency);
+  const keyAccess = licenceKeyAccess(app, context);
 
   app.decorateRequest('scope', null as never);
   app.decorateRequest('idempotencyKey', null);
 
-  const keyAccess = licenceKeyAccess(app, context);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     // A licence key sent alone (licence-key-access.ts) is limited per address, not per credential.
     const keyScope = await keyAccess(request);

@@ -201,6 +201,7 @@ export function customizedProductsStore(db: Executor): Repositories['customizedP
           user_mail: p.userMail,
           prices_json: JSON.stringify(p.prices),
           created_at: p.createdAt,
+          quantity: p.quantity ?? null,
         })
         .execute();
     },
@@ -226,6 +227,7 @@ export function customizedProductsStore(db: Executor): Repositories['customizedP
         userMail: row.user_mail,
         prices: JSON.parse(row.prices_json) as Record<string, number>,
         createdAt: row.created_at,
+        quantity: row.quantity == null ? null : Number(row.quantity),
       };
       return product;
     },

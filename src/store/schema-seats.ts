@@ -8,6 +8,11 @@ export interface ProductSeatColumns {
   seat_tiers_json: string | null;
 }
 
+/** The seats a customized product's link sells, fixed; null: the buyer chooses. */
+export interface CustomizedProductSeatColumns {
+  quantity: number | null;
+}
+
 /** Seats bought; the transaction's net amounts are for all of them. */
 export interface TransactionSeatColumns {
   quantity: Generated<number>;

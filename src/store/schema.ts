@@ -8,7 +8,7 @@ import type {
   PortalSettingsTable,
   PortalSignInsTable,
 } from './schema-portal.ts';
-import type { ProductSeatColumns, TransactionSeatColumns } from './schema-seats.ts';
+import type { CustomizedProductSeatColumns, ProductSeatColumns, TransactionSeatColumns } from './schema-seats.ts';
 import type { TransactionPauseColumns } from './schema-pause.ts';
 import type { LicenceActivationColumns, LicenceActivationTables, ProductActivationColumns } from './schema-licences.ts';
 import type { ProductImageColumns, ProductImagesTable } from './schema-product-images.ts';
@@ -87,7 +87,7 @@ export interface ProductPricesTable {
   amount_minor: number;
 }
 
-export interface CustomizedProductsTable {
+export interface CustomizedProductsTable extends CustomizedProductSeatColumns {
   id: string;
   vendor_id: string;
   environment: string;

@@ -63,6 +63,7 @@ for (const kind of await storeKinds()) {
         createDate: '2031-03-01T10:00:00.000Z',
         archived: false,
         archivedAt: null,
+        seats: null,
       };
       assert.deepEqual(product, expected);
       assert.deepEqual((await v.api(`/v1/products/${product.id}`)).json, expected);

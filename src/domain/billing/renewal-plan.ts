@@ -1,11 +1,11 @@
 import { periodStartOf } from './billing-period.ts';
 import { scopeOf, type BillingContext } from './billing-context.ts';
-import type { ExchangeRates } from '../money/index.ts';
 import { renewalDiscount } from './renewal-coupons.ts';
-import { vendorFeeTerms, type FeeTerms } from '../payments/index.ts';
+import type { ExchangeRates } from '../money/index.ts';
 import type { Coupon } from '../model.ts';
+import { vendorFeeTerms, type FeeTerms } from '../payments/index.ts';
 import type { DueSubscription, DueTransaction, Repositories } from '../ports.ts';
-import { listPrice, quotePrice, type PriceQuote } from '../tax/index.ts';
+import { listPrice, quotePrice, seatUnitPrices, type PriceQuote } from '../tax/index.ts';
 
 /** What billing does about one due subscription, decided before any gateway is asked. */
 export type Plan =
@@ -68,16 +68,18 @@ function stepTime(ctx: BillingContext, t: DueTransaction): Date {
   return new Date(Math.min(vendorNow.getTime(), Math.max(Date.parse(t.nextCharge), real.getTime())));
 }
 
+/** The offer's unit prices now for the subscription's seats (the tier its quantity falls in, docs/decisions.md §39). */
 async function pricesOf(repos: Repositories, t: DueTransaction, { prices: cache }: PriceCache) {
   const id = t.customizedProductId ?? t.productId;
-  if (!cache.has(id)) {
+  const key = `${id}:${t.quantity}`;
+  if (!cache.has(key)) {
     const scope = scopeOf(t);
     const offer = t.customizedProductId
       ? await repos.customizedProducts.find(scope, id)
       : await repos.products.find(scope, id);
-    cache.set(id, offer?.prices);
+    cache.set(key, offer && seatUnitPrices(offer, t.quantity, !!t.customizedProductId));
   }
-  return cache.get(id);
+  return cache.get(key);
 }
 
 /** The step due for one claimed subscription: end it, clear it, hold it, or charge its period at today's price. */
@@ -107,6 +109,7 @@ export async function planStep(
       reverseCharge: t.reverseCharge,
       allowConversion: RENEWALS_CONVERT,
       rates: ctx.deps.rates,
+      quantity: t.quantity,
       // The purchase's coupon, for the periods its duration covers (renewal-coupons.ts).
       discount: await renewalDiscount(repos, t, prices.coupons, ctx.deps.rates),
     });

@@ -6,6 +6,7 @@ import { parsePriceList } from '../money/index.ts';
 import { SaleRefused } from '../production-access.ts';
 import { activationLimitField } from './activation-limit.ts';
 import type { CatalogDeps } from './catalog-deps.ts';
+import { parseSeatPricing, updatedSeats } from './seats.ts';
 
 /**
  * A product as the panel, the CLI and the API's `POST /v1/products` give it: every one of them is
@@ -18,10 +19,12 @@ export interface NewProduct {
   chargeFrequency?: string | undefined;
   trialDays?: number | undefined;
   issuesLicences?: boolean | undefined;
-  /** As the API takes them: [{currency, value}] with net prices; USD mandatory. */
   /** Instances each licence key may be activated on; null or absent: no limit (docs/decisions.md §40). */
   activationLimit?: number | null | undefined;
+  /** As the API takes them: [{currency, value}] with net prices; USD mandatory. */
   prices: unknown;
+  /** Sold per seat: {minQuantity, maxQuantity, tiers}; null or absent: one per purchase (docs/decisions.md §39). */
+  seats?: unknown;
 }
 
 /** What an update may change; a field left out keeps its value. The type never changes. */
@@ -83,6 +86,7 @@ export async function createProduct(deps: CatalogDeps, scope: Scope, input: NewP
   const chargeFrequency = frequencyOf(type, input.chargeFrequency);
   const trialDays = input.trialDays ?? 0;
   checkTrial(trialDays, type);
+  const prices = parsePriceList(input.prices);
   const product: Product = {
     id: newId('product'),
     vendorId: scope.vendorId,
@@ -93,15 +97,16 @@ export async function createProduct(deps: CatalogDeps, scope: Scope, input: NewP
     chargeFrequency,
     trialDays,
     issuesLicences: input.issuesLicences === undefined ? false : licencesFlag(input.issuesLicences),
-    prices: parsePriceList(input.prices),
+    prices,
+    seats: input.seats === undefined ? null : parseSeatPricing(input.seats, prices),
     createdAt: deps.clock.now().toISOString(),
     archivedAt: null,
+    activationLimit: input.activationLimit === undefined ? null : activationLimitField(input.activationLimit),
   };
   // The product and its prices are written together, or neither is.
   await deps.store.transaction((repos) => repos.products.insert(product));
   return product;
 }
-    activationLimit: input.activationLimit === undefined ? null : activationLimitField(input.activationLimit),
 
 /** One product of the scope, archived or not; another vendor's or environment's is not found. */
 export async function readProduct(deps: CatalogDeps, scope: Scope, id: string): Promise<Product> {

@@ -2,3 +2,4 @@ export * from './checkout.ts';
 export * from './due-today.ts';
 export * from './purchases.ts';
 export * from './transactions.ts';
+export * from './seat-changes.ts';

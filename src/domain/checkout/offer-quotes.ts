@@ -1,9 +1,9 @@
 import type { Offer } from '../catalog/index.ts';
-import { discountedNet, requireOnSale } from '../catalog/index.ts';
+import { discountedNet, purchaseQuantity, requireOnSale } from '../catalog/index.ts';
 import type { Coupon, Scope, Vendor } from '../model.ts';
 import { sellerCountryOf } from '../production-access.ts';
 import type { ExchangeRates } from '../money/index.ts';
-import { localCurrencyOf, quotePrice, type PriceQuote, type UsSalesTaxTable } from '../tax/index.ts';
+import { localCurrencyOf, quotePrice, seatUnitPrices, type PriceQuote, type UsSalesTaxTable } from '../tax/index.ts';
 import { requireCountry } from '../validation.ts';
 import { businessTax, type BusinessTax } from './business-buyers.ts';
 import { dueToday, type DueToday } from './due-today.ts';
@@ -26,11 +26,14 @@ export function priceOffer(
   context: PricingContext,
   currency?: string,
   coupon?: Coupon,
+  quantity = 1,
 ): PriceQuote {
   const { rates } = context;
   return quotePrice({
     discount: coupon ? (netMinor, paidIn) => discountedNet(netMinor, paidIn, coupon, rates) : undefined,
-    prices: offer.product.prices,
+    // Per seat: the unit price of the tier the quantity falls in, times the quantity (docs/decisions.md §39).
+    prices: seatUnitPrices(offer.product, quantity, offer.customized !== null),
+    quantity,
     currency: currency ?? localCurrencyOf(locality.country) ?? 'USD',
     country: locality.country,
     region: locality.region ?? null,
@@ -74,10 +77,19 @@ export async function quoteOffer(
   locality: Locality,
   couponCode?: string,
   vatId?: string,
-): Promise<{ offer: Offer; quote: PriceQuote; today: DueToday; coupon: Coupon | null; business: BusinessTax | null }> {
+  quantity?: unknown,
+): Promise<{
+  offer: Offer;
+  quote: PriceQuote;
+  today: DueToday;
+  coupon: Coupon | null;
+  business: BusinessTax | null;
+  quantity: number;
+}> {
   const offer = await deps.catalog.resolveOffer(scope, productId);
   // A price is shown only for what is sold: an archived product's is refused (docs/decisions.md §28).
   requireOnSale(offer.product);
+  const seats = offerQuantity(offer, quantity);
   const coupon = couponCode ? await deps.coupons.redeemable(scope, offer.product.id, couponCode) : null;
   const seller = await sellerOf(deps, scope);
   const country = requireCountry(locality.country);
@@ -88,6 +100,12 @@ export async function quoteOffer(
     pricingFor(deps, seller, business),
     locality.currency,
     coupon ?? undefined,
+    seats,
   );
-  return { offer, coupon, business, quote, today: dueToday(offer, quote.totalMinor) };
+  return { offer, coupon, business, quote, today: dueToday(offer, quote.totalMinor), quantity: seats };
+}
+
+/** The seats of a purchase of this offer: a customized product's own quantity, else the buyer's, in the product's range. */
+export function offerQuantity(offer: Offer, requested: unknown): number {
+  return purchaseQuantity(offer.product, offer.customized?.quantity ?? requested);
 }

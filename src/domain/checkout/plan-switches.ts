@@ -11,6 +11,8 @@ export interface PlanSwitch {
   productId: string;
   email: string;
   atPeriodEnd: boolean;
+  /** A change of seats (docs/decisions.md §39): the new subscription's quantity; absent, the old one's. */
+  quantity?: number | undefined;
 }
 
 /** A period's nominal length in days, to compare prices of plans billed at different intervals. */
@@ -49,7 +51,8 @@ export async function switchPlan(purchasing: Purchasing, scope: Scope, request: 
   const old = await deps.store.transactions.find(scope, request.oldId);
   if (!old || old.type !== 'SUBSCRIPTION') throw invalidState('Only a subscription can change its plan.');
   // A subscription switches once (it is no longer active after): its id and the plan make the key.
-  const key = `switch:${old.id}:${request.productId}`;
+  const key =
+    request.quantity === undefined ? `switch:${old.id}:${request.productId}` : `seats:${old.id}:${request.quantity}`;
   const earlier = await deps.store.chargeAttempts.findByKey(key);
   if (earlier) return resume(purchasing, scope, earlier);
   const method = old.paymentMethodId ? await deps.store.paymentMethods.find(old.paymentMethodId) : undefined;
@@ -70,6 +73,7 @@ export async function switchPlan(purchasing: Purchasing, scope: Scope, request: 
     payload: old.payload,
     locale: old.locale ?? undefined,
     replaces: { transactionId: old.id, atPeriodEnd: request.atPeriodEnd },
+    quantity: request.quantity ?? old.quantity,
   });
   const { id: _id, ...card } = method;
   const plan: PurchasePlan = { ...prepared.plan, token: method.token, card };

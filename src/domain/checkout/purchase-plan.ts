@@ -9,7 +9,7 @@ import type { PriceQuote } from '../tax/index.ts';
 import { requireCountry, requireEmail, requirePayload } from '../validation.ts';
 import { businessTax, requireBusinessDetails, type BusinessTax } from './business-buyers.ts';
 import { newLicenceKey } from './licence-keys.ts';
-import { priceOffer, pricingFor, sellerFrom } from './offer-quotes.ts';
+import { offerQuantity, priceOffer, pricingFor, sellerFrom } from './offer-quotes.ts';
 import { firstBilling, openingState, type Opening } from './opening-state.ts';
 import type { PurchaseDeps, PurchaseRequest } from './purchase-request.ts';
 import { dueToday } from './due-today.ts';
@@ -35,6 +35,8 @@ interface Checked {
   businessName: string | null;
   buyerAddress: string | null;
   quote: PriceQuote;
+  /** Seats bought (docs/decisions.md §39). */
+  quantity: number;
   migration: Migration | null;
   now: Date;
 }
@@ -57,6 +59,7 @@ export async function prepare(
   }
   const country = requireCountry(request.country);
   const payload = requirePayload(customized?.payload ?? request.payload ?? null);
+  const quantity = offerQuantity(offer, request.quantity);
   const coupon = request.coupon ? await deps.coupons.redeemable(scope, product.id, request.coupon, { email }) : undefined;
   const seller = sellerFrom(deps, vendor);
   const business = await businessTax(deps, request.vatId, country, seller.country);
@@ -67,6 +70,7 @@ export async function prepare(
     pricingFor(deps, seller, business),
     request.currency,
     coupon,
+    quantity,
   );
   requireShownPrice(quote, request.expectedTotal);
   const gateway = deps.gateways[scope.environment];
@@ -87,7 +91,19 @@ export async function prepare(
         request.replaces?.atPeriodEnd,
       )
     : null;
-  const checked = { scope, request, offer, email, country, payload, business, businessName, buyerAddress, quote };
+  const checked = {
+    scope,
+    request,
+    offer,
+    email,
+    country,
+    payload,
+    business,
+    businessName,
+    buyerAddress,
+    quote,
+    quantity,
+  };
   const prepared = planOf({ ...checked, migration, now }, gateway.provider);
   // Held with its attempt, applied by its renewals (coupon-redemptions.ts, docs/decisions.md §38).
   prepared.plan.transaction.couponId = coupon?.id ?? null;
@@ -181,7 +197,7 @@ function openedTransaction(
         .join(' ')
         .slice(0, 200) || null,
     cancelReason: null,
-    quantity: 1,
+    quantity: checked.quantity,
     productName: product.name,
     type: product.type,
     status,

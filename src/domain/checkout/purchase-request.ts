@@ -66,6 +66,8 @@ export interface PurchaseRequest {
   attemptKey?: string | undefined;
   /** The language the buyer saw the checkout in (a supported locale tag); kept on the transaction. */
   locale?: string | undefined;
+  /** Seats (docs/decisions.md §39): as typed or preset; none is the product's minimum. */
+  quantity?: unknown;
   /** The portal's plan switch (docs/decisions.md §34): the subscription this purchase replaces, now or at its period's end. */
   replaces?: { transactionId: string; atPeriodEnd: boolean } | undefined;
 }

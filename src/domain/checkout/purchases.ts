@@ -3,6 +3,7 @@ import { startBrowserPayment } from './browser-payments.ts';
 import { purchaseWithCard } from './card-purchases.ts';
 import { quoteOffer } from './offer-quotes.ts';
 import { switchPlan, type PlanSwitch } from './plan-switches.ts';
+import { changeSeats, type SeatChange } from './seat-changes.ts';
 import { purchaseBooking } from './purchase-booking.ts';
 import { purchaseStatus } from './purchase-outcomes.ts';
 import type {
@@ -48,8 +49,14 @@ export function purchaseService(deps: PurchaseDeps) {
      * The offer behind a product or customized-product id, priced for a customer at `locality` (and,
      * with `vatId`, a business buyer: `business` says whether the ID is valid and reverse charge applies).
      */
-    quote: (scope: Scope, productId: string, locality: Locality, couponCode?: string, vatId?: string) =>
-      quoteOffer(deps, scope, productId, locality, couponCode, vatId),
+    quote: (
+      scope: Scope,
+      productId: string,
+      locality: Locality,
+      couponCode?: string,
+      vatId?: string,
+      quantity?: unknown,
+    ) => quoteOffer(deps, scope, productId, locality, couponCode, vatId, quantity),
 
     /**
      * A purchase whose card was typed into opentill's form (the sandbox's virtual cards): tokenize,
@@ -70,6 +77,9 @@ export function purchaseService(deps: PurchaseDeps) {
 
     /** A customer's switch of a subscription to another plan in the portal, with its card (plan-switches.ts). */
     switchPlan: (scope: Scope, request: PlanSwitch): Promise<PurchaseResult> => switchPlan(purchasing, scope, request),
+
+    /** More seats now, fewer at the paid period's end, through the migration (seat-changes.ts). */
+    changeSeats: (scope: Scope, request: SeatChange) => changeSeats(purchasing, scope, request),
   };
 }
 

@@ -24,6 +24,7 @@ export type DueTransaction = Pick<
   | 'couponId'
   | 'reverseCharge'
   | 'postalCode'
+  | 'quantity'
   | 'currency'
   | 'nextCharge'
   | 'billing'

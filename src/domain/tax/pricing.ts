@@ -1,4 +1,5 @@
 import { invalidInput } from '../errors.ts';
+import type { SeatPricing } from '../model.ts';
 import type { ExchangeRates } from '../money/index.ts';
 import { divideRoundHalfUp, minorRate, formatDecimal, formatMinor, multiplyByRate, safeMinor } from '../money/index.ts';
 import { REVERSE_CHARGE, taxRateFor, type UsSalesTaxTable } from './tax-rates.ts';
@@ -37,24 +38,38 @@ export interface QuoteRequest {
   reverseCharge?: boolean | undefined;
   allowConversion: boolean;
   rates: ExchangeRates;
+  /** Seats bought (docs/decisions.md §39): `prices` are per seat, the list net is for all of them. Default 1. */
+  quantity?: number | undefined;
   /** The net price after a discount, given the list net price in the chosen currency. */
   discount?: ((netMinor: number, currency: string) => number) | undefined;
 }
 
 /** The list net price (before any discount and tax) and the currency it is in: the one asked for when it can be offered, else USD. */
-export function listPrice(request: Pick<QuoteRequest, 'prices' | 'currency' | 'allowConversion' | 'rates'>): {
+export function listPrice(
+  request: Pick<QuoteRequest, 'prices' | 'currency' | 'allowConversion' | 'rates' | 'quantity'>,
+): {
   currency: string;
   netMinor: number;
 } {
   const usd = request.prices.USD;
   if (usd === undefined) throw invalidInput('A USD price is required.');
   const currency = chooseCurrency(request);
-  return { currency, netMinor: request.prices[currency] ?? convertFromUsd(usd, currency, request.rates) };
+  const unit = request.prices[currency] ?? convertFromUsd(usd, currency, request.rates);
+  return { currency, netMinor: timesQuantity(unit, request.quantity, currency) };
+}
+
+/** A unit price times the seats, exact (BigInt): the unit is converted and rounded once, before multiplying. */
+function timesQuantity(unitMinor: number, quantity: number | undefined, currency: string): number {
+  if (quantity === undefined || quantity === 1) return unitMinor;
+  return safeMinor(
+    BigInt(unitMinor) * BigInt(quantity),
+    () => `${quantity} seats at ${formatMinor(unitMinor, currency)} ${currency}`,
+  );
 }
 
 export function quotePrice(request: QuoteRequest): PriceQuote {
   const { currency, netMinor: listNetMinor } = listPrice(request);
-  const usd = request.prices.USD!;
+  const usd = timesQuantity(request.prices.USD!, request.quantity, 'USD');
   const netMinor = request.discount ? request.discount(listNetMinor, currency) : listNetMinor;
   const tax = request.reverseCharge
     ? REVERSE_CHARGE
@@ -76,6 +91,22 @@ export function quotePrice(request: QuoteRequest): PriceQuote {
     netUsdMinor: request.discount ? request.discount(usd, 'USD') : usd,
     ...(tax.estimated ? { taxEstimated: true } : {}),
   };
+}
+
+/**
+ * The unit net prices for `quantity` seats (docs/decisions.md §39): volume pricing, every seat at the
+ * tier the total falls in; below the first tier, the product's own prices.
+ */
+export function seatUnitPrices(
+  product: { prices: Record<string, number>; seats?: SeatPricing | null | undefined },
+  quantity: number,
+  customized = false,
+): Record<string, number> {
+  // A customized product's prices are the vendor's own deal: one unit price whatever the quantity.
+  if (customized || !product.seats) return product.prices;
+  let prices = product.prices;
+  for (const tier of product.seats.tiers) if (quantity >= tier.fromQuantity) prices = tier.prices;
+  return prices;
 }
 
 function chooseCurrency(request: Pick<QuoteRequest, 'prices' | 'currency' | 'allowConversion' | 'rates'>): string {

@@ -7,6 +7,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('products').addColumn('seat_min_quantity', 'integer').execute();
   await db.schema.alterTable('products').addColumn('seat_max_quantity', 'integer').execute();
   await db.schema.alterTable('products').addColumn('seat_tiers_json', 'text').execute();
+  await db.schema.alterTable('customized_products').addColumn('quantity', 'integer').execute();
   await db.schema
     .alterTable('transactions')
     .addColumn('quantity', 'integer', (c) => c.notNull().defaultTo(1))
@@ -15,6 +16,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('transactions').dropColumn('quantity').execute();
+  await db.schema.alterTable('customized_products').dropColumn('quantity').execute();
   await db.schema.alterTable('products').dropColumn('seat_tiers_json').execute();
   await db.schema.alterTable('products').dropColumn('seat_max_quantity').execute();
   await db.schema.alterTable('products').dropColumn('seat_min_quantity').execute();

@@ -88,6 +88,7 @@ export const CreateProductBody = Type.Object(
     issuesLicences: Type.Optional(fields.issuesLicences),
     activationLimit: Type.Optional(fields.activationLimit),
     prices: fields.prices,
+    seats: Type.Optional(SeatsIn),
   },
   {
     additionalProperties: false,
@@ -102,8 +103,9 @@ export const UpdateProductBody = Type.Object(
     chargeFrequency: Type.Optional(fields.chargeFrequency),
     trialDays: Type.Optional(fields.trialDays),
     issuesLicences: Type.Optional(fields.issuesLicences),
-    prices: Type.Optional(fields.prices),
     activationLimit: Type.Optional(fields.activationLimit),
+    prices: Type.Optional(fields.prices),
+    seats: Type.Optional(SeatsIn),
   },
   {
     additionalProperties: false,
@@ -152,9 +154,9 @@ export const ProductBody = Type.Object(
     chargeFrequency: FREQUENCY,
     trialDays: Type.Integer({ description: 'Days of free trial before the first charge.', examples: [14] }),
     issuesLicences: fields.issuesLicences,
+    activationLimit: fields.activationLimit,
     prices: Type.Array(PriceOut, {
       description: 'Net prices, USD first, then by currency code.',
-    activationLimit: fields.activationLimit,
       examples: [
         [
           { currency: 'USD', value: 20, valueS: '20.00' },
@@ -162,6 +164,7 @@ export const ProductBody = Type.Object(
         ],
       ],
     }),
+    seats: SeatsOut,
     paymentLink: Type.String({
       description: 'The hosted checkout of this product: a link you can send or put on a button.',
       examples: ['https://pay.example.com/sandbox/payment/product/TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z'],

@@ -11,6 +11,7 @@ import {
   ProductParams,
   UpdateProductBody,
 } from './product-schemas.ts';
+import { seatsBody } from './seat-schemas.ts';
 
 /** opentill's own: not in the original API (docs/decisions.md §28). */
 const OWN = { 'x-opentill-extension': true, tags: ['products'] } as const;
@@ -25,14 +26,15 @@ function productBody(product: Product, hostedUrl: string): Static<typeof Product
     chargeFrequency: product.chargeFrequency,
     trialDays: product.trialDays,
     issuesLicences: product.issuesLicences,
-    prices: Object.entries(product.prices)
     activationLimit: product.activationLimit,
+    prices: Object.entries(product.prices)
       .sort(([a], [b]) => usdFirst(a, b))
       .map(([currency, minor]) => ({
         currency,
         value: minorToNumber(minor, currency),
         valueS: formatMinor(minor, currency),
       })),
+    seats: seatsBody(product.seats),
     paymentLink: paymentLink(hostedUrl, product.id),
     createDate: product.createdAt,
     archived: product.archivedAt !== null,
