@@ -14,10 +14,17 @@ export interface DueToday {
   card: 'payment' | 'setup' | 'none';
 }
 
-/** Today's part of an offer priced at `totalMinor` (the quote's total). */
-export function dueToday(offer: Pick<Offer, 'product' | 'customized'>, totalMinor: number): DueToday {
+/**
+ * Today's part of an offer priced at `totalMinor` (the quote's total). `replacing`: the purchase replaces
+ * a subscription without a customized link (a portal plan switch, a seat change): a switch all the same.
+ */
+export function dueToday(
+  offer: Pick<Offer, 'product' | 'customized'>,
+  totalMinor: number,
+  replacing = false,
+): DueToday {
   const { product } = offer;
-  const switching = !!offer.customized?.transactionIdToMigrate;
+  const switching = replacing || !!offer.customized?.transactionIdToMigrate;
   const trial = !switching && product.type === 'SUBSCRIPTION' && product.trialDays > 0;
   const charged = !switching && !trial && totalMinor > 0;
   const needsCard = product.type !== 'ONETIME' || totalMinor > 0;

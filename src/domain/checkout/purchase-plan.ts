@@ -60,7 +60,9 @@ export async function prepare(
   const country = requireCountry(request.country);
   const payload = requirePayload(customized?.payload ?? request.payload ?? null);
   const quantity = offerQuantity(offer, request.quantity);
-  const coupon = request.coupon ? await deps.coupons.redeemable(scope, product.id, request.coupon, { email }) : undefined;
+  const coupon = request.coupon
+    ? await deps.coupons.redeemable(scope, product.id, request.coupon, { email })
+    : undefined;
   const seller = sellerFrom(deps, vendor);
   const business = await businessTax(deps, request.vatId, country, seller.country);
   const { businessName, buyerAddress } = requireBusinessDetails(business, country, request);
@@ -124,7 +126,8 @@ function requireShownPrice(quote: PriceQuote, expected: PurchaseRequest['expecte
 function planOf(checked: Checked, provider: string): Prepared {
   const { product, customized } = checked.offer;
   const { request, quote, migration, now } = checked;
-  const today = dueToday(checked.offer, quote.totalMinor);
+  // A plan switch or seat change replaces its subscription: nothing is charged today (docs/decisions.md §39).
+  const today = dueToday(checked.offer, quote.totalMinor, migration !== null);
   const inTrial = today.trial;
   const chargeNow = today.charged;
   const transactionId = newId('transaction', now.getTime());
