@@ -46,7 +46,6 @@ import type { Database, DialectName } from './store/database.ts';
 import { openDatabase } from './store/open-database.ts';
 import { webhookServices, type WebhookOverrides, type WebhookServices } from './services-webhooks.ts';
 import { portalServices } from './services-portal.ts';
-import { pauseService, type PauseService } from './domain/pauses/index.ts';
 
 /**
  * The composition root: one place that wires the store, the gateways and the domain services.
@@ -76,8 +75,6 @@ export interface Services extends WebhookServices {
   readonly licences: ReturnType<typeof licenceService>;
   readonly invoices: ReturnType<typeof invoiceService>;
   readonly portal: ReturnType<typeof portalServices>;
-  /** Pausing and resuming subscriptions (docs/decisions.md §41). */
-  readonly pauses: PauseService;
   readonly panel: ReturnType<typeof panelAccountService>;
   /** The operator's console logins (docs/decisions.md §26). */
   readonly operators: OperatorAccountService;
@@ -365,7 +362,6 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     licences: licenceService({ store, clock }),
     invoices: invoiceService({ store, sellerOfRecord: config.sellerOfRecord }),
     portal: portalServices({ ...base, ...money, secret: config.secret, sellerOfRecord: config.sellerOfRecord }),
-    pauses: pauseService({ store, clock }),
     panel: panelAccountService({
       store,
       clock,

@@ -22,7 +22,6 @@ import type { DashboardRepository } from './ports/dashboard.ts';
 import type { PayoutRepository, TaxRepository } from './ports/books.ts';
 import type { WebhookRepository } from './ports/webhooks.ts';
 import type { PortalRepository } from './ports/portal.ts';
-import type { PauseRepository } from './ports/pauses.ts';
 import type { LicenceActivationRepository } from './ports/licence-activations.ts';
 import type { ProductImageRepository } from './ports/product-images.ts';
 import type { PauseRepository } from './ports/pauses.ts';
@@ -37,7 +36,6 @@ export type * from './ports/dashboard.ts';
 export type * from './ports/books.ts';
 export type * from './ports/webhooks.ts';
 export type * from './ports/portal.ts';
-export type * from './ports/pauses.ts';
 export type * from './ports/licence-activations.ts';
 export type * from './ports/product-images.ts';
 export type * from './ports/pauses.ts';
@@ -82,11 +80,11 @@ export interface Repositories {
   operators: OperatorRepository;
   /** Vendors' webhook endpoints and the outbox of their events (src/domain/webhooks). */
   webhooks: WebhookRepository;
-  /** Products' images (src/domain/catalog/product-images.ts). */
-  productImages: ProductImageRepository;
   /** The customer portal's sign-in links and settings (src/domain/portal). */
   portal: PortalRepository;
-  /** Subscriptions' pauses (src/domain/pauses). */
+  /** Products' images (src/domain/catalog/product-images.ts). */
+  productImages: ProductImageRepository;
+  /** Subscriptions' pauses (src/domain/billing/pauses.ts). */
   pauses: PauseRepository;
 }
 

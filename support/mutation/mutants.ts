@@ -9,6 +9,7 @@ import { portalMutants } from './mutants-portal.ts';
 import { documentLanguageMutants } from './mutants-documents-i18n.ts';
 import { panelDetailMutants } from './mutants-panel-detail.ts';
 import { paymentMethodMutants } from './mutants-payment-methods.ts';
+import { pauseMutants } from './mutants-pause.ts';
 import { productFormMutants } from './mutants-product-form.ts';
 export type { Mutant } from './mutant.ts';
 
@@ -1759,5 +1760,6 @@ export const mutants: Mutant[] = [
     tests: ['test/webhooks/webhook-log-purge.test.ts'],
   },
   ...[checkoutLanguageMutants, portalMutants, documentLanguageMutants, panelDetailMutants, paymentMethodMutants].flat(),
+  ...pauseMutants,
   ...productFormMutants,
 ];

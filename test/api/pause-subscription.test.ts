@@ -56,7 +56,9 @@ for (const kind of await storeKinds()) {
     test('20 simultaneous pauses: one pauses, the other 19 answer 200 with changed false and the same pause', async () => {
       const id = await subscribe();
       at('2030-01-20T00:00:00.000Z');
-      const answers = await Promise.all(Array.from({ length: 20 }, () => pause(id, { resumeAt: '2030-03-01T00:00:00Z' })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => pause(id, { resumeAt: '2030-03-01T00:00:00Z' })),
+      );
       assert.deepEqual(
         answers.map((a) => a.status),
         Array(20).fill(200),
@@ -90,9 +92,7 @@ for (const kind of await storeKinds()) {
     test('20 simultaneous pauses and resumes mixed: whatever wins, the subscription is either paused or charged once per period', async () => {
       const id = await subscribe();
       at('2030-01-20T00:00:00.000Z');
-      const answers = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? pause(id) : resume(id))),
-      );
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? pause(id) : resume(id))));
       assert.deepEqual(
         answers.map((a) => a.status),
         Array(20).fill(200),

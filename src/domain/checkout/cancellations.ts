@@ -2,7 +2,7 @@ import { invalidState } from '../errors.ts';
 import type { Scope, Transaction, WhoCanceled } from '../model.ts';
 import type { SeenLedger } from '../payments/index.ts';
 import { lockUnchanged, type TransactionDeps } from './transaction-lookups.ts';
-import { cancelAroundPause } from '../pauses/pauses.ts';
+import { cancelAroundPause } from '../billing/index.ts';
 
 export type CancelOutcome = { transaction: Transaction; changed: boolean };
 

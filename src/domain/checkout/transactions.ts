@@ -1,3 +1,4 @@
+import { pauseService } from '../billing/index.ts';
 import { notFound } from '../errors.ts';
 import type { LedgerEntry, PaymentMethod, Scope, Transaction, WhoCanceled } from '../model.ts';
 import type { SeenLedger } from '../payments/index.ts';
@@ -65,6 +66,9 @@ export function transactionService(deps: TransactionDeps) {
       seen?: SeenLedger,
       choice?: CancelChoice,
     ): Promise<CancelOutcome> => cancelTransaction(deps, scope, id, who, seen, choice),
+
+    /** Pausing and resuming subscriptions (docs/decisions.md §41). */
+    pauses: pauseService(deps),
   };
 }
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { PauseOutcome } from '../../../domain/pauses/index.ts';
+import type { PauseOutcome } from '../../../domain/billing/index.ts';
 import { pauseOf } from '../../presenters.ts';
 
 /*

@@ -36,7 +36,12 @@ function billedSubscription(t: Transaction, what: string): Billed {
 /** The schedule while paused until `resumesAt`: a resume date is the new anchor and the next charge. */
 function pausedUntil(t: Billed, pause: SubscriptionPause, resumesAt: string | null): PauseWrite {
   return resumesAt === null
-    ? { nextCharge: null, anchor: t.billing.anchor, anchorPeriod: t.billing.anchorPeriod ?? 0, pause: { ...pause, resumesAt } }
+    ? {
+        nextCharge: null,
+        anchor: t.billing.anchor,
+        anchorPeriod: t.billing.anchorPeriod ?? 0,
+        pause: { ...pause, resumesAt },
+      }
     : { nextCharge: resumesAt, anchor: resumesAt, anchorPeriod: t.billing.period, pause: { ...pause, resumesAt } };
 }
 

@@ -1,9 +1,7 @@
 import type { Clock } from '../clock.ts';
-import { mustFind } from '../checkout/transaction-lookups.ts';
-import { invalidInput, invalidState } from '../errors.ts';
+import { invalidInput, invalidState, notFound } from '../errors.ts';
 import type { Scope, Transaction } from '../model.ts';
 import type { PauseWrite, Repositories, Store } from '../ports.ts';
-import { ownTransaction } from '../portal/own-transactions.ts';
 import { pauseCalledOff, pauseStateOf, planPause, planResume, type PauseStep } from './pause-rules.ts';
 
 /** What pausing runs on; `clock.now(scope)` is the vendor's sandbox time where it was moved. */
@@ -34,7 +32,8 @@ const applied = (t: Transaction, w: PauseWrite): Transaction => ({
  */
 function step(deps: PauseDeps, scope: Scope, id: string, plan: (t: Transaction, now: Date) => PauseStep) {
   return deps.store.transaction(async (repos): Promise<PauseOutcome> => {
-    const t = await mustFind(repos, scope, id, true);
+    const t = await repos.transactions.lock(scope, id);
+    if (!t) throw notFound(`Transaction ${id}`);
     const write = plan(t, deps.clock.now(scope));
     if (!write) return { transaction: t, changed: false };
     if (await repos.pauses.renewalOpen(id))
@@ -74,7 +73,12 @@ export async function cancelAroundPause(
 
 /** Pausing and resuming subscriptions: the vendor's (panel, CLI, API) and, where the vendor allows it, the customer's. */
 export function pauseService(deps: PauseDeps) {
-  const own = (scope: Scope, email: string, id: string) => ownTransaction(deps, scope, email, id);
+  /** The customer's own subscription (by its e-mail or the one it was assigned to); anyone else's is not found. */
+  const own = async (scope: Scope, email: string, id: string) => {
+    const t = await deps.store.transactions.find(scope, id);
+    const owners = [t?.email, t?.assignedEmail].flatMap((e) => (e ? [e.toLowerCase()] : []));
+    if (!t || !owners.includes(email.toLowerCase())) throw notFound(`Transaction ${id}`);
+  };
   return {
     pause: (scope: Scope, id: string, resumeAt?: string | null) => {
       const resumesAt = resumeDateOf(resumeAt);

@@ -1,2 +1,0 @@
-export * from './pause-rules.ts';
-export * from './pauses.ts';
