@@ -7,6 +7,7 @@ import { localCurrencyOf, quotePrice, seatUnitPrices, type PriceQuote, type UsSa
 import { requireCountry } from '../validation.ts';
 import { businessTax, type BusinessTax } from './business-buyers.ts';
 import { dueToday, type DueToday } from './due-today.ts';
+import { lastingDiscount, type LastingDiscount } from './lasting-discounts.ts';
 import type { Locality, PurchaseDeps } from './purchase-request.ts';
 
 /** How an offer is priced beyond the customer's place: the vendor's conversion setting, the US table, reverse charge. */
@@ -85,6 +86,8 @@ export async function quoteOffer(
   coupon: Coupon | null;
   business: BusinessTax | null;
   quantity: number;
+  /** A subscription's coupon beyond today: how long, and then what (docs/decisions.md §38). */
+  lasting: LastingDiscount | null;
 }> {
   const offer = await deps.catalog.resolveOffer(scope, productId);
   // A price is shown only for what is sold: an archived product's is refused (docs/decisions.md §28).
@@ -102,7 +105,17 @@ export async function quoteOffer(
     coupon ?? undefined,
     seats,
   );
-  return { offer, coupon, business, quote, today: dueToday(offer, quote.totalMinor), quantity: seats };
+  const lasting = lastingDiscount(offer, coupon, quote, () =>
+    priceOffer(
+      offer,
+      { ...locality, country },
+      pricingFor(deps, seller, business),
+      locality.currency,
+      undefined,
+      seats,
+    ),
+  );
+  return { offer, coupon, business, quote, today: dueToday(offer, quote.totalMinor), quantity: seats, lasting };
 }
 
 /** The seats of a purchase of this offer: a customized product's own quantity, else the buyer's, in the product's range. */

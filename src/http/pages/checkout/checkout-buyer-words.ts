@@ -12,6 +12,17 @@ type Say = (tr: Translator, match: RegExpExecArray) => string;
 const KNOWN: readonly [RegExp, Say][] = [
   [/^The coupon "(.*)" is not valid for this product\.$/s, (tr, m) => tr.t('checkout.couponInvalid', { code: m[1] })],
   [/^The coupon "(.*)" has expired\.$/s, (tr, m) => tr.t('checkout.couponExpired', { code: m[1] })],
+  // A lasting coupon's refusals (docs/decisions.md §38).
+  [/^The coupon "(.*)" is not valid yet\.$/s, (tr, m) => tr.t('checkout.couponNotYet', { code: m[1] })],
+  [/^The coupon "(.*)" has been used up\.$/s, (tr, m) => tr.t('checkout.couponUsedUp', { code: m[1] })],
+  [
+    /^The coupon "(.*)" has already been used with this e-mail address\.$/s,
+    (tr, m) => tr.t('checkout.couponUsedByEmail', { code: m[1] }),
+  ],
+  [
+    /^The coupon "(.*)" is for a first purchase only\.$/s,
+    (tr, m) => tr.t('checkout.couponFirstPurchase', { code: m[1] }),
+  ],
   [
     /^Too many coupon codes that do not work were tried; try a coupon again in (\d+) minutes?\.$/,
     (tr, m) => tr.t('checkout.couponBlocked', { minutes: Number(m[1]) }),

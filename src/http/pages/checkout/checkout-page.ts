@@ -66,7 +66,7 @@ export async function showForm(
       }
     }
   }
-  const { quote, today } = await ctx.services.purchases.quote(
+  const { quote, today, lasting } = await ctx.services.purchases.quote(
     scope,
     productId,
     locality,
@@ -94,6 +94,7 @@ export async function showForm(
         vendorName: await ctx.vendorName(scope),
         offer,
         quote,
+        lasting,
         country: locality.country,
         countryEditable: locality.source !== 'ip',
         countries: CHECKOUT_COUNTRIES,

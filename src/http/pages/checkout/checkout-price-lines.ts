@@ -1,9 +1,10 @@
 import type { Offer } from '../../../domain/catalog/index.ts';
-import { dueToday } from '../../../domain/checkout/index.ts';
+import { dueToday, type LastingDiscount } from '../../../domain/checkout/index.ts';
 import type { Transaction } from '../../../domain/model.ts';
 import type { PriceQuote } from '../../../domain/tax/index.ts';
 import type { Translator } from '../../../i18n/index.ts';
 import { html, type Html } from '../layout.ts';
+import { couponTermsLine } from './coupon-words.ts';
 
 // The words about a price that the form, its quote endpoint and the receipt share, in the buyer's language.
 
@@ -49,7 +50,13 @@ export function payLabel(tr: Translator, offer: Offer, quote: PriceQuote): strin
 }
 
 /** The price table (and what a trial charges when): shown in the page, and sent again by the quote endpoint when the country, ZIP or coupon change. */
-export function priceLines(tr: Translator, offer: Offer, quote: PriceQuote, now: Date): Html {
+export function priceLines(
+  tr: Translator,
+  offer: Offer,
+  quote: PriceQuote,
+  now: Date,
+  lasting?: LastingDiscount | null,
+): Html {
   const money = (minor: number) => tr.money(minor, quote.currency);
   const { product } = offer;
   const every =
@@ -73,6 +80,7 @@ export function priceLines(tr: Translator, offer: Offer, quote: PriceQuote, now:
     <tr class="total"><td>${every ? tr.t('checkout.totalEvery', { every }) : tr.t('checkout.total')}</td><td data-testid="total">${money(quote.totalMinor)}</td></tr>
     ${today.paidLater ? html`<tr class="total"><td>${tr.t('checkout.dueToday')}</td><td data-testid="due-today">${money(0)}</td></tr>` : ''}
   </table>
+  ${couponTermsLine(tr, lasting)}
   ${trial ? html`<p>${trial.free}${gap(tr)}<span data-testid="then">${trial.then}</span>${gap(tr)}${tr.t('checkout.trialCancel')}</p>` : ''}
   ${quote.taxName === 'Reverse charge' ? reverseChargeNote(tr) : ''}
   ${product.type === 'VAULTED' ? html`<p class="muted">${tr.t('checkout.vaulted', { product: product.name })}</p>` : ''}`;

@@ -104,7 +104,7 @@ async function sendQuote(
   },
 ) {
   const { scope, offer, locality, coupon, couponError } = asked;
-  const { quote, business } = await ctx.services.purchases.quote(
+  const { quote, business, lasting } = await ctx.services.purchases.quote(
     scope,
     request.params.productId,
     locality,
@@ -132,6 +132,6 @@ async function sendQuote(
     reverseCharge: business?.reverseCharge ?? false,
     taxEstimated: quote.taxEstimated ?? false,
     payLabel: payLabel(tr, offer, quote),
-    html: priceLines(tr, offer, quote, ctx.services.clock.now(scope)).text,
+    html: priceLines(tr, offer, quote, ctx.services.clock.now(scope), lasting).text,
   });
 }

@@ -1,4 +1,5 @@
 import type { Offer } from '../../../domain/catalog/index.ts';
+import type { LastingDiscount } from '../../../domain/checkout/index.ts';
 import type { CardEntry } from '../../../domain/payments/index.ts';
 import type { Environment } from '../../../domain/model.ts';
 import type { PriceQuote } from '../../../domain/tax/index.ts';
@@ -57,6 +58,8 @@ export interface FormView {
   vendorName: string;
   offer: Offer;
   quote: PriceQuote;
+  /** A subscription's coupon beyond today (docs/decisions.md §38). */
+  lasting?: LastingDiscount | null;
   country: string;
   /** The customer may pick the country (sandbox, or an address of unknown country). */
   countryEditable: boolean;
@@ -94,7 +97,7 @@ export function checkoutForm(tr: Translator, view: FormView, embedded: boolean):
   const label = (key: string) => tr.t(`checkout.${key}`);
   return html`${sandboxBadge(tr, view.environment)}${header(tr, view, embedded)}
   ${productHeading(view.environment, offer.product)}
-  <div class="box"><div id="price" aria-live="polite">${priceLines(tr, offer, quote, view.now)}</div>${migrating ? html`<p class="muted" id="migration">${label('migration')}</p>` : ''}</div>
+  <div class="box"><div id="price" aria-live="polite">${priceLines(tr, offer, quote, view.now, view.lasting)}</div>${migrating ? html`<p class="muted" id="migration">${label('migration')}</p>` : ''}</div>
   ${view.error ? html`<div class="alert bad" role="alert" id="error">${view.error}</div>` : ''}
   ${view.notice ? html`<div class="alert ok" role="status">${view.notice}</div>` : ''}
   <form method="post" id="checkout" novalidate data-quote="${view.quoteUrl}" data-country="${view.country}">
