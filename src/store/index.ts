@@ -20,7 +20,6 @@ import { payoutsStore } from './payouts-store.ts';
 import { taxesStore } from './taxes-store.ts';
 import { webhooksStore } from './webhooks-store.ts';
 import { portalStore } from './portal-store.ts';
-import { pausesStore } from './pauses-store.ts';
 import { licenceActivationsStore } from './licence-activations-store.ts';
 import { productImagesStore } from './product-images-store.ts';
 import { pausesStore } from './pauses-store.ts';
@@ -77,8 +76,8 @@ const MAKE: { [K in keyof Repositories]: (c: Connection) => Repositories[K] } = 
   taxes: ({ db }) => taxesStore(db),
   operators: ({ db }) => operatorsStore(db),
   webhooks: ({ db, dialect }) => webhooksStore(db, dialect),
-  productImages: ({ db }) => productImagesStore(db),
   portal: ({ db }) => portalStore(db),
+  productImages: ({ db }) => productImagesStore(db),
   pauses: ({ db }) => pausesStore(db),
 };
 
