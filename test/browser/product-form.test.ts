@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { copyFile, mkdir } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Scope } from '../../src/domain/model.ts';
@@ -30,13 +29,8 @@ describe('the panel product form and its checkout, in Chromium', () => {
     await t?.close();
   });
 
-  const shot = async (page: Page, name: string) => {
-    const path = `${ARTIFACTS}product-form-${name}.png`;
-    await page.screenshot({ path, fullPage: true });
-    // Kept beside the work too, where the screenshots of this change are looked at.
-    await mkdir('scratch/shots', { recursive: true }).catch(() => undefined);
-    await copyFile(path, `scratch/shots/product-${name}.png`).catch(() => undefined);
-  };
+  const shot = (page: Page, name: string) =>
+    page.screenshot({ path: `${ARTIFACTS}product-form-${name}.png`, fullPage: true });
 
   test('a product created with a description, given an image by the upload, then shown in the form', async () => {
     const context = await browser.newContext({ viewport: SCREEN_SIZES[0][1], locale: 'en-US' });
