@@ -29,8 +29,8 @@ export const pauseMutants: Mutant[] = [
   {
     id: 'pause-open-ended-still-charged-at-period-end',
     file: 'src/domain/billing/pause-rules.ts',
-    find: '    ? { nextCharge: null, anchor: t.billing.anchor,',
-    replace: '    ? { nextCharge: pause.startsAt, anchor: t.billing.anchor,',
+    find: '        nextCharge: null,\n        anchor: t.billing.anchor,',
+    replace: '        nextCharge: pause.startsAt,\n        anchor: t.billing.anchor,',
     tests: [BILLING, API],
   },
   {
