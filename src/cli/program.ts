@@ -12,6 +12,7 @@ import { registerReconcileCommands } from './commands/reconcile.ts';
 import { registerSandboxCommands } from './commands/sandbox.ts';
 import { registerServerCommands } from './commands/server.ts';
 import { registerStripeCommands } from './commands/stripe.ts';
+import { registerSubscriptionCommands } from './commands/subscription.ts';
 import { registerTaxCommands } from './commands/tax.ts';
 import { registerVendorCommands } from './commands/vendor.ts';
 import { registerWebhookCommands } from './commands/webhook.ts';
@@ -32,6 +33,7 @@ function program(io: CliIo): Command {
   registerCredentialCommands(opentill);
   registerProductCommands(opentill);
   registerCouponCommands(opentill);
+  registerSubscriptionCommands(opentill);
   registerWebhookCommands(opentill);
   registerPayoutCommands(opentill);
   registerOperatorCommands(opentill);
