@@ -359,7 +359,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       // A minute past the processor's own lifetime of a session: by then its look finds it expired and cancels it.
       sessionLifetimeMs: SESSION_LIFETIME_MS + 60_000,
     }),
-    licences: licenceService({ store, clock }),
+    licences: licenceService({ store, clock, emails }),
     invoices: invoiceService({ store, sellerOfRecord: config.sellerOfRecord }),
     portal: portalServices({ ...base, ...money, secret: config.secret, sellerOfRecord: config.sellerOfRecord }),
     panel: panelAccountService({

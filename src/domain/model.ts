@@ -132,7 +132,8 @@ export type CustomerEmailKind =
   | 'PAYMENT_FAILED'
   | 'ACTION_REQUIRED'
   | 'CANCELLED'
-  | 'REFUNDED';
+  | 'REFUNDED'
+  | 'LICENCE_REISSUED';
 export const CUSTOMER_EMAIL_KINDS: readonly CustomerEmailKind[] = [
   'RECEIPT',
   'TRIAL_ENDING',
@@ -142,6 +143,7 @@ export const CUSTOMER_EMAIL_KINDS: readonly CustomerEmailKind[] = [
   'ACTION_REQUIRED',
   'CANCELLED',
   'REFUNDED',
+  'LICENCE_REISSUED',
 ];
 
 export interface VendorEmailSettings {

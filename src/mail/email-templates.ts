@@ -174,6 +174,17 @@ const WRITE: Record<CustomerEmailKind, (c: Context) => Written> = {
       button(c, 'seePurchases'),
     ],
   }),
+  // The new key, and that the old one no longer works (docs/decisions.md §40).
+  LICENCE_REISSUED: (c) => ({
+    subject: c.tr.t('email.licenceReissuedSubject', { product: c.v.product }),
+    heading: c.tr.t('email.licenceReissuedHeading'),
+    blocks: [
+      p(c.tr.t('email.licenceReissuedText', { vendor: c.v.vendor.name, product: c.v.product })),
+      ...licence(c),
+      p(c.tr.t('email.licenceReissuedActivate')),
+      button(c, 'managePurchases'),
+    ],
+  }),
 };
 
 /** The e-mail of a view, in its buyer's language: subject, HTML and plain text from the one template of its kind. */

@@ -4,6 +4,7 @@ import type { Executor } from './database.ts';
 import type { ProductsTable } from './schema.ts';
 import { seatColumns, seatsOf } from './seat-columns.ts';
 import { whereScope } from './scope.ts';
+import { activationLimitWrites } from './licence-activations-store.ts';
 
 type ProductRepository = Repositories['products'];
 
@@ -21,9 +22,7 @@ async function pricesOf(db: Executor, productIds: string[]): Promise<Map<string,
 }
 
 /** A product is written with its prices; an update replaces them. */
-function productWrites(
-  db: Executor,
-): Pick<ProductRepository, 'insert' | 'update' | 'setArchived' | 'setSeats' | 'setActivationLimit'> {
+function productWrites(db: Executor): Pick<ProductRepository, 'insert' | 'update' | 'setArchived' | 'setSeats'> {
   return {
     async insert(product) {
       await db
@@ -91,15 +90,6 @@ function productWrites(
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
-    async setActivationLimit(scope, id, limit) {
-      const result = await db
-        .updateTable('products')
-        .set({ activation_limit: limit })
-        .where('id', '=', id)
-        .$call(whereScope(scope))
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
     async setArchived(scope, id, at) {
       const result = await db
         .updateTable('products')
@@ -159,7 +149,7 @@ function productReads(db: Executor): Pick<ProductRepository, 'find' | 'list' | '
 
 /** Products with their prices, and customized products. */
 export function productsStore(db: Executor): ProductRepository {
-  return { ...productWrites(db), ...productReads(db) };
+  return { ...productWrites(db), ...productReads(db), ...activationLimitWrites(db) };
 }
 
 function toProduct(row: ProductsTable, prices: Record<string, number>): Product {

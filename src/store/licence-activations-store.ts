@@ -1,4 +1,5 @@
 import type { Environment } from '../domain/model.ts';
+import type { ProductRepository } from '../domain/ports.ts';
 import type { LicenceActivationRepository, LicenceRecord } from '../domain/ports/licence-activations.ts';
 import type { Selectable } from 'kysely';
 import type { Executor } from './database.ts';
@@ -19,6 +20,12 @@ const toRecord = (row: Selectable<LicencesTable>, retired: boolean): LicenceReco
 
 /** Licence activations (migration 0035, docs/decisions.md §40). */
 export function licenceActivationsStore(db: Executor): LicenceActivationRepository {
+  return { ...licenceReads(db), ...licenceWrites(db) };
+}
+
+function licenceReads(
+  db: Executor,
+): Pick<LicenceActivationRepository, 'byKey' | 'byTransaction' | 'byTransactions' | 'instancesOf' | 'instanceNamed'> {
   return {
     async byKey(environment, key) {
       const row = await db
@@ -78,6 +85,13 @@ export function licenceActivationsStore(db: Executor): LicenceActivationReposito
         .executeTakeFirst();
       return r && { id: r.id, licenceId: r.licence_id, name: r.name, activatedAt: r.activated_at };
     },
+  };
+}
+
+function licenceWrites(
+  db: Executor,
+): Pick<LicenceActivationRepository, 'takeSlot' | 'insertInstance' | 'removeInstance' | 'revoke' | 'reissue'> {
+  return {
     async takeSlot(licenceId, limit) {
       // The limit is checked by the UPDATE itself: PostgreSQL re-evaluates the condition on the row
       // once a concurrent update commits, and SQLite has one writer.
@@ -140,6 +154,21 @@ export function licenceActivationsStore(db: Executor): LicenceActivationReposito
         .execute();
       await db.deleteFrom('licence_instances').where('licence_id', '=', licenceId).execute();
       return true;
+    },
+  };
+}
+
+/** A product's activation limit (migration 0035); null is no limit. */
+export function activationLimitWrites(db: Executor): Pick<ProductRepository, 'setActivationLimit'> {
+  return {
+    async setActivationLimit(scope, id, limit) {
+      const result = await db
+        .updateTable('products')
+        .set({ activation_limit: limit })
+        .where('id', '=', id)
+        .$call(whereScope(scope))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
   };
 }

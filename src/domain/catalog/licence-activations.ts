@@ -3,7 +3,7 @@ import { invalidInput, invalidState, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Environment, Scope, Transaction, TransactionStatus } from '../model.ts';
 import type { LicenceInstance, LicenceRecord, Repositories, Store } from '../ports.ts';
-import { activationLimitOf } from './activation-limit.ts';
+import { activationLimitOf } from '../activation-limit.ts';
 
 /*
  * Where a licence key is activated (docs/decisions.md §40). A key alone names its licence: the
@@ -57,14 +57,14 @@ export function licenceActive(licence: LicenceRecord, transaction: Pick<Transact
 const sameScope = (a: Scope, b: Scope) => a.vendorId === b.vendorId && a.environment === b.environment;
 
 /** The licence a key names for whoever asks; another vendor's key is as unknown as a made-up one. */
-async function located(repos: Repos, access: LicenceAccess, key: string): Promise<LicenceRecord> {
+export async function located(repos: Repos, access: LicenceAccess, key: string): Promise<LicenceRecord> {
   const licence = await repos.licenceActivations.byKey(access.environment, normalizedKey(key));
   if (!licence || (access.scope && !sameScope(access.scope, licence.scope))) throw notFound(`Licence key ${key}`);
   return licence;
 }
 
 /** The key's status, limit and instances, as the API shows them. */
-async function stateOf(repos: Repos, licence: LicenceRecord, key: string): Promise<LicenceState> {
+export async function stateOf(repos: Repos, licence: LicenceRecord, key: string): Promise<LicenceState> {
   const [transaction, product] = await Promise.all([
     repos.transactions.find(licence.scope, licence.transactionId),
     repos.products.find(licence.scope, licence.productId),

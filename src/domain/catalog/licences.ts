@@ -1,9 +1,9 @@
-import type { Clock } from '../clock.ts';
 import { notFound } from '../errors.ts';
 import type { LicenceStatus, Scope } from '../model.ts';
 import type { Repositories, Store } from '../ports.ts';
-import { activationLimitOf } from './activation-limit.ts';
+import { activationLimitOf } from '../activation-limit.ts';
 import { licenceActivationService, licenceActive, normalizedKey } from './licence-activations.ts';
+import { licenceManagement, type LicenceManagementDeps } from './licence-management.ts';
 
 export interface LicenceCheck {
   status: LicenceStatus;
@@ -14,11 +14,9 @@ export interface LicenceCheck {
   activations: { used: number; limit: number | null } | null;
 }
 
-export function licenceService(deps: {
-  store: Pick<Repositories, 'products' | 'licences' | 'transactions' | 'licenceActivations'> &
-    Pick<Store, 'transaction'>;
-  clock: Clock;
-}) {
+export function licenceService(
+  deps: LicenceManagementDeps & { store: Pick<Repositories, 'licences'> & Pick<Store, 'transaction'> },
+) {
   return {
     /** GET /v1/check-licence: ACTIVE while paid up, not revoked and not replaced (docs/decisions.md §6, §40). */
     async check(scope: Scope, productId: string, key: string): Promise<LicenceCheck> {
@@ -38,5 +36,6 @@ export function licenceService(deps: {
       };
     },
     ...licenceActivationService(deps),
+    ...licenceManagement(deps),
   };
 }

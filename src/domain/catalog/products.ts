@@ -4,7 +4,7 @@ import type { ChargeFrequency, Product, Scope, TransactionType } from '../model.
 import { RECURRING_FREQUENCIES, TRANSACTION_TYPES } from '../model.ts';
 import { parsePriceList } from '../money/index.ts';
 import { SaleRefused } from '../production-access.ts';
-import { activationLimitField } from './activation-limit.ts';
+import { activationLimitField } from '../activation-limit.ts';
 import type { CatalogDeps } from './catalog-deps.ts';
 import { parseSeatPricing, updatedSeats } from './seats.ts';
 

@@ -148,11 +148,13 @@ export function sampleView(vendor: Vendor, kind: CustomerEmailKind, environment:
     frequency: kind === 'RENEWAL_UPCOMING' ? 'YEARLY' : 'MONTHLY',
     transactionId: 'TC-TR_EXAMPLE',
     amounts: sampleAmounts(kind, paid),
-    licenceKey: kind === 'RECEIPT' ? 'EXAMPLE-LICENCE-KEY' : null,
+    licenceKey: kind === 'RECEIPT' || kind === 'LICENCE_REISSUED' ? 'EXAMPLE-LICENCE-KEY' : null,
     documentUrl: paid ? `${base}/invoice/TC-BA_EXAMPLE` : null,
     manageUrl: `${base}/manage/example`,
     date:
-      kind === 'RECEIPT' || kind === 'RENEWED' || kind === 'REFUNDED' ? null : inDays(kind === 'TRIAL_ENDING' ? 3 : 7),
+      kind === 'RECEIPT' || kind === 'RENEWED' || kind === 'REFUNDED' || kind === 'LICENCE_REISSUED'
+        ? null
+        : inDays(kind === 'TRIAL_ENDING' ? 3 : 7),
     trial: false,
   };
 }

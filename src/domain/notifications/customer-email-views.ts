@@ -68,7 +68,9 @@ export async function viewOf(
   // The sandbox's customers are made up with test cards by whoever signed up: their e-mails go to the vendor.
   const toVendor = scope.environment === 'sandbox' && (deps.sandboxTo ?? 'vendor') === 'vendor';
   const licenceKey =
-    email.kind === 'RECEIPT' ? ((await deps.store.licences.keyOf(scope, transaction.id)) ?? null) : null;
+    email.kind === 'RECEIPT' || email.kind === 'LICENCE_REISSUED'
+      ? ((await deps.store.licences.keyOf(scope, transaction.id)) ?? null)
+      : null;
   return {
     to: toVendor ? vendor.email : transaction.email,
     shortTrial:

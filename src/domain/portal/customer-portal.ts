@@ -5,6 +5,7 @@ import { cancel, cancelNowAllowed, type PortalCancel } from './cancellation.ts';
 import { updateCard } from './card-change.ts';
 import { completeCardSession, startCardSession } from './card-sessions.ts';
 import { overview } from './management-page.ts';
+import { freeInstance } from './licence-instances.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { managementUrl, sendManagementLink } from './management-links.ts';
 import { switchOptions, switchPlan } from './plan-switch.ts';
@@ -16,6 +17,7 @@ export { canCancel, type PortalCancel } from './cancellation.ts';
 export { canUpdateCard, type CardUpdate } from './card-change.ts';
 export type { CardCompletion, CardSession } from './card-sessions.ts';
 export type { PortalItem } from './management-page.ts';
+export type { LicenceUse } from './licence-instances.ts';
 export type { PortalDeps, PortalLetter, PortalMail } from './portal-deps.ts';
 export type { LinkSent } from './management-links.ts';
 export { canSwitchPlan, type SwitchOption } from './plan-switch.ts';
@@ -29,6 +31,9 @@ export function customerPortalService(deps: PortalDeps) {
     /** Cancels at the period's end, or now when the customer chose it and the vendor allows it; keeps the reason. */
     cancel: (scope: Scope, email: string, id: string, choice?: PortalCancel) => cancel(deps, scope, email, id, choice),
     cancelNowAllowed: (vendorId: string) => cancelNowAllowed(deps, vendorId),
+    /** Frees one activation of the customer's licence key (docs/decisions.md §40). */
+    freeInstance: (scope: Scope, email: string, id: string, instanceId: string) =>
+      freeInstance(deps, scope, email, id, instanceId),
     setCancelNow: (vendorId: string, allowed: boolean) => deps.store.portal.setCancelNow(vendorId, allowed),
     editBilling: (scope: Scope, email: string, id: string, input: BillingInput) =>
       editBilling(deps, scope, email, id, input),

@@ -1,6 +1,7 @@
 import type { LedgerEntry, PaymentMethod, Scope, Transaction } from '../model.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { canSwitchPlan } from './plan-switch.ts';
+import { licenceUseOf, type LicenceUse } from './licence-instances.ts';
 import { awaiting, type AwaitingAuthentication } from './renewal-authentication.ts';
 
 export interface PortalItem {
@@ -8,6 +9,8 @@ export interface PortalItem {
   /** Payments and refunds, oldest first: each has an invoice or credit note. */
   entries: LedgerEntry[];
   licence: string | null;
+  /** Where the licence key is activated; the customer may free any of them (docs/decisions.md §40). */
+  licenceUse?: LicenceUse | null | undefined;
   card: Pick<PaymentMethod, 'brand' | 'last4' | 'expMonth' | 'expYear' | 'type' | 'wallet'> | null;
   /** The renewal of the current period awaiting the customer's authentication, if any. */
   awaitingAuthentication: AwaitingAuthentication | null;
@@ -28,6 +31,7 @@ export async function overview(deps: Pick<PortalDeps, 'store'>, scope: Scope, em
         transaction,
         entries: (await deps.store.entries.listForTransaction(transaction.id)).filter((e) => e.invoiceNumber != null),
         licence: (await deps.store.licences.keyOf(scope, transaction.id)) ?? null,
+        licenceUse: await licenceUseOf(deps, scope, transaction),
         card: method
           ? {
               brand: method.brand,

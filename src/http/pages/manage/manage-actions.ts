@@ -50,6 +50,10 @@ export async function actOnPurchase(
       return done(reply, 'switched');
     }
     if (form.action === 'card') return await changeCard(context, reply, visit, id, form);
+    if (form.action === 'free-instance') {
+      await services.portal.freeInstance(scope, email, id, form.instanceId ?? '');
+      return done(reply, 'instance-freed');
+    }
     if (form.action === 'card-complete') {
       const cardSession = form.cardSession ?? '';
       // Without JavaScript the processor's card field never appeared, so there is no session to finish.

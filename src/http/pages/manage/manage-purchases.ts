@@ -22,6 +22,7 @@ const NOTICES: Record<string, string> = {
   authenticated: 'manage.noticeAuthenticated',
   billing: 'manage.noticeBilling',
   switched: 'manage.noticeSwitched',
+  'instance-freed': 'manage.noticeInstanceFreed',
   'reverse-charge-starts': 'manage.billingReverseChargeStarts',
   'reverse-charge-stops': 'manage.billingReverseChargeStops',
 };

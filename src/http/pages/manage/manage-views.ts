@@ -6,6 +6,7 @@ import type { Environment, Transaction } from '../../../domain/model.ts';
 import { taxLabel } from '../../../documents/tax-label.ts';
 import { paymentMethodLabel, type Translator } from '../../../i18n/index.ts';
 import { html, type Html } from '../layout.ts';
+import { licenceInstances } from './manage-licence.ts';
 
 /** What the customer reads for a status: plain words and the date that matters. */
 function statusLine(tr: Translator, t: Transaction): string {
@@ -138,6 +139,7 @@ function item(entry: PortalItem, view: ManageView): Html {
   ${requiresAction(entry, view)}
   ${t.type !== 'VAULTED' ? html`<p class="muted" data-testid="price">${priceLine(tr, t)}</p>` : ''}
   ${entry.licence ? html`<p>${tr.t('manage.licenceKey')}: <code class="key" data-testid="licence" dir="ltr">${entry.licence}</code></p>` : ''}
+  ${licenceInstances(entry, { tr, formToken: view.formToken, hidden })}
   ${card ? html`<p class="muted" data-testid="card">${tr.t('manage.cardLine', { method: paymentMethodLabel(tr, card), expires: tr.t('common.cardExpires', { expiry: `${String(card.expMonth).padStart(2, '0')}/${card.expYear}` }) })}</p>` : ''}
   ${documents(entry, view)}
   ${canUpdateCard(t) ? cardChange(t, view) : ''}
@@ -164,7 +166,8 @@ export interface ManageView {
 export const MANAGE_STYLE = `.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:1rem}
 .actions a{display:inline-block;padding:.5rem .8rem;border:1px solid var(--line);border-radius:.5rem;text-decoration:none;font-weight:600}
 .actions a.bad{color:var(--bad);border-color:#f4b7b2}fieldset{border:0;padding:0;margin:1rem 0}legend{font-weight:600;margin-bottom:.3rem}
-.back{display:inline-block;margin-top:1rem}code.key{display:inline-block}`;
+.back{display:inline-block;margin-top:1rem}code.key{display:inline-block}
+.instances form.free{display:inline}.instances li{margin:.2rem 0}`;
 
 export function managePage(view: ManageView): Html {
   const { tr } = view;

@@ -27,6 +27,7 @@ export const KIND_WORDS: Record<CustomerEmailKind, { label: string; when: string
   },
   CANCELLED: { label: 'Cancelled', when: 'when a subscription is cancelled, by the customer or by you' },
   REFUNDED: { label: 'Refunded', when: 'after a refund, with the amounts and credit note' },
+  LICENCE_REISSUED: { label: 'Licence key reissued', when: 'when you reissue a licence key, with the new key' },
 };
 
 /** The kind a path or form names, if it is one. */

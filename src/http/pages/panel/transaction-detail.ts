@@ -68,6 +68,10 @@ export function transactionDetail(view: {
   /** `{base_url}` of the environment, where its invoices are. */
   documentsBase: string;
   manageLink: ManageLink;
+  /** The purchase's licence key with its activations, revoke and reissue (licence-section.ts). */
+  licenceSection?: Html | undefined;
+  /** The subscription's pause, and pause or resume (pause-panel.ts). */
+  pauseSection?: Html | undefined;
 }): Html {
   const { transaction: t, entries, paymentMethod, licence } = view.details;
   const env = view.environment;
@@ -91,6 +95,8 @@ export function transactionDetail(view: {
     ${t.whoCanceled ? fact('Cancelled by', cancelledBy(t.whoCanceled), 'cancelled-by') : ''}
     ${t.cancelReason ? fact('Reason given', t.cancelReason, 'cancel-reason') : ''}
   </dl>
+  ${view.licenceSection ?? ''}
+  ${view.pauseSection ?? ''}
   <h2>Ledger</h2>
   <div class="scroll"><table class="grid" aria-label="Ledger entries"><thead><tr><th>Date</th><th>Entry</th><th class="num">Total</th><th class="num hide-phone">Tax</th><th class="num">Net</th></tr></thead><tbody>
   ${entries.map(

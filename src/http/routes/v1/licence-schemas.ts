@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { INSTANCE_NAME_MAX } from '../../../domain/catalog/licence-activations.ts';
+import { INSTANCE_NAME_MAX } from '../../../domain/catalog/index.ts';
 
 // The wire shapes of opentill's own licence activations (docs/decisions.md §40).
 

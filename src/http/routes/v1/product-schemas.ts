@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PRODUCT_DESCRIPTION_MAX, PRODUCT_NAME_MAX } from '../../../domain/catalog/index.ts';
-import { ACTIVATION_LIMIT_MAX } from '../../../domain/catalog/activation-limit.ts';
+import { ACTIVATION_LIMIT_MAX } from '../../../domain/activation-limit.ts';
 import { SeatsIn, SeatsOut } from './seat-schemas.ts';
 
 /**

@@ -1,5 +1,5 @@
-import { invalidInput } from '../errors.ts';
-import type { Product, Transaction } from '../model.ts';
+import { invalidInput } from './errors.ts';
+import type { Product, Transaction } from './model.ts';
 
 /** The largest activation limit a product may set (docs/decisions.md §40); above it, no limit is meant. */
 export const ACTIVATION_LIMIT_MAX = 10_000;
