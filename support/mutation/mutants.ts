@@ -11,6 +11,7 @@ import { panelDetailMutants } from './mutants-panel-detail.ts';
 import { paymentMethodMutants } from './mutants-payment-methods.ts';
 import { pauseMutants } from './mutants-pause.ts';
 import { productFormMutants } from './mutants-product-form.ts';
+import { couponMutants } from './mutants-coupons.ts';
 export type { Mutant } from './mutant.ts';
 
 const FAULTS = 'test/faults/money-faults.test.ts';
@@ -1762,4 +1763,5 @@ export const mutants: Mutant[] = [
   ...[checkoutLanguageMutants, portalMutants, documentLanguageMutants, panelDetailMutants, paymentMethodMutants].flat(),
   ...pauseMutants,
   ...productFormMutants,
+  ...couponMutants,
 ];
