@@ -164,6 +164,8 @@ function totals(page: Page) {
   const { doc, tr, money } = page;
   page.y += 7;
   const rows: [string, string][] = [
+    // A coupon's discount comes off the line's list price before the net (docs/decisions.md §38).
+    ...(doc.discountMinor ? ([[tr.t('document.discount'), `−${money(doc.discountMinor)}`]] as [string, string][]) : []),
     [tr.t('document.netAmount'), money(doc.netMinor)],
     [`${taxLabel(tr, doc.taxName)} ${ratePercent(doc.taxRate)}`, money(doc.taxMinor)],
     [tr.t(doc.kind === 'INVOICE' ? 'document.totalPaid' : 'document.totalCredited'), money(doc.totalMinor)],

@@ -4,6 +4,7 @@ import { periodStart } from '../billing/index.ts';
 import {
   RECURRING_FREQUENCIES,
   type Environment,
+  type LedgerEntry,
   type PaymentMethod,
   type SellerOfRecord,
   type Transaction,
@@ -66,6 +67,8 @@ export interface InvoiceDocument {
   /** The buyer accounts for the VAT (EU B2B): the document carries the reverse-charge note. */
   reverseCharge: boolean;
   currency: string;
+  /** What a coupon took off an invoice's line (docs/decisions.md §38): the line is at the list price, then this. */
+  discountMinor?: number | undefined;
   netMinor: number;
   taxMinor: number;
   totalMinor: number;
@@ -118,6 +121,9 @@ function sellerOnDocument(vendor: Vendor, sellerOfRecord: SellerOfRecord): Invoi
     logo: vendor.logo ?? null,
   };
 }
+
+/** An invoice shows its payment's coupon discount; a credit note reverses what was charged, without one. */
+const discountOn = (entry: LedgerEntry, payment: boolean): number => (payment ? (entry.discountMinor ?? 0) : 0);
 
 export function invoiceService(deps: { store: Store; sellerOfRecord: SellerOfRecord }) {
   return {
@@ -178,12 +184,13 @@ export function invoiceService(deps: { store: Store; sellerOfRecord: SellerOfRec
           partial,
           note: payment ? null : entry.description || null,
           quantity: 1,
-          unitNetMinor: sign * entry.netMinor,
+          unitNetMinor: sign * entry.netMinor + discountOn(entry, payment),
           periodStart: entry.periodStart,
           periodEnd: entry.periodStart ? periodEnd(transaction, entry.periodStart) : null,
         },
         reverseCharge: business.reverseCharge === true,
         currency: entry.currency,
+        discountMinor: discountOn(entry, payment),
         netMinor: sign * entry.netMinor,
         taxMinor: sign * entry.taxMinor,
         totalMinor: sign * entry.amountTotalMinor,
