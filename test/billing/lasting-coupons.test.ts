@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
 import type { NewCoupon } from '../../src/domain/catalog/index.ts';
+import { pdfText } from '../helpers/pdf-text.ts';
 import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 // Lasting discounts through renewals (docs/decisions.md §38): each payment's ledger net, period by
@@ -49,6 +50,24 @@ for (const kind of await storeKinds()) {
         [200, 200, 200, 0, 0],
         'each entry keeps what the coupon took off',
       );
+    });
+
+    test("each invoice a coupon covers has a discount line under the line's list price; the first in full has none", async () => {
+      const { v, plan } = await planWithCoupon({ percentOff: 20, duration: 'repeating', durationPeriods: 2 });
+      const id = await v.buy(plan.id, { coupon: 'LASTING', country: 'HK', currency: 'USD' });
+      await netsAfter(v, id, 2);
+      const entries = await t.services.store.entries.listForTransaction(id);
+      const texts = await Promise.all(
+        entries.map(async (e) =>
+          pdfText(Buffer.from(await (await fetch(`${t.url}/sandbox/invoice/${e.hashId}`)).arrayBuffer())),
+        ),
+      );
+      for (const text of texts.slice(0, 2)) {
+        assert.match(text, /Product1US\$10\.00US\$10\.00/, 'the line at its list price');
+        assert.match(text, /Discount−US\$2\.00 Net amountUS\$8\.00 Tax 0%US\$0\.00 Total paidUS\$8\.00/);
+      }
+      assert.doesNotMatch(texts[2]!, /Discount/);
+      assert.match(texts[2]!, /Paid with Visa ending in 4242 Net amountUS\$10\.00/);
     });
 
     test('a forever coupon discounts every renewal; a once coupon only the first payment', async () => {
