@@ -4,7 +4,7 @@ import type { Environment } from '../../../domain/model.ts';
 import type { PanelSession } from '../../../domain/accounts/index.ts';
 import { parsePriceText } from '../../../domain/catalog/index.ts';
 import type { FormBody } from '../form-body.ts';
-import { couponsContent } from './coupons.ts';
+import { couponsContent, couponTermsFromForm } from './coupons.ts';
 import { scopeOf, vendorLocale, type PanelRouting } from './panel-routing.ts';
 import { productsContent } from './products.ts';
 import { registerProductFormActions } from './product-form-routes.ts';
@@ -138,6 +138,7 @@ function registerCouponPages({ services, view, action, page, to, noticeOf }: Pan
         code: form.code ?? '',
         ...(percent ? { percentOff: percent[1] } : { amountsOff: parsePriceText(off) }),
         expiresAt: form.expiresAt ? `${form.expiresAt}T23:59:59.999Z` : undefined,
+        ...couponTermsFromForm(form, await services.catalog.listProducts(scope)),
       });
       return to(reply, '/panel/coupons', scope.environment, 'coupon');
     },
