@@ -3,6 +3,7 @@ import type { PortalDeps } from './portal-deps.ts';
 import { canSwitchPlan } from './plan-switch.ts';
 import { licenceUseOf, type LicenceUse } from './licence-instances.ts';
 import { awaiting, type AwaitingAuthentication } from './renewal-authentication.ts';
+import { pauseOffer, type PauseOffer } from './pause-offer.ts';
 
 export interface PortalItem {
   transaction: Transaction;
@@ -16,10 +17,16 @@ export interface PortalItem {
   awaitingAuthentication: AwaitingAuthentication | null;
   /** An active subscription whose product the vendor lets its customers switch from (docs/decisions.md §34). */
   canSwitch: boolean;
+  /** A subscription's pause, and whether the customer may pause it (docs/decisions.md §41). */
+  pause?: PauseOffer | null | undefined;
 }
 
 /** What the management page shows: each of the customer's transactions with its invoices, licence, card and held renewal. */
-export async function overview(deps: Pick<PortalDeps, 'store'>, scope: Scope, email: string): Promise<PortalItem[]> {
+export async function overview(
+  deps: Pick<PortalDeps, 'store' | 'clock'>,
+  scope: Scope,
+  email: string,
+): Promise<PortalItem[]> {
   const transactions = await deps.store.transactions.listByEmail(scope, email);
   return Promise.all(
     transactions.map(async (transaction) => {
@@ -47,6 +54,7 @@ export async function overview(deps: Pick<PortalDeps, 'store'>, scope: Scope, em
           : null,
         canSwitch:
           canSwitchPlan(transaction) && (await deps.store.portal.switchesOf(scope, transaction.productId)).length > 0,
+        pause: await pauseOffer(deps, scope, transaction),
       };
     }),
   );

@@ -50,6 +50,11 @@ export async function actOnPurchase(
       return done(reply, 'switched');
     }
     if (form.action === 'card') return await changeCard(context, reply, visit, id, form);
+    if (form.action === 'pause' || form.action === 'resume') {
+      const pauses = services.transactions.pauses;
+      await (form.action === 'pause' ? pauses.pauseOwn(scope, email, id) : pauses.resumeOwn(scope, email, id));
+      return done(reply, form.action === 'pause' ? 'paused' : 'resumed');
+    }
     if (form.action === 'free-instance') {
       await services.portal.freeInstance(scope, email, id, form.instanceId ?? '');
       return done(reply, 'instance-freed');

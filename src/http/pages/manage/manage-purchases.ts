@@ -23,6 +23,8 @@ const NOTICES: Record<string, string> = {
   billing: 'manage.noticeBilling',
   switched: 'manage.noticeSwitched',
   'instance-freed': 'manage.noticeInstanceFreed',
+  paused: 'manage.noticePaused',
+  resumed: 'manage.noticeResumed',
   'reverse-charge-starts': 'manage.billingReverseChargeStarts',
   'reverse-charge-stops': 'manage.billingReverseChargeStops',
 };

@@ -7,13 +7,15 @@ import { taxLabel } from '../../../documents/tax-label.ts';
 import { paymentMethodLabel, type Translator } from '../../../i18n/index.ts';
 import { html, type Html } from '../layout.ts';
 import { licenceInstances } from './manage-licence.ts';
+import { pauseBlock } from './manage-pause.ts';
 
 /** What the customer reads for a status: plain words and the date that matters. */
 function statusLine(tr: Translator, t: Transaction): string {
   const date = (iso: string | null) => (iso ? tr.date(iso) : '');
   switch (t.status) {
     case 'SUBSCRIPTION_STATUS_ACTIVE':
-      return tr.t('manage.statusActive', { date: date(t.nextCharge) });
+      // Paused until resumed: no next payment to name (docs/decisions.md §41).
+      return t.nextCharge ? tr.t('manage.statusActive', { date: date(t.nextCharge) }) : tr.t('manage.statusPaused');
     case 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL':
       return tr.t('manage.statusTrial', { date: date(t.nextCharge) });
     case 'SUBSCRIPTION_STATUS_CANCELLED_PENDING':
@@ -137,6 +139,7 @@ function item(entry: PortalItem, view: ManageView): Html {
   <div class="top"><strong>${t.productName}</strong></div>
   <p data-testid="status">${statusLine(tr, t)}</p>
   ${requiresAction(entry, view)}
+  ${pauseBlock(entry, { tr, formToken: view.formToken, hidden })}
   ${t.type !== 'VAULTED' ? html`<p class="muted" data-testid="price">${priceLine(tr, t)}</p>` : ''}
   ${entry.licence ? html`<p>${tr.t('manage.licenceKey')}: <code class="key" data-testid="licence" dir="ltr">${entry.licence}</code></p>` : ''}
   ${licenceInstances(entry, { tr, formToken: view.formToken, hidden })}

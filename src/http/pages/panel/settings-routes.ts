@@ -30,6 +30,7 @@ export function registerSettingsPages({ services, view, action, page, to, notice
         form: extra.form,
         operatorSells: services.config.sellerOfRecord.mode === 'operator',
         cancelNow: await services.portal.cancelNowAllowed(vendor.id),
+        customerPause: await services.transactions.pauses.customerPause(vendor.id),
       }),
       extra,
     );
@@ -56,6 +57,7 @@ export function registerSettingsPages({ services, view, action, page, to, notice
       });
       // Saved after the settings that can be refused, so a refused save changes neither.
       await services.portal.setCancelNow(session.user.vendorId, form.cancelNow === 'yes');
+      await services.transactions.pauses.setCustomerPause(session.user.vendorId, form.customerPause === 'yes');
       return to(reply, '/panel/settings', scope.environment, 'settings');
     },
   );

@@ -9,6 +9,7 @@ import { scopeOf, sendDownload, vendorLocale, type PageExtra, type PanelRouting 
 import { transactionDetail } from './transaction-detail.ts';
 import { licenceSection } from './licence-section.ts';
 import { registerLicenceActions } from './licence-routes.ts';
+import { pauseSection, registerPauseActions } from './pause-panel.ts';
 import {
   confirmContent,
   PAGE_SIZE,
@@ -60,6 +61,7 @@ export function registerTransactionPages(routing: PanelRouting) {
   registerTransactionDetail(routing);
   for (const act of ['refund', 'cancel'] as const) registerTransactionAction(routing, act);
   registerLicenceActions(routing);
+  registerPauseActions(routing);
 }
 
 /** A sandbox's customer e-mails go to the vendor unless the operator set SMTP_SANDBOX_TO=customers. */
@@ -132,6 +134,7 @@ function registerTransactionDetail({ services, view, action, page, notFound, not
         ? { send: true, toVendor: sandboxToVendor(services, environment) }
         : { send: false, url: services.hostedUrl('manage', scope, details.transaction.email.toLowerCase()) },
       licenceSection: licenceSection(environment, session.csrfToken, id, await services.licences.ofPurchase(scope, id)),
+      pauseSection: pauseSection(environment, session.csrfToken, details.transaction, services.clock.now(scope)),
     });
     // After a refund the notice says what is left, from the ledger as it is now.
     const notice =
