@@ -160,6 +160,14 @@ export const CustomizeBody = Type.Object(
         maxLength: 254,
       }),
     ),
+    quantity: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          "opentill's own: the seats the link sells, fixed, within a per-seat product's range; `prices` are then per seat. Absent: the buyer chooses.",
+        examples: [25],
+      }),
+    ),
   },
   { additionalProperties: false, description: 'The customization: prices, and optionally who and until when.' },
 );

@@ -183,6 +183,7 @@ for (const kind of await storeKinds()) {
       assertError(await v.api('/v1/cancel-subscription/TC-TR_0000', { method: 'POST' }), 404, 'NOT_FOUND');
       assertError(await v.api('/v1/pause-subscription/TC-TR_0000', { method: 'POST' }), 404, 'NOT_FOUND');
       assertError(await v.api('/v1/resume-subscription/TC-TR_0000', { method: 'POST' }), 404, 'NOT_FOUND');
+      assertError(await v.api('/v1/update-quantity/TC-TR_0000', { body: { quantity: 2 } }), 404, 'NOT_FOUND');
       assertError(await v.api('/v1/refund-transaction/TC-TR_0000', { method: 'POST' }), 404, 'NOT_FOUND');
       assertError(await v.api('/v1/changed-transactions/TC-TR_0000', { method: 'POST' }), 404, 'NOT_FOUND');
       assertError(
@@ -509,6 +510,7 @@ for (const kind of await storeKinds()) {
         { method: 'POST', path: (s) => `/sandbox/v1/cancel-subscription/${s}` },
         { method: 'POST', path: (s) => `/sandbox/v1/pause-subscription/${s}`, body: true },
         { method: 'POST', path: (s) => `/sandbox/v1/resume-subscription/${s}` },
+        { method: 'POST', path: (s) => `/sandbox/v1/update-quantity/${s}`, body: true },
         { method: 'POST', path: (s) => `/sandbox/v1/refund-transaction/${s}` },
         { method: 'GET', path: (s) => `/sandbox/v1/changed-transactions?limit=${s}` },
         { method: 'POST', path: (s) => `/sandbox/v1/changed-transactions/${s}` },
@@ -605,6 +607,7 @@ for (const kind of await storeKinds()) {
         `/sandbox/v1/transaction/${txId}`,
         `/sandbox/v1/customize-product/${productId}`,
         `/sandbox/v1/charge-vaulted/${vaultedId}`,
+        `/sandbox/v1/update-quantity/${txId}`,
       ];
       for (const path of targets) {
         for (const body of bodies) await check('POST', path, body);

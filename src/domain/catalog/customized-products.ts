@@ -4,6 +4,7 @@ import type { CustomizedProduct, Scope } from '../model.ts';
 import { parsePriceList } from '../money/index.ts';
 import { requireEmail, requirePayload } from '../validation.ts';
 import type { CatalogDeps } from './catalog-deps.ts';
+import { purchaseQuantity } from './seats.ts';
 
 export interface CustomizeRequest {
   prices: unknown;
@@ -14,6 +15,8 @@ export interface CustomizeRequest {
   userFirstName?: string | undefined;
   userLastName?: string | undefined;
   userMail?: string | undefined;
+  /** Seats the link sells, fixed (docs/decisions.md §39): in the product's range; its prices are per seat. */
+  quantity?: number | undefined;
 }
 
 export async function customizeProduct(deps: CatalogDeps, scope: Scope, productId: string, input: CustomizeRequest) {
@@ -69,6 +72,7 @@ export async function customizeProduct(deps: CatalogDeps, scope: Scope, productI
     userMail,
     prices,
     createdAt: deps.clock.now().toISOString(),
+    quantity: input.quantity === undefined ? null : purchaseQuantity(product, input.quantity),
   };
   await deps.store.customizedProducts.insert(customized);
   return { customized, link: paymentLink(deps.hostedUrl(scope.environment), customized.id) };

@@ -1,4 +1,4 @@
-import { invalidInput } from '../errors.ts';
+import { AppError, invalidInput } from '../errors.ts';
 import type { Product, Scope, SeatPricing, SeatTier } from '../model.ts';
 import { parsePriceList } from '../money/index.ts';
 import type { Repositories } from '../ports.ts';
@@ -8,6 +8,13 @@ import type { Repositories } from '../ports.ts';
  * tiers. Volume pricing: every seat costs the price of the tier the total quantity falls in; below
  * the first tier, the product's own prices. A product not sold per seat is bought one at a time.
  */
+
+/** A purchase's quantity that the product does not sell: the checkout marks its seats field. */
+export class QuantityRefused extends AppError {
+  constructor(message: string) {
+    super('INVALID_INPUT', message);
+  }
+}
 
 /** The most seats one purchase may have: the product's maximum is at most this. */
 export const QUANTITY_LIMIT = 100_000;
@@ -90,13 +97,15 @@ export function purchaseQuantity(product: Pick<Product, 'seats'>, input: unknown
   if (input === undefined || input === null || input === '') return seats?.minQuantity ?? 1;
   const n = typeof input === 'string' && /^\s*\d+\s*$/.test(input) ? Number(input) : input;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1)
-    throw invalidInput('quantity must be a whole number of seats, 1 or more.');
+    throw new QuantityRefused('quantity must be a whole number of seats, 1 or more.');
   if (!seats) {
-    if (n !== 1) throw invalidInput('This product is not sold per seat: its quantity is 1.');
+    if (n !== 1) throw new QuantityRefused('This product is not sold per seat: its quantity is 1.');
     return 1;
   }
   if (n < seats.minQuantity || n > seats.maxQuantity)
-    throw invalidInput(`quantity must be from ${seats.minQuantity} to ${seats.maxQuantity} seats for this product.`);
+    throw new QuantityRefused(
+      `quantity must be from ${seats.minQuantity} to ${seats.maxQuantity} seats for this product.`,
+    );
   return n;
 }
 

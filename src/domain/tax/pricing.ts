@@ -22,6 +22,8 @@ export interface PriceQuote {
   netUsdMinor: number;
   /** A US tax from the state's rate alone (no ZIP-level rate known): the checkout says "estimated". Not in API responses. */
   taxEstimated?: boolean;
+  /** Seats priced (docs/decisions.md §39), when a quantity was asked for; the net is for all of them. */
+  quantity?: number;
 }
 
 export interface QuoteRequest {
@@ -90,6 +92,7 @@ export function quotePrice(request: QuoteRequest): PriceQuote {
     taxName: tax.name,
     netUsdMinor: request.discount ? request.discount(usd, 'USD') : usd,
     ...(tax.estimated ? { taxEstimated: true } : {}),
+    ...(request.quantity !== undefined ? { quantity: request.quantity } : {}),
   };
 }
 

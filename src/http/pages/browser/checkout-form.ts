@@ -124,6 +124,7 @@ function checkoutForm(f: HTMLFormElement) {
     mark('zipCode', '');
     mark('coupon', j.couponError || '');
     mark('vatId', j.vatIdError || '');
+    if (el('quantity')) mark('quantity', '');
     box.innerHTML = j.html;
     el('expectedCurrency')!.value = j.currency;
     el('expectedTotal')!.value = String(j.totalMinor);
@@ -136,6 +137,8 @@ function checkoutForm(f: HTMLFormElement) {
     const w = (e && e.target && (e.target as Field).name) || 'zipCode';
     const q = new URLSearchParams({ zipCode: v('zipCode'), coupon: v('coupon'), vatId: v('vatId') });
     if (sel()) q.set('country', sel()!.value);
+    // Seats (docs/decisions.md §39): the price lines follow the quantity chosen.
+    if (el('quantity')) q.set('quantity', v('quantity'));
     // The quote URL may carry the buyer's language already (`?locale=`).
     const p: Promise<void> = fetch(`${quoteUrl}${quoteUrl.indexOf('?') < 0 ? '?' : '&'}${q}`, {
       headers: { accept: 'application/json' },
@@ -152,7 +155,7 @@ function checkoutForm(f: HTMLFormElement) {
       });
     pending = p;
   };
-  ['country', 'zipCode', 'coupon', 'vatId'].forEach((n) => {
+  ['country', 'zipCode', 'coupon', 'vatId', 'quantity'].forEach((n) => {
     const e = el(n);
     if (e && !e.readOnly) e.addEventListener('change', quote);
   });

@@ -82,6 +82,7 @@ export function readCheckoutForm(request: FastifyRequest, environment: Environme
       businessName: form.businessName?.trim() || undefined,
       buyerAddress: form.buyerAddress?.trim() || undefined,
       vatId: form.vatId?.trim() || undefined,
+      quantity: form.quantity?.trim() || undefined,
     },
     fieldErrors: fieldErrorsOf(form, locality, messages, tr.t('checkout.fieldCountry')),
     cardErrors,
@@ -131,6 +132,7 @@ function detailsOf(
     vatId: form.vatId?.trim() || undefined,
     payload: offer.customized?.payload ?? form.payload ?? null,
     coupon,
+    quantity: form.quantity?.trim() || undefined,
     expectedTotal: { currency: expectedCurrency, totalMinor: expectedTotal },
     // The language the buyer saw the checkout in: the purchase keeps it for its e-mails and invoices.
     locale,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Offer } from '../../../domain/catalog/index.ts';
+import { QuantityRefused, type Offer } from '../../../domain/catalog/index.ts';
 import type { DueToday } from '../../../domain/checkout/index.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { Scope } from '../../../domain/model.ts';
@@ -21,6 +21,7 @@ import { readPrefill, type CheckoutPrefill } from './checkout-url.ts';
 import { checkoutForm, fieldMessages, type FieldErrors } from './checkout-views.ts';
 import { vetCoupon } from './coupon-attempts.ts';
 import { PRODUCT_HEADING_STYLE } from './product-heading.ts';
+import { quantityMessage } from './checkout-seats.ts';
 
 // The checkout page: its form, priced on the server, first shown and shown again after a submit that did not pay.
 
@@ -72,6 +73,7 @@ export async function showForm(
     locality,
     prefill.coupon,
     prefill.vatId,
+    prefill.quantity,
   );
   const lockedEmail = offer.customized?.userMail ?? undefined;
   const embedding = embeddingOf(request);
@@ -187,10 +189,17 @@ export function registerCheckoutPage(app: HttpApp, ctx: CheckoutContext) {
       return await showForm(ctx, request, reply, scope, offer, prefill, 200);
     } catch (err) {
       // A prefill that cannot be priced (an unknown sandbox country): show the form without it.
-      if (err instanceof AppError && err.code === 'INVALID_INPUT')
+      if (err instanceof AppError && err.code === 'INVALID_INPUT') {
+        const tr = buyerTranslator(request);
+        // A preset quantity out of the product's range (docs/decisions.md §39): its minimum, and what to choose.
+        if (err instanceof QuantityRefused)
+          return showForm(ctx, request, reply, scope, offer, { ...prefill, quantity: undefined }, 400, {
+            fieldErrors: { quantity: quantityMessage(tr, offer) },
+          });
         return showForm(ctx, request, reply, scope, offer, { ...prefill, country: undefined }, 400, {
-          error: buyerWords(buyerTranslator(request), err.message),
+          error: buyerWords(tr, err.message),
         });
+      }
       throw err;
     }
   });

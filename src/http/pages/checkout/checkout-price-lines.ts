@@ -4,6 +4,7 @@ import type { Transaction } from '../../../domain/model.ts';
 import type { PriceQuote } from '../../../domain/tax/index.ts';
 import type { Translator } from '../../../i18n/index.ts';
 import { html, type Html } from '../layout.ts';
+import { seatsLine } from './checkout-seats.ts';
 import { couponTermsLine } from './coupon-words.ts';
 
 // The words about a price that the form, its quote endpoint and the receipt share, in the buyer's language.
@@ -69,7 +70,7 @@ export function priceLines(
     ? trialWords(tr, product, money(quote.totalMinor), new Date(now.getTime() + product.trialDays * DAY_MS))
     : undefined;
   return html`<table aria-label="${tr.t('checkout.priceTable')}">
-    ${
+    ${seatsLine(tr, offer, quote)}${
       quote.discountMinor > 0
         ? html`<tr><td>${tr.t('checkout.price')}</td><td data-testid="list">${money(quote.netMinor + quote.discountMinor)}</td></tr>
     <tr><td>${tr.t('checkout.discount')}</td><td data-testid="discount">−${money(quote.discountMinor)}</td></tr>

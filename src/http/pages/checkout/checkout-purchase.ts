@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Offer } from '../../../domain/catalog/index.ts';
+import { QuantityRefused, type Offer } from '../../../domain/catalog/index.ts';
 import { BusinessDetailsError, type CheckoutOutcome } from '../../../domain/checkout/index.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { Scope } from '../../../domain/model.ts';
@@ -20,6 +20,7 @@ import { buyerTranslator, explicitLocale, speechOf } from '../buyer-language.ts'
 import { fieldMessages, tryAgain } from './checkout-views.ts';
 import type { Translator } from '../../../i18n/index.ts';
 import { vetCoupon } from './coupon-attempts.ts';
+import { quantityMessage } from './checkout-seats.ts';
 
 // Pay: the form posted to the page itself. Without JavaScript this is the whole checkout; with it, the
 // processor's card element has confirmed the payment first and this books what needs no card in the browser.
@@ -138,6 +139,11 @@ function purchaseFailure(
   if (err.code === 'PRICE_CHANGED') return show(409, { error: tr.t('checkout.errorPriceChanged') });
   if (err instanceof BusinessDetailsError)
     return show(400, { error: tr.t('checkout.errorFix'), fieldErrors: { [err.field]: buyerWords(tr, err.message) } });
+  if (err instanceof QuantityRefused)
+    return showForm(ctx, request, reply, scope, offer, { ...prefill, quantity: undefined }, 400, {
+      error: tr.t('checkout.errorFix'),
+      fieldErrors: { quantity: quantityMessage(tr, offer) },
+    });
   if (err.code === 'INVALID_EMAIL')
     return show(400, { error: buyerWords(tr, err.message), fieldErrors: { email: fieldMessages(tr).email } });
   // Unavailable for a moment (the database, the payment network): the form again, as typed, with when to press Pay again.

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Offer } from '../../../domain/catalog/index.ts';
+import { QuantityRefused, type Offer } from '../../../domain/catalog/index.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { Scope } from '../../../domain/model.ts';
 import { isEuCountry } from '../../../domain/tax/index.ts';
@@ -15,6 +15,7 @@ import { countryName } from './checkout-countries.ts';
 import { payLabel, priceLines } from './checkout-price-lines.ts';
 import { buyerTranslator } from '../buyer-language.ts';
 import { vetCoupon } from './coupon-attempts.ts';
+import { quantityMessage } from './checkout-seats.ts';
 
 type Failure = [status: number, error: string, message: string];
 
@@ -22,7 +23,7 @@ type Failure = [status: number, error: string, message: string];
 function readQuoteQuery(
   query: Record<string, unknown>,
   tr: Translator,
-): { country: string; zipCode: string; couponCode: string; vatId: string } | Failure {
+): { country: string; zipCode: string; couponCode: string; vatId: string; quantity: string } | Failure {
   const text = (name: string): string | null => {
     const value = Array.isArray(query[name]) ? (query[name] as unknown[]).at(-1) : query[name];
     if (value === undefined) return '';
@@ -37,7 +38,10 @@ function readQuoteQuery(
     return [400, 'INVALID_INPUT', 'coupon must be a code of at most 64 characters.'];
   if (vatId === null || vatId.length > 24)
     return [400, 'INVALID_INPUT', 'vatId must be a VAT ID of at most 24 characters.'];
-  return { country, zipCode, couponCode, vatId };
+  const quantity = text('quantity');
+  if (quantity === null || quantity.length > 9)
+    return [400, 'INVALID_INPUT', 'quantity must be a whole number of seats.'];
+  return { country, zipCode, couponCode, vatId, quantity };
 }
 
 /**
@@ -56,7 +60,7 @@ export function registerQuote(app: HttpApp, ctx: CheckoutContext) {
       const tr = buyerTranslator(request);
       const asked = readQuoteQuery(request.query as Record<string, unknown>, tr);
       if (Array.isArray(asked)) return fail(...asked);
-      const { country, zipCode, couponCode, vatId } = asked;
+      const { country, zipCode, couponCode, vatId, quantity } = asked;
       let locality;
       try {
         locality = customerLocality(request, ctx.environment, {
@@ -83,7 +87,21 @@ export function registerQuote(app: HttpApp, ctx: CheckoutContext) {
         }
         if (verdict.status !== 'valid') [coupon, couponError] = [undefined, buyerText(tr, verdict.message)];
       }
-      return sendQuote(ctx, request, reply, tr, { scope, offer, locality, coupon, couponError, vatId });
+      try {
+        return await sendQuote(ctx, request, reply, tr, {
+          scope,
+          offer,
+          locality,
+          coupon,
+          couponError,
+          vatId,
+          quantity,
+        });
+      } catch (err) {
+        // Seats out of the product's range (docs/decisions.md §39): what to choose, in the buyer's words.
+        if (err instanceof QuantityRefused) return fail(400, 'INVALID_INPUT', quantityMessage(tr, offer));
+        throw err;
+      }
     },
   );
 }
@@ -101,6 +119,7 @@ async function sendQuote(
     coupon: string | undefined;
     couponError: string | undefined;
     vatId: string;
+    quantity: string;
   },
 ) {
   const { scope, offer, locality, coupon, couponError } = asked;
@@ -110,6 +129,7 @@ async function sendQuote(
     locality,
     coupon,
     asked.vatId || undefined,
+    asked.quantity || undefined,
   );
   // A VAT ID that is not of an EU buyer's country is marked (the purchase would refuse it); outside the EU it is kept without reverse charge.
   const vatIdError =
@@ -131,6 +151,7 @@ async function sendQuote(
     ...(vatIdError ? { vatIdError } : {}),
     reverseCharge: business?.reverseCharge ?? false,
     taxEstimated: quote.taxEstimated ?? false,
+    quantity: quote.quantity ?? 1,
     payLabel: payLabel(tr, offer, quote),
     html: priceLines(tr, offer, quote, ctx.services.clock.now(scope), lasting).text,
   });

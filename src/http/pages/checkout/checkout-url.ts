@@ -12,9 +12,11 @@ export interface CheckoutPrefill {
   businessName?: string | undefined;
   buyerAddress?: string | undefined;
   vatId?: string | undefined;
+  /** Seats (docs/decisions.md §39): `data-ts-quantity`, `tc.buy(id, {quantity})`, or the form's field. */
+  quantity?: string | undefined;
 }
 
-const FIELDS = ['firstName', 'lastName', 'email', 'zipCode', 'coupon', 'payload', 'country'] as const;
+const FIELDS = ['firstName', 'lastName', 'email', 'zipCode', 'coupon', 'payload', 'country', 'quantity'] as const;
 
 /** The checkout page's URL with its prefill and, opentill's own, the buyer's language (`locale`, one we speak). */
 export function checkoutUrl(hostedBase: string, productId: string, prefill: CheckoutPrefill, locale?: string): string {
@@ -41,5 +43,6 @@ export function readPrefill(query: Record<string, unknown>): CheckoutPrefill {
     payload: text('payload'),
     nonEditableEmail: text('nonEditableEmail') === 'true',
     country: text('country'),
+    quantity: text('quantity'),
   };
 }

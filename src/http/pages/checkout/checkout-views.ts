@@ -9,6 +9,7 @@ import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import { countryName, countryOptions } from './checkout-countries.ts';
 import { payLabel, priceLines } from './checkout-price-lines.ts';
+import { seatField } from './checkout-seats.ts';
 import { productHeading } from './product-heading.ts';
 import type { CheckoutPrefill } from './checkout-url.ts';
 
@@ -26,6 +27,7 @@ export type FieldName =
   | 'buyerAddress'
   | 'vatId'
   | 'coupon'
+  | 'quantity'
   | 'cardNumber'
   | 'cardExpiry'
   | 'cardCvc';
@@ -105,6 +107,7 @@ export function checkoutForm(tr: Translator, view: FormView, embedded: boolean):
     <input type="hidden" name="expectedCurrency" value="${quote.currency}">
     <input type="hidden" name="expectedTotal" value="${String(quote.totalMinor)}">
     <input type="hidden" name="appliedCoupon" value="${prefill.coupon ?? ''}">
+    ${seatField(tr, offer, quote, errors?.quantity)}
     ${prefill.payload ? html`<input type="hidden" name="payload" value="${prefill.payload}">` : ''}
     <label for="email">${label('email')}</label>
     <input id="email" name="email" type="email" autocomplete="email" required value="${prefill.email ?? ''}"${view.emailLocked ? html` readonly aria-readonly="true"` : ''}${invalid(errors, 'email')}>${fieldError(errors, 'email')}

@@ -34,7 +34,7 @@ const UpdateQuantityResult = Type.Object(
       description: 'The subscription it replaces: cancelled now (more seats) or at the end of its paid period (fewer).',
       examples: ['TC-TR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z'],
     }),
-    quantity: Type.Integer({ examples: [8] }),
+    quantity: Type.Integer({ description: 'The seats of the subscription that goes on.', examples: [8] }),
     effective: Type.String({
       enum: ['NOW', 'PERIOD_END'],
       description:
