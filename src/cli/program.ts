@@ -7,6 +7,7 @@ import { registerDoctorCommand } from './commands/doctor.ts';
 import { registerOperatorCommands } from './commands/operator.ts';
 import { registerPayoutCommands } from './commands/payouts.ts';
 import { registerProductCommands } from './commands/product.ts';
+import { registerActivationLimitCommand } from './commands/product-activation-limit.ts';
 import { registerRatesCommands } from './commands/rates.ts';
 import { registerReconcileCommands } from './commands/reconcile.ts';
 import { registerSandboxCommands } from './commands/sandbox.ts';
@@ -32,6 +33,7 @@ function program(io: CliIo): Command {
   registerVendorCommands(opentill);
   registerCredentialCommands(opentill);
   registerProductCommands(opentill);
+  registerActivationLimitCommand(opentill);
   registerCouponCommands(opentill);
   registerSubscriptionCommands(opentill);
   registerWebhookCommands(opentill);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { licensedPurchase } from '../helpers/licensed-purchase.ts';
-import { useTestApp, storeKinds, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { useTestApp, storeKinds, TEST_CARD, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 for (const kind of await storeKinds()) {
   describe(`licence activations (${kind})`, () => {
@@ -169,6 +169,29 @@ for (const kind of await storeKinds()) {
       assert.equal((await v.api(path(key))).json.activationsUsed, 1);
     });
 
+    test('a per-seat purchase activates on as many instances as it bought seats, whatever the product says', async () => {
+      const product = await v.product({
+        type: 'ONETIME',
+        issuesLicences: true,
+        activationLimit: 1,
+        seats: { minQuantity: 1, maxQuantity: 20 },
+      });
+      const result = await t.services.purchases.purchase(v.scope(), {
+        productId: product.id,
+        email: 'team@example.com',
+        country: 'US',
+        card: TEST_CARD,
+        quantity: 4,
+      });
+      assert.ok(result.status === 'PAID' && result.licence);
+      const key = result.licence;
+      for (let i = 0; i < 4; i++) assert.equal((await activate(key, `seat-${i}`)).status, 200);
+      const refused = await activate(key, 'seat-5');
+      assert.equal(refused.status, 400);
+      assert.match(refused.json.message, /already activated on 4 instances/);
+      assert.equal((await v.api(path(key))).json.activationLimit, 4);
+    });
+
     test('bad bodies are 400 and change nothing', async () => {
       const { key } = await licensedPurchase(t, v, { activationLimit: 3 });
       for (const body of [
@@ -184,6 +207,32 @@ for (const kind of await storeKinds()) {
       }
       assert.equal((await v.api(path(key, 'deactivate'), { method: 'POST', body: {} })).status, 400);
       assert.equal((await v.api(path(key))).json.activationsUsed, 0);
+    });
+  });
+
+  describe(`licence requests with the key alone are limited per address (${kind})`, () => {
+    let t: TestApp;
+    let v: TestVendor;
+    useTestApp(kind, { env: { LICENCE_KEY_REQUESTS_PER_ADDRESS: '3' } }, (app, vendor) => ((t = app), (v = vendor)));
+
+    test('the fourth request in a minute without a credential is 429 with Retry-After; the credential is not limited by it', async () => {
+      const { key } = await licensedPurchase(t, v);
+      const alone = { authorization: '' };
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await v.api(`/v1/licences/${key}`, alone)).status);
+      assert.deepEqual(statuses, [200, 200, 200]);
+      const limited = await v.api(`/v1/licences/${key}/activate`, {
+        method: 'POST',
+        body: { instanceName: 'x' },
+        ...alone,
+      });
+      assert.equal(limited.status, 429);
+      assert.equal(limited.json.error, 'RATE_LIMITED');
+      assert.ok(Number(limited.headers.get('retry-after')) > 0);
+      // Unknown keys count too: guessing costs the same budget.
+      assert.equal((await v.api('/v1/licences/AAAAA-BBBBB-CCCCC-DDDDD-EEEEE', alone)).status, 429);
+      assert.equal((await v.api(`/v1/licences/${key}`)).status, 200, "the vendor's credential has its own limit");
+      assert.equal((await v.api(`/v1/licences/${key}`)).json.activationsUsed, 0, 'the limited activation did nothing');
     });
   });
 }

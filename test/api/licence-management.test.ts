@@ -129,6 +129,39 @@ for (const kind of await storeKinds()) {
       assert.doesNotMatch(mails[0]!.text ?? '', new RegExp(old));
     });
 
+    test("the product form sets, changes and lifts a product's activation limit, and refuses a bad one", async () => {
+      const { b, scope } = await signedUp(t, 'form@licences.test');
+      await b.get('/panel/products?env=sandbox');
+      const fields = { name: 'Desk App', type: 'ONETIME', prices: 'USD 30', licences: 'yes' };
+      const created = await b.post('/panel/products?env=sandbox', { ...fields, activationLimit: '2' });
+      assert.equal(created.status, 303);
+      const [product] = await t.services.catalog.listProducts(scope);
+      assert.equal(product!.activationLimit, 2);
+      const page = (await b.get('/panel/products?env=sandbox')).html;
+      assert.match(
+        page,
+        new RegExp(`id="activationLimit-${product!.id}" name="activationLimit" inputmode="numeric" value="2"`),
+      );
+      const edit = (activationLimit: string) =>
+        b.post('/panel/products/edit?env=sandbox', {
+          id: product!.id,
+          name: 'Desk App',
+          prices: 'USD 30',
+          licences: 'yes',
+          activationLimit,
+        });
+      assert.equal((await edit('5')).status, 303);
+      assert.equal((await t.services.catalog.readProduct(scope, product!.id)).activationLimit, 5);
+      await b.get('/panel/products?env=sandbox');
+      const refused = await edit('0');
+      assert.equal(refused.status, 400);
+      assert.match(refused.html, /activationLimit must be a whole number from 1 to 10000, or null for no limit/);
+      assert.match(refused.html, /name="activationLimit" inputmode="numeric" value="0"/, 'what was typed stays');
+      assert.equal((await t.services.catalog.readProduct(scope, product!.id)).activationLimit, 5);
+      assert.equal((await edit('')).status, 303);
+      assert.equal((await t.services.catalog.readProduct(scope, product!.id)).activationLimit, null);
+    });
+
     test('without the form token nothing changes; another vendor finds no such transaction', async () => {
       const { b, scope } = await signedUp(t, 'guard@licences.test');
       const { id, licence } = await businessPurchase(t, scope);

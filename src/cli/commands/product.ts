@@ -6,6 +6,7 @@ import { environment, prices } from '../option-parsers.ts';
 import { print, run } from '../output.ts';
 import { table } from '../table.ts';
 import { requireVendor, withServices } from '../with-services.ts';
+import { activationWords } from './product-activation-limit.ts';
 
 interface ProductCreateOptions {
   vendor: string;
@@ -16,6 +17,7 @@ interface ProductCreateOptions {
   frequency?: string;
   trialDays?: number;
   licences?: boolean;
+  activationLimit?: number | null;
   description?: string;
   json?: boolean;
 }
@@ -50,13 +52,14 @@ export function registerProductCommands(program: Command) {
               chargeFrequency: opts.frequency,
               trialDays: opts.trialDays,
               issuesLicences: !!opts.licences,
+              activationLimit: opts.activationLimit,
               description: opts.description,
             },
           );
           print(!!opts.json, created, () =>
             [
               `Product ${created.name} created in ${created.environment}: ${created.id}`,
-              `  ${created.type}${created.type === 'SUBSCRIPTION' ? ` ${created.chargeFrequency}` : ''}${created.trialDays ? `, ${created.trialDays}-day trial` : ''}${created.issuesLicences ? ', issues licences' : ''}`,
+              `  ${created.type}${created.type === 'SUBSCRIPTION' ? ` ${created.chargeFrequency}` : ''}${created.trialDays ? `, ${created.trialDays}-day trial` : ''}${created.issuesLicences ? `, issues licences${activationWords(created.activationLimit)}` : ''}`,
               `  prices: ${Object.entries(created.prices)
                 .map(([c, m]) => `${formatMinor(m, c)} ${c}`)
                 .join(', ')}`,

@@ -7,6 +7,7 @@ import type { FormBody } from '../form-body.ts';
 import { couponsContent, couponTermsFromForm } from './coupons.ts';
 import { scopeOf, vendorLocale, type PanelRouting } from './panel-routing.ts';
 import { productsContent } from './products.ts';
+import { licenceFieldsOf } from './activation-limit-field.ts';
 import { registerProductFormActions } from './product-form-routes.ts';
 
 /** The panel's Products and Coupons sections: the lists, and creating, editing and revoking. */
@@ -57,7 +58,7 @@ function registerProductPages({ services, view, action, page, to, noticeOf }: Pa
         type: form.type ?? '',
         chargeFrequency: form.type === 'SUBSCRIPTION' ? form.frequency : undefined,
         trialDays: form.type === 'SUBSCRIPTION' ? trialDays : 0,
-        issuesLicences: form.licences === 'yes',
+        ...licenceFieldsOf(form),
         prices: parsePriceText(form.prices),
       });
       return to(reply, '/panel/products', scope.environment, 'product');
@@ -74,7 +75,7 @@ function registerProductPages({ services, view, action, page, to, noticeOf }: Pa
         name: form.name ?? '',
         description: form.description,
         trialDays,
-        issuesLicences: form.licences === 'yes',
+        ...licenceFieldsOf(form),
         prices: parsePriceText(form.prices),
       });
       return to(reply, '/panel/products', scope.environment, 'product-saved');

@@ -2,6 +2,7 @@ import type { Environment, Product } from '../../../domain/model.ts';
 import { formatForBuyer, formatMinor, usdFirst } from '../../../domain/money/index.ts';
 import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
+import { activationLimitField } from './activation-limit-field.ts';
 import { csrfField } from './panel-layout.ts';
 import { archiveForm, descriptionField, productImageForm } from './product-form-fields.ts';
 import { FREQUENCY_WORDS, frequencyWord, typeWord } from './words.ts';
@@ -61,6 +62,7 @@ function productRow(p: Product, view: ProductsView): Html {
     <label for="prices-${p.id}">Net prices, USD required</label><input id="prices-${p.id}" name="prices" value="${typed?.prices ?? priceText(p.prices)}" required>
     ${p.type === 'SUBSCRIPTION' ? html`<label for="trial-${p.id}">Trial days</label><input id="trial-${p.id}" name="trialDays" inputmode="numeric" value="${typed?.trialDays ?? String(p.trialDays)}">` : ''}
     <label class="check"><input type="checkbox" name="licences" value="yes"${(typed ? typed.licences === 'yes' : p.issuesLicences) ? html` checked` : ''}> Issue a licence key with each purchase</label>
+    ${activationLimitField(`activationLimit-${p.id}`, p, typed)}
     <p class="muted">New prices apply to new purchases and to renewals from now on.</p>
     <button type="submit">Save the product</button></form></details>${switchesForm(p, view)}${productImageForm(p, view)}${archiveForm(p, view)}</section>`;
 }
@@ -79,5 +81,6 @@ export function productsContent(view: ProductsView): Html {
     <label for="trialDays">Trial days (subscriptions)</label><input id="trialDays" name="trialDays" inputmode="numeric" value="${f?.trialDays ?? '0'}">
     <label for="prices">Net prices, USD required</label><input id="prices" name="prices" placeholder="USD 20.00, EUR 18.50" required value="${f?.prices ?? ''}">
     <label class="check"><input type="checkbox" name="licences" value="yes"${f?.licences === 'yes' ? html` checked` : ''}> Issue a licence key with each purchase</label>
+    ${activationLimitField('activationLimit', undefined, f)}
     <button type="submit">Create the product</button></form></details>`;
 }
