@@ -78,9 +78,9 @@ export const productFormMutants: Mutant[] = [
   {
     id: 'pf-description-as-markup',
     file: 'src/http/pages/checkout/product-heading.ts',
-    find: 'data-testid="product-description">${product.description}</p>',
+    find: 'data-testid="product-description"><bdi>${product.description}</bdi></p>',
     replace:
-      'data-testid="product-description">${html(Object.assign([product.description], { raw: [product.description] }) as unknown as TemplateStringsArray)}</p>',
+      'data-testid="product-description"><bdi>${html(Object.assign([product.description], { raw: [product.description] }) as unknown as TemplateStringsArray)}</bdi></p>',
     tests: [FORM],
   },
   {

@@ -66,7 +66,7 @@ for (const kind of await storeKinds()) {
       assert.equal(page.status, 200);
       assert.ok(
         page.html.includes(
-          '<p class="muted product-description" data-testid="product-description">Two lines:\n&#60;script&#62;alert(1)&#60;/script&#62; &#38; &#34;quotes&#34;</p>',
+          '<p class="muted product-description" data-testid="product-description"><bdi>Two lines:\n&#60;script&#62;alert(1)&#60;/script&#62; &#38; &#34;quotes&#34;</bdi></p>',
         ),
         'escaped, with its line break kept',
       );

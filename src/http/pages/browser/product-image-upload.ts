@@ -10,7 +10,7 @@ document.querySelectorAll<HTMLElement>('[data-image-upload]').forEach(imageUploa
 function imageUpload(w: HTMLElement) {
   w.hidden = false;
   const f = w.querySelector('input[type=file]') as HTMLInputElement;
-  const m = w.querySelector('[role=status]') as HTMLElement;
+  const m = w.querySelector('[data-image-message]') as HTMLElement;
   const types = (w.getAttribute('data-types') ?? '').split(',');
   const maxBytes = Number(w.getAttribute('data-max-bytes'));
   const say = (t: string) => {

@@ -11,12 +11,14 @@ export const PRODUCT_HEADING_STYLE =
 /**
  * What the checkout sells, at its top (docs/decisions.md §42): the name, the vendor's description as
  * plain text (escaped like every value; its line breaks shown, not read as markup), and the product's
- * image beside them, described by the product's name.
+ * image beside them, described by the product's name. Name and description are the vendor's words in
+ * the vendor's language: isolated (bdi), so on a right-to-left page an English sentence keeps its full
+ * stop at its end and "C++" stays "C++", while they stand on the page's side.
  */
 export function productHeading(environment: Environment, product: Product): Html {
   const image = product.imageVersion
     ? html`<img src="${productImagePath(environment, product.id, product.imageVersion)}" alt="${product.name}" data-testid="product-image">`
     : html``;
-  return html`<div class="product-head">${image}<div><h1>${product.name}</h1>
-  ${product.description ? html`<p class="muted product-description" data-testid="product-description">${product.description}</p>` : ''}</div></div>`;
+  return html`<div class="product-head">${image}<div><h1><bdi>${product.name}</bdi></h1>
+  ${product.description ? html`<p class="muted product-description" data-testid="product-description"><bdi>${product.description}</bdi></p>` : ''}</div></div>`;
 }

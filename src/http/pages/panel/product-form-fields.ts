@@ -35,7 +35,7 @@ export function productImageForm(p: Product, view: { environment: Environment; c
   <div class="narrow" data-image-upload data-url="${`${PRODUCT_IMAGE_UPLOAD_PATH}?env=${env}&id=${encodeURIComponent(p.id)}`}" data-csrf="${view.csrf}" data-csrf-header="${LOGO_CSRF_HEADER}" data-types="${types}" data-max-bytes="${String(PRODUCT_IMAGE_MAX_BYTES)}" data-done="${panelHref('/panel/products', env, { done: 'product-image' })}" hidden>
     <label for="image-${p.id}">${p.imageVersion ? 'Replace the image' : 'Upload an image'} (PNG, JPEG or WebP, 1 MB and ${String(PRODUCT_IMAGE_MAX_SIDE)} pixels a side at most)</label>
     <input id="image-${p.id}" type="file" accept="${types}">
-    <p role="status" hidden></p>
+    <p data-image-message aria-live="polite" hidden></p>
   </div>
   <noscript><p class="muted">Uploading an image needs JavaScript here.</p></noscript></details>`;
 }
