@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Scope } from '../domain/model.ts';
 import type { Repositories, TransactionFilter } from '../domain/ports.ts';
+import { couponDiscounts, nextRenewalCoupon } from './coupon-figures.ts';
 import type { Executor } from './database.ts';
 import { whereScope } from './scope.ts';
 import { toTransaction } from './transaction-rows.ts';
@@ -116,10 +117,16 @@ function subscriptionFigures(db: Executor): Pick<DashboardRepository, 'subscript
           'customized_product_id',
           sql<number>`count(*)`.as('n'),
           sql<number>`sum(net_minor)`.as('net'),
+          nextRenewalCoupon.as('coupon_id'),
         ])
         .groupBy(['status', 'charge_frequency', 'currency', 'product_id', 'customized_product_id'])
+        .groupBy(nextRenewalCoupon)
         .execute();
       const prices = await pricesNow(db, rows);
+      const coupons = await couponDiscounts(
+        db,
+        rows.map((r) => r.coupon_id),
+      );
       return rows.map((r) => ({
         status: r.status as never,
         chargeFrequency: r.charge_frequency as never,
@@ -127,6 +134,7 @@ function subscriptionFigures(db: Executor): Pick<DashboardRepository, 'subscript
         count: num(r.n),
         netMinor: num(r.net),
         prices: prices.get(r.customized_product_id ?? r.product_id),
+        coupon: r.coupon_id ? coupons.get(r.coupon_id) : undefined,
       }));
     },
     async churned(scope, since) {

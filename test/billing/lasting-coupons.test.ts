@@ -70,6 +70,15 @@ for (const kind of await storeKinds()) {
       assert.match(texts[2]!, /Paid with Visa ending in 4242 Net amountUS\$10\.00/);
     });
 
+    test("the dashboard's MRR counts a lasting coupon while it lasts, and the full price after it", async () => {
+      const { v, plan } = await planWithCoupon({ percentOff: 20, duration: 'repeating', durationPeriods: 2 });
+      const mrr = async () => (await t.services.dashboard.overview(v.scope(), 'day')).mrr.byCurrency;
+      const id = await v.buy(plan.id, { coupon: 'LASTING', country: 'HK', currency: 'USD' });
+      assert.deepEqual(await mrr(), { USD: 800 }, 'the next renewal is the second discounted period');
+      await netsAfter(v, id, 1);
+      assert.deepEqual(await mrr(), { USD: 1000 }, 'the coupon is spent: the next renewal is in full');
+    });
+
     test('a forever coupon discounts every renewal; a once coupon only the first payment', async () => {
       const forever = await planWithCoupon({ amountsOff: [{ currency: 'USD', value: 3 }], duration: 'forever' });
       const a = await forever.v.buy(forever.plan.id, { coupon: 'LASTING', country: 'HK', currency: 'USD' });

@@ -5,7 +5,7 @@ import type { ExchangeRates } from '../money/index.ts';
 import type { Coupon } from '../model.ts';
 import { vendorFeeTerms, type FeeTerms } from '../payments/index.ts';
 import type { DueSubscription, DueTransaction, Repositories } from '../ports.ts';
-import { listPrice, quotePrice, seatUnitPrices, type PriceQuote } from '../tax/index.ts';
+import { discountedNet, listPrice, quotePrice, seatUnitPrices, type PriceQuote } from '../tax/index.ts';
 
 /** What billing does about one due subscription, decided before any gateway is asked. */
 export type Plan =
@@ -49,15 +49,18 @@ const RENEWALS_CONVERT = true;
 
 /**
  * The net (before tax) and currency a subscription's next renewal charges: its offer's prices as they
- * are now, in the currency of the purchase, without the coupon of the first payment. The transaction's
+ * are now, in the currency of the purchase, less the coupon its next renewal applies, if any. The transaction's
  * own net stays the price of the purchase; the dashboard's MRR reads this instead (docs/decisions.md §19).
  */
 export function renewalNet(
   prices: Readonly<Record<string, number>>,
   currency: string,
   rates: ExchangeRates,
+  coupon?: Pick<Coupon, 'percentOff' | 'amountsOff'>,
 ): { currency: string; netMinor: number } {
-  return listPrice({ prices, currency, allowConversion: RENEWALS_CONVERT, rates });
+  const list = listPrice({ prices, currency, allowConversion: RENEWALS_CONVERT, rates });
+  // A lasting coupon the next renewal applies counts while it lasts (docs/decisions.md §38).
+  return coupon ? { ...list, netMinor: discountedNet(list.netMinor, list.currency, coupon, rates) } : list;
 }
 
 /** In a sandbox whose clock was moved, a step happens at its scheduled moment; elsewhere, when it is done. */

@@ -1,4 +1,4 @@
-import type { Scope, Transaction } from '../model.ts';
+import type { Coupon, Scope, Transaction } from '../model.ts';
 
 // What the vendor panel's overview and lists read.
 
@@ -36,6 +36,8 @@ export interface DashboardRepository {
       count: number;
       netMinor: number;
       prices: Record<string, number> | undefined;
+      /** The coupon their next renewal applies (docs/decisions.md §38). */
+      coupon?: Pick<Coupon, 'percentOff' | 'amountsOff'> | undefined;
     }[]
   >;
   /** Subscriptions that stopped renewing (cancelled, ended by failed renewals, refunded, charged back) at or after `since`, not counting those a plan switch replaced. */

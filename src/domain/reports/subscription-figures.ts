@@ -18,12 +18,12 @@ type SubscriptionGroup = Awaited<ReturnType<DashboardRepository['subscriptions']
 
 /** The nets of a group of subscriptions at their next renewal, summed, and the currency they are charged in. */
 function nextRenewal(
-  group: { currency: string; count: number; netMinor: number; prices: Record<string, number> | undefined },
+  group: Pick<SubscriptionGroup, 'currency' | 'count' | 'netMinor' | 'prices' | 'coupon'>,
   rates: ExchangeRates,
 ): { currency: string; netMinor: number } {
   if (!group.prices) return { currency: group.currency, netMinor: group.netMinor };
   try {
-    const each = renewalNet(group.prices, group.currency, rates);
+    const each = renewalNet(group.prices, group.currency, rates, group.coupon);
     return { currency: each.currency, netMinor: each.netMinor * group.count };
   } catch {
     return { currency: group.currency, netMinor: group.netMinor };
