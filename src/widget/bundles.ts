@@ -24,7 +24,8 @@ export const WIDGET_FILES: Readonly<Record<Environment, string>> = {
  * What a customer's browser downloads, compressed (gzip), may not exceed, per bundle: each one's size when
  * this was last lowered (docs/decisions.md §29), so that it cannot creep back. Lower it when the script shrinks.
  */
-export const WIDGET_GZIP_BUDGET: Readonly<Record<Environment, number>> = { production: 3161, sandbox: 3259 };
+// Raised by 8 and 5 bytes for `data-ts-quantity` / `tc.buy`'s quantity (docs/decisions.md §39).
+export const WIDGET_GZIP_BUDGET: Readonly<Record<Environment, number>> = { production: 3169, sandbox: 3264 };
 
 export function bundleOf(code: Buffer): WidgetBundle {
   return { code, etag: `"${createHash('sha256').update(code).digest('base64url')}"`, gzipBytes: gzipSync(code).length };

@@ -46,6 +46,11 @@ export interface BuyOptions extends PriceOptions {
    * does not speak falls back to the browser's). `data-ts-locale` on a button or the script tag does the same.
    */
   locale?: string;
+  /**
+   * opentill's own: the seats of a per-seat product, preset at the checkout (the buyer may change them within
+   * the product's range). `data-ts-quantity` on a button does the same.
+   */
+  quantity?: number | string;
 }
 
 /** opentill's own: what `tc.on` handlers (and the script tag's `data-ts-event` function) receive. */
@@ -61,4 +66,5 @@ export interface CheckoutEvent {
 export type EventName = 'checkout.opened' | 'checkout.closed' | 'checkout.paid' | 'checkout.failed';
 export type Handler = (event: CheckoutEvent) => void;
 
-export type PrefillField = 'firstName' | 'lastName' | 'email' | 'zipCode' | 'coupon' | 'payload' | 'locale';
+export type PrefillField =
+  'firstName' | 'lastName' | 'email' | 'zipCode' | 'coupon' | 'payload' | 'locale' | 'quantity';

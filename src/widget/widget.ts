@@ -23,7 +23,16 @@ declare const __OPENTILL_SANDBOX__: boolean;
 
 /** The embedded checkout has this long to say 'ready'; after it the customer goes there as a full page. */
 const READY_TIMEOUT_MS = 8000;
-const PREFILL: PrefillField[] = ['firstName', 'lastName', 'email', 'zipCode', 'coupon', 'payload', 'locale'];
+const PREFILL: PrefillField[] = [
+  'firstName',
+  'lastName',
+  'email',
+  'zipCode',
+  'coupon',
+  'payload',
+  'locale',
+  'quantity',
+];
 const WATCHED = ['data-ts-price', 'data-ts-button', 'data-ts-product', 'data-ts-zip-code', 'data-ts-style'];
 if (__OPENTILL_SANDBOX__) WATCHED.push('data-ts-country');
 const SELECTOR = '[data-ts-price],[data-ts-button]';

@@ -32,6 +32,8 @@ export function checkoutStartRoute(app: HttpApp, { services, environment }: Envi
             country: Type.Optional(Type.String({ maxLength: 2 })),
             // opentill's own: the buyer's language (data-ts-locale, tc.buy's locale), a BCP 47 tag such as "de" or "pt-BR".
             locale: Type.Optional(Type.String({ maxLength: 35 })),
+            // opentill's own: a per-seat product's seats (data-ts-quantity, tc.buy's quantity), docs/decisions.md §39.
+            quantity: Type.Optional(Type.String({ maxLength: 9 })),
           },
           { additionalProperties: false },
         ),
@@ -54,6 +56,9 @@ export function checkoutStartRoute(app: HttpApp, { services, environment }: Envi
         owner,
         body.productId,
         customerLocality(request, environment, { zip: body.zipCode, country: body.country }),
+        undefined,
+        undefined,
+        body.quantity,
       );
       // A coupon is checked apart, under the checkout's limit on wrong codes (docs/decisions.md §14).
       if (body.coupon) await requireUsableCoupon(services, request.ip, owner, offer.product.id, body.coupon);
