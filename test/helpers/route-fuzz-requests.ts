@@ -38,13 +38,14 @@ const FORM_FIELDS = [
   'country', 'cardNumber', 'cardExpiry', 'cardCvc', 'expectedTotal', 'expectedCurrency', 'version', 'assignEmail', 'id', 'name', 'type',
   'frequency', 'trialDays', 'licences', 'prices', 'productId', 'code', 'off', 'expiresAt', 'allowConversion', 'adminFrameOrigins', 'company',
   'password', 'q', 'kind', 'senderName', 'replyTo', 'send_RECEIPT', 'send_REFUNDED', '__proto__', 'constructor', '',
-  'url', 'description', 'confirm',
+  'url', 'description', 'confirm', 'instanceId', 'activationLimit',
+  'duration', 'durationPeriods', 'maxRedemptions', 'maxPerCustomer', 'startsAt', 'firstPurchaseOnly',
 ]; // prettier-ignore
 const JSON_FIELDS = [
   'payload', 'assignEmail', 'prices', 'currency', 'value', 'expiresIn', 'userMail', 'userFirstName', 'userLastName', 'description',
   'chargeDescription', 'transactionIdToMigrate', 'productId', 'coupon', 'email', 'zipCode', 'country', 'nonEditableEmail', 'seconds', 'to',
   'firstName', 'lastName', 'name', 'type', 'chargeFrequency', 'trialDays', 'issuesLicences', '__proto__', 'constructor',
-  'resumeAt',
+  'resumeAt', 'instanceName', 'instanceId', 'activationLimit',
 ]; // prettier-ignore
 const QUERY_KEYS = [
   'limit',
