@@ -12,6 +12,7 @@ import { paymentMethodMutants } from './mutants-payment-methods.ts';
 import { pauseMutants } from './mutants-pause.ts';
 import { productFormMutants } from './mutants-product-form.ts';
 import { couponMutants } from './mutants-coupons.ts';
+import { licenceMutants } from './mutants-licences.ts';
 export type { Mutant } from './mutant.ts';
 
 const FAULTS = 'test/faults/money-faults.test.ts';
@@ -1764,4 +1765,5 @@ export const mutants: Mutant[] = [
   ...pauseMutants,
   ...productFormMutants,
   ...couponMutants,
+  ...licenceMutants,
 ];

@@ -518,6 +518,9 @@ for (const kind of await storeKinds()) {
         { method: 'POST', path: (s) => `/sandbox/v1/charge-vaulted/${s}`, body: true },
         { method: 'GET', path: (s) => `/sandbox/v1/check-licence/${s}/KEY` },
         { method: 'GET', path: (s) => `/sandbox/v1/check-licence/${productId}/${s}` },
+        { method: 'GET', path: (s) => `/sandbox/v1/licences/${s}` },
+        { method: 'POST', path: (s) => `/sandbox/v1/licences/${s}/activate`, body: true },
+        { method: 'POST', path: (s) => `/sandbox/v1/licences/${s}/deactivate`, body: true },
       ];
       const prices = '[{"currency":"USD","value":5}]';
       const bodies = [
@@ -615,6 +618,24 @@ for (const kind of await storeKinds()) {
         await check('POST', path, '{"payload":"x"}', 'application/json; charset=latin1');
         await check('POST', path, '\u00ff\u00fe{', 'application/json');
       }
+      // A real licence key, so hostile bodies reach its activations; none of them takes a slot.
+      const licensed = await v.product({
+        type: 'ONETIME',
+        issuesLicences: true,
+        activationLimit: 2,
+        prices: [{ currency: 'USD', value: 9 }],
+      });
+      const key = (await t.services.store.licences.keyOf(v.scope(), await v.buy(licensed.id)))!;
+      const licenceBodies = [
+        '{"instanceName":5}',
+        '{"instanceName":"\\u0000"}',
+        '{"instanceName":"   "}',
+        '{"instanceId":null}',
+        '{"instanceId":"x","more":1}',
+      ];
+      for (const path of [`/sandbox/v1/licences/${key}/activate`, `/sandbox/v1/licences/${key}/deactivate`])
+        for (const body of [...bodies, ...licenceBodies]) await check('POST', path, body);
+      assert.equal((await v.api(`/v1/licences/${key}`)).json.activationsUsed, 0);
       for (const path of [
         `/sandbox/v1/cancel-subscription/${vaultedId}`,
         `/sandbox/v1/pause-subscription/${vaultedId}`,
