@@ -13,6 +13,7 @@ import { pauseMutants } from './mutants-pause.ts';
 import { productFormMutants } from './mutants-product-form.ts';
 import { couponMutants } from './mutants-coupons.ts';
 import { licenceMutants } from './mutants-licences.ts';
+import { seatMutants } from './mutants-seats.ts';
 export type { Mutant } from './mutant.ts';
 
 const FAULTS = 'test/faults/money-faults.test.ts';
@@ -1766,4 +1767,5 @@ export const mutants: Mutant[] = [
   ...productFormMutants,
   ...couponMutants,
   ...licenceMutants,
+  ...seatMutants,
 ];

@@ -55,6 +55,10 @@ for (const kind of await storeKinds()) {
       const again = await change(w, old, { quantity: 8 });
       assert.equal(again.status, 200, again.text);
       assert.equal(again.json.id, res.json.id);
+      // Not charged yet since the change: another change waits for that charge.
+      const early = await change(w, res.json.id, { quantity: 9 });
+      assert.deepEqual([early.status, early.json.error], [400, 'INVALID_STATE'], early.text);
+      assert.match(early.json.message, /2031-05-24/);
       clock.set(new Date('2031-05-24T02:59:59.000Z'));
       assert.equal(await renew(w), 0);
       clock.set(new Date('2031-05-24T03:00:00.000Z'));
@@ -63,6 +67,8 @@ for (const kind of await storeKinds()) {
         (await ledger(res.json.id)).map((e) => e.amountTotalMinor),
         [8000],
       );
+      // Charged: its seats change again.
+      assert.equal((await change(w, res.json.id, { quantity: 9 })).status, 200);
     });
 
     test('8 seats lowered to 6: the 8 run out the paid period, the 6 are charged from its end', async () => {
