@@ -32,8 +32,6 @@ function termsOf(c: Coupon, view: CouponsView): string[] {
   if (c.otherProductIds.length) terms.push(`also ${c.otherProductIds.map(name).join(', ')}`);
   if (c.frequencies) terms.push(`${c.frequencies.map((q) => frequencyWord(q).toLowerCase()).join(', ')} only`);
   if (c.startsAt) terms.push(`from ${c.startsAt.slice(0, 10)}`);
-  if (c.expiresAt) terms.push(`until ${c.expiresAt.slice(0, 10)}`);
-  if (c.revokedAt) terms.push('revoked');
   return terms;
 }
 
@@ -41,7 +39,7 @@ function couponRow(c: Coupon, view: CouponsView): Html {
   const product = view.products.find((p) => p.id === c.productId);
   const amounts = byCurrency(c.amountsOff).map(([currency, minor]) => formatForBuyer(minor, currency, view.locale));
   const off = c.percentOff !== null ? `${c.percentOff}% off` : `${amounts.join(', ')} off`;
-  return html`<tr data-testid="coupon"><td><code>${c.code}</code> · ${product?.name ?? c.productId}<br><span class="muted" data-testid="coupon-terms">${off} ${termsOf(c, view).join(' · ')}</span></td>
+  return html`<tr data-testid="coupon"><td><code>${c.code}</code> · ${product?.name ?? c.productId}<br><span class="muted">${off}${c.expiresAt ? `, until ${c.expiresAt.slice(0, 10)}` : ''}${c.revokedAt ? ', revoked' : ''}</span><br><span class="muted" data-testid="coupon-terms">${termsOf(c, view).join(' · ')}</span></td>
     <td>${c.revokedAt ? '' : html`<form method="post" action="/panel/coupons?env=${view.environment}">${csrfField(view.csrf)}<input type="hidden" name="action" value="revoke"><input type="hidden" name="id" value="${c.id}"><button type="submit" class="link">Revoke</button></form>`}</td></tr>`;
 }
 
