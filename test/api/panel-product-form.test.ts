@@ -258,6 +258,11 @@ for (const kind of await storeKinds()) {
       assert.equal(removed.status, 303);
       assert.match(removed.location ?? '', /done=product-image-removed/);
       assert.equal(await imageOf(product), null);
+      // Sent again (a retry, a double click): the same answer, still no image.
+      await owner.b.get('/panel/products?env=sandbox');
+      const again = await owner.b.post('/panel/products/image/remove?env=sandbox', { id: product.id });
+      assert.equal(again.status, 303);
+      assert.equal(await imageOf(product), null);
       assert.equal((await fetch(imageUrl(product, version))).status, 404);
       assert.doesNotMatch((await checkout(product.id)).html, /<img/);
     });
