@@ -21,7 +21,7 @@ export function licenceInstances(
     (
       i,
     ) => html`<li data-testid="instance"><bdi dir="auto">${i.name}</bdi> <bdi class="muted">${tr.t('manage.activatedSince', { date: tr.date(i.activatedAt, 'medium') })}</bdi>
-      <form method="post" class="free">${view.hidden(view.formToken, 'free-instance', entry.transaction.id)}<input type="hidden" name="instanceId" value="${i.id}"><button type="submit" class="link" data-testid="free-instance">${tr.t('manage.freeInstance', { name: i.name })}</button></form></li>`,
+      <form method="post">${view.hidden(view.formToken, 'free-instance', entry.transaction.id)}<input type="hidden" name="instanceId" value="${i.id}"><button type="submit" class="link" data-testid="free-instance">${tr.t('manage.freeInstance', { name: i.name })}</button></form></li>`,
   );
   return html`<p class="muted" data-testid="licence-use">${count}</p>${items.length ? html`<ul class="instances" aria-label="${count}">${items}</ul>` : ''}`;
 }

@@ -170,7 +170,7 @@ export const MANAGE_STYLE = `.actions{display:flex;flex-wrap:wrap;gap:.5rem;marg
 .actions a{display:inline-block;padding:.5rem .8rem;border:1px solid var(--line);border-radius:.5rem;text-decoration:none;font-weight:600}
 .actions a.bad{color:var(--bad);border-color:#f4b7b2}fieldset{border:0;padding:0;margin:1rem 0}legend{font-weight:600;margin-bottom:.3rem}
 .back{display:inline-block;margin-top:1rem}code.key{display:inline-block}
-.instances form.free{display:inline}.instances li{margin:.2rem 0}`;
+.instances li{margin:.4rem 0}.instances button.link{padding-inline:0;text-align:start}`;
 
 export function managePage(view: ManageView): Html {
   const { tr } = view;

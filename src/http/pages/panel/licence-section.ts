@@ -27,14 +27,14 @@ export function licenceSection(
   const rows = licence.instances.map(
     (
       i,
-    ) => html`<tr data-testid="instance"><td>${i.instanceName}</td><td class="when">${i.activatedAt.slice(0, 16).replace('T', ' ')}</td>
+    ) => html`<tr data-testid="instance"><td>${i.instanceName}</td><td class="when hide-phone">${i.activatedAt.slice(0, 16).replace('T', ' ')}</td>
       <td><form method="post" action="${action('deactivate')}">${csrfField(csrf)}<input type="hidden" name="instanceId" value="${i.instanceId}"><button type="submit" class="outline" aria-label="Deactivate ${i.instanceName}" data-testid="deactivate-instance">Deactivate</button></form></td></tr>`,
   );
   return html`<h2 id="licence-heading">Licence key</h2>
   <p data-testid="licence-state">${stateText(licence)} · activations in use: ${used(licence)}</p>
   ${
     rows.length
-      ? html`<div class="scroll"><table class="grid" aria-labelledby="licence-heading"><thead><tr><th>Instance</th><th>Activated (UTC)</th><th>Slot</th></tr></thead><tbody>${rows}</tbody></table></div>`
+      ? html`<div class="scroll"><table class="grid" aria-labelledby="licence-heading"><thead><tr><th>Instance</th><th class="hide-phone">Activated (UTC)</th><th>Slot</th></tr></thead><tbody>${rows}</tbody></table></div>`
       : html`<p class="muted">Not activated anywhere yet.</p>`
   }
   <p class="muted">Revoke: the key stops working; the purchase is untouched. Reissue: a new key replaces it (the customer is e-mailed it when e-mails are on); the old key stops working and its activations are dropped.</p>
