@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
+import { pdfText } from '../helpers/pdf-text.ts';
 import { storeKinds, useTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 
 /**
@@ -162,6 +163,16 @@ for (const kind of await storeKinds()) {
         (await ledger(id)).map((e) => e.amountTotalMinor),
         [9600, 10800],
       );
+    });
+
+    test('the invoice’s line says the seats and the unit price: 12 × $8.00 = $96.00', async () => {
+      const product = await team();
+      const id = await v.buy(product.id, { email: 'invoice@example.com', quantity: 12 });
+      const [entry] = await ledger(id);
+      const res = await fetch(`${t.url}/sandbox/invoice/${entry!.hashId}`);
+      assert.equal(res.status, 200);
+      const text = await pdfText(Buffer.from(await res.arrayBuffer()));
+      assert.match(text, /Team\s*12\s*\$8\.00\s*\$96\.00/);
     });
   });
 }

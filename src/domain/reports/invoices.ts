@@ -183,8 +183,7 @@ export function invoiceService(deps: { store: Store; sellerOfRecord: SellerOfRec
           description: transaction.productName,
           partial,
           note: payment ? null : entry.description || null,
-          quantity: 1,
-          unitNetMinor: sign * entry.netMinor + discountOn(entry, payment),
+          ...seatsOnLine(sign * entry.netMinor + discountOn(entry, payment), transaction.quantity),
           periodStart: entry.periodStart,
           periodEnd: entry.periodStart ? periodEnd(transaction, entry.periodStart) : null,
         },
@@ -205,3 +204,12 @@ export function invoiceService(deps: { store: Store; sellerOfRecord: SellerOfRec
 }
 
 export type InvoiceService = ReturnType<typeof invoiceService>;
+
+/**
+ * The line's seats (docs/decisions.md §39): quantity × unit price when the line's list net divides by the
+ * quantity (a payment, a whole refund: list net = unit × quantity), else one unit of the amount (part of one).
+ */
+function seatsOnLine(lineMinor: number, quantity: number): { quantity: number; unitNetMinor: number } {
+  if (quantity > 1 && lineMinor % quantity === 0) return { quantity, unitNetMinor: lineMinor / quantity };
+  return { quantity: 1, unitNetMinor: lineMinor };
+}
