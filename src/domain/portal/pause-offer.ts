@@ -19,12 +19,15 @@ export async function pauseOffer(
   t: Transaction,
 ): Promise<PauseOffer | null> {
   if (t.type !== 'SUBSCRIPTION') return null;
-  const state = pauseStateOf(t, deps.clock.now(scope));
+  const now = deps.clock.now(scope);
+  const state = pauseStateOf(t, now);
   const pausable =
     state === 'none' &&
     t.status === 'SUBSCRIPTION_STATUS_ACTIVE' &&
     (t.billing?.failedAttempts ?? 0) === 0 &&
-    t.nextCharge !== null;
+    // A renewal due now is charged first (pause-rules.ts refuses it until then).
+    t.nextCharge !== null &&
+    Date.parse(t.nextCharge) > now.getTime();
   return {
     state,
     startsAt: state === 'none' ? t.nextCharge : t.pause!.startsAt,

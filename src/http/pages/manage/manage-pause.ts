@@ -13,14 +13,16 @@ export function pauseBlock(
   const offer = entry.pause;
   if (!offer) return html``;
   const { tr } = view;
-  const form = (action: string, label: string, id: string) =>
-    html`<form method="post">${view.hidden(view.formToken, action, entry.transaction.id)}<button type="submit" class="secondary" data-testid="${id}">${label}</button></form>`;
+  // Resuming is the one thing to do while paused (the page's main button); pausing and keeping it running are quieter.
+  const form = (action: string, label: string, id: string, quiet = true) =>
+    html`<form method="post">${view.hidden(view.formToken, action, entry.transaction.id)}<button type="submit"${quiet ? html` class="link"` : ''} data-testid="${id}">${label}</button></form>`;
   const date = (iso: string | null) => (iso ? tr.date(iso) : '');
   if (offer.state === 'paused') {
-    const text = offer.resumesAt
-      ? tr.t('manage.pausedUntil', { date: date(offer.startsAt), until: date(offer.resumesAt) })
-      : tr.t('manage.pausedSince', { date: date(offer.startsAt) });
-    return html`<p data-testid="pause-state">${text}</p><p class="muted">${tr.t('manage.resumeHint')}</p>${form('resume', tr.t('manage.resumeButton'), 'resume')}`;
+    // Paused until resumed, the status line says so already; a resume date is said here.
+    const until = offer.resumesAt
+      ? html`<p data-testid="pause-state">${tr.t('manage.pausedUntil', { date: date(offer.startsAt), until: date(offer.resumesAt) })}</p>`
+      : '';
+    return html`${until}<p class="muted" data-testid="resume-hint">${tr.t('manage.resumeHint')}</p>${form('resume', tr.t('manage.resumeButton'), 'resume', false)}`;
   }
   if (offer.state === 'scheduled')
     return html`<p data-testid="pause-state">${tr.t('manage.pauseScheduled', { date: date(offer.startsAt) })}</p>${form('resume', tr.t('manage.keepRunning'), 'keep-running')}`;

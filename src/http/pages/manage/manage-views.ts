@@ -10,12 +10,15 @@ import { licenceInstances } from './manage-licence.ts';
 import { pauseBlock } from './manage-pause.ts';
 
 /** What the customer reads for a status: plain words and the date that matters. */
-function statusLine(tr: Translator, t: Transaction): string {
+function statusLine(tr: Translator, t: Transaction, pausing = false): string {
   const date = (iso: string | null) => (iso ? tr.date(iso) : '');
   switch (t.status) {
     case 'SUBSCRIPTION_STATUS_ACTIVE':
-      // Paused until resumed: no next payment to name (docs/decisions.md §41).
-      return t.nextCharge ? tr.t('manage.statusActive', { date: date(t.nextCharge) }) : tr.t('manage.statusPaused');
+      // Paused until resumed: no next payment to name; until the pause starts, the paid period's end (docs/decisions.md §41).
+      if (t.nextCharge) return tr.t('manage.statusActive', { date: date(t.nextCharge) });
+      return pausing && t.pause
+        ? tr.t('manage.statusPausing', { date: date(t.pause.startsAt) })
+        : tr.t('manage.statusPaused');
     case 'SUBSCRIPTION_STATUS_ACTIVE_TRIAL':
       return tr.t('manage.statusTrial', { date: date(t.nextCharge) });
     case 'SUBSCRIPTION_STATUS_CANCELLED_PENDING':
@@ -137,7 +140,7 @@ function item(entry: PortalItem, view: ManageView): Html {
   const card = entry.card && t.type !== 'ONETIME' ? entry.card : null;
   return html`<section class="box" data-testid="purchase" data-id="${t.id}" aria-label="${t.productName}">
   <div class="top"><strong>${t.productName}</strong></div>
-  <p data-testid="status">${statusLine(tr, t)}</p>
+  <p data-testid="status">${statusLine(tr, t, entry.pause?.state === 'scheduled')}</p>
   ${requiresAction(entry, view)}
   ${pauseBlock(entry, { tr, formToken: view.formToken, hidden })}
   ${t.type !== 'VAULTED' ? html`<p class="muted" data-testid="price">${priceLine(tr, t)}</p>` : ''}

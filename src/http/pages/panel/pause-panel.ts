@@ -18,19 +18,25 @@ export function pauseSection(environment: Environment, csrf: string, t: Transact
   const state = pauseStateOf(t, now);
   const until = (resumesAt: string | null) => (resumesAt ? `until ${day(resumesAt)} UTC` : 'until you resume it');
   const resume = (label: string, id: string) =>
-    html`<form method="post" action="${action('resume')}">${csrfField(csrf)}<button type="submit" class="secondary" data-testid="${id}">${label}</button></form>`;
+    html`<div class="inline"><form method="post" action="${action('resume')}">${csrfField(csrf)}<button type="submit" class="outline" data-testid="${id}">${label}</button></form></div>`;
   if (state === 'paused')
     return html`<h2>Pause</h2><p data-testid="pause-state">Paused since ${day(t.pause!.startsAt)} UTC, ${until(t.pause!.resumesAt)}. Nothing is charged meanwhile.</p>
     <p class="muted">Resuming starts a new period now, charged now.</p>${resume('Resume now', 'resume')}`;
   if (state === 'scheduled')
     return html`<h2>Pause</h2><p data-testid="pause-state">Pauses at the end of the paid period, ${day(t.pause!.startsAt)} UTC, ${until(t.pause!.resumesAt)}.</p>
     ${resume('Call off the pause', 'call-off-pause')}`;
-  if (t.status !== 'SUBSCRIPTION_STATUS_ACTIVE' || (t.billing?.failedAttempts ?? 0) > 0 || !t.nextCharge) return html``;
+  if (
+    t.status !== 'SUBSCRIPTION_STATUS_ACTIVE' ||
+    (t.billing?.failedAttempts ?? 0) > 0 ||
+    !t.nextCharge ||
+    Date.parse(t.nextCharge) <= now.getTime()
+  )
+    return html``;
   return html`<h2>Pause</h2>
   <form method="post" action="${action('pause')}" class="narrow">${csrfField(csrf)}
     <p class="muted">The pause starts when the paid period ends (${day(t.nextCharge)} UTC); nothing is charged while it lasts. On resuming, a new period starts and is charged.</p>
     <label for="resumeOn">Resume on (optional; 00:00 UTC that day)</label><input id="resumeOn" name="resumeOn" type="date">
-    <button type="submit" class="secondary" data-testid="pause">Pause the subscription</button></form>`;
+    <div class="inline"><button type="submit" class="outline" data-testid="pause">Pause the subscription</button></div></form>`;
 }
 
 /** A date typed in the form is 00:00 UTC that day; anything else typed goes to the domain, which refuses what is no date. */
