@@ -122,8 +122,8 @@ export const couponMutants: Mutant[] = [
   {
     id: 'coupon-invoice-line-at-net',
     file: 'src/domain/reports/invoices.ts',
-    find: 'unitNetMinor: sign * entry.netMinor + discountOn(entry, payment),',
-    replace: 'unitNetMinor: sign * entry.netMinor,',
+    find: '...seatsOnLine(sign * entry.netMinor + discountOn(entry, payment), transaction.quantity),',
+    replace: '...seatsOnLine(sign * entry.netMinor, transaction.quantity),',
     tests: [RENEWALS],
   },
   {
