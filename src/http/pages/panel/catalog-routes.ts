@@ -8,6 +8,7 @@ import { couponsContent, couponTermsFromForm } from './coupons.ts';
 import { scopeOf, vendorLocale, type PanelRouting } from './panel-routing.ts';
 import { productsContent } from './products.ts';
 import { licenceFieldsOf } from './activation-limit-field.ts';
+import { pricesAndSeatsOf } from './seats-field.ts';
 import { registerProductFormActions } from './product-form-routes.ts';
 
 /** The panel's Products and Coupons sections: the lists, and creating, editing and revoking. */
@@ -59,7 +60,7 @@ function registerProductPages({ services, view, action, page, to, noticeOf }: Pa
         chargeFrequency: form.type === 'SUBSCRIPTION' ? form.frequency : undefined,
         trialDays: form.type === 'SUBSCRIPTION' ? trialDays : 0,
         ...licenceFieldsOf(form),
-        prices: parsePriceText(form.prices),
+        ...pricesAndSeatsOf(form),
       });
       return to(reply, '/panel/products', scope.environment, 'product');
     },
@@ -76,7 +77,7 @@ function registerProductPages({ services, view, action, page, to, noticeOf }: Pa
         description: form.description,
         trialDays,
         ...licenceFieldsOf(form),
-        prices: parsePriceText(form.prices),
+        ...pricesAndSeatsOf(form),
       });
       return to(reply, '/panel/products', scope.environment, 'product-saved');
     },

@@ -5,6 +5,7 @@ import { html, type Html } from '../layout.ts';
 import { activationLimitField } from './activation-limit-field.ts';
 import { csrfField } from './panel-layout.ts';
 import { archiveForm, descriptionField, productImageForm } from './product-form-fields.ts';
+import { seatsFieldset } from './seats-field.ts';
 import { FREQUENCY_WORDS, frequencyWord, typeWord } from './words.ts';
 
 /** Prices by currency, USD first: the order vendors entered them in is not kept. */
@@ -63,6 +64,7 @@ function productRow(p: Product, view: ProductsView): Html {
     ${p.type === 'SUBSCRIPTION' ? html`<label for="trial-${p.id}">Trial days</label><input id="trial-${p.id}" name="trialDays" inputmode="numeric" value="${typed?.trialDays ?? String(p.trialDays)}">` : ''}
     <label class="check"><input type="checkbox" name="licences" value="yes"${(typed ? typed.licences === 'yes' : p.issuesLicences) ? html` checked` : ''}> Issue a licence key with each purchase</label>
     ${activationLimitField(`activationLimit-${p.id}`, p, typed)}
+    ${seatsFieldset(`${p.id}-`, p, typed)}
     <p class="muted">New prices apply to new purchases and to renewals from now on.</p>
     <button type="submit">Save the product</button></form></details>${switchesForm(p, view)}${productImageForm(p, view)}${archiveForm(p, view)}</section>`;
 }
@@ -82,5 +84,6 @@ export function productsContent(view: ProductsView): Html {
     <label for="prices">Net prices, USD required</label><input id="prices" name="prices" placeholder="USD 20.00, EUR 18.50" required value="${f?.prices ?? ''}">
     <label class="check"><input type="checkbox" name="licences" value="yes"${f?.licences === 'yes' ? html` checked` : ''}> Issue a licence key with each purchase</label>
     ${activationLimitField('activationLimit', undefined, f)}
+    ${seatsFieldset('', undefined, f)}
     <button type="submit">Create the product</button></form></details>`;
 }
