@@ -28,6 +28,7 @@ export const PauseInfo = Type.Union(
     Type.Null(),
   ],
   {
+    examples: [{ startsAt: '2027-02-01T09:30:00.000Z', resumesAt: '2027-04-01T00:00:00.000Z' }],
     description:
       "opentill's own: the subscription's latest pause (scheduled, in effect, or over: compare with now); null when it was never paused, or its pause was called off before it took effect.",
   },
