@@ -89,7 +89,7 @@ describe('pause and resume in Chromium', () => {
     await looked(customer, 'manage-offer');
     await customer.click('[data-testid="pause"]');
     await customer.waitForURL(/done=paused/);
-    assert.match((await customer.locator('[data-testid="pause-state"]').textContent())!, /when the paid period ends/);
+    assert.match((await customer.locator('[data-testid="status"]').textContent())!, /then paused until you resume it/);
     await looked(customer, 'manage-scheduled', false); // a paragraph and a form button, as in the paused state axe reads
     clock.advance(40 * DAY);
     await customer.goto(t.services.hostedUrl('manage', scope, 'ann@example.com'));

@@ -24,8 +24,13 @@ export function pauseBlock(
       : '';
     return html`${until}<p class="muted" data-testid="resume-hint">${tr.t('manage.resumeHint')}</p>${form('resume', tr.t('manage.resumeButton'), 'resume', false)}`;
   }
-  if (offer.state === 'scheduled')
-    return html`<p data-testid="pause-state">${tr.t('manage.pauseScheduled', { date: date(offer.startsAt) })}</p>${form('resume', tr.t('manage.keepRunning'), 'keep-running')}`;
+  if (offer.state === 'scheduled') {
+    // Paused until resumed, the status line says when it starts; with a resume date it names the next payment.
+    const starts = offer.resumesAt
+      ? html`<p data-testid="pause-state">${tr.t('manage.pauseScheduled', { date: date(offer.startsAt) })}</p>`
+      : '';
+    return html`${starts}${form('resume', tr.t('manage.keepRunning'), 'keep-running')}`;
+  }
   if (!offer.canPause) return html``;
   return html`<p class="muted">${tr.t('manage.pauseHint', { date: date(offer.startsAt) })}</p>${form('pause', tr.t('manage.pauseButton'), 'pause')}`;
 }
