@@ -64,7 +64,18 @@ const stateFields = {
     examples: [3],
   }),
   activationsUsed: Type.Integer({ description: 'Instances it is activated on now.', examples: [1] }),
-  instances: Type.Array(Type.Object(instanceFields), { description: 'Where it is activated, oldest first.' }),
+  instances: Type.Array(Type.Object(instanceFields), {
+    description: 'Where it is activated, oldest first.',
+    examples: [
+      [
+        {
+          instanceId: 'TC-IN_01JD3W7Q0B2C4D6E8F0G2H4J6K',
+          instanceName: 'build-server-01',
+          activatedAt: '2026-11-27T10:15:30.123Z',
+        },
+      ],
+    ],
+  }),
 };
 
 export const LicenceState = Type.Object(stateFields, { description: 'A licence key and where it is activated.' });
