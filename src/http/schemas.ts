@@ -259,6 +259,7 @@ export const LicenceStatus = Type.Object(
         {
           description:
             "opentill's own addition: how many activations the key uses and its limit (GET /v1/licences/{key} lists them); null when NOT_FOUND.",
+          examples: [{ used: 2, limit: 3 }],
         },
       ),
     ),
