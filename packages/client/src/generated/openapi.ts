@@ -218,6 +218,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/licences/{key}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a licence key: status, activation limit, instances
+     * @description ACTIVE while paid up and neither revoked nor replaced by a reissued key. Without an Authorization header the key itself is the secret (from your customer's app), limited per client address; with your credential, only your own keys answer (another vendor's is 404).
+     */
+    get: operations['readLicence'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/licences/{key}/activate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Activate a licence key on an instance
+     * @description Takes one of the key's activation slots for `instanceName` and answers its `instanceId`. The same name again answers the same instance and takes no new slot. Beyond the limit: 400 INVALID_STATE; an inactive key: 400 INVALID_STATE. Without an Authorization header the key itself is the secret (from your customer's app), limited per client address; with your credential, only your own keys answer (another vendor's is 404).
+     */
+    post: operations['activateLicence'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/licences/{key}/deactivate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deactivate an instance of a licence key
+     * @description Frees the slot of `instanceId`. An instance the key does not have (or no longer has) is 404; send an Idempotency-Key to make a retry answer the first result. Without an Authorization header the key itself is the secret (from your customer's app), limited per client address; with your credential, only your own keys answer (another vendor's is 404).
+     */
+    post: operations['deactivateLicence'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/pause-subscription/{transactionId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pause a subscription at the end of its paid period (opentill)
+     * @description opentill's own. Nothing is charged while paused; `transactionStatus` stays SUBSCRIPTION_STATUS_ACTIVE and `nextCharge` is the resume date (null until resumed). Refused while a renewal is failing or due.
+     */
+    post: operations['pauseSubscription'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/products': {
     parameters: {
       query?: never;
@@ -326,6 +406,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/resume-subscription/{transactionId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume a paused subscription now (opentill)
+     * @description opentill's own. A pause in effect ends now: a new period starts and is charged now. A pause not in effect yet is called off. Not paused: nothing changes.
+     */
+    post: operations['resumeSubscription'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/transaction/{transactionId}': {
     parameters: {
       query?: never;
@@ -361,6 +461,26 @@ export interface paths {
     get: operations['listTransactionsByEmail'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/update-quantity/{transactionId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change a subscription's seats (opentill)
+     * @description opentill's own. More seats take effect now (prorated: nothing charged today, the next charge comes earlier); fewer at the end of the paid period. The subscription goes on as a new transaction, as a plan switch.
+     */
+    post: operations['updateQuantity'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1505,6 +1625,25 @@ export interface operations {
         content: {
           'application/json': {
             /**
+             * @description opentill's own addition: how many activations the key uses and its limit (GET /v1/licences/{key} lists them); null when NOT_FOUND.
+             * @example {
+             *       "used": 2,
+             *       "limit": 3
+             *     }
+             */
+            activations: {
+              /**
+               * @description How many it may be; null: no limit.
+               * @example 3
+               */
+              limit: number | null;
+              /**
+               * @description Instances the key is activated on.
+               * @example 2
+               */
+              used: number;
+            } | null;
+            /**
              * @description The key asked about.
              * @example K7Q2M-4T6V8-X0Z2B-4D6F8-H0J2L
              */
@@ -2164,6 +2303,11 @@ export interface operations {
               }[]
             | string;
           /**
+           * @description opentill's own: the seats the link sells, fixed, within a per-seat product's range; `prices` are then per seat. Absent: the buyer chooses.
+           * @example 25
+           */
+          quantity?: number;
+          /**
            * @description An active subscription this purchase replaces (an upgrade or downgrade): the value left on it delays the first charge.
            * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
            */
@@ -2722,6 +2866,978 @@ export interface operations {
       };
     };
   };
+  readLicence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The licence key your customer entered (any case, surrounding spaces ignored).
+         * @example K7Q2M-4T6V8-X0Z2B-4D6F8-H0J2L
+         */
+        key: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key and where it is activated. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Instances it may be activated on: the product's limit, or a per-seat purchase's seats; null: no limit.
+             * @example 3
+             */
+            activationLimit: number | null;
+            /**
+             * @description Instances it is activated on now.
+             * @example 1
+             */
+            activationsUsed: number;
+            /**
+             * @description Where it is activated, oldest first.
+             * @example [
+             *       {
+             *         "instanceId": "TC-IN_01JD3W7Q0B2C4D6E8F0G2H4J6K",
+             *         "instanceName": "build-server-01",
+             *         "activatedAt": "2026-11-27T10:15:30.123Z"
+             *       }
+             *     ]
+             */
+            instances: {
+              /**
+               * Format: date-time
+               * @description When (UTC).
+               * @example 2026-11-27T10:15:30.123Z
+               */
+              activatedAt: string;
+              /**
+               * @description The instance.
+               * @example TC-IN_01JD3W7Q0B2C4D6E8F0G2H4J6K
+               */
+              instanceId: string;
+              /**
+               * @description The name it was activated with.
+               * @example build-server-01
+               */
+              instanceName: string;
+            }[];
+            /**
+             * @description The key asked about, as sent.
+             * @example K7Q2M-4T6V8-X0Z2B-4D6F8-H0J2L
+             */
+            licence: string;
+            /**
+             * @description The product that issued it.
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            productId: string;
+            /**
+             * @description ACTIVE: paid, active, in trial, or cancelled but paid up, and neither revoked nor replaced. INACTIVE: refunded, charged back, cancelled, failed, revoked, or replaced by a reissued key.
+             * @example ACTIVE
+             * @enum {string}
+             */
+            status: 'ACTIVE' | 'INACTIVE';
+            /**
+             * @description The purchase that issued it.
+             * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+             */
+            transactionId: string;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  activateLicence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The licence key your customer entered (any case, surrounding spaces ignored).
+         * @example K7Q2M-4T6V8-X0Z2B-4D6F8-H0J2L
+         */
+        key: string;
+      };
+      cookie?: never;
+    };
+    /** @description A field this call does not know is refused (400). */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description What names the machine or installation, as your app chooses it (a host name, a device id).
+           * @example build-server-01
+           */
+          instanceName: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Activated: the instance and the key. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * Format: date-time
+             * @description When (UTC).
+             * @example 2026-11-27T10:15:30.123Z
+             */
+            activatedAt: string;
+            /**
+             * @description Instances it may be activated on: the product's limit, or a per-seat purchase's seats; null: no limit.
+             * @example 3
+             */
+            activationLimit: number | null;
+            /**
+             * @description Instances it is activated on now.
+             * @example 1
+             */
+            activationsUsed: number;
+            /**
+             * @description The instance.
+             * @example TC-IN_01JD3W7Q0B2C4D6E8F0G2H4J6K
+             */
+            instanceId: string;
+            /**
+             * @description The name it was activated with.
+             * @example build-server-01
+             */
+            instanceName: string;
+            /**
+             * @description Where it is activated, oldest first.
+             * @example [
+             *       {
+             *         "instanceId": "TC-IN_01JD3W7Q0B2C4D6E8F0G2H4J6K",
+             *         "instanceName": "build-server-01",
+             *         "activatedAt": "2026-11-27T10:15:30.123Z"
+             *       }
+             *     ]
+             */
+            instances: {
+              /**
+               * Format: date-time
+               * @description When (UTC).
+               * @example 2026-11-27T10:15:30.123Z
+               */
+              activatedAt: string;
+              /**
+               * @description The instance.
+               * @example TC-IN_01JD3W7Q0B2C4D6E8F0G2H4J6K
+               */
+              instanceId: string;
+              /**
+               * @description The name it was activated with.
+               * @example build-server-01
+               */
+              instanceName: string;
+            }[];
+            /**
+             * @description The key asked about, as sent.
+             * @example K7Q2M-4T6V8-X0Z2B-4D6F8-H0J2L
+             */
+            licence: string;
+            /**
+             * @description The product that issued it.
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            productId: string;
+            /**
+             * @description ACTIVE: paid, active, in trial, or cancelled but paid up, and neither revoked nor replaced. INACTIVE: refunded, charged back, cancelled, failed, revoked, or replaced by a reissued key.
+             * @example ACTIVE
+             * @enum {string}
+             */
+            status: 'ACTIVE' | 'INACTIVE';
+            /**
+             * @description The purchase that issued it.
+             * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+             */
+            transactionId: string;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  deactivateLicence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The licence key your customer entered (any case, surrounding spaces ignored).
+         * @example K7Q2M-4T6V8-X0Z2B-4D6F8-H0J2L
+         */
+        key: string;
+      };
+      cookie?: never;
+    };
+    /** @description A field this call does not know is refused (400). */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description The instanceId that activate answered.
+           * @example TC-IN_01JD3W7Q0B2C4D6E8F0G2H4J6K
+           */
+          instanceId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Deactivated: the key as it is now. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Instances it may be activated on: the product's limit, or a per-seat purchase's seats; null: no limit.
+             * @example 3
+             */
+            activationLimit: number | null;
+            /**
+             * @description Instances it is activated on now.
+             * @example 1
+             */
+            activationsUsed: number;
+            /**
+             * @description Where it is activated, oldest first.
+             * @example [
+             *       {
+             *         "instanceId": "TC-IN_01JD3W7Q0B2C4D6E8F0G2H4J6K",
+             *         "instanceName": "build-server-01",
+             *         "activatedAt": "2026-11-27T10:15:30.123Z"
+             *       }
+             *     ]
+             */
+            instances: {
+              /**
+               * Format: date-time
+               * @description When (UTC).
+               * @example 2026-11-27T10:15:30.123Z
+               */
+              activatedAt: string;
+              /**
+               * @description The instance.
+               * @example TC-IN_01JD3W7Q0B2C4D6E8F0G2H4J6K
+               */
+              instanceId: string;
+              /**
+               * @description The name it was activated with.
+               * @example build-server-01
+               */
+              instanceName: string;
+            }[];
+            /**
+             * @description The key asked about, as sent.
+             * @example K7Q2M-4T6V8-X0Z2B-4D6F8-H0J2L
+             */
+            licence: string;
+            /**
+             * @description The product that issued it.
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            productId: string;
+            /**
+             * @description ACTIVE: paid, active, in trial, or cancelled but paid up, and neither revoked nor replaced. INACTIVE: refunded, charged back, cancelled, failed, revoked, or replaced by a reissued key.
+             * @example ACTIVE
+             * @enum {string}
+             */
+            status: 'ACTIVE' | 'INACTIVE';
+            /**
+             * @description The purchase that issued it.
+             * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+             */
+            transactionId: string;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  pauseSubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The transaction id.
+         * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+         */
+        transactionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description When to resume (ISO 8601 date-time, after the end of the paid period): a new period starts then and is charged. Absent or null: paused until resumed.
+           * @example 2027-04-01T00:00:00Z
+           */
+          resumeAt?: string | null;
+        } | null;
+      };
+    };
+    responses: {
+      /** @description Paused, or already paused so (changed: false). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description False when it already was so: nothing changed.
+             * @example true
+             */
+            changed: boolean;
+            /**
+             * @description The transaction id.
+             * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+             */
+            id: string;
+            /**
+             * @description When it is charged next: the resume date, or null while paused until resumed.
+             * @example 2027-04-01T00:00:00.000Z
+             */
+            nextCharge: string | null;
+            /**
+             * @description opentill's own: the subscription's latest pause (scheduled, in effect, or over: compare with now); null when it was never paused, or its pause was called off before it took effect.
+             * @example {
+             *       "startsAt": "2027-02-01T09:30:00.000Z",
+             *       "resumesAt": "2027-04-01T00:00:00.000Z"
+             *     }
+             */
+            pause: {
+              /**
+               * @description When it ends and a new period starts and is charged; null: paused until resumed. Past: the pause is over.
+               * @example 2027-04-01T00:00:00.000Z
+               */
+              resumesAt: string | null;
+              /**
+               * @description When the pause takes effect: the end of the period already paid.
+               * @example 2027-02-01T09:30:00.000Z
+               */
+              startsAt: string;
+            } | null;
+            /**
+             * @description Its status now: a paused subscription stays SUBSCRIPTION_STATUS_ACTIVE.
+             * @example SUBSCRIPTION_STATUS_ACTIVE
+             */
+            transactionStatus: string;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
   listProducts: {
     parameters: {
       query?: {
@@ -2744,6 +3860,11 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /**
+             * @description opentill's own: how many instances each licence key may be activated on (POST /v1/licences/{key}/activate); null: no limit. A per-seat product's key gets one per seat bought instead.
+             * @example 3
+             */
+            activationLimit: number | null;
             /**
              * @description Archived: no new sale starts (checkout, price, customize-product refuse it); what was sold goes on, renewals included.
              * @example false
@@ -2823,6 +3944,86 @@ export interface operations {
                */
               valueS: string;
             }[];
+            /**
+             * @description opentill's own: the product's seat range and volume tiers (net prices per seat); null when it is sold one per purchase.
+             * @example {
+             *       "minQuantity": 1,
+             *       "maxQuantity": 50,
+             *       "tiers": [
+             *         {
+             *           "fromQuantity": 10,
+             *           "prices": [
+             *             {
+             *               "currency": "USD",
+             *               "value": 8,
+             *               "valueS": "8.00"
+             *             }
+             *           ]
+             *         }
+             *       ]
+             *     }
+             */
+            seats: {
+              /**
+               * @description The most seats a purchase has.
+               * @example 50
+               */
+              maxQuantity: number;
+              /**
+               * @description The fewest seats a purchase has.
+               * @example 1
+               */
+              minQuantity: number;
+              /**
+               * @description Volume tiers, ascending, above minQuantity: every seat costs the tier the total quantity falls in; below the first, the product's prices.
+               * @example [
+               *       {
+               *         "fromQuantity": 10,
+               *         "prices": [
+               *           {
+               *             "currency": "USD",
+               *             "value": 8,
+               *             "valueS": "8.00"
+               *           }
+               *         ]
+               *       }
+               *     ]
+               */
+              tiers: {
+                /**
+                 * @description From this total quantity on, every seat costs this tier’s prices.
+                 * @example 10
+                 */
+                fromQuantity: number;
+                /**
+                 * @description Net prices per seat, USD first.
+                 * @example [
+                 *       {
+                 *         "currency": "USD",
+                 *         "value": 8,
+                 *         "valueS": "8.00"
+                 *       }
+                 *     ]
+                 */
+                prices: {
+                  /**
+                   * @description ISO 4217 code, upper case.
+                   * @example USD
+                   */
+                  currency: string;
+                  /**
+                   * @description Net price of each seat (before tax) in the major unit.
+                   * @example 8
+                   */
+                  value: number;
+                  /**
+                   * @description value with exactly the currency's decimals.
+                   * @example 8.00
+                   */
+                  valueS: string;
+                }[];
+              }[];
+            } | null;
             /**
              * @description Days of free trial before the first charge.
              * @example 14
@@ -3001,6 +4202,11 @@ export interface operations {
       content: {
         'application/json': {
           /**
+           * @description opentill's own: how many instances each licence key may be activated on (POST /v1/licences/{key}/activate); null: no limit. A per-seat product's key gets one per seat bought instead.
+           * @example 3
+           */
+          activationLimit?: number | null;
+          /**
            * @description A subscription's period: DAILY, WEEKLY, MONTHLY (when not given), HALF_YEARLY or YEARLY; UNKNOWN for any other type. It may change only while nothing was sold on the product: subscribers renew on the period they signed up for.
            * @example MONTHLY
            */
@@ -3048,6 +4254,78 @@ export interface operations {
               }[]
             | string;
           /**
+           * @description opentill's own: sell the product per seat. The buyer chooses the quantity at checkout (or `data-ts-quantity`, customize-product's `quantity`); the price, tax, renewals and proration follow it. null: one per purchase.
+           * @example {
+           *       "minQuantity": 1,
+           *       "maxQuantity": 50,
+           *       "tiers": [
+           *         {
+           *           "fromQuantity": 10,
+           *           "prices": [
+           *             {
+           *               "currency": "USD",
+           *               "value": 8
+           *             }
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
+          seats?: {
+            /**
+             * @description The most seats a purchase has (100000 when not given).
+             * @example 50
+             */
+            maxQuantity?: number;
+            /**
+             * @description The fewest seats a purchase has (1 when not given).
+             * @example 1
+             */
+            minQuantity?: number;
+            /**
+             * @description Volume tiers, ascending, above minQuantity: every seat costs the tier the total quantity falls in; below the first, the product's prices.
+             * @example [
+             *       {
+             *         "fromQuantity": 10,
+             *         "prices": [
+             *           {
+             *             "currency": "USD",
+             *             "value": 8
+             *           }
+             *         ]
+             *       }
+             *     ]
+             */
+            tiers?: {
+              /**
+               * @description From this total quantity on, every seat costs this tier’s prices.
+               * @example 10
+               */
+              fromQuantity: number;
+              /**
+               * @description Net prices per seat, in exactly the product's currencies (USD required).
+               * @example [
+               *       {
+               *         "currency": "USD",
+               *         "value": 8
+               *       }
+               *     ]
+               */
+              prices: {
+                /**
+                 * @description ISO 4217 code, any case.
+                 * @example USD
+                 */
+                currency: string;
+                /**
+                 * @description Net price of each seat (before tax) in the major unit.
+                 * @example 8
+                 */
+                value: number | string;
+              }[];
+            }[];
+          } | null;
+          /**
            * @description Days of free trial before the first charge, 0 to 365; subscriptions only.
            * @example 14
            */
@@ -3068,6 +4346,11 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /**
+             * @description opentill's own: how many instances each licence key may be activated on (POST /v1/licences/{key}/activate); null: no limit. A per-seat product's key gets one per seat bought instead.
+             * @example 3
+             */
+            activationLimit: number | null;
             /**
              * @description Archived: no new sale starts (checkout, price, customize-product refuse it); what was sold goes on, renewals included.
              * @example false
@@ -3147,6 +4430,86 @@ export interface operations {
                */
               valueS: string;
             }[];
+            /**
+             * @description opentill's own: the product's seat range and volume tiers (net prices per seat); null when it is sold one per purchase.
+             * @example {
+             *       "minQuantity": 1,
+             *       "maxQuantity": 50,
+             *       "tiers": [
+             *         {
+             *           "fromQuantity": 10,
+             *           "prices": [
+             *             {
+             *               "currency": "USD",
+             *               "value": 8,
+             *               "valueS": "8.00"
+             *             }
+             *           ]
+             *         }
+             *       ]
+             *     }
+             */
+            seats: {
+              /**
+               * @description The most seats a purchase has.
+               * @example 50
+               */
+              maxQuantity: number;
+              /**
+               * @description The fewest seats a purchase has.
+               * @example 1
+               */
+              minQuantity: number;
+              /**
+               * @description Volume tiers, ascending, above minQuantity: every seat costs the tier the total quantity falls in; below the first, the product's prices.
+               * @example [
+               *       {
+               *         "fromQuantity": 10,
+               *         "prices": [
+               *           {
+               *             "currency": "USD",
+               *             "value": 8,
+               *             "valueS": "8.00"
+               *           }
+               *         ]
+               *       }
+               *     ]
+               */
+              tiers: {
+                /**
+                 * @description From this total quantity on, every seat costs this tier’s prices.
+                 * @example 10
+                 */
+                fromQuantity: number;
+                /**
+                 * @description Net prices per seat, USD first.
+                 * @example [
+                 *       {
+                 *         "currency": "USD",
+                 *         "value": 8,
+                 *         "valueS": "8.00"
+                 *       }
+                 *     ]
+                 */
+                prices: {
+                  /**
+                   * @description ISO 4217 code, upper case.
+                   * @example USD
+                   */
+                  currency: string;
+                  /**
+                   * @description Net price of each seat (before tax) in the major unit.
+                   * @example 8
+                   */
+                  value: number;
+                  /**
+                   * @description value with exactly the currency's decimals.
+                   * @example 8.00
+                   */
+                  valueS: string;
+                }[];
+              }[];
+            } | null;
             /**
              * @description Days of free trial before the first charge.
              * @example 14
@@ -3336,6 +4699,11 @@ export interface operations {
         content: {
           'application/json': {
             /**
+             * @description opentill's own: how many instances each licence key may be activated on (POST /v1/licences/{key}/activate); null: no limit. A per-seat product's key gets one per seat bought instead.
+             * @example 3
+             */
+            activationLimit: number | null;
+            /**
              * @description Archived: no new sale starts (checkout, price, customize-product refuse it); what was sold goes on, renewals included.
              * @example false
              */
@@ -3414,6 +4782,86 @@ export interface operations {
                */
               valueS: string;
             }[];
+            /**
+             * @description opentill's own: the product's seat range and volume tiers (net prices per seat); null when it is sold one per purchase.
+             * @example {
+             *       "minQuantity": 1,
+             *       "maxQuantity": 50,
+             *       "tiers": [
+             *         {
+             *           "fromQuantity": 10,
+             *           "prices": [
+             *             {
+             *               "currency": "USD",
+             *               "value": 8,
+             *               "valueS": "8.00"
+             *             }
+             *           ]
+             *         }
+             *       ]
+             *     }
+             */
+            seats: {
+              /**
+               * @description The most seats a purchase has.
+               * @example 50
+               */
+              maxQuantity: number;
+              /**
+               * @description The fewest seats a purchase has.
+               * @example 1
+               */
+              minQuantity: number;
+              /**
+               * @description Volume tiers, ascending, above minQuantity: every seat costs the tier the total quantity falls in; below the first, the product's prices.
+               * @example [
+               *       {
+               *         "fromQuantity": 10,
+               *         "prices": [
+               *           {
+               *             "currency": "USD",
+               *             "value": 8,
+               *             "valueS": "8.00"
+               *           }
+               *         ]
+               *       }
+               *     ]
+               */
+              tiers: {
+                /**
+                 * @description From this total quantity on, every seat costs this tier’s prices.
+                 * @example 10
+                 */
+                fromQuantity: number;
+                /**
+                 * @description Net prices per seat, USD first.
+                 * @example [
+                 *       {
+                 *         "currency": "USD",
+                 *         "value": 8,
+                 *         "valueS": "8.00"
+                 *       }
+                 *     ]
+                 */
+                prices: {
+                  /**
+                   * @description ISO 4217 code, upper case.
+                   * @example USD
+                   */
+                  currency: string;
+                  /**
+                   * @description Net price of each seat (before tax) in the major unit.
+                   * @example 8
+                   */
+                  value: number;
+                  /**
+                   * @description value with exactly the currency's decimals.
+                   * @example 8.00
+                   */
+                  valueS: string;
+                }[];
+              }[];
+            } | null;
             /**
              * @description Days of free trial before the first charge.
              * @example 14
@@ -3598,6 +5046,11 @@ export interface operations {
       content: {
         'application/json': {
           /**
+           * @description opentill's own: how many instances each licence key may be activated on (POST /v1/licences/{key}/activate); null: no limit. A per-seat product's key gets one per seat bought instead.
+           * @example 3
+           */
+          activationLimit?: number | null;
+          /**
            * @description A subscription's period: DAILY, WEEKLY, MONTHLY (when not given), HALF_YEARLY or YEARLY; UNKNOWN for any other type. It may change only while nothing was sold on the product: subscribers renew on the period they signed up for.
            * @example MONTHLY
            */
@@ -3645,6 +5098,78 @@ export interface operations {
               }[]
             | string;
           /**
+           * @description opentill's own: sell the product per seat. The buyer chooses the quantity at checkout (or `data-ts-quantity`, customize-product's `quantity`); the price, tax, renewals and proration follow it. null: one per purchase.
+           * @example {
+           *       "minQuantity": 1,
+           *       "maxQuantity": 50,
+           *       "tiers": [
+           *         {
+           *           "fromQuantity": 10,
+           *           "prices": [
+           *             {
+           *               "currency": "USD",
+           *               "value": 8
+           *             }
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
+          seats?: {
+            /**
+             * @description The most seats a purchase has (100000 when not given).
+             * @example 50
+             */
+            maxQuantity?: number;
+            /**
+             * @description The fewest seats a purchase has (1 when not given).
+             * @example 1
+             */
+            minQuantity?: number;
+            /**
+             * @description Volume tiers, ascending, above minQuantity: every seat costs the tier the total quantity falls in; below the first, the product's prices.
+             * @example [
+             *       {
+             *         "fromQuantity": 10,
+             *         "prices": [
+             *           {
+             *             "currency": "USD",
+             *             "value": 8
+             *           }
+             *         ]
+             *       }
+             *     ]
+             */
+            tiers?: {
+              /**
+               * @description From this total quantity on, every seat costs this tier’s prices.
+               * @example 10
+               */
+              fromQuantity: number;
+              /**
+               * @description Net prices per seat, in exactly the product's currencies (USD required).
+               * @example [
+               *       {
+               *         "currency": "USD",
+               *         "value": 8
+               *       }
+               *     ]
+               */
+              prices: {
+                /**
+                 * @description ISO 4217 code, any case.
+                 * @example USD
+                 */
+                currency: string;
+                /**
+                 * @description Net price of each seat (before tax) in the major unit.
+                 * @example 8
+                 */
+                value: number | string;
+              }[];
+            }[];
+          } | null;
+          /**
            * @description Days of free trial before the first charge, 0 to 365; subscriptions only.
            * @example 14
            */
@@ -3660,6 +5185,11 @@ export interface operations {
         };
         content: {
           'application/json': {
+            /**
+             * @description opentill's own: how many instances each licence key may be activated on (POST /v1/licences/{key}/activate); null: no limit. A per-seat product's key gets one per seat bought instead.
+             * @example 3
+             */
+            activationLimit: number | null;
             /**
              * @description Archived: no new sale starts (checkout, price, customize-product refuse it); what was sold goes on, renewals included.
              * @example false
@@ -3739,6 +5269,86 @@ export interface operations {
                */
               valueS: string;
             }[];
+            /**
+             * @description opentill's own: the product's seat range and volume tiers (net prices per seat); null when it is sold one per purchase.
+             * @example {
+             *       "minQuantity": 1,
+             *       "maxQuantity": 50,
+             *       "tiers": [
+             *         {
+             *           "fromQuantity": 10,
+             *           "prices": [
+             *             {
+             *               "currency": "USD",
+             *               "value": 8,
+             *               "valueS": "8.00"
+             *             }
+             *           ]
+             *         }
+             *       ]
+             *     }
+             */
+            seats: {
+              /**
+               * @description The most seats a purchase has.
+               * @example 50
+               */
+              maxQuantity: number;
+              /**
+               * @description The fewest seats a purchase has.
+               * @example 1
+               */
+              minQuantity: number;
+              /**
+               * @description Volume tiers, ascending, above minQuantity: every seat costs the tier the total quantity falls in; below the first, the product's prices.
+               * @example [
+               *       {
+               *         "fromQuantity": 10,
+               *         "prices": [
+               *           {
+               *             "currency": "USD",
+               *             "value": 8,
+               *             "valueS": "8.00"
+               *           }
+               *         ]
+               *       }
+               *     ]
+               */
+              tiers: {
+                /**
+                 * @description From this total quantity on, every seat costs this tier’s prices.
+                 * @example 10
+                 */
+                fromQuantity: number;
+                /**
+                 * @description Net prices per seat, USD first.
+                 * @example [
+                 *       {
+                 *         "currency": "USD",
+                 *         "value": 8,
+                 *         "valueS": "8.00"
+                 *       }
+                 *     ]
+                 */
+                prices: {
+                  /**
+                   * @description ISO 4217 code, upper case.
+                   * @example USD
+                   */
+                  currency: string;
+                  /**
+                   * @description Net price of each seat (before tax) in the major unit.
+                   * @example 8
+                   */
+                  value: number;
+                  /**
+                   * @description value with exactly the currency's decimals.
+                   * @example 8.00
+                   */
+                  valueS: string;
+                }[];
+              }[];
+            } | null;
             /**
              * @description Days of free trial before the first charge.
              * @example 14
@@ -3932,6 +5542,11 @@ export interface operations {
         content: {
           'application/json': {
             /**
+             * @description opentill's own: how many instances each licence key may be activated on (POST /v1/licences/{key}/activate); null: no limit. A per-seat product's key gets one per seat bought instead.
+             * @example 3
+             */
+            activationLimit: number | null;
+            /**
              * @description Archived: no new sale starts (checkout, price, customize-product refuse it); what was sold goes on, renewals included.
              * @example false
              */
@@ -4010,6 +5625,86 @@ export interface operations {
                */
               valueS: string;
             }[];
+            /**
+             * @description opentill's own: the product's seat range and volume tiers (net prices per seat); null when it is sold one per purchase.
+             * @example {
+             *       "minQuantity": 1,
+             *       "maxQuantity": 50,
+             *       "tiers": [
+             *         {
+             *           "fromQuantity": 10,
+             *           "prices": [
+             *             {
+             *               "currency": "USD",
+             *               "value": 8,
+             *               "valueS": "8.00"
+             *             }
+             *           ]
+             *         }
+             *       ]
+             *     }
+             */
+            seats: {
+              /**
+               * @description The most seats a purchase has.
+               * @example 50
+               */
+              maxQuantity: number;
+              /**
+               * @description The fewest seats a purchase has.
+               * @example 1
+               */
+              minQuantity: number;
+              /**
+               * @description Volume tiers, ascending, above minQuantity: every seat costs the tier the total quantity falls in; below the first, the product's prices.
+               * @example [
+               *       {
+               *         "fromQuantity": 10,
+               *         "prices": [
+               *           {
+               *             "currency": "USD",
+               *             "value": 8,
+               *             "valueS": "8.00"
+               *           }
+               *         ]
+               *       }
+               *     ]
+               */
+              tiers: {
+                /**
+                 * @description From this total quantity on, every seat costs this tier’s prices.
+                 * @example 10
+                 */
+                fromQuantity: number;
+                /**
+                 * @description Net prices per seat, USD first.
+                 * @example [
+                 *       {
+                 *         "currency": "USD",
+                 *         "value": 8,
+                 *         "valueS": "8.00"
+                 *       }
+                 *     ]
+                 */
+                prices: {
+                  /**
+                   * @description ISO 4217 code, upper case.
+                   * @example USD
+                   */
+                  currency: string;
+                  /**
+                   * @description Net price of each seat (before tax) in the major unit.
+                   * @example 8
+                   */
+                  value: number;
+                  /**
+                   * @description value with exactly the currency's decimals.
+                   * @example 8.00
+                   */
+                  valueS: string;
+                }[];
+              }[];
+            } | null;
             /**
              * @description Days of free trial before the first charge.
              * @example 14
@@ -4203,6 +5898,11 @@ export interface operations {
         content: {
           'application/json': {
             /**
+             * @description opentill's own: how many instances each licence key may be activated on (POST /v1/licences/{key}/activate); null: no limit. A per-seat product's key gets one per seat bought instead.
+             * @example 3
+             */
+            activationLimit: number | null;
+            /**
              * @description Archived: no new sale starts (checkout, price, customize-product refuse it); what was sold goes on, renewals included.
              * @example false
              */
@@ -4281,6 +5981,86 @@ export interface operations {
                */
               valueS: string;
             }[];
+            /**
+             * @description opentill's own: the product's seat range and volume tiers (net prices per seat); null when it is sold one per purchase.
+             * @example {
+             *       "minQuantity": 1,
+             *       "maxQuantity": 50,
+             *       "tiers": [
+             *         {
+             *           "fromQuantity": 10,
+             *           "prices": [
+             *             {
+             *               "currency": "USD",
+             *               "value": 8,
+             *               "valueS": "8.00"
+             *             }
+             *           ]
+             *         }
+             *       ]
+             *     }
+             */
+            seats: {
+              /**
+               * @description The most seats a purchase has.
+               * @example 50
+               */
+              maxQuantity: number;
+              /**
+               * @description The fewest seats a purchase has.
+               * @example 1
+               */
+              minQuantity: number;
+              /**
+               * @description Volume tiers, ascending, above minQuantity: every seat costs the tier the total quantity falls in; below the first, the product's prices.
+               * @example [
+               *       {
+               *         "fromQuantity": 10,
+               *         "prices": [
+               *           {
+               *             "currency": "USD",
+               *             "value": 8,
+               *             "valueS": "8.00"
+               *           }
+               *         ]
+               *       }
+               *     ]
+               */
+              tiers: {
+                /**
+                 * @description From this total quantity on, every seat costs this tier’s prices.
+                 * @example 10
+                 */
+                fromQuantity: number;
+                /**
+                 * @description Net prices per seat, USD first.
+                 * @example [
+                 *       {
+                 *         "currency": "USD",
+                 *         "value": 8,
+                 *         "valueS": "8.00"
+                 *       }
+                 *     ]
+                 */
+                prices: {
+                  /**
+                   * @description ISO 4217 code, upper case.
+                   * @example USD
+                   */
+                  currency: string;
+                  /**
+                   * @description Net price of each seat (before tax) in the major unit.
+                   * @example 8
+                   */
+                  value: number;
+                  /**
+                   * @description value with exactly the currency's decimals.
+                   * @example 8.00
+                   */
+                  valueS: string;
+                }[];
+              }[];
+            } | null;
             /**
              * @description Days of free trial before the first charge.
              * @example 14
@@ -4745,6 +6525,226 @@ export interface operations {
       };
     };
   };
+  resumeSubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The transaction id.
+         * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+         */
+        transactionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description Resumed, or not paused (changed: false). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description False when it already was so: nothing changed.
+             * @example true
+             */
+            changed: boolean;
+            /**
+             * @description The transaction id.
+             * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+             */
+            id: string;
+            /**
+             * @description When it is charged next: the resume date, or null while paused until resumed.
+             * @example 2027-04-01T00:00:00.000Z
+             */
+            nextCharge: string | null;
+            /**
+             * @description opentill's own: the subscription's latest pause (scheduled, in effect, or over: compare with now); null when it was never paused, or its pause was called off before it took effect.
+             * @example {
+             *       "startsAt": "2027-02-01T09:30:00.000Z",
+             *       "resumesAt": "2027-04-01T00:00:00.000Z"
+             *     }
+             */
+            pause: {
+              /**
+               * @description When it ends and a new period starts and is charged; null: paused until resumed. Past: the pause is over.
+               * @example 2027-04-01T00:00:00.000Z
+               */
+              resumesAt: string | null;
+              /**
+               * @description When the pause takes effect: the end of the period already paid.
+               * @example 2027-02-01T09:30:00.000Z
+               */
+              startsAt: string;
+            } | null;
+            /**
+             * @description Its status now: a paused subscription stays SUBSCRIPTION_STATUS_ACTIVE.
+             * @example SUBSCRIPTION_STATUS_ACTIVE
+             */
+            transactionStatus: string;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
   readTransaction: {
     parameters: {
       query?: never;
@@ -4904,6 +6904,25 @@ export interface operations {
              */
             netPriceS: string;
             /**
+             * @description opentill's own: the subscription's latest pause (scheduled, in effect, or over: compare with now); null when it was never paused, or its pause was called off before it took effect.
+             * @example {
+             *       "startsAt": "2027-02-01T09:30:00.000Z",
+             *       "resumesAt": "2027-04-01T00:00:00.000Z"
+             *     }
+             */
+            pause?: {
+              /**
+               * @description When it ends and a new period starts and is charged; null: paused until resumed. Past: the pause is over.
+               * @example 2027-04-01T00:00:00.000Z
+               */
+              resumesAt: string | null;
+              /**
+               * @description When the pause takes effect: the end of the period already paid.
+               * @example 2027-02-01T09:30:00.000Z
+               */
+              startsAt: string;
+            } | null;
+            /**
              * @description Your own data given before checkout, at most 4999 characters; null for none.
              * @example {"userId":42}
              */
@@ -4918,6 +6937,11 @@ export interface operations {
              * @example Acme Cloud Pro
              */
             productName: string;
+            /**
+             * @description opentill's own: seats bought; 1 unless the product is sold per seat. netPrice and tax are for all of them.
+             * @example 1
+             */
+            quantity: number;
             /**
              * @description Tax charged on the purchase, in currency.
              * @example 3.52
@@ -5503,6 +7527,25 @@ export interface operations {
              */
             nextCharge?: string | null;
             /**
+             * @description opentill's own: the subscription's latest pause (scheduled, in effect, or over: compare with now); null when it was never paused, or its pause was called off before it took effect.
+             * @example {
+             *       "startsAt": "2027-02-01T09:30:00.000Z",
+             *       "resumesAt": "2027-04-01T00:00:00.000Z"
+             *     }
+             */
+            pause?: {
+              /**
+               * @description When it ends and a new period starts and is charged; null: paused until resumed. Past: the pause is over.
+               * @example 2027-04-01T00:00:00.000Z
+               */
+              resumesAt: string | null;
+              /**
+               * @description When the pause takes effect: the end of the period already paid.
+               * @example 2027-02-01T09:30:00.000Z
+               */
+              startsAt: string;
+            } | null;
+            /**
              * @description Your own data given before checkout, at most 4999 characters; null for none.
              * @example {"userId":42}
              */
@@ -5517,6 +7560,11 @@ export interface operations {
              * @example Acme Cloud Pro
              */
             productName: string;
+            /**
+             * @description opentill's own: seats bought; 1 unless the product is sold per seat. netPrice and tax are for all of them.
+             * @example 1
+             */
+            quantity: number;
             /**
              * @description Tax charged on the purchase, in currency.
              * @example 3.52
@@ -5554,6 +7602,220 @@ export interface operations {
              */
             whoCanceled: string | null;
           }[];
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  updateQuantity: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The transaction id.
+         * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+         */
+        transactionId: string;
+      };
+      cookie?: never;
+    };
+    /** @description The new number of seats. A field this call does not know is refused (400). */
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description The subscription's seats from now on (more) or from the end of the paid period (fewer), within the product's range.
+           * @example 8
+           */
+          quantity: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The seats changed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description NOW: more seats from now on, nothing charged today, the value left of the paid period brings the next charge forward. PERIOD_END: fewer seats once the paid period ends.
+             * @example NOW
+             * @enum {string}
+             */
+            effective: 'NOW' | 'PERIOD_END';
+            /**
+             * @description The subscription that goes on with the new quantity: a new transaction, as a plan switch makes.
+             * @example TC-TR_01JD3W7Q0B2C4D6E8F0G2H4J6K
+             */
+            id: string;
+            /**
+             * @description When the new quantity is first charged (UTC).
+             * @example 2030-04-21T00:00:00.000Z
+             */
+            nextCharge: string | null;
+            /**
+             * @description The seats of the subscription that goes on.
+             * @example 8
+             */
+            quantity: number;
+            /**
+             * @description The subscription it replaces: cancelled now (more seats) or at the end of its paid period (fewer).
+             * @example TC-TR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            replaces: string;
+          };
         };
       };
       /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
