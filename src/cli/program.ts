@@ -8,6 +8,7 @@ import { registerOperatorCommands } from './commands/operator.ts';
 import { registerPayoutCommands } from './commands/payouts.ts';
 import { registerProductCommands } from './commands/product.ts';
 import { registerActivationLimitCommand } from './commands/product-activation-limit.ts';
+import { registerSeatOptions } from './commands/product-seats.ts';
 import { registerRatesCommands } from './commands/rates.ts';
 import { registerReconcileCommands } from './commands/reconcile.ts';
 import { registerSandboxCommands } from './commands/sandbox.ts';
@@ -34,6 +35,7 @@ function program(io: CliIo): Command {
   registerCredentialCommands(opentill);
   registerProductCommands(opentill);
   registerActivationLimitCommand(opentill);
+  registerSeatOptions(opentill);
   registerCouponCommands(opentill);
   registerSubscriptionCommands(opentill);
   registerWebhookCommands(opentill);

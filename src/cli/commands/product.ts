@@ -7,6 +7,7 @@ import { print, run } from '../output.ts';
 import { table } from '../table.ts';
 import { requireVendor, withServices } from '../with-services.ts';
 import { activationWords } from './product-activation-limit.ts';
+import { addedOptions } from './product-seats.ts';
 
 interface ProductCreateOptions {
   vendor: string;
@@ -18,6 +19,8 @@ interface ProductCreateOptions {
   trialDays?: number;
   licences?: boolean;
   activationLimit?: number | null;
+  seats?: string;
+  seatTier?: string[];
   description?: string;
   json?: boolean;
 }
@@ -52,7 +55,7 @@ export function registerProductCommands(program: Command) {
               chargeFrequency: opts.frequency,
               trialDays: opts.trialDays,
               issuesLicences: !!opts.licences,
-              activationLimit: opts.activationLimit,
+              ...addedOptions(opts),
               description: opts.description,
             },
           );
