@@ -192,6 +192,21 @@ for (const kind of await storeKinds()) {
       assert.equal((await v.api(path(key))).json.activationLimit, 4);
     });
 
+    test("the product API sets, changes and lifts a product's activation limit, and refuses a bad one", async () => {
+      const body = { name: 'Tool', type: 'ONETIME', issuesLicences: true, prices: [{ currency: 'USD', value: 5 }] };
+      const created = await v.api('/v1/products', { body: { ...body, activationLimit: 3 } });
+      assert.equal(created.status, 201, created.text);
+      assert.equal(created.json.activationLimit, 3);
+      const id = created.json.id;
+      assert.equal((await v.api(`/v1/products/${id}`, { body: { activationLimit: 5 } })).json.activationLimit, 5);
+      for (const activationLimit of [0, -1, 2.5, 10_001, '3']) {
+        const refused = await v.api(`/v1/products/${id}`, { body: { activationLimit } });
+        assert.equal(refused.status, 400, String(activationLimit));
+      }
+      assert.equal((await v.api(`/v1/products/${id}`)).json.activationLimit, 5);
+      assert.equal((await v.api(`/v1/products/${id}`, { body: { activationLimit: null } })).json.activationLimit, null);
+    });
+
     test('bad bodies are 400 and change nothing', async () => {
       const { key } = await licensedPurchase(t, v, { activationLimit: 3 });
       for (const body of [

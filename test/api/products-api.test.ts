@@ -55,6 +55,7 @@ for (const kind of await storeKinds()) {
         chargeFrequency: 'MONTHLY',
         trialDays: 14,
         issuesLicences: false,
+        activationLimit: null,
         prices: [
           { currency: 'USD', value: 20, valueS: '20.00' },
           { currency: 'EUR', value: 18.5, valueS: '18.50' },
