@@ -98,6 +98,11 @@ for (const kind of await storeKinds()) {
       assert.match(page.html, /data-testid="keep-running"/);
       assert.match(page.html, /Active until .*2030.*, then paused until you resume it/);
 
+      // No plan switch while a pause is scheduled: the period a switch prorates against ends with it.
+      const bigger = await subscription();
+      await t.services.portal.setSwitches(v.scope(), product.id, [bigger.id]);
+      assert.deepEqual((await t.services.portal.switchOptions(v.scope(), 'pauser@example.com', id)).options, []);
+
       clock.set(new Date('2030-07-01T00:00:00.000Z'));
       const later = await manageLink('pauser@example.com');
       page = await open(later);

@@ -1,4 +1,4 @@
-import { prorate } from '../billing/index.ts';
+import { pauseStateOf, prorate } from '../billing/index.ts';
 import { isUpgrade, type PurchaseResult } from '../checkout/index.ts';
 import { AppError } from '../errors.ts';
 import type { Scope, Transaction } from '../model.ts';
@@ -35,6 +35,8 @@ export async function switchOptions(
 ): Promise<{ transaction: Transaction; options: SwitchOption[] }> {
   const transaction = await ownTransaction(deps, scope, email, id);
   if (!canSwitchPlan(transaction)) return { transaction, options: [] };
+  // A paused subscription has no period to prorate against: resumed first (docs/decisions.md §41).
+  if (pauseStateOf(transaction, deps.clock.now(scope)) !== 'none') return { transaction, options: [] };
   const now = deps.clock.now(scope);
   const options: SwitchOption[] = [];
   for (const productId of await deps.store.portal.switchesOf(scope, transaction.productId)) {
