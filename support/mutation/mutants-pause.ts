@@ -82,4 +82,11 @@ export const pauseMutants: Mutant[] = [
     replace: 'return { transaction: t, endsNow: false };',
     tests: [BILLING],
   },
+  {
+    id: 'pause-plan-switch-while-paused',
+    file: 'src/domain/portal/plan-switch.ts',
+    find: "if (pauseStateOf(transaction, deps.clock.now(scope)) !== 'none') return { transaction, options: [] };",
+    replace: '',
+    tests: ['test/api/pause-pages.test.ts'],
+  },
 ];
