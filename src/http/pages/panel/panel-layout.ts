@@ -53,6 +53,8 @@ export const NOTICES: Record<string, string> = {
   paused: 'The subscription will pause at the end of its paid period; nothing is charged while it is paused.',
   resumed: 'The subscription is resumed: a new period starts now and is charged now.',
   'pause-called-off': 'The pause is called off: the subscription renews as before.',
+  'seats-changed':
+    'The seats are changed: this subscription goes on with them (more from now, fewer from the end of the paid period).',
 };
 
 /** What every signed-in page shows around its content. */

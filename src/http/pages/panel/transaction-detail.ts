@@ -72,6 +72,8 @@ export function transactionDetail(view: {
   licenceSection?: Html | undefined;
   /** The subscription's pause, and pause or resume (pause-panel.ts). */
   pauseSection?: Html | undefined;
+  /** A per-seat subscription's seats, and the form to change them (seats-panel.ts). */
+  seatsSection?: Html | undefined;
 }): Html {
   const { transaction: t, entries, paymentMethod, licence } = view.details;
   const env = view.environment;
@@ -97,6 +99,7 @@ export function transactionDetail(view: {
   </dl>
   ${view.licenceSection ?? ''}
   ${view.pauseSection ?? ''}
+  ${view.seatsSection ?? ''}
   <h2>Ledger</h2>
   <div class="scroll"><table class="grid" aria-label="Ledger entries"><thead><tr><th>Date</th><th>Entry</th><th class="num">Total</th><th class="num hide-phone">Tax</th><th class="num">Net</th></tr></thead><tbody>
   ${entries.map(

@@ -10,6 +10,7 @@ import { transactionDetail } from './transaction-detail.ts';
 import { licenceSection } from './licence-section.ts';
 import { registerLicenceActions } from './licence-routes.ts';
 import { pauseSection, registerPauseActions } from './pause-panel.ts';
+import { registerSeatActions, seatsSection } from './seats-panel.ts';
 import {
   confirmContent,
   PAGE_SIZE,
@@ -62,6 +63,7 @@ export function registerTransactionPages(routing: PanelRouting) {
   for (const act of ['refund', 'cancel'] as const) registerTransactionAction(routing, act);
   registerLicenceActions(routing);
   registerPauseActions(routing);
+  registerSeatActions(routing);
 }
 
 /** A sandbox's customer e-mails go to the vendor unless the operator set SMTP_SANDBOX_TO=customers. */
@@ -135,6 +137,12 @@ function registerTransactionDetail({ services, view, action, page, notFound, not
         : { send: false, url: services.hostedUrl('manage', scope, details.transaction.email.toLowerCase()) },
       licenceSection: licenceSection(environment, session.csrfToken, id, await services.licences.ofPurchase(scope, id)),
       pauseSection: pauseSection(environment, session.csrfToken, details.transaction, services.clock.now(scope)),
+      seatsSection: seatsSection(
+        environment,
+        session.csrfToken,
+        details.transaction,
+        await services.catalog.readProduct(scope, details.transaction.productId).catch(() => undefined),
+      ),
     });
     // After a refund the notice says what is left, from the ledger as it is now.
     const notice =
