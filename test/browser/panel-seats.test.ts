@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { signedUpInBrowser } from '../helpers/panel-world.ts';
-import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startTestApp, TEST_CARD, type TestApp } from '../helpers/test-app.ts';
 
 /**
  * The product form's Seats fieldset in Chromium (docs/decisions.md §39): a vendor makes a per-seat product
@@ -52,6 +52,22 @@ describe('the panel product form sells per seat, in Chromium', () => {
       maxQuantity: 50,
       tiers: [{ fromQuantity: 10, prices: { USD: 800 } }],
     });
+    // The subscription's page: its seats and the form to change them, axe-clean at both sizes.
+    const bought = await t.services.purchases.purchase(scope, {
+      productId: product!.id,
+      email: 'team@example.com',
+      country: 'US',
+      quantity: 3,
+      card: TEST_CARD,
+    });
+    assert.equal(bought.status, 'PAID');
+    await page.goto(`${t.url}/panel/transactions/${bought.status === 'PAID' ? bought.transaction.id : ''}?env=sandbox`);
+    await page.locator('[data-testid="change-seats"]').waitFor();
+    for (const [size, viewport] of SCREEN_SIZES) {
+      await page.setViewportSize(viewport);
+      assert.deepEqual(await seriousViolations(page), [], size);
+      await page.screenshot({ path: `${SHOTS}seats-panel-subscription-${size}.png`, fullPage: true });
+    }
     await context.close();
   });
 });
