@@ -5,6 +5,8 @@ import type {
   ChangePage,
   CustomizedProduct,
   LicenceStatus,
+  LicenceState,
+  ActivatedLicence,
   MarkedProcessed,
   Product,
   PublicPrice,
@@ -26,6 +28,8 @@ import type {
   WireCustomizeBody,
   WireCustomizeResult,
   WireLicenceStatus,
+  WireLicenceState,
+  WireActivatedLicence,
   WireListedTransaction,
   WireMarkedProcessed,
   WireProduct,
@@ -139,6 +143,23 @@ export class OpenTill {
   async checkLicence(productId: string, licence: string, options?: CallOptions): Promise<LicenceStatus> {
     const path = `/check-licence/${segment(productId)}/${segment(licence)}`;
     return shape.withRaw(await this.#get<WireLicenceStatus>(path, options));
+  }
+
+  /** GET /v1/licences/{key} (opentill's own): the key's status, activation limit and instances. */
+  async readLicence(key: string, options?: CallOptions): Promise<LicenceState> {
+    return shape.withRaw(await this.#get<WireLicenceState>(`/licences/${segment(key)}`, options));
+  }
+
+  /** POST /v1/licences/{key}/activate (opentill's own): takes a slot; the same name again is the same instance. */
+  async activateLicence(key: string, instanceName: string, options?: CallOptions): Promise<ActivatedLicence> {
+    const path = `/licences/${segment(key)}/activate`;
+    return shape.withRaw((await this.#post<WireActivatedLicence>(path, { instanceName }, options)).body);
+  }
+
+  /** POST /v1/licences/{key}/deactivate (opentill's own): frees the instance's slot. */
+  async deactivateLicence(key: string, instanceId: string, options?: CallOptions): Promise<LicenceState> {
+    const path = `/licences/${segment(key)}/deactivate`;
+    return shape.withRaw((await this.#post<WireLicenceState>(path, { instanceId }, options)).body);
   }
 
   /** GET /v1/generate-url-to-manage-transactions/{email}: the customer's management page, valid for an hour. */

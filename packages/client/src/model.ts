@@ -5,6 +5,8 @@ import type {
   WireCustomizeResult,
   WireEntry,
   WireLicenceStatus,
+  WireLicenceState,
+  WireActivatedLicence,
   WireListedTransaction,
   WireMarkedProcessed,
   WireProduct,
@@ -146,6 +148,9 @@ export interface CustomizedProduct {
 
 export type Raw<T> = T & { raw: T };
 export type LicenceStatus = Raw<WireLicenceStatus>;
+/** A licence key and where it is activated (opentill's own, docs/decisions.md §40). */
+export type LicenceState = Raw<WireLicenceState>;
+export type ActivatedLicence = Raw<WireActivatedLicence>;
 export type UrlResult = Raw<WireUrlResult>;
 export type Cancelled = Raw<WireCancelled>;
 export type MarkedProcessed = Raw<WireMarkedProcessed>;
