@@ -197,6 +197,32 @@ for (const kind of await storeKinds()) {
       assert.deepEqual(await payments(during), ['2030-01-10T08:00:00.000Z']);
     });
 
+    test('a yearly subscription paused at its period end gets no renewal notice for that date, and one for the resume charge', async () => {
+      at('2030-01-10T08:00:00.000Z');
+      const yearly = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'YEARLY',
+        prices: [{ currency: 'USD', value: 200 }],
+      });
+      const id = await v.buy(yearly.id);
+      assert.equal((await pause(id, { resumeAt: '2031-06-01T00:00:00Z' })).status, 200);
+      const notices = async (now: string) =>
+        (
+          await t.services.store.customerEmails.noticesDue({
+            now,
+            trialUntil: now,
+            yearlyUntil: new Date(Date.parse(now) + 7 * DAY).toISOString(),
+            sandboxVendorId: undefined,
+            limit: 500,
+          })
+        ).filter((n) => n.transactionId === id);
+      assert.deepEqual(await notices('2031-01-05T08:00:00.000Z'), [], 'none for the date it pauses');
+      assert.deepEqual(
+        (await notices('2031-05-28T00:00:00.000Z')).map((n) => [n.kind, n.nextCharge]),
+        [['RENEWAL_UPCOMING', '2031-06-01T00:00:00.000Z']],
+      );
+    });
+
     test("moving the vendor's sandbox clock past a resume date resumes and charges at the resume date", async () => {
       at('2030-01-10T08:00:00.000Z');
       const id = await subscribe();
