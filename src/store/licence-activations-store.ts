@@ -3,7 +3,7 @@ import type { ProductRepository } from '../domain/ports.ts';
 import type { LicenceActivationRepository, LicenceRecord } from '../domain/ports/licence-activations.ts';
 import type { Selectable } from 'kysely';
 import type { Executor } from './database.ts';
-import type { LicencesTable } from './schema.ts';
+import type { LicencesTable } from './schema-licences.ts';
 import { whereScope } from './scope.ts';
 
 const toRecord = (row: Selectable<LicencesTable>, retired: boolean): LicenceRecord => ({

@@ -2,6 +2,17 @@ import type { Generated } from 'kysely';
 
 // The tables and columns of licence activations (migration 0035, docs/decisions.md §40).
 
+/** A purchase's licence key (migration 0001), with what migration 0035 adds. */
+export interface LicencesTable extends LicenceActivationColumns {
+  id: string;
+  vendor_id: string;
+  environment: string;
+  product_id: string;
+  transaction_id: string;
+  licence_key: string;
+  created_at: string;
+}
+
 /** Columns migration 0035 adds to `licences`. */
 export interface LicenceActivationColumns {
   /** Instances the key is activated on: raised only under the limit, by one conditional UPDATE. */

@@ -10,7 +10,7 @@ import type {
 } from './schema-portal.ts';
 import type { CustomizedProductSeatColumns, ProductSeatColumns, TransactionSeatColumns } from './schema-seats.ts';
 import type { TransactionPauseColumns } from './schema-pause.ts';
-import type { LicenceActivationColumns, LicenceActivationTables, ProductActivationColumns } from './schema-licences.ts';
+import type { LicenceActivationTables, LicencesTable, ProductActivationColumns } from './schema-licences.ts';
 import type { ProductImageColumns, ProductImagesTable } from './schema-product-images.ts';
 import type { Generated } from 'kysely';
 import type {
@@ -223,16 +223,6 @@ export interface InvoiceCountersTable {
   vendor_id: string;
   environment: string;
   last_number: number;
-}
-
-export interface LicencesTable extends LicenceActivationColumns {
-  id: string;
-  vendor_id: string;
-  environment: string;
-  product_id: string;
-  transaction_id: string;
-  licence_key: string;
-  created_at: string;
 }
 
 export interface ChargeAttemptsTable {
