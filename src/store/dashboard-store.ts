@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
-import type { Scope } from '../domain/model.ts';
+import type { Scope, SeatPricing } from '../domain/model.ts';
 import type { Repositories, TransactionFilter } from '../domain/ports.ts';
 import { couponDiscounts, nextRenewalCoupon } from './coupon-figures.ts';
 import type { Executor } from './database.ts';
 import { whereScope } from './scope.ts';
+import { seatsOf } from './seat-columns.ts';
 import { toTransaction } from './transaction-rows.ts';
 
 type DashboardRepository = Repositories['dashboard'];
@@ -34,9 +35,10 @@ function filtered(db: Executor, scope: Scope, f: TransactionFilter) {
   return query;
 }
 
-/** The offers' and products' prices now, by id, a chunk of ids per statement. */
+/** The offers' and products' prices now, and the products' seat tiers, by id, a chunk of ids per statement. */
 async function pricesNow(db: Executor, rows: { product_id: string; customized_product_id: string | null }[]) {
   const prices = new Map<string, Record<string, number>>();
+  const seats = new Map<string, SeatPricing | null>();
   const productIds = [...new Set(rows.filter((r) => r.customized_product_id === null).map((r) => r.product_id))];
   const offerIds = [...new Set(rows.map((r) => r.customized_product_id).filter((id): id is string => id !== null))];
   for (let i = 0; i < productIds.length; i += 500) {
@@ -47,6 +49,13 @@ async function pricesNow(db: Executor, rows: { product_id: string; customized_pr
       .where('product_id', 'in', part)
       .execute()) {
       prices.set(p.product_id, { ...prices.get(p.product_id), [p.currency]: num(p.amount_minor) });
+    }
+    for (const p of await db
+      .selectFrom('products')
+      .select(['id', 'seat_min_quantity', 'seat_max_quantity', 'seat_tiers_json'])
+      .where('id', 'in', part)
+      .execute()) {
+      seats.set(p.id, seatsOf(p));
     }
   }
   for (let i = 0; i < offerIds.length; i += 500) {
@@ -59,7 +68,7 @@ async function pricesNow(db: Executor, rows: { product_id: string; customized_pr
       prices.set(o.id, JSON.parse(o.prices_json) as Record<string, number>);
     }
   }
-  return prices;
+  return { prices, seats };
 }
 
 /** Money in and out per day or month, by currency. */
@@ -115,14 +124,15 @@ function subscriptionFigures(db: Executor): Pick<DashboardRepository, 'subscript
           'currency',
           'product_id',
           'customized_product_id',
+          'quantity',
           sql<number>`count(*)`.as('n'),
           sql<number>`sum(net_minor)`.as('net'),
           nextRenewalCoupon.as('coupon_id'),
         ])
-        .groupBy(['status', 'charge_frequency', 'currency', 'product_id', 'customized_product_id'])
+        .groupBy(['status', 'charge_frequency', 'currency', 'product_id', 'customized_product_id', 'quantity'])
         .groupBy(nextRenewalCoupon)
         .execute();
-      const prices = await pricesNow(db, rows);
+      const { prices, seats } = await pricesNow(db, rows);
       const coupons = await couponDiscounts(
         db,
         rows.map((r) => r.coupon_id),
@@ -134,6 +144,9 @@ function subscriptionFigures(db: Executor): Pick<DashboardRepository, 'subscript
         count: num(r.n),
         netMinor: num(r.net),
         prices: prices.get(r.customized_product_id ?? r.product_id),
+        quantity: num(r.quantity),
+        // A customized offer's prices are per seat whatever the quantity (seatUnitPrices).
+        seats: r.customized_product_id === null ? (seats.get(r.product_id) ?? null) : null,
         coupon: r.coupon_id ? coupons.get(r.coupon_id) : undefined,
       }));
     },

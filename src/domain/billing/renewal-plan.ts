@@ -2,7 +2,7 @@ import { periodStartOf } from './billing-period.ts';
 import { scopeOf, type BillingContext } from './billing-context.ts';
 import { renewalDiscount } from './renewal-coupons.ts';
 import type { ExchangeRates } from '../money/index.ts';
-import type { Coupon } from '../model.ts';
+import type { Coupon, SeatPricing } from '../model.ts';
 import { vendorFeeTerms, type FeeTerms } from '../payments/index.ts';
 import type { DueSubscription, DueTransaction, Repositories } from '../ports.ts';
 import { discountedNet, listPrice, quotePrice, seatUnitPrices, type PriceQuote } from '../tax/index.ts';
@@ -50,15 +50,18 @@ const RENEWALS_CONVERT = true;
 /**
  * The net (before tax) and currency a subscription's next renewal charges: its offer's prices as they
  * are now, in the currency of the purchase, less the coupon its next renewal applies, if any. The transaction's
- * own net stays the price of the purchase; the dashboard's MRR reads this instead (docs/decisions.md §19).
+ * own net stays the price of the purchase; the dashboard's MRR reads this instead (docs/decisions.md §19). Its
+ * seats are priced at the tier their quantity falls in, times the quantity, before the coupon, as a renewal's (§39).
  */
 export function renewalNet(
   prices: Readonly<Record<string, number>>,
   currency: string,
   rates: ExchangeRates,
   coupon?: Pick<Coupon, 'percentOff' | 'amountsOff'>,
+  { quantity, seats }: { quantity: number; seats: SeatPricing | null } = { quantity: 1, seats: null },
 ): { currency: string; netMinor: number } {
-  const list = listPrice({ prices, currency, allowConversion: RENEWALS_CONVERT, rates });
+  const unit = seatUnitPrices({ prices, seats }, quantity);
+  const list = listPrice({ prices: unit, currency, allowConversion: RENEWALS_CONVERT, rates, quantity });
   // A lasting coupon the next renewal applies counts while it lasts (docs/decisions.md §38).
   return coupon ? { ...list, netMinor: discountedNet(list.netMinor, list.currency, coupon, rates) } : list;
 }

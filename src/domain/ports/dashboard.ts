@@ -1,4 +1,4 @@
-import type { Coupon, Scope, Transaction } from '../model.ts';
+import type { Coupon, Scope, SeatPricing, Transaction } from '../model.ts';
 
 // What the vendor panel's overview and lists read.
 
@@ -36,6 +36,10 @@ export interface DashboardRepository {
       count: number;
       netMinor: number;
       prices: Record<string, number> | undefined;
+      /** Seats each of them has (docs/decisions.md §39); grouped by it, so the tier is one per group. */
+      quantity: number;
+      /** The product's volume tiers now (null: not sold per seat, or a customized offer's own prices). */
+      seats: SeatPricing | null;
       /** The coupon their next renewal applies (docs/decisions.md §38). */
       coupon?: Pick<Coupon, 'percentOff' | 'amountsOff'> | undefined;
     }[]

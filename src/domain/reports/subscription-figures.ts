@@ -18,12 +18,13 @@ type SubscriptionGroup = Awaited<ReturnType<DashboardRepository['subscriptions']
 
 /** The nets of a group of subscriptions at their next renewal, summed, and the currency they are charged in. */
 function nextRenewal(
-  group: Pick<SubscriptionGroup, 'currency' | 'count' | 'netMinor' | 'prices' | 'coupon'>,
+  group: Pick<SubscriptionGroup, 'currency' | 'count' | 'netMinor' | 'prices' | 'coupon' | 'quantity' | 'seats'>,
   rates: ExchangeRates,
 ): { currency: string; netMinor: number } {
   if (!group.prices) return { currency: group.currency, netMinor: group.netMinor };
   try {
-    const each = renewalNet(group.prices, group.currency, rates, group.coupon);
+    // Each one's seats at the tier their quantity falls in, as its renewal charges (docs/decisions.md §39).
+    const each = renewalNet(group.prices, group.currency, rates, group.coupon, group);
     return { currency: each.currency, netMinor: each.netMinor * group.count };
   } catch {
     return { currency: group.currency, netMinor: group.netMinor };
