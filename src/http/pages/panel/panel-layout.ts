@@ -48,7 +48,8 @@ export const NOTICES: Record<string, string> = {
   'manage-link-sent-to-you': 'Sandbox: the management link is on its way to your own address, not to the customer.',
   'manage-link-off': 'Customer e-mails are off, so nothing was sent: copy the link below and give it to the customer.',
   'licence-revoked': 'The licence key is revoked: it no longer works. The purchase is untouched.',
-  'licence-reissued': 'A new licence key replaces the old one, which no longer works; the customer is e-mailed it when e-mails are on.',
+  'licence-reissued':
+    'A new licence key replaces the old one, which no longer works; the customer is e-mailed it when e-mails are on.',
   'licence-instance-freed': 'The activation is removed: its slot is free.',
   paused: 'The subscription will pause at the end of its paid period; nothing is charged while it is paused.',
   resumed: 'The subscription is resumed: a new period starts now and is charged now.',

@@ -27,7 +27,9 @@ export function pauseSubscriptionRoutes(app: HttpApp, { services }: EnvironmentC
     },
     async (request) => {
       const resumeAt = request.body?.resumeAt ?? null;
-      return presentPause(await services.transactions.pauses.pause(request.scope, request.params.transactionId, resumeAt));
+      return presentPause(
+        await services.transactions.pauses.pause(request.scope, request.params.transactionId, resumeAt),
+      );
     },
   );
 
@@ -46,6 +48,7 @@ export function pauseSubscriptionRoutes(app: HttpApp, { services }: EnvironmentC
         response: { 200: described(PauseResult, 'Resumed, or not paused (changed: false).'), ...errorResponses },
       },
     },
-    async (request) => presentPause(await services.transactions.pauses.resume(request.scope, request.params.transactionId)),
+    async (request) =>
+      presentPause(await services.transactions.pauses.resume(request.scope, request.params.transactionId)),
   );
 }
