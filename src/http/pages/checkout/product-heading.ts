@@ -1,6 +1,12 @@
 import type { Environment, Product } from '../../../domain/model.ts';
 import { html, type Html } from '../layout.ts';
-import { productImagePath } from './product-image.ts';
+import { ENVIRONMENT_PREFIXES } from '../../http-app.ts';
+
+/** Where a product's image is, on the host of the pages that show it (the checkout, the panel). */
+export function productImagePath(environment: Environment, productId: string, version: string): string {
+  const prefix = ENVIRONMENT_PREFIXES.find(([e]) => e === environment)![1];
+  return `${prefix}/payment/product/${encodeURIComponent(productId)}/image/${encodeURIComponent(version)}`;
+}
 
 /** The heading's look: the image beside the name at any width, the description's own line breaks kept. */
 export const PRODUCT_HEADING_STYLE =

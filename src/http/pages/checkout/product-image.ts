@@ -1,15 +1,8 @@
-import type { Environment } from '../../../domain/model.ts';
-import { ENVIRONMENT_PREFIXES, type HttpApp } from '../../http-app.ts';
+import { type HttpApp } from '../../http-app.ts';
 import type { CheckoutContext } from './checkout-context.ts';
 
 /** A year: the URL names the image's version, so a new image is a new URL and an old one never changes. */
 const CACHE_FOR_GOOD = 'public, max-age=31536000, immutable';
-
-/** Where a product's image is, on the host of the pages that show it (the checkout, the panel). */
-export function productImagePath(environment: Environment, productId: string, version: string): string {
-  const prefix = ENVIRONMENT_PREFIXES.find(([e]) => e === environment)![1];
-  return `${prefix}/payment/product/${encodeURIComponent(productId)}/image/${encodeURIComponent(version)}`;
-}
 
 /**
  * A product's image, public as its checkout is (docs/decisions.md §42): found by the product's id in

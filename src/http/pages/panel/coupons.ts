@@ -4,7 +4,7 @@ import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import { csrfField } from './panel-layout.ts';
 import { formatForBuyer } from '../../../domain/money/index.ts';
-import { byCurrency } from './products.ts';
+import { byCurrency } from './price-lists.ts';
 import { frequencyWord } from './words.ts';
 
 interface CouponsView {

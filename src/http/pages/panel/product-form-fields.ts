@@ -7,7 +7,7 @@ import {
 import type { Environment, Product } from '../../../domain/model.ts';
 import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
-import { productImagePath } from '../checkout/product-image.ts';
+import { productImagePath } from '../checkout/product-heading.ts';
 import { csrfField, panelHref } from './panel-layout.ts';
 import { LOGO_CSRF_HEADER } from './logo-upload.ts';
 import { PRODUCT_IMAGE_UPLOAD_PATH } from './product-image-upload.ts';

@@ -1,20 +1,13 @@
 import type { Environment, Product } from '../../../domain/model.ts';
-import { formatForBuyer, formatMinor, usdFirst } from '../../../domain/money/index.ts';
+import { formatForBuyer } from '../../../domain/money/index.ts';
 import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
 import { activationLimitField } from './activation-limit-field.ts';
 import { csrfField } from './panel-layout.ts';
 import { archiveForm, descriptionField, productImageForm } from './product-form-fields.ts';
+import { byCurrency, priceText } from './price-lists.ts';
 import { seatsFieldset } from './seats-field.ts';
 import { FREQUENCY_WORDS, frequencyWord, typeWord } from './words.ts';
-
-/** Prices by currency, USD first: the order vendors entered them in is not kept. */
-export const byCurrency = (prices: Record<string, number>) => Object.entries(prices).sort(([a], [b]) => usdFirst(a, b));
-/** As the price field takes them: "USD 20.00, EUR 18.50". */
-export const priceText = (prices: Record<string, number>) =>
-  byCurrency(prices)
-    .map(([currency, minor]) => `${currency} ${formatMinor(minor, currency)}`)
-    .join(', ');
 
 export interface ProductsView {
   environment: Environment;

@@ -3,7 +3,7 @@ import { AppError } from '../../../domain/errors.ts';
 import type { Product } from '../../../domain/model.ts';
 import type { FormBody } from '../form-body.ts';
 import { html, type Html } from '../layout.ts';
-import { priceText } from './products.ts';
+import { priceText } from './price-lists.ts';
 
 /**
  * The product form's seats (docs/decisions.md §39): sold per seat or not, the range, and volume tiers
