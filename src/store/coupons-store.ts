@@ -4,7 +4,7 @@ import type { Repositories } from '../domain/ports.ts';
 import type { Executor } from './database.ts';
 import { revokeOwned } from './revocation.ts';
 import { whereScope } from './scope.ts';
-import type { CouponsTable } from './schema.ts';
+import type { CouponsTable } from './schema-coupons.ts';
 
 const toCoupon = (row: Selectable<CouponsTable>): Coupon => ({
   id: row.id,

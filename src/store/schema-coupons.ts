@@ -1,6 +1,20 @@
 // The lasting coupons' columns and tables of the schema (src/store/schema.ts, migration 0033), kept apart so that file stays within its size.
 import type { Generated } from 'kysely';
 
+/** A product's discount code (its lasting terms below). */
+export interface CouponsTable extends CouponLastingColumns {
+  id: string;
+  vendor_id: string;
+  environment: string;
+  product_id: string;
+  code: string;
+  percent_off: string | null;
+  amounts_off_json: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
 /** Duration, caps, restrictions and start of a coupon (docs/decisions.md §38). */
 export interface CouponLastingColumns {
   duration: Generated<string>;

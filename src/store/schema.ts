@@ -15,8 +15,8 @@ import type { ProductImageColumns, ProductImagesTable } from './schema-product-i
 import type { Generated } from 'kysely';
 import type {
   CouponCustomerRedemptionsTable,
-  CouponLastingColumns,
   CouponRedemptionsTable,
+  CouponsTable,
   EntryDiscountColumns,
   TransactionCouponColumns,
 } from './schema-coupons.ts';
@@ -103,19 +103,6 @@ export interface CustomizedProductsTable extends CustomizedProductSeatColumns {
   created_at: string;
   /** Set by the worker once expires_at has passed (and the offer's personal data cleared). */
   expired: Generated<number>;
-}
-
-export interface CouponsTable extends CouponLastingColumns {
-  id: string;
-  vendor_id: string;
-  environment: string;
-  product_id: string;
-  code: string;
-  percent_off: string | null;
-  amounts_off_json: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  created_at: string;
 }
 
 export interface CustomersTable {
