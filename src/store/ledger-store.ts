@@ -298,5 +298,14 @@ export function licencesStore(db: Executor): Repositories['licences'] {
         .executeTakeFirst();
       return row?.licence_key;
     },
+    async carryOver(scope, fromTransactionId, toTransactionId) {
+      const result = await db
+        .updateTable('licences')
+        .set({ transaction_id: toTransactionId })
+        .where('transaction_id', '=', fromTransactionId)
+        .$call(whereScope(scope))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
   };
 }

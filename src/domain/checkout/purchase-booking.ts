@@ -1,4 +1,4 @@
-import type { Transaction } from '../model.ts';
+import type { Scope, Transaction } from '../model.ts';
 import { paymentEntry, vendorFeeTerms, type Booking, type PurchasePlan } from '../payments/index.ts';
 import type { AttemptOf, Repositories } from '../ports.ts';
 import { releaseRedemption, useRedemption } from './coupon-redemptions.ts';
@@ -53,16 +53,7 @@ async function bookPurchase(
   if (plan.migration) await endReplaced(repos, scope, plan.migration, transaction.createdAt);
   await repos.transactions.insert(transaction);
   const entryId = plan.charged ? await bookPayment(deps, repos, plan, transaction, paid) : undefined;
-  if (plan.licence) {
-    await repos.licences.insert({
-      id: plan.licenceId,
-      scope,
-      productId: transaction.productId,
-      transactionId: transaction.id,
-      key: plan.licence,
-      createdAt: transaction.createdAt,
-    });
-  }
+  if (plan.licence) await bookLicence(repos, scope, plan, transaction);
   // A vaulted method's first "purchase" stores a card; the vendor's own charges of it are not receipts of ours.
   if (transaction.type !== 'VAULTED') {
     await deps.emails?.record(repos, [
@@ -74,6 +65,23 @@ async function bookPurchase(
       },
     ]);
   }
+}
+
+/**
+ * The purchase's licence key. The same product going on (a seat change) keeps the key it replaces, with
+ * its activations, whose limit is then the new seats (docs/decisions.md §39); else a new key.
+ */
+async function bookLicence(repos: Repositories, scope: Scope, plan: PurchasePlan, transaction: Transaction) {
+  const from = plan.migration?.keepsLicence ? plan.migration.oldId : null;
+  if (from && (await repos.licences.carryOver(scope, from, transaction.id))) return;
+  await repos.licences.insert({
+    id: plan.licenceId,
+    scope,
+    productId: transaction.productId,
+    transactionId: transaction.id,
+    key: plan.licence!,
+    createdAt: transaction.createdAt,
+  });
 }
 
 /** The purchase's payment in the ledger; its id, for the receipt. */

@@ -17,7 +17,11 @@ export async function resultOf(
     const transaction = await deps.store.transactions.find(scope, plan.transaction.id);
     if (!transaction)
       throw new Error(`purchase ${attempt.key} is settled but its transaction ${plan.transaction.id} is missing`);
-    return { status: 'PAID', transaction, quote: plan.quote, licence: plan.licence };
+    // A seat change's key is the one carried over, not the one planned (docs/decisions.md §39).
+    const licence = plan.migration?.keepsLicence
+      ? ((await deps.store.licences.keyOf(scope, transaction.id)) ?? null)
+      : plan.licence;
+    return { status: 'PAID', transaction, quote: plan.quote, licence };
   }
   if (attempt.status === 'PENDING' || attempt.status === 'UNKNOWN') {
     return {

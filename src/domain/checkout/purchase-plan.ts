@@ -162,6 +162,7 @@ function planOf(checked: Checked, provider: string): Prepared {
           oldNextCharge: migration.old.nextCharge,
           atPeriodEnd: migration.atPeriodEnd,
           who: request.replaces ? 'CUSTOMER' : 'VENDOR',
+          keepsLicence: migration.old.productId === product.id,
         }
       : null,
   };

@@ -33,6 +33,8 @@ export interface PurchasePlan {
     oldNextCharge: string | null;
     atPeriodEnd?: boolean | undefined;
     who?: 'VENDOR' | 'CUSTOMER' | undefined;
+    /** The same product goes on (a seat change): its licence key carries over (docs/decisions.md §39). */
+    keepsLicence?: boolean | undefined;
   } | null;
 }
 

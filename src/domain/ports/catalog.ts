@@ -87,4 +87,9 @@ export interface LicenceRepository {
   }): Promise<void>;
   find(scope: Scope, productId: string, key: string): Promise<{ transactionId: string } | undefined>;
   keyOf(scope: Scope, transactionId: string): Promise<string | undefined>;
+  /**
+   * Moves the licence of `fromTransactionId` (its key, activations and any revocation) to `toTransactionId`,
+   * the subscription a seat change goes on as (docs/decisions.md §39); false when it has none.
+   */
+  carryOver(scope: Scope, fromTransactionId: string, toTransactionId: string): Promise<boolean>;
 }
