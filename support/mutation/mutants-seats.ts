@@ -4,6 +4,8 @@ const SEATS = 'test/api/seats.test.ts';
 const CHANGES = 'test/api/seat-changes.test.ts';
 const PROPERTY = 'test/api/seat-proration-property.test.ts';
 const CHECKOUT = 'test/api/checkout-seats.test.ts';
+const MRR = 'test/api/seats-mrr.test.ts';
+const KEYS = 'test/api/seat-licences.test.ts';
 
 /** Mutants of seats: volume tiers, the quantity's price, renewals, seat changes and invoices (issue 37, docs/decisions.md §39). */
 export const seatMutants: Mutant[] = [
@@ -83,5 +85,47 @@ export const seatMutants: Mutant[] = [
     find: 'if (quantity > 1 && lineMinor % quantity === 0)',
     replace: 'if (quantity > 1 && lineMinor % quantity === 1)',
     tests: [SEATS],
+  },
+  {
+    id: 'seats-mrr-of-one-seat',
+    file: 'src/domain/billing/renewal-plan.ts',
+    find: 'const list = listPrice({ prices: unit, currency, allowConversion: RENEWALS_CONVERT, rates, quantity });',
+    replace: 'const list = listPrice({ prices: unit, currency, allowConversion: RENEWALS_CONVERT, rates });',
+    tests: [MRR],
+  },
+  {
+    id: 'seats-mrr-without-tiers',
+    file: 'src/domain/billing/renewal-plan.ts',
+    find: 'const unit = seatUnitPrices({ prices, seats }, quantity);',
+    replace: 'const unit = prices;',
+    tests: [MRR],
+  },
+  {
+    id: 'seats-mrr-store-drops-tiers',
+    file: 'src/store/dashboard-store.ts',
+    find: "seats: r.customized_product_id === null ? (seats.get(r.product_id) ?? null) : null,",
+    replace: 'seats: null,',
+    tests: [MRR],
+  },
+  {
+    id: 'seats-change-issues-new-key',
+    file: 'src/domain/checkout/purchase-plan.ts',
+    find: 'keepsLicence: migration.old.productId === product.id,',
+    replace: 'keepsLicence: false,',
+    tests: [KEYS],
+  },
+  {
+    id: 'seats-other-product-keeps-key',
+    file: 'src/domain/checkout/purchase-plan.ts',
+    find: 'keepsLicence: migration.old.productId === product.id,',
+    replace: 'keepsLicence: true,',
+    tests: [KEYS],
+  },
+  {
+    id: 'seats-key-carried-from-the-new-one',
+    file: 'src/store/ledger-store.ts',
+    find: ".set({ transaction_id: toTransactionId })\n        .where('transaction_id', '=', fromTransactionId)",
+    replace: ".set({ transaction_id: toTransactionId })\n        .where('transaction_id', '=', toTransactionId)",
+    tests: [KEYS],
   },
 ];
