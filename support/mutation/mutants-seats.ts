@@ -103,7 +103,7 @@ export const seatMutants: Mutant[] = [
   {
     id: 'seats-mrr-store-drops-tiers',
     file: 'src/store/dashboard-store.ts',
-    find: "seats: r.customized_product_id === null ? (seats.get(r.product_id) ?? null) : null,",
+    find: 'seats: r.customized_product_id === null ? (seats.get(r.product_id) ?? null) : null,',
     replace: 'seats: null,',
     tests: [MRR],
   },
