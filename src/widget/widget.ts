@@ -8,31 +8,13 @@
  * Its shapes are in types.ts; opentill's own events and success URL: docs/decisions.md §29; `locale`: §33.
  */
 import { formatOneDecimalForBuyer } from '../domain/money/buyer-money.ts';
-import type {
-  BuyOptions,
-  CheckoutEvent,
-  EventName,
-  Handler,
-  PrefillField,
-  PriceAnswer,
-  PriceOptions,
-  WidgetPrice,
-} from './types.ts';
+import type { BuyOptions, CheckoutEvent, EventName, Handler, PriceAnswer, PriceOptions, WidgetPrice } from './types.ts';
 
 declare const __OPENTILL_SANDBOX__: boolean;
 
 /** The embedded checkout has this long to say 'ready'; after it the customer goes there as a full page. */
 const READY_TIMEOUT_MS = 8000;
-const PREFILL: PrefillField[] = [
-  'firstName',
-  'lastName',
-  'email',
-  'zipCode',
-  'coupon',
-  'payload',
-  'locale',
-  'quantity',
-];
+const PREFILL = ['firstName', 'lastName', 'email', 'zipCode', 'coupon', 'payload', 'locale', 'quantity'] as const;
 const WATCHED = ['data-ts-price', 'data-ts-button', 'data-ts-product', 'data-ts-zip-code', 'data-ts-style'];
 if (__OPENTILL_SANDBOX__) WATCHED.push('data-ts-country');
 const SELECTOR = '[data-ts-price],[data-ts-button]';
