@@ -82,6 +82,29 @@ for (const kind of await storeKinds()) {
       assert.equal((await sdk.readTransaction(paid)).transactionStatus, 'TRANSACTION_STATUS_REFUNDED');
     });
 
+    test("pauses and resumes a subscription and changes its seats (opentill's own calls)", async () => {
+      const product = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY' });
+      const id = await v.buy(product.id);
+      const paused = await sdk.pauseSubscription(id, { resumeAt: null });
+      assert.deepEqual([paused.changed, paused.transactionStatus], [true, 'SUBSCRIPTION_STATUS_ACTIVE']);
+      assert.equal(paused.pause?.startsAt, paused.raw.pause?.startsAt);
+      assert.equal(paused.pause?.resumesAt, null);
+      assert.equal((await sdk.pauseSubscription(id)).changed, false, 'a second pause changes nothing');
+      const resumed = await sdk.resumeSubscription(id);
+      assert.equal(resumed.changed, true);
+      assert.equal(resumed.pause, null, 'resumed before it began: the pause is called off');
+
+      const seats = await v.product({
+        type: 'SUBSCRIPTION',
+        chargeFrequency: 'MONTHLY',
+        seats: { minQuantity: 1, maxQuantity: 20 },
+      });
+      const team = await v.buy(seats.id, { quantity: 5 });
+      const more = await sdk.updateQuantity(team, 8);
+      assert.deepEqual([more.replaces, more.quantity, more.effective], [team, 8, 'NOW']);
+      await assert.rejects(sdk.updateQuantity(more.id, 21), InvalidRequestError, "beyond the product's range");
+    });
+
     test('charges a vaulted customer, customizes a product, checks a licence and asks for the hosted URLs', async () => {
       const vault = await v.product({ type: 'VAULTED', prices: [{ currency: 'USD', value: 0 }] });
       const id = await v.buy(vault.id);

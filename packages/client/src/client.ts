@@ -8,6 +8,8 @@ import type {
   LicenceState,
   ActivatedLicence,
   MarkedProcessed,
+  PauseResult,
+  QuantityChange,
   Product,
   PublicPrice,
   RefundResult,
@@ -32,6 +34,9 @@ import type {
   WireActivatedLicence,
   WireListedTransaction,
   WireMarkedProcessed,
+  WirePauseBody,
+  WirePauseResult,
+  WireQuantityChange,
   WireProduct,
   WirePublicPrice,
   WireRefundBody,
@@ -97,6 +102,24 @@ export class OpenTill {
   async cancelSubscription(transactionId: string, options?: CallOptions): Promise<Cancelled> {
     const path = `/cancel-subscription/${segment(transactionId)}`;
     return shape.withRaw((await this.#post<WireCancelled>(path, undefined, options)).body);
+  }
+
+  /** POST /v1/pause-subscription/{id} (opentill's own): paused from the end of the paid period, until `resumeAt` or a resume. */
+  async pauseSubscription(transactionId: string, pause?: WirePauseBody, options?: CallOptions): Promise<PauseResult> {
+    const path = `/pause-subscription/${segment(transactionId)}`;
+    return shape.withRaw((await this.#post<WirePauseResult>(path, pause ?? {}, options)).body);
+  }
+
+  /** POST /v1/resume-subscription/{id} (opentill's own): a new period starts and is charged now; before the pause began, it is called off. */
+  async resumeSubscription(transactionId: string, options?: CallOptions): Promise<PauseResult> {
+    const path = `/resume-subscription/${segment(transactionId)}`;
+    return shape.withRaw((await this.#post<WirePauseResult>(path, undefined, options)).body);
+  }
+
+  /** POST /v1/update-quantity/{id} (opentill's own): more seats now, fewer at the end of the paid period. */
+  async updateQuantity(transactionId: string, quantity: number, options?: CallOptions): Promise<QuantityChange> {
+    const path = `/update-quantity/${segment(transactionId)}`;
+    return shape.withRaw((await this.#post<WireQuantityChange>(path, { quantity }, options)).body);
   }
 
   /**

@@ -1,5 +1,7 @@
 import type {
   WireCancelled,
+  WirePauseResult,
+  WireQuantityChange,
   WireChangedTransaction,
   WireClockReading,
   WireCustomizeResult,
@@ -153,6 +155,8 @@ export type LicenceState = Raw<WireLicenceState>;
 export type ActivatedLicence = Raw<WireActivatedLicence>;
 export type UrlResult = Raw<WireUrlResult>;
 export type Cancelled = Raw<WireCancelled>;
+export type PauseResult = Raw<WirePauseResult>;
+export type QuantityChange = Raw<WireQuantityChange>;
 export type MarkedProcessed = Raw<WireMarkedProcessed>;
 export type SandboxClock = Raw<WireClockReading>;
 /** A product's price for a customer, tax included, as the client script shows it. */
