@@ -108,5 +108,20 @@ export function portalStore(db: Executor): Repositories['portal'] {
         .onConflict((c) => c.column('vendor_id').doUpdateSet({ cancel_now: allowed ? 1 : 0 }))
         .execute();
     },
+    async customerSeats(vendorId) {
+      const row = await db
+        .selectFrom('portal_settings')
+        .select('customer_seats')
+        .where('vendor_id', '=', vendorId)
+        .executeTakeFirst();
+      return Number(row?.customer_seats ?? 0) === 1;
+    },
+    async setCustomerSeats(vendorId, allowed) {
+      await db
+        .insertInto('portal_settings')
+        .values({ vendor_id: vendorId, customer_seats: allowed ? 1 : 0 })
+        .onConflict((c) => c.column('vendor_id').doUpdateSet({ customer_seats: allowed ? 1 : 0 }))
+        .execute();
+    },
   };
 }

@@ -26,6 +26,8 @@ export interface PortalSettingsTable {
   cancel_now: Generated<number>;
   /** Whether customers may pause their subscriptions on the management page (migration 0036). */
   customer_pause: Generated<number>;
+  /** Whether customers may change their seats on the management page (migration 0038). */
+  customer_seats: Generated<number>;
 }
 
 /** The billing details an invoice or credit note was issued with, kept when the customer edits them (migration 0032). */

@@ -9,6 +9,7 @@ import { freeInstance } from './licence-instances.ts';
 import type { PortalDeps } from './portal-deps.ts';
 import { managementUrl, sendManagementLink } from './management-links.ts';
 import { switchOptions, switchPlan } from './plan-switch.ts';
+import { changeOwnSeats } from './seat-offer.ts';
 import { openSignIn, requestSignIn, signInVendor } from './sign-in.ts';
 import { authenticated, authenticationSession } from './renewal-authentication.ts';
 
@@ -18,6 +19,7 @@ export { canUpdateCard, type CardUpdate } from './card-change.ts';
 export type { CardCompletion, CardSession } from './card-sessions.ts';
 export type { PortalItem } from './management-page.ts';
 export type { LicenceUse } from './licence-instances.ts';
+export type { SeatOffer } from './seat-offer.ts';
 export type { PortalDeps, PortalLetter, PortalMail } from './portal-deps.ts';
 export type { LinkSent } from './management-links.ts';
 export { canSwitchPlan, type SwitchOption } from './plan-switch.ts';
@@ -35,6 +37,11 @@ export function customerPortalService(deps: PortalDeps) {
     freeInstance: (scope: Scope, email: string, id: string, instanceId: string) =>
       freeInstance(deps, scope, email, id, instanceId),
     setCancelNow: (vendorId: string, allowed: boolean) => deps.store.portal.setCancelNow(vendorId, allowed),
+    /** Whether customers may change their seats on the management page, and the customer's own change (§39). */
+    customerSeats: (vendorId: string) => deps.store.portal.customerSeats(vendorId),
+    setCustomerSeats: (vendorId: string, allowed: boolean) => deps.store.portal.setCustomerSeats(vendorId, allowed),
+    changeOwnSeats: (scope: Scope, email: string, id: string, quantity: unknown) =>
+      changeOwnSeats(deps, scope, email, id, quantity),
     editBilling: (scope: Scope, email: string, id: string, input: BillingInput) =>
       editBilling(deps, scope, email, id, input),
     switchOptions: (scope: Scope, email: string, id: string) => switchOptions(deps, scope, email, id),

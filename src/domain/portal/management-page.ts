@@ -4,6 +4,7 @@ import { canSwitchPlan } from './plan-switch.ts';
 import { licenceUseOf, type LicenceUse } from './licence-instances.ts';
 import { awaiting, type AwaitingAuthentication } from './renewal-authentication.ts';
 import { pauseOffer, type PauseOffer } from './pause-offer.ts';
+import { seatOffer, type SeatOffer } from './seat-offer.ts';
 
 export interface PortalItem {
   transaction: Transaction;
@@ -19,6 +20,8 @@ export interface PortalItem {
   canSwitch: boolean;
   /** A subscription's pause, and whether the customer may pause it (docs/decisions.md §41). */
   pause?: PauseOffer | null | undefined;
+  /** A per-seat subscription's seats, where the vendor lets the customer change them (docs/decisions.md §39). */
+  seats?: SeatOffer | null | undefined;
 }
 
 /** What the management page shows: each of the customer's transactions with its invoices, licence, card and held renewal. */
@@ -55,6 +58,7 @@ export async function overview(
         canSwitch:
           canSwitchPlan(transaction) && (await deps.store.portal.switchesOf(scope, transaction.productId)).length > 0,
         pause: await pauseOffer(deps, scope, transaction),
+        seats: await seatOffer(deps, scope, transaction),
       };
     }),
   );

@@ -46,7 +46,7 @@ export interface PortalDeps {
   gateways: Record<Environment, PaymentGateway>;
   transactions: Pick<TransactionService, 'cancel'>;
   /** Prices the plans a customer may switch to, and switches through the purchase's migration. */
-  purchases: Pick<PurchaseService, 'quote' | 'switchPlan'>;
+  purchases: Pick<PurchaseService, 'quote' | 'switchPlan' | 'changeSeats'>;
   billing: Pick<BillingService, 'bookAuthenticated'>;
   /** The server secret: signs the card setup sessions the page hands to the browser. */
   secret: string;

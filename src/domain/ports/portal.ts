@@ -40,6 +40,9 @@ export interface PortalRepository {
   /** Whether the vendor lets customers cancel at once (not only at the period's end). */
   cancelNow(vendorId: string): Promise<boolean>;
   setCancelNow(vendorId: string, allowed: boolean): Promise<void>;
+  /** Whether the vendor lets customers change their seats on the management page (docs/decisions.md §39). */
+  customerSeats(vendorId: string): Promise<boolean>;
+  setCustomerSeats(vendorId: string, allowed: boolean): Promise<void>;
   /**
    * Before the billing details change: keeps `buyer` for every invoice and credit note of the
    * transaction issued so far that has none kept yet (each keeps what it was first issued with).

@@ -35,6 +35,7 @@ import * as seats from './0034-seats.ts';
 import * as licenceActivations from './0035-licence-activations.ts';
 import * as pause from './0036-pause.ts';
 import * as productImages from './0037-product-images.ts';
+import * as customerSeats from './0038-customer-seats.ts';
 
 /** Append-only: a new migration gets the next number and a line here; none is ever edited. */
 const migrations: Record<string, Migration> = {
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   '0035-licence-activations': licenceActivations,
   '0036-pause': pause,
   '0037-product-images': productImages,
+  '0038-customer-seats': customerSeats,
 };
 
 /** Every migration this version knows, by name. */

@@ -8,6 +8,7 @@ import { showForm } from './manage-purchases.ts';
 import { afterAuthentication, afterCardSession, done, refused, render } from './manage-render.ts';
 import { buyerTranslator } from '../buyer-language.ts';
 import { sendManageProblem } from './manage-speech.ts';
+import { changeSeatsAction } from './manage-seats.ts';
 
 /** What a business detail refused says, by its field, in the customer's language. */
 const BILLING_FIELDS: Record<BusinessDetailsError['field'], string> = {
@@ -55,6 +56,7 @@ export async function actOnPurchase(
       await (form.action === 'pause' ? pauses.pauseOwn(scope, email, id) : pauses.resumeOwn(scope, email, id));
       return done(reply, form.action === 'pause' ? 'paused' : 'resumed');
     }
+    if (form.action === 'seats') return await changeSeatsAction(context, reply, visit, form);
     if (form.action === 'free-instance') {
       await services.portal.freeInstance(scope, email, id, form.instanceId ?? '');
       return done(reply, 'instance-freed');

@@ -25,6 +25,7 @@ const NOTICES: Record<string, string> = {
   'instance-freed': 'manage.noticeInstanceFreed',
   paused: 'manage.noticePaused',
   resumed: 'manage.noticeResumed',
+  seats: 'manage.noticeSeats',
   'reverse-charge-starts': 'manage.billingReverseChargeStarts',
   'reverse-charge-stops': 'manage.billingReverseChargeStops',
 };

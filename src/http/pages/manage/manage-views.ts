@@ -8,6 +8,7 @@ import { paymentMethodLabel, type Translator } from '../../../i18n/index.ts';
 import { html, type Html } from '../layout.ts';
 import { licenceInstances } from './manage-licence.ts';
 import { pauseBlock } from './manage-pause.ts';
+import { seatsBlock } from './manage-seats.ts';
 
 /** What the customer reads for a status: plain words and the date that matters. */
 function statusLine(tr: Translator, t: Transaction, pausing = false): string {
@@ -144,6 +145,7 @@ function item(entry: PortalItem, view: ManageView): Html {
   ${requiresAction(entry, view)}
   ${pauseBlock(entry, { tr, formToken: view.formToken, hidden })}
   ${t.type !== 'VAULTED' ? html`<p class="muted" data-testid="price">${priceLine(tr, t)}</p>` : ''}
+  ${seatsBlock(entry, { tr, formToken: view.formToken, hidden })}
   ${entry.licence ? html`<p>${tr.t('manage.licenceKey')}: <code class="key" data-testid="licence" dir="ltr">${entry.licence}</code></p>` : ''}
   ${licenceInstances(entry, { tr, formToken: view.formToken, hidden })}
   ${card ? html`<p class="muted" data-testid="card">${tr.t('manage.cardLine', { method: paymentMethodLabel(tr, card), expires: tr.t('common.cardExpires', { expiry: `${String(card.expMonth).padStart(2, '0')}/${card.expYear}` }) })}</p>` : ''}
@@ -173,7 +175,8 @@ export const MANAGE_STYLE = `.actions{display:flex;flex-wrap:wrap;gap:.5rem;marg
 .actions a{display:inline-block;padding:.5rem .8rem;border:1px solid var(--line);border-radius:.5rem;text-decoration:none;font-weight:600}
 .actions a.bad{color:var(--bad);border-color:#f4b7b2}fieldset{border:0;padding:0;margin:1rem 0}legend{font-weight:600;margin-bottom:.3rem}
 .back{display:inline-block;margin-top:1rem}code.key{display:inline-block}
-.instances li{margin:.4rem 0}.instances button.link{padding-inline:0;text-align:start}`;
+.instances li{margin:.4rem 0}.instances button.link{padding-inline:0;text-align:start}
+.seat-row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.seat-row input{width:7rem}`;
 
 export function managePage(view: ManageView): Html {
   const { tr } = view;

@@ -31,6 +31,7 @@ export function registerSettingsPages({ services, view, action, page, to, notice
         operatorSells: services.config.sellerOfRecord.mode === 'operator',
         cancelNow: await services.portal.cancelNowAllowed(vendor.id),
         customerPause: await services.transactions.pauses.customerPause(vendor.id),
+        customerSeats: await services.portal.customerSeats(vendor.id),
       }),
       extra,
     );
@@ -58,6 +59,7 @@ export function registerSettingsPages({ services, view, action, page, to, notice
       // Saved after the settings that can be refused, so a refused save changes neither.
       await services.portal.setCancelNow(session.user.vendorId, form.cancelNow === 'yes');
       await services.transactions.pauses.setCustomerPause(session.user.vendorId, form.customerPause === 'yes');
+      await services.portal.setCustomerSeats(session.user.vendorId, form.customerSeats === 'yes');
       return to(reply, '/panel/settings', scope.environment, 'settings');
     },
   );

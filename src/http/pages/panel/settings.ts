@@ -20,6 +20,8 @@ export function settingsContent(view: {
   cancelNow: boolean;
   /** Customers may pause their subscriptions on their management page (docs/decisions.md §41). */
   customerPause?: boolean;
+  /** Customers may change their seats on their management page (docs/decisions.md §39). */
+  customerSeats?: boolean;
 }): Html {
   const env = view.environment;
   const v = view.vendor;
@@ -27,10 +29,12 @@ export function settingsContent(view: {
   const conversion = view.form ? view.form.allowConversion === 'yes' : v.allowConversion;
   const cancelNow = view.form ? view.form.cancelNow === 'yes' : view.cancelNow;
   const customerPause = view.form ? view.form.customerPause === 'yes' : !!view.customerPause;
+  const customerSeats = view.form ? view.form.customerSeats === 'yes' : !!view.customerSeats;
   return html`<form method="post" action="/panel/settings?env=${env}" class="narrow">${csrfField(view.csrf)}
     <label class="check"><input type="checkbox" name="allowConversion" value="yes"${conversion ? html` checked` : ''}> Customers may pay in their own currency, converted from USD</label>
     <label class="check"><input type="checkbox" name="cancelNow" value="yes"${cancelNow ? html` checked` : ''}> Customers may end a subscription at once on their management page (without a refund); otherwise it ends when the paid period does</label>
     <label class="check"><input type="checkbox" name="customerPause" value="yes"${customerPause ? html` checked` : ''}> Customers may pause a subscription on their management page (from the end of the paid period until they resume it)</label>
+    <label class="check"><input type="checkbox" name="customerSeats" value="yes"${customerSeats ? html` checked` : ''}> Customers may change the seats of a per-seat subscription on their management page (more from now on, fewer from the end of the paid period)</label>
     <label for="origins">Sites that may frame the admin tool (origins, comma-separated)</label><input id="origins" name="adminFrameOrigins" value="${typed('adminFrameOrigins', v.adminFrameOrigins.join(', '))}" placeholder="https://admin.example.com">
     <h2>On your invoices</h2>
     ${
