@@ -176,7 +176,7 @@ export const MANAGE_STYLE = `.actions{display:flex;flex-wrap:wrap;gap:.5rem;marg
 .actions a.bad{color:var(--bad);border-color:#f4b7b2}fieldset{border:0;padding:0;margin:1rem 0}legend{font-weight:600;margin-bottom:.3rem}
 .back{display:inline-block;margin-top:1rem}code.key{display:inline-block}
 .instances li{margin:.4rem 0}.instances button.link{padding-inline:0;text-align:start}
-.seat-row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.seat-row input{width:7rem}`;
+.seat-row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.seat-row input{width:7rem}.seat-row button{width:auto;margin:0;padding-inline:1.2rem}`;
 
 export function managePage(view: ManageView): Html {
   const { tr } = view;
