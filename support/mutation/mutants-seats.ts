@@ -6,6 +6,7 @@ const PROPERTY = 'test/api/seat-proration-property.test.ts';
 const CHECKOUT = 'test/api/checkout-seats.test.ts';
 const MRR = 'test/api/seats-mrr.test.ts';
 const KEYS = 'test/api/seat-licences.test.ts';
+const MANAGE = 'test/api/seats-manage.test.ts';
 
 /** Mutants of seats: volume tiers, the quantity's price, renewals, seat changes and invoices (issue 37, docs/decisions.md §39). */
 export const seatMutants: Mutant[] = [
@@ -127,5 +128,26 @@ export const seatMutants: Mutant[] = [
     find: ".set({ transaction_id: toTransactionId })\n        .where('transaction_id', '=', fromTransactionId)",
     replace: ".set({ transaction_id: toTransactionId })\n        .where('transaction_id', '=', toTransactionId)",
     tests: [KEYS],
+  },
+  {
+    id: 'seats-manage-without-the-vendors-leave',
+    file: 'src/domain/portal/seat-offer.ts',
+    find: "throw invalidState('The seller does not let customers change their seats here.');",
+    replace: ';',
+    tests: [MANAGE],
+  },
+  {
+    id: 'seats-manage-empty-field-is-the-minimum',
+    file: 'src/http/pages/manage/manage-seats.ts',
+    find: 'const quantity = /^\\d{1,9}$/.test(raw) ? Number(raw) : null;',
+    replace: "const quantity = raw === '' ? undefined : /^\\d{1,9}$/.test(raw) ? Number(raw) : raw;",
+    tests: [MANAGE],
+  },
+  {
+    id: 'seats-manage-offers-a-second-change',
+    file: 'src/domain/portal/seat-offer.ts',
+    find: 'waitsFor: t.lastCharge ? null : t.nextCharge,',
+    replace: 'waitsFor: null,',
+    tests: [MANAGE],
   },
 ];
