@@ -39,13 +39,14 @@ const FORM_FIELDS = [
   'frequency', 'trialDays', 'licences', 'prices', 'productId', 'code', 'off', 'expiresAt', 'allowConversion', 'adminFrameOrigins', 'company',
   'password', 'q', 'kind', 'senderName', 'replyTo', 'send_RECEIPT', 'send_REFUNDED', '__proto__', 'constructor', '',
   'url', 'description', 'confirm', 'instanceId', 'activationLimit',
-  'duration', 'durationPeriods', 'maxRedemptions', 'maxPerCustomer', 'startsAt', 'firstPurchaseOnly',
+  'duration', 'durationPeriods', 'maxRedemptions', 'maxPerCustomer', 'startsAt', 'firstPurchaseOnly', 'quantity', 'customerSeats',
 ]; // prettier-ignore
 const JSON_FIELDS = [
   'payload', 'assignEmail', 'prices', 'currency', 'value', 'expiresIn', 'userMail', 'userFirstName', 'userLastName', 'description',
   'chargeDescription', 'transactionIdToMigrate', 'productId', 'coupon', 'email', 'zipCode', 'country', 'nonEditableEmail', 'seconds', 'to',
   'firstName', 'lastName', 'name', 'type', 'chargeFrequency', 'trialDays', 'issuesLicences', '__proto__', 'constructor',
-  'resumeAt', 'instanceName', 'instanceId', 'activationLimit',
+  'resumeAt', 'instanceName', 'instanceId', 'activationLimit', 'quantity', 'code', 'percentOff', 'amountsOff', 'duration',
+  'durationPeriods', 'maxRedemptions', 'maxPerCustomer', 'otherProductIds', 'frequencies', 'firstPurchaseOnly', 'startsAt', 'expiresAt',
 ]; // prettier-ignore
 const QUERY_KEYS = [
   'limit',
@@ -69,6 +70,7 @@ const WORDS = [
   'sandbox', 'refunded', 'cancelled', '1', '0', '-1', '10000', '10001', '1e3', 'USD', 'usd', 'EUR', 'XYZ', 'DE', 'US', 'HK', 'ZZ', '12/34',
   '13/99', '123', '4242424242424242', '4000000000000002', '4111111111111111', 'USD 10', 'EUR 4.50, USD 5', '25%', '101%', '2031-01-31',
   'https://shop.example', 'http://127.0.0.1:9/hooks', 'https://[::1]/hooks', 'add', 'test', 'replay', 'remove', 'enable', 'javascript:alert(1)', 'a@example.com', 'not-an-email', 'customer@example.com', 'true', 'null', 'NaN', '∞',
+  'seats',
 ]; // prettier-ignore
 /** Percent-encoding that is broken, decodes to something hostile, or walks the path. */
 const NASTY_SEGMENTS = [
