@@ -92,6 +92,26 @@ for (const kind of await storeKinds()) {
       assert.deepEqual([(await licence(w, key)).status, (await licence(w, key)).activationLimit], ['ACTIVE', 6]);
     });
 
+    test('20 simultaneous seat changes move the key once: one key, on the one subscription that goes on', async () => {
+      clock.set(new Date('2031-05-01T00:00:00.000Z'));
+      const w = await t.newVendor('Seat keys at once');
+      const product = await licensed(w);
+      const { id, key } = await bought(w, product.id, 5);
+      assert.equal((await activate(w, key, 'laptop')).status, 200);
+      clock.set(new Date('2031-05-11T00:00:00.000Z'));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => w.api(`/v1/update-quantity/${id}`, { body: { quantity: 8 } })),
+      );
+      assert.ok(answers.every((a) => a.status < 500), 'no answer is a server error');
+      const ids = new Set(answers.filter((a) => a.status === 200).map((a) => a.json.id as string));
+      assert.equal(ids.size, 1, answers.map((a) => a.text).join('\n'));
+      const [next] = [...ids];
+      const read = await licence(w, key);
+      assert.deepEqual([read.transactionId, read.activationsUsed, read.activationLimit], [next, 1, 8]);
+      const keys = await Promise.all([id, next!].map((tx) => t.services.store.licences.keyOf(w.scope(), tx)));
+      assert.deepEqual(keys, [undefined, key]);
+    });
+
     test('a switch to another product issues that product’s own key', async () => {
       clock.set(new Date('2031-05-01T00:00:00.000Z'));
       const w = await t.newVendor('Other product keys');
