@@ -10,6 +10,7 @@ import { changedTransactionRoutes } from './routes/v1/changed-transactions.ts';
 import { chargeVaultedRoute } from './routes/v1/charge-vaulted.ts';
 import { checkLicenceRoute } from './routes/v1/check-licence.ts';
 import { pauseSubscriptionRoutes } from './routes/v1/pause-subscription.ts';
+import { couponRoutes } from './routes/v1/coupons.ts';
 import { customizeProductRoute } from './routes/v1/customize-product.ts';
 import { hostedUrlRoutes } from './routes/v1/hosted-urls.ts';
 import { licenceRoutes } from './routes/v1/licences.ts';
@@ -31,6 +32,7 @@ const ROUTES = [
   changedTransactionRoutes,
   customizeProductRoute,
   productRoutes,
+  couponRoutes,
   chargeVaultedRoute,
   checkLicenceRoute,
   licenceRoutes,

@@ -184,6 +184,8 @@ for (const kind of await storeKinds()) {
       assertError(await v.api('/v1/pause-subscription/TC-TR_0000', { method: 'POST' }), 404, 'NOT_FOUND');
       assertError(await v.api('/v1/resume-subscription/TC-TR_0000', { method: 'POST' }), 404, 'NOT_FOUND');
       assertError(await v.api('/v1/update-quantity/TC-TR_0000', { body: { quantity: 2 } }), 404, 'NOT_FOUND');
+      assertError(await v.api('/v1/coupons/TC-CO_0000'), 404, 'NOT_FOUND');
+      assertError(await v.api('/v1/coupons/TC-CO_0000/revoke', { method: 'POST' }), 404, 'NOT_FOUND');
       assertError(await v.api('/v1/refund-transaction/TC-TR_0000', { method: 'POST' }), 404, 'NOT_FOUND');
       assertError(await v.api('/v1/changed-transactions/TC-TR_0000', { method: 'POST' }), 404, 'NOT_FOUND');
       assertError(
@@ -521,6 +523,9 @@ for (const kind of await storeKinds()) {
         { method: 'GET', path: (s) => `/sandbox/v1/licences/${s}` },
         { method: 'POST', path: (s) => `/sandbox/v1/licences/${s}/activate`, body: true },
         { method: 'POST', path: (s) => `/sandbox/v1/licences/${s}/deactivate`, body: true },
+        { method: 'GET', path: (s) => `/sandbox/v1/coupons/${s}` },
+        { method: 'POST', path: (s) => `/sandbox/v1/coupons/${s}/revoke` },
+        { method: 'POST', path: (s) => `/sandbox/v1/coupons${s ? `?${s}` : ''}`, body: true },
       ];
       const prices = '[{"currency":"USD","value":5}]';
       const bodies = [

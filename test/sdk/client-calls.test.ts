@@ -105,6 +105,26 @@ for (const kind of await storeKinds()) {
       await assert.rejects(sdk.updateQuantity(more.id, 21), InvalidRequestError, "beyond the product's range");
     });
 
+    test("makes, reads, lists and revokes a lasting coupon (opentill's own calls)", async () => {
+      const product = await v.product({ type: 'SUBSCRIPTION', chargeFrequency: 'MONTHLY' });
+      const made = await sdk.createCoupon({
+        productId: product.id,
+        code: 'sdk3',
+        percentOff: 20,
+        duration: 'repeating',
+        durationPeriods: 3,
+      });
+      assert.deepEqual(
+        [made.code, made.duration, made.durationPeriods, made.raw.code],
+        ['SDK3', 'repeating', 3, 'SDK3'],
+      );
+      assert.equal((await sdk.readCoupon(made.id)).redemptions, 0);
+      assert.ok((await sdk.listCoupons()).some((c) => c.id === made.id));
+      const revoked = await sdk.revokeCoupon(made.id);
+      assert.equal(typeof revoked.revokedAt, 'string');
+      await assert.rejects(sdk.readCoupon('TC-CO_nope'), NotFoundError);
+    });
+
     test('charges a vaulted customer, customizes a product, checks a licence and asks for the hosted URLs', async () => {
       const vault = await v.product({ type: 'VAULTED', prices: [{ currency: 'USD', value: 0 }] });
       const id = await v.buy(vault.id);

@@ -1,6 +1,7 @@
 import { changeFeed, type ChangesOptions } from './changes.ts';
 import type {
   Cancelled,
+  Coupon,
   ChangedTransaction,
   ChangePage,
   CustomizedProduct,
@@ -23,6 +24,8 @@ import * as shape from './normalise.ts';
 import { Transport, type CallOptions, type TransportOptions } from './transport.ts';
 import type {
   WireCancelled,
+  WireCoupon,
+  WireCreateCouponBody,
   WireChangedTransaction,
   WireChargeVaultedBody,
   WireClockReading,
@@ -257,6 +260,28 @@ export class OpenTill {
   async unarchiveProduct(productId: string, options?: CallOptions): Promise<Product> {
     const path = `/products/${segment(productId)}/unarchive`;
     return shape.withRaw((await this.#post<WireProduct>(path, undefined, options)).body);
+  }
+
+  /** GET /v1/coupons (opentill's own): this environment's coupons, revoked ones included. */
+  async listCoupons(options?: CallOptions): Promise<Coupon[]> {
+    return (await this.#get<WireCoupon[]>('/coupons', options)).map(shape.withRaw);
+  }
+
+  /** GET /v1/coupons/{id} (opentill's own): one coupon, with its redemptions. */
+  async readCoupon(couponId: string, options?: CallOptions): Promise<Coupon> {
+    return shape.withRaw(await this.#get<WireCoupon>(`/coupons/${segment(couponId)}`, options));
+  }
+
+  /** POST /v1/coupons (opentill's own): a coupon with its duration, caps and restrictions. */
+  async createCoupon(coupon: WireCreateCouponBody, options?: CallOptions): Promise<Coupon> {
+    return shape.withRaw((await this.#post<WireCoupon>('/coupons', coupon, options)).body);
+  }
+
+  /** POST /v1/coupons/{id}/revoke (opentill's own): no new purchase uses it; a retry changes nothing. */
+  async revokeCoupon(couponId: string, options?: CallOptions): Promise<Coupon> {
+    return shape.withRaw(
+      (await this.#post<WireCoupon>(`/coupons/${segment(couponId)}/revoke`, undefined, options)).body,
+    );
   }
 
   /**

@@ -12,6 +12,7 @@ import type {
   WireListedTransaction,
   WireMarkedProcessed,
   WireProduct,
+  WireCoupon,
   WirePublicPrice,
   WireRefundPending,
   WireRefundRecord,
@@ -163,3 +164,4 @@ export type SandboxClock = Raw<WireClockReading>;
 export type PublicPrice = Raw<WirePublicPrice>;
 /** A product of opentill's own product API (/v1/products, not in the original API). */
 export type Product = Raw<WireProduct>;
+export type Coupon = Raw<WireCoupon>;

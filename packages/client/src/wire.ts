@@ -38,3 +38,5 @@ export type WirePublicPrice = Answer<Get<'/public/v1/price/{productId}'>>;
 export type WireProduct = Answer<Get<'/v1/products/{productId}'>>;
 export type WireCreateProductBody = BodyOf<Post<'/v1/products'>>;
 export type WireUpdateProductBody = BodyOf<Post<'/v1/products/{productId}'>>;
+export type WireCoupon = Answer<Get<'/v1/coupons/{couponId}'>>;
+export type WireCreateCouponBody = BodyOf<Post<'/v1/coupons'>>;

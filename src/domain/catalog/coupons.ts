@@ -110,6 +110,20 @@ export function couponService(deps: CouponDeps) {
         throw notFound(`Active coupon ${id}`);
     },
 
+    async read(scope: Scope, id: string): Promise<Coupon> {
+      const coupon = await deps.store.coupons.find(scope, id);
+      if (!coupon) throw notFound(`Coupon ${id}`);
+      return coupon;
+    },
+
+    /** Revokes a coupon and answers it; one revoked before answers as it is, so a retry is harmless. */
+    async withdraw(scope: Scope, id: string): Promise<Coupon> {
+      await deps.store.coupons.revoke(scope, id, deps.clock.now().toISOString());
+      const coupon = await deps.store.coupons.find(scope, id);
+      if (!coupon) throw notFound(`Coupon ${id}`);
+      return coupon;
+    },
+
     /**
      * The coupon a customer typed, if it may be used now on this product (and, given the buyer's
      * e-mail, by them); a clear error if not. The caps are read here for a clear message early; they

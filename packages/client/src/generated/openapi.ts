@@ -158,6 +158,70 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/coupons': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List your coupons
+     * @description This environment's coupons, oldest first, revoked ones included.
+     */
+    get: operations['listCoupons'];
+    put?: never;
+    /**
+     * Create a coupon
+     * @description Checked as the panel and `opentill coupon create` check it. Send an Idempotency-Key header: a retry with the same key answers the same coupon; without one, a second coupon with the same code on the same product is refused.
+     */
+    post: operations['createCoupon'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/coupons/{couponId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read one coupon
+     * @description With how many redemptions it has used. Another vendor's or environment's coupon is 404.
+     */
+    get: operations['readCoupon'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/coupons/{couponId}/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke a coupon
+     * @description No new purchase may use it. Subscriptions bought with it keep the discount it granted for the periods it covers. Revoking a revoked coupon changes nothing.
+     */
+    post: operations['revokeCoupon'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/customize-product/{productId}': {
     parameters: {
       query?: never;
@@ -2092,6 +2156,1140 @@ export interface operations {
              * @example 5184000
              */
             offsetSeconds: number;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  listCoupons: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The coupons, oldest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Amounts off by currency; empty for a percentage. */
+            amountsOff: {
+              /** @example USD */
+              currency: string;
+              /** @example 5 */
+              value: number;
+              /** @example 5.00 */
+              valueS: string;
+            }[];
+            /**
+             * @description Upper case.
+             * @example LAUNCH20
+             */
+            code: string;
+            /**
+             * @description When it was made.
+             * @example 2031-01-01T00:00:00.000Z
+             */
+            createDate: string;
+            /**
+             * @description Which payments it discounts: 'once' (the first; when not given), 'forever', or 'repeating' (the first `durationPeriods` billing periods, the first payment being period 1).
+             * @example repeating
+             * @enum {string}
+             */
+            duration: 'once' | 'forever' | 'repeating';
+            /**
+             * @description For 'repeating'.
+             * @example 3
+             */
+            durationPeriods: number | null;
+            /**
+             * @description When it stops; null: never.
+             * @example 2031-12-31T00:00:00.000Z
+             */
+            expiresAt: string | null;
+            /** @example false */
+            firstPurchaseOnly: boolean;
+            /**
+             * @description The frequencies it applies to; null: all.
+             * @example [
+             *       "MONTHLY"
+             *     ]
+             */
+            frequencies: string[] | null;
+            /**
+             * @description The coupon id.
+             * @example TC-CO_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            id: string;
+            /**
+             * @description Cap per buyer e-mail.
+             * @example 1
+             */
+            maxPerCustomer: number | null;
+            /**
+             * @description Cap in all; null: none.
+             * @example 100
+             */
+            maxRedemptions: number | null;
+            /**
+             * @description Other products it applies to.
+             * @example []
+             */
+            otherProductIds: string[];
+            /**
+             * @description Percent off as a decimal string, or null for amounts off.
+             * @example 20
+             */
+            percentOff: string | null;
+            /**
+             * @description The product it belongs to.
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            productId: string;
+            /**
+             * @description Redemptions used, or held by a payment still open.
+             * @example 12
+             */
+            redemptions: number;
+            /**
+             * @description When it was revoked; null: not revoked.
+             * @example 2031-12-31T00:00:00.000Z
+             */
+            revokedAt: string | null;
+            /**
+             * @description When it may first be used; null: from its creation.
+             * @example 2031-12-31T00:00:00.000Z
+             */
+            startsAt: string | null;
+          }[];
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  createCoupon: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A new coupon. A field this call does not know is refused (400). */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description An amount off the net price per currency, USD required (others converted from it). Or `percentOff`. */
+          amountsOff?: {
+            /**
+             * @description ISO 4217 code, any case.
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @description Amount off the net price in that currency's major unit.
+             * @example 5
+             */
+            value: number | string;
+          }[];
+          /**
+           * @description 3 to 32 letters, digits, "-" or "_"; customers may type it in any case.
+           * @example LAUNCH20
+           */
+          code: string;
+          /**
+           * @description Which payments it discounts: 'once' (the first; when not given), 'forever', or 'repeating' (the first `durationPeriods` billing periods, the first payment being period 1).
+           * @example repeating
+           */
+          duration?: string;
+          /**
+           * @description For 'repeating': how many billing periods (1 to 999).
+           * @example 3
+           */
+          durationPeriods?: number;
+          /**
+           * @description When it stops (ISO 8601).
+           * @example 2031-12-31
+           */
+          expiresAt?: string;
+          /**
+           * @description Only for a buyer e-mail with no earlier paid purchase of yours.
+           * @example false
+           */
+          firstPurchaseOnly?: boolean;
+          /**
+           * @description The charge frequencies it applies to (MONTHLY, YEARLY, ...); all when not given.
+           * @example [
+           *       "MONTHLY"
+           *     ]
+           */
+          frequencies?: string[];
+          /**
+           * @description Paid purchases it may discount per buyer e-mail.
+           * @example 1
+           */
+          maxPerCustomer?: number;
+          /**
+           * @description Paid purchases it may discount in all.
+           * @example 100
+           */
+          maxRedemptions?: number;
+          /** @description Other products of yours it also applies to. */
+          otherProductIds?: string[];
+          /**
+           * @description Percent off the net price, more than 0 and at most 100, two decimals at most. Or `amountsOff`.
+           * @example 20
+           */
+          percentOff?: number | string;
+          /**
+           * @description The product it belongs to.
+           * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+           */
+          productId: string;
+          /**
+           * @description When it may first be used (ISO 8601).
+           * @example 2031-01-01
+           */
+          startsAt?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The coupon, created. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Amounts off by currency; empty for a percentage. */
+            amountsOff: {
+              /** @example USD */
+              currency: string;
+              /** @example 5 */
+              value: number;
+              /** @example 5.00 */
+              valueS: string;
+            }[];
+            /**
+             * @description Upper case.
+             * @example LAUNCH20
+             */
+            code: string;
+            /**
+             * @description When it was made.
+             * @example 2031-01-01T00:00:00.000Z
+             */
+            createDate: string;
+            /**
+             * @description Which payments it discounts: 'once' (the first; when not given), 'forever', or 'repeating' (the first `durationPeriods` billing periods, the first payment being period 1).
+             * @example repeating
+             * @enum {string}
+             */
+            duration: 'once' | 'forever' | 'repeating';
+            /**
+             * @description For 'repeating'.
+             * @example 3
+             */
+            durationPeriods: number | null;
+            /**
+             * @description When it stops; null: never.
+             * @example 2031-12-31T00:00:00.000Z
+             */
+            expiresAt: string | null;
+            /** @example false */
+            firstPurchaseOnly: boolean;
+            /**
+             * @description The frequencies it applies to; null: all.
+             * @example [
+             *       "MONTHLY"
+             *     ]
+             */
+            frequencies: string[] | null;
+            /**
+             * @description The coupon id.
+             * @example TC-CO_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            id: string;
+            /**
+             * @description Cap per buyer e-mail.
+             * @example 1
+             */
+            maxPerCustomer: number | null;
+            /**
+             * @description Cap in all; null: none.
+             * @example 100
+             */
+            maxRedemptions: number | null;
+            /**
+             * @description Other products it applies to.
+             * @example []
+             */
+            otherProductIds: string[];
+            /**
+             * @description Percent off as a decimal string, or null for amounts off.
+             * @example 20
+             */
+            percentOff: string | null;
+            /**
+             * @description The product it belongs to.
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            productId: string;
+            /**
+             * @description Redemptions used, or held by a payment still open.
+             * @example 12
+             */
+            redemptions: number;
+            /**
+             * @description When it was revoked; null: not revoked.
+             * @example 2031-12-31T00:00:00.000Z
+             */
+            revokedAt: string | null;
+            /**
+             * @description When it may first be used; null: from its creation.
+             * @example 2031-12-31T00:00:00.000Z
+             */
+            startsAt: string | null;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  readCoupon: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The coupon id.
+         * @example TC-CO_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+         */
+        couponId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The coupon. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Amounts off by currency; empty for a percentage. */
+            amountsOff: {
+              /** @example USD */
+              currency: string;
+              /** @example 5 */
+              value: number;
+              /** @example 5.00 */
+              valueS: string;
+            }[];
+            /**
+             * @description Upper case.
+             * @example LAUNCH20
+             */
+            code: string;
+            /**
+             * @description When it was made.
+             * @example 2031-01-01T00:00:00.000Z
+             */
+            createDate: string;
+            /**
+             * @description Which payments it discounts: 'once' (the first; when not given), 'forever', or 'repeating' (the first `durationPeriods` billing periods, the first payment being period 1).
+             * @example repeating
+             * @enum {string}
+             */
+            duration: 'once' | 'forever' | 'repeating';
+            /**
+             * @description For 'repeating'.
+             * @example 3
+             */
+            durationPeriods: number | null;
+            /**
+             * @description When it stops; null: never.
+             * @example 2031-12-31T00:00:00.000Z
+             */
+            expiresAt: string | null;
+            /** @example false */
+            firstPurchaseOnly: boolean;
+            /**
+             * @description The frequencies it applies to; null: all.
+             * @example [
+             *       "MONTHLY"
+             *     ]
+             */
+            frequencies: string[] | null;
+            /**
+             * @description The coupon id.
+             * @example TC-CO_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            id: string;
+            /**
+             * @description Cap per buyer e-mail.
+             * @example 1
+             */
+            maxPerCustomer: number | null;
+            /**
+             * @description Cap in all; null: none.
+             * @example 100
+             */
+            maxRedemptions: number | null;
+            /**
+             * @description Other products it applies to.
+             * @example []
+             */
+            otherProductIds: string[];
+            /**
+             * @description Percent off as a decimal string, or null for amounts off.
+             * @example 20
+             */
+            percentOff: string | null;
+            /**
+             * @description The product it belongs to.
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            productId: string;
+            /**
+             * @description Redemptions used, or held by a payment still open.
+             * @example 12
+             */
+            redemptions: number;
+            /**
+             * @description When it was revoked; null: not revoked.
+             * @example 2031-12-31T00:00:00.000Z
+             */
+            revokedAt: string | null;
+            /**
+             * @description When it may first be used; null: from its creation.
+             * @example 2031-12-31T00:00:00.000Z
+             */
+            startsAt: string | null;
+          };
+        };
+      };
+      /** @description Bad input (INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL; an unknown field where the call refuses them), or an operation that does not fit the state of what it names (INVALID_STATE). Nothing was changed. The body says what is wrong and how to fix it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: the Authorization header is missing or is not a credential of this environment (a sandbox credential works only at the sandbox server, a production one only at production). The body says what is wrong and how to fix it. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description FORBIDDEN: production is not enabled for this vendor yet, or the seller may not sell now (suspended, or its identity is incomplete). The body says what is wrong and how to fix it. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description NOT_FOUND: no such record for this vendor and environment. Another vendor's record is also 404, so ids cannot be probed. The body says what is wrong and how to fix it. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description IDEMPOTENCY_CONFLICT: this Idempotency-Key was used with another body; or REQUEST_IN_PROGRESS / PAYMENT_PENDING: the first request with this key is still running (see Retry-After). The body says what is wrong and how to fix it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+      /** @description RATE_LIMITED: too many requests from this credential or address; retry after Retry-After seconds. The body says what is wrong and how to fix it. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description Error name: INVALID_INPUT, USD_PRICE_REQUIRED, PAYLOAD_TOO_LONG, INVALID_EMAIL, INVALID_STATE, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, LINK_EXPIRED, IDEMPOTENCY_CONFLICT, REQUEST_IN_PROGRESS, PAYMENT_PENDING, RATE_LIMITED, ...
+             * @example USD_PRICE_REQUIRED
+             */
+            error: string;
+            /**
+             * @description What is wrong and how to fix it
+             * @example The prices need a USD price: add {"currency": "USD", "value": ...}.
+             */
+            message: string;
+            /**
+             * @description The id of this request (also in the X-Request-Id header): quote it when asking for help
+             * @example 6f1c2b1e-9a4d-4b8e-8f0a-2d5c7e9b1a3f
+             */
+            requestId?: string;
+          };
+        };
+      };
+    };
+  };
+  revokeCoupon: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The coupon id.
+         * @example TC-CO_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+         */
+        couponId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never> | null;
+      };
+    };
+    responses: {
+      /** @description The coupon, revoked. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Amounts off by currency; empty for a percentage. */
+            amountsOff: {
+              /** @example USD */
+              currency: string;
+              /** @example 5 */
+              value: number;
+              /** @example 5.00 */
+              valueS: string;
+            }[];
+            /**
+             * @description Upper case.
+             * @example LAUNCH20
+             */
+            code: string;
+            /**
+             * @description When it was made.
+             * @example 2031-01-01T00:00:00.000Z
+             */
+            createDate: string;
+            /**
+             * @description Which payments it discounts: 'once' (the first; when not given), 'forever', or 'repeating' (the first `durationPeriods` billing periods, the first payment being period 1).
+             * @example repeating
+             * @enum {string}
+             */
+            duration: 'once' | 'forever' | 'repeating';
+            /**
+             * @description For 'repeating'.
+             * @example 3
+             */
+            durationPeriods: number | null;
+            /**
+             * @description When it stops; null: never.
+             * @example 2031-12-31T00:00:00.000Z
+             */
+            expiresAt: string | null;
+            /** @example false */
+            firstPurchaseOnly: boolean;
+            /**
+             * @description The frequencies it applies to; null: all.
+             * @example [
+             *       "MONTHLY"
+             *     ]
+             */
+            frequencies: string[] | null;
+            /**
+             * @description The coupon id.
+             * @example TC-CO_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            id: string;
+            /**
+             * @description Cap per buyer e-mail.
+             * @example 1
+             */
+            maxPerCustomer: number | null;
+            /**
+             * @description Cap in all; null: none.
+             * @example 100
+             */
+            maxRedemptions: number | null;
+            /**
+             * @description Other products it applies to.
+             * @example []
+             */
+            otherProductIds: string[];
+            /**
+             * @description Percent off as a decimal string, or null for amounts off.
+             * @example 20
+             */
+            percentOff: string | null;
+            /**
+             * @description The product it belongs to.
+             * @example TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X8Z
+             */
+            productId: string;
+            /**
+             * @description Redemptions used, or held by a payment still open.
+             * @example 12
+             */
+            redemptions: number;
+            /**
+             * @description When it was revoked; null: not revoked.
+             * @example 2031-12-31T00:00:00.000Z
+             */
+            revokedAt: string | null;
+            /**
+             * @description When it may first be used; null: from its creation.
+             * @example 2031-12-31T00:00:00.000Z
+             */
+            startsAt: string | null;
           };
         };
       };
