@@ -102,7 +102,10 @@ for (const kind of await storeKinds()) {
       const answers = await Promise.all(
         Array.from({ length: 20 }, () => w.api(`/v1/update-quantity/${id}`, { body: { quantity: 8 } })),
       );
-      assert.ok(answers.every((a) => a.status < 500), 'no answer is a server error');
+      assert.ok(
+        answers.every((a) => a.status < 500),
+        'no answer is a server error',
+      );
       const ids = new Set(answers.filter((a) => a.status === 200).map((a) => a.json.id as string));
       assert.equal(ids.size, 1, answers.map((a) => a.text).join('\n'));
       const [next] = [...ids];
