@@ -138,7 +138,7 @@ export const seatMutants: Mutant[] = [
   },
   {
     id: 'seats-manage-empty-field-is-the-minimum',
-    file: 'src/http/pages/manage/manage-seats.ts',
+    file: 'src/http/pages/manage/manage-seats-action.ts',
     find: 'const quantity = /^\\d{1,9}$/.test(raw) ? Number(raw) : null;',
     replace: "const quantity = raw === '' ? undefined : /^\\d{1,9}$/.test(raw) ? Number(raw) : raw;",
     tests: [MANAGE],

@@ -8,7 +8,7 @@ import { showForm } from './manage-purchases.ts';
 import { afterAuthentication, afterCardSession, done, refused, render } from './manage-render.ts';
 import { buyerTranslator } from '../buyer-language.ts';
 import { sendManageProblem } from './manage-speech.ts';
-import { changeSeatsAction } from './manage-seats.ts';
+import { changeSeatsAction } from './manage-seats-action.ts';
 
 /** What a business detail refused says, by its field, in the customer's language. */
 const BILLING_FIELDS: Record<BusinessDetailsError['field'], string> = {

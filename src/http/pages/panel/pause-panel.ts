@@ -3,6 +3,7 @@ import type { Environment, Transaction } from '../../../domain/model.ts';
 import { html, type Html } from '../layout.ts';
 import { csrfField, panelHref } from './panel-layout.ts';
 import type { PanelRouting } from './panel-routing.ts';
+import { transactionActRefused } from './transaction-act-refused.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const day = (iso: string) => iso.slice(0, 16).replace('T', ' ');
@@ -47,22 +48,12 @@ function resumeAtOf(typed: string | undefined): string | null {
 }
 
 /** The panel's pause and resume forms: each lands back on the transaction with its notice; sent twice, nothing more changes. */
-export function registerPauseActions({ services, action, page, notFound }: PanelRouting) {
+export function registerPauseActions(routing: PanelRouting) {
+  const { services, action } = routing;
   for (const act of ['pause', 'resume'] as const) {
     action(
       `/panel/transactions/:id/${act}`,
-      (reply, session, environment, error, _form, failure) =>
-        failure.code === 'NOT_FOUND'
-          ? notFound(reply, session, environment, 'transactions', 'such transaction')
-          : page(
-              reply,
-              session,
-              environment,
-              'transactions',
-              'Pause',
-              html`<p><a href="${panelHref('/panel/transactions', environment)}">← All transactions</a></p>`,
-              { status: 400, error },
-            ),
+      transactionActRefused(routing, 'Pause'),
       async (_session, scope, form, reply, request) => {
         const id = (request.params as { id: string }).id;
         const { transaction } =

@@ -4,6 +4,7 @@ import type { Environment, Product, Transaction } from '../../../domain/model.ts
 import { html, type Html } from '../layout.ts';
 import { csrfField, panelHref } from './panel-layout.ts';
 import type { PanelRouting } from './panel-routing.ts';
+import { transactionActRefused } from './transaction-act-refused.ts';
 
 /**
  * A per-seat subscription's seats on its panel page (docs/decisions.md §39): how many, and a form to
@@ -27,21 +28,11 @@ export function seatsSection(
 }
 
 /** The panel's seat change: lands on the subscription that goes on, with its notice; sent twice, the first answers. */
-export function registerSeatActions({ services, action, page, notFound }: PanelRouting) {
+export function registerSeatActions(routing: PanelRouting) {
+  const { services, action } = routing;
   action(
     '/panel/transactions/:id/seats',
-    (reply, session, environment, error, _form, failure) =>
-      failure.code === 'NOT_FOUND'
-        ? notFound(reply, session, environment, 'transactions', 'such transaction')
-        : page(
-            reply,
-            session,
-            environment,
-            'transactions',
-            'Seats',
-            html`<p><a href="${panelHref('/panel/transactions', environment)}">← All transactions</a></p>`,
-            { status: 400, error },
-          ),
+    transactionActRefused(routing, 'Seats'),
     async (_session, scope, form, reply, request) => {
       const id = (request.params as { id: string }).id;
       const { result } = await services.purchases.changeSeats(scope, { transactionId: id, quantity: form.quantity });
