@@ -51,8 +51,8 @@ export const checkoutLanguageMutants: Mutant[] = [
   {
     id: 'checkout-lang-widget-locale-not-sent',
     file: 'src/widget/widget.ts',
-    find: "'payload', 'locale'];",
-    replace: "'payload'];",
+    find: "'payload', 'locale', 'quantity'] as const;",
+    replace: "'payload', 'quantity'] as const;",
     tests: [WIDGET],
   },
   {

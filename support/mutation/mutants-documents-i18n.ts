@@ -9,8 +9,8 @@ export const documentLanguageMutants: Mutant[] = [
   {
     id: 'email-language-ignored',
     file: 'src/mail/email-templates.ts',
-    find: 'supportedLocale(view.locale, { allowPseudo: true }) ?? DEFAULT_LOCALE',
-    replace: 'DEFAULT_LOCALE',
+    find: 'translator(resolveLocale([view.locale]))',
+    replace: "translator('en')",
     tests: [EMAIL_UNIT, END_TO_END],
   },
   {
@@ -30,8 +30,8 @@ export const documentLanguageMutants: Mutant[] = [
   {
     id: 'invoice-language-ignored',
     file: 'src/documents/invoice-pdf.ts',
-    find: 'supportedLocale(doc.locale, { allowPseudo: true }) ?? DEFAULT_LOCALE',
-    replace: 'DEFAULT_LOCALE',
+    find: 'translator(resolveLocale([doc.locale]))',
+    replace: 'translator(DEFAULT_LOCALE)',
     tests: [DOCUMENT_UNIT, END_TO_END],
   },
   {

@@ -360,14 +360,14 @@ export const mutants: Mutant[] = [
   },
   {
     id: 'coupon-below-zero',
-    file: `${D}catalog/coupons.ts`,
+    file: `${D}tax/coupon-discounts.ts`,
     find: 'return Math.max(0, netMinor - off);',
     replace: 'return netMinor - off;',
     tests: [U_PRICING, MONEY, CHECKOUT],
   },
   {
     id: 'coupon-percent-tenfold',
-    file: `${D}catalog/coupons.ts`,
+    file: `${D}tax/coupon-discounts.ts`,
     find: 'scale: percent.scale + 2',
     replace: 'scale: percent.scale + 1',
     tests: [U_PRICING, MONEY, CHECKOUT],
@@ -375,15 +375,15 @@ export const mutants: Mutant[] = [
   {
     id: 'coupon-revoked-still-redeemable',
     file: `${D}catalog/coupons.ts`,
-    find: 'if (!coupon || coupon.revokedAt !== null)',
-    replace: 'if (!coupon)',
+    find: 'if (!coupon || coupon.revokedAt !== null || ',
+    replace: 'if (!coupon || ',
     tests: [CHECKOUT, COUPON_GUESSING, MONEY],
   },
   {
     id: 'coupon-expiry-boundary',
     file: `${D}catalog/coupons.ts`,
-    find: 'coupon.expiresAt <= deps.clock.now(scope).toISOString()',
-    replace: 'coupon.expiresAt < deps.clock.now(scope).toISOString()',
+    find: 'coupon.expiresAt <= now)',
+    replace: 'coupon.expiresAt < now)',
     tests: [CHECKOUT, MONEY, M_REFUNDS_COUPONS],
   },
   {
@@ -566,7 +566,7 @@ export const mutants: Mutant[] = [
   {
     id: 'cancel-onetime-payment',
     file: `${D}checkout/cancellations.ts`,
-    find: "if (transaction.type === 'ONETIME') {",
+    find: "if (locked.type === 'ONETIME') {",
     replace: 'if (false) {',
     tests: [CANCEL],
   },
@@ -574,14 +574,14 @@ export const mutants: Mutant[] = [
   // Licences.
   {
     id: 'licence-inactive-when-cancel-pending',
-    file: `${D}catalog/licences.ts`,
+    file: `${D}catalog/licence-activations.ts`,
     find: "  'SUBSCRIPTION_STATUS_CANCELLED_PENDING',\n  'VAULTED_STATUS_ACTIVE',",
     replace: "  'VAULTED_STATUS_ACTIVE',",
     tests: [LICENCES],
   },
   {
     id: 'licence-key-case-sensitive',
-    file: `${D}catalog/licences.ts`,
+    file: `${D}catalog/licence-activations.ts`,
     find: 'key.trim().toUpperCase()',
     replace: 'key.trim()',
     tests: [LICENCES],
@@ -1517,8 +1517,9 @@ export const mutants: Mutant[] = [
   {
     id: 'pa-archive-stops-renewals',
     file: 'src/domain/billing/renewal-plan.ts',
-    find: '    cache.set(id, offer?.prices);',
-    replace: "    cache.set(id, offer && 'archivedAt' in offer && offer.archivedAt ? undefined : offer?.prices);",
+    find: '    cache.set(key, offer && seatUnitPrices(offer, t.quantity, !!t.customizedProductId));',
+    replace:
+      "    cache.set(key, offer && !('archivedAt' in offer && offer.archivedAt) ? seatUnitPrices(offer, t.quantity, !!t.customizedProductId) : undefined);",
     tests: ['test/api/products-api.test.ts'],
   },
   {
