@@ -151,15 +151,32 @@ describe('opentill serve', () => {
       'POST /v1/products/{}',
       'POST /v1/products/{}/archive',
       'POST /v1/products/{}/unarchive',
+      // opentill's own additions of issue 37: coupons (§38), seats (§39), licence activations (§40), pause (§41).
+      'GET /v1/coupons',
+      'POST /v1/coupons',
+      'GET /v1/coupons/{}',
+      'POST /v1/coupons/{}/revoke',
+      'POST /v1/update-quantity/{}',
+      'GET /v1/licences/{}',
+      'POST /v1/licences/{}/activate',
+      'POST /v1/licences/{}/deactivate',
+      'POST /v1/pause-subscription/{}',
+      'POST /v1/resume-subscription/{}',
       // The public price endpoint the client script calls (no credentials).
       'GET /public/v1/price/{}',
     ];
     assert.deepEqual([...operations].sort(), [...expected].sort());
-    assert.equal(new Set(Object.keys(doc.paths)).size, 18);
+    assert.equal(new Set(Object.keys(doc.paths)).size, 27);
     // opentill's own operations say so; the original API's do not.
     for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>))
       for (const op of Object.values(ops))
-        assert.equal(op['x-opentill-extension'] === true, /^\/v1\/(products|clock)/.test(path), path);
+        assert.equal(
+          op['x-opentill-extension'] === true,
+          /^\/v1\/(products|clock|coupons|update-quantity|licences|pause-subscription|resume-subscription)\b/.test(
+            path,
+          ),
+          path,
+        );
     // Items 5 and 6: the one POST documents both body fields.
     const update = JSON.stringify(
       doc.paths[Object.keys(doc.paths).find((p) => p.startsWith('/v1/transaction/'))!].post.requestBody,
