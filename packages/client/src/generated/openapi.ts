@@ -2327,13 +2327,31 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Amounts off by currency; empty for a percentage. */
+            /**
+             * @description Amounts off by currency, USD first; empty for a percentage.
+             * @example [
+             *       {
+             *         "currency": "USD",
+             *         "value": 5,
+             *         "valueS": "5.00"
+             *       }
+             *     ]
+             */
             amountsOff: {
-              /** @example USD */
+              /**
+               * @description ISO 4217 code.
+               * @example USD
+               */
               currency: string;
-              /** @example 5 */
+              /**
+               * @description The amount off in that currency's major unit.
+               * @example 5
+               */
               value: number;
-              /** @example 5.00 */
+              /**
+               * @description The same amount as a string, exact.
+               * @example 5.00
+               */
               valueS: string;
             }[];
             /**
@@ -2362,7 +2380,10 @@ export interface operations {
              * @example 2031-12-31T00:00:00.000Z
              */
             expiresAt: string | null;
-            /** @example false */
+            /**
+             * @description Only for a buyer e-mail with no earlier paid purchase of yours.
+             * @example false
+             */
             firstPurchaseOnly: boolean;
             /**
              * @description The frequencies it applies to; null: all.
@@ -2582,7 +2603,15 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description An amount off the net price per currency, USD required (others converted from it). Or `percentOff`. */
+          /**
+           * @description An amount off the net price per currency, USD required (others converted from it). Or `percentOff`.
+           * @example [
+           *       {
+           *         "currency": "USD",
+           *         "value": 5
+           *       }
+           *     ]
+           */
           amountsOff?: {
             /**
              * @description ISO 4217 code, any case.
@@ -2637,7 +2666,12 @@ export interface operations {
            * @example 100
            */
           maxRedemptions?: number;
-          /** @description Other products of yours it also applies to. */
+          /**
+           * @description Other products of yours it also applies to.
+           * @example [
+           *       "TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X9A"
+           *     ]
+           */
           otherProductIds?: string[];
           /**
            * @description Percent off the net price, more than 0 and at most 100, two decimals at most. Or `amountsOff`.
@@ -2665,13 +2699,31 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Amounts off by currency; empty for a percentage. */
+            /**
+             * @description Amounts off by currency, USD first; empty for a percentage.
+             * @example [
+             *       {
+             *         "currency": "USD",
+             *         "value": 5,
+             *         "valueS": "5.00"
+             *       }
+             *     ]
+             */
             amountsOff: {
-              /** @example USD */
+              /**
+               * @description ISO 4217 code.
+               * @example USD
+               */
               currency: string;
-              /** @example 5 */
+              /**
+               * @description The amount off in that currency's major unit.
+               * @example 5
+               */
               value: number;
-              /** @example 5.00 */
+              /**
+               * @description The same amount as a string, exact.
+               * @example 5.00
+               */
               valueS: string;
             }[];
             /**
@@ -2700,7 +2752,10 @@ export interface operations {
              * @example 2031-12-31T00:00:00.000Z
              */
             expiresAt: string | null;
-            /** @example false */
+            /**
+             * @description Only for a buyer e-mail with no earlier paid purchase of yours.
+             * @example false
+             */
             firstPurchaseOnly: boolean;
             /**
              * @description The frequencies it applies to; null: all.
@@ -2931,13 +2986,31 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Amounts off by currency; empty for a percentage. */
+            /**
+             * @description Amounts off by currency, USD first; empty for a percentage.
+             * @example [
+             *       {
+             *         "currency": "USD",
+             *         "value": 5,
+             *         "valueS": "5.00"
+             *       }
+             *     ]
+             */
             amountsOff: {
-              /** @example USD */
+              /**
+               * @description ISO 4217 code.
+               * @example USD
+               */
               currency: string;
-              /** @example 5 */
+              /**
+               * @description The amount off in that currency's major unit.
+               * @example 5
+               */
               value: number;
-              /** @example 5.00 */
+              /**
+               * @description The same amount as a string, exact.
+               * @example 5.00
+               */
               valueS: string;
             }[];
             /**
@@ -2966,7 +3039,10 @@ export interface operations {
              * @example 2031-12-31T00:00:00.000Z
              */
             expiresAt: string | null;
-            /** @example false */
+            /**
+             * @description Only for a buyer e-mail with no earlier paid purchase of yours.
+             * @example false
+             */
             firstPurchaseOnly: boolean;
             /**
              * @description The frequencies it applies to; null: all.
@@ -3201,13 +3277,31 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Amounts off by currency; empty for a percentage. */
+            /**
+             * @description Amounts off by currency, USD first; empty for a percentage.
+             * @example [
+             *       {
+             *         "currency": "USD",
+             *         "value": 5,
+             *         "valueS": "5.00"
+             *       }
+             *     ]
+             */
             amountsOff: {
-              /** @example USD */
+              /**
+               * @description ISO 4217 code.
+               * @example USD
+               */
               currency: string;
-              /** @example 5 */
+              /**
+               * @description The amount off in that currency's major unit.
+               * @example 5
+               */
               value: number;
-              /** @example 5.00 */
+              /**
+               * @description The same amount as a string, exact.
+               * @example 5.00
+               */
               valueS: string;
             }[];
             /**
@@ -3236,7 +3330,10 @@ export interface operations {
              * @example 2031-12-31T00:00:00.000Z
              */
             expiresAt: string | null;
-            /** @example false */
+            /**
+             * @description Only for a buyer e-mail with no earlier paid purchase of yours.
+             * @example false
+             */
             firstPurchaseOnly: boolean;
             /**
              * @description The frequencies it applies to; null: all.

@@ -51,6 +51,7 @@ export const CreateCouponBody = Type.Object(
         maxItems: 200,
         description:
           'An amount off the net price per currency, USD required (others converted from it). Or `percentOff`.',
+        examples: [[{ currency: 'USD', value: 5 }]],
       }),
     ),
     expiresAt: Type.Optional(
@@ -73,6 +74,7 @@ export const CreateCouponBody = Type.Object(
       Type.Array(Type.String({ maxLength: 100 }), {
         maxItems: 100,
         description: 'Other products of yours it also applies to.',
+        examples: [['TC-PR_01JD3W6Y9F0R8M7Q2K5T4V6X9A']],
       }),
     ),
     frequencies: Type.Optional(
@@ -105,11 +107,14 @@ export const CouponBody = Type.Object({
   }),
   amountsOff: Type.Array(
     Type.Object({
-      currency: Type.String({ examples: ['USD'] }),
-      value: Type.Number({ examples: [5] }),
-      valueS: Type.String({ examples: ['5.00'] }),
+      currency: Type.String({ description: 'ISO 4217 code.', examples: ['USD'] }),
+      value: Type.Number({ description: "The amount off in that currency's major unit.", examples: [5] }),
+      valueS: Type.String({ description: 'The same amount as a string, exact.', examples: ['5.00'] }),
     }),
-    { description: 'Amounts off by currency; empty for a percentage.' },
+    {
+      description: 'Amounts off by currency, USD first; empty for a percentage.',
+      examples: [[{ currency: 'USD', value: 5, valueS: '5.00' }]],
+    },
   ),
   duration: Type.String({
     enum: ['once', 'forever', 'repeating'],
@@ -128,7 +133,10 @@ export const CouponBody = Type.Object({
     description: 'The frequencies it applies to; null: all.',
     examples: [['MONTHLY']],
   }),
-  firstPurchaseOnly: Type.Boolean({ examples: [false] }),
+  firstPurchaseOnly: Type.Boolean({
+    description: 'Only for a buyer e-mail with no earlier paid purchase of yours.',
+    examples: [false],
+  }),
   startsAt: isoOrNull('When it may first be used; null: from its creation.'),
   expiresAt: isoOrNull('When it stops; null: never.'),
   revokedAt: isoOrNull('When it was revoked; null: not revoked.'),
