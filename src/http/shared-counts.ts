@@ -15,7 +15,11 @@ import { repeatedFailures } from '../repeated-failures.ts';
  * pile of commands; its failures are logged once a minute.
  */
 
-/** How long a Redis command may take before the request goes on uncounted. */
+/**
+ * How long a Redis command may take before the request goes on uncounted: 100 ms of this process's
+ * attention, not of the clock, so a busy moment here (a long synchronous task, a machine short of CPU)
+ * does not switch the limits off.
+ */
 export const REDIS_COMMAND_TIMEOUT_MS = 100;
 /** How long requests skip Redis after it failed, before one of them asks it again. */
 const SKIP_AFTER_FAILURE_MS = 1_000;
@@ -34,6 +38,7 @@ const PluginRedisStore = createRequire(import.meta.url)('@fastify/rate-limit/sto
 ) => PluginStore;
 
 const SKIPPED = new Error('Redis failed a moment ago: not asked');
+const TIMED_OUT = new Error(`Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`);
 
 /** Whether to ask Redis now: closed after a failure for a second, then one request at a time until one succeeds. */
 function failureGate() {
@@ -69,22 +74,25 @@ function gatedStoreClass(
   const guarded = (store: PluginStore): FastifyRateLimitStore => ({
     incr(key: string, callback: Callback, timeWindow: number, max: number) {
       if (!gate.mayAsk()) return callback(SKIPPED);
-      store.incr(
-        key,
-        (err, result) => {
-          gate.answered(err === null);
-          if (err) {
-            health.failing = true;
-            on.failure(err);
-          } else if (health.failing) {
-            health.failing = false;
-            on.recovery();
-          }
-          callback(err, result);
-        },
-        timeWindow,
-        max,
-      );
+      let settled = false;
+      const settle: Callback = (err, result) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        gate.answered(err === null);
+        if (err) {
+          health.failing = true;
+          on.failure(err);
+        } else if (health.failing) {
+          health.failing = false;
+          on.recovery();
+        }
+        callback(err, result);
+      };
+      // Judged after the loop has read its sockets: a timer that fires late because this process was
+      // busy (not because Redis was silent) finds the answer read in the same turn, before setImmediate.
+      const deadline = setTimeout(() => setImmediate(() => settle(TIMED_OUT)), REDIS_COMMAND_TIMEOUT_MS);
+      store.incr(key, settle, timeWindow, max);
     },
     child(routeOptions) {
       // A limiter made with createRateLimit has no route: its keys carry their own name (`cred:…`, `authfail:…`).
@@ -115,7 +123,8 @@ export async function sharedCounts(
   }
   const redis = new Redis(config.redis.url, {
     connectTimeout: 1_000,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    // Only a backstop that empties the queue of a silent Redis: a request waits REDIS_COMMAND_TIMEOUT_MS (above).
+    commandTimeout: 10 * REDIS_COMMAND_TIMEOUT_MS,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     lazyConnect: true,
