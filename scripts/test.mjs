@@ -9,7 +9,7 @@
 //   node scripts/test.mjs [--quick] [file or folder ...]
 //
 // --quick: unit and API tests on SQLite only (the edit loop, `npm run test:quick`).
-// --weigh: after a run without failures, writes each file's time to scripts/test-weights.json, which
+// --weigh: after the run, writes each file's time to scripts/test-weights.json, which
 // shares the first round's files fairly (run it on the whole suite when files have come or changed).
 // TEST_CONCURRENCY sets how many processes share the first round (default: twice the cores, since most
 // files spend much of their time waiting on a database, a browser or a child process). On 2 cores, 4
@@ -191,6 +191,7 @@ console.log(
   `\nnpm test: ${said.join(', then ')}; ${seconds(performance.now() - started)} of tests${failed ? ' (FAILED)' : ''}.` +
     ` ${counted.tests} tests: ${counted.pass} passed, ${counted.fail} failed, ${counted.skipped} skipped.`,
 );
-if (weigh && !failed) writeWeights();
+// A failing file still took its time: its weight is as good as any other's.
+if (weigh) writeWeights();
 rmSync(logs, { recursive: true, force: true });
 process.exitCode = failed ? 1 : 0;
