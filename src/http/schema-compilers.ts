@@ -5,36 +5,42 @@ import type { FastifyServerOptions } from 'fastify';
 /**
  * Route schemas compiled once per process rather than once per app. Fastify makes a new Ajv and
  * compiles every route's schemas again for each instance it builds; a process that builds several
- * apps (`serve` beside its admin and metrics listeners, the tests) paid that each time. The route
- * schemas are module constants, so the same object always compiles to the same function: validators
- * share one Ajv per set of options (which caches by schema object), serializers are kept by schema
- * object, status and content type under the key of the options they were built with.
+ * apps (`serve` beside its admin and metrics listeners, the tests, which build one or two for each
+ * suite) paid that each time: a quarter of the API tests' CPU. A validator or serializer depends only
+ * on its schema's content and the compiler's options, so both are kept by that content: a route that
+ * builds its schema object afresh for each app (a plugin's options, both environments) finds the
+ * function the first app compiled. Serializers are also kept by status and content type.
  */
 type Compilers = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
-type SerializerRoute = { schema: object; httpStatus?: string; contentType?: string };
+type Route = { schema: object; httpStatus?: string; contentType?: string };
+type Build = (externalSchemas: unknown, options: unknown) => (route: Route) => unknown;
 
-const validators = AjvCompiler();
-const serializers = SerializerSelector();
-const builtSerializers = new Map<string, WeakMap<object, Map<string, unknown>>>();
+/** Each schema object's JSON, worked out once per object. */
+const contents = new WeakMap<object, string>();
+const contentOf = (schema: object) => {
+  let json = contents.get(schema);
+  if (json === undefined) contents.set(schema, (json = JSON.stringify(schema)));
+  return json;
+};
 
-function keptSerializer(key: string, route: SerializerRoute, build: () => unknown) {
-  let bySchema = builtSerializers.get(key);
-  if (!bySchema) builtSerializers.set(key, (bySchema = new WeakMap()));
-  let byReply = bySchema.get(route.schema);
-  if (!byReply) bySchema.set(route.schema, (byReply = new Map()));
-  const reply = `${route.httpStatus ?? ''} ${route.contentType ?? ''}`;
-  if (!byReply.has(reply)) byReply.set(reply, build());
-  return byReply.get(reply);
+/** A compiler factory whose functions are kept by the compiler's options and the schema's content (and `part`). */
+function kept(factory: Build, part: (route: Route) => string): Build {
+  const built = new Map<string, unknown>();
+  return (externalSchemas, options) => {
+    const build = factory(externalSchemas, options);
+    const compiler = JSON.stringify([externalSchemas, options]);
+    return (route) => {
+      const key = `${compiler}\0${part(route)}\0${contentOf(route.schema)}`;
+      if (!built.has(key)) built.set(key, build(route));
+      return built.get(key);
+    };
+  };
 }
 
 export const schemaCompilers: Compilers = {
-  buildValidator: validators as Compilers['buildValidator'],
-  buildSerializer: ((externalSchemas: unknown, options: unknown) => {
-    const build = (serializers as (e: unknown, o: unknown) => (route: SerializerRoute) => unknown)(
-      externalSchemas,
-      options,
-    );
-    const key = JSON.stringify([externalSchemas, options]);
-    return (route: SerializerRoute) => keptSerializer(key, route, () => build(route));
-  }) as Compilers['buildSerializer'],
+  buildValidator: kept(AjvCompiler() as unknown as Build, () => '') as unknown as Compilers['buildValidator'],
+  buildSerializer: kept(
+    SerializerSelector() as unknown as Build,
+    (route) => `${route.httpStatus ?? ''} ${route.contentType ?? ''}`,
+  ) as unknown as Compilers['buildSerializer'],
 };
