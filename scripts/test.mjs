@@ -1,9 +1,9 @@
 // `npm test` after the type check and lint: every test file, in three rounds. First the files that only
 // need their own databases and ports (fresh SQLite files, a PostgreSQL database of their own and their
 // own Redis key prefix, support/databases.ts), shared among a few processes that each run their files
-// one after another. Then the files that kill processes or stop services, a process each, two at a
-// time: they start servers and workers of their own, and assert no time. Last, one at a time, the files
-// that measure time: a p99, a catch-up bound, a ratio of two runs, the benches' smoke runs. Prints the
+// one after another. Then the files that kill processes or stop services, and the benches' smoke runs, a
+// process each, two at a time: they start servers and workers of their own, and assert no time. Last,
+// one at a time, the files that measure time: a p99, a catch-up bound, a ratio of two runs. Prints the
 // wall time of each round, and how many cores it kept busy (from /proc/stat, where there is one).
 //
 //   node scripts/test.mjs [--quick] [file or folder ...]
@@ -22,7 +22,6 @@ import { join, relative } from 'node:path';
 
 /** Files that measure time: each runs with the machine to itself. */
 const ALONE = [
-  'test/bench/',
   'test/outages/redis-stall.test.ts',
   // Renewals with a hung SMTP server within 1.5 times those without: beside another file, once x1.53.
   'test/outages/smtp-hang.test.ts',
@@ -31,7 +30,14 @@ const ALONE = [
   'test/process/email-kill.test.ts',
 ];
 /** Files that kill processes, stop services or run the compiled build: two at a time, after the rest. */
-const APART = ['test/outages/', 'test/process/', 'test/faults/money-kill.test.ts', 'test/billing/crash.test.ts'];
+// The benches' smoke runs time nothing (their figures are printed, not judged): they start servers and load generators.
+const APART = [
+  'test/bench/',
+  'test/outages/',
+  'test/process/',
+  'test/faults/money-kill.test.ts',
+  'test/billing/crash.test.ts',
+];
 /**
  * About how long each file takes (seconds, from a run of the whole suite), to share the first round's
  * files fairly between its processes; a file not listed counts as a middling one.
