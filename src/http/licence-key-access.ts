@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../domain/errors.ts';
 import type { Scope } from '../domain/model.ts';
 import type { EnvironmentContext, HttpApp } from './http-app.ts';
+import { nulIn } from './nul-check.ts';
 import { limitEachNamedKey } from './rate-limits.ts';
 
 declare module 'fastify' {
@@ -33,6 +34,9 @@ export function licenceKeyAccess(app: HttpApp, { services, environment }: Enviro
         { retryAfterSeconds: limit.retryAfterSeconds },
       );
     const key = (request.params as { key?: unknown }).key;
+    // Read from the store before the route's own checks run (PostgreSQL refuses U+0000 in text: a 500).
+    const nul = nulIn('path', request.params);
+    if (nul) throw nul;
     const scope = typeof key === 'string' ? await services.licences.scopeOfKey(environment, key) : undefined;
     if (!scope) throw notFound(`Licence key ${String(key)}`);
     return scope;

@@ -22,18 +22,20 @@ function containsNul(value: unknown): boolean {
   return false;
 }
 
-/** No store can keep U+0000 in text (PostgreSQL refuses it): refuse it as input, before any handler runs. */
+/** The 400 for a part of a request holding U+0000, or undefined when it holds none. */
+export function nulIn(part: 'path' | 'query' | 'body', value: unknown): Error | undefined {
+  return containsNul(value)
+    ? invalidInput(`The ${part} contains the NUL character (U+0000), which no field may hold.`)
+    : undefined;
+}
+
+/**
+ * No store can keep U+0000 in text (PostgreSQL refuses it): refuse it as input, before any handler
+ * runs. A hook that reads the store earlier (a licence key sent alone, licence-key-access.ts) asks `nulIn` itself.
+ */
 export function refuseNul(app: FastifyInstance) {
   // Synchronous: it runs on every API request, and a promise per request is measurable on the read path.
   app.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
-    for (const [part, value] of [
-      ['path', request.params],
-      ['query', request.query],
-      ['body', request.body],
-    ] as const) {
-      if (containsNul(value))
-        return done(invalidInput(`The ${part} contains the NUL character (U+0000), which no field may hold.`));
-    }
-    done();
+    done(nulIn('path', request.params) ?? nulIn('query', request.query) ?? nulIn('body', request.body));
   });
 }

@@ -125,6 +125,24 @@ for (const kind of await storeKinds()) {
       assert.equal((await v.api(path(key), { ...alone, environment: 'production' })).status, 404);
     });
 
+    test('a key holding U+0000 is a 400 on every licence route, with the key alone or a credential (PostgreSQL cannot compare it)', async () => {
+      for (const authorization of [{ authorization: '' }, {}])
+        for (const [key, action] of [
+          ['%00', ''],
+          ['AAAAA%00B', 'activate'],
+          ['%00', 'deactivate'],
+        ] as const) {
+          const res = await v.api(`/v1/licences/${key}${action ? `/${action}` : ''}`, {
+            ...authorization,
+            ...(action
+              ? { method: 'POST', body: action === 'activate' ? { instanceName: 'pc' } : { instanceId: 'x' } }
+              : {}),
+          });
+          assert.equal(res.status, 400, `${key} ${action} ${JSON.stringify(authorization)}: ${res.text}`);
+          assert.match(res.json.message, /NUL character/);
+        }
+    });
+
     test("another vendor's credential cannot read, activate or deactivate the key", async () => {
       const { key } = await licensedPurchase(t, v, { activationLimit: 2 });
       const mine = await activate(key, 'mine');
