@@ -87,6 +87,25 @@ for (const kind of await storeKinds()) {
       return route.url.replace(/:(\w+)/g, (_, name: string) => world.get(params[name] ?? '') ?? 'x');
     };
 
+    test('the store fingerprint sees one changed field of one row, and the same rows again as unchanged', async () => {
+      const before = await fingerprint(database, tables);
+      assert.deepEqual(changedTables(before, await fingerprint(database, tables)), []);
+      const { id, payload } = await database.kysely
+        .selectFrom('transactions')
+        .select(['id', 'payload'])
+        .where('id', '=', world.get('sandbox.tx.onetime')!)
+        .executeTakeFirstOrThrow();
+      const setPayload = (value: string | null) =>
+        database.kysely.updateTable('transactions').set({ payload: value }).where('id', '=', id).execute();
+      await setPayload(`${payload ?? ''}x`);
+      const rows = before.get('transactions')!.rows;
+      assert.deepEqual(changedTables(before, await fingerprint(database, tables)), [
+        `transactions (${rows} -> ${rows} rows)`,
+      ]);
+      await setPayload(payload);
+      assert.deepEqual(changedTables(before, await fingerprint(database, tables)), [], 'the same rows again');
+    });
+
     test('every page form refuses a JSON, text, multipart or untyped body with 415 and an HTML page, and changes nothing', async () => {
       assert.ok(pagePosts().length >= 12, `page POST routes: ${pagePosts().length}`);
       const bodies: [Record<string, string>, string][] = [

@@ -78,8 +78,24 @@ export async function tableNames(database: Database): Promise<string[]> {
   return (await query.execute(database.kysely)).rows.map((row) => row.name);
 }
 
-/** Row count and a digest of every row of every table: any insert, update or delete changes it. */
+/**
+ * Row count and a digest of every row of every table: any insert, update or delete changes it. On
+ * PostgreSQL the server digests each table's rows as text, all tables in one query: a query per table,
+ * each row sent back and hashed here, took 25 ms a fingerprint, a third of the fuzz test's time.
+ */
 export async function fingerprint(database: Database, tables: readonly string[]): Promise<StoreFingerprint> {
+  if (database.dialect === 'postgres') {
+    const digests = tables.map(
+      (table) =>
+        sql`select ${table}::text as name, count(*)::int as rows, md5(coalesce(string_agg(r::text, E'\\n' order by r::text), '')) as digest from ${sql.table(table)} r`,
+    );
+    const { rows } = await sql<{
+      name: string;
+      rows: number;
+      digest: string;
+    }>`${sql.join(digests, sql` union all `)}`.execute(database.kysely);
+    return new Map(rows.map(({ name, rows, digest }) => [name, { rows, digest }]));
+  }
   const read = async (table: string) => {
     const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(database.kysely);
     const lines = rows.map((row) => JSON.stringify(row)).sort();
