@@ -1,5 +1,4 @@
 import { AppError } from '../domain/errors.ts';
-import { renderInvoicePdf } from '../documents/invoice-pdf.ts';
 import { supportedLocale } from '../i18n/index.ts';
 import type { EnvironmentContext, HttpApp } from './http-app.ts';
 import { sendProblem } from './pages/layout.ts';
@@ -12,6 +11,8 @@ export function registerInvoiceRoutes(app: HttpApp, { services, environment }: E
   app.get<{ Params: { hashId: string } }>('/invoice/:hashId', { schema: { hide: true } }, async (request, reply) => {
     try {
       const document = await services.invoices.find(environment, request.params.hashId);
+      // pdfkit and its fonts (12 MB of heap) load with the first document asked for, not at start.
+      const { renderInvoicePdf } = await import('../documents/invoice-pdf.ts');
       const pdf = await renderInvoicePdf(document);
       const name = `${document.kind === 'INVOICE' ? 'invoice' : 'credit-note'}-${document.number}.pdf`;
       return (

@@ -1,6 +1,5 @@
 import type { FastifyReply } from 'fastify';
 import { statementCsv, type PayoutStatement } from '../../domain/books/index.ts';
-import { renderStatementPdf } from '../../documents/statement-pdf.ts';
 import type { Services } from '../../services.ts';
 import { sendDownload } from './panel/panel-routing.ts';
 
@@ -15,6 +14,8 @@ export async function sendStatement(
   const name = `statement-${statement.number}-${statement.currency}.${kind}`;
   if (kind === 'csv') return sendDownload(reply, name, 'text/csv; charset=utf-8', statementCsv(statement, lines));
   const platform = new URL(services.urls.base('production')).host;
+  // pdfkit and its fonts load with the first document asked for, not at start (as invoice-routes.ts).
+  const { renderStatementPdf } = await import('../../documents/statement-pdf.ts');
   return sendDownload(
     reply,
     name,
