@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import scalar from '@scalar/fastify-api-reference';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Services } from '../services.ts';
 
 /** Stands for the response's nonce in the page Scalar renders; replaced by a fresh one on every answer. */
@@ -102,29 +101,62 @@ export async function registerApiReference(app: FastifyInstance, { services }: {
       .replace('<script src=', jitless)
       .replaceAll(NONCE_MARK, nonce);
   });
-  await app.register(scalar, {
-    routePrefix: '/docs',
-    // Its own copy of the document at /docs/openapi.json (and .yaml); /openapi.json stays where it is.
-    logLevel: 'warn',
-    configuration: {
-      pageTitle: 'API reference · opentill',
-      favicon: '/favicon.ico',
-      nonce: NONCE_MARK,
-      theme: 'none',
-      customCss: LOOK,
-      withDefaultFonts: false,
-      telemetry: false,
-      hideClientButton: true,
-      showDeveloperTools: 'never',
-      agent: { disabled: true },
-      mcp: { disabled: true },
-      documentDownloadType: 'json',
-      defaultOpenAllTags: true,
-      persistAuth: false,
-      authentication: {
-        preferredSecurityScheme: 'apiCredentials',
-        securitySchemes: { apiCredentials: { value: 'API_LOGIN:API_PASSWORD' } },
-      },
-    } as never,
-  });
+  const configuration = {
+    pageTitle: 'API reference · opentill',
+    favicon: '/favicon.ico',
+    nonce: NONCE_MARK,
+    theme: 'none',
+    customCss: LOOK,
+    withDefaultFonts: false,
+    telemetry: false,
+    hideClientButton: true,
+    showDeveloperTools: 'never',
+    agent: { disabled: true },
+    mcp: { disabled: true },
+    documentDownloadType: 'json',
+    defaultOpenAllTags: true,
+    persistAuth: false,
+    authentication: {
+      preferredSecurityScheme: 'apiCredentials',
+      securitySchemes: { apiCredentials: { value: 'API_LOGIN:API_PASSWORD' } },
+    },
+    // Its own copy of the document, served below (what the plugin does when it reads @fastify/swagger).
+    url: './openapi.json',
+  };
+  // Scalar's plugin keeps its 5 MB script in a string (25 MB of memory once loaded): it is loaded, into an
+  // app of its own, with the first request for the reference, and its answers are passed on unchanged.
+  let reference: Promise<FastifyInstance> | undefined;
+  const scalarApp = async () => {
+    const { default: scalar } = await import('@scalar/fastify-api-reference');
+    const inner = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true } });
+    await inner.register(scalar, { routePrefix: '/docs', configuration: configuration as never });
+    await inner.ready();
+    return inner;
+  };
+  const hidden = { schema: { hide: true }, logLevel: 'warn' } as const;
+  // '/docs/' answers '/docs' as well (the app ignores a trailing slash), which Scalar redirects to '/docs/'.
+  for (const url of ['/docs/', '/docs/js/scalar.js'])
+    app.get(url, hidden, async (request, reply) => {
+      reference ??= scalarApp().catch((error: unknown) => {
+        reference = undefined;
+        throw error;
+      });
+      const answer = await (await reference).inject({ method: 'GET', url: request.url });
+      const { location } = answer.headers;
+      if (location !== undefined) return reply.redirect(String(location), answer.statusCode as 301);
+      return reply.type(String(answer.headers['content-type'])).send(answer.payload);
+    });
+  const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-methods': '*' };
+  // The document as the plugin served it (/openapi.json stays where it is, src/http/app.ts).
+  const download = (extension: string) => `filename=opentill-api.${extension}`;
+  app.get('/docs/openapi.json', hidden, async (_request, reply) =>
+    reply.header('content-disposition', download('json')).headers(CORS).send(app.swagger()),
+  );
+  app.get('/docs/openapi.yaml', hidden, async (_request, reply) =>
+    reply
+      .type('application/yaml')
+      .header('content-disposition', download('yaml'))
+      .headers(CORS)
+      .send(app.swagger({ yaml: true })),
+  );
 }
