@@ -8,12 +8,14 @@ import { US_ZIP_STATE_RANGES } from './us-zip-states.ts';
  * or a Canadian postal code. Infrastructure, not domain: it reads data files.
  */
 const require = createRequire(import.meta.url);
-const geoip = require('geoip-country') as { lookup(ip: string): { country: string } | null };
+type GeoIp = { lookup(ip: string): { country: string } | null };
+// Read with the first address looked up, not at start: its tables are 8 MB a process keeps.
+let geoip: GeoIp | undefined;
 
 /** ISO 3166-1 alpha-2 country of an IPv4 or IPv6 address; undefined for private or unknown ones. */
 export function countryOfIp(ip: string): string | undefined {
   const address = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-  const found = geoip.lookup(address);
+  const found = (geoip ??= require('geoip-country') as GeoIp).lookup(address);
   return found?.country || undefined;
 }
 

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import { repeatedFailures } from '../repeated-failures.ts';
 
@@ -121,6 +121,8 @@ export async function sharedCounts(
     app.log.info('rate limits are counted in this process alone; set REDIS_URL to count them across processes');
     return {};
   }
+  // Loaded only here: a process without REDIS_URL does without ioredis's 7 MB.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(config.redis.url, {
     connectTimeout: 1_000,
     // Only a backstop that empties the queue of a silent Redis: a request waits REDIS_COMMAND_TIMEOUT_MS (above).
