@@ -16,9 +16,9 @@ import { repeatedFailures } from '../repeated-failures.ts';
  */
 
 /**
- * How long a Redis command may take before the request goes on uncounted: 100 ms of this process's
- * attention, not of the clock, so a busy moment here (a long synchronous task, a machine short of CPU)
- * does not switch the limits off.
+ * How long a Redis command may take before the request goes on uncounted. Judged once this process has
+ * read what arrived meanwhile, so that a busy moment here (a long synchronous task, a machine short of
+ * CPU) is not taken for a silent Redis and does not switch the limits off.
  */
 export const REDIS_COMMAND_TIMEOUT_MS = 100;
 /** How long requests skip Redis after it failed, before one of them asks it again. */
