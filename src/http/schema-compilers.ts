@@ -25,12 +25,14 @@ const contentOf = (schema: object) => {
 
 /** A compiler factory whose functions are kept by the compiler's options and the schema's content (and `part`). */
 function kept(factory: Build, part: (route: Route) => string): Build {
-  const built = new Map<string, unknown>();
+  const byCompiler = new Map<string, Map<string, unknown>>();
   return (externalSchemas, options) => {
     const build = factory(externalSchemas, options);
     const compiler = JSON.stringify([externalSchemas, options]);
+    let built = byCompiler.get(compiler);
+    if (!built) byCompiler.set(compiler, (built = new Map()));
     return (route) => {
-      const key = `${compiler}\0${part(route)}\0${contentOf(route.schema)}`;
+      const key = `${part(route)}\0${contentOf(route.schema)}`;
       if (!built.has(key)) built.set(key, build(route));
       return built.get(key);
     };

@@ -7,7 +7,17 @@ import { bundleOf, WIDGET_FILES, type WidgetBundles } from './bundles.ts';
  * written by the build; run from the sources, they are bundled at start by esbuild
  * (src/widget/build.ts, imported only then), which a compiled install never loads.
  */
-export async function loadWidgets(): Promise<WidgetBundles> {
+let loading: Promise<WidgetBundles> | undefined;
+
+/** The same for every app in the process (the tests build hundreds): read or bundled once. */
+export function loadWidgets(): Promise<WidgetBundles> {
+  return (loading ??= readOrBuild().catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  }));
+}
+
+async function readOrBuild(): Promise<WidgetBundles> {
   const built = Object.values(WIDGET_FILES).map(
     (file) => [file, fileURLToPath(new URL(`./${file}`, import.meta.url))] as const,
   );
