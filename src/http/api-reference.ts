@@ -46,7 +46,33 @@ export function serversFor(config: { baseUrl: string; sandboxUrl: string }, sand
   return JSON.stringify(sandboxFirst ? [sandbox, production] : [production, sandbox]).replace(/</g, '\\u003c');
 }
 
+const HIDDEN = { schema: { hide: true }, logLevel: 'warn' } as const;
+
 const sandboxAsked = (request: FastifyRequest) => (request.query as { env?: unknown } | undefined)?.env === 'sandbox';
+
+/** Scalar's page as opentill shows it: its look, no fonts, telemetry, agent or tools from scalar.com. */
+const CONFIGURATION = {
+  pageTitle: 'API reference · opentill',
+  favicon: '/favicon.ico',
+  nonce: NONCE_MARK,
+  theme: 'none',
+  customCss: LOOK,
+  withDefaultFonts: false,
+  telemetry: false,
+  hideClientButton: true,
+  showDeveloperTools: 'never',
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  documentDownloadType: 'json',
+  defaultOpenAllTags: true,
+  persistAuth: false,
+  authentication: {
+    preferredSecurityScheme: 'apiCredentials',
+    securitySchemes: { apiCredentials: { value: 'API_LOGIN:API_PASSWORD' } },
+  },
+  // Its own copy of the document (serveDocumentCopy, below), as the plugin does when it reads @fastify/swagger.
+  url: './openapi.json',
+};
 
 /**
  * The API reference at /docs: Scalar's Fastify plugin rendering the same OpenAPI document as
@@ -101,42 +127,26 @@ export async function registerApiReference(app: FastifyInstance, { services }: {
       .replace('<script src=', jitless)
       .replaceAll(NONCE_MARK, nonce);
   });
-  const configuration = {
-    pageTitle: 'API reference · opentill',
-    favicon: '/favicon.ico',
-    nonce: NONCE_MARK,
-    theme: 'none',
-    customCss: LOOK,
-    withDefaultFonts: false,
-    telemetry: false,
-    hideClientButton: true,
-    showDeveloperTools: 'never',
-    agent: { disabled: true },
-    mcp: { disabled: true },
-    documentDownloadType: 'json',
-    defaultOpenAllTags: true,
-    persistAuth: false,
-    authentication: {
-      preferredSecurityScheme: 'apiCredentials',
-      securitySchemes: { apiCredentials: { value: 'API_LOGIN:API_PASSWORD' } },
-    },
-    // Its own copy of the document, served below (what the plugin does when it reads @fastify/swagger).
-    url: './openapi.json',
-  };
-  // Scalar's plugin keeps its 5 MB script in a string (25 MB of memory once loaded): it is loaded, into an
-  // app of its own, with the first request for the reference, and its answers are passed on unchanged.
+  serveScalarWhenAsked(app);
+  serveDocumentCopy(app);
+}
+
+/**
+ * Scalar's plugin keeps its 5 MB script in a string (25 MB of memory once loaded): it is loaded, into an
+ * app of its own, with the first request for the reference, and its answers are passed on unchanged.
+ */
+function serveScalarWhenAsked(app: FastifyInstance) {
   let reference: Promise<FastifyInstance> | undefined;
   const scalarApp = async () => {
     const { default: scalar } = await import('@scalar/fastify-api-reference');
     const inner = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true } });
-    await inner.register(scalar, { routePrefix: '/docs', configuration: configuration as never });
+    await inner.register(scalar, { routePrefix: '/docs', configuration: CONFIGURATION as never });
     await inner.ready();
     return inner;
   };
-  const hidden = { schema: { hide: true }, logLevel: 'warn' } as const;
   // '/docs/' answers '/docs' as well (the app ignores a trailing slash), which Scalar redirects to '/docs/'.
   for (const url of ['/docs/', '/docs/js/scalar.js'])
-    app.get(url, hidden, async (request, reply) => {
+    app.get(url, HIDDEN, async (request, reply) => {
       reference ??= scalarApp().catch((error: unknown) => {
         reference = undefined;
         throw error;
@@ -146,13 +156,16 @@ export async function registerApiReference(app: FastifyInstance, { services }: {
       if (location !== undefined) return reply.redirect(String(location), answer.statusCode as 301);
       return reply.type(String(answer.headers['content-type'])).send(answer.payload);
     });
+}
+
+/** The document where Scalar's page reads it, as its plugin served it (/openapi.json stays where it is, src/http/app.ts). */
+function serveDocumentCopy(app: FastifyInstance) {
   const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-methods': '*' };
-  // The document as the plugin served it (/openapi.json stays where it is, src/http/app.ts).
   const download = (extension: string) => `filename=opentill-api.${extension}`;
-  app.get('/docs/openapi.json', hidden, async (_request, reply) =>
+  app.get('/docs/openapi.json', HIDDEN, async (_request, reply) =>
     reply.header('content-disposition', download('json')).headers(CORS).send(app.swagger()),
   );
-  app.get('/docs/openapi.yaml', hidden, async (_request, reply) =>
+  app.get('/docs/openapi.yaml', HIDDEN, async (_request, reply) =>
     reply
       .type('application/yaml')
       .header('content-disposition', download('yaml'))
