@@ -12,7 +12,8 @@
  * lookups, answering the kept bytes ("lean lookups"): the floor of any Fastify server reading this
  * store for that request, which the target is to be judged against.
  * Prints requests/s, p50 and p99 latency of each, opentill's ratio to bare and to lean, lean's ratio to
- * bare, and each server's resident set size under the load. Target (issue 15): the read by id on SQLite
+ * bare, and each server's resident set size under the load and, opentill's and lean's, idle after their
+ * start (issue 38: opentill below 150 MiB). Target (issue 15): the read by id on SQLite
  * at 0.30 of bare or better.
  *
  * Every server is a child process of its own on 127.0.0.1, so its resident size (VmRSS in
@@ -49,7 +50,7 @@ import {
   type Measured,
 } from './load.ts';
 import { PER_CUSTOMER, seededStore, type SeededStore } from './seed.ts';
-import { startBare, startLean, startOpentill, type Server, type StoreLocation } from './servers.ts';
+import { residentSize, startBare, startLean, startOpentill, type Server, type StoreLocation } from './servers.ts';
 import { benchStore } from './stores.ts';
 import { count, loadAverage, log, logMachine, setting, SMOKE, storesToMeasure } from './settings.ts';
 
@@ -58,6 +59,8 @@ const PENDING = setting('BENCH_PENDING', 1000, 50);
 const SECONDS = setting('BENCH_SECONDS', 12);
 const WARMUP = setting('BENCH_WARMUP', 3);
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 20, 4);
+/** How long after its start a server's idle size is read: none in a smoke run. */
+const IDLE_WAIT_MS = SMOKE ? 0 : 2000;
 const ROUNDS = setting('BENCH_ROUNDS', 3, 1);
 const PROFILE_DIR = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : undefined;
 const TARGET = 0.3;
@@ -118,7 +121,7 @@ async function measureStore(
   location: StoreLocation,
   store: SeededStore,
   workDir: string,
-): Promise<{ rows: string[]; rss: Measured[] }> {
+): Promise<{ rows: string[]; rss: Measured[]; idle: string }> {
   const servers: Server[] = [];
   try {
     const [opentill, lean] = await Promise.all([
@@ -126,6 +129,9 @@ async function measureStore(
       startLean(location),
     ]);
     servers.push(opentill, lean);
+    // Idle: a moment after the start, before any request (issue 38: opentill below 150 MiB).
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, IDLE_WAIT_MS));
+    const idle = `${kind.padEnd(8)} opentill ${mib(residentSize(opentill.pid))}   lean ${mib(residentSize(lean.pid))}`;
     const auth = { authorization: store.authorization };
     const answers: Answer[] = [];
     for (const read of READS) {
@@ -198,7 +204,7 @@ async function measureStore(
       }
       measured.push(...all);
     }
-    return { rows, rss: measured };
+    return { rows, rss: measured, idle };
   } finally {
     for (const server of servers.reverse()) await server.stop();
   }
@@ -210,6 +216,7 @@ logMachine(
 const workDir = mkdtempSync(join(tmpdir(), 'opentill-read-bench-'));
 const results: string[] = [];
 const rssLines: string[] = [];
+const idleLines: string[] = [];
 try {
   if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
   // A smoke run seeds afresh into its own directory: it must prove the seed still works.
@@ -221,8 +228,9 @@ try {
   for (const kind of storesToMeasure()) {
     const target = await benchStore(kind, store, { writable: false, dir: workDir, log });
     try {
-      const { rows, rss } = await measureStore(kind, target.location, store, workDir);
+      const { rows, rss, idle } = await measureStore(kind, target.location, store, workDir);
       results.push(...rows);
+      idleLines.push(idle);
       const peak = (server: string) =>
         rss
           .filter((m) => m.server === server)
@@ -241,6 +249,10 @@ try {
   for (const line of results) log(line);
   log("resident set size of each server process under the read load (peak; PostgreSQL's own processes not included):");
   for (const line of rssLines) log(line);
+  log(
+    `resident set size of each server process idle, ${IDLE_WAIT_MS / 1000} s after its start and before any request:`,
+  );
+  for (const line of idleLines) log(line);
   log(`load average after: ${loadAverage()}`);
 } finally {
   rmSync(workDir, { recursive: true, force: true });

@@ -51,6 +51,8 @@ describe('benches in their smoke mode complete and print their figures', { concu
         stdout,
         new RegExp(String.raw`^${store}\s+opentill ${NUMBER} MiB\s+lean ${NUMBER} MiB\s+bare ${NUMBER} MiB`, 'm'),
       );
+      // Idle, after the start: opentill and lean.
+      assert.match(stdout, new RegExp(String.raw`^${store}\s+opentill ${NUMBER} MiB\s+lean ${NUMBER} MiB$`, 'm'));
     }
   });
 
