@@ -39,9 +39,6 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Node's flags as the `opentill` command gives them (its first line, `#!/usr/bin/env -S node <flags>`): opentill as it runs. */
-const COMMAND_FLAGS = readFileSync(join(root, 'bin/opentill.js'), 'utf8').split('\n')[0]!.split(/\s+/).slice(3);
-
 /** The reference servers run TypeScript as the bench does: tsx under `npm run bench`, Node's own type stripping in the smoke test. */
 const TYPESCRIPT = process.execArgv;
 
@@ -99,7 +96,7 @@ export async function startOpentill(
   const profile = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
   return startChild(
     options.name ?? 'opentill',
-    [...profile, ...COMMAND_FLAGS, join(root, 'bin/opentill.js'), 'serve', ...(options.serveArgs ?? [])],
+    [...profile, join(root, 'bin/opentill.js'), 'serve', ...(options.serveArgs ?? [])],
     {
       ...process.env,
       HOST: '127.0.0.1',

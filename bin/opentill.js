@@ -1,8 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=8
-// The flag above (and in package.json's start script, test/unit/server-flags.test.ts keeps them alike):
-// V8's young generation at most 2 x 8 MB instead of Node's 2 x 32 MB. A server grows it to the most
-// during its start and keeps it: 17 MB of an idle server's memory, and 180 MB of its peak under the read
-// bench, for no measured loss of throughput (docs/decisions.md §43).
+#!/usr/bin/env node
 import { readdirSync, statSync } from 'node:fs';
 
 // Refuse an old Node.js before loading anything that would fail on it in a less readable way.
