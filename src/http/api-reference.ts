@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { loadedOnce } from '../loaded-once.ts';
 import type { Services } from '../services.ts';
 
 /** Stands for the response's nonce in the page Scalar renders; replaced by a fresh one on every answer. */
@@ -136,22 +137,17 @@ export async function registerApiReference(app: FastifyInstance, { services }: {
  * app of its own, with the first request for the reference, and its answers are passed on unchanged.
  */
 function serveScalarWhenAsked(app: FastifyInstance) {
-  let reference: Promise<FastifyInstance> | undefined;
-  const scalarApp = async () => {
+  const reference = loadedOnce(async () => {
     const { default: scalar } = await import('@scalar/fastify-api-reference');
     const inner = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true } });
     await inner.register(scalar, { routePrefix: '/docs', configuration: CONFIGURATION as never });
     await inner.ready();
     return inner;
-  };
+  });
   // '/docs/' answers '/docs' as well (the app ignores a trailing slash), which Scalar redirects to '/docs/'.
   for (const url of ['/docs/', '/docs/js/scalar.js'])
     app.get(url, HIDDEN, async (request, reply) => {
-      reference ??= scalarApp().catch((error: unknown) => {
-        reference = undefined;
-        throw error;
-      });
-      const answer = await (await reference).inject({ method: 'GET', url: request.url });
+      const answer = await (await reference()).inject({ method: 'GET', url: request.url });
       const { location } = answer.headers;
       if (location !== undefined) return reply.redirect(String(location), answer.statusCode as 301);
       return reply.type(String(answer.headers['content-type'])).send(answer.payload);

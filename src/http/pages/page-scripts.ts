@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { loadedOnce } from '../../loaded-once.ts';
 import { bundleFile, PAGE_SCRIPTS, type PageScriptName, type PageScripts } from './page-script-files.ts';
 
 /**
@@ -10,7 +11,6 @@ import { bundleFile, PAGE_SCRIPTS, type PageScriptName, type PageScripts } from 
  * from the sources, they are bundled by esbuild (page-scripts-build.ts, imported only then), which a
  * compiled install never loads. The same for every app in the process: one load serves them all.
  */
-let loading: Promise<PageScripts> | undefined;
 let loaded: PageScripts | undefined;
 
 async function readOrBuild(): Promise<PageScripts> {
@@ -23,12 +23,10 @@ async function readOrBuild(): Promise<PageScripts> {
   return buildPageScripts();
 }
 
+const readOnce = loadedOnce(readOrBuild);
+
 export async function loadPageScripts(): Promise<void> {
-  loading ??= readOrBuild().catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  loaded = await loading;
+  loaded = await readOnce();
 }
 
 /** A page script's bundled code; the pages are registered only once the scripts are loaded. */
