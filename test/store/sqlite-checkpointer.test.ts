@@ -26,8 +26,14 @@ describe('the SQLite checkpointer thread', () => {
     const database = openSqlite(file);
     try {
       await database.migrate();
-      const setting = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(database.kysely);
-      assert.equal(setting.rows[0]!.wal_autocheckpoint, WRITER_CHECKPOINT_PAGES);
+      const autocheckpoint = async () =>
+        (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(database.kysely)).rows[0]!
+          .wal_autocheckpoint;
+      assert.equal(
+        await autocheckpoint(),
+        1_000,
+        'no thread before the first commit: the writer checkpoints as SQLite does',
+      );
       for (let i = 0; i < 20; i++) {
         await database.transaction(async (trx) => {
           await sql`insert into invoice_counters (vendor_id, environment, last_number) values (${`TC-VE_${i}`}, 'sandbox', ${i})`.execute(
@@ -35,6 +41,7 @@ describe('the SQLite checkpointer thread', () => {
           );
         });
       }
+      assert.equal(await autocheckpoint(), WRITER_CHECKPOINT_PAGES, 'the first commit started the thread');
       // Far fewer frames than the writer's backstop: only the thread can have copied them.
       let index = walIndex(file);
       assert.ok(index.mxFrame > 0 && index.mxFrame < WRITER_CHECKPOINT_PAGES, `frames in the WAL: ${index.mxFrame}`);
@@ -84,11 +91,51 @@ describe('the SQLite checkpointer thread', () => {
     }
   });
 
+  test('a commit that wrote nothing (the worker claiming while nothing is due) starts no thread; one that wrote does', async () => {
+    const file = join(dir, 'idle.db');
+    const created = openSqlite(file);
+    await created.migrate();
+    await created.close();
+    const database = openSqlite(file);
+    const autocheckpoint = async () =>
+      (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(database.kysely)).rows[0]!
+        .wal_autocheckpoint;
+    try {
+      for (let i = 0; i < 3; i++)
+        await database.transaction(async (trx) => {
+          await sql`select count(*) from invoice_counters`.execute(trx);
+        });
+      assert.equal(await autocheckpoint(), 1_000, 'no thread: the writer keeps SQLite’s default');
+      await database.transaction(async (trx) => {
+        await sql`insert into invoice_counters (vendor_id, environment, last_number) values ('TC-VE_idle', 'sandbox', 1)`.execute(
+          trx,
+        );
+      });
+      assert.equal(await autocheckpoint(), WRITER_CHECKPOINT_PAGES, 'the write started the thread');
+    } finally {
+      await database.close();
+    }
+  });
+
+  test('the thread starts with the first commit, not before: a store that was only opened and read holds none', async () => {
+    const settings: number[] = [];
+    const checkpointer = startCheckpointer(join(dir, 'lazy.db'), (pages) => settings.push(pages), {
+      thread: new URL('file:///nonexistent/opentill-checkpoint-thread.mjs'),
+    });
+    await sleep(200);
+    assert.deepEqual(settings, [], 'no thread was started, so none failed');
+    await checkpointer.stop();
+    checkpointer.committed(); // after stop: no thread is started
+    await sleep(200);
+    assert.deepEqual(settings, []);
+  });
+
   test('a thread that cannot run hands checkpointing back to the writer, at SQLite’s default', async () => {
     const settings: number[] = [];
     const checkpointer = startCheckpointer(join(dir, 'never.db'), (pages) => settings.push(pages), {
       thread: new URL('file:///nonexistent/opentill-checkpoint-thread.mjs'),
     });
+    checkpointer.committed();
     await checkpointer.stop();
     const deadline = Date.now() + 5_000;
     while (settings.length < 2 && Date.now() < deadline) await sleep(10);
