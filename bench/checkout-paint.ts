@@ -4,7 +4,8 @@
  * navigation, the first contentful paint and DOMContentLoaded; the page's HTML size is printed too.
  * The baseline, measured in the same run: the same HTML bytes served as a static file by a bare
  * node:http server, so the ratio shows what opentill's server work adds to what the browser needs
- * anyway. Targets (issue 14): checkout HTML under 30 KB, first paint under 300 ms.
+ * anyway. Targets: checkout HTML under 30 KB (issue 14); first paint median <= 120 ms and p95 <= 200 ms
+ * (issue 38). The machine's load average is printed before the loads, as the other benches do.
  *
  * Environment:
  *   BENCH_RUNS=30     page loads per side
@@ -20,11 +21,12 @@ import { launchChromium } from '../support/chromium.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
 import { createServices } from '../src/services.ts';
-import { setting, SMOKE } from './settings.ts';
+import { logMachine, setting, SMOKE } from './settings.ts';
 
 const RUNS = setting('BENCH_RUNS', 30, 3);
 const TARGET_BYTES = 30_000;
-const TARGET_PAINT_MS = 300;
+const TARGET_MEDIAN_MS = 120;
+const TARGET_P95_MS = 200;
 
 const dir = mkdtempSync(join(tmpdir(), 'opentill-checkout-bench-'));
 const config = loadConfig({
@@ -93,6 +95,7 @@ const p95 = (values: number[]) =>
 
 const browser = await launchChromium();
 try {
+  logMachine('checkout first paint');
   // One warm-up each, so neither side pays for the browser's first start.
   await load(browser, checkoutUrl);
   await load(browser, bareUrl);
@@ -103,15 +106,17 @@ try {
     baseline.push(await load(browser, bareUrl));
   }
   const paint = median(checkout.map((l) => l.paint));
+  const paint95 = p95(checkout.map((l) => l.paint));
+  const met = paint <= TARGET_MEDIAN_MS && paint95 <= TARGET_P95_MS;
   const basePaint = median(baseline.map((l) => l.paint));
   const ms = (v: number) => `${v.toFixed(1)} ms`;
   process.stdout.write(
     [
       `checkout HTML: ${bytes} bytes (target < ${TARGET_BYTES}: ${bytes < TARGET_BYTES ? 'met' : 'MISSED'})`,
-      `checkout first paint: median ${ms(paint)}, p95 ${ms(p95(checkout.map((l) => l.paint)))}, DOMContentLoaded median ${ms(median(checkout.map((l) => l.ready)))} (${RUNS} loads)`,
+      `checkout first paint: median ${ms(paint)}, p95 ${ms(paint95)}, DOMContentLoaded median ${ms(median(checkout.map((l) => l.ready)))} (${RUNS} loads)`,
       `baseline (same bytes, bare node:http) first paint: median ${ms(basePaint)}, p95 ${ms(p95(baseline.map((l) => l.paint)))}`,
       `ratio checkout/baseline first paint: ${(paint / basePaint).toFixed(2)}`,
-      `target first paint < ${TARGET_PAINT_MS} ms: ${paint < TARGET_PAINT_MS ? 'met' : 'MISSED'}${SMOKE ? ' (smoke run: sizes are tiny, figures are not the measurement)' : ''}`,
+      `target first paint median <= ${TARGET_MEDIAN_MS} ms, p95 <= ${TARGET_P95_MS} ms: ${met ? 'met' : 'MISSED'}${SMOKE ? ' (smoke run: sizes are tiny, figures are not the measurement)' : ''}`,
     ].join('\n') + '\n',
   );
 } finally {

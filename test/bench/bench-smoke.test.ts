@@ -53,6 +53,33 @@ describe('benches in their smoke mode complete and print their figures', { concu
       );
       // Idle, after the start: opentill and lean.
       assert.match(stdout, new RegExp(String.raw`^${store}\s+opentill ${NUMBER} MiB\s+lean ${NUMBER} MiB$`, 'm'));
+      // Issue 38's targets, each judged with its figure.
+      for (const [read, share] of [
+        ['GET /v1/transaction/{id}', '0.9'],
+        ['GET /v1/transactions/{email}', '0.9'],
+        ['GET /v1/changed-transactions', '1.0'],
+      ] as const)
+        assert.match(
+          stdout,
+          new RegExp(
+            String.raw`^target: ${store} ${escape(read)} at >= ${share} of lean: (met|MISSED) \(${NUMBER}\)$`,
+            'm',
+          ),
+        );
+      assert.match(
+        stdout,
+        new RegExp(
+          String.raw`^target: ${store} peak resident size at most 1.3 times lean's: (met|MISSED) \(${NUMBER}\)$`,
+          'm',
+        ),
+      );
+      assert.match(
+        stdout,
+        new RegExp(
+          String.raw`^target: ${store} idle resident size below 150 MiB: (met|MISSED) \(${NUMBER} MiB\)$`,
+          'm',
+        ),
+      );
     }
   });
 
@@ -169,5 +196,7 @@ describe('benches in their smoke mode complete and print their figures', { concu
     assert.match(stdout, /checkout HTML: \d+ bytes/);
     assert.match(stdout, /checkout first paint: median [\d.]+ ms/);
     assert.match(stdout, /ratio checkout\/baseline first paint: [\d.]+/);
+    assert.match(stdout, /machine: \d+ cores, load average [\d.]+/);
+    assert.match(stdout, /target first paint median <= 120 ms, p95 <= 200 ms: (met|MISSED)/);
   });
 });
