@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { AppError } from '../domain/errors.ts';
 import { assembleDatabase, type Database, type ReadRows } from './database.ts';
 import { asOutage } from './outages.ts';
+import { objectsOf, rowBuilder } from './row-objects.ts';
 import type { Schema } from './schema.ts';
 
 /**
@@ -26,33 +27,11 @@ function survivesLostConnections(pool: pg.Pool) {
   pool.on('connect', (client) => client.on('error', () => undefined));
 }
 
-/**
- * Rows as objects, built by a function compiled for each column list. node-postgres builds every row of
- * every statement in one function whose property stores see each table's shape, so in a server they go
- * megamorphic: measured on the changed-transactions feed (1,000 rows a request), its row building took
- * twice as long as in a process that reads two tables, and the feed answered 0.7 as many requests as the
- * lean reference (issue 38). Rows are fetched as arrays (`rowMode: 'array'`, still through the type
- * parsers) and each list's own function writes an object literal of one shape. The column names come from
- * the server's row description and are quoted by JSON.stringify; a name repeated keeps its last value,
- * as node-postgres does. A column named `__proto__` (in a literal, it would set the prototype) is defined
- * as an own property by a slower, generic builder.
- */
-const rowBuilders = new Map<string, (values: unknown[]) => Record<string, unknown>>();
 type ArrayResult = { rows: unknown[][]; fields: { name: string }[] };
 
+/** A result fetched with `rowMode: 'array'`, its rows made objects (row-objects.ts says why). */
 function objectRows<R extends ArrayResult>(result: R): Omit<R, 'rows'> & { rows: Record<string, unknown>[] } {
-  const names = result.fields.map((field) => field.name);
-  const key = names.join('\0');
-  let build = rowBuilders.get(key);
-  if (!build) {
-    const body = names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ');
-    build = names.includes('__proto__')
-      ? (values) => Object.fromEntries(names.map((name, i) => [name, values[i]]))
-      : (new Function('v', `return { ${body} };`) as (values: unknown[]) => Record<string, unknown>);
-    rowBuilders.set(key, build);
-  }
-  const rows = new Array<Record<string, unknown>>(result.rows.length);
-  for (let i = 0; i < rows.length; i++) rows[i] = build(result.rows[i]!);
+  const rows = objectsOf(result.rows, rowBuilder(result.fields.map((field) => field.name)));
   return Object.assign(result, { rows });
 }
 
