@@ -199,5 +199,8 @@ console.log(
 );
 // A failing file still took its time: its weight is as good as any other's.
 if (weigh) writeWeights();
+// The PostgreSQL databases the test processes emptied and kept for a next test they no longer have
+// (support/postgres-reuse.ts); none if PostgreSQL is not there.
+await import('../support/postgres-reuse.ts').then((reuse) => reuse.reapOrphans()).catch(() => undefined);
 rmSync(logs, { recursive: true, force: true });
 process.exitCode = failed ? 1 : 0;

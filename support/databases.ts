@@ -18,6 +18,14 @@ import pg from 'pg';
 import type { Database } from '../src/store/database.ts';
 import { openPostgres } from '../src/store/postgres-database.ts';
 import { openSqlite } from '../src/store/sqlite-database.ts';
+import {
+  ADMIN_URL,
+  keepEmptied,
+  reapOrphans,
+  rememberFreshShape,
+  takeKept,
+  testDatabaseName,
+} from './postgres-reuse.ts';
 
 /**
  * Every API test runs on both stores. PostgreSQL is at 127.0.0.1:5432 on the machines that run
@@ -25,8 +33,6 @@ import { openSqlite } from '../src/store/sqlite-database.ts';
  * (CI) makes its absence a failure.
  */
 export type StoreKind = 'sqlite' | 'postgres';
-
-const ADMIN_URL = process.env.OPENTILL_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 let postgresAvailable: Promise<boolean> | undefined;
 
@@ -97,7 +103,10 @@ async function sqliteTemplateFile(): Promise<string> {
   return (sqliteTemplate = file);
 }
 
-/** A fresh, migrated database of its own; `drop` removes it. `url` is set for PostgreSQL (its connection URL). */
+/**
+ * A fresh, migrated database of its own; `drop` removes it (on PostgreSQL: empties it for this process's
+ * next test, support/postgres-reuse.ts, or drops it). `url` is set for PostgreSQL (its connection URL).
+ */
 export async function freshDatabase(
   kind: StoreKind,
 ): Promise<{ database: Database; url?: string; file?: string; drop(): Promise<void> }> {
@@ -118,22 +127,31 @@ export async function freshDatabase(
       },
     };
   }
-  const name = `opentill_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name} template ${await postgresTemplate(admin)}`);
-    // A test database need not wait for the disk at each commit: only the server's own crash could
-    // lose what it acknowledged, and no test crashes PostgreSQL.
-    await admin.query(`alter database ${name} set synchronous_commit = off`);
-  } finally {
-    await admin.end();
+  reaped ??= reapOrphans().catch(() => undefined);
+  await reaped;
+  const reused = takeKept();
+  const name = reused ?? testDatabaseName();
+  if (!reused) {
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    try {
+      await admin.query(`create database ${name} template ${await postgresTemplate(admin)}`);
+      // A test database need not wait for the disk at each commit: only the server's own crash could
+      // lose what it acknowledged, and no test crashes PostgreSQL.
+      await admin.query(`alter database ${name} set synchronous_commit = off`);
+    } finally {
+      await admin.end();
+    }
   }
   const url = databaseUrl(name);
+  if (!reused) await rememberFreshShape(url);
   const database = openPostgres(url, 25);
   await database.migrate();
-  return { database, url, drop: () => dropPostgres(database, name) };
+  return { database, url, drop: () => releasePostgres(database, name) };
 }
+
+/** Test databases of ended processes, dropped once by each process before its first (support/postgres-reuse.ts). */
+let reaped: Promise<void> | undefined;
 
 const databaseUrl = (name: string) => {
   const url = new URL(ADMIN_URL);
@@ -178,27 +196,33 @@ async function postgresTemplate(admin: pg.Client): Promise<string> {
   return (postgresTemplateName = name);
 }
 
-/** pool.end() resolves before its idle connections have said goodbye: waits until none is left. */
-async function waitForDisconnects(admin: pg.Client, name: string): Promise<void> {
+/** pool.end() resolves before its idle connections have said goodbye: waits until none is left (true), or 2 s (false). */
+async function waitForDisconnects(admin: pg.Client, name: string): Promise<boolean> {
   for (let i = 0; i < 100; i++) {
     const { rows } = await admin.query<{ n: number }>(
       'select count(*)::int as n from pg_stat_activity where datname = $1',
       [name],
     );
-    if (rows[0]?.n === 0) return;
+    if (rows[0]?.n === 0) return true;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  return false;
 }
 
-async function dropPostgres(database: Database, name: string): Promise<void> {
+/** A test's database, emptied and kept for the next test when it can be (support/postgres-reuse.ts), else dropped. */
+async function releasePostgres(database: Database, name: string): Promise<void> {
   await database.close().catch(() => undefined);
   const cleanup = new pg.Client({ connectionString: ADMIN_URL });
   await cleanup.connect();
-  // A forced drop would kill connections still saying goodbye, and their 'error' event, which has no
-  // listener, would become an uncaught exception. Wait for them.
-  await waitForDisconnects(cleanup, name);
-  await cleanup.query(`drop database if exists ${name} with (force)`);
-  await cleanup.end();
+  try {
+    // A forced drop would kill connections still saying goodbye, and their 'error' event, which has no
+    // listener, would become an uncaught exception. Wait for them.
+    const gone = await waitForDisconnects(cleanup, name);
+    if (gone && (await keepEmptied(databaseUrl(name), name))) return;
+    await cleanup.query(`drop database if exists ${name} with (force)`);
+  } finally {
+    await cleanup.end();
+  }
 }
 
 /**
