@@ -54,6 +54,8 @@ export function assembleDatabase(
   options: {
     readRows?: ReadRows;
     close?: () => void | Promise<void>;
+    /** After Kysely's own close: what Kysely closes only if it ever used it (SQLite's writer). */
+    closeLast?: () => void;
     transactions?: TransactionRunner;
     connections?: Database['connections'];
   } = {},
@@ -94,6 +96,7 @@ export function assembleDatabase(
       // The store's other connections first: the writer, closing last, checkpoints and removes the WAL.
       await options.close?.();
       await kysely.destroy();
+      options.closeLast?.();
     },
   };
 }

@@ -180,6 +180,9 @@ export function openSqlite(file: string, options: { busyTimeoutMs?: number } = {
   if (file === ':memory:')
     return assembleDatabase(kysely, 'sqlite', {
       transactions: sqliteTransactions(sqlite, statements, kysely, dialect),
+      closeLast: () => {
+        if (sqlite.open) sqlite.close();
+      },
     });
   const checkpointer = startCheckpointer(file, (pages) => {
     if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${pages}`);
@@ -201,6 +204,11 @@ export function openSqlite(file: string, options: { busyTimeoutMs?: number } = {
     close: async () => {
       await checkpointer.stop();
       reader.close();
+    },
+    // Kysely closes the writer only if a query of its own opened its driver: a store only read, or
+    // written through `transactions` alone, is closed here.
+    closeLast: () => {
+      if (sqlite.open) sqlite.close();
     },
   });
 }

@@ -91,6 +91,19 @@ describe('the SQLite checkpointer thread', () => {
     }
   });
 
+  test('a store closed before any query of its own (opened, then closed) still closes every connection', async () => {
+    const sub = mkdtempSync(join(dir, 'unused-'));
+    const file = join(sub, 'unused.db');
+    const created = openSqlite(file);
+    await created.migrate();
+    await created.close();
+    const descriptors = readdirSync('/proc/self/fd').length;
+    const database = openSqlite(file);
+    await database.close();
+    assert.equal(readdirSync('/proc/self/fd').length, descriptors, 'the writer was closed too');
+    assert.deepEqual(readdirSync(sub), ['unused.db']);
+  });
+
   test('a commit that wrote nothing (the worker claiming while nothing is due) starts no thread; one that wrote does', async () => {
     const file = join(dir, 'idle.db');
     const created = openSqlite(file);
