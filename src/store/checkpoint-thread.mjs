@@ -5,13 +5,14 @@ import { workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { walIndexReader } from './wal-index.mjs';
 
-const { file, signals, idleMs, pages } = workerData;
+const { file, signals, idleMs, pages, shmFd } = workerData;
 const COMMITS = 0;
 const STOP = 1;
 const stopping = () => Atomics.load(signals, STOP) !== 0;
 const db = new SQLite(file, { fileMustExist: true });
 
-const index = walIndexReader(file);
+// The writer's side lends its descriptor of the -shm file, and closes it itself (wal-index.mjs says why).
+const index = walIndexReader(file, shmFd);
 
 // A checkpoint the disk refused (full, an I/O error) leaves the pages in the WAL, where they are safe:
 // the thread tries again at its next turn instead of ending, so a disk that had space freed needs no restart.

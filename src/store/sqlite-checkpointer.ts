@@ -22,6 +22,8 @@ export interface Checkpointer {
   committed(): void;
   /** Ends the thread and closes its connection (before the caller closes or removes the file). */
   stop(): Promise<void>;
+  /** Closes the WAL index's file: only after every connection of the store has closed (wal-index.mjs says why). */
+  release(): void;
 }
 
 /**
@@ -51,7 +53,7 @@ export function startCheckpointer(
   let failed = false;
   const start = () => {
     worker = new Worker(options.thread ?? new URL('./checkpoint-thread.mjs', import.meta.url), {
-      workerData: { file, signals, idleMs: IDLE_MS, pages: THREAD_CHECKPOINT_PAGES },
+      workerData: { file, signals, idleMs: IDLE_MS, pages: THREAD_CHECKPOINT_PAGES, shmFd: index.fd() },
       // Plain JavaScript: not the parent's loaders (tsx under the tests), which would only slow its start.
       execArgv: [],
     });
@@ -71,7 +73,6 @@ export function startCheckpointer(
       if (failed || Atomics.load(signals, STOP) !== 0) return;
       if (!worker) {
         if (index.waiting() === 0) return;
-        index.close();
         start();
       }
       Atomics.add(signals, COMMITS, 1);
@@ -79,12 +80,12 @@ export function startCheckpointer(
     },
     async stop() {
       Atomics.store(signals, STOP, 1);
-      index.close();
       if (!worker) return;
       // Referenced again while it ends: a process whose last work is this close waits for it.
       worker.ref();
       Atomics.notify(signals, COMMITS);
       await exited;
     },
+    release: () => index.close(),
   };
 }

@@ -206,9 +206,11 @@ export function openSqlite(file: string, options: { busyTimeoutMs?: number } = {
       reader.close();
     },
     // Kysely closes the writer only if a query of its own opened its driver: a store only read, or
-    // written through `transactions` alone, is closed here.
+    // written through `transactions` alone, is closed here. Then, with no connection left, the WAL index's
+    // descriptor (src/store/wal-index.mjs: closed earlier, it would drop SQLite's locks).
     closeLast: () => {
       if (sqlite.open) sqlite.close();
+      checkpointer.release();
     },
   });
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -88,6 +88,42 @@ describe('the SQLite checkpointer thread', () => {
       );
     } finally {
       await again.close();
+    }
+  });
+
+  test('the process keeps its locks on the WAL index while the thread starts, runs and stops, until the store has closed', async () => {
+    // POSIX locks belong to the process: closing any descriptor of the -shm file drops SQLite's lock on it,
+    // and another process then takes itself for the only user and truncates the index under this writer.
+    const file = join(dir, 'locks.db');
+    const created = openSqlite(file);
+    await created.migrate();
+    await created.close();
+    const database = openSqlite(file);
+    const ownLocks = () => {
+      const inode = statSync(`${file}-shm`).ino;
+      return readFileSync('/proc/locks', 'utf8')
+        .split('\n')
+        .filter((line) => new RegExp(String.raw`\bPOSIX\b.*\b${process.pid} [0-9a-f]+:[0-9a-f]+:${inode} `).test(line))
+        .length;
+    };
+    try {
+      await database.transaction(async (trx) => {
+        await sql`select count(*) from invoice_counters`.execute(trx);
+      });
+      assert.ok(ownLocks() > 0, 'SQLite holds its lock on the WAL index');
+      for (let i = 0; i < 5; i++)
+        await database.transaction(async (trx) => {
+          await sql`insert into invoice_counters (vendor_id, environment, last_number) values (${`TC-VE_lock${i}`}, 'sandbox', 1)`.execute(
+            trx,
+          );
+        });
+      // (Not read through walIndex(): opening and closing the -shm file here would itself drop the locks.)
+      const setting = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(database.kysely);
+      assert.equal(setting.rows[0]!.wal_autocheckpoint, WRITER_CHECKPOINT_PAGES, 'the thread started');
+      await sleep(1_500); // past the thread's idle second: it has checkpointed what waited
+      assert.ok(ownLocks() > 0, 'still held once the thread has started and checkpointed');
+    } finally {
+      await database.close();
     }
   });
 
