@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import vm from 'node:vm';
-import { gzipSync } from 'node:zlib';
+import { request as httpRequest } from 'node:http';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { registerWidgetRoutes } from '../../src/http/widget-routes.ts';
+import { acceptsGzip, registerWidgetRoutes } from '../../src/http/widget-routes.ts';
 import {
   buildWidgets,
   WIDGET_FILES,
@@ -224,28 +225,83 @@ describe('client script routes', () => {
   });
   after(() => app.close());
 
+  /** The answer as it comes over the wire (fetch would decode it): status, headers and the bytes as sent. */
+  const raw = (path: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+      (resolve, reject) => {
+        const req = httpRequest(`${base}${path}`, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+        req.end();
+      },
+    );
+
   for (const file of [PROD, SANDBOX]) {
-    test(`GET /latest/${file} serves the bundle as cacheable JavaScript for any origin`, async () => {
-      const res = await fetch(`${base}/latest/${file}`, { headers: { origin: 'https://vendor.example' } });
-      assert.equal(res.status, 200);
-      assert.equal(res.headers.get('content-type'), 'application/javascript; charset=utf-8');
-      assert.equal(res.headers.get('cache-control'), 'public, max-age=86400, stale-while-revalidate=604800');
-      assert.equal(res.headers.get('access-control-allow-origin'), '*');
-      assert.equal(res.headers.get('etag'), bundles[file]!.etag);
-      assert.deepEqual(Buffer.from(await res.arrayBuffer()), bundles[file]!.code);
+    test(`GET /latest/${file} serves the bundle as cacheable JavaScript for any origin, as it is without gzip`, async () => {
+      for (const acceptEncoding of [undefined, 'identity', 'gzip;q=0, *', 'br, deflate']) {
+        const res = await raw(`/latest/${file}`, {
+          origin: 'https://vendor.example',
+          ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
+        });
+        assert.equal(res.status, 200);
+        assert.equal(res.headers['content-type'], 'application/javascript; charset=utf-8');
+        assert.equal(res.headers['cache-control'], 'public, max-age=86400, stale-while-revalidate=604800');
+        assert.equal(res.headers['access-control-allow-origin'], '*');
+        assert.equal(res.headers['vary'], 'accept-encoding');
+        assert.equal(res.headers['content-encoding'], undefined, String(acceptEncoding));
+        assert.equal(res.headers['etag'], bundles[file]!.etag);
+        assert.deepEqual(res.body, bundles[file]!.code);
+      }
     });
 
-    test(`GET /latest/${file} answers 304 when If-None-Match holds its ETag`, async () => {
-      const etag = bundles[file]!.etag;
-      for (const ifNoneMatch of [etag, `"other", W/${etag}`, '*']) {
-        const res = await fetch(`${base}/latest/${file}`, { headers: { 'if-none-match': ifNoneMatch } });
-        assert.equal(res.status, 304, ifNoneMatch);
-        assert.equal(res.headers.get('etag'), etag);
-        assert.equal(res.headers.get('cache-control'), 'public, max-age=86400, stale-while-revalidate=604800');
-        assert.equal(await res.text(), '');
+    test(`GET /latest/${file} sends the gzipped copy, with its own ETag, to a browser that accepts gzip`, async () => {
+      for (const acceptEncoding of ['gzip, deflate, br, zstd', 'GZIP', '*', 'x-gzip;q=0.5']) {
+        const res = await raw(`/latest/${file}`, { 'accept-encoding': acceptEncoding });
+        assert.equal(res.status, 200);
+        assert.equal(res.headers['content-encoding'], 'gzip', acceptEncoding);
+        assert.equal(res.headers['vary'], 'accept-encoding');
+        assert.equal(res.headers['etag'], bundles[file]!.gzipEtag);
+        assert.notEqual(bundles[file]!.gzipEtag, bundles[file]!.etag);
+        assert.equal(res.body.length, bundles[file]!.gzipBytes, 'the size the budget is held to');
+        assert.deepEqual(gunzipSync(res.body), bundles[file]!.code);
       }
-      const changed = await fetch(`${base}/latest/${file}`, { headers: { 'if-none-match': '"an-older-version"' } });
-      assert.equal(changed.status, 200);
+      // As a browser's fetch reads it: decoded, the bundle itself.
+      const decoded = await fetch(`${base}/latest/${file}`);
+      assert.deepEqual(Buffer.from(await decoded.arrayBuffer()), bundles[file]!.code);
+    });
+
+    test(`GET /latest/${file} answers 304 when If-None-Match holds the ETag of the copy it would send`, async () => {
+      for (const [acceptEncoding, etag] of [
+        ['identity', bundles[file]!.etag],
+        ['gzip', bundles[file]!.gzipEtag],
+      ] as const) {
+        for (const ifNoneMatch of [etag, `"other", W/${etag}`, '*']) {
+          const res = await raw(`/latest/${file}`, { 'accept-encoding': acceptEncoding, 'if-none-match': ifNoneMatch });
+          assert.equal(res.status, 304, `${acceptEncoding} ${ifNoneMatch}`);
+          assert.equal(res.headers['etag'], etag);
+          assert.equal(res.headers['cache-control'], 'public, max-age=86400, stale-while-revalidate=604800');
+          assert.equal(res.body.length, 0);
+        }
+      }
+      // The other copy's tag, or an older version's: the whole answer.
+      for (const [acceptEncoding, ifNoneMatch] of [
+        ['identity', bundles[file]!.gzipEtag],
+        ['gzip', bundles[file]!.etag],
+        ['gzip', '"an-older-version"'],
+      ] as const) {
+        const res = await raw(`/latest/${file}`, { 'accept-encoding': acceptEncoding, 'if-none-match': ifNoneMatch });
+        assert.equal(res.status, 200, `${acceptEncoding} ${ifNoneMatch}`);
+      }
     });
   }
+
+  test('Accept-Encoding: gzip taken by name or by *, with a q above 0; refused by name whatever * says', () => {
+    for (const header of ['gzip', 'deflate, gzip', 'gzip;q=1.0', 'gzip; q=0.001', '*', 'x-gzip', 'br;q=1, *;q=0.1'])
+      assert.equal(acceptsGzip(header), true, header);
+    for (const header of [undefined, '', 'identity', 'br', 'gzip;q=0', 'gzip;q=0, *', '*;q=0', 'gzip;q=0.000', 'gzipx'])
+      assert.equal(acceptsGzip(header), false, String(header));
+  });
 });
