@@ -86,10 +86,15 @@ describe('the compiled build', () => {
       await within(server.started(), 'the compiled server start');
       const fromSources = await buildWidgets();
       for (const [file, bundle] of Object.entries(fromSources)) {
-        const res = await fetch(`${server.url}/latest/${file}`);
+        const res = await fetch(`${server.url}/latest/${file}`, { headers: { 'accept-encoding': 'identity' } });
         assert.equal(res.status, 200);
         assert.deepEqual(Buffer.from(await res.arrayBuffer()), bundle.code, file);
         assert.equal(res.headers.get('etag'), bundle.etag);
+        // The gzipped copy, as most browsers get it (fetch decodes it): the same bytes, its own tag.
+        const gzipped = await fetch(`${server.url}/latest/${file}`, { headers: { 'accept-encoding': 'gzip' } });
+        assert.equal(gzipped.headers.get('content-encoding'), 'gzip');
+        assert.deepEqual(Buffer.from(await gzipped.arrayBuffer()), bundle.code, file);
+        assert.equal(gzipped.headers.get('etag'), bundle.gzipEtag);
       }
       // The pages' browser scripts too: the checkout form's, as checkout.js, is the bundle the build wrote.
       const checkoutJs = await fetch(`${server.url}/payment/checkout.js`);
