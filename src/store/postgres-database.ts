@@ -27,10 +27,14 @@ function survivesLostConnections(pool: pg.Pool) {
   pool.on('connect', (client) => client.on('error', () => undefined));
 }
 
-type ArrayResult = { rows: unknown[][]; fields: { name: string }[] };
+type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
-/** A result fetched with `rowMode: 'array'`, its rows made objects (row-objects.ts says why). */
-function objectRows<R extends ArrayResult>(result: R): Omit<R, 'rows'> & { rows: Record<string, unknown>[] } {
+/**
+ * A statement run with `rowMode: 'array'`, its rows then made objects (row-objects.ts says why): the
+ * result as node-postgres gives it otherwise. Failures reach the caller as node-postgres throws them.
+ */
+async function queryRows(on: Queryable, query: { name?: string; text: string; values: unknown[] }) {
+  const result = await on.query<unknown[]>({ ...query, rowMode: 'array' });
   const rows = objectsOf(result.rows, rowBuilder(result.fields.map((field) => field.name)));
   return Object.assign(result, { rows });
 }
@@ -68,15 +72,13 @@ export function openPostgres(
     let name = names.get(sql);
     if (name === undefined) names.set(sql, (name = `opentill_read_${++named}`));
     try {
-      return objectRows(await pool.query({ name, text: sql, values: parameters as unknown[], rowMode: 'array' })).rows;
+      return (await queryRows(pool, { name, text: sql, values: parameters as unknown[] })).rows;
     } catch (err) {
       // A migration by another process changed a table under a prepared `select *` ("cached plan
       // must not change result type"): prepare it anew under another name.
       if ((err as { code?: string }).code !== '0A000') throw asOutage(err);
       names.set(sql, (name = `opentill_read_${++named}`));
-      return objectRows(
-        await pool.query({ name, text: sql, values: parameters as unknown[], rowMode: 'array' }).catch(rethrowOutage),
-      ).rows;
+      return (await queryRows(pool, { name, text: sql, values: parameters as unknown[] }).catch(rethrowOutage)).rows;
     }
   };
   return assembleDatabase(
@@ -122,18 +124,16 @@ function preparedStatements(pool: pg.Pool, maxNames = 4000, maxLength = 4096) {
         return client.query(text as string, values).catch(rethrowOutage);
       }
       const name = nameOf(text);
-      if (name === undefined)
-        return objectRows(await client.query({ text, values, rowMode: 'array' }).catch(rethrowOutage));
+      if (name === undefined) return queryRows(client, { text, values }).catch(rethrowOutage);
       try {
-        return objectRows(await client.query({ name, text, values, rowMode: 'array' }));
+        return await queryRows(client, { name, text, values });
       } catch (err) {
         // Another process migrated a table under a prepared `select *` ("cached plan must not change
         // result type"): the text is prepared anew under another name. Alone it simply runs again;
         // inside a transaction, which the error aborted, the request is refused as one to retry.
         if ((err as { code?: string }).code !== '0A000') throw asOutage(err);
         const renamed = rename(text);
-        if (!inTransaction)
-          return objectRows(await client.query({ name: renamed, text, values, rowMode: 'array' }).catch(rethrowOutage));
+        if (!inTransaction) return queryRows(client, { name: renamed, text, values }).catch(rethrowOutage);
         throw new AppError(
           'SERVICE_UNAVAILABLE',
           'The database changed under this request (another opentill process upgraded it); retry it.',
