@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import type { Database } from '../../src/store/database.ts';
 import { openSqlite } from '../../src/store/sqlite-database.ts';
 import { startCheckpointer, WRITER_CHECKPOINT_PAGES } from '../../src/store/sqlite-checkpointer.ts';
 
@@ -17,6 +18,20 @@ function walIndex(file: string): { mxFrame: number; nBackfill: number } {
   return { mxFrame: shm.readUInt32LE(16), nBackfill: shm.readUInt32LE(96) };
 }
 
+/** The writer's `wal_autocheckpoint`: 1,000 (SQLite's) until the thread starts, WRITER_CHECKPOINT_PAGES after. */
+async function autocheckpointOf(database: Database): Promise<number> {
+  return (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(database.kysely)).rows[0]!
+    .wal_autocheckpoint;
+}
+
+/** A migrated database file, closed: the next open finds it as a restarted server does. */
+async function migratedFile(file: string): Promise<string> {
+  const created = openSqlite(file);
+  await created.migrate();
+  await created.close();
+  return file;
+}
+
 describe('the SQLite checkpointer thread', () => {
   const dir = mkdtempSync(join(tmpdir(), 'opentill-checkpointer-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,9 +41,7 @@ describe('the SQLite checkpointer thread', () => {
     const database = openSqlite(file);
     try {
       await database.migrate();
-      const autocheckpoint = async () =>
-        (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(database.kysely)).rows[0]!
-          .wal_autocheckpoint;
+      const autocheckpoint = () => autocheckpointOf(database);
       assert.equal(
         await autocheckpoint(),
         1_000,
@@ -94,10 +107,7 @@ describe('the SQLite checkpointer thread', () => {
   test('the process keeps its locks on the WAL index while the thread starts, runs and stops, until the store has closed', async () => {
     // POSIX locks belong to the process: closing any descriptor of the -shm file drops SQLite's lock on it,
     // and another process then takes itself for the only user and truncates the index under this writer.
-    const file = join(dir, 'locks.db');
-    const created = openSqlite(file);
-    await created.migrate();
-    await created.close();
+    const file = await migratedFile(join(dir, 'locks.db'));
     const database = openSqlite(file);
     const ownLocks = () => {
       const inode = statSync(`${file}-shm`).ino;
@@ -118,8 +128,7 @@ describe('the SQLite checkpointer thread', () => {
           );
         });
       // (Not read through walIndex(): opening and closing the -shm file here would itself drop the locks.)
-      const setting = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(database.kysely);
-      assert.equal(setting.rows[0]!.wal_autocheckpoint, WRITER_CHECKPOINT_PAGES, 'the thread started');
+      assert.equal(await autocheckpointOf(database), WRITER_CHECKPOINT_PAGES, 'the thread started');
       await sleep(1_500); // past the thread's idle second: it has checkpointed what waited
       assert.ok(ownLocks() > 0, 'still held once the thread has started and checkpointed');
     } finally {
@@ -129,10 +138,7 @@ describe('the SQLite checkpointer thread', () => {
 
   test('a store closed before any query of its own (opened, then closed) still closes every connection', async () => {
     const sub = mkdtempSync(join(dir, 'unused-'));
-    const file = join(sub, 'unused.db');
-    const created = openSqlite(file);
-    await created.migrate();
-    await created.close();
+    const file = await migratedFile(join(sub, 'unused.db'));
     const descriptors = readdirSync('/proc/self/fd').length;
     const database = openSqlite(file);
     await database.close();
@@ -141,14 +147,9 @@ describe('the SQLite checkpointer thread', () => {
   });
 
   test('a commit that wrote nothing (the worker claiming while nothing is due) starts no thread; one that wrote does', async () => {
-    const file = join(dir, 'idle.db');
-    const created = openSqlite(file);
-    await created.migrate();
-    await created.close();
+    const file = await migratedFile(join(dir, 'idle.db'));
     const database = openSqlite(file);
-    const autocheckpoint = async () =>
-      (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(database.kysely)).rows[0]!
-        .wal_autocheckpoint;
+    const autocheckpoint = () => autocheckpointOf(database);
     try {
       for (let i = 0; i < 3; i++)
         await database.transaction(async (trx) => {
