@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer as netServer, type AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 
 /** Where browser tests keep their screenshots (gitignored). */
 export const ARTIFACTS = new URL('../test-artifacts/', import.meta.url).pathname;
@@ -53,6 +53,7 @@ export const SCREEN_SIZES = [
  */
 function finishInPage(builder: AxeBuilder, page: Page): AxeBuilder {
   const options = () => (builder as unknown as { option: unknown }).option;
+  waitForFrames(builder);
   (builder as unknown as { finishRun: (partials: unknown) => Promise<unknown> }).finishRun = (partials) =>
     page.evaluate(
       ([partials, options]) =>
@@ -63,6 +64,29 @@ function finishInPage(builder: AxeBuilder, page: Page): AxeBuilder {
       [partials, options()] as const,
     );
   return builder;
+}
+
+/**
+ * @axe-core/playwright gives putting axe into a frame one second and, past it, scans the page without
+ * that frame and says nothing: on a loaded machine a cross-origin frame (its own renderer, 650 kB to
+ * compile) took longer, and its findings were silently missing. Here a frame takes as long as it takes.
+ */
+function waitForFrames(builder: AxeBuilder): void {
+  const axe = builder as unknown as {
+    script(): string;
+    axeConfigure(): Promise<string>;
+    inject(frames: Frame[], shouldThrow?: boolean): Promise<void>;
+  };
+  axe.inject = async (frames, shouldThrow) => {
+    for (const frame of frames) {
+      try {
+        await frame.evaluate(axe.script());
+        await frame.evaluate(await axe.axeConfigure());
+      } catch (error) {
+        if (shouldThrow) throw error;
+      }
+    }
+  };
 }
 
 /** Serious and critical findings of axe-core on the page, as `rule (impact): selectors` lines; [] when there are none. */
