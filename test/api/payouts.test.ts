@@ -209,9 +209,11 @@ for (const kind of await storeKinds()) {
               } else if (s.kind === 'days') clock.set(new Date((now += s.days * DAY)));
               else if (s.kind === 'statement') {
                 const day = date(now - s.back * DAY);
-                // A day before the last statement's end is refused (the window only moves forward), and only then.
+                // A day that ends before the last moment the last statement covers is refused (the window only
+                // moves forward), and only then. A statement's `until` is exclusive: it covers up to 1 ms before.
                 const ends = statements.map((m) => m.until).sort();
-                const behind = ends.length > 0 && `${day}T23:59:59.999Z` < ends.at(-1)!;
+                const lastCovered = ends.length > 0 ? new Date(Date.parse(ends.at(-1)!) - 1).toISOString() : '';
+                const behind = ends.length > 0 && `${day}T23:59:59.999Z` < lastCovered;
                 const made = await payouts()
                   .create(vendor.vendor.id, 'sandbox', day)
                   .then(
