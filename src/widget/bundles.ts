@@ -14,7 +14,6 @@ export interface WidgetBundle {
   gzip: Buffer;
   /** The gzipped copy's own validator (`"<sha256 of gzip>"`): another content coding is another representation. */
   gzipEtag: string;
-  gzipBytes: number;
 }
 
 export type WidgetBundles = Record<string, WidgetBundle>;
@@ -35,5 +34,5 @@ const etagOf = (bytes: Buffer) => `"${createHash('sha256').update(bytes).digest(
 
 export function bundleOf(code: Buffer): WidgetBundle {
   const gzip = gzipSync(code);
-  return { code, etag: etagOf(code), gzip, gzipEtag: etagOf(gzip), gzipBytes: gzip.length };
+  return { code, etag: etagOf(code), gzip, gzipEtag: etagOf(gzip) };
 }
