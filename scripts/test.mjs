@@ -6,11 +6,8 @@
 // one at a time, the files that measure time: a p99, a catch-up bound, a ratio of two runs. Prints the
 // wall time of each round, and how many cores it kept busy (from /proc/stat, where there is one).
 //
-//   node scripts/test.mjs [--quick] [--checks] [file or folder ...]
+//   node scripts/test.mjs [--quick] [file or folder ...]
 //
-// --checks: the type check, ESLint and Prettier (scripts/checks.mjs) beside the first round, their
-// output printed at the end; the run fails if they do (`npm test`). Beside the tests rather than before
-// them: alone they kept 1.7 of 2 cores busy for 40 s, and the first round leaves about a tenth idle.
 // --quick: unit and API tests on SQLite only (the edit loop, `npm run test:quick`).
 // --weigh: after the run, writes each file's time to scripts/test-weights.json, which
 // shares the first round's files fairly (run it on the whole suite when files have come or changed).
@@ -52,7 +49,6 @@ const QUICK = ['test/unit/', 'test/api/'];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
-const withChecks = args.includes('--checks');
 const weigh = args.includes('--weigh');
 const roots = args.filter((a) => !a.startsWith('--'));
 
@@ -186,37 +182,16 @@ const busy = (from, ms) => {
   return now === undefined ? '' : ` (${((now - from) / (ms / 1000)).toFixed(2)} cores busy)`;
 };
 
-/** scripts/checks.mjs in a process of its own, its output kept: resolves to its exit code and output. */
-function checks() {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [new URL('./checks.mjs', import.meta.url).pathname], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
-  });
-}
-
 const started = performance.now();
-const checking = withChecks ? checks() : undefined;
 const said = [];
 let failed = false;
 for (const [list, run, what] of rounds) {
   if (list.length === 0) continue;
-  // The files that measure time have the machine to themselves: the checks end first.
-  if (list === alone) await checking;
   const begun = performance.now();
   const busyBefore = busySeconds();
   if ((await run()) !== 0) failed = true;
   const took = performance.now() - begun;
   said.push(`${what} in ${seconds(took)}${busy(busyBefore, took)}`);
-}
-if (checking) {
-  const { code, output } = await checking;
-  process.stdout.write(`\n${output}`);
-  if (code !== 0) failed = true;
 }
 console.log(
   `\nnpm test: ${said.join(', then ')}; ${seconds(performance.now() - started)} of tests${failed ? ' (FAILED)' : ''}.` +
