@@ -60,7 +60,7 @@ const MAKE: { [K in keyof Repositories]: (c: Connection) => Repositories[K] } = 
     notingEntries(entriesStore(db, dialect, { reads, writes }), changes, flushOf(db)),
   licences: ({ db }) => licencesStore(db),
   licenceActivations: ({ db }) => licenceActivationsStore(db),
-  feed: ({ db }) => feedStore(db),
+  feed: ({ db, dialect, reads }) => feedStore(db, dialect, reads),
   chargeAttempts: ({ db, dialect, writes }) => chargeAttemptsStore(db, dialect, writes),
   idempotency: ({ db }) => idempotencyStore(db),
   billing: ({ db, dialect, changes }) => notingBilling(billingStore(db, dialect), changes, flushOf(db)),
