@@ -16,7 +16,7 @@ export function feedStore(db: Executor, dialect: DialectName, reads: ReadRows | 
   // Compiled once and run on the reading connection, as the reads by id and e-mail are (precompiled.ts).
   // Through Kysely's pool path a page of 1,000 rows kept about 17 MB alive across every scavenge under
   // the bench's feed load, against 0.3 MB this way: PostgreSQL's peak resident size went from 1.65
-  // times the lean server's to about its size (issue 38).
+  // times the lean server's to 1.11-1.17 (issue 38). Why Kysely's path kept the rows is not known yet.
   const page = precompiled(
     db,
     3,
