@@ -324,6 +324,10 @@ for (const kind of await storeKinds()) {
           /Production is not enabled[^]*opentill vendor enable-production/,
         );
         assert.deepEqual([before.checkout, before.price, before.admin], [404, 404, 403]);
+        // Asked again within the credential cache's second: refused from the cache as from the store.
+        const cached = await fetch(`${t.url}/v1/transactions/a%40b.test`, { headers: { authorization: planted } });
+        assert.equal(cached.status, 403);
+        assert.match(((await cached.json()) as { message: string }).message, /Production is not enabled/);
 
         await t.services.catalog.enableProduction(vendorId);
         clock.advance(2000); // past the credential cache's second
