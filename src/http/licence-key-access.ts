@@ -23,7 +23,8 @@ declare module 'fastify' {
 export function licenceKeyAccess(app: HttpApp, { services, environment }: EnvironmentContext) {
   const max = services.config.rateLimit.licenceKeyPerAddress;
   const perAddress = limitEachNamedKey(app, { redis: services.config.redis !== undefined, max, name: 'licencekey' });
-  const scopeOfKey = async (request: FastifyRequest): Promise<Scope> => {
+  return async (request: FastifyRequest): Promise<Scope | null> => {
+    if (!request.routeOptions.config.licenceKey || request.headers.authorization !== undefined) return null;
     let limit = perAddress(request.ip, request);
     if (limit instanceof Promise) limit = await limit;
     if (limit.exceeded)
@@ -40,7 +41,4 @@ export function licenceKeyAccess(app: HttpApp, { services, environment }: Enviro
     if (!scope) throw notFound(`Licence key ${String(key)}`);
     return scope;
   };
-  // Without a promise for every other request.
-  return (request: FastifyRequest): Promise<Scope> | null =>
-    !request.routeOptions.config.licenceKey || request.headers.authorization !== undefined ? null : scopeOfKey(request);
 }

@@ -200,8 +200,10 @@ function entryReads(
   { entriesOf }: EntryStatements,
 ): Pick<EntryRepository, 'listForTransaction' | 'findByHash' | 'findByExternalId'> {
   return {
-    // `then`, not `async`: the read by id's path, where each promise counts.
-    listForTransaction: (transactionId) => entriesOf(transactionId).then((rows) => byCreatedThenId(rows).map(toEntry)),
+    async listForTransaction(transactionId) {
+      const rows = await entriesOf(transactionId);
+      return byCreatedThenId(rows).map(toEntry);
+    },
     async findByHash(environment, hashId) {
       const row = await db
         .selectFrom('ledger_entries')

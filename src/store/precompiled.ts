@@ -25,27 +25,22 @@ export function precompiled<Args extends unknown[], Row>(
 ) {
   const { runOn, shareAs } = options;
   let compiled = shareAs === undefined ? undefined : (shared.get(shareAs) as Compiled<Row> | undefined);
-  const compile = () => {
-    const placeholders = Array.from({ length: arity }, (_, i) => `\u0000placeholder:${i}\u0000`) as Args;
-    const query = build(...placeholders).compile();
-    // A parameter that is no placeholder is a constant of the statement (say, `status in ('PENDING', 'UNKNOWN')`).
-    const slots = query.parameters.map((value) => (placeholders as unknown[]).indexOf(value));
-    if (new Set(slots.filter((slot) => slot >= 0)).size !== arity)
-      throw new Error(`precompiled query must bind each of its ${arity} values: ${query.sql}`);
-    if (shareAs !== undefined) shared.set(shareAs, { query, slots });
-    return { query, slots };
-  };
-  // Not an async function: on the read path each promise counts, and a store's rows come back as one.
-  return (...args: Args): Promise<Row[]> => {
-    try {
-      compiled ??= compile();
-      const { query, slots } = compiled;
-      const parameters = slots.map((slot, i) => (slot < 0 ? query.parameters[i] : args[slot]));
-      if (runOn) return Promise.resolve(runOn(query.sql, parameters) as Row[] | Promise<Row[]>);
-      return db.executeQuery<Row>({ ...query, parameters }).then((result) => result.rows);
-    } catch (err) {
-      return Promise.reject(err as Error);
+  return async (...args: Args): Promise<Row[]> => {
+    if (!compiled) {
+      const placeholders = Array.from({ length: arity }, (_, i) => `\u0000placeholder:${i}\u0000`) as Args;
+      const query = build(...placeholders).compile();
+      // A parameter that is no placeholder is a constant of the statement (say, `status in ('PENDING', 'UNKNOWN')`).
+      const slots = query.parameters.map((value) => (placeholders as unknown[]).indexOf(value));
+      if (new Set(slots.filter((slot) => slot >= 0)).size !== arity)
+        throw new Error(`precompiled query must bind each of its ${arity} values: ${query.sql}`);
+      compiled = { query, slots };
+      if (shareAs !== undefined) shared.set(shareAs, compiled);
     }
+    const { query, slots } = compiled;
+    const parameters = slots.map((slot, i) => (slot < 0 ? query.parameters[i] : args[slot]));
+    if (runOn) return (await runOn(query.sql, parameters)) as Row[];
+    const result = await db.executeQuery<Row>({ ...query, parameters });
+    return result.rows;
   };
 }
 

@@ -106,8 +106,10 @@ export function transactionsStore(
     async insert(transaction) {
       await db.insertInto('transactions').values(toTransactionRow(transaction)).execute();
     },
-    // `then`, not `async`: the read by id's path, where each promise counts.
-    find: (scope, id) => byId(scope.vendorId, scope.environment, id).then(([row]) => row && toTransaction(row)),
+    async find(scope, id) {
+      const [row] = await byId(scope.vendorId, scope.environment, id);
+      return row && toTransaction(row);
+    },
     async lock(scope, id) {
       const [row] = await locked(scope.vendorId, scope.environment, id);
       return row && toTransaction(row);

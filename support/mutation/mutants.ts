@@ -678,14 +678,6 @@ export const mutants: Mutant[] = [
     tests: [UPDATE, READ],
   },
   {
-    // A production credential of a vendor without production, answered from the cache: refused, not let through.
-    id: 'credential-cached-forbidden-dropped',
-    file: 'src/domain/accounts/credential-authentication.ts',
-    find: 'return Promise.reject(err as Error);',
-    replace: 'return undefined;',
-    tests: ['test/api/panel-sign-up-modes.test.ts'],
-  },
-  {
     id: 'scope-vendor-only',
     file: `${S}scope.ts`,
     find: "query.where('vendor_id', '=', scope.vendorId).where('environment', '=', scope.environment)",
