@@ -20,11 +20,11 @@ export function feedStore(db: Executor, dialect: DialectName, reads: ReadRows | 
   const page = precompiled(
     db,
     3,
-    (vendorId: string, environment: string, limit: number) =>
+    (vendorId: string, environment: Scope['environment'], limit: number) =>
       db
         .selectFrom('transactions')
         .selectAll()
-        .$call(whereScope({ vendorId, environment: environment as Scope['environment'] }))
+        .$call(whereScope({ vendorId, environment }))
         // A literal, not a bound value: a plan prepared once (PostgreSQL's named statements) may then
         // use the feed's partial index, whose predicate it must match.
         .where('feed_pending', '=', sql.lit(1))

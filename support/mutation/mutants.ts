@@ -650,7 +650,7 @@ export const mutants: Mutant[] = [
     id: 'feed-lists-every-vendor',
     file: `${S}feed-store.ts`,
     find: `.selectAll()
-        .$call(whereScope({ vendorId, environment: environment as Scope['environment'] }))
+        .$call(whereScope({ vendorId, environment }))
         // A literal`,
     replace: `.selectAll()
         // A literal`,
