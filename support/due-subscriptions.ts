@@ -137,6 +137,12 @@ export async function billingTotals(database: Database, vendorId: string, dueAt:
   const db = database.kysely;
   const one = async (query: ReturnType<typeof sql<{ n: number | string | null }>>) =>
     Number((await query.execute(db)).rows[0]?.n ?? 0);
+  // The counts join tens of thousands of rows. A PostgreSQL test database kept from an earlier test (support/
+  // postgres-reuse.ts) can carry statistics taken while its tables were empty (reltuples 0 over 36 pages,
+  // with no autovacuum to renew them): the planner took the tables for empty and joined the charges and
+  // attempts in a nested loop, and race.test's counts took about 14 of its 30 s (it needs 6 on a fresh one).
+  if (database.dialect === 'postgres')
+    await sql`analyze transactions, ledger_entries, charge_attempts, sandbox_gateway_charges`.execute(db);
   const subscriptions = await one(sql`select count(*) as n from transactions where vendor_id = ${vendorId}`);
   const paidOnce = await one(sql`select count(*) as n from (select transaction_id, count(*) as c from ledger_entries
     where vendor_id = ${vendorId} and period_start = ${dueAt} group by transaction_id) x where c = 1`);
