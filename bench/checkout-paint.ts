@@ -93,7 +93,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const p95 = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))]!;
 
-const browser = await launchChromium();
+const browser = await launchChromium({ optimize: true });
 try {
   logMachine('checkout first paint');
   // One warm-up each, so neither side pays for the browser's first start.

@@ -57,7 +57,7 @@ const site = createServer((req, res) =>
 await new Promise<void>((done) => site.listen(0, '127.0.0.1', done));
 const siteUrl = `http://localhost:${(site.address() as AddressInfo).port}`;
 
-const browser = await launchChromium();
+const browser = await launchChromium({ optimize: true });
 const context = await browser.newContext();
 // Notes the moment the price text appears, relative to the start of navigation.
 await context.addInitScript(() => {
