@@ -6,8 +6,12 @@
 // one at a time, the files that measure time: a p99, a catch-up bound, a ratio of two runs. Prints the
 // wall time of each round, and how many cores it kept busy (from /proc/stat, where there is one).
 //
-//   node scripts/test.mjs [--quick] [file or folder ...]
+//   node scripts/test.mjs [--quick] [--checks] [file or folder ...]
 //
+// --checks (`npm test`): the type check, ESLint and Prettier (scripts/checks.mjs) run beside the first
+// two rounds at the lowest priority, filling the cores those leave idle; their account is printed when
+// they end, the time-measuring round waits for them, and the run fails if they do. Run before the tests,
+// they had kept 1.64 of 2 cores busy for 42 s.
 // --quick: unit and API tests on SQLite only (the edit loop, `npm run test:quick`).
 // --weigh: after the run, writes each file's time to scripts/test-weights.json, which
 // shares the first round's files fairly (run it on the whole suite when files have come or changed).
@@ -49,6 +53,7 @@ const QUICK = ['test/unit/', 'test/api/'];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+const withChecks = args.includes('--checks');
 const weigh = args.includes('--weigh');
 const roots = args.filter((a) => !a.startsWith('--'));
 
@@ -161,10 +166,39 @@ function writeWeights() {
   console.log(`scripts/test-weights.json: ${measured.length} files weighed.`);
 }
 
+/** scripts/checks.mjs at the lowest priority: resolves to its exit code once its account is printed. */
+function startChecks() {
+  const begun = performance.now();
+  const child = spawn(process.execPath, ['scripts/checks.mjs'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, OPENTILL_CHECKS_NICE: '1' },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  return new Promise((resolve) => {
+    child.on('error', (error) => {
+      process.stdout.write(`\nchecks: could not start (${error.message})\n`);
+      resolve({ code: 1, took: performance.now() - begun });
+    });
+    child.on('close', (code) => {
+      process.stdout.write(`\n${output.trimEnd()}\n`);
+      resolve({ code: code ?? 1, took: performance.now() - begun });
+    });
+  });
+}
+const checks = withChecks ? startChecks() : undefined;
+
+/** Waits for the checks (if they run) before the round that measures time, which needs the machine alone. */
+async function aloneAfterChecks() {
+  await checks;
+  return isolated(alone, 1);
+}
+
 const rounds = [
   [together, () => shared(together, concurrency), `${together.length} files in ${concurrency} processes`],
   [apart, () => isolated(apart, 2), `${apart.length} files 2 at a time`],
-  [alone, () => isolated(alone, 1), `${alone.length} files alone`],
+  [alone, aloneAfterChecks, `${alone.length} files alone`],
 ];
 /** The machine's busy CPU time so far in seconds, from /proc/stat (Linux), to print how busy each round kept it. */
 function busySeconds() {
@@ -193,8 +227,14 @@ for (const [list, run, what] of rounds) {
   const took = performance.now() - begun;
   said.push(`${what} in ${seconds(took)}${busy(busyBefore, took)}`);
 }
+let checked = '';
+if (checks) {
+  const { code, took } = await checks;
+  checked = ` The checks ${code === 0 ? 'passed' : 'FAILED'} beside the tests in ${seconds(took)}.`;
+  if (code !== 0) failed = true;
+}
 console.log(
-  `\nnpm test: ${said.join(', then ')}; ${seconds(performance.now() - started)} of tests${failed ? ' (FAILED)' : ''}.` +
+  `\nnpm test: ${said.join(', then ')}; ${seconds(performance.now() - started)} in all${failed ? ' (FAILED)' : ''}.${checked}` +
     ` ${counted.tests} tests: ${counted.pass} passed, ${counted.fail} failed, ${counted.skipped} skipped.`,
 );
 // A failing file still took its time: its weight is as good as any other's.
