@@ -176,11 +176,9 @@ function startChecks() {
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
+  // A child that could not start emits 'error' and then 'close' (with no code): one account either way.
+  child.on('error', (error) => (output += `checks: could not start (${error.message})\n`));
   return new Promise((resolve) => {
-    child.on('error', (error) => {
-      process.stdout.write(`\nchecks: could not start (${error.message})\n`);
-      resolve({ code: 1, took: performance.now() - begun });
-    });
     child.on('close', (code) => {
       process.stdout.write(`\n${output.trimEnd()}\n`);
       resolve({ code: code ?? 1, took: performance.now() - begun });
