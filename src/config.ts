@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { loadSecret, restrictToOwner } from './config-files.ts';
 import { sellerOfRecordOf } from './config-seller.ts';
+import { PASSWORD_COSTS } from './domain/accounts/index.ts';
 import type { SellerOfRecord } from './domain/model.ts';
 
 /**
@@ -121,6 +122,11 @@ export interface Config {
    */
   readonly smtp:
     { readonly url: string; readonly from: string; readonly sandboxTo: 'vendor' | 'customers' } | undefined;
+  /**
+   * PASSWORD_HASH_COST (15): log2 of scrypt's N for new panel and console passwords, 10 to 17. A
+   * stored hash is checked at the cost written in it, so a change takes effect as passwords are set.
+   */
+  readonly passwordHashCost: number;
   /** Paths of opentill's own that were readable by others and were made private while loading: what `serve` reports. */
   readonly tightenedPermissions: readonly string[];
 }
@@ -214,58 +220,8 @@ function int(value: string | undefined, fallback: number, name: string): number 
   return n;
 }
 
-const MIN_SECRET_LENGTH = 32;
-
-/**
- * Takes group and other permissions away from a path opentill keeps (0755 becomes 0700, 0644 becomes
- * 0600), when this account owns it. Returns how it changed, or undefined when it is absent or already
- * private. A shared directory (sticky bit, like /tmp) is left alone.
- */
-function restrictToOwner(path: string): string | undefined {
-  let stat;
-  try {
-    stat = statSync(path);
-  } catch {
-    return undefined;
-  }
-  if ((stat.mode & 0o077) === 0 || stat.uid !== process.getuid?.() || (stat.isDirectory() && stat.mode & 0o1000))
-    return undefined;
-  const mode = stat.mode & 0o700;
-  chmodSync(path, mode);
-  return `${path} (${(stat.mode & 0o777).toString(8)} -> ${mode.toString(8)})`;
-}
-
 /** Set by a `serve --processes` primary in the environment of each process it starts. */
 export const CLUSTER_WORKER_VARIABLE = 'OPENTILL_CLUSTER_WORKER';
-
-/** The server secret: OPENTILL_SECRET, or one generated once and kept in the data directory. */
-function loadSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
-  if (env.OPENTILL_SECRET) {
-    if (env.OPENTILL_SECRET.length < MIN_SECRET_LENGTH)
-      throw new Error(`OPENTILL_SECRET must have at least ${MIN_SECRET_LENGTH} characters.`);
-    return env.OPENTILL_SECRET;
-  }
-  const file = resolve(dataDir, 'secret');
-  if (existsSync(file)) {
-    const secret = readFileSync(file, 'utf8').trim();
-    if (secret.length < MIN_SECRET_LENGTH) {
-      throw new Error(
-        `The server secret in ${file} has ${secret.length} characters; it needs at least ${MIN_SECRET_LENGTH}, or hosted links and API passwords could be forged. ` +
-          'Delete the file and opentill generates a new one at the next start (every API credential and hosted link made with the old secret stops working), ' +
-          `or set OPENTILL_SECRET to a random value of ${MIN_SECRET_LENGTH} characters or more.`,
-      );
-    }
-    return secret;
-  }
-  if (!existsSync(dataDir)) {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    chmodSync(dataDir, 0o700);
-  }
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
-  return secret;
-}
 
 const TRUST_PROXY_HINT =
   'Set TRUST_PROXY to the addresses or CIDR ranges of your proxies, comma-separated (TRUST_PROXY=127.0.0.1,10.0.0.0/8), ' +
@@ -306,6 +262,17 @@ function parseTrustProxy(value: string | undefined): false | string {
       );
   }
   return entries.join(',');
+}
+
+/** PASSWORD_HASH_COST: a whole number in the range a stored hash may name (PASSWORD_COSTS). */
+function passwordHashCost(value: string | undefined): number {
+  const { min, max, standard } = PASSWORD_COSTS;
+  const cost = int(value, standard, 'PASSWORD_HASH_COST');
+  if (cost < min || cost > max)
+    throw new Error(
+      `PASSWORD_HASH_COST must be ${min} to ${max} (log2 of scrypt's N; ${standard} by default), not "${value}".`,
+    );
+  return cost;
 }
 
 /** SQLITE_FILE: `:memory:` is SQLite's name for a database kept in memory, not a file name. */
@@ -374,6 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     seedDemo: env.OPENTILL_DEMO !== 'false',
     panelSignup: panelSignup(env.PANEL_SIGNUP),
+    passwordHashCost: passwordHashCost(env.PASSWORD_HASH_COST),
     redis: redisSettings(env),
     metricsToken: metricsToken(env.METRICS_TOKEN),
     smtp: smtpSettings(env),

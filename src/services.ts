@@ -1,44 +1,54 @@
-import { panelInviteService, type PanelInviteService } from './domain/accounts/index.ts';
 import type { Config } from './config.ts';
-import { catalogService } from './domain/catalog/index.ts';
-import { attemptReconciler, chargeProtocol, type AttemptReconciler } from './domain/payments/index.ts';
-import { checkoutService, type CheckoutService } from './domain/checkout/index.ts';
-import { billingService, type BillingOptions } from './domain/billing/index.ts';
+import {
+  credentialService,
+  operatorAccountService,
+  panelAccountService,
+  panelFlashService,
+  panelInviteService,
+  passwordHasher,
+  type OperatorAccountService,
+  type PanelFlashService,
+  type PanelInviteService,
+} from './domain/accounts/index.ts';
+import { catalogService, couponService, licenceService, type CouponService } from './domain/catalog/index.ts';
+import {
+  attemptReconciler,
+  chargeProtocol,
+  refundService,
+  reversalService,
+  vaultedChargeService,
+  type AttemptReconciler,
+  type PaymentGateway,
+} from './domain/payments/index.ts';
+import { checkoutService, purchaseService, transactionService, type CheckoutService } from './domain/checkout/index.ts';
+import { billingService, sandboxClockService, type BillingOptions } from './domain/billing/index.ts';
 import { systemClock, vendorClock, type Clock, type VendorClock } from './domain/clock.ts';
-import { couponService, type CouponService } from './domain/catalog/index.ts';
-import type { EmailSender } from './domain/notifications/index.ts';
 import {
   customerEmailService,
   type CustomerEmailOptions,
   type CustomerEmailService,
+  type EmailSender,
 } from './domain/notifications/index.ts';
-import { credentialService } from './domain/accounts/index.ts';
-import { dashboardService, type DashboardService } from './domain/reports/index.ts';
+import { dashboardService, invoiceService, type DashboardService } from './domain/reports/index.ts';
 import { checkedPlatformFee, type ExchangeRates } from './domain/money/index.ts';
 import { loadExchangeRates, loadRateHistory } from './files/exchange-rates-file.ts';
 import { loadUsSalesTax } from './files/us-sales-tax-file.ts';
 import { formatVatIdChecker } from './domain/tax/index.ts';
-import type { CardEntry, PaymentGateway } from './domain/payments/index.ts';
 import { adminSessionService, hostedLinks, type AdminSessionService } from './domain/hosted-links.ts';
 import { idempotencyService, type IdempotencyService } from './domain/idempotency.ts';
-import { invoiceService } from './domain/reports/index.ts';
-import { licenceService } from './domain/catalog/index.ts';
-import { operatorAccountService, panelAccountService, type OperatorAccountService } from './domain/accounts/index.ts';
-import { panelFlashService, type PanelFlashService } from './domain/accounts/index.ts';
 import { processorEventService, type ProcessorEventService } from './domain/processor/index.ts';
 import type { Environment, Scope } from './domain/model.ts';
 import type { Store } from './domain/ports.ts';
-import { purchaseService } from './domain/checkout/index.ts';
-import { refundService } from './domain/payments/index.ts';
-import { reversalService } from './domain/payments/index.ts';
-import { sandboxClockService } from './domain/billing/index.ts';
-import { transactionService } from './domain/checkout/index.ts';
-import { payoutService, taxReturnService, type PayoutService, type TaxReturnService } from './domain/books/index.ts';
-import { reconciliationService, type ReconciliationService } from './domain/books/index.ts';
-import { vaultedChargeService } from './domain/payments/index.ts';
-import { sandboxGateway } from './gateways/sandbox-gateway.ts';
-import { unconfiguredGateway } from './gateways/unconfigured-gateway.ts';
-import { SESSION_LIFETIME_MS, stripeGateway } from './gateways/stripe-gateway.ts';
+import {
+  payoutService,
+  reconciliationService,
+  taxReturnService,
+  type PayoutService,
+  type ReconciliationService,
+  type TaxReturnService,
+} from './domain/books/index.ts';
+import { SESSION_LIFETIME_MS } from './gateways/stripe-gateway.ts';
+import { gatewaysOf, paymentsOf, type Payments } from './services-gateways.ts';
 import { composeEmail } from './mail/email-templates.ts';
 import { smtpSender } from './mail/smtp-sender.ts';
 import { createStore } from './store/index.ts';
@@ -94,11 +104,7 @@ export interface Services extends WebhookServices {
   readonly reconciler: AttemptReconciler;
   readonly checkout: CheckoutService;
   /** How each environment's hosted pages take a card (opentill's form, the processor's element, or none configured). */
-  readonly payments: {
-    cardEntry(environment: Environment): CardEntry;
-    /** For /healthz: which processor takes payments in an environment, or why none does. */
-    describe(environment: Environment): { processor: string | null; detail: string };
-  };
+  readonly payments: Payments;
   /** Customer e-mails: queued by the changes that cause them, sent by the worker; off without SMTP. */
   readonly emails: CustomerEmailService;
   /** Vendors' balances and payout statements (what an operator selling for vendors owes each). */
@@ -143,32 +149,6 @@ export interface ServiceOverrides extends WebhookOverrides {
   emails?: { sender?: EmailSender; options?: CustomerEmailOptions };
 }
 
-/** Production's and the sandbox's gateway: the tests' where given, else Stripe where it has keys, else none (production) or virtual cards (sandbox). */
-function gatewaysOf(
-  config: Config,
-  overrides: ServiceOverrides,
-  database: Database,
-  clock: VendorClock,
-): Record<Environment, PaymentGateway> {
-  const gatewayTimeoutMs = overrides.payments?.gatewayTimeoutMs ?? config.payments.gatewayTimeoutMs;
-  const stripe = (keys: NonNullable<Config['stripe']['production']>) =>
-    // The SDK gives up a little before the protocol does, so its socket is closed when the attempt turns unknown.
-    stripeGateway({
-      keys,
-      apiUrl: config.stripe.apiUrl,
-      jsUrl: config.stripe.jsUrl,
-      timeoutMs: Math.max(1000, gatewayTimeoutMs - 1000),
-    });
-  return {
-    production:
-      overrides.gateways?.production ??
-      (config.stripe.production ? stripe(config.stripe.production) : unconfiguredGateway),
-    sandbox:
-      overrides.gateways?.sandbox ??
-      (config.stripe.sandbox ? stripe(config.stripe.sandbox) : sandboxGateway(database.kysely, () => clock.real())),
-  };
-}
-
 /** What every service is made over: the database and its store, the clocks, the rate table, the gateways, the URLs. */
 function foundations(config: Config, overrides: ServiceOverrides) {
   const database =
@@ -180,7 +160,9 @@ function foundations(config: Config, overrides: ServiceOverrides) {
   const urls = {
     base: (environment: Environment) => (environment === 'sandbox' ? config.sandboxUrl : config.baseUrl),
   };
-  return { database, store, clock, rates, gateways, urls };
+  // New panel and console passwords at the operator's cost; each stored one is checked at its own.
+  const passwords = passwordHasher(config.passwordHashCost);
+  return { database, store, clock, rates, gateways, urls, passwords };
 }
 
 type Foundations = ReturnType<typeof foundations>;
@@ -210,14 +192,14 @@ function customerEmails(
 
 /** The services that sell, charge, bill and refund, and those they share (the catalog, the e-mails, the charge protocol). */
 function moneyServices(config: Config, overrides: ServiceOverrides, base: Foundations) {
-  const { store, clock, rates, gateways, urls } = base;
+  const { store, clock, rates, gateways, urls, passwords } = base;
   const platformFee = operatorPlatformFee(config.platformFee, rates);
   // What the catalog and the services that charge share; who sells decides the seller's identity and country.
   const shared = { store, clock, gateways, rates, platformFee, sellerOfRecord: config.sellerOfRecord };
   // Resuming a vendor whose renewals were stopped moves them on through billing (made below).
   const skipStoppedRenewals = (vendorId: string) => billing.skipStoppedRenewals(vendorId);
   const catalog = catalogService({ ...shared, hostedUrl: urls.base, skipStoppedRenewals });
-  const panelInvites = panelInviteService({ store, clock, secret: config.secret });
+  const panelInvites = panelInviteService({ store, clock, secret: config.secret, passwords });
   const links = hostedLinks(config.secret);
   const emails = customerEmails(config, overrides, base, links);
   const coupons = couponService({ store, clock, rates });
@@ -294,28 +276,6 @@ function operatorPlatformFee(text: string, rates: ExchangeRates) {
   }
 }
 
-/** How each environment's hosted pages take a card, and which processor takes its payments (for /healthz). */
-function paymentsOf(config: Config, gateways: Record<Environment, PaymentGateway>): Services['payments'] {
-  return {
-    cardEntry: (environment) => gateways[environment].cardEntry,
-    describe: (environment) => {
-      const gateway = gateways[environment];
-      const entry = gateway.cardEntry;
-      if (entry.kind === 'none') return { processor: null, detail: entry.message };
-      const keys = config.stripe[environment];
-      const webhooks = gateway.provider !== 'STRIPE' || !!keys?.webhookSecret;
-      if (entry.kind === 'form')
-        return { processor: gateway.provider, detail: "virtual test cards in opentill's own form" };
-      return {
-        processor: gateway.provider,
-        detail: webhooks
-          ? `cards taken by ${entry.library} in the browser`
-          : `cards taken by ${entry.library} in the browser; webhook signing secret not set (run opentill stripe setup)`,
-      };
-    },
-  };
-}
-
 /** What an operator runs and watches: migrations, readiness, the work waiting, the connection pool. */
 function maintenanceOf({ database, store, clock }: Foundations): Services['maintenance'] {
   return {
@@ -332,7 +292,7 @@ function maintenanceOf({ database, store, clock }: Foundations): Services['maint
 
 export function createServices(config: Config, overrides: ServiceOverrides = {}): Wiring {
   const base = foundations(config, overrides);
-  const { database, store, clock, rates, gateways, urls } = base;
+  const { database, store, clock, rates, gateways, urls, passwords } = base;
   const money = moneyServices(config, overrides, base);
   const { catalog, panelInvites, links, emails, transactions, protocol, purchases, refunds, vaulted, billing } = money;
   return {
@@ -366,11 +326,12 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       store,
       clock,
       signUp: config.panelSignup,
+      passwords,
       newVendor: catalog.newVendor,
       invitations: panelInvites,
     }),
     panelFlashes: panelFlashService({ store, clock }),
-    operators: operatorAccountService({ store, clock }),
+    operators: operatorAccountService({ store, clock, passwords }),
     panelInvites,
     dashboard: dashboardService({ store, clock, rates }),
     links,

@@ -17,6 +17,8 @@ import { seatMutants } from './mutants-seats.ts';
 export type { Mutant } from './mutant.ts';
 
 const FAULTS = 'test/faults/money-faults.test.ts';
+const PASSWORDS = 'test/unit/password-hashing.test.ts';
+const U_CONFIG = 'test/unit/config.test.ts';
 const REFUNDS = 'test/api/refunds.test.ts';
 const IDEM = 'test/api/idempotency.test.ts';
 const IDEM_RETRIES = 'test/api/idempotency-retries.test.ts';
@@ -1175,6 +1177,42 @@ export const mutants: Mutant[] = [
     find: ".where('e.created_at', '<', f.to);",
     replace: ';',
     tests: [TAX_REPORT],
+  },
+  // Passwords (decisions §44): a stored hash at its own cost, new ones at the operator's, no weak ones taken.
+  {
+    id: 'password-checked-at-server-cost',
+    file: `${D}accounts/panel-secrets.ts`,
+    find: "const actual = await derive(password, Buffer.from(salt, 'base64url'), options);",
+    replace: "const actual = await derive(password, Buffer.from(salt, 'base64url'), own);",
+    tests: [PASSWORDS],
+  },
+  {
+    id: 'password-unknown-account-answered-at-once',
+    file: `${D}accounts/panel-secrets.ts`,
+    find: 'await derive(password, randomBytes(16), own);',
+    replace: '',
+    tests: [PASSWORDS],
+  },
+  {
+    id: 'password-cost-not-taken',
+    file: `${D}accounts/panel-secrets.ts`,
+    find: 'const own: ScryptOptions = { N: 2 ** cost, r: R, p: P };',
+    replace: 'const own: ScryptOptions = { N: 2 ** PASSWORD_COSTS.standard, r: R, p: P };',
+    tests: [PASSWORDS],
+  },
+  {
+    id: 'password-weak-stored-cost-taken',
+    file: `${D}accounts/panel-secrets.ts`,
+    find: 'log2 < PASSWORD_COSTS.min ||',
+    replace: 'log2 < 1 ||',
+    tests: [PASSWORDS],
+  },
+  {
+    id: 'password-cost-range-unchecked',
+    file: 'src/config.ts',
+    find: 'if (cost < min || cost > max)',
+    replace: 'if (cost < 1)',
+    tests: [U_CONFIG],
   },
   // The operator's console (issue 34): who gets in, for how long, what a form needs, which statement.
   {

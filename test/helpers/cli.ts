@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TEST_PASSWORD_HASH_COST } from './test-settings.ts';
 
 /** The `opentill` command: `node bin/opentill.js ...` in a child process, or its entry in this one. */
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -16,7 +17,7 @@ export interface CliResult {
 
 /** This process's environment with `env` over it, less DATABASE_URL and RATES_FILE unless `env` sets them. */
 function commandEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
+  const merged: NodeJS.ProcessEnv = { PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST, ...process.env, ...env };
   for (const name of ['DATABASE_URL', 'RATES_FILE']) if (!(name in env)) delete merged[name];
   return merged;
 }

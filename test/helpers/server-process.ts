@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TEST_PASSWORD_HASH_COST } from './test-settings.ts';
 
 /**
  * `opentill serve` as an operator runs it: a child process on a free port with a data directory of
@@ -50,6 +51,7 @@ export class ServerProcess {
       OPENTILL_DATA_DIR: dataDir,
       OPENTILL_SECRET: SERVER_SECRET,
       LOG_LEVEL: 'info',
+      PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST,
       ...options.env,
     };
     this.child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, 'serve', ...(options.args ?? [])], {

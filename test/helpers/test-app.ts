@@ -14,6 +14,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { createServices, type ServiceOverrides, type Wiring } from '../../src/services.ts';
 import { freshDatabase, type StoreKind } from '../../support/databases.ts';
 import type { Database } from '../../src/store/database.ts';
+import { TEST_PASSWORD_HASH_COST } from './test-settings.ts';
 
 /**
  * A real server on a real database, listening on a free port of 127.0.0.1. Tests speak HTTP to
@@ -99,6 +100,7 @@ export async function startTestApp(
     CHECKOUT_SESSIONS_PER_PRODUCT: '100000',
     CHECKOUT_QUOTES_PER_ADDRESS: '100000',
     CHECKOUT_QUOTES_PER_PRODUCT: '100000',
+    PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST,
     ...options.env,
   });
   const services = createServices(config, {

@@ -157,3 +157,21 @@ describe('what only config.ts reads from the environment', () => {
     assert.equal(load({ OPENTILL_CLUSTER_WORKER: '0' }).clusterWorker, false);
   });
 });
+
+describe('PASSWORD_HASH_COST', () => {
+  test("unset, new passwords cost scrypt's 2^15; 10 to 17 are taken", () => {
+    assert.equal(load({}).passwordHashCost, 15);
+    assert.equal(load({ PASSWORD_HASH_COST: '10' }).passwordHashCost, 10);
+    assert.equal(load({ PASSWORD_HASH_COST: '17' }).passwordHashCost, 17);
+  });
+
+  test('a cost outside 10 to 17, or not a whole number, is refused at start, naming the range', () => {
+    for (const value of ['9', '18', '0', '-15', '15.5', 'high'])
+      assert.throws(
+        () => load({ PASSWORD_HASH_COST: value }),
+        (err: Error) => /PASSWORD_HASH_COST/.test(err.message),
+        value,
+      );
+    assert.throws(() => load({ PASSWORD_HASH_COST: '9' }), /10 to 17/);
+  });
+});

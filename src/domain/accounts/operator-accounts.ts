@@ -4,7 +4,7 @@ import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { OperatorUser, Store } from '../ports.ts';
 import { requireEmail } from '../validation.ts';
-import { hashPassword, passwordMatches, sessionHash } from './panel-secrets.ts';
+import { sessionHash, type PasswordHasher } from './panel-secrets.ts';
 
 /**
  * The operator's console (docs/decisions.md §26): logins of whoever runs this server, kept apart from
@@ -23,17 +23,14 @@ export interface OperatorSession {
   expiresAt: string;
 }
 
-/** A hash to compare against when the e-mail is unknown, so both answers take the same time. */
-const NOBODY = hashPassword(randomBytes(16).toString('hex'));
-
 /** 24 random characters from an alphabet without look-alikes: about 139 bits, to be copied once. */
 function generatedPassword(): string {
   const alphabet = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
   return [...randomBytes(24)].map((b) => alphabet[b % alphabet.length]).join('');
 }
 
-export function operatorAccountService(deps: { store: Store; clock: Clock }) {
-  const { store, clock } = deps;
+export function operatorAccountService(deps: { store: Store; clock: Clock; passwords: PasswordHasher }) {
+  const { store, clock, passwords } = deps;
   return {
     /** A new login with a generated password, answered once; INVALID_STATE when the e-mail has one. */
     async create(email: string): Promise<{ user: OperatorUser; password: string }> {
@@ -41,7 +38,7 @@ export function operatorAccountService(deps: { store: Store; clock: Clock }) {
       const user: OperatorUser = {
         id: newId('operator'),
         email: requireEmail(email).toLowerCase(),
-        passwordHash: await hashPassword(password),
+        passwordHash: await passwords.hash(password),
         createdAt: clock.now().toISOString(),
       };
       if (!(await store.operators.insertUser(user)))
@@ -57,7 +54,7 @@ export function operatorAccountService(deps: { store: Store; clock: Clock }) {
       const user = await store.operators.findUserByEmail(requireEmail(email));
       if (!user) throw new AppError('NOT_FOUND', `No operator signs in as ${email.trim()}.`);
       const password = generatedPassword();
-      await store.operators.resetPassword(user.id, await hashPassword(password));
+      await store.operators.resetPassword(user.id, await passwords.hash(password));
       return { user, password };
     },
 
@@ -65,7 +62,7 @@ export function operatorAccountService(deps: { store: Store; clock: Clock }) {
 
     async signIn(input: { email?: string | undefined; password?: string | undefined }): Promise<{ cookie: string }> {
       const user = input.email ? await store.operators.findUserByEmail(input.email.trim()) : undefined;
-      const ok = await passwordMatches(input.password ?? '', user?.passwordHash ?? (await NOBODY));
+      const ok = await passwords.matches(input.password ?? '', user?.passwordHash);
       if (!user || !ok) throw new AppError('UNAUTHORIZED', 'The e-mail or the password is wrong.');
       const cookie = randomBytes(32).toString('base64url');
       const now = clock.now();

@@ -5,13 +5,13 @@ import { AppError, invalidInput } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Vendor } from '../model.ts';
 import type { PanelInviteService } from './panel-invites.ts';
-import { hashPassword, passwordMatches, sessionHash } from './panel-secrets.ts';
+import { sessionHash, type PasswordHasher } from './panel-secrets.ts';
 import type { PanelUser, Store } from '../ports.ts';
 import { requireEmail } from '../validation.ts';
 
 /**
  * Vendor panel accounts: sign-up creates a vendor and its first user; passwords are hashed with
- * scrypt (N=2^15, r=8, p=1) and a random salt; a session is a random 256-bit value the browser keeps
+ * scrypt and a random salt (panel-secrets.ts); a session is a random 256-bit value the browser keeps
  * in a cookie and the store keeps only as a SHA-256, with its own anti-forgery token.
  *
  * Who may sign up is the operator's choice (PANEL_SIGNUP, docs/decisions.md §19): nobody (`closed`,
@@ -29,9 +29,6 @@ export interface PanelSession {
   idHash: string;
   expiresAt: string;
 }
-
-/** A hash to compare against when the e-mail is unknown, so both answers take the same time. */
-const NOBODY = hashPassword(randomBytes(16).toString('hex'));
 
 /** PANEL_SIGNUP: who may make a vendor account in the panel. */
 export type PanelSignUpMode = 'closed' | 'invite' | 'open';
@@ -57,6 +54,7 @@ export interface PanelAccountDeps {
   store: Store;
   clock: Clock;
   signUp: PanelSignUpMode;
+  passwords: PasswordHasher;
   /** A new vendor, checked, not stored (the catalog's). */
   newVendor: (input: NewVendor) => Vendor;
   invitations: Pick<PanelInviteService, 'checkSignUp'>;
@@ -107,7 +105,7 @@ async function invitedAccount(
   if (invitation.status !== 'valid') throw used();
   const password = checkedPassword(input.password);
   const vendor = deps.newVendor({ name: input.company ?? '', email: invitation.email, productionEnabled: true });
-  const user = await createAccount(deps, vendor, await hashPassword(password));
+  const user = await createAccount(deps, vendor, await deps.passwords.hash(password));
   if (!user) throw used();
   return user;
 }
@@ -151,7 +149,7 @@ export function panelAccountService(deps: PanelAccountDeps) {
       const email = requireEmail(input.email ?? '');
       const password = checkedPassword(input.password);
       const known = await deps.store.panel.findUserByEmail(email);
-      const passwordHash = await hashPassword(password);
+      const passwordHash = await deps.passwords.hash(password);
       const silent = () => ({ cookie: randomBytes(32).toString('base64url') });
       if (known) return silent();
       const user = await createAccount(
@@ -164,7 +162,7 @@ export function panelAccountService(deps: PanelAccountDeps) {
 
     async signIn(input: { email?: string | undefined; password?: string | undefined }) {
       const user = input.email ? await deps.store.panel.findUserByEmail(input.email.trim()) : undefined;
-      const ok = await passwordMatches(input.password ?? '', user?.passwordHash ?? (await NOBODY));
+      const ok = await deps.passwords.matches(input.password ?? '', user?.passwordHash);
       if (!user || !ok) throw new AppError('UNAUTHORIZED', 'The e-mail or the password is wrong.');
       return startSession(user);
     },

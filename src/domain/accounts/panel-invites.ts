@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { Clock } from '../clock.ts';
 import { AppError, invalidInput, invalidState, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { hashPassword } from './panel-secrets.ts';
+import type { PasswordHasher } from './panel-secrets.ts';
 import type { PanelUser, Store } from '../ports.ts';
 import { requireEmail } from '../validation.ts';
 
@@ -26,7 +26,7 @@ export type InviteCheck =
 export type SignUpInviteCheck =
   { status: 'valid'; email: string; expiresAt: string } | { status: 'invalid' | 'expired' | 'used' };
 
-type InviteDeps = { store: Store; clock: Clock; secret: string };
+type InviteDeps = { store: Store; clock: Clock; secret: string; passwords: PasswordHasher };
 
 /** Claims signed with the server secret under a key per purpose: `body.signature`, both base64url. */
 function tokenSigner(secret: string) {
@@ -88,7 +88,7 @@ async function setLogin(
   expectedState?: string,
 ): Promise<void> {
   if (password.length < 10 || password.length > 200) throw invalidInput('Choose a password of 10 to 200 characters.');
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await deps.passwords.hash(password);
   await deps.store.transaction(async (repos) => {
     const user = await repos.panel.findUserByVendor(vendorId);
     if (expectedState !== undefined && stateOf(user) !== expectedState)
