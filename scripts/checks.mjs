@@ -1,10 +1,11 @@
-// `npm test`'s checks beside the tests: the type check, ESLint and Prettier's check, all three at once
+// `npm test`'s checks beside the tests: the type check, ESLint, oxlint's type-aware rules and Prettier's check, all at once
 // (each alone leaves a core idle much of its time). Each one's output is printed whole when it ends;
 // the checks fail if any does. `npm run typecheck` and `npm run lint` run them one by one.
 // The type check is TypeScript 7's native compiler (the package alias typescript-7): the same checks in
 // a quarter of the time. TypeScript 5.9 stays beside it for typescript-eslint (which has no TS 7 API
-// yet) and for the build; both install a `tsc` binary, so each is called by its path.
-// OPENTILL_CHECKS_NICE=1 (scripts/test.mjs --checks): at the lowest priority, it and the three checks it
+// yet) and for the build; both install a `tsc` binary, so each is called by its path. The type-aware lint
+// rules are oxlint's (.oxlintrc.json), run by tsgolint on TypeScript 7 too.
+// OPENTILL_CHECKS_NICE=1 (scripts/test.mjs --checks): at the lowest priority, it and the checks it
 // starts take only the CPU the tests leave idle.
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
@@ -14,6 +15,7 @@ if (process.env.OPENTILL_CHECKS_NICE === '1') setPriority(19);
 const CHECKS = [
   ['type check', 'node_modules/typescript-7/bin/tsc', ['--noEmit', '-p', '.']],
   ['ESLint', 'eslint', ['.']],
+  ['oxlint', 'oxlint', ['--type-aware']],
   ['Prettier', 'prettier', ['--check', '.']],
 ];
 
