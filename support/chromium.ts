@@ -62,6 +62,13 @@ export const SCREEN_SIZES = [
  */
 const AXE = `${readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')};axe.configure({ allowedOrigins: ['<same_origin>'] });`;
 
+/**
+ * What each scan runs: every rule but `region`, whose only check is of moderate impact, so it can never
+ * be among the serious and critical findings reported, and which walks the whole page: a fifth of a
+ * scan of the checkout (104 -> 82 ms).
+ */
+const AXE_OPTIONS = { rules: { region: { enabled: false } } };
+
 type AxeWindow = Window & {
   axe: {
     utils: {
@@ -89,13 +96,13 @@ async function partialsIn(frame: Frame, context: unknown, top: boolean): Promise
   await frame.evaluate(AXE);
   const inner = await frame.evaluate((c) => (window as unknown as AxeWindow).axe.utils.getFrameContexts(c), context);
   const own = frame.evaluate(
-    ([c, keep]) =>
-      (window as unknown as AxeWindow).axe.runPartial(c, {}).then((result) => {
+    ([c, keep, options]) =>
+      (window as unknown as AxeWindow).axe.runPartial(c, options).then((result) => {
         if (!keep) return JSON.stringify(result);
         (window as unknown as AxeWindow).opentillAxePartial = result;
         return '';
       }),
-    [context, top] as const,
+    [context, top, AXE_OPTIONS] as const,
   );
   // Awaited below, after the frames inside: until then, a failure must not count as unhandled.
   own.catch(() => undefined);
@@ -129,13 +136,16 @@ export async function seriousViolations(page: Page, options: { exclude?: string[
   // The processor's frames are its own to make accessible (and here a stand-in of them): leave them out by selector.
   const context = { include: [], exclude: options.exclude ?? [] };
   const [, ...frames] = await partialsIn(page.mainFrame(), context, true);
-  return page.evaluate(async (frames) => {
-    const w = window as unknown as AxeWindow;
-    const partials = [w.opentillAxePartial, ...frames.map((f) => (f === null ? null : JSON.parse(f)))];
-    delete w.opentillAxePartial;
-    const { violations } = await w.axe.finishRun(partials, {});
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }, frames);
+  return page.evaluate(
+    async ([frames, options]) => {
+      const w = window as unknown as AxeWindow;
+      const partials = [w.opentillAxePartial, ...frames.map((f) => (f === null ? null : JSON.parse(f)))];
+      delete w.opentillAxePartial;
+      const { violations } = await w.axe.finishRun(partials, options);
+      return violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    },
+    [frames, AXE_OPTIONS] as const,
+  );
 }
