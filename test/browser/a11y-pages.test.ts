@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * An axe-core scan, in Chromium at desktop and phone sizes, of the pages the other browser tests
@@ -50,7 +51,7 @@ describe('accessibility of the remaining pages in Chromium (axe-core)', () => {
     // An archived product (docs/decisions.md §28): its checkout says it is no longer sold.
     const retired = await v.product({ type: 'ONETIME', name: 'Acme Legacy', prices: [{ currency: 'USD', value: 9 }] });
     retiredId = (await t.services.catalog.archiveProduct(v.scope(), retired.id)).id;
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   after(async () => {
     await browser?.close();

@@ -3,8 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The admin tool inside an iframe of the vendor's own site, in a real Chromium: it loads and works
@@ -42,7 +43,7 @@ describe('admin tool in an iframe in Chromium', () => {
     const product = await v.product({ type: 'ONETIME', name: 'Acme Pro', prices: [{ currency: 'USD', value: 30 }] });
     paidId = await v.buy(product.id, { email: 'hana@example.com' });
     await v.buy(product.id, { email: 'ivan@example.com' });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
 
   after(async () => {

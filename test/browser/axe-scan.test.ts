@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchChromium, seriousViolations } from '../../support/chromium.ts';
+import { seriousViolations } from '../../support/chromium.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The scan every page test relies on (support/chromium.ts): it must find what axe-core finds in the
@@ -27,7 +28,7 @@ before(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  browser = await launchChromium();
+  browser = await sharedChromium();
 });
 after(async () => {
   await browser?.close();

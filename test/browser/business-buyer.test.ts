@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort } from '../../support/chromium.ts';
 import { pdfText } from '../helpers/pdf-text.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * A business buyer from Germany buys from a French seller on the hosted checkout, in Chromium:
@@ -43,7 +44,7 @@ describe('a business buyer from another EU country pays with reverse charge (Chr
         ],
       })
     ).id;
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   after(async () => {
     await browser?.close();

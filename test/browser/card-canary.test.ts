@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import type { Browser } from 'playwright-core';
-import { ARTIFACTS, launchChromium } from '../../support/chromium.ts';
+import { ARTIFACTS } from '../../support/chromium.ts';
 import { cli, parseJson, succeeded } from '../helpers/cli.ts';
 import { startRecordingProxy } from '../helpers/recording-proxy.ts';
 import { freePort, logLines, SERVER_SECRET, ServerProcess, within } from '../helpers/server-process.ts';
 import { startStripeStandIn } from '../helpers/stripe-standin/index.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The card-number canary (issue 13): `opentill serve` as an operator runs it (a child process on a
@@ -177,7 +178,7 @@ describe('card-number canary', () => {
     assert.ok(server.stdout.includes(`listening on ${proxy.url} `), server.stdout);
 
     // The customer, in Chromium: opentill only through the proxy.
-    const browser: Browser = await launchChromium();
+    const browser: Browser = await sharedChromium();
     cleanup.push(() => browser.close());
     const page = await browser.newPage({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
     const elsewhere = new Set<string>();

@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { unconfiguredGateway } from '../../src/gateways/unconfigured-gateway.ts';
-import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The closed shop (docs/decisions.md §29), in Chromium at desktop and phone size: production with no
@@ -44,7 +45,7 @@ describe('the production checkout while payments are off, in Chromium', () => {
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     vendor = { server, origin: `http://localhost:${(server.address() as AddressInfo).port}` };
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
 
   /** A page in a context of its own (axe opens pages beside it). */

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
-import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort } from '../../support/chromium.ts';
 import { faultGateway } from '../helpers/fault-gateway.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The payment network loses its answer while a customer pays on the hosted checkout: the page says
@@ -28,7 +29,7 @@ describe('the hosted checkout while a payment is being confirmed, in Chromium', 
     faults.use(sandboxGateway(t.services.database.kysely));
     v = await t.newVendor('Acme Software');
     productId = (await v.product({ type: 'ONETIME', name: 'Acme Pro', prices: [{ currency: 'USD', value: 20 }] })).id;
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   after(async () => {
     await browser?.close();

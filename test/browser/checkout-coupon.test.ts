@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * A lasting coupon at the checkout, in Chromium (docs/decisions.md §38): its words under the price, in
@@ -36,7 +37,7 @@ describe('a lasting coupon at the checkout, in Chromium', () => {
       duration: 'repeating',
       durationPeriods: 3,
     });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   after(async () => {
     await browser?.close();

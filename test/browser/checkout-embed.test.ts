@@ -3,8 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Frame, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The checkout in the overlay of a vendor's page, in a real Chromium, with three other origins
@@ -68,7 +69,7 @@ describe('the embedded checkout in Chromium, among other origins', () => {
       (url) =>
         `<!doctype html><title>Not the vendor</title>${RECORDER}<h1>Somebody else's site</h1><iframe id="checkout" src="${(url.searchParams.get('src') ?? '').replace(/"/g, '&quot;')}" style="width:100%;height:600px"></iframe>`,
     );
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
 
   after(async () => {

@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { stripeGateway } from '../../src/gateways/stripe-gateway.ts';
-import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort } from '../../support/chromium.ts';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin/index.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * Production, Stripe's Payment Element (the stand-in's Stripe.js and API on loopback) inside the
@@ -49,7 +50,7 @@ describe("the vendor page hears the production checkout with Stripe's Payment El
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     vendor = { server, origin: `http://localhost:${(server.address() as AddressInfo).port}` };
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
 
   after(async () => {

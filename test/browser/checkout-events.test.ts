@@ -3,8 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Frame, FrameLocator, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * After payment, in the browser (docs/decisions.md §29), in a real Chromium: a vendor's page on its own
@@ -76,7 +77,7 @@ describe('the client script tells the vendor page of the checkout, in Chromium',
       ${button('evil', 'data-ts-success-url="javascript:alert(document.domain)"')}
       <iframe id="chat" title="Chat" src="${hostile.origin}/" style="width:300px;height:100px"></iframe></body></html>`;
     });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
 
   after(async () => {

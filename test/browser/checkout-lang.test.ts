@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { monthlyTrial } from '../helpers/trial-product.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The checkout and its receipt in the buyer's language, in Chromium (docs/decisions.md §33): German,
@@ -45,7 +46,7 @@ describe("the checkout and receipt in the buyer's language, in Chromium", () => 
     t = await startTestApp('sqlite', { port, clock, env: { BASE_URL: `http://127.0.0.1:${port}` } });
     const v = await t.newVendor('Kiosk Software');
     productId = await monthlyTrial(v);
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
 
   after(async () => {

@@ -3,8 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * Seats in Chromium (docs/decisions.md §39): a vendor's button with `data-ts-quantity` opens the checkout
@@ -46,7 +47,7 @@ describe('seats at the checkout, in Chromium', () => {
     });
     await new Promise<void>((done) => shop.listen(0, '127.0.0.1', done));
     origin = `http://localhost:${(shop.address() as AddressInfo).port}`;
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
 
   after(async () => {

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { freshDatabase, storeKinds } from '../../support/databases.ts';
 import type { Database } from '../../src/store/database.ts';
 import { openPostgres } from '../../src/store/postgres-database.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * A buyer presses Pay while the database is away (issue 31), in Chromium at desktop and phone size: a
@@ -45,7 +46,7 @@ describe('the checkout while its database is away, in Chromium', { skip: !postgr
         ],
       })
     ).id;
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   after(async () => {
     await browser?.close();

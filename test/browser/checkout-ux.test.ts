@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
-import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { faultGateway } from '../helpers/fault-gateway.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The hosted checkout as a buyer uses it, in Chromium: the price follows the country, so Pay right
@@ -49,7 +50,7 @@ describe('checkout UX in Chromium', () => {
         prices: [{ currency: 'USD', value: 15 }],
       } as never)
     ).id;
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   after(async () => {
     await browser?.close();

@@ -3,8 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, launchChromium } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The client script in a real Chromium: a vendor's page on its own origin includes the sandbox
@@ -46,7 +47,7 @@ describe('client script and checkout in Chromium', () => {
     );
     await new Promise<void>((done) => vendorSite.listen(0, '127.0.0.1', done));
     siteUrl = `http://localhost:${(vendorSite.address() as AddressInfo).port}/`;
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
 
   after(async () => {

@@ -4,7 +4,8 @@ import type { Browser } from 'playwright-core';
 import { sampleView } from '../../src/domain/notifications/customer-email-model.ts';
 import { CUSTOMER_EMAIL_KINDS, type Vendor } from '../../src/domain/model.ts';
 import { composeEmail } from '../../src/mail/email-templates.ts';
-import { ARTIFACTS, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * Every customer e-mail as a mail client shows it (its HTML in Chromium, at desktop and phone width):
@@ -33,7 +34,7 @@ const vendor: Vendor = {
 describe('customer e-mails as a mail client renders them', () => {
   let browser: Browser;
   before(async () => {
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   after(() => browser?.close());
 

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { businessPurchase, signedUpInBrowser } from '../helpers/panel-world.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /** Where the shots go: OPENTILL_SHOTS (a reviewer's folder), else the test artifacts. */
 const SHOTS = process.env.OPENTILL_SHOTS ?? new URL('../../test-artifacts/', import.meta.url).pathname;
@@ -20,7 +21,7 @@ describe('licence pages in Chromium', () => {
   before(async () => {
     const port = await freePort();
     t = await startTestApp('sqlite', { port, env: { BASE_URL: `http://127.0.0.1:${port}`, PANEL_SIGNUP: 'open' } });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   after(async () => {
     await browser?.close();

@@ -5,9 +5,10 @@ import type { Browser } from 'playwright-core';
 import { fixedClock } from '../../src/domain/clock.ts';
 import type { ChargeResult, PaymentGateway } from '../../src/domain/payments/gateway.ts';
 import { stripeGateway } from '../../src/gateways/stripe-gateway.ts';
-import { ARTIFACTS, freePort, launchChromium, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, seriousViolations } from '../../support/chromium.ts';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin/index.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The management page in a real Chromium with production on Stripe (the stand-in's API and Stripe.js):
@@ -104,7 +105,7 @@ describe("management page with Stripe's element in Chromium", () => {
     const paid = (await t.services.checkout.status(scope(), formToken))!;
     assert.equal(paid.status, 'PAID');
     subscriptionId = (paid as Extract<typeof paid, { status: 'PAID' }>).transaction.id;
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
 
   after(async () => {

@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { pdfText } from '../helpers/pdf-text.ts';
-import { ARTIFACTS, freePort, launchChromium, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The customer's management page in a real Chromium: the customer opens the link from the vendor,
@@ -40,7 +41,7 @@ describe('customer management page in Chromium', () => {
     } as any);
     await v.buy(app.id, { email: 'greta@example.com', firstName: 'Greta', lastName: 'Berg', country: 'DE' });
     subscriptionId = await v.buy(plan.id, { email: 'greta@example.com', country: 'DE' });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
 
   after(async () => {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The operator's console in Chromium (issue 34, docs/decisions.md §26): signed in with a login from the
@@ -50,7 +51,7 @@ describe('the operator console in Chromium', () => {
       await t.services.payouts.create(acme.vendor.id, 'sandbox', new Date().toISOString().slice(0, 10))
     )[0]!.id;
     password = (await t.services.operators.create('ops@opentill.test')).password;
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   after(async () => {
     await browser?.close();

@@ -3,10 +3,11 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { CUSTOMER_EMAIL_KINDS } from '../../src/domain/model.ts';
 import { runWorkerOnce } from '../../src/worker.ts';
-import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { signedUpInBrowser } from '../helpers/panel-world.ts';
 import { startSmtpInbox, type SmtpInbox } from '../helpers/smtp-inbox.ts';
 import { startTestApp, TEST_CARD, type TestApp } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The panel's E-mails page in a real Chromium, with SMTP on a loopback server: the vendor saves a
@@ -32,7 +33,7 @@ describe('panel e-mails page in Chromium', () => {
         PANEL_SIGNUP: 'open',
       },
     });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
 
   after(async () => {

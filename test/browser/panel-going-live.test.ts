@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * Going live, in the panel (issue 35). The production panel says "Payments are off: <reason>" until the processor is configured (issue 35,
@@ -19,7 +20,7 @@ describe('the panel when going live: payments off until the processor is configu
   let browser: Browser;
   const apps: TestApp[] = [];
   before(async () => {
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   after(async () => {
     await browser?.close();

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The panel's Payouts page in Chromium (issue 34, docs/decisions.md §22): a vendor sees its balance and
@@ -42,7 +43,7 @@ describe('the panel: balance and payout statements in Chromium', () => {
     // A later sale: the balance shows it until the next statement.
     const later = await v.product({ type: 'ONETIME', name: 'Acme Add-on', prices: [{ currency: 'USD', value: 20 }] });
     await v.buy(later.id, { email: 'greta@example.com', country: 'US', region: 'OR' });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   after(async () => {
     await browser?.close();

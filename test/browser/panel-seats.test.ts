@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { signedUpInBrowser } from '../helpers/panel-world.ts';
 import { startTestApp, TEST_CARD, type TestApp } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The product form's Seats fieldset in Chromium (docs/decisions.md §39): a vendor makes a per-seat product
@@ -17,7 +18,7 @@ describe('the panel product form sells per seat, in Chromium', () => {
   let browser: Browser;
   before(async () => {
     t = await startTestApp('sqlite', { env: { PANEL_SIGNUP: 'open' } });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   after(async () => {
     await browser?.close();

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * What keeps a vendor's checkout closed, in Chromium (issue 34, docs/decisions.md §24): on production's
@@ -24,7 +25,7 @@ describe('the panel: the notices that say why the checkout is closed, in Chromiu
     productId = (await v.product({ type: 'ONETIME', name: 'Acme Pro' }, 'production')).id;
     const { token } = await t.services.panelInvites.issue(v.vendor.id);
     await t.services.panelInvites.accept(token, password);
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   after(async () => {
     await browser?.close();

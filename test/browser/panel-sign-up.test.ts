@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The pages of PANEL_SIGNUP in Chromium (docs/decisions.md §19), each at desktop (1280×800) and phone
@@ -18,7 +19,7 @@ describe('panel sign-up pages in Chromium', () => {
   before(async () => {
     for (const mode of ['closed', 'invite', 'open'] as const)
       apps[mode] = await startTestApp('sqlite', { env: { PANEL_SIGNUP: mode } });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   after(async () => {
     await browser?.close();

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
-import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The panel's webhooks in Chromium (docs/decisions.md §27): on Developers a vendor adds an endpoint and
@@ -23,7 +24,7 @@ describe('the panel: webhooks in Chromium', () => {
     t = await startTestApp('sqlite', { port, env: { BASE_URL: `http://127.0.0.1:${port}` } });
     v = await t.newVendor('Acme Software');
     receiver = await startReceiver();
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const { token } = await t.services.panelInvites.issue(v.vendor.id);
     await t.services.panelInvites.accept(token, 'a long enough passphrase');
   });

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import type { Scope } from '../../src/domain/model.ts';
 import { startTestApp, TEST_CARD, type TestApp } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * Refunding part of a payment in a real Chromium, in the vendor panel and in the admin tool: the vendor
@@ -19,7 +20,7 @@ describe('partial refunds in Chromium', () => {
   before(async () => {
     const port = await freePort();
     t = await startTestApp('sqlite', { port, env: { BASE_URL: `http://127.0.0.1:${port}`, PANEL_SIGNUP: 'open' } });
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const signedUp = await t.services.panel.signUp({
       company: 'Acme Software',
       email: 'owner@acme.test',

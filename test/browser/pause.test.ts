@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { freePort, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { businessPurchase, signedUpInBrowser } from '../helpers/panel-world.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * Pausing in a real Chromium (docs/decisions.md §41): the vendor pauses from the transaction page and
@@ -26,7 +27,7 @@ describe('pause and resume in Chromium', () => {
       clock,
       env: { BASE_URL: `http://127.0.0.1:${port}`, PANEL_SIGNUP: 'open' },
     });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   after(async () => {
     await browser?.close();

@@ -6,9 +6,10 @@ import { isPayment } from '../../src/domain/payments/ledger.ts';
 import { stripeGateway } from '../../src/gateways/stripe-gateway.ts';
 import { setupStripe } from '../../src/gateways/stripe-setup.ts';
 import { html, sendPage } from '../../src/http/pages/layout.ts';
-import { ARTIFACTS, freePort, launchChromium, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, seriousViolations } from '../../support/chromium.ts';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin/index.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * Production checkout in a real Chromium with Stripe's Payment Element (the stand-in's Stripe.js and
@@ -64,7 +65,7 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
       name: 'Acme Team',
       prices: [{ currency: 'USD', value: 15 }],
     } as never);
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
 
   after(async () => {

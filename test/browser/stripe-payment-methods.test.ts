@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { paymentMethodLabel, translator } from '../../src/i18n/index.ts';
-import { ARTIFACTS, launchChromium, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, seriousViolations } from '../../support/chromium.ts';
 import { startStripeWorld, type StripeWorld } from '../helpers/stripe-world.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * More ways to pay in the browser (docs/decisions.md §37): the checkout's Payment Element, for a
@@ -32,7 +33,7 @@ describe('ways to pay in the Payment Element, in Chromium', () => {
         'production',
       )
     ).id;
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   after(async () => {
     await browser?.close();

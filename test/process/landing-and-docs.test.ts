@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, launchChromium } from '../../support/chromium.ts';
+import { ARTIFACTS } from '../../support/chromium.ts';
 import { freePort, ServerProcess, within } from '../helpers/server-process.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * `/` and `/docs` of a real `opentill serve`, over HTTP and in Chromium at desktop and phone size:
@@ -51,7 +52,7 @@ describe('landing page and API reference', () => {
       env: { OPENTILL_DEMO: 'false', OPENTILL_WORKER: 'false' },
     });
     await within(server.started(), 'the start');
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
 
   after(async () => {

@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page, Request } from 'playwright-core';
 import type Stripe from 'stripe';
-import { ARTIFACTS, launchChromium } from '../../support/chromium.ts';
+import { ARTIFACTS } from '../../support/chromium.ts';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin/index.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The stand-in Stripe.js in Chromium: a shop page on its own origin mounts the Payment Element, collects
@@ -97,7 +98,7 @@ describe('Stripe stand-in: Stripe.js and the Payment Element in Chromium', () =>
     });
     await new Promise<void>((done) => shop.listen(0, '127.0.0.1', done));
     shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/`;
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
 
   after(async () => {

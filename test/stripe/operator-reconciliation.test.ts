@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { ARTIFACTS, launchChromium, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
 import { formBrowser } from '../helpers/form-browser.ts';
 import { startStripeWorld, type StripeWorld } from '../helpers/stripe-world.ts';
 import { storeKinds } from '../helpers/test-app.ts';
+import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
  * The console's Reconciliation page (issue 34 items 1 and 4, docs/decisions.md §25, §26) over the Stripe
@@ -73,7 +74,7 @@ for (const kind of await storeKinds()) {
 
 /** The page with a difference on it, axe-clean, shot at desktop and phone size (test-artifacts/operator-reconciliation-*.png). */
 async function lookAt(url: string, password: string, days: string) {
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   try {
     for (const [size, viewport] of SCREEN_SIZES) {
       const context = await browser.newContext({ viewport });
