@@ -15,7 +15,7 @@ export interface CliResult {
   stderr: string;
 }
 
-/** This process's environment with `env` over it, less DATABASE_URL and RATES_FILE unless `env` sets them. */
+/** This process's environment with `env` over it (the tests' password cost below both), less DATABASE_URL and RATES_FILE unless `env` sets them. */
 function commandEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const merged: NodeJS.ProcessEnv = { PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST, ...process.env, ...env };
   for (const name of ['DATABASE_URL', 'RATES_FILE']) if (!(name in env)) delete merged[name];
