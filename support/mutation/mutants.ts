@@ -1178,6 +1178,14 @@ export const mutants: Mutant[] = [
     replace: ';',
     tests: [TAX_REPORT],
   },
+  // Route schemas compiled at first use (src/http/schema-compilers.ts): a failed check must still refuse.
+  {
+    id: 'lazy-validator-loses-its-errors',
+    file: 'src/http/schema-compilers.ts',
+    find: 'errors: { get: () => compiled?.errors },',
+    replace: 'errors: { get: () => undefined },',
+    tests: ['test/api/bad-input.test.ts'],
+  },
   // Passwords (decisions §44): a stored hash at its own cost, new ones at the operator's, no weak ones taken.
   {
     id: 'password-checked-at-server-cost',
