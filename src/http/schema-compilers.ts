@@ -26,7 +26,7 @@ const contentOf = (schema: object) => {
 
 /** A compiler factory whose functions are kept by the compiler's options and the schema's content (and `part`). */
 function kept(factory: Build, part: (route: Route) => string): Build {
-  const byCompiler = new Map<string, Map<string, unknown>>();
+  const byCompiler = new Map<string, Map<string, Compiled>>();
   return (externalSchemas, options) => {
     const build = factory(externalSchemas, options);
     const compiler = JSON.stringify([externalSchemas, options]);
@@ -34,12 +34,9 @@ function kept(factory: Build, part: (route: Route) => string): Build {
     if (!built) byCompiler.set(compiler, (built = new Map()));
     return (route) => {
       const key = `${part(route)}\0${contentOf(route.schema)}`;
-      if (!built.has(key))
-        built.set(
-          key,
-          atFirstUse(() => build(route)),
-        );
-      return built.get(key);
+      let compiled = built.get(key);
+      if (compiled === undefined) built.set(key, (compiled = atFirstUse(() => build(route))));
+      return compiled;
     };
   };
 }
