@@ -10,8 +10,9 @@ import { startTestApp, storeKinds, type TestApp } from '../helpers/test-app.ts';
  * An SMTP server that accepts connections and never answers (issue 31), between the worker and a real
  * SMTP server on loopback: a TCP proxy that holds every connection. E-mails go out from a loop of
  * their own, each with a deadline, so a sandbox clock move renews its subscriptions as fast as with
- * no SMTP at all (within 1.5 times that, measured in the same run); once the server answers again,
- * every e-mail the renewals and purchases queued is sent, each once.
+ * no SMTP at all (within 1.5 times that, measured in the same run), and queues their e-mails. What
+ * happens once the server answers again (each queued e-mail sent once) is
+ * test/emails/hung-smtp-recovery.test.ts: it times nothing, so it does not hold the machine alone.
  */
 const SUBSCRIBERS = 40;
 const DAYS = 30;
@@ -38,7 +39,7 @@ async function renewals(t: TestApp) {
 for (const kind of await storeKinds()) {
   describe(`an SMTP server that hangs (${kind})`, () => {
     test(
-      'renewals take no longer than with no SMTP (x1.5), and every e-mail is sent once when the server answers again',
+      'renewals take no longer than with no SMTP (x1.5), and queue their e-mails',
       { timeout: 120_000 },
       async (tc) => {
         const quiet = await startTestApp(kind);
@@ -67,10 +68,7 @@ for (const kind of await storeKinds()) {
             ratio <= 1.5,
             `renewals with a hung SMTP server took x${ratio.toFixed(2)} the time they take with no SMTP`,
           );
-          const queued = await hung.services.database.kysely
-            .selectFrom('customer_emails')
-            .select(['id', 'status'])
-            .execute();
+          const queued = await hung.services.database.kysely.selectFrom('customer_emails').select('id').execute();
           assert.equal(
             queued.length,
             SUBSCRIBERS * (DAYS + 1),
@@ -80,23 +78,6 @@ for (const kind of await storeKinds()) {
             proxy.connections > 0 && inbox.messages.length === 0,
             'the worker tried the hung server, and nothing went through it',
           );
-
-          proxy.restore().catch(() => undefined);
-          const restoredAt = performance.now();
-          for (let i = 0; ; i++) {
-            const unsent = await hung.services.database.kysely
-              .selectFrom('customer_emails')
-              .select('id')
-              .where('status', '!=', 'SENT')
-              .execute();
-            if (unsent.length === 0) break;
-            assert.ok(i < 1_200, `every e-mail sent once the server answers (${unsent.length} left)`);
-            await sleep(50);
-          }
-          tc.diagnostic(`sent ${queued.length} in ${Math.round(performance.now() - restoredAt)} ms`);
-          const ids = inbox.messages.map((m) => m.messageId);
-          assert.equal(ids.length, queued.length, 'as many messages arrived as were queued');
-          assert.equal(new Set(ids).size, ids.length, 'none arrived twice');
         } finally {
           for (const w of workers) await w.stop();
           await hung.close();
