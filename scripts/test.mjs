@@ -6,13 +6,15 @@
 // one at a time, the files that measure time: a p99, a catch-up bound, a ratio of two runs. Prints the
 // wall time of each round, and how many cores it kept busy (from /proc/stat, where there is one).
 //
-//   node scripts/test.mjs [--quick] [--checks] [file or folder ...]
+//   node scripts/test.mjs [--quick] [--checks] [--screenshots] [file or folder ...]
 //
 // --checks (`npm test`): the type check, ESLint and Prettier (scripts/checks.mjs) run beside the first
 // two rounds at the lowest priority, filling the cores those leave idle; their account is printed when
 // they end, the time-measuring round waits for them, and the run fails if they do. Run before the tests,
 // they had kept 1.64 of 2 cores busy for 42 s.
 // --quick: unit and API tests on SQLite only (the edit loop, `npm run test:quick`).
+// --screenshots: the page tests write their screenshots to test-artifacts/ (`npm run screenshots`); without
+// it they take none (OPENTILL_SCREENSHOTS=0, support/chromium.ts), as no test reads them.
 // --weigh: after the run, writes each file's time to scripts/test-weights.json, which
 // shares the first round's files fairly (run it on the whole suite when files have come or changed).
 // TEST_CONCURRENCY sets how many processes share the first round (default: twice the cores, since most
@@ -55,6 +57,7 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const withChecks = args.includes('--checks');
 const weigh = args.includes('--weigh');
+const screenshots = args.includes('--screenshots');
 const roots = args.filter((a) => !a.startsWith('--'));
 
 function testFiles(path) {
@@ -80,6 +83,7 @@ const env = {
   ...process.env,
   NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'opentill-test-compile-cache'),
   ...(quick ? { OPENTILL_TEST_STORES: 'sqlite' } : {}),
+  OPENTILL_SCREENSHOTS: screenshots ? '1' : '0',
 };
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -198,7 +198,7 @@ describe('accessibility of the remaining pages in Chromium (axe-core)', () => {
           await open(page);
           assert.equal(last, status, `${name}: HTTP status`);
           assert.match((await page.locator('h1').first().textContent()) ?? '', heading);
-          await page.screenshot({ path: `${ARTIFACTS}a11y-${name}-${size}.png`, fullPage: true });
+          await screenshot(page, `${ARTIFACTS}a11y-${name}-${size}.png`, { fullPage: true });
           assert.deepEqual(await seriousViolations(page), [], name);
         } finally {
           await context.close();

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { ARTIFACTS, freePort } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, screenshot } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -61,7 +61,7 @@ describe('admin tool in an iframe in Chromium', () => {
     const admin = page.frameLocator('#admin');
     assert.equal(await admin.locator('h1').textContent(), 'Transactions');
     assert.equal(await admin.locator('[data-testid="row"]').count(), 2);
-    await page.screenshot({ path: `${ARTIFACTS}admin-in-iframe.png` });
+    await screenshot(page, `${ARTIFACTS}admin-in-iframe.png`);
     const field = (await admin.locator('#q').boundingBox())!;
     const button = (await admin.locator('button[type="submit"]').first().boundingBox())!;
     assert.deepEqual(
@@ -77,7 +77,7 @@ describe('admin tool in an iframe in Chromium', () => {
     await admin.locator('[data-testid="refund"]').click();
     await admin.locator('[role="status"]').waitFor();
     assert.equal(await admin.locator('[data-testid="status"]').textContent(), 'Refunded');
-    await page.screenshot({ path: `${ARTIFACTS}admin-refunded.png` });
+    await screenshot(page, `${ARTIFACTS}admin-refunded.png`);
     assert.equal((await t.services.store.transactions.find(v.scope(), paidId))?.status, 'TRANSACTION_STATUS_REFUNDED');
     await page.close();
   });
@@ -97,7 +97,7 @@ describe('admin tool in an iframe in Chromium', () => {
     const frame = page.frames().find((f) => f !== page.mainFrame())!;
     const text = await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '');
     assert.doesNotMatch(text, /Transactions|hana@example\.com/);
-    await page.screenshot({ path: `${ARTIFACTS}admin-refused-in-foreign-iframe.png` });
+    await screenshot(page, `${ARTIFACTS}admin-refused-in-foreign-iframe.png`);
     await page.close();
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, screenshot } from '../../support/chromium.ts';
 import { pdfText } from '../helpers/pdf-text.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
@@ -78,7 +78,7 @@ describe('a business buyer from another EU country pays with reverse charge (Chr
       assert.equal(await page.locator('#vatId').getAttribute('aria-invalid'), null, 'a valid ID is not marked');
       assert.equal(await page.locator('#pay').textContent(), 'Pay €100.00');
       assert.equal(await page.locator('input[name="expectedTotal"]').inputValue(), '10000');
-      await page.screenshot({ path: `${ARTIFACTS}business-buyer-checkout-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}business-buyer-checkout-${size}.png`, { fullPage: true });
 
       const email = `buyer-${size}@mueller.example`;
       await page.locator('#email').fill(email);
@@ -93,7 +93,7 @@ describe('a business buyer from another EU country pays with reverse charge (Chr
       assert.match(receipt, /DE123456789/);
       assert.match(receipt, /No VAT charged: reverse charge/);
       assert.ok(!statuses.some((s) => s >= 400), `no error answers: ${statuses.join(',')}`);
-      await page.screenshot({ path: `${ARTIFACTS}business-buyer-receipt-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}business-buyer-receipt-${size}.png`, { fullPage: true });
 
       // The receipt's invoice link, fetched as the browser resolves it.
       const href = await page.locator('[data-testid="invoice"]').evaluate((a) => (a as HTMLAnchorElement).href);

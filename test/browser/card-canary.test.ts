@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import type { Browser } from 'playwright-core';
-import { ARTIFACTS } from '../../support/chromium.ts';
+import { ARTIFACTS, screenshot } from '../../support/chromium.ts';
 import { cli, parseJson, succeeded } from '../helpers/cli.ts';
 import { startRecordingProxy } from '../helpers/recording-proxy.ts';
 import { freePort, logLines, SERVER_SECRET, ServerProcess, within } from '../helpers/server-process.ts';
@@ -200,7 +200,7 @@ describe('card-number canary', () => {
     await page.locator('#receipt').waitFor();
     assert.match((await page.locator('#receipt').textContent())!, /Payment of \$49\.00 received/);
     const transactionId = (await page.locator('[data-testid="transaction-id"]').textContent())!;
-    await page.screenshot({ path: `${ARTIFACTS}card-canary-receipt.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}card-canary-receipt.png`, { fullPage: true });
     await browser.close();
     assert.deepEqual(
       [...elsewhere],

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { unconfiguredGateway } from '../../src/gateways/unconfigured-gateway.ts';
-import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -69,7 +69,7 @@ describe('the production checkout while payments are off, in Chromium', () => {
       assert.match(text, /Acme Software[^]*Acme Pro[^]*Nothing has been charged/);
       assert.doesNotMatch(text, /STRIPE|processor|operator|configur/i, 'no operator jargon');
       assert.deepEqual(await seriousViolations(page), []);
-      await page.screenshot({ path: `${ARTIFACTS}checkout-closed-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}checkout-closed-${size}.png`, { fullPage: true });
       await page.context().close();
     });
 
@@ -81,7 +81,7 @@ describe('the production checkout while payments are off, in Chromium', () => {
       await checkout.locator('#closed').waitFor();
       assert.equal(await checkout.locator('h1').textContent(), 'This shop is not taking payments yet');
       assert.deepEqual(await seriousViolations(page), []);
-      await page.screenshot({ path: `${ARTIFACTS}checkout-closed-overlay-${size}.png` });
+      await screenshot(page, `${ARTIFACTS}checkout-closed-overlay-${size}.png`);
       await checkout.locator('#close').click();
       await page.locator('iframe[title="Checkout"]').waitFor({ state: 'detached' });
       assert.deepEqual(await page.evaluate(() => (window as unknown as { heard: string[] }).heard), [
@@ -102,7 +102,7 @@ describe('the production checkout while payments are off, in Chromium', () => {
       const framed = page.frameLocator('iframe[title="Framed"]');
       assert.equal(await framed.locator('h1').textContent(), 'Product not found');
       assert.deepEqual(await seriousViolations(page), []);
-      await page.screenshot({ path: `${ARTIFACTS}checkout-problem-overlay-${size}.png` });
+      await screenshot(page, `${ARTIFACTS}checkout-problem-overlay-${size}.png`);
       // Listened for only now: the page's load, axe and the screenshot may take long on a busy machine.
       const received = page.waitForEvent('console', { predicate: (m) => m.text() === 'close', timeout: 10_000 });
       await framed.locator('#close').click();

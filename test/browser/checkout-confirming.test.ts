@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
-import { ARTIFACTS, freePort } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, screenshot } from '../../support/chromium.ts';
 import { faultGateway } from '../helpers/fault-gateway.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
@@ -51,10 +51,10 @@ describe('the hosted checkout while a payment is being confirmed, in Chromium', 
       faults.arm('lost-answer');
       await page.locator('#pay').click();
       await page.getByRole('heading', { name: 'Confirming your payment' }).waitFor();
-      await page.screenshot({ path: `${ARTIFACTS}checkout-confirming-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}checkout-confirming-${size}.png`, { fullPage: true });
       // The page refreshes itself and asks again: the network now answers with the charge it made.
       await page.getByText('received', { exact: false }).waitFor({ timeout: 15_000 });
-      await page.screenshot({ path: `${ARTIFACTS}checkout-confirmed-receipt-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}checkout-confirmed-receipt-${size}.png`, { fullPage: true });
       const listed = (await v.api(`/v1/transactions/${encodeURIComponent(email)}`)).json as unknown[];
       assert.equal(listed.length, 1, 'one purchase');
       await page.close();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -68,7 +68,7 @@ describe('a lasting coupon at the checkout, in Chromium', () => {
           () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
         );
         assert.ok(overflow <= 0, `${locale} ${size}: nothing wider than the screen (${overflow}px)`);
-        if (SHOTS) await page.screenshot({ path: `${SHOTS}/coupons-checkout-${locale}-${size}.png`, fullPage: true });
+        if (SHOTS) await screenshot(page, `${SHOTS}/coupons-checkout-${locale}-${size}.png`, { fullPage: true });
         assert.deepEqual(await seriousViolations(page), [], `${locale} ${size}: no serious or critical violation`);
       }
     }

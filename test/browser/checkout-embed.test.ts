@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Frame, Page } from 'playwright-core';
-import { ARTIFACTS, freePort } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, screenshot } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -110,7 +110,7 @@ describe('the embedded checkout in Chromium, among other origins', () => {
     await checkout.locator('#cardNumber').fill('4242 4242 4242 4242');
     await checkout.locator('#cardExpiry').fill('12/34');
     await checkout.locator('#cardCvc').fill('123');
-    await page.screenshot({ path: `${ARTIFACTS}checkout-embedded-desktop.png` });
+    await screenshot(page, `${ARTIFACTS}checkout-embedded-desktop.png`);
     await checkout.locator('#pay').click();
     await checkout.locator('#receipt').waitFor();
     await page.waitForFunction(() =>
@@ -147,7 +147,7 @@ describe('the embedded checkout in Chromium, among other origins', () => {
     assert.equal(overflow, 0);
     const box = (await page.locator('iframe[title="Checkout"]').boundingBox())!;
     assert.deepEqual([box.width, box.height], [375, 740]);
-    await page.screenshot({ path: `${ARTIFACTS}checkout-embedded-phone.png` });
+    await screenshot(page, `${ARTIFACTS}checkout-embedded-phone.png`);
     await page.close();
   });
 
@@ -173,7 +173,7 @@ describe('the embedded checkout in Chromium, among other origins', () => {
       await framed.evaluate(() => document.body?.innerText ?? '').catch(() => ''),
       /Acme Pro|Card number/,
     );
-    await page.screenshot({ path: `${ARTIFACTS}checkout-refused-in-foreign-frame.png` });
+    await screenshot(page, `${ARTIFACTS}checkout-refused-in-foreign-frame.png`);
     await page.close();
   });
 

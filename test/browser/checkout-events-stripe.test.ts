@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { stripeGateway } from '../../src/gateways/stripe-gateway.ts';
-import { ARTIFACTS, freePort } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, screenshot } from '../../support/chromium.ts';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin/index.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
@@ -82,7 +82,7 @@ describe("the vendor page hears the production checkout with Stripe's Payment El
       ['checkout.failed', null, 'DECLINED'],
     ]);
     assert.equal(new URL(page.url()).pathname, '/', 'a declined card is not followed to the success URL');
-    await page.screenshot({ path: `${ARTIFACTS}checkout-events-element-declined-desktop.png` });
+    await screenshot(page, `${ARTIFACTS}checkout-events-element-declined-desktop.png`);
 
     await element.getByLabel('Card number').fill('4242 4242 4242 4242');
     await checkout.locator('#pay').click();

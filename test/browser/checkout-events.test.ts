@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Frame, FrameLocator, Page } from 'playwright-core';
-import { ARTIFACTS, freePort } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, screenshot } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -190,7 +190,7 @@ describe('the client script tells the vendor page of the checkout, in Chromium',
     await page.waitForTimeout(300);
     assert.equal(new URL(page.url()).pathname, '/shop', 'a failed payment is not followed to the success URL');
     assert.deepEqual(await heardIn(page), [...OPENED(), ...heardBoth('checkout.failed', null, 'DECLINED')]);
-    await page.screenshot({ path: `${ARTIFACTS}checkout-events-declined-desktop.png` });
+    await screenshot(page, `${ARTIFACTS}checkout-events-declined-desktop.png`);
 
     await pay(checkout, '4242 4242 4242 4242');
     await page.waitForURL((url) => url.pathname === '/thanks');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { monthlyTrial } from '../helpers/trial-product.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
@@ -88,7 +88,7 @@ describe("the checkout and receipt in the buyer's language, in Chromium", () => 
           ),
         );
         assert.equal(amount! < label!, dir === 'rtl', `${name}: label at ${label}, amount at ${amount}`);
-        await page.screenshot({ path: `${ARTIFACTS}checkout-lang-${locale}-${name}.png`, fullPage: true });
+        await screenshot(page, `${ARTIFACTS}checkout-lang-${locale}-${name}.png`, { fullPage: true });
       });
       assert.equal(await page.locator('h1').textContent(), thanks);
       await page.context().close();
@@ -101,7 +101,7 @@ describe("the checkout and receipt in the buyer's language, in Chromium", () => 
       await buy(page, 'en-XA', async (name) => {
         assert.match((await page.locator('h1').textContent()) as string, /./);
         assert.deepEqual(await overflowing(page), [], `${name} at ${size}`);
-        await page.screenshot({ path: `${ARTIFACTS}checkout-lang-pseudo-${name}-${size}.png`, fullPage: true });
+        await screenshot(page, `${ARTIFACTS}checkout-lang-pseudo-${name}-${size}.png`, { fullPage: true });
       });
       await page.context().close();
     });

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -108,11 +108,11 @@ describe('seats at the checkout, in Chromium', () => {
       const page = await context.newPage();
       await page.goto(`${t.url}/sandbox/payment/product/${productId}?country=US&quantity=12`);
       assert.deepEqual(await seriousViolations(page), []);
-      await page.screenshot({ path: `${SHOTS}seats-checkout-${size}.png`, fullPage: true });
+      await screenshot(page, `${SHOTS}seats-checkout-${size}.png`, { fullPage: true });
       // Out of range: the field marked, still axe-clean.
       await page.goto(`${t.url}/sandbox/payment/product/${productId}?country=US&quantity=99`);
       assert.deepEqual(await seriousViolations(page), []);
-      await page.screenshot({ path: `${SHOTS}seats-checkout-invalid-${size}.png`, fullPage: true });
+      await screenshot(page, `${SHOTS}seats-checkout-invalid-${size}.png`, { fullPage: true });
       await context.close();
     });
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { freshDatabase, storeKinds } from '../../support/databases.ts';
 import type { Database } from '../../src/store/database.ts';
 import { openPostgres } from '../../src/store/postgres-database.ts';
@@ -80,7 +80,7 @@ describe('the checkout while its database is away, in Chromium', { skip: !postgr
         assert.equal((await refused).status(), 503);
         assert.equal(await page.locator('h1').textContent(), 'Temporarily unavailable');
         assert.match((await page.locator('[role="alert"]').textContent()) ?? '', /nothing was charged/);
-        await page.screenshot({ path: `${ARTIFACTS}checkout-unavailable-${size}.png`, fullPage: true });
+        await screenshot(page, `${ARTIFACTS}checkout-unavailable-${size}.png`, { fullPage: true });
         assert.deepEqual(await seriousViolations(page), []);
 
         await proxy.restore();
@@ -93,7 +93,7 @@ describe('the checkout while its database is away, in Chromium', { skip: !postgr
           (await page.locator('.alert.bad').textContent()) ?? '',
           /Enter your card again to pay: nothing has been charged yet/,
         );
-        await page.screenshot({ path: `${ARTIFACTS}checkout-unavailable-again-${size}.png`, fullPage: true });
+        await screenshot(page, `${ARTIFACTS}checkout-unavailable-again-${size}.png`, { fullPage: true });
         assert.deepEqual(await seriousViolations(page), []);
 
         await fillCard(page);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { sandboxGateway } from '../../src/gateways/sandbox-gateway.ts';
-import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { faultGateway } from '../helpers/fault-gateway.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
@@ -99,7 +99,7 @@ describe('checkout UX in Chromium', () => {
       assert.match((await page.locator('#receipt').textContent())!, /€53\.55/);
       assert.equal(await page.locator('[data-testid="sandbox-badge"]').count(), 1, 'the receipt says it was a test');
       assert.ok(!statuses.some((s) => s >= 400), `no error answers: ${statuses.join(',')}`);
-      await page.screenshot({ path: `${ARTIFACTS}checkout-ux-receipt-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}checkout-ux-receipt-${size}.png`, { fullPage: true });
       assert.deepEqual(await seriousViolations(page), [], 'receipt');
       const listed = (await v.api(`/v1/transactions/${encodeURIComponent(email)}`)).json as {
         currency: string;
@@ -120,7 +120,7 @@ describe('checkout UX in Chromium', () => {
       assert.match((await page.locator('#price').textContent())!, /VAT \(19%\)/);
       assert.equal(await page.locator('#pay').textContent(), 'Pay €53.55');
       assert.equal(await page.locator('input[name="expectedTotal"]').inputValue(), '5355');
-      await page.screenshot({ path: `${ARTIFACTS}checkout-ux-germany-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}checkout-ux-germany-${size}.png`, { fullPage: true });
       assert.deepEqual(await seriousViolations(page), [], 'checkout');
       await page.close();
     });
@@ -141,7 +141,7 @@ describe('checkout UX in Chromium', () => {
         assert.ok((await page.locator(`#${describedBy}`).textContent())!.length > 10, `${id} has a message`);
       }
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'email');
-      await page.screenshot({ path: `${ARTIFACTS}checkout-ux-invalid-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}checkout-ux-invalid-${size}.png`, { fullPage: true });
       assert.deepEqual(await seriousViolations(page), [], 'checkout with errors');
       // Fixed, the marks go and the payment goes through.
       await page.locator('#email').fill(`fixed-${size}@example.com`);
@@ -163,7 +163,7 @@ describe('checkout UX in Chromium', () => {
         /^Then \$15\.00 every month from \w+ \d{1,2}, \d{4}\.$/,
       );
       assert.equal(await page.locator('#pay').textContent(), 'Start free trial');
-      await page.screenshot({ path: `${ARTIFACTS}checkout-ux-trial-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}checkout-ux-trial-${size}.png`, { fullPage: true });
       assert.deepEqual(await seriousViolations(page), [], 'trial checkout');
       await page.close();
     });
@@ -206,7 +206,7 @@ describe('checkout UX in Chromium', () => {
       for (let id = 0; id <= last; id++) window.clearTimeout(id);
     });
     assert.deepEqual(await seriousViolations(page), [], 'pending page');
-    await page.screenshot({ path: `${ARTIFACTS}checkout-ux-pending-desktop.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}checkout-ux-pending-desktop.png`, { fullPage: true });
     await page.close();
   });
 });

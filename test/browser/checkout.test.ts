@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, screenshot } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -95,11 +95,11 @@ describe('client script and checkout in Chromium', () => {
     await frame.locator('#cardNumber').fill('4242 4242 4242 4242');
     await frame.locator('#cardExpiry').fill('12/34');
     await frame.locator('#cardCvc').fill('123');
-    await page.screenshot({ path: `${ARTIFACTS}checkout-overlay.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}checkout-overlay.png`, { fullPage: true });
     await frame.locator('#pay').click();
     await frame.locator('#receipt').waitFor();
     assert.match((await frame.locator('#receipt').textContent())!, /€22\.02/);
-    await page.screenshot({ path: `${ARTIFACTS}checkout-receipt.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}checkout-receipt.png`, { fullPage: true });
 
     const listed = await v.api('/v1/transactions/browser%40example.com');
     assert.equal(listed.json.length, 1);
@@ -150,7 +150,7 @@ describe('client script and checkout in Chromium', () => {
         .map((el) => el.id),
     );
     assert.deepEqual(unlabelled, []);
-    await page.screenshot({ path: `${ARTIFACTS}checkout-phone.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}checkout-phone.png`, { fullPage: true });
     await page.close();
   });
 
@@ -167,7 +167,7 @@ describe('client script and checkout in Chromium', () => {
     await frame.locator('#pay').click();
     await frame.locator('#error').waitFor();
     assert.match((await frame.locator('#error').textContent())!, /declined/i);
-    await page.screenshot({ path: `${ARTIFACTS}checkout-declined.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}checkout-declined.png`, { fullPage: true });
     assert.deepEqual((await v.api('/v1/transactions/declined-browser%40example.com')).json, []);
     await page.close();
   });

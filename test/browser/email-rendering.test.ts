@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { sampleView } from '../../src/domain/notifications/customer-email-model.ts';
 import { CUSTOMER_EMAIL_KINDS, type Vendor } from '../../src/domain/model.ts';
 import { composeEmail } from '../../src/mail/email-templates.ts';
-import { ARTIFACTS, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
 /**
@@ -59,7 +59,7 @@ describe('customer e-mails as a mail client renders them', () => {
           for (const href of hrefs)
             assert.ok(email.text.includes(href.replace(/^mailto:/, '')), `${href} is in the plain text too`);
           assert.deepEqual(await seriousViolations(page), []);
-          await page.screenshot({ path: `${ARTIFACTS}email-${kind.toLowerCase()}-${size}.png`, fullPage: true });
+          await screenshot(page, `${ARTIFACTS}email-${kind.toLowerCase()}-${size}.png`, { fullPage: true });
         } finally {
           await context.close();
         }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { businessPurchase, signedUpInBrowser } from '../helpers/panel-world.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
@@ -57,11 +57,11 @@ describe('licence pages in Chromium', () => {
       await page.setViewportSize(viewport);
       await page.goto(`${t.url}/panel/transactions/${bought.id}?env=sandbox`);
       assert.equal(await page.locator('[data-testid="instance"]').count(), 2);
-      await page.screenshot({ path: `${SHOTS}licences-panel-${size}.png`, fullPage: true });
+      await screenshot(page, `${SHOTS}licences-panel-${size}.png`, { fullPage: true });
       await fits(page, `transaction with a licence (${size})`);
       await page.goto(`${t.url}/panel/products?env=sandbox`);
       await page.locator('details:has([data-testid="activation-limit"]) > summary').first().click();
-      await page.screenshot({ path: `${SHOTS}licences-product-form-${size}.png`, fullPage: true });
+      await screenshot(page, `${SHOTS}licences-product-form-${size}.png`, { fullPage: true });
       await fits(page, `product form (${size})`);
     }
 
@@ -71,14 +71,14 @@ describe('licence pages in Chromium', () => {
       await page.setViewportSize(viewport);
       await page.goto(local);
       assert.equal(await page.locator('[data-testid="instance"]').count(), 2);
-      await page.screenshot({ path: `${SHOTS}licences-manage-${size}.png`, fullPage: true });
+      await screenshot(page, `${SHOTS}licences-manage-${size}.png`, { fullPage: true });
       await fits(page, `management page with activations (${size})`);
     }
     await page.locator('[data-testid="free-instance"]').first().click();
     await page.waitForURL(/done=instance-freed/);
     assert.equal(await page.locator('[data-testid="instance"]').count(), 1);
     assert.match((await page.locator('[role="status"]').textContent()) ?? '', /activation is removed/);
-    await page.screenshot({ path: `${SHOTS}licences-manage-freed-phone.png`, fullPage: true });
+    await screenshot(page, `${SHOTS}licences-manage-freed-phone.png`, { fullPage: true });
     await fits(page, 'management page after freeing');
 
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -86,7 +86,7 @@ describe('licence pages in Chromium', () => {
     await page.click('[data-testid="reissue-licence"]');
     await page.waitForURL(/done=licence-reissued/);
     assert.notEqual(await page.locator('[data-testid="licence"]').textContent(), bought.licence);
-    await page.screenshot({ path: `${SHOTS}licences-panel-reissued-desktop.png`, fullPage: true });
+    await screenshot(page, `${SHOTS}licences-panel-reissued-desktop.png`, { fullPage: true });
     await fits(page, 'transaction after reissue');
     await context.close();
   });

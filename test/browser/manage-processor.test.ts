@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { fixedClock } from '../../src/domain/clock.ts';
 import type { ChargeResult, PaymentGateway } from '../../src/domain/payments/gateway.ts';
 import { stripeGateway } from '../../src/gateways/stripe-gateway.ts';
-import { ARTIFACTS, freePort, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin/index.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
@@ -141,7 +141,7 @@ describe("management page with Stripe's element in Chromium", () => {
     await card.getByLabel('Card number').fill('4000 0027 6000 3184');
     await card.getByLabel('Expiration date').fill('1234');
     await card.getByLabel('Security code').fill('123');
-    await page.screenshot({ path: `${ARTIFACTS}manage-card-element.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}manage-card-element.png`, { fullPage: true });
     assert.deepEqual(
       await seriousViolations(page, { exclude: ['iframe'] }),
       [],
@@ -170,13 +170,13 @@ describe("management page with Stripe's element in Chromium", () => {
     await page.goto(await manageUrl());
     const notice = item.locator('[data-testid="requires-action"]');
     assert.match((await notice.textContent())!, /Your bank asks you to confirm the payment of \$8\.00 for Acme Cloud/);
-    await page.screenshot({ path: `${ARTIFACTS}manage-requires-action-desktop.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}manage-requires-action-desktop.png`, { fullPage: true });
     const phone = await (
       await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 }, isMobile: true })
     ).newPage();
     await phone.goto(page.url());
     await phone.locator('[data-testid="confirm-payment"]:not([disabled])').waitFor();
-    await phone.screenshot({ path: `${ARTIFACTS}manage-requires-action-phone.png`, fullPage: true });
+    await screenshot(phone, `${ARTIFACTS}manage-requires-action-phone.png`, { fullPage: true });
     assert.deepEqual(await seriousViolations(phone), [], 'management page asking for authentication, phone');
     await phone.context().close();
     // Without JavaScript the buttons that need the processor's script do nothing (the page says why: see test/api/manage-processor.test.ts).
@@ -193,7 +193,7 @@ describe("management page with Stripe's element in Chromium", () => {
     await page.waitForURL(/done=authenticated/);
     assert.match((await page.locator('[role="status"]').textContent())!, /Thank you: the payment is confirmed/);
     assert.equal(await page.locator('[data-testid="requires-action"]').count(), 0);
-    await page.screenshot({ path: `${ARTIFACTS}manage-payment-confirmed.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}manage-payment-confirmed.png`, { fullPage: true });
     assert.deepEqual(await seriousViolations(page, { exclude: ['iframe'] }), [], 'management page after the payment');
 
     const booked = await renewals();

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { pdfText } from '../helpers/pdf-text.ts';
-import { ARTIFACTS, freePort, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -60,7 +60,7 @@ describe('customer management page in Chromium', () => {
     assert.equal(await page.locator('h1').textContent(), 'Your purchases');
     assert.equal(await page.locator('[data-testid="purchase"]').count(), 2);
     assert.match((await page.locator('[data-testid="licence"]').textContent())!, /^[0-9A-Z]{5}(-[0-9A-Z]{5}){4}$/);
-    await page.screenshot({ path: `${ARTIFACTS}manage-page.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}manage-page.png`, { fullPage: true });
 
     const plan = page.locator(`[data-id="${subscriptionId}"]`);
     await plan.locator('[data-testid="cancel"]').click();
@@ -75,7 +75,7 @@ describe('customer management page in Chromium', () => {
       /^Cancelled, active until \w+ \d{1,2}, \d{4}$/,
     );
     assert.equal(await plan.locator('[data-testid="cancel"]').count(), 0);
-    await page.screenshot({ path: `${ARTIFACTS}manage-cancelled.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}manage-cancelled.png`, { fullPage: true });
     const tx = await t.services.store.transactions.find(v.scope(), subscriptionId);
     assert.deepEqual(
       [tx?.status, tx?.whoCanceled, tx?.cancelReason],
@@ -119,7 +119,7 @@ describe('customer management page in Chromium', () => {
         );
         assert.deepEqual(await seriousViolations(page), [], path);
       }
-      await page.screenshot({ path: `${ARTIFACTS}manage-sign-in-ar.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}manage-sign-in-ar.png`, { fullPage: true });
     } finally {
       await context.close();
     }
@@ -131,7 +131,7 @@ describe('customer management page in Chromium', () => {
     const forged = await page.goto(url.slice(0, -3) + 'abc');
     assert.equal(forged?.status(), 404);
     assert.equal(await page.locator('h1').textContent(), 'This link is not valid');
-    await page.screenshot({ path: `${ARTIFACTS}manage-forged.png` });
+    await screenshot(page, `${ARTIFACTS}manage-forged.png`);
     await page.close();
   });
 });

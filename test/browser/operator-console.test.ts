@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -61,7 +61,7 @@ describe('the operator console in Chromium', () => {
   async function look(page: Page, name: string, size: string, heading: string) {
     assert.equal(await page.locator('h1').textContent(), heading, name);
     assert.deepEqual(await seriousViolations(page), [], `${name} (${size})`);
-    await page.screenshot({ path: `${ARTIFACTS}operator-${name}-${size}.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}operator-${name}-${size}.png`, { fullPage: true });
   }
 
   test('sign-in, vendors, a vendor, balances, payouts, a statement and a quarter’s returns, at desktop and phone size', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { signedUpInBrowser } from '../helpers/panel-world.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
@@ -82,7 +82,7 @@ describe('coupons in the vendor panel, in Chromium', () => {
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
       );
       assert.ok(overflow <= 0, `coupons (${size}): nothing wider than the screen (${overflow}px)`);
-      if (SHOTS) await page.screenshot({ path: `${SHOTS}/coupons-panel-${size}.png`, fullPage: true });
+      if (SHOTS) await screenshot(page, `${SHOTS}/coupons-panel-${size}.png`, { fullPage: true });
       assert.deepEqual(await seriousViolations(page), [], `coupons (${size}): no serious or critical violation`);
     }
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { businessPurchase, signedUpInBrowser } from '../helpers/panel-world.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
@@ -67,7 +67,7 @@ describe('panel detail pages in Chromium', () => {
       await page.goto(`${t.url}/panel?env=sandbox`);
       assert.equal(await page.locator('[data-testid="no-sales"]').isVisible(), true, `${size}: No sales yet`);
       await tabsWhole(page, `overview (${size})`, viewport.width);
-      await page.screenshot({ path: `${ARTIFACTS}panel-overview-empty-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}panel-overview-empty-${size}.png`, { fullPage: true });
       await fits(page, `empty overview (${size})`);
     }
 
@@ -87,12 +87,12 @@ describe('panel detail pages in Chromium', () => {
       assert.match(link, /\/sandbox\/manage\/\S+$/, `${size}: the management link copied`);
       assert.equal(await page.locator('[data-testid="copy-manage-link"]').textContent(), 'Copied');
       await tabsWhole(page, `transaction (${size})`, viewport.width);
-      await page.screenshot({ path: `${ARTIFACTS}panel-transaction-detail-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}panel-transaction-detail-${size}.png`, { fullPage: true });
       await fits(page, `transaction (${size})`);
 
       await page.goto(`${t.url}/panel/emails/preview/RECEIPT?env=sandbox`);
       // Taken as the issue's was, a full-page capture: the e-mail must still be laid out at its own width.
-      await page.screenshot({ path: `${ARTIFACTS}panel-email-preview-full-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}panel-email-preview-full-${size}.png`, { fullPage: true });
       const frame = (await page.locator('[data-testid="email-html"]').boundingBox())!;
       const card = await page
         .frameLocator('[data-testid="email-html"]')

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { CUSTOMER_EMAIL_KINDS } from '../../src/domain/model.ts';
 import { runWorkerOnce } from '../../src/worker.ts';
-import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { signedUpInBrowser } from '../helpers/panel-world.ts';
 import { startSmtpInbox, type SmtpInbox } from '../helpers/smtp-inbox.ts';
 import { startTestApp, TEST_CARD, type TestApp } from '../helpers/test-app.ts';
@@ -120,7 +120,7 @@ describe('panel e-mails page in Chromium', () => {
       assert.match((await failed.textContent())!, /gone@example\.com[\s\S]*Failed[\s\S]*No such mailbox/);
       assert.equal(await failed.locator('.why').isVisible(), true, `${size}: the reason is visible`);
       assert.equal(await page.locator('[data-testid="send-test"]').first().isVisible(), true);
-      await page.screenshot({ path: `${ARTIFACTS}panel-emails-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}panel-emails-${size}.png`, { fullPage: true });
       await fits(page, `e-mails (${size})`, viewport.width);
 
       await page.click('[data-kind="RECEIPT"] [data-testid="preview"]');
@@ -142,7 +142,7 @@ describe('panel e-mails page in Chromium', () => {
       );
       assert.match((await page.locator('[data-testid="email-text"]').textContent())!, /EXAMPLE-LICENCE-KEY/);
       // The frame has the page's origin, so a full-page capture lays it out with the page (docs/decisions.md §36).
-      await page.screenshot({ path: `${ARTIFACTS}panel-email-preview-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}panel-email-preview-${size}.png`, { fullPage: true });
       await fits(page, `preview (${size})`, viewport.width);
     }
     await context.close();

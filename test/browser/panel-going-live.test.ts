@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -63,7 +63,7 @@ describe('the panel when going live: payments off until the processor is configu
         );
         assert.equal(await page.locator('[data-testid="payments-events-off"]').count(), 0);
         assert.deepEqual(await seriousViolations(page), [], `overview (${size})`);
-        await page.screenshot({ path: `${ARTIFACTS}panel-payments-off-${size}.png`, fullPage: true });
+        await screenshot(page, `${ARTIFACTS}panel-payments-off-${size}.png`, { fullPage: true });
 
         await open(page, '/panel/products?env=production');
         assert.equal(await off.count(), 1, 'on every page of production');
@@ -88,7 +88,7 @@ describe('the panel when going live: payments off until the processor is configu
           /^Stripe's events are refused: STRIPE_WEBHOOK_SECRET is not set\. Payments go through, but a refund made or a dispute opened in Stripe's dashboard does not reach your transactions[^]*runs opentill stripe setup and sets the signing secret it prints\.$/,
         );
         assert.deepEqual(await seriousViolations(page), [], `overview (${size})`);
-        await page.screenshot({ path: `${ARTIFACTS}panel-payments-events-off-${size}.png`, fullPage: true });
+        await screenshot(page, `${ARTIFACTS}panel-payments-events-off-${size}.png`, { fullPage: true });
         await open(page, '/panel?env=sandbox');
         assert.equal(await page.locator('[data-testid^="payments-"]').count(), 0);
       } finally {
@@ -120,7 +120,7 @@ describe('the panel when going live: payments off until the processor is configu
         );
         assert.match((await page.locator('[data-testid="net-usd-basis"]').textContent())!, /netPriceInUSD/);
         assert.deepEqual(await seriousViolations(page), [], `overview (${size})`);
-        await page.screenshot({ path: `${ARTIFACTS}panel-usd-rates-${size}.png`, fullPage: true });
+        await screenshot(page, `${ARTIFACTS}panel-usd-rates-${size}.png`, { fullPage: true });
       } finally {
         await context.close();
       }

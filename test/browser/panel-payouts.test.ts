@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -69,14 +69,14 @@ describe('the panel: balance and payout statements in Chromium', () => {
       assert.match((await page.locator('[data-testid="balance-USD"]').textContent())!, /USD.*\$18\.50/);
       assert.equal(await page.locator('[data-testid="statement"]').count(), 1);
       assert.deepEqual(await seriousViolations(page), [], `payouts (${size})`);
-      await page.screenshot({ path: `${ARTIFACTS}panel-payouts-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}panel-payouts-${size}.png`, { fullPage: true });
 
       await page.click('[data-testid="statement"] a');
       assert.equal(await page.locator('h1').textContent(), 'Statement 1, USD');
       assert.equal(await page.locator('[data-testid="platform-fees"]').textContent(), '-$2.95');
       assert.equal(await page.locator('[data-testid="payable"]').textContent(), '$46.05');
       assert.deepEqual(await seriousViolations(page), [], `statement (${size})`);
-      await page.screenshot({ path: `${ARTIFACTS}panel-payouts-statement-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}panel-payouts-statement-${size}.png`, { fullPage: true });
       const csv = await page.evaluate(
         async (href) => (await fetch(href)).text(),
         (await page.locator('[data-testid="csv"]').getAttribute('href'))!,
@@ -120,5 +120,5 @@ async function lookAtTaxReturns(page: Page, size: string) {
   assert.equal(await page.locator('h1').textContent(), 'Tax returns');
   assert.equal(await page.locator('[data-testid="tax-row"]').count(), 1, 'Oregon: one US row');
   assert.deepEqual(await seriousViolations(page), [], `tax returns (${size})`);
-  await page.screenshot({ path: `${ARTIFACTS}panel-taxes-${size}.png`, fullPage: true });
+  await screenshot(page, `${ARTIFACTS}panel-taxes-${size}.png`, { fullPage: true });
 }

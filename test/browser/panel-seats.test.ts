@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { signedUpInBrowser } from '../helpers/panel-world.ts';
 import { startTestApp, TEST_CARD, type TestApp } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
@@ -40,10 +40,7 @@ describe('the panel product form sells per seat, in Chromium', () => {
     for (const [size, viewport] of SCREEN_SIZES) {
       await page.setViewportSize(viewport);
       assert.deepEqual(await seriousViolations(page), [], size);
-      await page
-        .locator('[data-testid="seats"]')
-        .first()
-        .screenshot({ path: `${SHOTS}seats-panel-${size}.png` });
+      await screenshot(page.locator('[data-testid="seats"]').first(), `${SHOTS}seats-panel-${size}.png`);
     }
     await page.click('text=Create the product');
     await page.locator('text=The product is created.').waitFor();
@@ -67,7 +64,7 @@ describe('the panel product form sells per seat, in Chromium', () => {
     for (const [size, viewport] of SCREEN_SIZES) {
       await page.setViewportSize(viewport);
       assert.deepEqual(await seriousViolations(page), [], size);
-      await page.screenshot({ path: `${SHOTS}seats-panel-subscription-${size}.png`, fullPage: true });
+      await screenshot(page, `${SHOTS}seats-panel-subscription-${size}.png`, { fullPage: true });
     }
     await context.close();
   });

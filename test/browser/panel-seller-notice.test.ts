@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -51,7 +51,7 @@ describe('the panel: the notices that say why the checkout is closed, in Chromiu
           /suspended[^]*card testing seen[^]*Renewals of your subscriptions are paused/,
         );
         assert.deepEqual(await seriousViolations(page), [], `overview (${size})`);
-        await page.screenshot({ path: `${ARTIFACTS}panel-seller-notice-${size}.png`, fullPage: true });
+        await screenshot(page, `${ARTIFACTS}panel-seller-notice-${size}.png`, { fullPage: true });
 
         await page.goto(`${t.url}/panel?env=sandbox`);
         assert.equal(
@@ -66,7 +66,7 @@ describe('the panel: the notices that say why the checkout is closed, in Chromiu
         assert.equal(res?.status(), 403);
         assert.equal(await closed.locator('h1').textContent(), 'This seller is not taking purchases');
         assert.deepEqual(await seriousViolations(closed), [], `checkout (${size})`);
-        await closed.screenshot({ path: `${ARTIFACTS}checkout-seller-closed-${size}.png`, fullPage: true });
+        await screenshot(closed, `${ARTIFACTS}checkout-seller-closed-${size}.png`, { fullPage: true });
 
         await t.services.catalog.resumeVendor(v.vendor.id);
         await closed.goto(`${t.url}/payment/product/${productId}`);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -39,7 +39,7 @@ describe('panel sign-up pages in Chromium', () => {
         [],
         `${name} (${size}): no serious or critical accessibility violation`,
       );
-      await page.screenshot({ path: `${ARTIFACTS}signup-${name}-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}signup-${name}-${size}.png`, { fullPage: true });
     }
   }
 

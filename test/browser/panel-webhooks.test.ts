@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
-import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
@@ -51,7 +51,7 @@ describe('the panel: webhooks in Chromium', () => {
       assert.equal(await page.locator('[data-testid="authorization"]').count(), 0, 'not shown as a credential');
       receiver.useSecret(secret);
       assert.deepEqual(await seriousViolations(page), [], `developers (${size})`);
-      await page.screenshot({ path: `${ARTIFACTS}panel-webhooks-developers-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}panel-webhooks-developers-${size}.png`, { fullPage: true });
       await page.reload();
       assert.equal(await page.locator('#new-webhook-secret').count(), 0, 'the secret is shown once');
 
@@ -72,7 +72,7 @@ describe('the panel: webhooks in Chromium', () => {
       assert.equal(await row.getAttribute('data-status'), 'DELIVERED');
       assert.match((await row.textContent())!, /transaction\.new/);
       assert.deepEqual(await seriousViolations(page), [], `log (${size})`);
-      await page.screenshot({ path: `${ARTIFACTS}panel-webhooks-log-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}panel-webhooks-log-${size}.png`, { fullPage: true });
       await row.locator('[data-testid="replay"]').click();
       assert.match((await page.locator('[role="status"]').first().textContent())!, /sent again/);
       await t.services.webhooks.runDue();

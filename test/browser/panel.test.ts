@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, TEST_CARD, type TestApp } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -99,7 +99,7 @@ describe('vendor panel in Chromium', () => {
     assert.equal(await page.inputValue('#amount'), '49.00');
     assert.equal((await page.locator('[data-testid="confirm"]').textContent())!, 'Refund');
     assert.equal((await t.services.store.entries.listForTransaction(bought[0]!)).length, 1, 'nothing refunded yet');
-    await page.screenshot({ path: `${ARTIFACTS}panel-refund-confirm-desktop.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}panel-refund-confirm-desktop.png`, { fullPage: true });
     await page.click('[data-testid="confirm"]');
     assert.match((await page.locator('[role="status"]').textContent())!, /Refunded\. Nothing is left to refund/);
     assert.equal((await t.services.store.entries.listForTransaction(bought[0]!)).length, 2);
@@ -137,7 +137,7 @@ describe('vendor panel in Chromium', () => {
           const search = (await page.locator('form[role="search"] button[type="submit"]').boundingBox())!;
           assert.equal(search.height, field.height, `${name} (${size}): the Search button is as tall as the fields`);
         }
-        await page.screenshot({ path: `${ARTIFACTS}panel-${name}-${size}.png`, fullPage: true });
+        await screenshot(page, `${ARTIFACTS}panel-${name}-${size}.png`, { fullPage: true });
         await accessible(page, `${name} (${size})`);
       }
     }

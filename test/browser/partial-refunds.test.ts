@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import type { Scope } from '../../src/domain/model.ts';
 import { startTestApp, TEST_CARD, type TestApp } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
@@ -55,7 +55,7 @@ describe('partial refunds in Chromium', () => {
     );
     assert.ok(overflow <= 0, `${name}: nothing wider than the screen (${overflow}px)`);
     assert.deepEqual(await seriousViolations(page), [], `${name}: no serious or critical accessibility violation`);
-    await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}${name}.png`, { fullPage: true });
   };
 
   for (const [size, viewport] of SCREEN_SIZES) {

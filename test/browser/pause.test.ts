@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { businessPurchase, signedUpInBrowser } from '../helpers/panel-world.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
@@ -45,7 +45,7 @@ describe('pause and resume in Chromium', () => {
       // The markup is the same at both sizes: axe reads it once; the layout is checked at each.
       if (axe && size === 'desktop')
         assert.deepEqual(await seriousViolations(page), [], `${name}: no serious axe finding`);
-      if (SHOTS) await page.screenshot({ path: `${SHOTS}/pause-${name}-${size}.png`, fullPage: true });
+      if (SHOTS) await screenshot(page, `${SHOTS}/pause-${name}-${size}.png`, { fullPage: true });
     }
   }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Scope } from '../../src/domain/model.ts';
-import { ARTIFACTS, freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { signedUpInBrowser } from '../helpers/panel-world.ts';
 import { pngImage } from '../helpers/product-image-bytes.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -31,7 +31,7 @@ describe('the panel product form and its checkout, in Chromium', () => {
   });
 
   const shot = (page: Page, name: string) =>
-    page.screenshot({ path: `${ARTIFACTS}product-form-${name}.png`, fullPage: true });
+    screenshot(page, `${ARTIFACTS}product-form-${name}.png`, { fullPage: true });
 
   test('a product created with a description, given an image by the upload, then shown in the form', async () => {
     const context = await browser.newContext({ viewport: SCREEN_SIZES[0][1], locale: 'en-US' });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { freePort, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { freePort, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -38,7 +38,7 @@ describe('seats on the management page in Chromium', () => {
       );
       assert.ok(overflow <= 0, `${name} (${size}): nothing wider than the screen (${overflow}px)`);
       if (size === 'desktop') assert.deepEqual(await seriousViolations(page), [], `${name}: no serious axe finding`);
-      if (SHOTS) await page.screenshot({ path: `${SHOTS}/seats2-${name}-${size}.png`, fullPage: true });
+      if (SHOTS) await screenshot(page, `${SHOTS}/seats2-${name}-${size}.png`, { fullPage: true });
     }
   }
 

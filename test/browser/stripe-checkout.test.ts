@@ -6,7 +6,7 @@ import { isPayment } from '../../src/domain/payments/ledger.ts';
 import { stripeGateway } from '../../src/gateways/stripe-gateway.ts';
 import { setupStripe } from '../../src/gateways/stripe-setup.ts';
 import { html, sendPage } from '../../src/http/pages/layout.ts';
-import { ARTIFACTS, freePort, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, freePort, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin/index.ts';
 import { startTestApp, type TestApp, type TestVendor } from '../helpers/test-app.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
@@ -176,7 +176,7 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
     await typeCard(page, '4242 4242 4242 4242');
     assert.equal(await element(page).getByLabel('Card number').inputValue(), '4242 4242 4242 4242');
     await assertLayout(page, 1280);
-    await page.screenshot({ path: `${ARTIFACTS}stripe-checkout-desktop.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}stripe-checkout-desktop.png`, { fullPage: true });
     assert.deepEqual(
       await seriousViolations(page, { exclude: ['#payment-element iframe'] }),
       [],
@@ -188,7 +188,7 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
     await open(phone, products.onetime, 'phone@example.com');
     await typeCard(phone, '4242424242424242');
     await assertLayout(phone, 390);
-    await phone.screenshot({ path: `${ARTIFACTS}stripe-checkout-phone.png`, fullPage: true });
+    await screenshot(phone, `${ARTIFACTS}stripe-checkout-phone.png`, { fullPage: true });
     assert.deepEqual(
       await seriousViolations(phone, { exclude: ['#payment-element iframe'] }),
       [],
@@ -200,7 +200,7 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
     await page.waitForURL(/\/confirm\//);
     const receipt = await receiptOf(page);
     assert.match(receipt.text, /Payment of \$49\.00 received/);
-    await page.screenshot({ path: `${ARTIFACTS}stripe-checkout-receipt.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}stripe-checkout-receipt.png`, { fullPage: true });
     assert.deepEqual(await seriousViolations(page), [], 'production receipt');
     assert.equal((await paymentsOf(receipt.id)).length, 1);
     const intents = (await s.client().paymentIntents.list({ limit: 100 })).data.filter((i) => i.status === 'succeeded');
@@ -219,7 +219,7 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
     await page.click('#pay');
     const challenge = page.frameLocator('iframe[title="3D Secure authentication"]');
     await challenge.getByRole('button', { name: 'Complete authentication' }).waitFor();
-    await page.screenshot({ path: `${ARTIFACTS}stripe-checkout-3ds.png`, fullPage: false });
+    await screenshot(page, `${ARTIFACTS}stripe-checkout-3ds.png`);
     await challenge.getByRole('button', { name: 'Complete authentication' }).click();
     await page.waitForURL(/\/confirm\//);
     const receipt = await receiptOf(page);
@@ -245,7 +245,7 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
     assert.match((await error.textContent())!, /declined/i);
     assert.equal(await page.locator('#pay').isEnabled(), true, 'the customer may try again');
     assert.match(page.url(), /\/payment\/product\/[^/]+$/, 'still on the form');
-    await page.screenshot({ path: `${ARTIFACTS}stripe-checkout-declined.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}stripe-checkout-declined.png`, { fullPage: true });
 
     await element(page).getByLabel('Card number').fill('4242 4242 4242 4242');
     await page.click('#pay');
@@ -280,7 +280,7 @@ describe("production checkout with Stripe's Payment Element in Chromium", () => 
     await page.waitForURL(/\/confirm\//);
     const receipt = await receiptOf(page);
     assert.match(receipt.text, /Your free trial has started/);
-    await page.screenshot({ path: `${ARTIFACTS}stripe-checkout-trial.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}stripe-checkout-trial.png`, { fullPage: true });
     assert.equal((await paymentsOf(receipt.id)).length, 0, 'nothing charged now');
     assert.equal(setups().length, before + 1, 'a SetupIntent, confirmed');
     const tx = (await t.services.store.transactions.find(v.scope('production'), receipt.id))!;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { paymentMethodLabel, translator } from '../../src/i18n/index.ts';
-import { ARTIFACTS, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { startStripeWorld, type StripeWorld } from '../helpers/stripe-world.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -70,7 +70,7 @@ describe('ways to pay in the Payment Element, in Chromium', () => {
     await frame.getByLabel('Full name').fill('Erika Mustermann');
     await frame.getByLabel('Email').fill('erika@example.com');
     await frame.getByLabel('IBAN').fill('DE89 3704 0044 0532 0130 00');
-    await page.screenshot({ path: `${ARTIFACTS}stripe-methods-sepa-de.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}stripe-methods-sepa-de.png`, { fullPage: true });
     await page.click('#pay');
     await page.waitForURL(/\/confirm\//);
     await page.locator('[data-testid="transaction-id"]').waitFor({ timeout: 15_000 });
@@ -97,7 +97,7 @@ describe('ways to pay in the Payment Element, in Chromium', () => {
       const tab = (await element(page).getByRole('tab', { name }).boundingBox())!;
       assert.ok(tab.x >= frame.x && tab.x + tab.width <= frame.x + frame.width + 1, `${name} is inside the element`);
     }
-    await page.screenshot({ path: `${ARTIFACTS}stripe-methods-phone-ar.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}stripe-methods-phone-ar.png`, { fullPage: true });
     assert.deepEqual(
       await seriousViolations(page, { exclude: ['#payment-element iframe'] }),
       [],

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS } from '../../support/chromium.ts';
+import { ARTIFACTS, screenshot } from '../../support/chromium.ts';
 import { freePort, ServerProcess, within } from '../helpers/server-process.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -109,7 +109,7 @@ describe('landing page and API reference', () => {
         await page.goto(`${server.url}/`);
         await page.getByRole('heading', { level: 1 }).waitFor();
         assert.equal(await page.getByRole('link', { name: /Vendor panel/ }).getAttribute('href'), '/panel');
-        await page.screenshot({ path: `${ARTIFACTS}landing-${size.name}.png`, fullPage: true });
+        await screenshot(page, `${ARTIFACTS}landing-${size.name}.png`, { fullPage: true });
         assert.deepEqual(await violations(), []);
 
         await page.goto(`${server.url}/docs`);
@@ -124,23 +124,23 @@ describe('landing page and API reference', () => {
             .getByRole('heading', { name: /A product's price for a customer/ })
             .first()
             .waitFor({ timeout: 20_000 });
-          await page.screenshot({ path: `${ARTIFACTS}docs-public-price-${size.name}.png` });
+          await screenshot(page, `${ARTIFACTS}docs-public-price-${size.name}.png`);
           await page.evaluate(() => window.scrollTo(0, 0));
         }
         await page.waitForTimeout(500);
-        await page.screenshot({ path: `${ARTIFACTS}docs-${size.name}.png` });
+        await screenshot(page, `${ARTIFACTS}docs-${size.name}.png`);
 
         // Opened from a sandbox link: the sandbox is the server chosen, with the credential it takes.
         await page.goto(`${server.url}/sandbox/docs`);
         assert.equal(new URL(page.url()).search, '?env=sandbox');
         await page.getByText('Sandbox: your sandbox credential').first().waitFor({ timeout: 20_000 });
         await page.waitForTimeout(500);
-        await page.screenshot({ path: `${ARTIFACTS}docs-sandbox-${size.name}.png` });
+        await screenshot(page, `${ARTIFACTS}docs-sandbox-${size.name}.png`);
         if (size.name === 'desktop') {
           await page.getByText('Create a product', { exact: true }).first().click();
           await page.getByRole('heading', { name: 'Create a product' }).first().waitFor({ timeout: 20_000 });
           await page.waitForTimeout(500);
-          await page.screenshot({ path: `${ARTIFACTS}docs-create-product-${size.name}.png` });
+          await screenshot(page, `${ARTIFACTS}docs-create-product-${size.name}.png`);
         }
         assert.deepEqual(await violations(), []);
         assert.deepEqual(problems, []);

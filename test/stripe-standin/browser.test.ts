@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page, Request } from 'playwright-core';
 import type Stripe from 'stripe';
-import { ARTIFACTS } from '../../support/chromium.ts';
+import { ARTIFACTS, screenshot } from '../../support/chromium.ts';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin/index.ts';
 import { sharedChromium } from '../helpers/shared-chromium.ts';
 
@@ -134,7 +134,7 @@ describe('Stripe stand-in: Stripe.js and the Payment Element in Chromium', () =>
     assert.equal(await card.getByLabel('Expiration date').inputValue(), '12 / 34');
     await card.getByLabel('Security code').fill('123');
     await page.waitForSelector('body[data-complete="true"]');
-    await page.screenshot({ path: `${ARTIFACTS}stripe-standin-payment-element.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}stripe-standin-payment-element.png`, { fullPage: true });
     await page.click('#pay');
     const paid = await result(page);
     assert.equal(paid.status, 'succeeded');
@@ -148,7 +148,7 @@ describe('Stripe stand-in: Stripe.js and the Payment Element in Chromium', () =>
     await page.click('#pay');
     const challenge = page.frameLocator('iframe[title="3D Secure authentication"]');
     await challenge.getByRole('button', { name: 'Complete authentication' }).waitFor();
-    await page.screenshot({ path: `${ARTIFACTS}stripe-standin-3ds.png`, fullPage: true });
+    await screenshot(page, `${ARTIFACTS}stripe-standin-3ds.png`, { fullPage: true });
     await challenge.getByRole('button', { name: 'Complete authentication' }).click();
     const authenticated = await result(page);
     assert.equal(authenticated.status, 'succeeded');

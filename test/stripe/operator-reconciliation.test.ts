@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fixedClock } from '../../src/domain/clock.ts';
-import { ARTIFACTS, SCREEN_SIZES, seriousViolations } from '../../support/chromium.ts';
+import { ARTIFACTS, SCREEN_SIZES, screenshot, seriousViolations } from '../../support/chromium.ts';
 import { formBrowser } from '../helpers/form-browser.ts';
 import { startStripeWorld, type StripeWorld } from '../helpers/stripe-world.ts';
 import { storeKinds } from '../helpers/test-app.ts';
@@ -86,7 +86,7 @@ async function lookAt(url: string, password: string, days: string) {
       await page.goto(`${url}${days}`);
       assert.equal(await page.locator('[data-testid="amount-differs"]').count(), 1);
       assert.deepEqual(await seriousViolations(page), [], `reconciliation (${size})`);
-      await page.screenshot({ path: `${ARTIFACTS}operator-reconciliation-${size}.png`, fullPage: true });
+      await screenshot(page, `${ARTIFACTS}operator-reconciliation-${size}.png`, { fullPage: true });
       await context.close();
     }
   } finally {
