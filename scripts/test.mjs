@@ -8,10 +8,11 @@
 //
 //   node scripts/test.mjs [--quick] [--checks] [--screenshots] [file or folder ...]
 //
-// --checks (`npm test`): the type check, ESLint and Prettier (scripts/checks.mjs) run beside the first
-// two rounds at the lowest priority, filling the cores those leave idle; their account is printed when
-// they end, the time-measuring round waits for them, and the run fails if they do. Run before the tests,
-// they had kept 1.64 of 2 cores busy for 42 s.
+// --checks (`npm test`): the type check, ESLint, oxlint and Prettier (scripts/checks.mjs) run at the lowest
+// priority from when the first of the first round's processes ends, filling the cores the end of that round
+// and the second round leave idle; their account is printed when they end, the time-measuring round waits
+// for them, and the run fails if they do. Started with the first round instead, they took it from 182 s to
+// 199-214 s (their 47 core-s were not all taken from idle cores), and the second round kept only 1.65 cores busy.
 // --quick: unit and API tests on SQLite only (the edit loop, `npm run test:quick`).
 // --screenshots: the page tests write their screenshots to test-artifacts/ (`npm run screenshots`); without
 // it they take none (OPENTILL_SCREENSHOTS=0, support/chromium.ts), as no test reads them.
@@ -135,6 +136,7 @@ async function shared(list, shares) {
         const log = join(logs, `share-${i}.log`);
         const begun = performance.now();
         const code = await nodeTest(share, ['--test-isolation=none'], log);
+        beginChecks();
         process.stdout.write(`\n[share ${i + 1}: ${share.length} files in ${seconds(performance.now() - begun)}]\n`);
         account(log, code);
         return code;
@@ -189,10 +191,16 @@ function startChecks() {
     });
   });
 }
-const checks = withChecks ? startChecks() : undefined;
+/** The checks' run, once begun (--checks). */
+/** @type {Promise<{ code: number, took: number }> | undefined} */
+let checks;
+const beginChecks = () => {
+  if (withChecks) checks ??= startChecks();
+};
 
 /** Waits for the checks (if they run) before the round that measures time, which needs the machine alone. */
 async function aloneAfterChecks() {
+  beginChecks();
   await checks;
   return isolated(alone, 1);
 }
@@ -226,10 +234,12 @@ for (const [list, run, what] of rounds) {
   const begun = performance.now();
   const busyBefore = busySeconds();
   if ((await run()) !== 0) failed = true;
+  beginChecks();
   const took = performance.now() - begun;
   said.push(`${what} in ${seconds(took)}${busy(busyBefore, took)}`);
 }
 let checked = '';
+beginChecks();
 if (checks) {
   const { code, took } = await checks;
   checked = ` The checks ${code === 0 ? 'passed' : 'FAILED'} beside the tests in ${seconds(took)}.`;
