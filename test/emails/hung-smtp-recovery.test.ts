@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startBillingWorker } from '../../src/worker.ts';
-import { startSmtpInbox } from '../helpers/smtp-inbox.ts';
-import { startTcpProxy } from '../helpers/tcp-proxy.ts';
-import { startTestApp, storeKinds } from '../helpers/test-app.ts';
+import { dailyRenewals, startHungSmtpApp } from '../helpers/hung-smtp.ts';
+import { storeKinds } from '../helpers/test-app.ts';
 
 /**
  * An SMTP server that hung while renewals and purchases queued their e-mails (a TCP proxy holding every
@@ -17,32 +15,13 @@ const DAYS = 10;
 for (const kind of await storeKinds()) {
   describe(`an SMTP server that answers again after hanging (${kind})`, () => {
     test('every e-mail queued meanwhile is sent, each once', { timeout: 120_000 }, async () => {
-      const inbox = await startSmtpInbox();
-      const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(inbox.url).port) });
-      const t = await startTestApp(kind, {
-        env: {
-          SMTP_URL: `smtp://127.0.0.1:${proxy.port}`,
-          SMTP_FROM: 'receipts@smtp.test',
-          SMTP_SANDBOX_TO: 'customers',
-        },
-        emails: { options: { sendDeadlineMs: 1_000, firstRetryMs: 200 } },
-      });
-      const worker = startBillingWorker(t.services, { intervalMs: 200, onError: (err) => assert.fail(err as Error) });
+      const hung = await startHungSmtpApp(kind);
+      const { app, inbox, proxy } = hung;
+      let worker: { stop(): Promise<void> } | undefined;
       try {
         proxy.hold();
-        const v = await t.newVendor();
-        const daily = await v.product({
-          type: 'SUBSCRIPTION',
-          chargeFrequency: 'DAILY',
-          prices: [{ currency: 'USD', value: 3 }],
-        });
-        for (let i = 0; i < SUBSCRIBERS; i++) await v.buy(daily.id, { email: `daily-${i}@smtp.test` });
-        await t.services.sandboxClock.advance(v.scope(), { seconds: DAYS * 86_400 });
-        for (let i = 0; !(await t.services.sandboxClock.read(v.scope())).billing.caughtUp; i++) {
-          assert.ok(i < 1_200, 'the renewals were billed');
-          await sleep(25);
-        }
-        const emails = t.services.database.kysely.selectFrom('customer_emails');
+        ({ worker } = await dailyRenewals(app, { subscribers: SUBSCRIBERS, days: DAYS }));
+        const emails = app.services.database.kysely.selectFrom('customer_emails');
         const queued = await emails.select('id').execute();
         assert.equal(queued.length, SUBSCRIBERS * (DAYS + 1), 'a receipt and a notice per renewal, queued');
         // The worker has tried the hung server (a send waits out its deadline) and nothing went through it.
@@ -63,10 +42,8 @@ for (const kind of await storeKinds()) {
         assert.equal(ids.length, queued.length, 'as many messages arrived as were queued');
         assert.equal(new Set(ids).size, ids.length, 'none arrived twice');
       } finally {
-        await worker.stop();
-        await t.close();
-        await proxy.close();
-        await inbox.close();
+        await worker?.stop();
+        await hung.close();
       }
     });
   });
