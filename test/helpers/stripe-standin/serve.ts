@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { startStripeStandIn } from './index.ts';
 
 /**
@@ -19,7 +19,12 @@ const line = `export ${Object.entries(settings)
   .map(([name, value]) => `${name}=${value}`)
   .join(' ')}\n`;
 const file = process.argv[2];
-if (file) writeFileSync(file, line, { mode: 0o600 });
+// Written aside and renamed into place, so whoever waits for the file (test/cli/readme-going-live) never
+// reads it created and still empty: under a loaded machine, once, it did.
+if (file) {
+  writeFileSync(`${file}.partial`, line, { mode: 0o600 });
+  renameSync(`${file}.partial`, file);
+}
 process.stdout.write(`The Stripe stand-in listens at ${s.url} (Ctrl-C stops it). Point opentill at it:\n${line}`);
 
 const stop = () => void s.close().then(() => process.exit(0));
