@@ -36,26 +36,15 @@ const ALONE = [
   // Its lease and SMTP deadlines decide what a restarted worker finds due: beside another file, a send ran late.
   'test/process/email-kill.test.ts',
 ];
-/**
- * Files that put a load of their own on the machine (a cluster under chaos, SIGKILLs at random moments,
- * load generators beside an outage, the benches' servers) or rebuild the compiled build the others'
- * servers run: two at a time, after the rest. They time nothing: the benches' figures are printed, not judged.
- */
+/** Files that kill processes, stop services or run the compiled build: two at a time, after the rest. */
+// The benches' smoke runs time nothing (their figures are printed, not judged): they start servers and load generators.
 const APART = [
   'test/bench/',
-  'test/outages/postgres-outage.test.ts',
-  'test/outages/sqlite-disk-full.test.ts',
-  'test/process/chaos.test.ts',
-  'test/process/webhook-kill.test.ts',
-  'test/process/gc-under-load.test.ts',
-  'test/process/compiled-build.test.ts',
+  'test/outages/',
+  'test/process/',
   'test/faults/money-kill.test.ts',
   'test/billing/crash.test.ts',
 ];
-// The other files of test/process and test/outages (a server's start, signals and shutdown, its refusals of
-// bad settings, the landing page, a cluster's restarts, the log, waits for the database) start a server or
-// two of their own, wait on them with deadlines of seconds, and share the first round: in the second they had
-// kept it at 1.6-1.7 cores busy.
 /**
  * About how long each file takes (seconds, from a run of the whole suite), to share the first round's
  * files fairly between its processes; a file not listed counts as a middling one.
