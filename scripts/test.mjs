@@ -191,8 +191,11 @@ function startChecks() {
     });
   });
 }
-/** The checks' run, once begun (--checks). */
-/** @type {Promise<{ code: number, took: number }> | undefined} */
+/**
+ * The checks' run (--checks), begun by the first of the first round's processes to end, or by the first
+ * later round when there is no first round.
+ * @type {Promise<{ code: number, took: number }> | undefined}
+ */
 let checks;
 const beginChecks = () => {
   if (withChecks) checks ??= startChecks();
@@ -200,7 +203,6 @@ const beginChecks = () => {
 
 /** Waits for the checks (if they run) before the round that measures time, which needs the machine alone. */
 async function aloneAfterChecks() {
-  beginChecks();
   await checks;
   return isolated(alone, 1);
 }
@@ -233,13 +235,13 @@ for (const [list, run, what] of rounds) {
   if (list.length === 0) continue;
   const begun = performance.now();
   const busyBefore = busySeconds();
+  if (list !== together) beginChecks();
   if ((await run()) !== 0) failed = true;
-  beginChecks();
   const took = performance.now() - begun;
   said.push(`${what} in ${seconds(took)}${busy(busyBefore, took)}`);
 }
 let checked = '';
-beginChecks();
+beginChecks(); // a run with no test file at all
 if (checks) {
   const { code, took } = await checks;
   checked = ` The checks ${code === 0 ? 'passed' : 'FAILED'} beside the tests in ${seconds(took)}.`;
