@@ -122,11 +122,13 @@ export async function startOpentill(
 /**
  * The lean reference server (bench/lean-server.ts) on the same store. `lookupsOnly`: an answers file
  * (as for `startBare`); the read by id then only checks the credential and looks up, answering the kept bytes.
+ * `profileDir`: run it with --cpu-prof, its profile written there (to set beside opentill's).
  */
-export function startLean(store: StoreLocation, lookupsOnly?: string): Promise<Server> {
+export function startLean(store: StoreLocation, lookupsOnly?: string, profileDir?: string): Promise<Server> {
+  const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   return startChild(
     lookupsOnly ? 'lean lookups' : 'lean server',
-    [...TYPESCRIPT, join(root, 'bench/lean-server.ts')],
+    [...TYPESCRIPT, ...profile, join(root, 'bench/lean-server.ts')],
     {
       ...process.env,
       LEAN_SQLITE_FILE: 'sqliteFile' in store ? store.sqliteFile : '',

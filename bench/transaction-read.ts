@@ -31,7 +31,9 @@
  *   BENCH_CONNECTIONS=20   concurrent keep-alive connections
  *   BENCH_STORES=sqlite,postgres
  *   BENCH_FRESH=1          reseed even if a cached store exists
- *   BENCH_PROFILE=<dir>    run the opentill child with --cpu-prof, writing the profile into <dir>
+ *   BENCH_PROFILE=<dir>    run the opentill child with --cpu-prof, writing the profile into <dir>, and the
+ *                          lean server likewise into <dir>/lean
+ *   BENCH_READS=id,email,feed   the reads measured (all three by default): one alone, to profile it
  *   BENCH_SMOKE=1          tiny sizes, a few requests each (test/bench/bench-smoke.test.ts)
  */
 import assert from 'node:assert/strict';
@@ -112,6 +114,14 @@ const READS: Read[] = [
   },
 ];
 
+/** BENCH_READS: the reads measured, by their short names (id, email, feed), in READS' order. */
+const READ_NAMES = ['id', 'email', 'feed'] as const;
+const chosenReads = (process.env.BENCH_READS ?? READ_NAMES.join(',')).split(',').map((name) => name.trim());
+for (const name of chosenReads)
+  if (!(READ_NAMES as readonly string[]).includes(name))
+    throw new Error(`BENCH_READS: unknown read "${name}" (known: ${READ_NAMES.join(', ')})`);
+const MEASURED = READS.filter((_, i) => chosenReads.includes(READ_NAMES[i]!));
+
 const plan = (paths: string[], store: SeededStore): LoadPlan => ({
   connections: CONNECTIONS,
   seconds: SECONDS,
@@ -133,7 +143,7 @@ async function measureStore(
   try {
     const [opentill, lean] = await Promise.all([
       startOpentill(location, { profileDir: PROFILE_DIR }),
-      startLean(location),
+      startLean(location, undefined, PROFILE_DIR && join(PROFILE_DIR, 'lean')),
     ]);
     servers.push(opentill, lean);
     // Idle: a moment after the start, before any request (issue 38: opentill below 150 MiB).
@@ -181,7 +191,7 @@ async function measureStore(
 
     const rows: string[] = [];
     const measured: Measured[] = [];
-    for (const read of READS) {
+    for (const read of MEASURED) {
       const load = plan(read.paths(store), store);
       log(
         `${kind} ${read.label}: ${SMOKE ? 'a few requests' : `warm-up ${WARMUP} s, then ${SECONDS} s in ${ROUNDS} rounds`} with ${CONNECTIONS} connections per server ...`,
