@@ -23,8 +23,7 @@ declare module 'fastify' {
 export function licenceKeyAccess(app: HttpApp, { services, environment }: EnvironmentContext) {
   const max = services.config.rateLimit.licenceKeyPerAddress;
   const perAddress = limitEachNamedKey(app, { redis: services.config.redis !== undefined, max, name: 'licencekey' });
-  return async (request: FastifyRequest): Promise<Scope | null> => {
-    if (!request.routeOptions.config.licenceKey || request.headers.authorization !== undefined) return null;
+  const byKey = async (request: FastifyRequest): Promise<Scope> => {
     let limit = perAddress(request.ip, request);
     if (limit instanceof Promise) limit = await limit;
     if (limit.exceeded)
@@ -41,4 +40,7 @@ export function licenceKeyAccess(app: HttpApp, { services, environment }: Enviro
     if (!scope) throw notFound(`Licence key ${String(key)}`);
     return scope;
   };
+  // Null at once for every other request: the API's reads pass without a promise (issue 38).
+  return (request: FastifyRequest): Promise<Scope> | null =>
+    !request.routeOptions.config.licenceKey || request.headers.authorization !== undefined ? null : byKey(request);
 }

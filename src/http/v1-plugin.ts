@@ -1,10 +1,6 @@
-import type {} from '@fastify/rate-limit';
-import type { FastifyRequest } from 'fastify';
-import { AppError } from '../domain/errors.ts';
 import { idempotencyHooks } from './idempotency.ts';
-import { licenceKeyAccess } from './licence-key-access.ts';
 import { refuseNul } from './nul-check.ts';
-import { limitEachKey } from './rate-limits.ts';
+import { authenticationHook } from './v1-authentication.ts';
 import { cancelSubscriptionRoute } from './routes/v1/cancel-subscription.ts';
 import { changedTransactionRoutes } from './routes/v1/changed-transactions.ts';
 import { chargeVaultedRoute } from './routes/v1/charge-vaulted.ts';
@@ -40,74 +36,15 @@ const ROUTES = [
   updateQuantityRoute,
 ];
 
-const loginOf = (request: FastifyRequest) => {
-  const header = request.headers.authorization ?? '';
-  const colon = header.indexOf(':');
-  return colon > 0 ? header.slice(0, Math.min(colon, 128)) : '';
-};
-
 /** The v1 API of one environment: authentication, per-credential limits, idempotency, routes. */
 export async function v1Plugin(app: HttpApp, context: EnvironmentContext) {
-  const { services, environment } = context;
-  const limits = services.config.rateLimit;
-  const perCredential = limitEachKey(app, {
-    redis: services.config.redis !== undefined,
-    max: limits.perCredentialPerMinute,
-    keyOf: loginOf,
-    name: 'cred',
-  });
-  const authFailures = app.createRateLimit({
-    max: limits.authFailuresPerMinute,
-    timeWindow: 60_000,
-    keyGenerator: (r) => `authfail:${r.ip}`,
-  });
+  const { services } = context;
   const idempotency = idempotencyHooks(services.idempotency);
-  const keyAccess = licenceKeyAccess(app, context);
 
   app.decorateRequest('scope', null as never);
   app.decorateRequest('idempotencyKey', null);
 
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    // A licence key sent alone (licence-key-access.ts) is limited per address, not per credential.
-    const keyScope = await keyAccess(request);
-    const scope = keyScope ?? (await services.credentials.authenticate(request.headers.authorization, environment));
-    if (!scope) {
-      // Only failures count, so a vendor with a valid credential is never locked out by an attacker.
-      const failures = await authFailures(request);
-      if (!failures.isAllowed && failures.isExceeded) {
-        throw new AppError(
-          'RATE_LIMITED',
-          'Too many failed authentication attempts from this address; wait and retry.',
-          {
-            retryAfterSeconds: failures.ttlInSeconds,
-          },
-        );
-      }
-      const missing = !request.headers.authorization;
-      throw new AppError(
-        'UNAUTHORIZED',
-        missing
-          ? 'The Authorization header is missing. Send "Authorization: <API_LOGIN>:<API_PASSWORD>" with the credentials of this environment.'
-          : `The Authorization header is not a valid ${environment} credential ("<API_LOGIN>:<API_PASSWORD>", no scheme).`,
-      );
-    }
-    let limit = keyScope ? { exceeded: false, retryAfterSeconds: 0 } : perCredential(request);
-    if (limit instanceof Promise) limit = await limit;
-    if (limit.exceeded) {
-      throw new AppError(
-        'RATE_LIMITED',
-        `This credential sent more than ${limits.perCredentialPerMinute} requests in a minute; retry later.`,
-        {
-          retryAfterSeconds: limit.retryAfterSeconds,
-        },
-      );
-    }
-    // The sandbox's time is the vendor's clock as stored, whichever process moved it last; a read
-    // of stored records asks nothing of the time, so it is spared that read.
-    if (environment === 'sandbox' && !request.routeOptions.config.timeless)
-      await services.sandboxClock.load(scope.vendorId);
-    request.scope = scope;
-  });
+  app.addHook('onRequest', authenticationHook(app, context));
   refuseNul(app);
   // Idempotency concerns POSTs only: reads skip both hooks entirely.
   app.addHook('onRoute', (route) => {

@@ -14,6 +14,7 @@ import { productFormMutants } from './mutants-product-form.ts';
 import { couponMutants } from './mutants-coupons.ts';
 import { licenceMutants } from './mutants-licences.ts';
 import { seatMutants } from './mutants-seats.ts';
+import { authenticationMutants } from './mutants-authentication.ts';
 export type { Mutant } from './mutant.ts';
 
 const FAULTS = 'test/faults/money-faults.test.ts';
@@ -1815,4 +1816,5 @@ export const mutants: Mutant[] = [
   ...couponMutants,
   ...licenceMutants,
   ...seatMutants,
+  ...authenticationMutants,
 ];

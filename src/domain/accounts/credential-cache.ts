@@ -32,28 +32,35 @@ export function credentialCache(
   let revocations = 0;
   const UNKNOWN = Buffer.alloc(32);
 
+  /** A login read from the store, cached unless a revocation came while it was read. */
+  async function read(login: string, now: number): Promise<CacheEntry> {
+    const revocationsBefore = revocations;
+
+    const credential = await deps.store.credentials.findByLogin(login);
+    // Only production asks about the vendor; the operator's enable-production is heard when the entry expires.
+    const vendor =
+      credential?.environment === 'production' ? await deps.store.vendors.find(credential.vendorId) : undefined;
+    const entry: CacheEntry = {
+      credential,
+      until: now + CREDENTIAL_CACHE_MS,
+      expected: credential ? Buffer.from(credential.secretHash, 'hex') : UNKNOWN,
+      verified: null,
+      reaches: credential?.environment === 'sandbox' || (vendor !== undefined && reaches(vendor, 'production')),
+    };
+    if (revocations === revocationsBefore) {
+      if (cache.size > 10_000) cache.clear();
+      cache.set(login, entry);
+    }
+    return entry;
+  }
+
   return {
-    async lookup(login: string): Promise<CacheEntry> {
+    /** The login's entry: at once when cached (no promise: issue 38's reads), else once the store answers. */
+    lookup(login: string): CacheEntry | Promise<CacheEntry> {
       const now = deps.clock.now().getTime();
       const hit = cache.get(login);
       if (hit && hit.until > now) return hit;
-      const revocationsBefore = revocations;
-      const credential = await deps.store.credentials.findByLogin(login);
-      // Only production asks about the vendor; the operator's enable-production is heard when the entry expires.
-      const vendor =
-        credential?.environment === 'production' ? await deps.store.vendors.find(credential.vendorId) : undefined;
-      const entry: CacheEntry = {
-        credential,
-        until: now + CREDENTIAL_CACHE_MS,
-        expected: credential ? Buffer.from(credential.secretHash, 'hex') : UNKNOWN,
-        verified: null,
-        reaches: credential?.environment === 'sandbox' || (vendor !== undefined && reaches(vendor, 'production')),
-      };
-      if (revocations === revocationsBefore) {
-        if (cache.size > 10_000) cache.clear();
-        cache.set(login, entry);
-      }
-      return entry;
+      return read(login, now);
     },
 
     /** Whether the password is the credential's: an HMAC, skipped for the password this entry last matched (a client sends the same one every time). */
