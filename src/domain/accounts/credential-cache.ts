@@ -35,7 +35,6 @@ export function credentialCache(
   /** A login read from the store, cached unless a revocation came while it was read. */
   async function read(login: string, now: number): Promise<CacheEntry> {
     const revocationsBefore = revocations;
-
     const credential = await deps.store.credentials.findByLogin(login);
     // Only production asks about the vendor; the operator's enable-production is heard when the entry expires.
     const vendor =
