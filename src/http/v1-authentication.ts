@@ -4,10 +4,9 @@ import { AppError } from '../domain/errors.ts';
 import type { Scope } from '../domain/model.ts';
 import type { EnvironmentContext, HttpApp } from './http-app.ts';
 import { licenceKeyAccess } from './licence-key-access.ts';
-import { limitEachKey } from './rate-limits.ts';
+import { limitEachKey, type Checked } from './rate-limits.ts';
 
-type Limit = { exceeded: boolean; retryAfterSeconds: number };
-const UNLIMITED: Limit = { exceeded: false, retryAfterSeconds: 0 };
+const UNLIMITED: Checked = { exceeded: false, retryAfterSeconds: 0 };
 
 const loginOf = (request: FastifyRequest) => {
   const header = request.headers.authorization ?? '';
@@ -44,12 +43,12 @@ export function authenticationHook(app: HttpApp, context: EnvironmentContext) {
       });
     throw new AppError(
       'UNAUTHORIZED',
-      request.headers.authorization === undefined || request.headers.authorization === ''
+      !request.headers.authorization
         ? 'The Authorization header is missing. Send "Authorization: <API_LOGIN>:<API_PASSWORD>" with the credentials of this environment.'
         : `The Authorization header is not a valid ${environment} credential ("<API_LOGIN>:<API_PASSWORD>", no scheme).`,
     );
   };
-  const admitted = (request: FastifyRequest, scope: Scope, limit: Limit): void | Promise<void> => {
+  const admitted = (request: FastifyRequest, scope: Scope, limit: Checked): void | Promise<void> => {
     if (limit.exceeded)
       throw new AppError(
         'RATE_LIMITED',

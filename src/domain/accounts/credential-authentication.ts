@@ -14,7 +14,7 @@ export function authenticate(
   header: string | undefined,
   environment: Environment,
 ): Scope | undefined | Promise<Scope | undefined> {
-  if (header === undefined || header === '') return undefined;
+  if (!header) return undefined;
   const colon = header.indexOf(':');
   if (colon <= 0 || header.length > 512) return undefined;
   const password = header.slice(colon + 1).trim();
